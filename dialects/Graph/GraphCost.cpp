@@ -1,0 +1,75 @@
+//===- GraphCost.cpp - FLOP counts of graph ops -----------------------------===//
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+///
+/// One multiply-add counts as two operations. Elementwise ops count one
+/// operation per result element whatever the function (a transcendental is
+/// one operation here; targets that expand it say so in their own cost).
+/// Data movement counts zero.
+///
+//===----------------------------------------------------------------------===//
+
+#include "dialects/Graph/GraphOps.h"
+
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace dfa::graph;
+
+static int64_t product(ArrayRef<int64_t> dims) {
+  int64_t p = 1;
+  for (int64_t d : dims)
+    p *= d;
+  return p;
+}
+
+static int64_t elems(Value v) { return tensorElements(v.getType()); }
+
+int64_t dfa::graph::defaultFlops(Operation *op) {
+  return llvm::TypeSwitch<Operation *, int64_t>(op)
+      .Case<ConstantOp, WeightOp, ReshapeOp, ExpandOp, TransposeOp, ConcatOp,
+            SplitOp, SliceOp, GatherOp, GatherElementsOp, PadOp, TileOp,
+            CastOp>([](Operation *) { return 0; })
+      .Case([](MatMulOp m) {
+        int64_t k = cast<RankedTensorType>(m.getLhs().getType()).getShape().back();
+        return 2 * elems(m.getOutput()) * k;
+      })
+      .Case([](GemmOp g) {
+        auto a = cast<RankedTensorType>(g.getA().getType());
+        int64_t k = a.getDimSize(g.getTransA() ? 0 : 1);
+        int64_t out = elems(g.getOutput());
+        return 2 * out * k + (g.getC() ? out : 0);
+      })
+      .Case([](ConvOp c) {
+        auto w = cast<RankedTensorType>(c.getFilter().getType());
+        int64_t perOut = product(w.getShape().drop_front(1));
+        int64_t out = elems(c.getOutput());
+        return 2 * out * perOut + (c.getBias() ? out : 0);
+      })
+      .Case([](ConvTransposeOp c) {
+        auto w = cast<RankedTensorType>(c.getFilter().getType());
+        return 2 * elems(c.getInput()) * product(w.getShape().drop_front(1));
+      })
+      .Case([](MaxPoolOp p) { return elems(p.getOutput()) * product(p.getKernel()); })
+      .Case([](AvgPoolOp p) { return elems(p.getOutput()) * product(p.getKernel()); })
+      .Case([](LpPoolOp p) { return 2 * elems(p.getOutput()) * product(p.getKernel()); })
+      .Case<GlobalAvgPoolOp, GlobalMaxPoolOp, ReduceSumOp, ReduceMeanOp,
+            ReduceMaxOp, ReduceMinOp, ReduceProdOp, ReduceL1Op, ArgMaxOp,
+            ArgMinOp, CumSumOp, TopKOp, HardmaxOp>(
+          [](Operation *o) { return elems(o->getOperand(0)); })
+      .Case<ReduceL2Op, ReduceSumSquareOp, ReduceLogSumOp, ReduceLogSumExpOp,
+            LpNormOp>([](Operation *o) { return 2 * elems(o->getOperand(0)); })
+      .Case<BatchNormOp>([](Operation *o) { return 2 * elems(o->getResult(0)); })
+      .Case<SoftmaxOp, LogSoftmaxOp>(
+          [](Operation *o) { return 5 * elems(o->getResult(0)); })
+      .Case<LayerNormOp, InstanceNormOp>(
+          [](Operation *o) { return 8 * elems(o->getResult(0)); })
+      .Default([](Operation *o) {
+        int64_t total = 0;
+        for (Type t : o->getResultTypes())
+          total += tensorElements(t);
+        return total;
+      });
+}

@@ -1,0 +1,109 @@
+//===- GraphDecompose.cpp - decompositions into graph primitives ------------===//
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+///
+/// Composite ops rewritten into elementwise ops, reductions and reshapes, the
+/// way XLA and Inductor lower them. The results are numerically the same
+/// formulas the reference evaluates for the composite op, up to rounding.
+///
+//===----------------------------------------------------------------------===//
+
+#include "dialects/Graph/GraphOps.h"
+
+using namespace mlir;
+using namespace dfa::graph;
+
+/// A rank-0 constant of `elt` holding `value`.
+static Value scalar(RewriterBase &rw, Location loc, Type elt, double value) {
+  auto type = RankedTensorType::get({}, elt);
+  return rw.create<ConstantOp>(
+      loc, DenseElementsAttr::get(type, rw.getFloatAttr(elt, value)));
+}
+
+/// Reshapes a per-channel vector [C] to [C, 1, ..., 1] so that it broadcasts
+/// against an NC... tensor of rank `rank`.
+static Value channelView(RewriterBase &rw, Location loc, Value v,
+                         int64_t rank) {
+  auto t = cast<RankedTensorType>(v.getType());
+  SmallVector<int64_t> shape{t.getDimSize(0)};
+  shape.append(rank - 2, 1);
+  return rw.create<ReshapeOp>(loc, RankedTensorType::get(shape, t.getElementType()), v);
+}
+
+LogicalResult BatchNormOp::decompose(RewriterBase &rw) {
+  Location loc = getLoc();
+  auto type = cast<RankedTensorType>(getType());
+  if (!isa<FloatType>(type.getElementType()))
+    return failure();
+  int64_t rank = type.getRank();
+  Type elt = type.getElementType();
+  Value var = channelView(rw, loc, getVariance(), rank);
+  Value eps = scalar(rw, loc, elt, getEpsilon().convertToDouble());
+  Value stddev = rw.create<SqrtOp>(loc, rw.create<AddOp>(loc, var, eps));
+  Value scale = rw.create<DivOp>(loc, channelView(rw, loc, getScale(), rank), stddev);
+  Value centered = rw.create<SubOp>(loc, getInput(), channelView(rw, loc, getMean(), rank));
+  Value scaled = rw.create<MulOp>(loc, centered, scale);
+  rw.replaceOpWithNewOp<AddOp>(*this, scaled, channelView(rw, loc, getBias(), rank));
+  return success();
+}
+
+static SmallVector<int64_t> trailingAxes(int64_t from, int64_t rank) {
+  SmallVector<int64_t> axes;
+  for (int64_t d = from; d < rank; ++d)
+    axes.push_back(d);
+  return axes;
+}
+
+LogicalResult LayerNormOp::decompose(RewriterBase &rw) {
+  Location loc = getLoc();
+  auto type = cast<RankedTensorType>(getType());
+  if (!isa<FloatType>(type.getElementType()))
+    return failure();
+  auto axes = rw.getDenseI64ArrayAttr(trailingAxes(getAxis(), type.getRank()));
+  auto keep = rw.getBoolAttr(true);
+  Value mean = rw.create<ReduceMeanOp>(loc, getInput(), axes, keep);
+  Value centered = rw.create<SubOp>(loc, getInput(), mean);
+  Value var = rw.create<ReduceMeanOp>(
+      loc, rw.create<MulOp>(loc, centered, centered), axes, keep);
+  Value eps = scalar(rw, loc, type.getElementType(), getEpsilon().convertToDouble());
+  Value stddev = rw.create<SqrtOp>(loc, rw.create<AddOp>(loc, var, eps));
+  Value result = rw.create<MulOp>(loc, rw.create<DivOp>(loc, centered, stddev),
+                                  getScale());
+  if (Value bias = getBias())
+    result = rw.create<AddOp>(loc, result, bias);
+  rw.replaceOp(*this, result);
+  return success();
+}
+
+/// exp(x - max(x)) and its sum along `axis`, the stable softmax pieces.
+static std::pair<Value, Value> stableExp(RewriterBase &rw, Location loc,
+                                         Value x, int64_t axis,
+                                         Value *shifted) {
+  auto axes = rw.getDenseI64ArrayAttr({axis});
+  auto keep = rw.getBoolAttr(true);
+  Value max = rw.create<ReduceMaxOp>(loc, x, axes, keep);
+  *shifted = rw.create<SubOp>(loc, x, max);
+  Value e = rw.create<ExpOp>(loc, *shifted);
+  Value sum = rw.create<ReduceSumOp>(loc, e, axes, keep);
+  return {e, sum};
+}
+
+LogicalResult SoftmaxOp::decompose(RewriterBase &rw) {
+  if (!isa<FloatType>(getType().getElementType()))
+    return failure();
+  Value shifted;
+  auto [e, sum] = stableExp(rw, getLoc(), getInput(), getAxis(), &shifted);
+  rw.replaceOpWithNewOp<DivOp>(*this, e, sum);
+  return success();
+}
+
+LogicalResult LogSoftmaxOp::decompose(RewriterBase &rw) {
+  if (!isa<FloatType>(getType().getElementType()))
+    return failure();
+  Value shifted;
+  auto [e, sum] = stableExp(rw, getLoc(), getInput(), getAxis(), &shifted);
+  rw.replaceOpWithNewOp<SubOp>(*this, shifted, rw.create<LogOp>(getLoc(), sum));
+  return success();
+}

@@ -1,0 +1,180 @@
+//===- GraphOps.cpp - graph op verifiers ------------------------------------===//
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+#include "dialects/Graph/GraphOps.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/OpImplementation.h"
+
+using namespace mlir;
+using namespace dfa::graph;
+
+#define GET_OP_CLASSES
+#include "dialects/Graph/GraphOps.cpp.inc"
+
+static RankedTensorType asTensor(Value v) {
+  return cast<RankedTensorType>(v.getType());
+}
+
+LogicalResult ConstantOp::verify() {
+  auto type = dyn_cast<RankedTensorType>(getValue().getType());
+  if (!type || !type.hasStaticShape())
+    return emitOpError("value must be a statically shaped tensor");
+  return success();
+}
+
+LogicalResult WeightOp::verify() {
+  if (getOffset() < 0)
+    return emitOpError("offset must be non-negative, got ") << getOffset();
+  if (getSymName().empty())
+    return emitOpError("weight needs a name");
+  return success();
+}
+
+/// Binary ops take operands of one element type (the importer inserts casts
+/// where ONNX allows mixed types, such as Pow).
+template <typename OpT>
+static LogicalResult verifySameElementType(OpT op) {
+  if (asTensor(op.getLhs()).getElementType() !=
+      asTensor(op.getRhs()).getElementType())
+    return op.emitOpError("operand element types differ: ")
+           << op.getLhs().getType() << " and " << op.getRhs().getType();
+  return success();
+}
+
+#define DFA_VERIFY_BINARY(OP)                                                  \
+  LogicalResult OP::verify() { return verifySameElementType(*this); }
+DFA_VERIFY_BINARY(AddOp)
+DFA_VERIFY_BINARY(SubOp)
+DFA_VERIFY_BINARY(MulOp)
+DFA_VERIFY_BINARY(DivOp)
+DFA_VERIFY_BINARY(PowOp)
+DFA_VERIFY_BINARY(MaxOp)
+DFA_VERIFY_BINARY(MinOp)
+DFA_VERIFY_BINARY(ModOp)
+DFA_VERIFY_BINARY(PReluOp)
+DFA_VERIFY_BINARY(AndOp)
+DFA_VERIFY_BINARY(OrOp)
+DFA_VERIFY_BINARY(XorOp)
+DFA_VERIFY_BINARY(BitShiftOp)
+DFA_VERIFY_BINARY(EqualOp)
+DFA_VERIFY_BINARY(LessOp)
+DFA_VERIFY_BINARY(LessEqualOp)
+DFA_VERIFY_BINARY(GreaterOp)
+DFA_VERIFY_BINARY(GreaterEqualOp)
+#undef DFA_VERIFY_BINARY
+
+LogicalResult WhereOp::verify() { return verifySameElementType(*this); }
+
+template <typename OpT>
+static LogicalResult verifyConvOperands(OpT op, int64_t filterInChannels,
+                                        int64_t inChannels) {
+  auto in = asTensor(op.getInput()), w = asTensor(op.getFilter());
+  int64_t group = op.getGroup();
+  if (group < 1 || inChannels % group != 0)
+    return op.emitOpError("group ")
+           << group << " does not divide " << inChannels << " input channels";
+  if (w.getRank() != in.getRank())
+    return op.emitOpError("filter rank ")
+           << w.getRank() << " differs from input rank " << in.getRank();
+  if (filterInChannels * group != inChannels)
+    return op.emitOpError("filter expects ")
+           << filterInChannels * group << " input channels, input has "
+           << inChannels;
+  if (in.getElementType() != w.getElementType())
+    return op.emitOpError("input and filter element types differ");
+  return success();
+}
+
+LogicalResult ConvOp::verify() {
+  auto in = asTensor(getInput()), w = asTensor(getFilter());
+  if (failed(verifyConvOperands(*this, w.getDimSize(1), in.getDimSize(1))))
+    return failure();
+  if (w.getDimSize(0) % getGroup() != 0)
+    return emitOpError("group ") << getGroup() << " does not divide "
+                                 << w.getDimSize(0) << " output channels";
+  if (Value b = getBias())
+    if (asTensor(b).getRank() != 1 ||
+        asTensor(b).getDimSize(0) != w.getDimSize(0))
+      return emitOpError("bias must have ") << w.getDimSize(0) << " elements";
+  return success();
+}
+
+LogicalResult ConvTransposeOp::verify() {
+  auto in = asTensor(getInput()), w = asTensor(getFilter());
+  // Filter layout is [C_in, C_out / group, k...].
+  if (w.getDimSize(0) != in.getDimSize(1))
+    return emitOpError("filter expects ")
+           << w.getDimSize(0) << " input channels, input has "
+           << in.getDimSize(1);
+  if (failed(verifyConvOperands(*this, in.getDimSize(1) / getGroup(),
+                                in.getDimSize(1))))
+    return failure();
+  int64_t outChannels = w.getDimSize(1) * getGroup();
+  if (asTensor(getOutput()).getDimSize(1) != outChannels)
+    return emitOpError("result must have ") << outChannels << " channels";
+  return success();
+}
+
+template <typename OpT> static LogicalResult verifyAxis(OpT op) {
+  int64_t rank = asTensor(op.getInput()).getRank();
+  int64_t axis = op.getAxis();
+  if (axis < 0 || axis >= std::max<int64_t>(rank, 1))
+    return op.emitOpError("axis ") << axis << " out of range [0, " << rank
+                                   << ")";
+  return success();
+}
+
+LogicalResult SoftmaxOp::verify() { return verifyAxis(*this); }
+LogicalResult LogSoftmaxOp::verify() { return verifyAxis(*this); }
+LogicalResult HardmaxOp::verify() { return verifyAxis(*this); }
+LogicalResult CumSumOp::verify() { return verifyAxis(*this); }
+
+LogicalResult ReshapeOp::verify() {
+  auto in = asTensor(getInput()), out = asTensor(getOutput());
+  if (in.getElementType() != out.getElementType())
+    return emitOpError("element type changes from ")
+           << in.getElementType() << " to " << out.getElementType();
+  if (in.getNumElements() != out.getNumElements())
+    return emitOpError("cannot reshape ")
+           << in.getNumElements() << " elements into " << out;
+  return success();
+}
+
+LogicalResult ExpandOp::verify() {
+  auto in = asTensor(getInput()), out = asTensor(getOutput());
+  if (in.getElementType() != out.getElementType())
+    return emitOpError("element type changes");
+  auto shape = broadcastShapes(in.getShape(), out.getShape());
+  if (failed(shape) || ArrayRef<int64_t>(*shape) != out.getShape())
+    return emitOpError("cannot broadcast ") << in << " to " << out;
+  return success();
+}
+
+LogicalResult SliceOp::verify() {
+  auto in = asTensor(getInput()), out = asTensor(getOutput());
+  int64_t rank = in.getRank();
+  if (out.getRank() != rank || (int64_t)getStarts().size() != rank ||
+      (int64_t)getSteps().size() != rank)
+    return emitOpError("starts, steps and result must have rank ") << rank;
+  if (in.getElementType() != out.getElementType())
+    return emitOpError("element type changes");
+  for (int64_t d = 0; d < rank; ++d) {
+    int64_t start = getStarts()[d], step = getSteps()[d];
+    int64_t size = out.getDimSize(d);
+    if (step == 0)
+      return emitOpError("step of dim ") << d << " is zero";
+    if (size == 0)
+      continue;
+    int64_t last = start + (size - 1) * step;
+    if (start < 0 || start >= in.getDimSize(d) || last < 0 ||
+        last >= in.getDimSize(d))
+      return emitOpError("dim ") << d << " reads [" << start << ", " << last
+                                 << "] outside [0, " << in.getDimSize(d)
+                                 << ")";
+  }
+  return success();
+}

@@ -1,0 +1,37 @@
+//===- GraphOps.h - graph dialect operations --------------------*- C++ -*-===//
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DIALECTS_GRAPH_GRAPHOPS_H
+#define DIALECTS_GRAPH_GRAPHOPS_H
+
+#include "dialects/Graph/GraphDialect.h"
+#include "dialects/Graph/GraphInterfaces.h"
+
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/OpDefinition.h"
+#include "mlir/Interfaces/InferTypeOpInterface.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+#define GET_OP_CLASSES
+#include "dialects/Graph/GraphOps.h.inc"
+
+namespace dfa::graph {
+
+/// Shape of the numpy broadcast of `a` and `b`, or failure when they do not
+/// broadcast.
+mlir::FailureOr<llvm::SmallVector<int64_t>>
+broadcastShapes(llvm::ArrayRef<int64_t> a, llvm::ArrayRef<int64_t> b);
+
+/// Output size of a window of `kernel` (dilated) over `in` with the pads and
+/// stride; `ceilMode` rounds the last partial window up.
+int64_t windowOutputSize(int64_t in, int64_t kernel, int64_t stride,
+                         int64_t padBegin, int64_t padEnd, int64_t dilation,
+                         bool ceilMode);
+
+} // namespace dfa::graph
+
+#endif // DIALECTS_GRAPH_GRAPHOPS_H

@@ -1,0 +1,513 @@
+//===- GraphOps.td - graph dialect operations --------------*- tablegen -*-===//
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+//
+// Ops are grouped by topic: sources (constants, weights), elementwise,
+// contractions, windowed ops, normalizations, reductions, data movement.
+// Every op is pure and carries the cost interface; the reference interface
+// is attached by lib/Reference.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DFA_GRAPH_OPS_TD
+#define DFA_GRAPH_OPS_TD
+
+include "dialects/Graph/GraphDialect.td"
+include "dialects/Graph/GraphInterfaces.td"
+include "mlir/IR/OpBase.td"
+include "mlir/IR/BuiltinAttributes.td"
+include "mlir/IR/CommonAttrConstraints.td"
+include "mlir/IR/CommonTypeConstraints.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+include "mlir/Interfaces/InferTypeOpInterface.td"
+
+defvar Graph_Tensor = AnyStaticShapeTensor;
+defvar Graph_BoolTensor = StaticShapeTensorOf<[I1]>;
+defvar Graph_IndexTensor = StaticShapeTensorOf<[AnyInteger]>;
+
+class Graph_Op<string mnemonic, list<Trait> traits = []>
+    : Op<Graph_Dialect, mnemonic,
+         !listconcat(traits, [Pure, DeclareOpInterfaceMethods<Graph_CostOpInterface>])> {
+  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+}
+
+//===----------------------------------------------------------------------===//
+// Sources
+//===----------------------------------------------------------------------===//
+
+def Graph_ConstantOp : Graph_Op<"constant", [ConstantLike, InferTypeOpAdaptor]> {
+  let summary = "A tensor value held in the IR";
+  let description = [{
+    Small values (shapes, scalars, small tables) are held inline as a dense
+    elements attribute; large values as a `DenseResourceElementsAttr`, or,
+    preferably, as a `graph.weight`.
+  }];
+  let arguments = (ins ElementsAttr:$value);
+  let results = (outs Graph_Tensor:$output);
+  let assemblyFormat = "attr-dict $value";
+  let hasFolder = 1;
+  let hasVerifier = 1;
+}
+
+def Graph_WeightOp : Graph_Op<"weight"> {
+  let summary = "A tensor read from a file by reference";
+  let description = [{
+    A weight is bytes in a file: raw little-endian elements of the result
+    type, `offset` bytes into `file`. Nothing is read at compile time. A
+    weight with an empty `file` has no data (`--no-weights`): the graph can
+    be compiled and profiled, not evaluated.
+
+    ```mlir
+    %w = graph.weight "fc.weight" at "model.onnx"[1024] : tensor<512x256xf32>
+    ```
+  }];
+  let arguments = (ins StrAttr:$sym_name, StrAttr:$file, I64Attr:$offset);
+  let results = (outs Graph_Tensor:$output);
+  let assemblyFormat = "$sym_name `at` $file `[` $offset `]` attr-dict `:` type($output)";
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Elementwise
+//===----------------------------------------------------------------------===//
+
+class Graph_UnaryOp<string mnemonic, list<Trait> traits = []>
+    : Graph_Op<mnemonic, !listconcat(traits, [Elementwise, SameOperandsAndResultType])> {
+  let arguments = (ins Graph_Tensor:$input);
+  let results = (outs Graph_Tensor:$output);
+  let assemblyFormat = "$input attr-dict `:` type($output)";
+}
+
+// Unary ops with no attributes.
+def Graph_AbsOp : Graph_UnaryOp<"abs"> { let summary = "|x|"; }
+def Graph_AcosOp : Graph_UnaryOp<"acos"> { let summary = "arc cosine"; }
+def Graph_AcoshOp : Graph_UnaryOp<"acosh"> { let summary = "inverse hyperbolic cosine"; }
+def Graph_AsinOp : Graph_UnaryOp<"asin"> { let summary = "arc sine"; }
+def Graph_AsinhOp : Graph_UnaryOp<"asinh"> { let summary = "inverse hyperbolic sine"; }
+def Graph_AtanOp : Graph_UnaryOp<"atan"> { let summary = "arc tangent"; }
+def Graph_AtanhOp : Graph_UnaryOp<"atanh"> { let summary = "inverse hyperbolic tangent"; }
+def Graph_CeilOp : Graph_UnaryOp<"ceil"> { let summary = "round up"; }
+def Graph_CosOp : Graph_UnaryOp<"cos"> { let summary = "cosine"; }
+def Graph_CoshOp : Graph_UnaryOp<"cosh"> { let summary = "hyperbolic cosine"; }
+def Graph_ErfOp : Graph_UnaryOp<"erf"> { let summary = "error function"; }
+def Graph_ExpOp : Graph_UnaryOp<"exp"> { let summary = "e^x"; }
+def Graph_FloorOp : Graph_UnaryOp<"floor"> { let summary = "round down"; }
+def Graph_HardSwishOp : Graph_UnaryOp<"hard_swish"> { let summary = "x * relu6(x + 3) / 6"; }
+def Graph_LogOp : Graph_UnaryOp<"log"> { let summary = "natural logarithm"; }
+def Graph_MishOp : Graph_UnaryOp<"mish"> { let summary = "x * tanh(softplus(x))"; }
+def Graph_NegOp : Graph_UnaryOp<"neg"> { let summary = "-x"; }
+def Graph_NotOp : Graph_UnaryOp<"not"> { let summary = "logical not"; }
+def Graph_ReciprocalOp : Graph_UnaryOp<"reciprocal"> { let summary = "1 / x"; }
+def Graph_ReluOp : Graph_UnaryOp<"relu"> { let summary = "max(x, 0)"; }
+def Graph_RoundOp : Graph_UnaryOp<"round"> { let summary = "round half to even"; }
+def Graph_SigmoidOp : Graph_UnaryOp<"sigmoid"> { let summary = "1 / (1 + e^-x)"; }
+def Graph_SignOp : Graph_UnaryOp<"sign"> { let summary = "-1, 0 or 1"; }
+def Graph_SiluOp : Graph_UnaryOp<"silu"> { let summary = "x * sigmoid(x)"; }
+def Graph_SinOp : Graph_UnaryOp<"sin"> { let summary = "sine"; }
+def Graph_SinhOp : Graph_UnaryOp<"sinh"> { let summary = "hyperbolic sine"; }
+def Graph_SoftplusOp : Graph_UnaryOp<"softplus"> { let summary = "log(1 + e^x)"; }
+def Graph_SoftsignOp : Graph_UnaryOp<"softsign"> { let summary = "x / (1 + |x|)"; }
+def Graph_SqrtOp : Graph_UnaryOp<"sqrt"> { let summary = "square root"; }
+def Graph_TanOp : Graph_UnaryOp<"tan"> { let summary = "tangent"; }
+def Graph_TanhOp : Graph_UnaryOp<"tanh"> { let summary = "hyperbolic tangent"; }
+
+// Unary ops with parameters.
+def Graph_CeluOp : Graph_UnaryOp<"celu"> {
+  let summary = "max(0, x) + min(0, alpha * (exp(x / alpha) - 1))";
+  let arguments = (ins Graph_Tensor:$input, DefaultValuedAttr<F64Attr, "1.0">:$alpha);
+}
+def Graph_ClipOp : Graph_UnaryOp<"clip"> {
+  let summary = "min(max(x, min), max)";
+  let arguments = (ins Graph_Tensor:$input, OptionalAttr<F64Attr>:$min,
+                       OptionalAttr<F64Attr>:$max);
+}
+def Graph_EluOp : Graph_UnaryOp<"elu"> {
+  let summary = "x if x > 0 else alpha * (e^x - 1)";
+  let arguments = (ins Graph_Tensor:$input, DefaultValuedAttr<F64Attr, "1.0">:$alpha);
+}
+def Graph_GeluOp : Graph_UnaryOp<"gelu"> {
+  let summary = "Gaussian error linear unit (erf form, or tanh approximation)";
+  let arguments = (ins Graph_Tensor:$input, DefaultValuedAttr<BoolAttr, "false">:$tanh_approx);
+}
+def Graph_HardSigmoidOp : Graph_UnaryOp<"hard_sigmoid"> {
+  let summary = "max(0, min(1, alpha * x + beta))";
+  let arguments = (ins Graph_Tensor:$input, DefaultValuedAttr<F64Attr, "0.2">:$alpha,
+                       DefaultValuedAttr<F64Attr, "0.5">:$beta);
+}
+def Graph_LeakyReluOp : Graph_UnaryOp<"leaky_relu"> {
+  let summary = "x if x >= 0 else alpha * x";
+  let arguments = (ins Graph_Tensor:$input, DefaultValuedAttr<F64Attr, "0.01">:$alpha);
+}
+def Graph_SeluOp : Graph_UnaryOp<"selu"> {
+  let summary = "gamma * (x if x > 0 else alpha * (e^x - 1))";
+  let arguments = (ins Graph_Tensor:$input,
+                       DefaultValuedAttr<F64Attr, "1.67326319217681884765625">:$alpha,
+                       DefaultValuedAttr<F64Attr, "1.05070102214813232421875">:$gamma);
+}
+def Graph_ShrinkOp : Graph_UnaryOp<"shrink"> {
+  let summary = "x + bias if x < -lambd, x - bias if x > lambd, else 0";
+  let arguments = (ins Graph_Tensor:$input, DefaultValuedAttr<F64Attr, "0.0">:$bias,
+                       DefaultValuedAttr<F64Attr, "0.5">:$lambd);
+}
+def Graph_ThresholdedReluOp : Graph_UnaryOp<"thresholded_relu"> {
+  let summary = "x if x > alpha else 0";
+  let arguments = (ins Graph_Tensor:$input, DefaultValuedAttr<F64Attr, "1.0">:$alpha);
+}
+
+// Predicates: float in, i1 out.
+class Graph_PredicateOp<string mnemonic>
+    : Graph_Op<mnemonic, [Elementwise, SameOperandsAndResultShape]> {
+  let arguments = (ins Graph_Tensor:$input);
+  let results = (outs Graph_BoolTensor:$output);
+}
+def Graph_IsNaNOp : Graph_PredicateOp<"is_nan"> { let summary = "x is NaN"; }
+def Graph_IsInfOp : Graph_PredicateOp<"is_inf"> {
+  let summary = "x is an infinity of the selected signs";
+  let arguments = (ins Graph_Tensor:$input,
+                       DefaultValuedAttr<BoolAttr, "true">:$detect_positive,
+                       DefaultValuedAttr<BoolAttr, "true">:$detect_negative);
+}
+
+def Graph_CastOp : Graph_Op<"cast", [Elementwise, SameOperandsAndResultShape]> {
+  let summary = "Converts elements to the result's element type";
+  let description = [{
+    Float to integer truncates toward zero; to `i1` tests for non-zero;
+    float narrowing rounds to nearest even.
+  }];
+  let arguments = (ins Graph_Tensor:$input);
+  let results = (outs Graph_Tensor:$output);
+  let hasFolder = 1;
+}
+
+// Binary ops with numpy broadcasting.
+class Graph_BinaryOp<string mnemonic, list<Trait> traits = []>
+    : Graph_Op<mnemonic, !listconcat(traits, [InferTypeOpAdaptor])> {
+  let arguments = (ins Graph_Tensor:$lhs, Graph_Tensor:$rhs);
+  let results = (outs Graph_Tensor:$output);
+  let hasVerifier = 1;
+}
+def Graph_AddOp : Graph_BinaryOp<"add", [Commutative]> { let summary = "lhs + rhs"; }
+def Graph_SubOp : Graph_BinaryOp<"sub"> { let summary = "lhs - rhs"; }
+def Graph_MulOp : Graph_BinaryOp<"mul", [Commutative]> { let summary = "lhs * rhs"; }
+def Graph_DivOp : Graph_BinaryOp<"div"> {
+  let summary = "lhs / rhs (integers truncate toward zero)";
+}
+def Graph_PowOp : Graph_BinaryOp<"pow"> { let summary = "lhs ^ rhs"; }
+def Graph_MaxOp : Graph_BinaryOp<"max", [Commutative]> { let summary = "max(lhs, rhs)"; }
+def Graph_MinOp : Graph_BinaryOp<"min", [Commutative]> { let summary = "min(lhs, rhs)"; }
+def Graph_ModOp : Graph_BinaryOp<"mod"> {
+  let summary = "remainder: sign of the divisor, or of the dividend when fmod";
+  let arguments = (ins Graph_Tensor:$lhs, Graph_Tensor:$rhs,
+                       DefaultValuedAttr<BoolAttr, "false">:$fmod);
+}
+def Graph_PReluOp : Graph_BinaryOp<"prelu"> {
+  let summary = "lhs if lhs >= 0 else rhs * lhs (rhs is the slope)";
+}
+def Graph_AndOp : Graph_BinaryOp<"and", [Commutative]> { let summary = "logical and"; }
+def Graph_OrOp : Graph_BinaryOp<"or", [Commutative]> { let summary = "logical or"; }
+def Graph_XorOp : Graph_BinaryOp<"xor", [Commutative]> { let summary = "logical xor"; }
+def Graph_BitShiftOp : Graph_BinaryOp<"bit_shift"> {
+  let summary = "lhs << rhs or lhs >> rhs";
+  let arguments = (ins Graph_Tensor:$lhs, Graph_Tensor:$rhs, BoolAttr:$left);
+}
+
+class Graph_CompareOp<string mnemonic, list<Trait> traits = []>
+    : Graph_BinaryOp<mnemonic, traits> {
+  let results = (outs Graph_BoolTensor:$output);
+}
+def Graph_EqualOp : Graph_CompareOp<"equal", [Commutative]> { let summary = "lhs == rhs"; }
+def Graph_LessOp : Graph_CompareOp<"less"> { let summary = "lhs < rhs"; }
+def Graph_LessEqualOp : Graph_CompareOp<"less_equal"> { let summary = "lhs <= rhs"; }
+def Graph_GreaterOp : Graph_CompareOp<"greater"> { let summary = "lhs > rhs"; }
+def Graph_GreaterEqualOp : Graph_CompareOp<"greater_equal"> { let summary = "lhs >= rhs"; }
+
+def Graph_WhereOp : Graph_Op<"where", [InferTypeOpAdaptor]> {
+  let summary = "Selects lhs where cond is true, else rhs (broadcasting)";
+  let arguments = (ins Graph_BoolTensor:$cond, Graph_Tensor:$lhs, Graph_Tensor:$rhs);
+  let results = (outs Graph_Tensor:$output);
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Contractions
+//===----------------------------------------------------------------------===//
+
+def Graph_MatMulOp : Graph_Op<"matmul", [InferTypeOpAdaptor]> {
+  let summary = "numpy matmul: batched, broadcasting batch dimensions";
+  let arguments = (ins Graph_Tensor:$lhs, Graph_Tensor:$rhs);
+  let results = (outs Graph_Tensor:$output);
+}
+
+def Graph_GemmOp : Graph_Op<"gemm", [InferTypeOpAdaptor]> {
+  let summary = "alpha * op(a) * op(b) + beta * c";
+  let arguments = (ins Graph_Tensor:$a, Graph_Tensor:$b, Optional<Graph_Tensor>:$c,
+                       DefaultValuedAttr<F64Attr, "1.0">:$alpha,
+                       DefaultValuedAttr<F64Attr, "1.0">:$beta,
+                       DefaultValuedAttr<BoolAttr, "false">:$trans_a,
+                       DefaultValuedAttr<BoolAttr, "false">:$trans_b);
+  let results = (outs Graph_Tensor:$output);
+}
+
+//===----------------------------------------------------------------------===//
+// Windowed ops: convolution and pooling (NCHW, any number of spatial dims)
+//===----------------------------------------------------------------------===//
+
+def Graph_ConvOp : Graph_Op<"conv", [InferTypeOpAdaptor]> {
+  let summary = "N-d grouped convolution, NC[spatial] layout";
+  let description = [{
+    `pads` holds the begin pads of every spatial dim, then the end pads.
+  }];
+  let arguments = (ins Graph_Tensor:$input, Graph_Tensor:$filter, Optional<Graph_Tensor>:$bias,
+                       DenseI64ArrayAttr:$strides, DenseI64ArrayAttr:$pads,
+                       DenseI64ArrayAttr:$dilations,
+                       DefaultValuedAttr<I64Attr, "1">:$group);
+  let results = (outs Graph_Tensor:$output);
+  let hasVerifier = 1;
+}
+
+def Graph_ConvTransposeOp : Graph_Op<"conv_transpose"> {
+  let summary = "N-d grouped transposed convolution, NC[spatial] layout";
+  let description = [{
+    The result type carries the output shape; `pads` are the begin pads of
+    every spatial dim, then the end pads, as in ONNX.
+  }];
+  let arguments = (ins Graph_Tensor:$input, Graph_Tensor:$filter, Optional<Graph_Tensor>:$bias,
+                       DenseI64ArrayAttr:$strides, DenseI64ArrayAttr:$pads,
+                       DenseI64ArrayAttr:$dilations,
+                       DefaultValuedAttr<I64Attr, "1">:$group);
+  let results = (outs Graph_Tensor:$output);
+  let hasVerifier = 1;
+}
+
+class Graph_PoolOp<string mnemonic> : Graph_Op<mnemonic, [InferTypeOpAdaptor]> {
+  let results = (outs Graph_Tensor:$output);
+}
+def Graph_MaxPoolOp : Graph_PoolOp<"max_pool"> {
+  let summary = "N-d max pooling";
+  let arguments = (ins Graph_Tensor:$input, DenseI64ArrayAttr:$kernel,
+                       DenseI64ArrayAttr:$strides, DenseI64ArrayAttr:$pads,
+                       DenseI64ArrayAttr:$dilations,
+                       DefaultValuedAttr<BoolAttr, "false">:$ceil_mode);
+}
+def Graph_AvgPoolOp : Graph_PoolOp<"avg_pool"> {
+  let summary = "N-d average pooling";
+  let arguments = (ins Graph_Tensor:$input, DenseI64ArrayAttr:$kernel,
+                       DenseI64ArrayAttr:$strides, DenseI64ArrayAttr:$pads,
+                       DefaultValuedAttr<BoolAttr, "false">:$ceil_mode,
+                       DefaultValuedAttr<BoolAttr, "false">:$count_include_pad);
+}
+def Graph_LpPoolOp : Graph_PoolOp<"lp_pool"> {
+  let summary = "N-d Lp-norm pooling";
+  let arguments = (ins Graph_Tensor:$input, DenseI64ArrayAttr:$kernel,
+                       DenseI64ArrayAttr:$strides, DenseI64ArrayAttr:$pads,
+                       DefaultValuedAttr<I64Attr, "2">:$p);
+}
+def Graph_GlobalAvgPoolOp : Graph_PoolOp<"global_avg_pool"> {
+  let summary = "mean over all spatial dims, kept as size 1";
+  let arguments = (ins Graph_Tensor:$input);
+}
+def Graph_GlobalMaxPoolOp : Graph_PoolOp<"global_max_pool"> {
+  let summary = "max over all spatial dims, kept as size 1";
+  let arguments = (ins Graph_Tensor:$input);
+}
+
+//===----------------------------------------------------------------------===//
+// Normalizations and softmax
+//===----------------------------------------------------------------------===//
+
+def Graph_BatchNormOp : Graph_Op<"batch_norm", [InferTypeOpAdaptor,
+    DeclareOpInterfaceMethods<Graph_DecomposeOpInterface>]> {
+  let summary = "inference batch normalization over dim 1";
+  let arguments = (ins Graph_Tensor:$input, Graph_Tensor:$scale, Graph_Tensor:$bias,
+                       Graph_Tensor:$mean, Graph_Tensor:$variance,
+                       DefaultValuedAttr<F64Attr, "1e-5">:$epsilon);
+  let results = (outs Graph_Tensor:$output);
+}
+def Graph_InstanceNormOp : Graph_Op<"instance_norm", [InferTypeOpAdaptor]> {
+  let summary = "normalization over the spatial dims of each (n, c)";
+  let arguments = (ins Graph_Tensor:$input, Graph_Tensor:$scale, Graph_Tensor:$bias,
+                       DefaultValuedAttr<F64Attr, "1e-5">:$epsilon);
+  let results = (outs Graph_Tensor:$output);
+}
+def Graph_LayerNormOp : Graph_Op<"layer_norm", [InferTypeOpAdaptor,
+    DeclareOpInterfaceMethods<Graph_DecomposeOpInterface>]> {
+  let summary = "normalization over dims [axis, rank)";
+  let arguments = (ins Graph_Tensor:$input, Graph_Tensor:$scale, Optional<Graph_Tensor>:$bias,
+                       I64Attr:$axis, DefaultValuedAttr<F64Attr, "1e-5">:$epsilon);
+  let results = (outs Graph_Tensor:$output);
+}
+def Graph_LpNormOp : Graph_Op<"lp_norm", [InferTypeOpAdaptor]> {
+  let summary = "x / ||x||_p along axis";
+  let arguments = (ins Graph_Tensor:$input, I64Attr:$axis, DefaultValuedAttr<I64Attr, "2">:$p);
+  let results = (outs Graph_Tensor:$output);
+}
+
+class Graph_AxisOp<string mnemonic, list<Trait> traits = []>
+    : Graph_Op<mnemonic, !listconcat(traits, [SameOperandsAndResultType])> {
+  let arguments = (ins Graph_Tensor:$input, I64Attr:$axis);
+  let results = (outs Graph_Tensor:$output);
+  let hasVerifier = 1;
+  let assemblyFormat = "$input attr-dict `:` type($output)";
+}
+def Graph_SoftmaxOp : Graph_AxisOp<"softmax",
+    [DeclareOpInterfaceMethods<Graph_DecomposeOpInterface>]> {
+  let summary = "exp(x) / sum(exp(x)) along axis";
+}
+def Graph_LogSoftmaxOp : Graph_AxisOp<"log_softmax",
+    [DeclareOpInterfaceMethods<Graph_DecomposeOpInterface>]> {
+  let summary = "x - log(sum(exp(x))) along axis";
+}
+def Graph_HardmaxOp : Graph_AxisOp<"hardmax"> {
+  let summary = "1 at the first maximum along axis, 0 elsewhere";
+}
+def Graph_CumSumOp : Graph_AxisOp<"cumsum"> {
+  let summary = "cumulative sum along axis";
+  let arguments = (ins Graph_Tensor:$input, I64Attr:$axis,
+                       DefaultValuedAttr<BoolAttr, "false">:$exclusive,
+                       DefaultValuedAttr<BoolAttr, "false">:$reverse);
+}
+
+//===----------------------------------------------------------------------===//
+// Reductions
+//===----------------------------------------------------------------------===//
+
+class Graph_ReduceOp<string mnemonic> : Graph_Op<mnemonic, [InferTypeOpAdaptor]> {
+  let description = [{
+    Reduces over `axes` (non-negative, sorted); an empty `axes` reduces
+    nothing (an identity up to the op's elementwise part).
+  }];
+  let arguments = (ins Graph_Tensor:$input, DenseI64ArrayAttr:$axes,
+                       DefaultValuedAttr<BoolAttr, "true">:$keepdims);
+  let results = (outs Graph_Tensor:$output);
+}
+def Graph_ReduceSumOp : Graph_ReduceOp<"reduce_sum"> { let summary = "sum"; }
+def Graph_ReduceMeanOp : Graph_ReduceOp<"reduce_mean"> { let summary = "mean"; }
+def Graph_ReduceMaxOp : Graph_ReduceOp<"reduce_max"> { let summary = "maximum"; }
+def Graph_ReduceMinOp : Graph_ReduceOp<"reduce_min"> { let summary = "minimum"; }
+def Graph_ReduceProdOp : Graph_ReduceOp<"reduce_prod"> { let summary = "product"; }
+def Graph_ReduceL1Op : Graph_ReduceOp<"reduce_l1"> { let summary = "sum of |x|"; }
+def Graph_ReduceL2Op : Graph_ReduceOp<"reduce_l2"> { let summary = "sqrt(sum(x^2))"; }
+def Graph_ReduceSumSquareOp : Graph_ReduceOp<"reduce_sum_square"> { let summary = "sum(x^2)"; }
+def Graph_ReduceLogSumOp : Graph_ReduceOp<"reduce_log_sum"> { let summary = "log(sum(x))"; }
+def Graph_ReduceLogSumExpOp : Graph_ReduceOp<"reduce_log_sum_exp"> {
+  let summary = "log(sum(exp(x)))";
+}
+
+class Graph_ArgOp<string mnemonic> : Graph_Op<mnemonic, [InferTypeOpAdaptor]> {
+  let arguments = (ins Graph_Tensor:$input, I64Attr:$axis,
+                       DefaultValuedAttr<BoolAttr, "true">:$keepdims,
+                       DefaultValuedAttr<BoolAttr, "false">:$select_last_index);
+  let results = (outs StaticShapeTensorOf<[I64]>:$output);
+}
+def Graph_ArgMaxOp : Graph_ArgOp<"arg_max"> { let summary = "index of the maximum along axis"; }
+def Graph_ArgMinOp : Graph_ArgOp<"arg_min"> { let summary = "index of the minimum along axis"; }
+
+//===----------------------------------------------------------------------===//
+// Data movement
+//===----------------------------------------------------------------------===//
+
+def Graph_ReshapeOp : Graph_Op<"reshape"> {
+  let summary = "Same elements in row-major order, new shape";
+  let arguments = (ins Graph_Tensor:$input);
+  let results = (outs Graph_Tensor:$output);
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+def Graph_ExpandOp : Graph_Op<"expand"> {
+  let summary = "Broadcasts the input to the result shape";
+  let arguments = (ins Graph_Tensor:$input);
+  let results = (outs Graph_Tensor:$output);
+  let hasVerifier = 1;
+}
+
+def Graph_TransposeOp : Graph_Op<"transpose", [InferTypeOpAdaptor]> {
+  let summary = "Permutes dims: result dim i is input dim perm[i]";
+  let arguments = (ins Graph_Tensor:$input, DenseI64ArrayAttr:$perm);
+  let results = (outs Graph_Tensor:$output);
+  let hasFolder = 1;
+}
+
+def Graph_ConcatOp : Graph_Op<"concat", [InferTypeOpAdaptor]> {
+  let summary = "Joins tensors along axis";
+  let arguments = (ins Variadic<Graph_Tensor>:$inputs, I64Attr:$axis);
+  let results = (outs Graph_Tensor:$output);
+  let hasFolder = 1;
+}
+
+def Graph_SplitOp : Graph_Op<"split", [InferTypeOpAdaptor]> {
+  let summary = "Splits a tensor along axis into pieces of the given sizes";
+  let arguments = (ins Graph_Tensor:$input, I64Attr:$axis, DenseI64ArrayAttr:$sizes);
+  let results = (outs Variadic<Graph_Tensor>:$outputs);
+}
+
+def Graph_SliceOp : Graph_Op<"slice"> {
+  let summary = "Strided window: result[i] = input[starts + i * steps]";
+  let description = [{
+    `starts` and `steps` have one entry per dim; the result type gives the
+    number of elements taken in each dim. Steps are non-zero and may be
+    negative.
+  }];
+  let arguments = (ins Graph_Tensor:$input, DenseI64ArrayAttr:$starts,
+                       DenseI64ArrayAttr:$steps);
+  let results = (outs Graph_Tensor:$output);
+  let hasVerifier = 1;
+}
+
+def Graph_GatherOp : Graph_Op<"gather", [InferTypeOpAdaptor]> {
+  let summary = "Takes slices of input along axis at the given indices";
+  let arguments = (ins Graph_Tensor:$input, Graph_IndexTensor:$indices, I64Attr:$axis);
+  let results = (outs Graph_Tensor:$output);
+}
+
+def Graph_GatherElementsOp : Graph_Op<"gather_elements"> {
+  let summary = "result[i][j] = input[index[i][j]][j] along axis";
+  let arguments = (ins Graph_Tensor:$input, Graph_IndexTensor:$indices, I64Attr:$axis);
+  let results = (outs Graph_Tensor:$output);
+}
+
+def Graph_ScatterElementsOp : Graph_Op<"scatter_elements", [InferTypeOpAdaptor]> {
+  let summary = "Copy of input with updates written at indices along axis";
+  let arguments = (ins Graph_Tensor:$input, Graph_IndexTensor:$indices,
+                       Graph_Tensor:$updates, I64Attr:$axis,
+                       DefaultValuedAttr<StrAttr, "\"none\"">:$reduction);
+  let results = (outs Graph_Tensor:$output);
+}
+
+def Graph_PadOp : Graph_Op<"pad", [InferTypeOpAdaptor]> {
+  let summary = "Pads each dim: constant, reflect or edge";
+  let description = [{
+    `pads` holds the begin pads of every dim, then the end pads; negative
+    pads crop.
+  }];
+  let arguments = (ins Graph_Tensor:$input, DenseI64ArrayAttr:$pads,
+                       DefaultValuedAttr<StrAttr, "\"constant\"">:$mode,
+                       DefaultValuedAttr<F64Attr, "0.0">:$value);
+  let results = (outs Graph_Tensor:$output);
+}
+
+def Graph_TileOp : Graph_Op<"tile", [InferTypeOpAdaptor]> {
+  let summary = "Repeats the input along each dim";
+  let arguments = (ins Graph_Tensor:$input, DenseI64ArrayAttr:$repeats);
+  let results = (outs Graph_Tensor:$output);
+}
+
+def Graph_TriluOp : Graph_Op<"trilu", [SameOperandsAndResultType]> {
+  let summary = "Keeps the upper or lower triangle of the last two dims";
+  let arguments = (ins Graph_Tensor:$input, DefaultValuedAttr<BoolAttr, "true">:$upper,
+                       DefaultValuedAttr<I64Attr, "0">:$k);
+  let results = (outs Graph_Tensor:$output);
+  let assemblyFormat = "$input attr-dict `:` type($output)";
+}
+
+def Graph_TopKOp : Graph_Op<"top_k", [InferTypeOpAdaptor]> {
+  let summary = "The k largest (or smallest) values along axis, and their indices";
+  let arguments = (ins Graph_Tensor:$input, I64Attr:$k, I64Attr:$axis,
+                       DefaultValuedAttr<BoolAttr, "true">:$largest,
+                       DefaultValuedAttr<BoolAttr, "true">:$sorted);
+  let results = (outs Graph_Tensor:$values, StaticShapeTensorOf<[I64]>:$indices);
+}
+
+#endif // DFA_GRAPH_OPS_TD

@@ -1,0 +1,69 @@
+//===- Evaluator.h - CPU reference interpreter for graph ----------*- C++ -*-===//
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+///
+/// Evaluates a `graph` function on the host, op by op, through each op's
+/// ReferenceOpInterface. Values are freed after their last use.
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef DFA_REFERENCE_EVALUATOR_H
+#define DFA_REFERENCE_EVALUATOR_H
+
+#include "dfa/Reference/Tensor.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "llvm/ADT/DenseMap.h"
+
+namespace dfa::ref {
+
+struct EvalOptions {
+  /// Accumulate float reductions, matmuls and convolutions in double.
+  bool fp64Accumulate = false;
+};
+
+class Evaluator {
+public:
+  explicit Evaluator(EvalOptions options = {}) : opts(options) {}
+
+  const EvalOptions &options() const { return opts; }
+
+  /// The value of an operand; it must have been computed.
+  const Tensor &get(mlir::Value v) const;
+  void set(mlir::Value v, Tensor t);
+
+  /// Runs `func` on `args` (one per function argument, in order). Checks the
+  /// arguments against the signature and reports mismatches as errors at the
+  /// function's location.
+  mlir::FailureOr<llvm::SmallVector<Tensor>> run(mlir::func::FuncOp func,
+                                                 llvm::ArrayRef<Tensor> args);
+
+  /// Evaluates one op whose operands are `operands`.
+  static mlir::FailureOr<llvm::SmallVector<Tensor>>
+  evaluateOp(mlir::Operation *op, llvm::ArrayRef<Tensor> operands,
+             EvalOptions options = {});
+
+private:
+  EvalOptions opts;
+  llvm::DenseMap<mlir::Value, Tensor> values;
+};
+
+/// Attaches the reference implementation to every graph op.
+void registerReferenceInterfaces(mlir::DialectRegistry &registry);
+
+/// The host element type of an MLIR element type, if dfa supports it.
+std::optional<DType> dtypeOf(mlir::Type elementType);
+/// The MLIR element type of a host element type.
+mlir::Type mlirTypeOf(DType t, mlir::MLIRContext *ctx);
+
+/// Converts between tensors and elements attributes (dense or resource).
+Tensor tensorFromAttr(mlir::ElementsAttr attr);
+mlir::DenseElementsAttr tensorToAttr(const Tensor &t, mlir::MLIRContext *ctx);
+
+} // namespace dfa::ref
+
+#endif // DFA_REFERENCE_EVALUATOR_H

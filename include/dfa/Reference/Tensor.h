@@ -1,0 +1,110 @@
+//===- Tensor.h - dense host tensors for the CPU reference ------*- C++ -*-===//
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+///
+/// A dense, row-major host tensor: an element type, a shape and a shared
+/// byte buffer. It depends on no IR, so file readers, the simulator and the
+/// unit tests can use it alone.
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef DFA_REFERENCE_TENSOR_H
+#define DFA_REFERENCE_TENSOR_H
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace dfa::ref {
+
+enum class DType : uint8_t {
+  F64, F32, F16, BF16,
+  I64, I32, I16, I8,
+  U64, U32, U16, U8,
+  Bool,
+};
+
+/// Bytes per element.
+size_t dtypeSize(DType t);
+bool isFloat(DType t);
+bool isUnsigned(DType t);
+/// numpy-style name: float32, int64, bool, ...
+llvm::StringRef dtypeName(DType t);
+std::optional<DType> dtypeFromName(llvm::StringRef name);
+
+/// IEEE binary16 and bfloat16 conversions, rounding to nearest even.
+uint16_t floatToHalf(float f);
+float halfToFloat(uint16_t h);
+uint16_t floatToBF16(float f);
+float bf16ToFloat(uint16_t h);
+
+using Shape = llvm::SmallVector<int64_t, 4>;
+
+/// Number of elements of `shape` (1 for a scalar).
+int64_t numElements(llvm::ArrayRef<int64_t> shape);
+/// Row-major strides, in elements.
+Shape rowMajorStrides(llvm::ArrayRef<int64_t> shape);
+/// "2x3x4" (or "scalar").
+std::string shapeString(llvm::ArrayRef<int64_t> shape);
+
+class Tensor {
+public:
+  Tensor() = default;
+  /// A zero-filled tensor.
+  Tensor(DType dtype, llvm::ArrayRef<int64_t> shape);
+
+  bool defined() const { return storage != nullptr; }
+  DType dtype() const { return type; }
+  llvm::ArrayRef<int64_t> shape() const { return dims; }
+  int64_t rank() const { return dims.size(); }
+  int64_t numElements() const { return ref::numElements(dims); }
+  size_t byteSize() const { return numElements() * dtypeSize(type); }
+
+  uint8_t *bytes() { return storage->data(); }
+  const uint8_t *bytes() const { return storage->data(); }
+  template <typename T> T *data() { return reinterpret_cast<T *>(bytes()); }
+  template <typename T> const T *data() const {
+    return reinterpret_cast<const T *>(bytes());
+  }
+
+  /// Element `i` (row-major) converted to double / int64.
+  double getDouble(int64_t i) const;
+  int64_t getInt(int64_t i) const;
+  /// Stores `v` into element `i`, rounding (floats) or truncating toward zero
+  /// and wrapping to the width (integers); bool stores v != 0.
+  void setDouble(int64_t i, double v);
+  void setInt(int64_t i, int64_t v);
+
+  /// All elements converted.
+  std::vector<double> toDoubles() const;
+  std::vector<int64_t> toInts() const;
+  std::vector<float> toFloats() const;
+  static Tensor fromDoubles(DType t, llvm::ArrayRef<int64_t> shape,
+                            llvm::ArrayRef<double> values);
+  static Tensor fromInts(DType t, llvm::ArrayRef<int64_t> shape,
+                         llvm::ArrayRef<int64_t> values);
+  static Tensor fromFloats(DType t, llvm::ArrayRef<int64_t> shape,
+                           llvm::ArrayRef<float> values);
+
+  /// The same buffer viewed with another shape of equal element count.
+  Tensor reshaped(llvm::ArrayRef<int64_t> shape) const;
+  /// A deep copy.
+  Tensor clone() const;
+
+private:
+  DType type = DType::F32;
+  Shape dims;
+  std::shared_ptr<std::vector<uint8_t>> storage;
+};
+
+} // namespace dfa::ref
+
+#endif // DFA_REFERENCE_TENSOR_H

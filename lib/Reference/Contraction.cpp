@@ -1,0 +1,251 @@
+//===- Contraction.cpp - reference matmul, gemm and convolution -------------===//
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+///
+/// Float32, float16 and bfloat16 contract in float32 (the accumulation of
+/// tensor cores and the CPU alike) and round once on store; float64, integer
+/// inputs and the fp64-accumulation option contract in double. Convolutions
+/// go through im2col and the blocked GEMM.
+///
+//===----------------------------------------------------------------------===//
+
+#include "Gemm.h"
+#include "Kernels.h"
+
+using namespace mlir;
+using namespace dfa;
+using namespace dfa::ref;
+using namespace dfa::graph;
+
+namespace {
+template <typename T> std::vector<T> valuesOf(const Tensor &t);
+template <> std::vector<float> valuesOf<float>(const Tensor &t) {
+  return t.toFloats();
+}
+template <> std::vector<double> valuesOf<double>(const Tensor &t) {
+  return t.toDoubles();
+}
+
+Tensor fromValues(DType dt, ArrayRef<int64_t> shape, const std::vector<float> &v) {
+  return Tensor::fromFloats(dt, shape, v);
+}
+Tensor fromValues(DType dt, ArrayRef<int64_t> shape, const std::vector<double> &v) {
+  return Tensor::fromDoubles(dt, shape, v);
+}
+
+bool wantDouble(DType dt, const Evaluator &ev) {
+  return dt == DType::F64 || !isFloat(dt) || ev.options().fp64Accumulate;
+}
+
+//===----------------------------------------------------------------------===//
+// MatMul
+//===----------------------------------------------------------------------===//
+
+template <typename T>
+Tensor matmul(const Tensor &a, const Tensor &b, DType rt,
+              ArrayRef<int64_t> outShape) {
+  Shape sa(a.shape()), sb(b.shape());
+  if (sa.size() == 1)
+    sa.insert(sa.begin(), 1);
+  if (sb.size() == 1)
+    sb.push_back(1);
+  int64_t M = sa[sa.size() - 2], K = sa.back(), N = sb.back();
+  ArrayRef<int64_t> batchA = ArrayRef<int64_t>(sa).drop_back(2);
+  ArrayRef<int64_t> batchB = ArrayRef<int64_t>(sb).drop_back(2);
+  Shape batch(*graph::broadcastShapes(batchA, batchB));
+  // Strides of whole matrices over the batch dims.
+  Shape stA = broadcastStrides(batchA, batch), stB = broadcastStrides(batchB, batch);
+  std::vector<T> va = valuesOf<T>(a), vb = valuesOf<T>(b);
+  std::vector<T> out(numElements(batch) * M * N);
+  forEachOffset2(batch, stA, stB, [&](int64_t i, int64_t ia, int64_t ib) {
+    gemm(M, N, K, va.data() + ia * M * K, K, false, vb.data() + ib * K * N, N,
+         false, out.data() + i * M * N, N);
+  });
+  return fromValues(rt, outShape, out);
+}
+
+template <typename T>
+Tensor gemmOp(GemmOp op, const Tensor &a, const Tensor &b, const Tensor *c) {
+  auto outShape = shapeOf(op.getOutput());
+  int64_t M = outShape[0], N = outShape[1];
+  int64_t K = a.shape()[op.getTransA() ? 0 : 1];
+  std::vector<T> va = valuesOf<T>(a), vb = valuesOf<T>(b), out(M * N);
+  gemm(M, N, K, va.data(), a.shape()[1], op.getTransA(), vb.data(),
+       b.shape()[1], op.getTransB(), out.data(), N);
+  T alpha = op.getAlpha().convertToDouble(), beta = op.getBeta().convertToDouble();
+  if (alpha != T(1))
+    for (T &x : out)
+      x *= alpha;
+  if (c) {
+    std::vector<T> vc = valuesOf<T>(*c);
+    Shape st = broadcastStrides(c->shape(), outShape);
+    forEachOffset2(outShape, st, st, [&](int64_t i, int64_t ic, int64_t) {
+      out[i] += beta * vc[ic];
+    });
+  }
+  return fromValues(a.dtype(), outShape, out);
+}
+
+//===----------------------------------------------------------------------===//
+// Convolution
+//===----------------------------------------------------------------------===//
+
+/// col[c*K + kidx][o] = x[c][o*stride - pad + kidx*dil] (0 outside).
+template <typename T>
+void im2col(const T *x, int64_t channels, const Window3 &w, T *col) {
+  int64_t O = w.outSize(), I = w.inSize();
+  for (int64_t c = 0; c < channels; ++c)
+    for (int64_t kd = 0; kd < w.k[0]; ++kd)
+      for (int64_t kh = 0; kh < w.k[1]; ++kh)
+        for (int64_t kw = 0; kw < w.k[2]; ++kw) {
+          T *dst = col + ((c * w.k[0] + kd) * w.k[1] + kh) * w.k[2] * O + kw * O;
+          const T *src = x + c * I;
+          for (int64_t od = 0; od < w.out[0]; ++od) {
+            int64_t id = od * w.stride[0] - w.pad[0] + kd * w.dil[0];
+            for (int64_t oh = 0; oh < w.out[1]; ++oh) {
+              int64_t ih = oh * w.stride[1] - w.pad[1] + kh * w.dil[1];
+              T *row = dst + (od * w.out[1] + oh) * w.out[2];
+              bool inside = id >= 0 && id < w.in[0] && ih >= 0 && ih < w.in[1];
+              for (int64_t ow = 0; ow < w.out[2]; ++ow) {
+                int64_t iw = ow * w.stride[2] - w.pad[2] + kw * w.dil[2];
+                row[ow] = inside && iw >= 0 && iw < w.in[2]
+                              ? src[(id * w.in[1] + ih) * w.in[2] + iw]
+                              : T(0);
+              }
+            }
+          }
+        }
+}
+
+/// The adjoint of im2col: x[c][...] += col[c*K + kidx][o].
+template <typename T>
+void col2im(const T *col, int64_t channels, const Window3 &w, T *x) {
+  int64_t O = w.outSize(), I = w.inSize();
+  for (int64_t c = 0; c < channels; ++c)
+    for (int64_t kd = 0; kd < w.k[0]; ++kd)
+      for (int64_t kh = 0; kh < w.k[1]; ++kh)
+        for (int64_t kw = 0; kw < w.k[2]; ++kw) {
+          const T *src =
+              col + ((c * w.k[0] + kd) * w.k[1] + kh) * w.k[2] * O + kw * O;
+          T *dst = x + c * I;
+          for (int64_t od = 0; od < w.out[0]; ++od) {
+            int64_t id = od * w.stride[0] - w.pad[0] + kd * w.dil[0];
+            if (id < 0 || id >= w.in[0])
+              continue;
+            for (int64_t oh = 0; oh < w.out[1]; ++oh) {
+              int64_t ih = oh * w.stride[1] - w.pad[1] + kh * w.dil[1];
+              if (ih < 0 || ih >= w.in[1])
+                continue;
+              const T *row = src + (od * w.out[1] + oh) * w.out[2];
+              for (int64_t ow = 0; ow < w.out[2]; ++ow) {
+                int64_t iw = ow * w.stride[2] - w.pad[2] + kw * w.dil[2];
+                if (iw >= 0 && iw < w.in[2])
+                  dst[(id * w.in[1] + ih) * w.in[2] + iw] += row[ow];
+              }
+            }
+          }
+        }
+}
+
+template <typename T>
+Tensor conv(ConvOp op, const Tensor &x, const Tensor &f, const Tensor *bias) {
+  auto outShape = shapeOf(op.getOutput());
+  Window3 w = window3(x.shape(), outShape, f.shape().drop_front(2),
+                      op.getStrides(), op.getPads(), op.getDilations());
+  int64_t N = x.shape()[0], C = x.shape()[1], F = f.shape()[0];
+  int64_t G = op.getGroup(), Cg = C / G, Fg = F / G;
+  int64_t K = Cg * w.kSize(), O = w.outSize(), I = w.inSize();
+  std::vector<T> vx = valuesOf<T>(x), vf = valuesOf<T>(f);
+  std::vector<T> out(N * F * O), col(K * O);
+  for (int64_t n = 0; n < N; ++n)
+    for (int64_t g = 0; g < G; ++g) {
+      im2col(vx.data() + (n * C + g * Cg) * I, Cg, w, col.data());
+      gemm(Fg, O, K, vf.data() + g * Fg * K, K, false, col.data(), O, false,
+           out.data() + (n * F + g * Fg) * O, O);
+    }
+  if (bias) {
+    std::vector<T> vb = valuesOf<T>(*bias);
+    for (int64_t n = 0; n < N; ++n)
+      for (int64_t c = 0; c < F; ++c)
+        for (int64_t o = 0; o < O; ++o)
+          out[(n * F + c) * O + o] += vb[c];
+  }
+  return fromValues(x.dtype(), outShape, out);
+}
+
+template <typename T>
+Tensor convTranspose(ConvTransposeOp op, const Tensor &x, const Tensor &f,
+                     const Tensor *bias) {
+  auto outShape = shapeOf(op.getOutput());
+  // The transposed conv is the adjoint of a conv from the output back to the
+  // input: its "input" window is the output tensor.
+  Window3 w = window3(outShape, x.shape(), f.shape().drop_front(2),
+                      op.getStrides(), op.getPads(), op.getDilations());
+  int64_t N = x.shape()[0], C = x.shape()[1], G = op.getGroup();
+  int64_t Cg = C / G, Fg = f.shape()[1], F = Fg * G;
+  int64_t K = Fg * w.kSize(), O = w.outSize(), I = w.inSize();
+  std::vector<T> vx = valuesOf<T>(x), vf = valuesOf<T>(f);
+  std::vector<T> out(N * F * I, T(0)), col(K * O);
+  for (int64_t n = 0; n < N; ++n)
+    for (int64_t g = 0; g < G; ++g) {
+      // col[K, O] = W_g^T[K, Cg] * x_g[Cg, O]
+      gemm(K, O, Cg, vf.data() + g * Cg * K, K, true,
+           vx.data() + (n * C + g * Cg) * O, O, false, col.data(), O);
+      col2im(col.data(), Fg, w, out.data() + (n * F + g * Fg) * I);
+    }
+  if (bias) {
+    std::vector<T> vb = valuesOf<T>(*bias);
+    for (int64_t n = 0; n < N; ++n)
+      for (int64_t c = 0; c < F; ++c)
+        for (int64_t i = 0; i < I; ++i)
+          out[(n * F + c) * I + i] += vb[c];
+  }
+  return fromValues(x.dtype(), outShape, out);
+}
+} // namespace
+
+template <>
+LogicalResult dfa::ref::evalOp<MatMulOp>(MatMulOp op, Evaluator &ev) {
+  const Tensor &a = ev.get(op.getLhs()), &b = ev.get(op.getRhs());
+  DType rt = dtypeOfValue(op.getOutput());
+  auto shape = shapeOf(op.getOutput());
+  ev.set(op.getOutput(), wantDouble(a.dtype(), ev)
+                             ? matmul<double>(a, b, rt, shape)
+                             : matmul<float>(a, b, rt, shape));
+  return success();
+}
+
+template <>
+LogicalResult dfa::ref::evalOp<GemmOp>(GemmOp op, Evaluator &ev) {
+  const Tensor &a = ev.get(op.getA()), &b = ev.get(op.getB());
+  const Tensor *c = op.getC() ? &ev.get(op.getC()) : nullptr;
+  ev.set(op.getOutput(), wantDouble(a.dtype(), ev) ? gemmOp<double>(op, a, b, c)
+                                                   : gemmOp<float>(op, a, b, c));
+  return success();
+}
+
+template <>
+LogicalResult dfa::ref::evalOp<ConvOp>(ConvOp op, Evaluator &ev) {
+  if (shapeOf(op.getInput()).size() > 5)
+    return op.emitOpError("reference supports 1 to 3 spatial dims");
+  const Tensor &x = ev.get(op.getInput()), &f = ev.get(op.getFilter());
+  const Tensor *b = op.getBias() ? &ev.get(op.getBias()) : nullptr;
+  ev.set(op.getOutput(), wantDouble(x.dtype(), ev) ? conv<double>(op, x, f, b)
+                                                   : conv<float>(op, x, f, b));
+  return success();
+}
+
+template <>
+LogicalResult dfa::ref::evalOp<ConvTransposeOp>(ConvTransposeOp op,
+                                                Evaluator &ev) {
+  if (shapeOf(op.getInput()).size() > 5)
+    return op.emitOpError("reference supports 1 to 3 spatial dims");
+  const Tensor &x = ev.get(op.getInput()), &f = ev.get(op.getFilter());
+  const Tensor *b = op.getBias() ? &ev.get(op.getBias()) : nullptr;
+  ev.set(op.getOutput(), wantDouble(x.dtype(), ev)
+                             ? convTranspose<double>(op, x, f, b)
+                             : convTranspose<float>(op, x, f, b));
+  return success();
+}

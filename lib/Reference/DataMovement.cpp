@@ -1,0 +1,359 @@
+//===- DataMovement.cpp - reference data movement and sources ---------------===//
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+#include "Kernels.h"
+
+#include "llvm/Support/MemoryBuffer.h"
+
+#include <cstring>
+
+using namespace mlir;
+using namespace dfa;
+using namespace dfa::ref;
+using namespace dfa::graph;
+
+namespace {
+template <typename T>
+void gatherTyped(const uint8_t *in, int64_t base, ArrayRef<int64_t> strides,
+                 ArrayRef<int64_t> outShape, uint8_t *out) {
+  const T *src = reinterpret_cast<const T *>(in) + base;
+  T *dst = reinterpret_cast<T *>(out);
+  forEachOffset2(outShape, strides, strides,
+                 [&](int64_t i, int64_t o, int64_t) { dst[i] = src[o]; });
+}
+
+/// Copies element `from` of `src` to element `to` of `dst` (same dtype).
+inline void copyElement(const Tensor &src, int64_t from, Tensor &dst,
+                        int64_t to) {
+  size_t es = dtypeSize(src.dtype());
+  std::memcpy(dst.bytes() + to * es, src.bytes() + from * es, es);
+}
+
+int64_t normalizeIndex(int64_t i, int64_t dim) { return i < 0 ? i + dim : i; }
+} // namespace
+
+Tensor dfa::ref::stridedCopy(const Tensor &in, int64_t base,
+                             ArrayRef<int64_t> strides,
+                             ArrayRef<int64_t> outShape) {
+  Tensor out(in.dtype(), outShape);
+  switch (dtypeSize(in.dtype())) {
+  case 1: gatherTyped<uint8_t>(in.bytes(), base, strides, outShape, out.bytes()); break;
+  case 2: gatherTyped<uint16_t>(in.bytes(), base, strides, outShape, out.bytes()); break;
+  case 4: gatherTyped<uint32_t>(in.bytes(), base, strides, outShape, out.bytes()); break;
+  default: gatherTyped<uint64_t>(in.bytes(), base, strides, outShape, out.bytes()); break;
+  }
+  return out;
+}
+
+//===----------------------------------------------------------------------===//
+// Sources
+//===----------------------------------------------------------------------===//
+
+template <>
+LogicalResult dfa::ref::evalOp<ConstantOp>(ConstantOp op, Evaluator &ev) {
+  ev.set(op.getOutput(), tensorFromAttr(op.getValue()));
+  return success();
+}
+
+template <>
+LogicalResult dfa::ref::evalOp<WeightOp>(WeightOp op, Evaluator &ev) {
+  auto type = cast<RankedTensorType>(op.getType());
+  Tensor t(dtypeOfValue(op.getOutput()), type.getShape());
+  if (op.getFile().empty())
+    return op.emitOpError("weight '")
+           << op.getSymName()
+           << "' has no data (the model was imported without weights)";
+  auto buf = llvm::MemoryBuffer::getFileSlice(op.getFile(), t.byteSize(),
+                                              op.getOffset(),
+                                              /*IsVolatile=*/false);
+  if (!buf)
+    return op.emitOpError("cannot read weight '")
+           << op.getSymName() << "' from '" << op.getFile()
+           << "': " << buf.getError().message();
+  if ((*buf)->getBufferSize() != t.byteSize())
+    return op.emitOpError("weight '")
+           << op.getSymName() << "' needs " << t.byteSize() << " bytes at offset "
+           << op.getOffset() << " of '" << op.getFile() << "', file is too short";
+  std::memcpy(t.bytes(), (*buf)->getBufferStart(), t.byteSize());
+  ev.set(op.getOutput(), std::move(t));
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Views: reshape, expand, transpose, slice
+//===----------------------------------------------------------------------===//
+
+template <>
+LogicalResult dfa::ref::evalOp<ReshapeOp>(ReshapeOp op, Evaluator &ev) {
+  ev.set(op.getOutput(), ev.get(op.getInput()).reshaped(shapeOf(op.getOutput())));
+  return success();
+}
+
+template <>
+LogicalResult dfa::ref::evalOp<ExpandOp>(ExpandOp op, Evaluator &ev) {
+  const Tensor &in = ev.get(op.getInput());
+  auto out = shapeOf(op.getOutput());
+  ev.set(op.getOutput(), stridedCopy(in, 0, broadcastStrides(in.shape(), out), out));
+  return success();
+}
+
+template <>
+LogicalResult dfa::ref::evalOp<TransposeOp>(TransposeOp op, Evaluator &ev) {
+  const Tensor &in = ev.get(op.getInput());
+  Shape inStrides = rowMajorStrides(in.shape()), strides;
+  for (int64_t p : op.getPerm())
+    strides.push_back(inStrides[p]);
+  ev.set(op.getOutput(), stridedCopy(in, 0, strides, shapeOf(op.getOutput())));
+  return success();
+}
+
+template <>
+LogicalResult dfa::ref::evalOp<SliceOp>(SliceOp op, Evaluator &ev) {
+  const Tensor &in = ev.get(op.getInput());
+  Shape inStrides = rowMajorStrides(in.shape()), strides;
+  int64_t base = 0;
+  for (int64_t d = 0; d < in.rank(); ++d) {
+    base += op.getStarts()[d] * inStrides[d];
+    strides.push_back(op.getSteps()[d] * inStrides[d]);
+  }
+  ev.set(op.getOutput(), stridedCopy(in, base, strides, shapeOf(op.getOutput())));
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Concat and split
+//===----------------------------------------------------------------------===//
+
+template <>
+LogicalResult dfa::ref::evalOp<ConcatOp>(ConcatOp op, Evaluator &ev) {
+  auto outShape = shapeOf(op.getOutput());
+  int64_t axis = op.getAxis();
+  Tensor out(dtypeOfValue(op.getOutput()), outShape);
+  auto [outer, len, inner] = around(outShape, axis);
+  size_t es = dtypeSize(out.dtype());
+  int64_t at = 0;
+  for (Value v : op.getInputs()) {
+    const Tensor &t = ev.get(v);
+    int64_t piece = t.shape()[axis] * inner * es;
+    for (int64_t o = 0; o < outer; ++o)
+      std::memcpy(out.bytes() + (o * len * inner + at * inner) * es,
+                  t.bytes() + o * piece, piece);
+    at += t.shape()[axis];
+  }
+  ev.set(op.getOutput(), std::move(out));
+  return success();
+}
+
+template <>
+LogicalResult dfa::ref::evalOp<SplitOp>(SplitOp op, Evaluator &ev) {
+  const Tensor &in = ev.get(op.getInput());
+  int64_t axis = op.getAxis();
+  auto [outer, len, inner] = around(in.shape(), axis);
+  size_t es = dtypeSize(in.dtype());
+  int64_t at = 0;
+  for (Value r : op.getOutputs()) {
+    Tensor t(in.dtype(), shapeOf(r));
+    int64_t piece = t.shape()[axis] * inner * es;
+    for (int64_t o = 0; o < outer; ++o)
+      std::memcpy(t.bytes() + o * piece,
+                  in.bytes() + (o * len * inner + at * inner) * es, piece);
+    at += t.shape()[axis];
+    ev.set(r, std::move(t));
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Indexing
+//===----------------------------------------------------------------------===//
+
+template <>
+LogicalResult dfa::ref::evalOp<GatherOp>(GatherOp op, Evaluator &ev) {
+  const Tensor &in = ev.get(op.getInput());
+  std::vector<int64_t> idx = ev.get(op.getIndices()).toInts();
+  int64_t axis = op.getAxis();
+  auto [outer, len, inner] = around(in.shape(), axis);
+  Tensor out(in.dtype(), shapeOf(op.getOutput()));
+  size_t es = dtypeSize(in.dtype());
+  int64_t n = idx.size();
+  for (int64_t j = 0; j < n; ++j) {
+    int64_t k = normalizeIndex(idx[j], len);
+    if (k < 0 || k >= len)
+      return op.emitOpError("index ") << idx[j] << " out of range [-" << len
+                                      << ", " << len << ")";
+    for (int64_t o = 0; o < outer; ++o)
+      std::memcpy(out.bytes() + ((o * n + j) * inner) * es,
+                  in.bytes() + ((o * len + k) * inner) * es, inner * es);
+  }
+  ev.set(op.getOutput(), std::move(out));
+  return success();
+}
+
+/// Element offsets of `in` addressed by each element of `indices` along
+/// `axis` (GatherElements / ScatterElements addressing).
+static FailureOr<std::vector<int64_t>>
+elementOffsets(Operation *op, ArrayRef<int64_t> inShape,
+               ArrayRef<int64_t> idxShape, const std::vector<int64_t> &idx,
+               int64_t axis) {
+  Shape inStrides = rowMajorStrides(inShape);
+  Shape walk = inStrides;
+  walk[axis] = 0;
+  std::vector<int64_t> offs(idx.size());
+  bool ok = true;
+  forEachOffset2(idxShape, walk, walk, [&](int64_t i, int64_t base, int64_t) {
+    int64_t k = normalizeIndex(idx[i], inShape[axis]);
+    ok &= k >= 0 && k < inShape[axis];
+    offs[i] = base + k * inStrides[axis];
+  });
+  if (!ok)
+    return op->emitOpError("index out of range along axis ") << axis;
+  return offs;
+}
+
+template <>
+LogicalResult dfa::ref::evalOp<GatherElementsOp>(GatherElementsOp op,
+                                                 Evaluator &ev) {
+  const Tensor &in = ev.get(op.getInput());
+  const Tensor &ti = ev.get(op.getIndices());
+  auto offs = elementOffsets(op, in.shape(), ti.shape(), ti.toInts(), op.getAxis());
+  if (failed(offs))
+    return failure();
+  Tensor out(in.dtype(), ti.shape());
+  for (size_t i = 0; i < offs->size(); ++i)
+    copyElement(in, (*offs)[i], out, i);
+  ev.set(op.getOutput(), std::move(out));
+  return success();
+}
+
+template <>
+LogicalResult dfa::ref::evalOp<ScatterElementsOp>(ScatterElementsOp op,
+                                                  Evaluator &ev) {
+  const Tensor &in = ev.get(op.getInput());
+  const Tensor &ti = ev.get(op.getIndices());
+  const Tensor &up = ev.get(op.getUpdates());
+  auto offs = elementOffsets(op, in.shape(), ti.shape(), ti.toInts(), op.getAxis());
+  if (failed(offs))
+    return failure();
+  Tensor out = in.clone();
+  StringRef red = op.getReduction();
+  for (size_t i = 0; i < offs->size(); ++i) {
+    int64_t o = (*offs)[i];
+    if (red == "none")
+      copyElement(up, i, out, o);
+    else if (red == "add")
+      out.setDouble(o, out.getDouble(o) + up.getDouble(i));
+    else if (red == "mul")
+      out.setDouble(o, out.getDouble(o) * up.getDouble(i));
+    else if (red == "max")
+      out.setDouble(o, std::max(out.getDouble(o), up.getDouble(i)));
+    else if (red == "min")
+      out.setDouble(o, std::min(out.getDouble(o), up.getDouble(i)));
+    else
+      return op.emitOpError("unknown reduction '") << red << "'";
+  }
+  ev.set(op.getOutput(), std::move(out));
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Pad, tile, trilu
+//===----------------------------------------------------------------------===//
+
+/// Copies out[i] = in[src(i)] where src is given per dim by `maps` (-1 means
+/// "no source": the element is left as `fill`).
+static Tensor remap(const Tensor &in, ArrayRef<int64_t> outShape,
+                    ArrayRef<std::vector<int64_t>> maps, double fill) {
+  Tensor out(in.dtype(), outShape);
+  int64_t n = out.numElements(), rank = outShape.size();
+  if (n == 0)
+    return out;
+  Shape inStrides = rowMajorStrides(in.shape()), idx(rank, 0);
+  for (int64_t i = 0; i < n; ++i) {
+    int64_t off = 0;
+    bool pad = false;
+    for (int64_t d = 0; d < rank; ++d) {
+      int64_t s = maps[d][idx[d]];
+      pad |= s < 0;
+      off += s * inStrides[d];
+    }
+    if (pad)
+      out.setDouble(i, fill);
+    else
+      copyElement(in, off, out, i);
+    for (int64_t d = rank - 1; d >= 0; --d) {
+      if (++idx[d] < outShape[d])
+        break;
+      idx[d] = 0;
+    }
+  }
+  return out;
+}
+
+template <>
+LogicalResult dfa::ref::evalOp<PadOp>(PadOp op, Evaluator &ev) {
+  const Tensor &in = ev.get(op.getInput());
+  auto outShape = shapeOf(op.getOutput());
+  int64_t rank = in.rank();
+  StringRef mode = op.getMode();
+  std::vector<std::vector<int64_t>> maps(rank);
+  for (int64_t d = 0; d < rank; ++d) {
+    int64_t n = in.shape()[d], begin = op.getPads()[d];
+    if (n == 0 && mode != "constant" && outShape[d] > 0)
+      return op.emitOpError("cannot ") << mode << "-pad an empty dim";
+    for (int64_t o = 0; o < outShape[d]; ++o) {
+      int64_t i = o - begin;
+      if (i < 0 || i >= n) {
+        if (mode == "constant") {
+          i = -1;
+        } else if (mode == "edge") {
+          i = std::clamp<int64_t>(i, 0, n - 1);
+        } else { // reflect, possibly several times over
+          int64_t period = std::max<int64_t>(2 * (n - 1), 1);
+          i = ((i % period) + period) % period;
+          if (i >= n)
+            i = period - i;
+        }
+      }
+      maps[d].push_back(i);
+    }
+  }
+  ev.set(op.getOutput(),
+         remap(in, outShape, maps, op.getValue().convertToDouble()));
+  return success();
+}
+
+template <>
+LogicalResult dfa::ref::evalOp<TileOp>(TileOp op, Evaluator &ev) {
+  const Tensor &in = ev.get(op.getInput());
+  auto outShape = shapeOf(op.getOutput());
+  std::vector<std::vector<int64_t>> maps(in.rank());
+  for (int64_t d = 0; d < in.rank(); ++d)
+    for (int64_t o = 0; o < outShape[d]; ++o)
+      maps[d].push_back(o % in.shape()[d]);
+  ev.set(op.getOutput(), remap(in, outShape, maps, 0));
+  return success();
+}
+
+template <>
+LogicalResult dfa::ref::evalOp<TriluOp>(TriluOp op, Evaluator &ev) {
+  Tensor out = ev.get(op.getInput()).clone();
+  int64_t rank = out.rank();
+  if (rank < 2)
+    return op.emitOpError("needs rank >= 2");
+  int64_t M = out.shape()[rank - 2], N = out.shape()[rank - 1];
+  int64_t k = op.getK(), batches = out.numElements() / std::max<int64_t>(M * N, 1);
+  bool upper = op.getUpper();
+  size_t es = dtypeSize(out.dtype());
+  for (int64_t b = 0; b < batches; ++b)
+    for (int64_t i = 0; i < M; ++i)
+      for (int64_t j = 0; j < N; ++j) {
+        bool keep = upper ? j - i >= k : j - i <= k;
+        if (!keep)
+          std::memset(out.bytes() + ((b * M + i) * N + j) * es, 0, es);
+      }
+  ev.set(op.getOutput(), std::move(out));
+  return success();
+}

@@ -1,0 +1,277 @@
+//===- Elementwise.cpp - reference elementwise kernels ----------------------===//
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+///
+/// Float elementwise ops compute in double and round once to the storage
+/// type, which for a single IEEE operation equals computing in that type.
+/// Integer ops compute in int64 and wrap to the storage width.
+///
+//===----------------------------------------------------------------------===//
+
+#include "Kernels.h"
+
+#include <cmath>
+#include <cstring>
+
+using namespace mlir;
+using namespace dfa;
+using namespace dfa::ref;
+using namespace dfa::graph;
+
+Shape dfa::ref::broadcastStrides(ArrayRef<int64_t> inShape,
+                                 ArrayRef<int64_t> outShape) {
+  Shape strides(outShape.size(), 0);
+  Shape inStrides = rowMajorStrides(inShape);
+  size_t offset = outShape.size() - inShape.size();
+  for (size_t i = 0; i < inShape.size(); ++i)
+    strides[offset + i] = inShape[i] == 1 ? 0 : inStrides[i];
+  return strides;
+}
+
+//===----------------------------------------------------------------------===//
+// Unary
+//===----------------------------------------------------------------------===//
+
+template <typename F>
+static LogicalResult unary(Operation *op, Evaluator &ev, F f) {
+  const Tensor &in = ev.get(op->getOperand(0));
+  std::vector<double> v = in.toDoubles();
+  for (double &x : v)
+    x = f(x);
+  ev.set(op->getResult(0),
+         Tensor::fromDoubles(dtypeOfValue(op->getResult(0)), in.shape(), v));
+  return success();
+}
+
+static double sigmoid(double x) { return 1.0 / (1.0 + std::exp(-x)); }
+static double softplus(double x) {
+  return x > 20 ? x : std::log1p(std::exp(x));
+}
+
+#define DFA_UNARY(OP, ...)                                                     \
+  template <> LogicalResult dfa::ref::evalOp<OP>(OP op, Evaluator & ev) {     \
+    return unary(op, ev, [&](double x) -> double { return __VA_ARGS__; });        \
+  }
+
+DFA_UNARY(AbsOp, std::fabs(x))
+DFA_UNARY(AcosOp, std::acos(x))
+DFA_UNARY(AcoshOp, std::acosh(x))
+DFA_UNARY(AsinOp, std::asin(x))
+DFA_UNARY(AsinhOp, std::asinh(x))
+DFA_UNARY(AtanOp, std::atan(x))
+DFA_UNARY(AtanhOp, std::atanh(x))
+DFA_UNARY(CeilOp, std::ceil(x))
+DFA_UNARY(CosOp, std::cos(x))
+DFA_UNARY(CoshOp, std::cosh(x))
+DFA_UNARY(ErfOp, std::erf(x))
+DFA_UNARY(ExpOp, std::exp(x))
+DFA_UNARY(FloorOp, std::floor(x))
+DFA_UNARY(HardSwishOp, x * std::max(0.0, std::min(1.0, x / 6.0 + 0.5)))
+DFA_UNARY(LogOp, std::log(x))
+DFA_UNARY(MishOp, x * std::tanh(softplus(x)))
+DFA_UNARY(NegOp, -x)
+DFA_UNARY(NotOp, x == 0 ? 1.0 : 0.0)
+DFA_UNARY(ReciprocalOp, 1.0 / x)
+DFA_UNARY(ReluOp, x > 0 ? x : (std::isnan(x) ? x : 0.0))
+DFA_UNARY(RoundOp, std::nearbyint(x))
+DFA_UNARY(SigmoidOp, sigmoid(x))
+DFA_UNARY(SignOp, x > 0 ? 1.0 : (x < 0 ? -1.0 : x))
+DFA_UNARY(SiluOp, x * sigmoid(x))
+DFA_UNARY(SinOp, std::sin(x))
+DFA_UNARY(SinhOp, std::sinh(x))
+DFA_UNARY(SoftplusOp, softplus(x))
+DFA_UNARY(SoftsignOp, x / (1.0 + std::fabs(x)))
+DFA_UNARY(SqrtOp, std::sqrt(x))
+DFA_UNARY(TanOp, std::tan(x))
+DFA_UNARY(TanhOp, std::tanh(x))
+
+DFA_UNARY(CeluOp, [&] {
+  double a = op.getAlpha().convertToDouble();
+  return std::max(0.0, x) + std::min(0.0, a * (std::exp(x / a) - 1.0));
+}())
+DFA_UNARY(EluOp, x > 0 ? x : op.getAlpha().convertToDouble() * (std::exp(x) - 1))
+DFA_UNARY(GeluOp, op.getTanhApprox()
+                      ? 0.5 * x *
+                            (1 + std::tanh(std::sqrt(2 / M_PI) *
+                                           (x + 0.044715 * x * x * x)))
+                      : 0.5 * x * (1 + std::erf(x / std::sqrt(2.0))))
+DFA_UNARY(HardSigmoidOp,
+          std::max(0.0, std::min(1.0, op.getAlpha().convertToDouble() * x +
+                                          op.getBeta().convertToDouble())))
+DFA_UNARY(LeakyReluOp, x >= 0 ? x : op.getAlpha().convertToDouble() * x)
+DFA_UNARY(SeluOp, op.getGamma().convertToDouble() *
+                      (x > 0 ? x
+                             : op.getAlpha().convertToDouble() *
+                                   (std::exp(x) - 1)))
+DFA_UNARY(ShrinkOp, [&] {
+  double l = op.getLambd().convertToDouble(), b = op.getBias().convertToDouble();
+  return x < -l ? x + b : (x > l ? x - b : 0.0);
+}())
+DFA_UNARY(ThresholdedReluOp, x > op.getAlpha().convertToDouble() ? x : 0.0)
+DFA_UNARY(ClipOp, [&] {
+  double r = x;
+  if (op.getMin() && r < op.getMin()->convertToDouble())
+    r = op.getMin()->convertToDouble();
+  if (op.getMax() && r > op.getMax()->convertToDouble())
+    r = op.getMax()->convertToDouble();
+  return r;
+}())
+DFA_UNARY(IsNaNOp, std::isnan(x) ? 1.0 : 0.0)
+DFA_UNARY(IsInfOp, std::isinf(x) && ((x > 0 && op.getDetectPositive()) ||
+                                      (x < 0 && op.getDetectNegative()))
+                       ? 1.0
+                       : 0.0)
+#undef DFA_UNARY
+
+template <>
+LogicalResult dfa::ref::evalOp<CastOp>(CastOp op, Evaluator &ev) {
+  const Tensor &in = ev.get(op.getInput());
+  DType to = dtypeOfValue(op.getOutput());
+  Tensor out(to, in.shape());
+  int64_t n = in.numElements();
+  if (isFloat(in.dtype()) || isFloat(to)) {
+    for (int64_t i = 0; i < n; ++i)
+      out.setDouble(i, in.getDouble(i));
+  } else {
+    for (int64_t i = 0; i < n; ++i)
+      out.setInt(i, in.getInt(i));
+  }
+  ev.set(op.getOutput(), std::move(out));
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Binary with broadcasting
+//===----------------------------------------------------------------------===//
+
+template <typename T, typename F>
+static std::vector<T> broadcastApply(const std::vector<T> &a,
+                                     ArrayRef<int64_t> sa,
+                                     const std::vector<T> &b,
+                                     ArrayRef<int64_t> sb,
+                                     ArrayRef<int64_t> out, F f) {
+  std::vector<T> r(numElements(out));
+  if (sa == out && sb == out) {
+    for (size_t i = 0; i < r.size(); ++i)
+      r[i] = f(a[i], b[i]);
+    return r;
+  }
+  Shape ta = broadcastStrides(sa, out), tb = broadcastStrides(sb, out);
+  forEachOffset2(out, ta, tb, [&](int64_t i, int64_t ia, int64_t ib) {
+    r[i] = f(a[ia], b[ib]);
+  });
+  return r;
+}
+
+/// Evaluates a binary op: `ff` on doubles when the operands are floats, `fi`
+/// on int64 otherwise.
+template <typename FF, typename FI>
+static LogicalResult binary(Operation *op, Evaluator &ev, FF ff, FI fi) {
+  const Tensor &a = ev.get(op->getOperand(0));
+  const Tensor &b = ev.get(op->getOperand(1));
+  Value res = op->getResult(0);
+  DType rt = dtypeOfValue(res);
+  ArrayRef<int64_t> out = shapeOf(res);
+  if (isFloat(a.dtype())) {
+    auto r = broadcastApply(a.toDoubles(), a.shape(), b.toDoubles(), b.shape(),
+                            out, ff);
+    ev.set(res, Tensor::fromDoubles(rt, out, r));
+  } else {
+    auto r = broadcastApply(a.toInts(), a.shape(), b.toInts(), b.shape(), out,
+                            fi);
+    ev.set(res, Tensor::fromInts(rt, out, r));
+  }
+  return success();
+}
+
+#define DFA_BINARY(OP, FEXPR, IEXPR)                                           \
+  template <> LogicalResult dfa::ref::evalOp<OP>(OP op, Evaluator & ev) {     \
+    return binary(                                                            \
+        op, ev, [&](double x, double y) -> double { return FEXPR; },           \
+        [&](int64_t x, int64_t y) -> int64_t { return IEXPR; });              \
+  }
+
+static int64_t idiv(int64_t x, int64_t y) { return y == 0 ? 0 : x / y; }
+static int64_t imod(int64_t x, int64_t y, bool fmod) {
+  if (y == 0)
+    return 0;
+  int64_t r = x % y;
+  if (!fmod && r != 0 && ((r < 0) != (y < 0)))
+    r += y;
+  return r;
+}
+static double fmodSigned(double x, double y, bool fmod) {
+  double r = std::fmod(x, y);
+  if (!fmod && r != 0 && ((r < 0) != (y < 0)))
+    r += y;
+  return r;
+}
+static int64_t ipow(int64_t x, int64_t y) {
+  if (y < 0)
+    return x == 1 ? 1 : (x == -1 ? (y % 2 ? -1 : 1) : 0);
+  int64_t r = 1;
+  while (y) {
+    if (y & 1)
+      r *= x;
+    x *= x;
+    y >>= 1;
+  }
+  return r;
+}
+
+static double fmaxNaN(double x, double y) {
+  return std::isnan(x) || std::isnan(y) ? NAN : std::max(x, y);
+}
+static double fminNaN(double x, double y) {
+  return std::isnan(x) || std::isnan(y) ? NAN : std::min(x, y);
+}
+
+DFA_BINARY(AddOp, x + y, (int64_t)((uint64_t)x + (uint64_t)y))
+DFA_BINARY(SubOp, x - y, (int64_t)((uint64_t)x - (uint64_t)y))
+DFA_BINARY(MulOp, x * y, (int64_t)((uint64_t)x * (uint64_t)y))
+DFA_BINARY(DivOp, x / y, idiv(x, y))
+DFA_BINARY(PowOp, std::pow(x, y), ipow(x, y))
+DFA_BINARY(MaxOp, fmaxNaN(x, y), std::max(x, y))
+DFA_BINARY(MinOp, fminNaN(x, y), std::min(x, y))
+DFA_BINARY(ModOp, fmodSigned(x, y, op.getFmod()), imod(x, y, op.getFmod()))
+DFA_BINARY(PReluOp, x >= 0 ? x : x * y, x >= 0 ? x : x * y)
+DFA_BINARY(AndOp, (x != 0 && y != 0), (x != 0 && y != 0))
+DFA_BINARY(OrOp, (x != 0 || y != 0), (x != 0 || y != 0))
+DFA_BINARY(XorOp, ((x != 0) != (y != 0)), ((x != 0) != (y != 0)))
+DFA_BINARY(BitShiftOp, 0.0,
+           (int64_t)(op.getLeft() ? ((uint64_t)x << (y & 63))
+                                  : ((uint64_t)x >> (y & 63))))
+DFA_BINARY(EqualOp, x == y, x == y)
+DFA_BINARY(LessOp, x < y, x < y)
+DFA_BINARY(LessEqualOp, x <= y, x <= y)
+DFA_BINARY(GreaterOp, x > y, x > y)
+DFA_BINARY(GreaterEqualOp, x >= y, x >= y)
+#undef DFA_BINARY
+
+template <>
+LogicalResult dfa::ref::evalOp<WhereOp>(WhereOp op, Evaluator &ev) {
+  const Tensor &c = ev.get(op.getCond());
+  const Tensor &a = ev.get(op.getLhs());
+  const Tensor &b = ev.get(op.getRhs());
+  ArrayRef<int64_t> out = shapeOf(op.getOutput());
+  Tensor r(a.dtype(), out);
+  Shape sc = broadcastStrides(c.shape(), out);
+  Shape sa = broadcastStrides(a.shape(), out);
+  Shape sb = broadcastStrides(b.shape(), out);
+  // First pick the source per element, then copy the element bytes.
+  std::vector<int64_t> pickA(numElements(out)), offA(pickA.size());
+  forEachOffset2(out, sc, sa, [&](int64_t i, int64_t ic, int64_t ia) {
+    pickA[i] = c.data<uint8_t>()[ic] != 0;
+    offA[i] = ia;
+  });
+  size_t es = dtypeSize(a.dtype());
+  forEachOffset2(out, sb, sb, [&](int64_t i, int64_t ib, int64_t) {
+    const uint8_t *src = pickA[i] ? a.bytes() + offA[i] * es
+                                  : b.bytes() + ib * es;
+    std::memcpy(r.bytes() + i * es, src, es);
+  });
+  ev.set(op.getOutput(), std::move(r));
+  return success();
+}

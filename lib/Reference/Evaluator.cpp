@@ -1,0 +1,227 @@
+//===- Evaluator.cpp - CPU reference interpreter ----------------------------===//
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+#include "dfa/Reference/Evaluator.h"
+
+#include "Kernels.h"
+
+#include "mlir/IR/DialectResourceBlobManager.h"
+#include "mlir/IR/BuiltinDialect.h"
+
+#include <cstring>
+
+using namespace mlir;
+using namespace dfa;
+using namespace dfa::ref;
+using namespace dfa::graph;
+
+std::optional<DType> dfa::ref::dtypeOf(Type t) {
+  if (t.isF64()) return DType::F64;
+  if (t.isF32()) return DType::F32;
+  if (t.isF16()) return DType::F16;
+  if (t.isBF16()) return DType::BF16;
+  auto i = dyn_cast<IntegerType>(t);
+  if (!i)
+    return std::nullopt;
+  bool u = i.isUnsigned();
+  switch (i.getWidth()) {
+  case 1: return DType::Bool;
+  case 8: return u ? DType::U8 : DType::I8;
+  case 16: return u ? DType::U16 : DType::I16;
+  case 32: return u ? DType::U32 : DType::I32;
+  case 64: return u ? DType::U64 : DType::I64;
+  default: return std::nullopt;
+  }
+}
+
+Type dfa::ref::mlirTypeOf(DType t, MLIRContext *ctx) {
+  Builder b(ctx);
+  auto u = [&](unsigned w) {
+    return IntegerType::get(ctx, w, IntegerType::Unsigned);
+  };
+  switch (t) {
+  case DType::F64: return b.getF64Type();
+  case DType::F32: return b.getF32Type();
+  case DType::F16: return b.getF16Type();
+  case DType::BF16: return b.getBF16Type();
+  case DType::I64: return b.getI64Type();
+  case DType::I32: return b.getI32Type();
+  case DType::I16: return b.getI16Type();
+  case DType::I8: return b.getI8Type();
+  case DType::U64: return u(64);
+  case DType::U32: return u(32);
+  case DType::U16: return u(16);
+  case DType::U8: return u(8);
+  case DType::Bool: return b.getI1Type();
+  }
+  return {};
+}
+
+DType dfa::ref::dtypeOfValue(Value v) {
+  return *dtypeOf(cast<ShapedType>(v.getType()).getElementType());
+}
+
+ArrayRef<int64_t> dfa::ref::shapeOf(Value v) {
+  return cast<ShapedType>(v.getType()).getShape();
+}
+
+Tensor dfa::ref::tensorFromAttr(ElementsAttr attr) {
+  auto type = cast<ShapedType>(attr.getType());
+  DType dt = *dtypeOf(type.getElementType());
+  Tensor t(dt, type.getShape());
+  int64_t n = t.numElements();
+  if (auto dense = dyn_cast<DenseElementsAttr>(attr)) {
+    if (dt == DType::Bool) {
+      int64_t i = 0;
+      for (bool b : dense.getValues<bool>())
+        t.data<uint8_t>()[i++] = b;
+    } else if (isFloat(dt)) {
+      int64_t i = 0;
+      for (APFloat f : dense.getValues<APFloat>()) {
+        if (dt == DType::F16 || dt == DType::BF16)
+          t.data<uint16_t>()[i++] =
+              (uint16_t)f.bitcastToAPInt().getZExtValue();
+        else
+          t.setDouble(i++, f.convertToDouble());
+      }
+    } else {
+      int64_t i = 0;
+      for (APInt v : dense.getValues<APInt>())
+        t.setInt(i++, isUnsigned(dt) ? (int64_t)v.getZExtValue()
+                                     : v.getSExtValue());
+    }
+    return t;
+  }
+  if (auto res = dyn_cast<DenseResourceElementsAttr>(attr)) {
+    if (AsmResourceBlob *blob = res.getRawHandle().getBlob()) {
+      ArrayRef<char> data = blob->getData();
+      std::memcpy(t.bytes(), data.data(),
+                  std::min<size_t>(data.size(), t.byteSize()));
+    }
+    return t;
+  }
+  (void)n;
+  return t;
+}
+
+DenseElementsAttr dfa::ref::tensorToAttr(const Tensor &t, MLIRContext *ctx) {
+  Type elt = mlirTypeOf(t.dtype(), ctx);
+  auto type = RankedTensorType::get(t.shape(), elt);
+  int64_t n = t.numElements();
+  if (t.dtype() == DType::Bool) {
+    SmallVector<bool> v(n);
+    for (int64_t i = 0; i < n; ++i)
+      v[i] = t.data<uint8_t>()[i] != 0;
+    return DenseElementsAttr::get(type, v);
+  }
+  // Raw little-endian bytes are the dense storage format for all other types.
+  return DenseElementsAttr::getFromRawBuffer(
+      type, ArrayRef<char>(reinterpret_cast<const char *>(t.bytes()),
+                           t.byteSize()));
+}
+
+const Tensor &Evaluator::get(Value v) const {
+  auto it = values.find(v);
+  assert(it != values.end() && "value used before it was computed");
+  return it->second;
+}
+
+void Evaluator::set(Value v, Tensor t) { values[v] = std::move(t); }
+
+static LogicalResult checkTensor(Location loc, const Tensor &t, Type expected,
+                                 StringRef what) {
+  auto type = cast<ShapedType>(expected);
+  auto dt = dtypeOf(type.getElementType());
+  if (!dt || *dt != t.dtype() || t.shape() != type.getShape())
+    return emitError(loc) << what << " is " << dtypeName(t.dtype()) << "["
+                          << shapeString(t.shape()) << "], expected " << type;
+  return success();
+}
+
+FailureOr<SmallVector<Tensor>> Evaluator::run(func::FuncOp func,
+                                              ArrayRef<Tensor> args) {
+  Block &body = func.getBody().front();
+  if (args.size() != body.getNumArguments())
+    return emitError(func.getLoc()) << "expected " << body.getNumArguments()
+                                    << " inputs, got " << args.size();
+  for (auto [i, arg] : llvm::enumerate(body.getArguments())) {
+    auto name = func.getArgAttrOfType<StringAttr>(i, "graph.name");
+    std::string what = "input " + std::to_string(i);
+    if (name)
+      what += " '" + name.str() + "'";
+    if (failed(checkTensor(func.getLoc(), args[i], arg.getType(), what)))
+      return failure();
+    values[arg] = args[i];
+  }
+
+  // Free every value after its last use so that peak memory stays near the
+  // largest live set, not the sum of all activations.
+  DenseMap<Operation *, SmallVector<Value>> lastUses;
+  DenseMap<Value, Operation *> lastUser;
+  for (Operation &op : body)
+    for (Value v : op.getOperands())
+      lastUser[v] = &op;
+  for (auto &[v, op] : lastUser)
+    lastUses[op].push_back(v);
+
+  for (Operation &op : body) {
+    if (auto ret = dyn_cast<func::ReturnOp>(op)) {
+      SmallVector<Tensor> results;
+      for (Value v : ret.getOperands())
+        results.push_back(get(v));
+      values.clear();
+      return results;
+    }
+    auto iface = dyn_cast<ReferenceOpInterface>(op);
+    if (!iface)
+      return op.emitOpError("has no reference implementation");
+    if (failed(iface.evaluate(*this)))
+      return failure();
+    for (Value v : lastUses.lookup(&op))
+      values.erase(v);
+  }
+  return emitError(func.getLoc()) << "function has no return";
+}
+
+FailureOr<SmallVector<Tensor>>
+Evaluator::evaluateOp(Operation *op, ArrayRef<Tensor> operands,
+                      EvalOptions options) {
+  auto iface = dyn_cast<ReferenceOpInterface>(op);
+  if (!iface)
+    return op->emitOpError("has no reference implementation");
+  Evaluator ev(options);
+  for (auto [v, t] : llvm::zip(op->getOperands(), operands))
+    ev.values[v] = t;
+  if (failed(iface.evaluate(ev)))
+    return failure();
+  SmallVector<Tensor> results;
+  for (Value r : op->getResults())
+    results.push_back(ev.get(r));
+  return results;
+}
+
+namespace {
+template <typename OpT>
+struct ReferenceModel
+    : ReferenceOpInterface::ExternalModel<ReferenceModel<OpT>, OpT> {
+  LogicalResult evaluate(Operation *op, Evaluator &state) const {
+    return evalOp<OpT>(cast<OpT>(op), state);
+  }
+};
+
+template <typename... Ops> void attachAll(MLIRContext *ctx) {
+  (Ops::template attachInterface<ReferenceModel<Ops>>(*ctx), ...);
+}
+} // namespace
+
+void dfa::ref::registerReferenceInterfaces(DialectRegistry &registry) {
+  registry.addExtension(+[](MLIRContext *ctx, GraphDialect *) {
+    attachAll<
+#define GET_OP_LIST
+#include "dialects/Graph/GraphOps.cpp.inc"
+        >(ctx);
+  });
+}

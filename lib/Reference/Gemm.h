@@ -1,0 +1,31 @@
+//===- Gemm.h - blocked GEMM for the reference (private) --------*- C++ -*-===//
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef LIB_REFERENCE_GEMM_H
+#define LIB_REFERENCE_GEMM_H
+
+#include <cstdint>
+
+namespace dfa::ref {
+
+/// C[M,N] = op(A)[M,K] * op(B)[K,N] (C is overwritten). Row-major with
+/// leading dimensions lda/ldb/ldc; `transA` reads A as [K,M], `transB` reads
+/// B as [N,K]. Cache-blocked with packed panels; the inner loop runs over N
+/// so that it vectorizes.
+void gemm(int64_t M, int64_t N, int64_t K, const float *A, int64_t lda,
+          bool transA, const float *B, int64_t ldb, bool transB, float *C,
+          int64_t ldc);
+void gemm(int64_t M, int64_t N, int64_t K, const double *A, int64_t lda,
+          bool transA, const double *B, int64_t ldb, bool transB, double *C,
+          int64_t ldc);
+
+/// The textbook triple loop, for tests and the benchmark's baseline.
+void gemmNaive(int64_t M, int64_t N, int64_t K, const float *A,
+               const float *B, float *C);
+
+} // namespace dfa::ref
+
+#endif // LIB_REFERENCE_GEMM_H

@@ -1,0 +1,118 @@
+//===- Kernels.h - reference kernels (private) ------------------*- C++ -*-===//
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+///
+/// `evalOp<OpT>` is specialized once per graph op in the kernel files; a
+/// missing specialization is a link error, so every op has a reference.
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef LIB_REFERENCE_KERNELS_H
+#define LIB_REFERENCE_KERNELS_H
+
+#include "dfa/Reference/Evaluator.h"
+
+#include "dialects/Graph/GraphOps.h"
+
+#include <tuple>
+
+namespace dfa::ref {
+
+template <typename OpT> mlir::LogicalResult evalOp(OpT op, Evaluator &ev);
+
+/// Element type of a tensor-typed value.
+DType dtypeOfValue(mlir::Value v);
+/// Shape of a tensor-typed value.
+llvm::ArrayRef<int64_t> shapeOf(mlir::Value v);
+
+/// Iterates over every index of `shape` (row-major), calling
+/// f(outIndex, offA, offB) where offA/offB advance by the given strides (in
+/// elements; 0 for a broadcast dim).
+template <typename F>
+void forEachOffset2(llvm::ArrayRef<int64_t> shape, llvm::ArrayRef<int64_t> sa,
+                    llvm::ArrayRef<int64_t> sb, F f) {
+  int64_t rank = shape.size();
+  int64_t n = numElements(shape);
+  if (n == 0)
+    return;
+  if (rank == 0) {
+    f(0, 0, 0);
+    return;
+  }
+  Shape idx(rank, 0);
+  int64_t inner = shape[rank - 1], ia = sa[rank - 1], ib = sb[rank - 1];
+  int64_t offA = 0, offB = 0;
+  for (int64_t out = 0; out < n; out += inner) {
+    for (int64_t j = 0; j < inner; ++j)
+      f(out + j, offA + j * ia, offB + j * ib);
+    for (int64_t d = rank - 2; d >= 0; --d) {
+      offA += sa[d];
+      offB += sb[d];
+      if (++idx[d] < shape[d])
+        break;
+      offA -= sa[d] * shape[d];
+      offB -= sb[d] * shape[d];
+      idx[d] = 0;
+    }
+  }
+}
+
+/// Strides (in elements) that read an input of `inShape` broadcast to
+/// `outShape` (numpy rules, right-aligned): 0 on broadcast dims.
+Shape broadcastStrides(llvm::ArrayRef<int64_t> inShape,
+                       llvm::ArrayRef<int64_t> outShape);
+
+/// Copies elements of `in` read at base + sum(idx[d] * strides[d]) into a new
+/// tensor of `outShape` (strides in elements, may be 0 or negative).
+Tensor stridedCopy(const Tensor &in, int64_t base,
+                   llvm::ArrayRef<int64_t> strides,
+                   llvm::ArrayRef<int64_t> outShape);
+
+/// Splits `shape` around `axis` into (outer, axis size, inner).
+inline std::tuple<int64_t, int64_t, int64_t>
+around(llvm::ArrayRef<int64_t> shape, int64_t axis) {
+  int64_t outer = 1, inner = 1;
+  for (int64_t d = 0; d < axis; ++d)
+    outer *= shape[d];
+  for (int64_t d = axis + 1; d < (int64_t)shape.size(); ++d)
+    inner *= shape[d];
+  return {outer, shape.empty() ? 1 : shape[axis], inner};
+}
+
+/// A window over 1 to 3 spatial dims, padded to three (D, H, W) with unit
+/// dims so that one loop nest serves Conv1d, Conv2d and Conv3d.
+struct Window3 {
+  int64_t in[3], out[3], k[3], stride[3], pad[3], dil[3];
+  int64_t inSize() const { return in[0] * in[1] * in[2]; }
+  int64_t outSize() const { return out[0] * out[1] * out[2]; }
+  int64_t kSize() const { return k[0] * k[1] * k[2]; }
+};
+
+inline Window3 window3(llvm::ArrayRef<int64_t> inShape,
+                       llvm::ArrayRef<int64_t> outShape,
+                       llvm::ArrayRef<int64_t> kernel,
+                       llvm::ArrayRef<int64_t> strides,
+                       llvm::ArrayRef<int64_t> pads,
+                       llvm::ArrayRef<int64_t> dilations) {
+  Window3 w;
+  int64_t s = inShape.size() - 2, off = 3 - s;
+  for (int i = 0; i < 3; ++i) {
+    w.in[i] = w.out[i] = w.k[i] = w.stride[i] = w.dil[i] = 1;
+    w.pad[i] = 0;
+  }
+  for (int64_t i = 0; i < s; ++i) {
+    w.in[off + i] = inShape[2 + i];
+    w.out[off + i] = outShape[2 + i];
+    w.k[off + i] = kernel[i];
+    w.stride[off + i] = strides[i];
+    w.pad[off + i] = pads[i];
+    w.dil[off + i] = dilations.empty() ? 1 : dilations[i];
+  }
+  return w;
+}
+
+} // namespace dfa::ref
+
+#endif // LIB_REFERENCE_KERNELS_H

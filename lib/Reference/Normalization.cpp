@@ -1,0 +1,184 @@
+//===- Normalization.cpp - reference softmax and normalizations -------------===//
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+#include "Kernels.h"
+
+#include <cmath>
+#include <limits>
+
+using namespace mlir;
+using namespace dfa;
+using namespace dfa::ref;
+using namespace dfa::graph;
+
+namespace {
+/// Applies `f(row, len, stride)` to every 1-D line along `axis` of a double
+/// copy of the input and stores the result with the result's type.
+template <typename F>
+LogicalResult alongAxis(Operation *op, int64_t axis, Evaluator &ev, F f) {
+  const Tensor &x = ev.get(op->getOperand(0));
+  auto [outer, len, inner] = around(x.shape(), axis);
+  std::vector<double> v = x.toDoubles();
+  for (int64_t o = 0; o < outer; ++o)
+    for (int64_t i = 0; i < inner; ++i)
+      f(v.data() + o * len * inner + i, len, inner);
+  Value res = op->getResult(0);
+  ev.set(res, Tensor::fromDoubles(dtypeOfValue(res), x.shape(), v));
+  return success();
+}
+
+double lineMax(const double *p, int64_t len, int64_t st) {
+  double m = -std::numeric_limits<double>::infinity();
+  for (int64_t k = 0; k < len; ++k)
+    m = std::max(m, p[k * st]);
+  return m;
+}
+} // namespace
+
+template <>
+LogicalResult dfa::ref::evalOp<SoftmaxOp>(SoftmaxOp op, Evaluator &ev) {
+  return alongAxis(op, op.getAxis(), ev, [](double *p, int64_t len, int64_t st) {
+    double m = lineMax(p, len, st), sum = 0;
+    for (int64_t k = 0; k < len; ++k)
+      sum += (p[k * st] = std::exp(p[k * st] - m));
+    for (int64_t k = 0; k < len; ++k)
+      p[k * st] /= sum;
+  });
+}
+
+template <>
+LogicalResult dfa::ref::evalOp<LogSoftmaxOp>(LogSoftmaxOp op, Evaluator &ev) {
+  return alongAxis(op, op.getAxis(), ev, [](double *p, int64_t len, int64_t st) {
+    double m = lineMax(p, len, st), sum = 0;
+    for (int64_t k = 0; k < len; ++k)
+      sum += std::exp(p[k * st] - m);
+    double lse = m + std::log(sum);
+    for (int64_t k = 0; k < len; ++k)
+      p[k * st] -= lse;
+  });
+}
+
+template <>
+LogicalResult dfa::ref::evalOp<HardmaxOp>(HardmaxOp op, Evaluator &ev) {
+  return alongAxis(op, op.getAxis(), ev, [](double *p, int64_t len, int64_t st) {
+    int64_t best = 0;
+    for (int64_t k = 1; k < len; ++k)
+      if (p[k * st] > p[best * st])
+        best = k;
+    for (int64_t k = 0; k < len; ++k)
+      p[k * st] = k == best ? 1.0 : 0.0;
+  });
+}
+
+template <>
+LogicalResult dfa::ref::evalOp<CumSumOp>(CumSumOp op, Evaluator &ev) {
+  bool excl = op.getExclusive(), rev = op.getReverse();
+  return alongAxis(op, op.getAxis(), ev, [&](double *p, int64_t len, int64_t st) {
+    double acc = 0;
+    for (int64_t j = 0; j < len; ++j) {
+      int64_t k = rev ? len - 1 - j : j;
+      double v = p[k * st];
+      p[k * st] = excl ? acc : acc + v;
+      acc += v;
+    }
+  });
+}
+
+template <>
+LogicalResult dfa::ref::evalOp<LpNormOp>(LpNormOp op, Evaluator &ev) {
+  int64_t pw = op.getP();
+  return alongAxis(op, op.getAxis(), ev, [&](double *p, int64_t len, int64_t st) {
+    double acc = 0;
+    for (int64_t k = 0; k < len; ++k)
+      acc += pw == 1 ? std::fabs(p[k * st]) : p[k * st] * p[k * st];
+    double norm = pw == 1 ? acc : std::sqrt(acc);
+    for (int64_t k = 0; k < len; ++k)
+      p[k * st] = norm == 0 ? 0 : p[k * st] / norm;
+  });
+}
+
+template <>
+LogicalResult dfa::ref::evalOp<BatchNormOp>(BatchNormOp op, Evaluator &ev) {
+  const Tensor &x = ev.get(op.getInput());
+  std::vector<double> v = x.toDoubles();
+  std::vector<double> scale = ev.get(op.getScale()).toDoubles();
+  std::vector<double> bias = ev.get(op.getBias()).toDoubles();
+  std::vector<double> mean = ev.get(op.getMean()).toDoubles();
+  std::vector<double> var = ev.get(op.getVariance()).toDoubles();
+  double eps = op.getEpsilon().convertToDouble();
+  int64_t N = x.shape()[0], C = x.shape()[1];
+  int64_t S = x.numElements() / std::max<int64_t>(N * C, 1);
+  for (int64_t n = 0; n < N; ++n)
+    for (int64_t c = 0; c < C; ++c) {
+      double a = scale[c] / std::sqrt(var[c] + eps);
+      double b = bias[c] - mean[c] * a;
+      double *p = v.data() + (n * C + c) * S;
+      for (int64_t s = 0; s < S; ++s)
+        p[s] = p[s] * a + b;
+    }
+  ev.set(op.getOutput(), Tensor::fromDoubles(x.dtype(), x.shape(), v));
+  return success();
+}
+
+/// Normalizes each group of `len` consecutive elements to zero mean and unit
+/// variance.
+static void normalizeGroups(std::vector<double> &v, int64_t len, double eps) {
+  for (size_t g = 0; g * len < v.size(); ++g) {
+    double *p = v.data() + g * len, mean = 0, var = 0;
+    for (int64_t k = 0; k < len; ++k)
+      mean += p[k];
+    mean /= len;
+    for (int64_t k = 0; k < len; ++k)
+      var += (p[k] - mean) * (p[k] - mean);
+    var /= len;
+    double inv = 1.0 / std::sqrt(var + eps);
+    for (int64_t k = 0; k < len; ++k)
+      p[k] = (p[k] - mean) * inv;
+  }
+}
+
+template <>
+LogicalResult dfa::ref::evalOp<InstanceNormOp>(InstanceNormOp op, Evaluator &ev) {
+  const Tensor &x = ev.get(op.getInput());
+  std::vector<double> v = x.toDoubles();
+  std::vector<double> scale = ev.get(op.getScale()).toDoubles();
+  std::vector<double> bias = ev.get(op.getBias()).toDoubles();
+  int64_t N = x.shape()[0], C = x.shape()[1];
+  int64_t S = x.numElements() / std::max<int64_t>(N * C, 1);
+  normalizeGroups(v, S, op.getEpsilon().convertToDouble());
+  for (int64_t n = 0; n < N; ++n)
+    for (int64_t c = 0; c < C; ++c)
+      for (int64_t s = 0; s < S; ++s) {
+        double &e = v[(n * C + c) * S + s];
+        e = e * scale[c] + bias[c];
+      }
+  ev.set(op.getOutput(), Tensor::fromDoubles(x.dtype(), x.shape(), v));
+  return success();
+}
+
+template <>
+LogicalResult dfa::ref::evalOp<LayerNormOp>(LayerNormOp op, Evaluator &ev) {
+  const Tensor &x = ev.get(op.getInput());
+  std::vector<double> v = x.toDoubles();
+  ArrayRef<int64_t> norm = x.shape().drop_front(op.getAxis());
+  int64_t len = numElements(norm);
+  normalizeGroups(v, len, op.getEpsilon().convertToDouble());
+  // scale and bias broadcast against the normalized dims.
+  auto apply = [&](Value param, bool mul) {
+    const Tensor &t = ev.get(param);
+    std::vector<double> p = t.toDoubles();
+    Shape st = broadcastStrides(t.shape(), norm);
+    std::vector<int64_t> off(len);
+    forEachOffset2(norm, st, st, [&](int64_t i, int64_t o, int64_t) { off[i] = o; });
+    for (size_t i = 0; i < v.size(); ++i)
+      v[i] = mul ? v[i] * p[off[i % len]] : v[i] + p[off[i % len]];
+  };
+  apply(op.getScale(), true);
+  if (op.getBias())
+    apply(op.getBias(), false);
+  ev.set(op.getOutput(), Tensor::fromDoubles(x.dtype(), x.shape(), v));
+  return success();
+}

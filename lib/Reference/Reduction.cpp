@@ -1,0 +1,193 @@
+//===- Reduction.cpp - reference reductions ---------------------------------===//
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+///
+/// Reductions accumulate in double (int64 for integers) and round once.
+///
+//===----------------------------------------------------------------------===//
+
+#include "Kernels.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <numeric>
+
+using namespace mlir;
+using namespace dfa;
+using namespace dfa::ref;
+using namespace dfa::graph;
+
+namespace {
+enum class Red { Sum, Mean, Max, Min, Prod, L1, L2, SumSquare, LogSum, LogSumExp };
+
+/// Strides that map an input index to the output index of a reduction over
+/// `axes` (0 on reduced dims).
+Shape reduceStrides(ArrayRef<int64_t> in, ArrayRef<int64_t> axes) {
+  Shape kept;
+  for (int64_t d = 0; d < (int64_t)in.size(); ++d)
+    kept.push_back(llvm::is_contained(axes, d) ? 1 : in[d]);
+  Shape st = rowMajorStrides(kept);
+  for (int64_t a : axes)
+    st[a] = 0;
+  return st;
+}
+
+LogicalResult reduce(Operation *op, ArrayRef<int64_t> axes, Evaluator &ev,
+                     Red kind) {
+  const Tensor &x = ev.get(op->getOperand(0));
+  Value res = op->getResult(0);
+  ArrayRef<int64_t> outShape = shapeOf(res);
+  int64_t n = numElements(outShape);
+  int64_t count = 1;
+  for (int64_t a : axes)
+    count *= x.shape()[a];
+  Shape st = reduceStrides(x.shape(), axes);
+  DType dt = dtypeOfValue(res);
+  bool isInt = !isFloat(x.dtype()) && kind != Red::Mean && kind != Red::L2 &&
+               kind != Red::LogSum && kind != Red::LogSumExp;
+
+  if (isInt) {
+    std::vector<int64_t> vx = x.toInts();
+    int64_t init = kind == Red::Max ? std::numeric_limits<int64_t>::min()
+                   : kind == Red::Min ? std::numeric_limits<int64_t>::max()
+                   : kind == Red::Prod ? 1 : 0;
+    std::vector<int64_t> acc(n, init);
+    forEachOffset2(x.shape(), st, st, [&](int64_t i, int64_t o, int64_t) {
+      int64_t v = vx[i];
+      switch (kind) {
+      case Red::Max: acc[o] = std::max(acc[o], v); break;
+      case Red::Min: acc[o] = std::min(acc[o], v); break;
+      case Red::Prod: acc[o] *= v; break;
+      case Red::L1: acc[o] += v < 0 ? -v : v; break;
+      case Red::SumSquare: acc[o] += v * v; break;
+      default: acc[o] += v; break;
+      }
+    });
+    ev.set(res, Tensor::fromInts(dt, outShape, acc));
+    return success();
+  }
+
+  std::vector<double> vx = x.toDoubles();
+  // log-sum-exp is computed stably around the maximum of each group.
+  std::vector<double> shift(n, 0.0);
+  if (kind == Red::LogSumExp) {
+    std::fill(shift.begin(), shift.end(), -std::numeric_limits<double>::infinity());
+    forEachOffset2(x.shape(), st, st, [&](int64_t i, int64_t o, int64_t) {
+      shift[o] = std::max(shift[o], vx[i]);
+    });
+    for (double &s : shift)
+      if (std::isinf(s))
+        s = 0;
+  }
+  double init = kind == Red::Max ? -std::numeric_limits<double>::infinity()
+                : kind == Red::Min ? std::numeric_limits<double>::infinity()
+                : kind == Red::Prod ? 1.0 : 0.0;
+  std::vector<double> acc(n, init);
+  forEachOffset2(x.shape(), st, st, [&](int64_t i, int64_t o, int64_t) {
+    double v = vx[i];
+    switch (kind) {
+    case Red::Max: acc[o] = (std::isnan(v) || v > acc[o]) ? v : acc[o]; break;
+    case Red::Min: acc[o] = (std::isnan(v) || v < acc[o]) ? v : acc[o]; break;
+    case Red::Prod: acc[o] *= v; break;
+    case Red::L1: acc[o] += std::fabs(v); break;
+    case Red::L2: case Red::SumSquare: acc[o] += v * v; break;
+    case Red::LogSumExp: acc[o] += std::exp(v - shift[o]); break;
+    default: acc[o] += v; break;
+    }
+  });
+  for (int64_t o = 0; o < n; ++o) {
+    switch (kind) {
+    case Red::Mean: acc[o] /= (double)count; break;
+    case Red::L2: acc[o] = std::sqrt(acc[o]); break;
+    case Red::LogSum: acc[o] = std::log(acc[o]); break;
+    case Red::LogSumExp: acc[o] = std::log(acc[o]) + shift[o]; break;
+    default: break;
+    }
+  }
+  ev.set(res, Tensor::fromDoubles(dt, outShape, acc));
+  return success();
+}
+} // namespace
+
+#define DFA_REDUCE(OP, KIND)                                                   \
+  template <> LogicalResult dfa::ref::evalOp<OP>(OP op, Evaluator & ev) {     \
+    return reduce(op, op.getAxes(), ev, Red::KIND);                          \
+  }
+DFA_REDUCE(ReduceSumOp, Sum)
+DFA_REDUCE(ReduceMeanOp, Mean)
+DFA_REDUCE(ReduceMaxOp, Max)
+DFA_REDUCE(ReduceMinOp, Min)
+DFA_REDUCE(ReduceProdOp, Prod)
+DFA_REDUCE(ReduceL1Op, L1)
+DFA_REDUCE(ReduceL2Op, L2)
+DFA_REDUCE(ReduceSumSquareOp, SumSquare)
+DFA_REDUCE(ReduceLogSumOp, LogSum)
+DFA_REDUCE(ReduceLogSumExpOp, LogSumExp)
+#undef DFA_REDUCE
+
+template <typename OpT>
+static LogicalResult argReduce(OpT op, Evaluator &ev, bool isMax) {
+  const Tensor &x = ev.get(op.getInput());
+  int64_t axis = op.getAxis();
+  auto [outer, len, inner] = around(x.shape(), axis);
+  std::vector<double> vx = x.toDoubles();
+  std::vector<int64_t> out(outer * inner);
+  bool last = op.getSelectLastIndex();
+  for (int64_t o = 0; o < outer; ++o)
+    for (int64_t i = 0; i < inner; ++i) {
+      int64_t best = 0;
+      double bv = vx[o * len * inner + i];
+      for (int64_t k = 1; k < len; ++k) {
+        double v = vx[(o * len + k) * inner + i];
+        bool better = isMax ? (last ? v >= bv : v > bv)
+                            : (last ? v <= bv : v < bv);
+        if (better) {
+          best = k;
+          bv = v;
+        }
+      }
+      out[o * inner + i] = best;
+    }
+  ev.set(op.getOutput(),
+         Tensor::fromInts(DType::I64, shapeOf(op.getOutput()), out));
+  return success();
+}
+
+template <>
+LogicalResult dfa::ref::evalOp<ArgMaxOp>(ArgMaxOp op, Evaluator &ev) {
+  return argReduce(op, ev, true);
+}
+template <>
+LogicalResult dfa::ref::evalOp<ArgMinOp>(ArgMinOp op, Evaluator &ev) {
+  return argReduce(op, ev, false);
+}
+
+template <>
+LogicalResult dfa::ref::evalOp<TopKOp>(TopKOp op, Evaluator &ev) {
+  const Tensor &x = ev.get(op.getInput());
+  int64_t axis = op.getAxis(), k = op.getK();
+  auto [outer, len, inner] = around(x.shape(), axis);
+  std::vector<double> vx = x.toDoubles(), vals(outer * k * inner);
+  std::vector<int64_t> idx(outer * k * inner), order(len);
+  bool largest = op.getLargest();
+  for (int64_t o = 0; o < outer; ++o)
+    for (int64_t i = 0; i < inner; ++i) {
+      auto at = [&](int64_t j) { return vx[(o * len + j) * inner + i]; };
+      std::iota(order.begin(), order.end(), 0);
+      // Ties keep the lower index first, as ONNX specifies.
+      std::stable_sort(order.begin(), order.end(), [&](int64_t a, int64_t b) {
+        return largest ? at(a) > at(b) : at(a) < at(b);
+      });
+      for (int64_t j = 0; j < k; ++j) {
+        vals[(o * k + j) * inner + i] = at(order[j]);
+        idx[(o * k + j) * inner + i] = order[j];
+      }
+    }
+  auto shape = shapeOf(op.getValues());
+  ev.set(op.getValues(), Tensor::fromDoubles(x.dtype(), shape, vals));
+  ev.set(op.getIndices(), Tensor::fromInts(DType::I64, shape, idx));
+  return success();
+}

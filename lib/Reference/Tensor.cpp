@@ -1,0 +1,308 @@
+//===- Tensor.cpp - dense host tensors --------------------------------------===//
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+#include "dfa/Reference/Tensor.h"
+
+#include <cassert>
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+using namespace dfa::ref;
+
+size_t dfa::ref::dtypeSize(DType t) {
+  switch (t) {
+  case DType::F64: case DType::I64: case DType::U64: return 8;
+  case DType::F32: case DType::I32: case DType::U32: return 4;
+  case DType::F16: case DType::BF16: case DType::I16: case DType::U16: return 2;
+  case DType::I8: case DType::U8: case DType::Bool: return 1;
+  }
+  return 1;
+}
+
+bool dfa::ref::isFloat(DType t) {
+  return t == DType::F64 || t == DType::F32 || t == DType::F16 ||
+         t == DType::BF16;
+}
+
+bool dfa::ref::isUnsigned(DType t) {
+  return t == DType::U64 || t == DType::U32 || t == DType::U16 ||
+         t == DType::U8 || t == DType::Bool;
+}
+
+static const char *const kNames[] = {
+    "float64", "float32", "float16", "bfloat16", "int64",  "int32", "int16",
+    "int8",    "uint64",  "uint32",  "uint16",   "uint8",  "bool"};
+
+llvm::StringRef dfa::ref::dtypeName(DType t) {
+  return kNames[static_cast<int>(t)];
+}
+
+std::optional<DType> dfa::ref::dtypeFromName(llvm::StringRef name) {
+  for (int i = 0; i <= static_cast<int>(DType::Bool); ++i)
+    if (name == kNames[i])
+      return static_cast<DType>(i);
+  return std::nullopt;
+}
+
+uint16_t dfa::ref::floatToHalf(float f) {
+  uint32_t x;
+  std::memcpy(&x, &f, 4);
+  uint32_t sign = (x >> 16) & 0x8000;
+  uint32_t absx = x & 0x7fffffff;
+  if (absx >= 0x7f800000) // Inf or NaN
+    return sign | 0x7c00 | (absx > 0x7f800000 ? 0x200 | ((absx >> 13) & 0x3ff) : 0);
+  if (absx >= 0x477ff000) // rounds to >= 65520: overflow to Inf
+    return sign | 0x7c00;
+  if (absx < 0x38800000) { // subnormal half (or zero): units of 2^-24
+    float a;
+    std::memcpy(&a, &absx, 4);
+    // Exact scaling by a power of two, then round half to even; 1024 is the
+    // encoding of the smallest normal, so carrying into it is correct.
+    return sign | (uint32_t)std::nearbyint(a * 16777216.0f);
+  }
+  uint32_t r = absx - 0x38000000; // rebias exponent 127 -> 15
+  uint32_t lsb = (r >> 13) & 1;
+  r += 0xfff + lsb;
+  return sign | (r >> 13);
+}
+
+float dfa::ref::halfToFloat(uint16_t h) {
+  uint32_t sign = (uint32_t)(h & 0x8000) << 16;
+  uint32_t exp = (h >> 10) & 0x1f, mant = h & 0x3ff;
+  uint32_t x;
+  if (exp == 0) {
+    if (mant == 0) {
+      x = sign;
+    } else { // subnormal: normalize
+      int e = -1;
+      do {
+        ++e;
+        mant <<= 1;
+      } while (!(mant & 0x400));
+      x = sign | ((127 - 15 - e) << 23) | ((mant & 0x3ff) << 13);
+    }
+  } else if (exp == 31) {
+    x = sign | 0x7f800000 | (mant << 13);
+  } else {
+    x = sign | ((exp + 112) << 23) | (mant << 13);
+  }
+  float f;
+  std::memcpy(&f, &x, 4);
+  return f;
+}
+
+uint16_t dfa::ref::floatToBF16(float f) {
+  uint32_t x;
+  std::memcpy(&x, &f, 4);
+  if ((x & 0x7fffffff) > 0x7f800000)
+    return (x >> 16) | 0x40; // quiet NaN
+  uint32_t lsb = (x >> 16) & 1;
+  x += 0x7fff + lsb;
+  return x >> 16;
+}
+
+float dfa::ref::bf16ToFloat(uint16_t h) {
+  uint32_t x = (uint32_t)h << 16;
+  float f;
+  std::memcpy(&f, &x, 4);
+  return f;
+}
+
+int64_t dfa::ref::numElements(llvm::ArrayRef<int64_t> shape) {
+  int64_t n = 1;
+  for (int64_t d : shape)
+    n *= d;
+  return n;
+}
+
+Shape dfa::ref::rowMajorStrides(llvm::ArrayRef<int64_t> shape) {
+  Shape strides(shape.size(), 1);
+  for (int64_t i = (int64_t)shape.size() - 2; i >= 0; --i)
+    strides[i] = strides[i + 1] * shape[i + 1];
+  return strides;
+}
+
+std::string dfa::ref::shapeString(llvm::ArrayRef<int64_t> shape) {
+  if (shape.empty())
+    return "scalar";
+  std::string s;
+  for (size_t i = 0; i < shape.size(); ++i) {
+    if (i)
+      s += "x";
+    s += std::to_string(shape[i]);
+  }
+  return s;
+}
+
+Tensor::Tensor(DType dtype, llvm::ArrayRef<int64_t> shape)
+    : type(dtype), dims(shape.begin(), shape.end()),
+      storage(std::make_shared<std::vector<uint8_t>>(
+          ref::numElements(shape) * dtypeSize(dtype))) {}
+
+double Tensor::getDouble(int64_t i) const {
+  switch (type) {
+  case DType::F64: return data<double>()[i];
+  case DType::F32: return data<float>()[i];
+  case DType::F16: return halfToFloat(data<uint16_t>()[i]);
+  case DType::BF16: return bf16ToFloat(data<uint16_t>()[i]);
+  case DType::I64: return (double)data<int64_t>()[i];
+  case DType::I32: return data<int32_t>()[i];
+  case DType::I16: return data<int16_t>()[i];
+  case DType::I8: return data<int8_t>()[i];
+  case DType::U64: return (double)data<uint64_t>()[i];
+  case DType::U32: return data<uint32_t>()[i];
+  case DType::U16: return data<uint16_t>()[i];
+  case DType::U8: return data<uint8_t>()[i];
+  case DType::Bool: return data<uint8_t>()[i] != 0;
+  }
+  return 0;
+}
+
+/// double -> int64 truncating toward zero; NaN gives 0 and out-of-range
+/// values saturate (C++ leaves both undefined).
+static int64_t truncToInt(double v) {
+  if (std::isnan(v))
+    return 0;
+  if (v >= 9.2233720368547758e18)
+    return std::numeric_limits<int64_t>::max();
+  if (v <= -9.2233720368547758e18)
+    return std::numeric_limits<int64_t>::min();
+  return static_cast<int64_t>(v);
+}
+
+int64_t Tensor::getInt(int64_t i) const {
+  switch (type) {
+  case DType::I64: return data<int64_t>()[i];
+  case DType::I32: return data<int32_t>()[i];
+  case DType::I16: return data<int16_t>()[i];
+  case DType::I8: return data<int8_t>()[i];
+  case DType::U64: return (int64_t)data<uint64_t>()[i];
+  case DType::U32: return data<uint32_t>()[i];
+  case DType::U16: return data<uint16_t>()[i];
+  case DType::U8: return data<uint8_t>()[i];
+  case DType::Bool: return data<uint8_t>()[i] != 0;
+  default: return truncToInt(getDouble(i));
+  }
+}
+
+void Tensor::setDouble(int64_t i, double v) {
+  switch (type) {
+  case DType::F64: data<double>()[i] = v; return;
+  case DType::F32: data<float>()[i] = (float)v; return;
+  case DType::F16: data<uint16_t>()[i] = floatToHalf((float)v); return;
+  case DType::BF16: data<uint16_t>()[i] = floatToBF16((float)v); return;
+  case DType::Bool: data<uint8_t>()[i] = v != 0; return;
+  case DType::U64:
+    // Values beyond int64 still convert exactly for uint64.
+    data<uint64_t>()[i] = v >= 9.2233720368547758e18 ? (uint64_t)v
+                                                     : (uint64_t)truncToInt(v);
+    return;
+  default: setInt(i, truncToInt(v)); return;
+  }
+}
+
+void Tensor::setInt(int64_t i, int64_t v) {
+  switch (type) {
+  case DType::I64: data<int64_t>()[i] = v; return;
+  case DType::I32: data<int32_t>()[i] = (int32_t)v; return;
+  case DType::I16: data<int16_t>()[i] = (int16_t)v; return;
+  case DType::I8: data<int8_t>()[i] = (int8_t)v; return;
+  case DType::U64: data<uint64_t>()[i] = (uint64_t)v; return;
+  case DType::U32: data<uint32_t>()[i] = (uint32_t)v; return;
+  case DType::U16: data<uint16_t>()[i] = (uint16_t)v; return;
+  case DType::U8: data<uint8_t>()[i] = (uint8_t)v; return;
+  case DType::Bool: data<uint8_t>()[i] = v != 0; return;
+  default: setDouble(i, (double)v); return;
+  }
+}
+
+std::vector<double> Tensor::toDoubles() const {
+  int64_t n = numElements();
+  std::vector<double> out(n);
+  if (type == DType::F64) {
+    std::memcpy(out.data(), bytes(), n * 8);
+  } else if (type == DType::F32) {
+    const float *p = data<float>();
+    for (int64_t i = 0; i < n; ++i)
+      out[i] = p[i];
+  } else {
+    for (int64_t i = 0; i < n; ++i)
+      out[i] = getDouble(i);
+  }
+  return out;
+}
+
+std::vector<float> Tensor::toFloats() const {
+  int64_t n = numElements();
+  std::vector<float> out(n);
+  if (type == DType::F32) {
+    std::memcpy(out.data(), bytes(), n * 4);
+  } else {
+    for (int64_t i = 0; i < n; ++i)
+      out[i] = (float)getDouble(i);
+  }
+  return out;
+}
+
+std::vector<int64_t> Tensor::toInts() const {
+  int64_t n = numElements();
+  std::vector<int64_t> out(n);
+  for (int64_t i = 0; i < n; ++i)
+    out[i] = getInt(i);
+  return out;
+}
+
+Tensor Tensor::fromDoubles(DType t, llvm::ArrayRef<int64_t> shape,
+                           llvm::ArrayRef<double> values) {
+  Tensor r(t, shape);
+  assert((int64_t)values.size() == r.numElements() && "size mismatch");
+  if (t == DType::F32) {
+    float *p = r.data<float>();
+    for (size_t i = 0; i < values.size(); ++i)
+      p[i] = (float)values[i];
+  } else {
+    for (size_t i = 0; i < values.size(); ++i)
+      r.setDouble(i, values[i]);
+  }
+  return r;
+}
+
+Tensor Tensor::fromFloats(DType t, llvm::ArrayRef<int64_t> shape,
+                          llvm::ArrayRef<float> values) {
+  Tensor r(t, shape);
+  assert((int64_t)values.size() == r.numElements() && "size mismatch");
+  if (t == DType::F32) {
+    std::memcpy(r.bytes(), values.data(), values.size() * 4);
+  } else {
+    for (size_t i = 0; i < values.size(); ++i)
+      r.setDouble(i, values[i]);
+  }
+  return r;
+}
+
+Tensor Tensor::fromInts(DType t, llvm::ArrayRef<int64_t> shape,
+                        llvm::ArrayRef<int64_t> values) {
+  Tensor r(t, shape);
+  assert((int64_t)values.size() == r.numElements() && "size mismatch");
+  for (size_t i = 0; i < values.size(); ++i)
+    r.setInt(i, values[i]);
+  return r;
+}
+
+Tensor Tensor::reshaped(llvm::ArrayRef<int64_t> shape) const {
+  assert(ref::numElements(shape) == numElements() && "reshape size mismatch");
+  Tensor r = *this;
+  r.dims.assign(shape.begin(), shape.end());
+  return r;
+}
+
+Tensor Tensor::clone() const {
+  Tensor r = *this;
+  if (storage)
+    r.storage = std::make_shared<std::vector<uint8_t>>(*storage);
+  return r;
+}
