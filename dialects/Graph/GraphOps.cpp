@@ -27,8 +27,9 @@ LogicalResult ConstantOp::verify() {
 }
 
 LogicalResult WeightOp::verify() {
-  if (getOffset() < 0)
-    return emitOpError("offset must be non-negative, got ") << getOffset();
+  auto offset = static_cast<int64_t>(getOffset());
+  if (offset < 0)
+    return emitOpError("offset must be non-negative, got ") << offset;
   if (getSymName().empty())
     return emitOpError("weight needs a name");
   return success();

@@ -1,0 +1,80 @@
+//===- Driver.h - shared pieces of the dfa tools ----------------*- C++ -*-===//
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+///
+/// What every dfa tool does the same way: one-line diagnostics, loading a
+/// model by its file type, reading input tensors, comparing results.
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef DFA_DRIVER_DRIVER_H
+#define DFA_DRIVER_DRIVER_H
+
+#include "dfa/Import/ONNX.h"
+#include "dfa/Reference/Tensor.h"
+#include "dfa/Support/Status.h"
+
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
+
+#include <string>
+#include <vector>
+
+namespace dfa::driver {
+
+/// Prints every diagnostic as one line on stderr:
+/// `<tool>: <file>[:line:col]: error: <message>`.
+class DiagnosticPrinter {
+public:
+  DiagnosticPrinter(mlir::MLIRContext &ctx, llvm::StringRef tool);
+  ~DiagnosticPrinter();
+  /// Prints an error that has no IR location.
+  void error(const llvm::Twine &message);
+
+private:
+  mlir::MLIRContext &ctx;
+  mlir::DiagnosticEngine::HandlerID id;
+  std::string tool;
+};
+
+/// Creates a context with every dfa dialect and the reference interfaces.
+std::unique_ptr<mlir::MLIRContext> createContext();
+
+/// Loads `path` by its extension: `.onnx` is imported, `.mlir` parsed.
+ImportResult loadModel(llvm::StringRef path, mlir::MLIRContext &ctx,
+                       const ONNXImportOptions &options);
+
+/// The names of the inputs the model takes, in order.
+Status modelInputNames(llvm::StringRef path, mlir::MLIRContext &ctx,
+                       std::vector<std::string> &names, std::string &error);
+
+/// Reads a tensor from an ONNX TensorProto `.pb` or a numpy `.npy` file.
+Status readTensorFile(llvm::StringRef path, ref::Tensor &tensor,
+                      std::string &name, std::string &error);
+
+/// Parses `name=d0,d1,...` (a --shape value).
+bool parseShapeArg(llvm::StringRef arg, std::string &name,
+                   std::vector<int64_t> &dims);
+
+/// Element-wise comparison in the style of numpy.allclose:
+/// |actual - expected| <= atol + rtol * |expected|, NaN equal to NaN;
+/// integer and bool tensors compare exactly.
+struct Comparison {
+  bool ok = true;
+  std::string problem; // shape or dtype mismatch, when any
+  int64_t mismatches = 0;
+  double maxAbsError = 0, maxRelError = 0;
+  int64_t worstIndex = -1;
+  double worstActual = 0, worstExpected = 0;
+};
+Comparison compare(const ref::Tensor &actual, const ref::Tensor &expected,
+                   double rtol, double atol);
+
+/// Row-major index of element `i` of `shape`, as "[a, b, c]".
+std::string indexString(llvm::ArrayRef<int64_t> shape, int64_t i);
+
+} // namespace dfa::driver
+
+#endif // DFA_DRIVER_DRIVER_H

@@ -1,0 +1,60 @@
+//===- Tools.h - entry points of dfa-compile and dfa-run --------*- C++ -*-===//
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+///
+/// The tools' mains parse flags into these structs and call these functions;
+/// everything else lives here, in the library, where tests can reach it.
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef DFA_DRIVER_TOOLS_H
+#define DFA_DRIVER_TOOLS_H
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace dfa::driver {
+
+/// Flags shared by every tool that reads a model.
+struct ModelFlags {
+  std::string model;
+  std::vector<std::string> shapes;      // name=d0,d1,...
+  std::vector<std::string> specialize;  // NAME or NAME=FILE
+  bool noWeights = false;
+};
+
+struct CompileOptions {
+  ModelFlags model;
+  std::string output = "-";
+  std::string emit = "graph";
+  bool check = false;
+  bool json = false;
+  bool printLocations = false;
+};
+
+struct RunOptions {
+  ModelFlags model;
+  std::string target = "cpu";
+  std::vector<std::string> inputs;
+  std::vector<std::string> expect;
+  std::string testData;
+  std::string outputs;
+  uint64_t seed = 0;
+  double rtol = 1e-3, atol = 1e-7;
+  bool json = false;
+  bool fp64Accumulate = false;
+  /// Specialize any graph input the import needs at compile time, taking
+  /// its value from the inputs.
+  bool specializeAsNeeded = false;
+};
+
+/// Return the process exit code (docs/cli.md).
+int compileMain(const CompileOptions &options);
+int runMain(const RunOptions &options);
+
+} // namespace dfa::driver
+
+#endif // DFA_DRIVER_TOOLS_H

@@ -1,0 +1,118 @@
+//===- Compile.cpp - dfa-compile --------------------------------------------===//
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+#include "dfa/Driver/Driver.h"
+#include "dfa/Driver/Tools.h"
+#include "ModelFlags.h"
+
+#include "mlir/IR/AsmState.h"
+#include "mlir/Support/FileUtilities.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/ToolOutputFile.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+using namespace dfa;
+using namespace dfa::driver;
+
+static int printCoverage(const CompileOptions &opts, const OpCoverage &cov,
+                         Status status) {
+  int64_t unsupportedNodes = 0;
+  for (const auto &entry : cov.unsupported)
+    unsupportedNodes += entry.second.size();
+  if (opts.json) {
+    llvm::json::OStream j(llvm::outs(), 2);
+    j.object([&] {
+      j.attribute("schema", "dfa.check/1");
+      j.attribute("model", opts.model.model);
+      j.attribute("opset", cov.opset);
+      j.attribute("nodes", cov.numNodes);
+      j.attribute("ok", cov.unsupported.empty());
+      j.attributeObject("supported", [&] {
+        for (const auto &[type, n] : cov.supported)
+          j.attribute(type, n);
+      });
+      j.attributeObject("unsupported", [&] {
+        for (const auto &[type, nodes] : cov.unsupported)
+          j.attributeObject(type, [&] {
+            j.attribute("count", (int64_t)nodes.size());
+            j.attributeArray("nodes", [&] {
+              for (const auto &n : nodes)
+                j.value(n);
+            });
+          });
+      });
+    });
+    llvm::outs() << "\n";
+  } else {
+    llvm::outs() << opts.model.model << ": opset " << cov.opset << ", "
+                 << cov.numNodes << " nodes, "
+                 << cov.supported.size() + cov.unsupported.size()
+                 << " op types\n";
+    if (cov.unsupported.empty()) {
+      llvm::outs() << "all op types are supported\n";
+    } else {
+      llvm::outs() << cov.unsupported.size() << " unsupported op type"
+                   << (cov.unsupported.size() > 1 ? "s" : "") << " ("
+                   << unsupportedNodes << " node"
+                   << (unsupportedNodes > 1 ? "s" : "") << "):\n";
+      for (const auto &[type, nodes] : cov.unsupported) {
+        llvm::outs() << "  " << type << ": " << nodes.size() << " node"
+                     << (nodes.size() > 1 ? "s" : "") << " (";
+        for (size_t i = 0; i < nodes.size() && i < 5; ++i)
+          llvm::outs() << (i ? ", " : "") << "'" << nodes[i] << "'";
+        llvm::outs() << (nodes.size() > 5 ? ", ...)" : ")") << "\n";
+      }
+    }
+  }
+  return exitCode(status);
+}
+
+int dfa::driver::compileMain(const CompileOptions &opts) {
+  auto ctx = createContext();
+  DiagnosticPrinter printer(*ctx, "dfa-compile");
+  if (opts.check) {
+    if (!llvm::StringRef(opts.model.model).ends_with(".onnx")) {
+      printer.error("--check reads .onnx models");
+      return exitCode(Status::Usage);
+    }
+    OpCoverage cov;
+    ImportResult r = checkONNX(opts.model.model, *ctx, cov);
+    if (r.status != Status::Ok && r.status != Status::Unsupported)
+      return exitCode(r.status);
+    return printCoverage(opts, cov, r.status);
+  }
+  if (opts.emit != "graph") {
+    printer.error("--emit=" + opts.emit +
+                  " is not available yet; this version emits 'graph'");
+    return exitCode(Status::Usage);
+  }
+  ONNXImportOptions importOpts;
+  Status s = buildImportOptions(opts.model, {}, {}, importOpts, printer);
+  if (s != Status::Ok)
+    return exitCode(s);
+  ImportResult r = loadModel(opts.model.model, *ctx, importOpts);
+  if (r.status != Status::Ok)
+    return exitCode(r.status);
+
+  if (opts.output != "-" && llvm::sys::fs::equivalent(opts.output, opts.model.model)) {
+    printer.error("refusing to overwrite the input model '" + opts.model.model + "'");
+    return exitCode(Status::Usage);
+  }
+  std::string err;
+  auto out = openOutputFile(opts.output, &err);
+  if (!out) {
+    printer.error(err);
+    return exitCode(Status::IOError);
+  }
+  OpPrintingFlags flags;
+  if (opts.printLocations)
+    flags.enableDebugInfo(/*enable=*/true, /*prettyForm=*/false);
+  r.module->print(out->os(), flags);
+  out->keep();
+  return exitCode(Status::Ok);
+}

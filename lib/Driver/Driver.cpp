@@ -1,0 +1,220 @@
+//===- Driver.cpp - shared pieces of the dfa tools --------------------------===//
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+#include "dfa/Driver/Driver.h"
+
+#include "dfa/InitAllDialects.h"
+#include "dfa/Reference/Evaluator.h"
+#include "dfa/Reference/Npy.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Verifier.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Support/FileUtilities.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cmath>
+
+using namespace mlir;
+using namespace dfa;
+using namespace dfa::driver;
+
+static std::string locationPrefix(Location loc) {
+  std::string out;
+  loc->walk([&](Location l) {
+    if (auto file = dyn_cast<FileLineColLoc>(l)) {
+      out = file.getFilename().str();
+      if (file.getLine() != 0)
+        out += ":" + std::to_string(file.getLine()) + ":" +
+               std::to_string(file.getColumn());
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return out;
+}
+
+DiagnosticPrinter::DiagnosticPrinter(MLIRContext &ctx, llvm::StringRef tool)
+    : ctx(ctx), tool(tool.str()) {
+  id = ctx.getDiagEngine().registerHandler([this](Diagnostic &diag) {
+    const char *kind = "error";
+    switch (diag.getSeverity()) {
+    case DiagnosticSeverity::Warning: kind = "warning"; break;
+    case DiagnosticSeverity::Note: kind = "note"; break;
+    case DiagnosticSeverity::Remark: kind = "remark"; break;
+    default: break;
+    }
+    std::string where = locationPrefix(diag.getLocation());
+    llvm::errs() << this->tool << ": " << (where.empty() ? "" : where + ": ")
+                 << kind << ": " << diag.str() << "\n";
+    for (Diagnostic &note : diag.getNotes())
+      llvm::errs() << this->tool << ": note: " << note.str() << "\n";
+    return success();
+  });
+}
+
+DiagnosticPrinter::~DiagnosticPrinter() {
+  ctx.getDiagEngine().eraseHandler(id);
+}
+
+void DiagnosticPrinter::error(const llvm::Twine &message) {
+  llvm::errs() << tool << ": error: " << message << "\n";
+}
+
+std::unique_ptr<MLIRContext> dfa::driver::createContext() {
+  DialectRegistry registry;
+  registerAllDialects(registry);
+  ref::registerReferenceInterfaces(registry);
+  auto ctx = std::make_unique<MLIRContext>(registry);
+  ctx->loadAllAvailableDialects();
+  return ctx;
+}
+
+ImportResult dfa::driver::loadModel(llvm::StringRef path, MLIRContext &ctx,
+                                    const ONNXImportOptions &options) {
+  if (path.ends_with(".onnx"))
+    return importONNX(path, ctx, options);
+  ImportResult result;
+  if (!path.ends_with(".mlir")) {
+    emitError(UnknownLoc::get(&ctx))
+        << "'" << path << "': unknown model type (expected .onnx or .mlir)";
+    result.status = Status::Usage;
+    return result;
+  }
+  std::string err;
+  auto file = openInputFile(path, &err);
+  if (!file) {
+    emitError(UnknownLoc::get(&ctx)) << err;
+    result.status = Status::IOError;
+    return result;
+  }
+  llvm::SourceMgr sm;
+  sm.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
+  result.module = parseSourceFile<ModuleOp>(sm, &ctx);
+  if (!result.module)
+    result.status = Status::InvalidModel;
+  return result;
+}
+
+Status dfa::driver::modelInputNames(llvm::StringRef path, MLIRContext &ctx,
+                                    std::vector<std::string> &names,
+                                    std::string &error) {
+  if (path.ends_with(".onnx"))
+    return onnxGraphInputs(path, names, error);
+  ImportResult r = loadModel(path, ctx, {});
+  if (r.status != Status::Ok)
+    return r.status;
+  auto func = r.module->lookupSymbol<func::FuncOp>("main");
+  if (!func) {
+    error = "'" + path.str() + "' has no function @main";
+    return Status::InvalidModel;
+  }
+  for (unsigned i = 0; i < func.getNumArguments(); ++i) {
+    auto name = func.getArgAttrOfType<StringAttr>(i, "graph.name");
+    names.push_back(name ? name.str() : "arg" + std::to_string(i));
+  }
+  return Status::Ok;
+}
+
+Status dfa::driver::readTensorFile(llvm::StringRef path, ref::Tensor &tensor,
+                                   std::string &name, std::string &error) {
+  if (path.ends_with(".npy")) {
+    name.clear();
+    if (!ref::readNpy(path, tensor, error))
+      return llvm::sys::fs::exists(path) ? Status::BadInput : Status::IOError;
+    return Status::Ok;
+  }
+  if (path.ends_with(".pb"))
+    return readTensorProtoFile(path, tensor, name, error);
+  error = "'" + path.str() + "': unknown tensor file type (expected .pb or .npy)";
+  return Status::Usage;
+}
+
+bool dfa::driver::parseShapeArg(llvm::StringRef arg, std::string &name,
+                                std::vector<int64_t> &dims) {
+  auto [n, rest] = arg.split('=');
+  if (n.empty() || rest.empty())
+    return false;
+  name = n.str();
+  dims.clear();
+  llvm::SmallVector<llvm::StringRef> parts;
+  rest.split(parts, ',');
+  for (llvm::StringRef p : parts) {
+    int64_t d;
+    if (p.trim().getAsInteger(10, d) || d < 0)
+      return false;
+    dims.push_back(d);
+  }
+  return true;
+}
+
+std::string dfa::driver::indexString(llvm::ArrayRef<int64_t> shape,
+                                     int64_t i) {
+  llvm::SmallVector<int64_t> idx(shape.size());
+  for (int64_t d = (int64_t)shape.size() - 1; d >= 0; --d) {
+    idx[d] = shape[d] ? i % shape[d] : 0;
+    i = shape[d] ? i / shape[d] : 0;
+  }
+  std::string s = "[";
+  for (size_t d = 0; d < idx.size(); ++d)
+    s += (d ? ", " : "") + std::to_string(idx[d]);
+  return s + "]";
+}
+
+Comparison dfa::driver::compare(const ref::Tensor &actual,
+                                const ref::Tensor &expected, double rtol,
+                                double atol) {
+  Comparison c;
+  if (actual.shape() != expected.shape()) {
+    c.ok = false;
+    c.problem = "shape " + ref::shapeString(actual.shape()) + ", expected " +
+                ref::shapeString(expected.shape());
+    return c;
+  }
+  if (actual.dtype() != expected.dtype()) {
+    c.ok = false;
+    c.problem = "element type " + ref::dtypeName(actual.dtype()).str() +
+                ", expected " + ref::dtypeName(expected.dtype()).str();
+    return c;
+  }
+  bool exact = !ref::isFloat(expected.dtype());
+  double worst = -1;
+  for (int64_t i = 0, n = expected.numElements(); i < n; ++i) {
+    double a = actual.getDouble(i), e = expected.getDouble(i);
+    bool good;
+    double err = 0;
+    if (exact) {
+      good = actual.getInt(i) == expected.getInt(i);
+      err = good ? 0 : std::fabs(a - e);
+    } else if (std::isnan(a) || std::isnan(e)) {
+      good = std::isnan(a) && std::isnan(e);
+      err = good ? 0 : INFINITY;
+    } else if (std::isinf(a) || std::isinf(e)) {
+      good = a == e;
+      err = good ? 0 : INFINITY;
+    } else {
+      err = std::fabs(a - e);
+      good = err <= atol + rtol * std::fabs(e);
+      c.maxAbsError = std::max(c.maxAbsError, err);
+      if (e != 0)
+        c.maxRelError = std::max(c.maxRelError, err / std::fabs(e));
+    }
+    if (!good) {
+      ++c.mismatches;
+      if (err > worst) {
+        worst = err;
+        c.worstIndex = i;
+        c.worstActual = a;
+        c.worstExpected = e;
+      }
+    }
+  }
+  c.ok = c.mismatches == 0;
+  return c;
+}

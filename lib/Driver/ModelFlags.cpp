@@ -1,0 +1,55 @@
+//===- ModelFlags.cpp - model flags to import options -----------------------===//
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+#include "ModelFlags.h"
+
+using namespace dfa;
+using namespace dfa::driver;
+
+Status dfa::driver::buildImportOptions(
+    const ModelFlags &flags, const std::map<std::string, ref::Tensor> &inputs,
+    const std::vector<std::string> &extraSpecialize, ONNXImportOptions &out,
+    DiagnosticPrinter &printer) {
+  out.noWeights = flags.noWeights;
+  for (const std::string &arg : flags.shapes) {
+    std::string name;
+    std::vector<int64_t> dims;
+    if (!parseShapeArg(arg, name, dims)) {
+      printer.error("--shape expects NAME=D0,D1,... with non-negative dims, got '" +
+                    arg + "'");
+      return Status::Usage;
+    }
+    out.shapes[name] = dims;
+  }
+  std::vector<std::string> all = flags.specialize;
+  all.insert(all.end(), extraSpecialize.begin(), extraSpecialize.end());
+  for (const std::string &arg : all) {
+    auto [name, file] = llvm::StringRef(arg).split('=');
+    if (name.empty()) {
+      printer.error("--specialize expects NAME or NAME=FILE, got '" + arg + "'");
+      return Status::Usage;
+    }
+    if (!file.empty()) {
+      ref::Tensor t;
+      std::string tname, err;
+      Status s = readTensorFile(file, t, tname, err);
+      if (s != Status::Ok) {
+        printer.error(err);
+        return s;
+      }
+      out.specialized[name.str()] = t;
+      continue;
+    }
+    auto it = inputs.find(name.str());
+    if (it == inputs.end()) {
+      printer.error("--specialize " + name.str() +
+                    ": no input of that name was given (use NAME=FILE)");
+      return Status::Usage;
+    }
+    out.specialized[name.str()] = it->second;
+  }
+  return Status::Ok;
+}

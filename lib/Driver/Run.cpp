@@ -1,0 +1,361 @@
+//===- Run.cpp - dfa-run ----------------------------------------------------===//
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+///
+/// Runs a model on the cpu target (the CPU reference), with inputs from
+/// files or seeded random values, writes outputs as .npy and compares them
+/// with expected values.
+///
+//===----------------------------------------------------------------------===//
+
+#include "ModelFlags.h"
+
+#include "dfa/Reference/Evaluator.h"
+#include "dfa/Reference/Npy.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <chrono>
+#include <cstring>
+#include <cmath>
+#include <random>
+
+using namespace mlir;
+using namespace dfa;
+using namespace dfa::driver;
+
+namespace {
+struct Named {
+  std::string file, name;
+  ref::Tensor tensor;
+};
+
+/// input_N.pb and output_N.pb of an ONNX test-data folder, in N order.
+Status listTestData(llvm::StringRef dir, std::vector<std::string> &inputs,
+                    std::vector<std::string> &outputs,
+                    DiagnosticPrinter &printer) {
+  if (!llvm::sys::fs::is_directory(dir)) {
+    printer.error("--test-data: '" + dir.str() + "' is not a directory");
+    return Status::IOError;
+  }
+  for (int i = 0;; ++i) {
+    llvm::SmallString<128> p(dir);
+    llvm::sys::path::append(p, "input_" + std::to_string(i) + ".pb");
+    if (!llvm::sys::fs::exists(p))
+      break;
+    inputs.push_back(p.str().str());
+  }
+  for (int i = 0;; ++i) {
+    llvm::SmallString<128> p(dir);
+    llvm::sys::path::append(p, "output_" + std::to_string(i) + ".pb");
+    if (!llvm::sys::fs::exists(p))
+      break;
+    outputs.push_back(p.str().str());
+  }
+  if (outputs.empty()) {
+    printer.error("--test-data: '" + dir.str() + "' holds no output_0.pb");
+    return Status::IOError;
+  }
+  return Status::Ok;
+}
+
+Status readAll(const std::vector<std::string> &files, std::vector<Named> &out,
+               DiagnosticPrinter &printer) {
+  for (const std::string &f : files) {
+    Named n;
+    n.file = f;
+    std::string err;
+    Status s = readTensorFile(f, n.tensor, n.name, err);
+    if (s != Status::Ok) {
+      printer.error(err);
+      return s;
+    }
+    out.push_back(std::move(n));
+  }
+  return Status::Ok;
+}
+
+/// Deterministic pseudo-random values: floats in [-1, 1), integers in
+/// [0, 8), booleans at random.
+ref::Tensor randomTensor(RankedTensorType type, std::mt19937_64 &rng) {
+  ref::DType dt = *ref::dtypeOf(type.getElementType());
+  ref::Tensor t(dt, type.getShape());
+  for (int64_t i = 0, n = t.numElements(); i < n; ++i) {
+    uint64_t r = rng();
+    if (ref::isFloat(dt))
+      t.setDouble(i, (double)(r >> 11) * 0x1.0p-52 - 1.0);
+    else if (dt == ref::DType::Bool)
+      t.setInt(i, r & 1);
+    else
+      t.setInt(i, r % 8);
+  }
+  return t;
+}
+
+/// numpy has no bfloat16, so ONNX test data stores bfloat16 tensors as
+/// uint16 bit patterns: read such a tensor as bfloat16 where one is wanted.
+void adoptBF16Bits(ref::Tensor &t, std::optional<ref::DType> want) {
+  if (want == ref::DType::BF16 && t.dtype() == ref::DType::U16) {
+    ref::Tensor b(ref::DType::BF16, t.shape());
+    std::memcpy(b.bytes(), t.bytes(), t.byteSize());
+    t = b;
+  }
+}
+
+std::string describe(const ref::Tensor &t) {
+  return ref::dtypeName(t.dtype()).str() + "[" + ref::shapeString(t.shape()) + "]";
+}
+} // namespace
+
+int dfa::driver::runMain(const RunOptions &opts) {
+  auto ctx = createContext();
+  DiagnosticPrinter printer(*ctx, "dfa-run");
+  if (opts.target != "cpu") {
+    printer.error("unknown target '" + opts.target +
+                  "'; this version runs the 'cpu' target");
+    return exitCode(Status::Usage);
+  }
+  std::vector<std::string> inputFiles = opts.inputs, expectFiles = opts.expect;
+  if (!opts.testData.empty()) {
+    if (!inputFiles.empty() || !expectFiles.empty()) {
+      printer.error("--test-data cannot be combined with --inputs or --expect");
+      return exitCode(Status::Usage);
+    }
+    Status s = listTestData(opts.testData, inputFiles, expectFiles, printer);
+    if (s != Status::Ok)
+      return exitCode(s);
+  }
+  // The model's own problems (unsupported ops, non-tensor inputs) come
+  // before any complaint about the data given for it.
+  std::vector<std::string> names;
+  std::string err;
+  if (llvm::StringRef(opts.model.model).ends_with(".onnx")) {
+    OpCoverage cov;
+    ImportResult check = checkONNX(opts.model.model, *ctx, cov);
+    if (check.status == Status::Unsupported && !cov.unsupported.empty()) {
+      ImportResult full = loadModel(opts.model.model, *ctx, {});
+      return exitCode(full.status);
+    }
+    if (check.status != Status::Ok)
+      return exitCode(check.status);
+  }
+  if (Status s = modelInputNames(opts.model.model, *ctx, names, err);
+      s != Status::Ok) {
+    if (!err.empty())
+      printer.error(err);
+    return exitCode(s);
+  }
+
+  std::vector<Named> inputs, expected;
+  if (Status s = readAll(inputFiles, inputs, printer); s != Status::Ok)
+    return exitCode(s);
+  if (Status s = readAll(expectFiles, expected, printer); s != Status::Ok)
+    return exitCode(s);
+
+  // Match input files to the model's inputs: by the names TensorProto files
+  // carry when they all match, else by position.
+  if (!inputs.empty() && inputs.size() != names.size()) {
+    printer.error("the model takes " + std::to_string(names.size()) +
+                  " inputs, " + std::to_string(inputs.size()) + " were given");
+    return exitCode(Status::BadInput);
+  }
+  std::map<std::string, ref::Tensor> byName;
+  bool useNames = llvm::all_of(inputs, [&](const Named &n) {
+    return llvm::is_contained(names, n.name);
+  });
+  for (size_t i = 0; i < inputs.size(); ++i)
+    byName[useNames ? inputs[i].name : names[i]] = inputs[i].tensor;
+
+  // Import, specializing shape inputs as needed when asked to.
+  ImportResult r;
+  std::vector<std::string> extra;
+  for (int attempt = 0;; ++attempt) {
+    ONNXImportOptions importOpts;
+    if (Status s = buildImportOptions(opts.model, byName, extra, importOpts,
+                                      printer);
+        s != Status::Ok)
+      return exitCode(s);
+    bool retryable = opts.specializeAsNeeded && attempt < 16;
+    // Hold back the errors of an attempt that a retry may fix.
+    std::vector<std::pair<Location, std::string>> held;
+    {
+      std::optional<ScopedDiagnosticHandler> hold;
+      if (retryable)
+        hold.emplace(ctx.get(), [&](Diagnostic &d) {
+          held.emplace_back(d.getLocation(), d.str());
+          return success();
+        });
+      r = loadModel(opts.model.model, *ctx, importOpts);
+    }
+    auto release = [&] {
+      for (auto &[loc, msg] : held)
+        emitError(loc) << msg;
+    };
+    if (r.status == Status::Ok || !retryable || r.wantSpecialized.empty()) {
+      if (r.status != Status::Ok)
+        release();
+      break;
+    }
+    bool added = false;
+    for (const std::string &n : r.wantSpecialized)
+      if (byName.count(n) && !llvm::is_contained(extra, n)) {
+        extra.push_back(n);
+        added = true;
+      }
+    if (!added) {
+      release();
+      break;
+    }
+  }
+  if (r.status != Status::Ok)
+    return exitCode(r.status);
+
+  auto func = r.module->lookupSymbol<func::FuncOp>("main");
+  if (!func) {
+    printer.error("the model has no function @main");
+    return exitCode(Status::InvalidModel);
+  }
+  std::mt19937_64 rng(opts.seed);
+  SmallVector<ref::Tensor> args;
+  for (unsigned i = 0; i < func.getNumArguments(); ++i) {
+    auto type = cast<RankedTensorType>(func.getArgument(i).getType());
+    auto nameAttr = func.getArgAttrOfType<StringAttr>(i, "graph.name");
+    std::string name = nameAttr ? nameAttr.str() : "arg" + std::to_string(i);
+    if (inputs.empty()) {
+      args.push_back(randomTensor(type, rng));
+      continue;
+    }
+    auto it = byName.find(name);
+    if (it == byName.end()) {
+      printer.error("no value for input '" + name + "'");
+      return exitCode(Status::BadInput);
+    }
+    auto dt = ref::dtypeOf(type.getElementType());
+    adoptBF16Bits(it->second, dt);
+    if (!dt || *dt != it->second.dtype() ||
+        it->second.shape() != type.getShape()) {
+      std::string expect;
+      llvm::raw_string_ostream os(expect);
+      os << type;
+      printer.error("input '" + name + "' is " + describe(it->second) +
+                    ", the model expects " + expect);
+      return exitCode(Status::BadInput);
+    }
+    args.push_back(it->second);
+  }
+
+  ref::EvalOptions evalOpts;
+  evalOpts.fp64Accumulate = opts.fp64Accumulate;
+  ref::Evaluator evaluator(evalOpts);
+  auto start = std::chrono::steady_clock::now();
+  auto results = evaluator.run(func, args);
+  double ms = std::chrono::duration<double, std::milli>(
+                  std::chrono::steady_clock::now() - start)
+                  .count();
+  if (failed(results))
+    return exitCode(Status::RuntimeError);
+
+  if (!opts.outputs.empty()) {
+    if (auto ec = llvm::sys::fs::create_directories(opts.outputs)) {
+      printer.error("cannot create '" + opts.outputs + "': " + ec.message());
+      return exitCode(Status::IOError);
+    }
+  }
+  if (!expected.empty() && expected.size() != results->size()) {
+    printer.error("the model has " + std::to_string(results->size()) +
+                  " outputs, " + std::to_string(expected.size()) +
+                  " expected values were given");
+    return exitCode(Status::BadInput);
+  }
+
+  bool allOk = true;
+  std::vector<Comparison> checks;
+  std::vector<std::string> outNames, outFiles;
+  for (size_t i = 0; i < results->size(); ++i) {
+    auto nameAttr = func.getResultAttrOfType<StringAttr>(i, "graph.name");
+    outNames.push_back(nameAttr ? nameAttr.str() : "output" + std::to_string(i));
+    if (!opts.outputs.empty()) {
+      llvm::SmallString<128> p(opts.outputs);
+      llvm::sys::path::append(p, "output_" + std::to_string(i) + ".npy");
+      if (!ref::writeNpy(p, (*results)[i], err)) {
+        printer.error(err);
+        return exitCode(Status::IOError);
+      }
+      outFiles.push_back(p.str().str());
+    }
+    if (!expected.empty()) {
+      adoptBF16Bits(expected[i].tensor, (*results)[i].dtype());
+      checks.push_back(compare((*results)[i], expected[i].tensor, opts.rtol,
+                               opts.atol));
+      allOk &= checks.back().ok;
+    }
+  }
+
+  if (opts.json) {
+    llvm::json::OStream j(llvm::outs(), 2);
+    j.object([&] {
+      j.attribute("schema", "dfa.run/1");
+      j.attribute("model", opts.model.model);
+      j.attribute("target", opts.target);
+      j.attribute("status", expected.empty() ? "ran" : (allOk ? "match" : "mismatch"));
+      j.attributeArray("outputs", [&] {
+        for (size_t i = 0; i < results->size(); ++i)
+          j.object([&] {
+            const ref::Tensor &t = (*results)[i];
+            j.attribute("name", outNames[i]);
+            j.attribute("dtype", ref::dtypeName(t.dtype()));
+            j.attributeArray("shape", [&] {
+              for (int64_t d : t.shape())
+                j.value(d);
+            });
+            if (!outFiles.empty())
+              j.attribute("file", outFiles[i]);
+            if (checks.empty())
+              return;
+            const Comparison &c = checks[i];
+            j.attributeObject("check", [&] {
+              j.attribute("ok", c.ok);
+              if (!c.problem.empty())
+                j.attribute("problem", c.problem);
+              j.attribute("mismatches", c.mismatches);
+              j.attribute("max_abs_error", c.maxAbsError);
+              j.attribute("max_rel_error", c.maxRelError);
+              if (c.worstIndex >= 0)
+                j.attribute("worst_index", indexString(t.shape(), c.worstIndex));
+            });
+          });
+      });
+    });
+    llvm::outs() << "\n";
+  } else {
+    for (size_t i = 0; i < results->size(); ++i) {
+      const ref::Tensor &t = (*results)[i];
+      llvm::outs() << "output " << i << " '" << outNames[i] << "': " << describe(t);
+      if (!outFiles.empty())
+        llvm::outs() << " -> " << outFiles[i];
+      if (!checks.empty()) {
+        const Comparison &c = checks[i];
+        if (!c.problem.empty())
+          llvm::outs() << "  MISMATCH: " << c.problem;
+        else if (c.ok)
+          llvm::outs() << "  ok (max abs error " << c.maxAbsError << ")";
+        else
+          llvm::outs() << "  MISMATCH: " << c.mismatches << " of "
+                       << t.numElements() << " elements, worst at "
+                       << indexString(t.shape(), c.worstIndex) << ": got "
+                       << c.worstActual << ", expected " << c.worstExpected;
+      }
+      llvm::outs() << "\n";
+    }
+    llvm::outs().flush();
+    llvm::errs() << "dfa-run: evaluated in " << llvm::format("%.1f", ms)
+                 << " ms\n";
+  }
+  return exitCode(allOk ? Status::Ok : Status::Mismatch);
+}

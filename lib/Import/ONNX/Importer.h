@@ -1,0 +1,115 @@
+//===- Importer.h - ONNX importer internals (private) -----------*- C++ -*-===//
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef LIB_IMPORT_ONNX_IMPORTER_H
+#define LIB_IMPORT_ONNX_IMPORTER_H
+
+#include "dfa/Import/ONNX.h"
+
+#include "dialects/Graph/GraphOps.h"
+
+#include "mlir/IR/Builders.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/MemoryBuffer.h"
+
+#include <onnx/onnx_pb.h>
+
+namespace dfa::onnximport {
+
+/// A parsed model and where the raw bytes of its initializers sit in the
+/// file, so that large ones are referenced rather than copied.
+struct LoadedModel {
+  std::string path;
+  std::string dir;
+  std::unique_ptr<llvm::MemoryBuffer> buffer;
+  onnx::ModelProto model;
+  /// Initializer name -> byte offset of its raw_data in the file.
+  llvm::StringMap<uint64_t> rawDataOffsets;
+};
+
+Status loadModel(llvm::StringRef path, LoadedModel &out, std::string &error);
+
+/// The element type of an ONNX TensorProto data type, or null.
+mlir::Type elementType(int onnxType, mlir::MLIRContext *ctx);
+/// Name of an ONNX data type ("FLOAT", "STRING", ...).
+std::string onnxTypeName(int onnxType);
+
+/// Decodes a TensorProto held in memory (raw or typed fields, or external
+/// data relative to `dir`).
+Status tensorFromProto(const onnx::TensorProto &proto, llvm::StringRef dir,
+                       ref::Tensor &out, std::string &error);
+
+class NodeContext;
+using Converter = mlir::LogicalResult (*)(NodeContext &ctx,
+                                          llvm::SmallVectorImpl<mlir::Value> &);
+
+/// Converters by ONNX op type (default domain).
+const llvm::StringMap<Converter> &converters();
+/// Adds the data-movement and shape converters to `table`.
+void addShapeConverters(llvm::StringMap<Converter> &table);
+
+/// The state handed to a converter for one node.
+class NodeContext {
+public:
+  NodeContext(const onnx::NodeProto &node, mlir::Location loc,
+              mlir::OpBuilder &b, int64_t opset,
+              llvm::SmallVector<mlir::Value> inputs, Status &status,
+              int64_t foldLimit)
+      : node(node), loc(loc), b(b), opset(opset), inputs(std::move(inputs)),
+        status(status), foldLimit(foldLimit) {}
+
+  const onnx::NodeProto &node;
+  mlir::Location loc;
+  mlir::OpBuilder &b;
+  int64_t opset;
+  llvm::SmallVector<mlir::Value> inputs;
+
+  /// Input `i`, or null when absent.
+  mlir::Value in(size_t i) const {
+    return i < inputs.size() ? inputs[i] : mlir::Value();
+  }
+  bool has(size_t i) const { return static_cast<bool>(in(i)); }
+  mlir::RankedTensorType type(size_t i) const {
+    return mlir::cast<mlir::RankedTensorType>(in(i).getType());
+  }
+  mlir::MLIRContext *ctx() const { return b.getContext(); }
+
+  const onnx::AttributeProto *attr(llvm::StringRef name) const;
+  int64_t intAttr(llvm::StringRef name, int64_t dflt) const;
+  double floatAttr(llvm::StringRef name, double dflt) const;
+  std::string strAttr(llvm::StringRef name, llvm::StringRef dflt) const;
+  std::optional<std::vector<int64_t>> intsAttr(llvm::StringRef name) const;
+
+  /// The value of input `i` when it is a compile-time constant; otherwise an
+  /// error that says how to make it one.
+  mlir::FailureOr<ref::Tensor> constInput(size_t i, llvm::StringRef what);
+  mlir::FailureOr<std::vector<int64_t>> constInts(size_t i,
+                                                  llvm::StringRef what);
+
+  /// An error naming the node; the import stops with InvalidModel.
+  mlir::InFlightDiagnostic error();
+  /// An error for a valid model that uses something dfa does not support.
+  mlir::InFlightDiagnostic unsupported();
+
+  /// Helpers to build ops at the node's location.
+  mlir::Value constant(const ref::Tensor &t);
+  mlir::Value scalar(mlir::Type elt, double v);
+  mlir::Value reshape(mlir::Value v, llvm::ArrayRef<int64_t> shape);
+  mlir::Value cast(mlir::Value v, mlir::Type elt);
+  /// Normalizes an axis in [-rank, rank) to [0, rank), or fails.
+  mlir::FailureOr<int64_t> axis(int64_t a, int64_t rank);
+
+  /// Receives the names of graph inputs needed as compile-time constants.
+  std::vector<std::string> *wantSpecialized = nullptr;
+
+private:
+  Status &status;
+  int64_t foldLimit;
+};
+
+} // namespace dfa::onnximport
+
+#endif // LIB_IMPORT_ONNX_IMPORTER_H

@@ -1,0 +1,320 @@
+//===- ModelLoader.cpp - read ONNX files and tensors ------------------------===//
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+///
+/// Parses a ModelProto from a memory-mapped file and records, with a small
+/// protobuf wire-format walk, the file offset of every initializer's
+/// raw_data, so that large initializers become references into the file.
+///
+//===----------------------------------------------------------------------===//
+
+#include "Importer.h"
+
+#include "mlir/IR/BuiltinTypes.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+
+#include <cstring>
+
+using namespace mlir;
+using namespace dfa;
+using namespace dfa::onnximport;
+
+namespace {
+/// A cursor over protobuf wire format.
+struct Wire {
+  const uint8_t *p, *end;
+  bool ok = true;
+
+  uint64_t varint() {
+    uint64_t v = 0;
+    for (int shift = 0; shift < 64 && p < end; shift += 7) {
+      uint8_t byte = *p++;
+      v |= uint64_t(byte & 0x7f) << shift;
+      if (!(byte & 0x80))
+        return v;
+    }
+    ok = false;
+    return 0;
+  }
+
+  /// Skips the value of a field with wire type `wt`; returns false on error.
+  bool skip(unsigned wt) {
+    switch (wt) {
+    case 0: varint(); return ok;
+    case 1: p += 8; return p <= end;
+    case 2: {
+      uint64_t n = varint();
+      if (!ok || n > uint64_t(end - p))
+        return false;
+      p += n;
+      return true;
+    }
+    case 5: p += 4; return p <= end;
+    default: return false;
+    }
+  }
+};
+
+void scanTensor(const uint8_t *base, Wire w, llvm::StringMap<uint64_t> &out) {
+  std::string name;
+  uint64_t rawOffset = 0;
+  bool hasRaw = false;
+  while (w.p < w.end && w.ok) {
+    uint64_t tag = w.varint();
+    unsigned field = tag >> 3, wt = tag & 7;
+    if (wt == 2 && (field == 8 || field == 9)) {
+      uint64_t n = w.varint();
+      if (!w.ok || n > uint64_t(w.end - w.p))
+        return;
+      if (field == 8)
+        name.assign(reinterpret_cast<const char *>(w.p), n);
+      else {
+        rawOffset = w.p - base;
+        hasRaw = true;
+      }
+      w.p += n;
+    } else if (!w.skip(wt)) {
+      return;
+    }
+  }
+  if (hasRaw && !name.empty())
+    out[name] = rawOffset;
+}
+
+/// Walks ModelProto.graph (7) -> GraphProto.initializer (5).
+void scanInitializers(const uint8_t *base, size_t size,
+                      llvm::StringMap<uint64_t> &out) {
+  Wire model{base, base + size};
+  while (model.p < model.end && model.ok) {
+    uint64_t tag = model.varint();
+    unsigned field = tag >> 3, wt = tag & 7;
+    if (field == 7 && wt == 2) {
+      uint64_t n = model.varint();
+      if (!model.ok || n > uint64_t(model.end - model.p))
+        return;
+      Wire graph{model.p, model.p + n};
+      while (graph.p < graph.end && graph.ok) {
+        uint64_t gtag = graph.varint();
+        unsigned gfield = gtag >> 3, gwt = gtag & 7;
+        if (gfield == 5 && gwt == 2) {
+          uint64_t m = graph.varint();
+          if (!graph.ok || m > uint64_t(graph.end - graph.p))
+            return;
+          scanTensor(base, Wire{graph.p, graph.p + m}, out);
+          graph.p += m;
+        } else if (!graph.skip(gwt)) {
+          return;
+        }
+      }
+      model.p += n;
+    } else if (!model.skip(wt)) {
+      return;
+    }
+  }
+}
+} // namespace
+
+Status dfa::onnximport::loadModel(llvm::StringRef path, LoadedModel &out,
+                                  std::string &error) {
+  auto buf = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
+                                         /*RequiresNullTerminator=*/false);
+  if (!buf) {
+    error = "cannot read '" + path.str() + "': " + buf.getError().message();
+    return Status::IOError;
+  }
+  out.path = path.str();
+  llvm::StringRef parent = llvm::sys::path::parent_path(path);
+  out.dir = parent.str();
+  out.buffer = std::move(*buf);
+  const auto *data =
+      reinterpret_cast<const uint8_t *>(out.buffer->getBufferStart());
+  size_t size = out.buffer->getBufferSize();
+  if (size > (size_t)INT32_MAX) {
+    error = "'" + path.str() + "' is larger than 2 GiB; keep large weights "
+            "in external data files";
+    return Status::InvalidModel;
+  }
+  if (!out.model.ParseFromArray(data, static_cast<int>(size))) {
+    error = "'" + path.str() + "' is not a valid ONNX model (protobuf parse "
+            "failed: truncated or not a ModelProto)";
+    return Status::InvalidModel;
+  }
+  if (!out.model.has_graph() || out.model.ir_version() <= 0) {
+    error = "'" + path.str() + "' is not a valid ONNX model (no graph or no "
+            "ir_version)";
+    return Status::InvalidModel;
+  }
+  scanInitializers(data, size, out.rawDataOffsets);
+  return Status::Ok;
+}
+
+Type dfa::onnximport::elementType(int t, MLIRContext *ctx) {
+  Builder b(ctx);
+  auto u = [&](unsigned w) { return IntegerType::get(ctx, w, IntegerType::Unsigned); };
+  switch (t) {
+  case onnx::TensorProto::FLOAT: return b.getF32Type();
+  case onnx::TensorProto::DOUBLE: return b.getF64Type();
+  case onnx::TensorProto::FLOAT16: return b.getF16Type();
+  case onnx::TensorProto::BFLOAT16: return b.getBF16Type();
+  case onnx::TensorProto::INT8: return b.getI8Type();
+  case onnx::TensorProto::INT16: return b.getI16Type();
+  case onnx::TensorProto::INT32: return b.getI32Type();
+  case onnx::TensorProto::INT64: return b.getI64Type();
+  case onnx::TensorProto::UINT8: return u(8);
+  case onnx::TensorProto::UINT16: return u(16);
+  case onnx::TensorProto::UINT32: return u(32);
+  case onnx::TensorProto::UINT64: return u(64);
+  case onnx::TensorProto::BOOL: return b.getI1Type();
+  default: return {};
+  }
+}
+
+std::string dfa::onnximport::onnxTypeName(int t) {
+  if (onnx::TensorProto::DataType_IsValid(t))
+    return onnx::TensorProto::DataType_Name(
+        static_cast<onnx::TensorProto::DataType>(t));
+  return "type " + std::to_string(t);
+}
+
+static std::optional<ref::DType> dtypeOfOnnx(int t) {
+  switch (t) {
+  case onnx::TensorProto::FLOAT: return ref::DType::F32;
+  case onnx::TensorProto::DOUBLE: return ref::DType::F64;
+  case onnx::TensorProto::FLOAT16: return ref::DType::F16;
+  case onnx::TensorProto::BFLOAT16: return ref::DType::BF16;
+  case onnx::TensorProto::INT8: return ref::DType::I8;
+  case onnx::TensorProto::INT16: return ref::DType::I16;
+  case onnx::TensorProto::INT32: return ref::DType::I32;
+  case onnx::TensorProto::INT64: return ref::DType::I64;
+  case onnx::TensorProto::UINT8: return ref::DType::U8;
+  case onnx::TensorProto::UINT16: return ref::DType::U16;
+  case onnx::TensorProto::UINT32: return ref::DType::U32;
+  case onnx::TensorProto::UINT64: return ref::DType::U64;
+  case onnx::TensorProto::BOOL: return ref::DType::Bool;
+  default: return std::nullopt;
+  }
+}
+
+Status dfa::onnximport::tensorFromProto(const onnx::TensorProto &proto,
+                                        llvm::StringRef dir, ref::Tensor &out,
+                                        std::string &error) {
+  auto dt = dtypeOfOnnx(proto.data_type());
+  std::string what = "tensor '" + proto.name() + "'";
+  if (!dt) {
+    error = what + " has unsupported element type " +
+            onnxTypeName(proto.data_type());
+    return Status::Unsupported;
+  }
+  ref::Shape shape;
+  for (int64_t d : proto.dims()) {
+    if (d < 0) {
+      error = what + " has a negative dimension";
+      return Status::InvalidModel;
+    }
+    shape.push_back(d);
+  }
+  // Refuse absurd sizes before allocating.
+  double elems = 1;
+  for (int64_t d : shape)
+    elems *= (double)d;
+  if (elems * ref::dtypeSize(*dt) > 64e9) {
+    error = what + " is larger than 64 GB";
+    return Status::InvalidModel;
+  }
+  out = ref::Tensor(*dt, shape);
+  size_t bytes = out.byteSize();
+  int64_t n = out.numElements();
+
+  if (proto.data_location() == onnx::TensorProto::EXTERNAL) {
+    std::string location;
+    uint64_t offset = 0;
+    for (const auto &kv : proto.external_data()) {
+      if (kv.key() == "location")
+        location = kv.value();
+      else if (kv.key() == "offset")
+        offset = std::strtoull(kv.value().c_str(), nullptr, 10);
+    }
+    llvm::SmallString<256> file(dir);
+    llvm::sys::path::append(file, location);
+    auto buf = llvm::MemoryBuffer::getFileSlice(file, bytes, offset, false);
+    if (location.empty() || !buf) {
+      error = what + ": cannot read external data '" + file.str().str() +
+              "': " + (buf ? "no location" : buf.getError().message());
+      return Status::IOError;
+    }
+    if ((*buf)->getBufferSize() != bytes) {
+      error = what + ": external data file '" + file.str().str() +
+              "' is too short";
+      return Status::IOError;
+    }
+    std::memcpy(out.bytes(), (*buf)->getBufferStart(), bytes);
+    return Status::Ok;
+  }
+  if (proto.has_raw_data()) {
+    if (proto.raw_data().size() != bytes) {
+      error = what + " holds " + std::to_string(proto.raw_data().size()) +
+              " bytes of data, expected " + std::to_string(bytes);
+      return Status::InvalidModel;
+    }
+    std::memcpy(out.bytes(), proto.raw_data().data(), bytes);
+    return Status::Ok;
+  }
+  auto mismatch = [&](int64_t got) {
+    error = what + " holds " + std::to_string(got) + " values, expected " +
+            std::to_string(n);
+    return Status::InvalidModel;
+  };
+  switch (*dt) {
+  case ref::DType::F32:
+    if (proto.float_data_size() != n) return mismatch(proto.float_data_size());
+    for (int64_t i = 0; i < n; ++i) out.data<float>()[i] = proto.float_data(i);
+    break;
+  case ref::DType::F64:
+    if (proto.double_data_size() != n) return mismatch(proto.double_data_size());
+    for (int64_t i = 0; i < n; ++i) out.data<double>()[i] = proto.double_data(i);
+    break;
+  case ref::DType::I64:
+    if (proto.int64_data_size() != n) return mismatch(proto.int64_data_size());
+    for (int64_t i = 0; i < n; ++i) out.data<int64_t>()[i] = proto.int64_data(i);
+    break;
+  case ref::DType::U32: case ref::DType::U64:
+    if (proto.uint64_data_size() != n) return mismatch(proto.uint64_data_size());
+    for (int64_t i = 0; i < n; ++i) out.setInt(i, (int64_t)proto.uint64_data(i));
+    break;
+  case ref::DType::F16: case ref::DType::BF16:
+    if (proto.int32_data_size() != n) return mismatch(proto.int32_data_size());
+    for (int64_t i = 0; i < n; ++i)
+      out.data<uint16_t>()[i] = (uint16_t)proto.int32_data(i);
+    break;
+  default:
+    if (proto.int32_data_size() != n) return mismatch(proto.int32_data_size());
+    for (int64_t i = 0; i < n; ++i) out.setInt(i, proto.int32_data(i));
+    break;
+  }
+  return Status::Ok;
+}
+
+Status dfa::readTensorProtoFile(llvm::StringRef path, ref::Tensor &tensor,
+                                std::string &name, std::string &error) {
+  auto buf = llvm::MemoryBuffer::getFile(path, false, false);
+  if (!buf) {
+    error = "cannot read '" + path.str() + "': " + buf.getError().message();
+    return Status::IOError;
+  }
+  onnx::TensorProto proto;
+  if ((*buf)->getBufferSize() > (size_t)INT32_MAX ||
+      !proto.ParseFromArray((*buf)->getBufferStart(),
+                            (int)(*buf)->getBufferSize())) {
+    error = "'" + path.str() + "' is not an ONNX TensorProto";
+    return Status::BadInput;
+  }
+  name = proto.name();
+  llvm::StringRef parent = llvm::sys::path::parent_path(path);
+  Status s = tensorFromProto(proto, parent, tensor, error);
+  if (s != Status::Ok)
+    error = "'" + path.str() + "': " + error;
+  return s == Status::InvalidModel ? Status::BadInput : s;
+}

@@ -1,0 +1,120 @@
+//===- NodeContext.cpp - helpers for node converters ------------------------===//
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+#include "Importer.h"
+
+#include "dfa/Reference/Evaluator.h"
+
+using namespace mlir;
+using namespace dfa;
+using namespace dfa::onnximport;
+
+const onnx::AttributeProto *NodeContext::attr(llvm::StringRef name) const {
+  for (const auto &a : node.attribute())
+    if (a.name() == name)
+      return &a;
+  return nullptr;
+}
+
+int64_t NodeContext::intAttr(llvm::StringRef name, int64_t dflt) const {
+  const auto *a = attr(name);
+  return a ? a->i() : dflt;
+}
+
+double NodeContext::floatAttr(llvm::StringRef name, double dflt) const {
+  const auto *a = attr(name);
+  return a ? a->f() : dflt;
+}
+
+std::string NodeContext::strAttr(llvm::StringRef name,
+                                 llvm::StringRef dflt) const {
+  const auto *a = attr(name);
+  return a ? a->s() : dflt.str();
+}
+
+std::optional<std::vector<int64_t>>
+NodeContext::intsAttr(llvm::StringRef name) const {
+  const auto *a = attr(name);
+  if (!a)
+    return std::nullopt;
+  return std::vector<int64_t>(a->ints().begin(), a->ints().end());
+}
+
+InFlightDiagnostic NodeContext::error() {
+  status = Status::InvalidModel;
+  return emitError(loc) << "'" << node.op_type() << "' node '"
+                        << mlir::cast<NameLoc>(loc).getName().str() << "': ";
+}
+
+InFlightDiagnostic NodeContext::unsupported() {
+  status = Status::Unsupported;
+  return emitError(loc) << "'" << node.op_type() << "' node '"
+                        << mlir::cast<NameLoc>(loc).getName().str()
+                        << "' is not supported: ";
+}
+
+FailureOr<ref::Tensor> NodeContext::constInput(size_t i, llvm::StringRef what) {
+  Value v = in(i);
+  if (auto c = v ? v.getDefiningOp<graph::ConstantOp>() : nullptr)
+    return ref::tensorFromAttr(c.getValue());
+  auto diag = unsupported();
+  diag << "input " << i << " (" << what
+       << ") must be known at compile time";
+  if (auto arg = dyn_cast_or_null<BlockArgument>(v)) {
+    auto func = mlir::cast<func::FuncOp>(arg.getOwner()->getParentOp());
+    if (auto name = func.getArgAttrOfType<StringAttr>(arg.getArgNumber(),
+                                                      "graph.name")) {
+      diag << "; it is graph input '" << name.getValue()
+           << "': pass --specialize " << name.getValue();
+      if (wantSpecialized)
+        wantSpecialized->push_back(name.getValue().str());
+    }
+  }
+  return failure();
+}
+
+FailureOr<std::vector<int64_t>> NodeContext::constInts(size_t i,
+                                                       llvm::StringRef what) {
+  auto t = constInput(i, what);
+  if (failed(t))
+    return failure();
+  return t->toInts();
+}
+
+Value NodeContext::constant(const ref::Tensor &t) {
+  return b.create<graph::ConstantOp>(loc, ref::tensorToAttr(t, ctx()));
+}
+
+Value NodeContext::scalar(Type elt, double v) {
+  auto type = RankedTensorType::get({}, elt);
+  Attribute a = isa<FloatType>(elt) ? Attribute(b.getFloatAttr(elt, v))
+                                    : Attribute(b.getIntegerAttr(elt, (int64_t)v));
+  return b.create<graph::ConstantOp>(loc, DenseElementsAttr::get(type, a));
+}
+
+Value NodeContext::reshape(Value v, llvm::ArrayRef<int64_t> shape) {
+  auto t = mlir::cast<RankedTensorType>(v.getType());
+  if (t.getShape() == shape)
+    return v;
+  return b.create<graph::ReshapeOp>(
+      loc, RankedTensorType::get(shape, t.getElementType()), v);
+}
+
+Value NodeContext::cast(Value v, Type elt) {
+  auto t = mlir::cast<RankedTensorType>(v.getType());
+  if (t.getElementType() == elt)
+    return v;
+  return b.create<graph::CastOp>(loc, t.clone(elt), v);
+}
+
+FailureOr<int64_t> NodeContext::axis(int64_t a, int64_t rank) {
+  int64_t r = std::max<int64_t>(rank, 1);
+  if (a < -r || a >= r) {
+    error() << "axis " << a << " out of range for rank " << rank;
+    return failure();
+  }
+  return a < 0 ? a + r : a;
+}

@@ -1,0 +1,576 @@
+//===- ONNXImporter.cpp - ONNX graph to the graph dialect -------------------===//
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+///
+/// Model-level import: opset check, topological order, the up-front list of
+/// unsupported ops, graph inputs (with --shape and --specialize),
+/// initializers (inline constants or weight references), node conversion and
+/// import-time folding of all-constant nodes (the shape subgraphs that torch
+/// exports), and verification.
+///
+//===----------------------------------------------------------------------===//
+
+#include "Importer.h"
+
+#include "dfa/Reference/Evaluator.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Verifier.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+
+#include <queue>
+
+using namespace mlir;
+using namespace dfa;
+using namespace dfa::onnximport;
+
+namespace {
+constexpr int64_t kMaxOpset = 17;
+
+std::string nodeName(const onnx::NodeProto &node, size_t index) {
+  if (!node.name().empty())
+    return node.name();
+  return node.op_type() + "_" + std::to_string(index);
+}
+
+bool isDefaultDomain(llvm::StringRef domain) {
+  return domain.empty() || domain == "ai.onnx";
+}
+
+class Importer {
+public:
+  Importer(LoadedModel &model, MLIRContext &ctx,
+           const ONNXImportOptions &options)
+      : m(model), ctx(ctx), opts(options), b(&ctx),
+        fileLoc(FileLineColLoc::get(&ctx, model.path, 0, 0)) {}
+
+  ImportResult run();
+  /// Fills `cov`; returns the opset or failure.
+  LogicalResult coverage(OpCoverage &cov);
+
+private:
+  InFlightDiagnostic error(Status s) {
+    status = s;
+    return emitError(fileLoc);
+  }
+  LogicalResult readOpset();
+  LogicalResult orderNodes();
+  LogicalResult checkSupported();
+  LogicalResult createFunction();
+  Value lookup(const std::string &name);
+  Value importInitializer(const onnx::TensorProto &init);
+  LogicalResult importNode(const onnx::NodeProto &node, size_t index);
+  void foldConstants(Block::iterator from, DenseMap<Value, Value> &replaced);
+
+  LoadedModel &m;
+  MLIRContext &ctx;
+  const ONNXImportOptions &opts;
+  OpBuilder b;
+  Location fileLoc;
+  Status status = Status::Ok;
+  int64_t opset = 0;
+  std::vector<size_t> order;
+  llvm::StringMap<Value> values;
+  llvm::StringMap<const onnx::TensorProto *> initializers;
+  llvm::StringSet<> usedNames;
+  func::FuncOp func;
+  OwningOpRef<ModuleOp> module;
+
+public:
+  std::vector<std::string> wantSpecialized;
+};
+} // namespace
+
+LogicalResult Importer::readOpset() {
+  for (const auto &imp : m.model.opset_import())
+    if (isDefaultDomain(imp.domain()))
+      opset = imp.version();
+  bool usesDefault = llvm::any_of(m.model.graph().node(), [](const auto &n) {
+    return isDefaultDomain(n.domain());
+  });
+  if (opset == 0 && usesDefault) {
+    error(Status::InvalidModel) << "model imports no version of the default "
+                                   "ONNX operator set";
+    return failure();
+  }
+  if (opset > kMaxOpset) {
+    error(Status::Unsupported)
+        << "model uses ONNX opset " << opset << "; dfa supports opsets up to "
+        << kMaxOpset;
+    return failure();
+  }
+  return success();
+}
+
+LogicalResult Importer::orderNodes() {
+  const auto &graph = m.model.graph();
+  int n = graph.node_size();
+  llvm::StringMap<int> producer;
+  for (int i = 0; i < n; ++i)
+    for (const std::string &out : graph.node(i).output())
+      if (!out.empty())
+        producer[out] = i;
+  // Kahn's algorithm, always taking the earliest ready node, so a sorted
+  // graph keeps its order.
+  std::vector<std::vector<int>> users(n);
+  std::vector<int> pending(n, 0);
+  for (int i = 0; i < n; ++i) {
+    for (const std::string &in : graph.node(i).input()) {
+      usedNames.insert(in);
+      auto it = producer.find(in);
+      if (in.empty() || it == producer.end())
+        continue;
+      users[it->second].push_back(i);
+      ++pending[i];
+    }
+  }
+  std::priority_queue<int, std::vector<int>, std::greater<int>> ready;
+  for (int i = 0; i < n; ++i)
+    if (pending[i] == 0)
+      ready.push(i);
+  while (!ready.empty()) {
+    int i = ready.top();
+    ready.pop();
+    order.push_back(i);
+    for (int u : users[i])
+      if (--pending[u] == 0)
+        ready.push(u);
+  }
+  if ((int)order.size() != n) {
+    std::string names;
+    int listed = 0;
+    for (int i = 0; i < n && listed < 5; ++i)
+      if (pending[i] > 0) {
+        names += (listed++ ? ", '" : "'") + nodeName(graph.node(i), i) + "'";
+      }
+    error(Status::InvalidModel)
+        << "graph has a cycle: " << (n - (int)order.size())
+        << " nodes wait on each other (" << names << ")";
+    return failure();
+  }
+  for (const auto &out : graph.output())
+    usedNames.insert(out.name());
+  return success();
+}
+
+LogicalResult Importer::coverage(OpCoverage &cov) {
+  if (failed(readOpset()))
+    return failure();
+  cov.opset = opset;
+  const auto &graph = m.model.graph();
+  cov.numNodes = graph.node_size();
+  const auto &table = converters();
+  for (int i = 0; i < graph.node_size(); ++i) {
+    const auto &node = graph.node(i);
+    std::string type = isDefaultDomain(node.domain())
+                           ? node.op_type()
+                           : node.domain() + "." + node.op_type();
+    if (isDefaultDomain(node.domain()) && table.count(node.op_type()))
+      ++cov.supported[type];
+    else
+      cov.unsupported[type].push_back(nodeName(node, i));
+  }
+  return success();
+}
+
+LogicalResult Importer::checkSupported() {
+  OpCoverage cov;
+  if (failed(coverage(cov)))
+    return failure();
+  if (cov.unsupported.empty())
+    return success();
+  auto diag = error(Status::Unsupported);
+  diag << "model uses " << cov.unsupported.size()
+       << " unsupported op type" << (cov.unsupported.size() > 1 ? "s" : "")
+       << ":";
+  bool first = true;
+  for (const auto &[type, nodes] : cov.unsupported) {
+    diag << (first ? " " : "; ") << type << " (" << nodes.size() << " node"
+         << (nodes.size() > 1 ? "s" : "") << ": '" << nodes.front() << "'"
+         << (nodes.size() > 1 ? ", ..." : "") << ")";
+    first = false;
+  }
+  return failure();
+}
+
+LogicalResult Importer::createFunction() {
+  const auto &graph = m.model.graph();
+  for (const auto &init : graph.initializer())
+    initializers[init.name()] = &init;
+
+  SmallVector<Type> argTypes;
+  SmallVector<std::string> argNames;
+  for (const auto &input : graph.input()) {
+    const std::string &name = input.name();
+    if (initializers.count(name) || opts.specialized.count(name))
+      continue;
+    if (!input.type().has_tensor_type()) {
+      error(Status::Unsupported) << "input '" << name
+                                 << "' is not a tensor (sequences, maps and "
+                                    "optionals are not supported)";
+      return failure();
+    }
+    const auto &tt = input.type().tensor_type();
+    Type elt = elementType(tt.elem_type(), &ctx);
+    if (!elt) {
+      error(Status::Unsupported) << "input '" << name
+                                 << "' has unsupported element type "
+                                 << onnxTypeName(tt.elem_type());
+      return failure();
+    }
+    SmallVector<int64_t> shape;
+    auto it = opts.shapes.find(name);
+    if (it != opts.shapes.end()) {
+      if (tt.has_shape() && tt.shape().dim_size() != (int)it->second.size()) {
+        error(Status::BadInput)
+            << "--shape " << name << " gives " << it->second.size()
+            << " dims, the model's input has " << tt.shape().dim_size();
+        return failure();
+      }
+      shape.assign(it->second.begin(), it->second.end());
+    } else {
+      if (!tt.has_shape()) {
+        error(Status::InvalidModel) << "input '" << name
+                                    << "' has no shape; pass --shape " << name
+                                    << "=d0,d1,...";
+        return failure();
+      }
+      for (int d = 0; d < tt.shape().dim_size(); ++d) {
+        const auto &dim = tt.shape().dim(d);
+        if (!dim.has_dim_value() || dim.dim_value() < 0) {
+          auto diag = error(Status::InvalidModel);
+          diag << "input '" << name << "' has a dynamic dimension " << d;
+          if (dim.has_dim_param())
+            diag << " ('" << dim.dim_param() << "')";
+          diag << "; pass --shape " << name << "=d0,d1,...";
+          return failure();
+        }
+        shape.push_back(dim.dim_value());
+      }
+    }
+    argTypes.push_back(RankedTensorType::get(shape, elt));
+    argNames.push_back(name);
+  }
+  for (const auto &name : llvm::make_first_range(opts.specialized))
+    if (!llvm::any_of(graph.input(),
+                      [&](const auto &in) { return in.name() == name; })) {
+      error(Status::Usage) << "--specialize names '" << name
+                           << "', which is not a graph input";
+      return failure();
+    }
+
+  module = ModuleOp::create(fileLoc);
+  module->getOperation()->setAttr("graph.source", b.getStringAttr(m.path));
+  module->getOperation()->setAttr("graph.opset", b.getI64IntegerAttr(opset));
+  b.setInsertionPointToEnd(module->getBody());
+  func = b.create<func::FuncOp>(fileLoc, "main",
+                                b.getFunctionType(argTypes, {}));
+  Block *entry = func.addEntryBlock();
+  for (auto [i, name] : llvm::enumerate(argNames)) {
+    func.setArgAttr(i, "graph.name", b.getStringAttr(name));
+    values[name] = entry->getArgument(i);
+  }
+  b.setInsertionPointToEnd(entry);
+  for (const auto &[name, tensor] : opts.specialized)
+    values[name] = b.create<graph::ConstantOp>(
+        NameLoc::get(b.getStringAttr(name), fileLoc),
+        ref::tensorToAttr(tensor, &ctx));
+  return success();
+}
+
+Value Importer::importInitializer(const onnx::TensorProto &init) {
+  Location loc = NameLoc::get(b.getStringAttr(init.name()), fileLoc);
+  Type elt = elementType(init.data_type(), &ctx);
+  if (!elt) {
+    error(Status::Unsupported) << "initializer '" << init.name()
+                               << "' has unsupported element type "
+                               << onnxTypeName(init.data_type());
+    return {};
+  }
+  SmallVector<int64_t> shape(init.dims().begin(), init.dims().end());
+  if (llvm::any_of(shape, [](int64_t d) { return d < 0; })) {
+    error(Status::InvalidModel) << "initializer '" << init.name()
+                                << "' has a negative dimension";
+    return {};
+  }
+  auto type = RankedTensorType::get(shape, elt);
+  int64_t bytes = graph::tensorBytes(type);
+  bool external = init.data_location() == onnx::TensorProto::EXTERNAL;
+  auto rawOffset = m.rawDataOffsets.find(init.name());
+  bool byReference = external || (rawOffset != m.rawDataOffsets.end() &&
+                                  init.has_raw_data() &&
+                                  bytes > opts.inlineLimitBytes);
+  if (byReference && opts.noWeights)
+    return b.create<graph::WeightOp>(loc, type, init.name(), "", 0);
+  if (external && bytes > opts.inlineLimitBytes) {
+    std::string location;
+    int64_t offset = 0, length = -1;
+    for (const auto &kv : init.external_data()) {
+      if (kv.key() == "location")
+        location = kv.value();
+      else if (kv.key() == "offset")
+        offset = std::strtoll(kv.value().c_str(), nullptr, 10);
+      else if (kv.key() == "length")
+        length = std::strtoll(kv.value().c_str(), nullptr, 10);
+    }
+    llvm::SmallString<256> file(m.dir);
+    llvm::sys::path::append(file, location);
+    uint64_t size = 0;
+    if (location.empty() || llvm::sys::fs::file_size(file, size)) {
+      error(Status::IOError) << "initializer '" << init.name()
+                             << "': missing external-data file '" << file
+                             << "'";
+      return {};
+    }
+    if (offset < 0 || (length >= 0 && length < bytes) ||
+        (uint64_t)(offset + bytes) > size) {
+      error(Status::InvalidModel)
+          << "initializer '" << init.name() << "': external data '" << file
+          << "' holds " << size << " bytes, " << bytes << " needed at offset "
+          << offset;
+      return {};
+    }
+    return b.create<graph::WeightOp>(loc, type, init.name(), file, offset);
+  }
+  if (byReference)
+    return b.create<graph::WeightOp>(loc, type, init.name(), m.path,
+                                     rawOffset->second);
+  ref::Tensor t;
+  std::string err;
+  Status s = tensorFromProto(init, m.dir, t, err);
+  if (s != Status::Ok) {
+    error(s) << err;
+    return {};
+  }
+  return b.create<graph::ConstantOp>(loc, ref::tensorToAttr(t, &ctx));
+}
+
+Value Importer::lookup(const std::string &name) {
+  auto it = values.find(name);
+  if (it != values.end())
+    return it->second;
+  auto init = initializers.find(name);
+  if (init == initializers.end())
+    return {};
+  Value v = importInitializer(*init->second);
+  if (v)
+    values[name] = v;
+  return v;
+}
+
+void Importer::foldConstants(Block::iterator from,
+                             DenseMap<Value, Value> &replaced) {
+  Block *block = b.getInsertionBlock();
+  for (Operation &op : llvm::make_early_inc_range(
+           llvm::make_range(from, block->end()))) {
+    if (isa<graph::ConstantOp, graph::WeightOp>(op) || op.getNumResults() == 0)
+      continue;
+    SmallVector<ref::Tensor> operands;
+    bool allConst = true;
+    for (Value v : op.getOperands()) {
+      auto c = v.getDefiningOp<graph::ConstantOp>();
+      if (!c) {
+        allConst = false;
+        break;
+      }
+      operands.push_back(ref::tensorFromAttr(c.getValue()));
+    }
+    if (!allConst)
+      continue;
+    if (llvm::any_of(op.getResultTypes(), [&](Type t) {
+          return graph::tensorElements(t) > opts.foldLimitElements;
+        }))
+      continue;
+    // Evaluation errors leave the op in place; the reference reports them
+    // again when the graph runs.
+    ScopedDiagnosticHandler silence(&ctx, [](Diagnostic &) { return success(); });
+    auto results = ref::Evaluator::evaluateOp(&op, operands);
+    if (failed(results))
+      continue;
+    OpBuilder fb(&op);
+    for (auto [res, t] : llvm::zip(op.getResults(), *results)) {
+      Value c = fb.create<graph::ConstantOp>(op.getLoc(),
+                                             ref::tensorToAttr(t, &ctx));
+      res.replaceAllUsesWith(c);
+      replaced[res] = c;
+    }
+    op.erase();
+  }
+}
+
+LogicalResult Importer::importNode(const onnx::NodeProto &node, size_t index) {
+  std::string name = nodeName(node, index);
+  Location loc = NameLoc::get(b.getStringAttr(name), fileLoc);
+  SmallVector<Value> inputs;
+  for (const std::string &in : node.input()) {
+    if (in.empty()) {
+      inputs.push_back({});
+      continue;
+    }
+    Value v = lookup(in);
+    if (!v) {
+      if (status == Status::Ok)
+        error(Status::InvalidModel)
+            << "'" << node.op_type() << "' node '" << name << "' uses '" << in
+            << "', which no node, graph input or initializer defines";
+      return failure();
+    }
+    inputs.push_back(v);
+  }
+  Block *block = b.getInsertionBlock();
+  Operation *last = block->empty() ? nullptr : &block->back();
+  NodeContext nc(node, loc, b, opset, std::move(inputs), status,
+                 opts.foldLimitElements);
+  nc.wantSpecialized = &wantSpecialized;
+  SmallVector<Value> results;
+  const auto &table = converters();
+  if (failed(table.lookup(node.op_type())(nc, results))) {
+    if (status == Status::Ok)
+      status = Status::InvalidModel;
+    return failure();
+  }
+  for (int i = 0; i < node.output_size(); ++i) {
+    const std::string &out = node.output(i);
+    if (out.empty())
+      continue;
+    if (i < (int)results.size() && results[i]) {
+      values[out] = results[i];
+      continue;
+    }
+    if (usedNames.count(out)) {
+      error(Status::Unsupported) << "'" << node.op_type() << "' node '" << name
+                                 << "': output " << i << " ('" << out
+                                 << "') is not supported";
+      return failure();
+    }
+  }
+  DenseMap<Value, Value> replaced;
+  foldConstants(last ? std::next(Block::iterator(last)) : block->begin(),
+                replaced);
+  // Folding replaced results: point the names at the constants.
+  for (int i = 0; i < node.output_size() && i < (int)results.size(); ++i)
+    if (!node.output(i).empty() && replaced.count(results[i]))
+      values[node.output(i)] = replaced.lookup(results[i]);
+  return success();
+}
+
+ImportResult Importer::run() {
+  ImportResult result;
+  auto fail = [&] {
+    result.status = status == Status::Ok ? Status::InvalidModel : status;
+    return std::move(result);
+  };
+  if (failed(checkSupported()) || failed(orderNodes()) ||
+      failed(createFunction()))
+    return fail();
+  const auto &graph = m.model.graph();
+  for (size_t i : order)
+    if (failed(importNode(graph.node(i), i)))
+      return fail();
+
+  SmallVector<Value> outs;
+  SmallVector<Type> outTypes;
+  for (const auto &out : graph.output()) {
+    Value v = lookup(out.name());
+    if (!v) {
+      if (status == Status::Ok)
+        error(Status::InvalidModel) << "graph output '" << out.name()
+                                    << "' is not produced by any node";
+      return fail();
+    }
+    outs.push_back(v);
+    outTypes.push_back(v.getType());
+  }
+  b.create<func::ReturnOp>(fileLoc, outs);
+  // Drop what folding left unused (the constants of folded shape
+  // computations, initializers only they read).
+  SmallVector<Operation *> ops;
+  for (Operation &op : func.getBody().front().without_terminator())
+    ops.push_back(&op);
+  for (Operation *op : llvm::reverse(ops))
+    if (op->use_empty() && isPure(op))
+      op->erase();
+  func.setFunctionType(
+      b.getFunctionType(func.getFunctionType().getInputs(), outTypes));
+  for (auto [i, out] : llvm::enumerate(graph.output()))
+    func.setResultAttr(i, "graph.name", b.getStringAttr(out.name()));
+  if (failed(verify(*module))) {
+    error(Status::Internal) << "imported module failed verification";
+    return fail();
+  }
+  result.module = std::move(module);
+  return result;
+}
+
+ImportResult dfa::importONNX(llvm::StringRef path, MLIRContext &ctx,
+                             const ONNXImportOptions &options) {
+  ctx.loadDialect<graph::GraphDialect, func::FuncDialect>();
+  LoadedModel model;
+  std::string err;
+  ImportResult result;
+  result.status = loadModel(path, model, err);
+  if (result.status != Status::Ok) {
+    emitError(FileLineColLoc::get(&ctx, path, 0, 0)) << err;
+    return result;
+  }
+  Importer importer(model, ctx, options);
+  result = importer.run();
+  result.wantSpecialized = importer.wantSpecialized;
+  return result;
+}
+
+Status dfa::onnxGraphInputs(llvm::StringRef path,
+                            std::vector<std::string> &names,
+                            std::string &error) {
+  LoadedModel model;
+  Status s = loadModel(path, model, error);
+  if (s != Status::Ok)
+    return s;
+  llvm::StringSet<> inits;
+  for (const auto &init : model.model.graph().initializer())
+    inits.insert(init.name());
+  for (const auto &in : model.model.graph().input()) {
+    if (inits.count(in.name()))
+      continue;
+    if (!in.type().has_tensor_type()) {
+      error = "input '" + in.name() + "' is not a tensor (sequences, maps "
+              "and optionals are not supported)";
+      return Status::Unsupported;
+    }
+    names.push_back(in.name());
+  }
+  return Status::Ok;
+}
+
+ImportResult dfa::checkONNX(llvm::StringRef path, MLIRContext &ctx,
+                            OpCoverage &coverage) {
+  ctx.loadDialect<graph::GraphDialect, func::FuncDialect>();
+  LoadedModel model;
+  std::string err;
+  ImportResult result;
+  result.status = loadModel(path, model, err);
+  if (result.status != Status::Ok) {
+    emitError(FileLineColLoc::get(&ctx, path, 0, 0)) << err;
+    return result;
+  }
+  ONNXImportOptions options;
+  Importer imp(model, ctx, options);
+  if (failed(imp.coverage(coverage)))
+    result.status = Status::Unsupported;
+  else if (!coverage.unsupported.empty())
+    result.status = Status::Unsupported;
+  return result;
+}
+
+std::vector<std::string> dfa::supportedONNXOps() {
+  std::vector<std::string> ops;
+  for (const auto &entry : converters())
+    ops.push_back(entry.getKey().str());
+  llvm::sort(ops);
+  return ops;
+}

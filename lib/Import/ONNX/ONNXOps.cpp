@@ -1,0 +1,688 @@
+//===- ONNXOps.cpp - converters for compute ops -----------------------------===//
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+///
+/// Elementwise, contraction, windowed, normalization and reduction ops.
+/// Opset differences (attributes that became inputs, changed defaults) are
+/// handled here so that the graph dialect has one form per op.
+///
+//===----------------------------------------------------------------------===//
+
+#include "Importer.h"
+
+#include "dfa/Reference/Evaluator.h"
+
+#include <cmath>
+#include <limits>
+
+using namespace mlir;
+using namespace dfa;
+using namespace dfa::graph;
+using namespace dfa::onnximport;
+
+using Results = SmallVectorImpl<Value>;
+
+namespace {
+FloatAttr f64(NodeContext &c, double v) { return c.b.getF64FloatAttr(v); }
+
+template <typename OpT> LogicalResult unary(NodeContext &c, Results &r) {
+  r.push_back(c.b.create<OpT>(c.loc, c.in(0)));
+  return success();
+}
+
+/// Aligns `rhs` for the pre-opset-7 `broadcast`/`axis` attributes.
+Value legacyBroadcast(NodeContext &c, Value lhs, Value rhs) {
+  if (c.opset >= 7 || c.intAttr("broadcast", 0) == 0 || !c.attr("axis"))
+    return rhs;
+  auto lt = cast<RankedTensorType>(lhs.getType());
+  auto rt = cast<RankedTensorType>(rhs.getType());
+  int64_t axis = c.intAttr("axis", 0);
+  if (axis < 0)
+    axis += lt.getRank();
+  SmallVector<int64_t> shape(rt.getShape());
+  shape.append(std::max<int64_t>(0, lt.getRank() - axis - rt.getRank()), 1);
+  return c.reshape(rhs, shape);
+}
+
+LogicalResult checkSameElementType(NodeContext &c, Value a, Value b) {
+  Type ea = cast<ShapedType>(a.getType()).getElementType();
+  Type eb = cast<ShapedType>(b.getType()).getElementType();
+  if (ea != eb) {
+    c.error() << "operand element types differ (" << ea << " and " << eb << ")";
+    return failure();
+  }
+  return success();
+}
+
+template <typename OpT> LogicalResult binary(NodeContext &c, Results &r) {
+  Value lhs = c.in(0), rhs = legacyBroadcast(c, c.in(0), c.in(1));
+  if (failed(checkSameElementType(c, lhs, rhs)))
+    return failure();
+  // Legacy PRelu exports give a per-channel slope [C] for an N-C-... input.
+  auto rt = cast<RankedTensorType>(rhs.getType());
+  if (std::is_same_v<OpT, PReluOp> && rt.getRank() == 1 &&
+      c.type(0).getRank() > 2 && rt.getDimSize(0) == c.type(0).getDimSize(1) &&
+      failed(broadcastShapes(c.type(0).getShape(), rt.getShape()))) {
+    SmallVector<int64_t> shape{rt.getDimSize(0)};
+    shape.append(c.type(0).getRank() - 2, 1);
+    rhs = c.reshape(rhs, shape);
+  }
+  if (failed(broadcastShapes(c.type(0).getShape(),
+                             cast<ShapedType>(rhs.getType()).getShape()))) {
+    c.error() << "operand shapes " << lhs.getType() << " and " << rhs.getType()
+              << " do not broadcast";
+    return failure();
+  }
+  r.push_back(c.b.create<OpT>(c.loc, lhs, rhs));
+  return success();
+}
+
+LogicalResult convertPow(NodeContext &c, Results &r) {
+  Value exp = c.cast(c.in(1), c.type(0).getElementType());
+  r.push_back(c.b.create<PowOp>(c.loc, c.in(0), exp));
+  return success();
+}
+
+LogicalResult convertMod(NodeContext &c, Results &r) {
+  if (failed(checkSameElementType(c, c.in(0), c.in(1))))
+    return failure();
+  bool fmod = c.intAttr("fmod", 0) != 0;
+  if (!fmod && isa<FloatType>(c.type(0).getElementType())) {
+    c.error() << "fmod must be 1 for floating-point inputs";
+    return failure();
+  }
+  r.push_back(c.b.create<ModOp>(c.loc, c.in(0), c.in(1), c.b.getBoolAttr(fmod)));
+  return success();
+}
+
+LogicalResult convertBitShift(NodeContext &c, Results &r) {
+  bool left = c.strAttr("direction", "") == "LEFT";
+  r.push_back(c.b.create<BitShiftOp>(c.loc, c.in(0), c.in(1), c.b.getBoolAttr(left)));
+  return success();
+}
+
+/// Sum, Max, Min, Mean: a left fold of the binary op over all inputs.
+template <typename OpT> LogicalResult variadic(NodeContext &c, Results &r) {
+  Value acc = c.in(0);
+  for (size_t i = 1; i < c.inputs.size(); ++i) {
+    if (failed(checkSameElementType(c, acc, c.in(i))))
+      return failure();
+    acc = c.b.create<OpT>(c.loc, acc, c.in(i));
+  }
+  r.push_back(acc);
+  return success();
+}
+
+LogicalResult convertMean(NodeContext &c, Results &r) {
+  SmallVector<Value> sum;
+  if (failed(variadic<AddOp>(c, sum)))
+    return failure();
+  Value n = c.scalar(c.type(0).getElementType(), (double)c.inputs.size());
+  r.push_back(c.b.create<DivOp>(c.loc, sum[0], n));
+  return success();
+}
+
+LogicalResult convertWhere(NodeContext &c, Results &r) {
+  if (failed(checkSameElementType(c, c.in(1), c.in(2))))
+    return failure();
+  r.push_back(c.b.create<WhereOp>(c.loc, c.in(0), c.in(1), c.in(2)));
+  return success();
+}
+
+LogicalResult convertClip(NodeContext &c, Results &r) {
+  FloatAttr lo, hi;
+  if (c.opset < 11) {
+    if (c.attr("min"))
+      lo = f64(c, c.floatAttr("min", 0));
+    if (c.attr("max"))
+      hi = f64(c, c.floatAttr("max", 0));
+  } else {
+    for (size_t i : {1, 2}) {
+      if (!c.has(i))
+        continue;
+      auto t = c.constInput(i, i == 1 ? "min" : "max");
+      if (failed(t))
+        return failure();
+      (i == 1 ? lo : hi) = f64(c, t->getDouble(0));
+    }
+  }
+  r.push_back(c.b.create<ClipOp>(c.loc, c.in(0), lo, hi));
+  return success();
+}
+
+LogicalResult convertCast(NodeContext &c, Results &r) {
+  int to = c.intAttr("to", 0);
+  Type elt = elementType(to, c.ctx());
+  if (!elt) {
+    c.unsupported() << "cast to " << onnxTypeName(to);
+    return failure();
+  }
+  r.push_back(c.b.create<CastOp>(c.loc, c.type(0).clone(elt), c.in(0)));
+  return success();
+}
+
+LogicalResult convertCastLike(NodeContext &c, Results &r) {
+  r.push_back(c.cast(c.in(0), c.type(1).getElementType()));
+  return success();
+}
+
+#define DFA_UNARY_ATTR(NAME, OP, ...)                                          \
+  LogicalResult convert##NAME(NodeContext &c, Results &r) {                   \
+    r.push_back(c.b.create<OP>(c.loc, c.in(0), __VA_ARGS__));                 \
+    return success();                                                         \
+  }
+DFA_UNARY_ATTR(Celu, CeluOp, f64(c, c.floatAttr("alpha", 1.0)))
+DFA_UNARY_ATTR(Elu, EluOp, f64(c, c.floatAttr("alpha", 1.0)))
+DFA_UNARY_ATTR(LeakyRelu, LeakyReluOp, f64(c, c.floatAttr("alpha", 0.01)))
+DFA_UNARY_ATTR(ThresholdedRelu, ThresholdedReluOp, f64(c, c.floatAttr("alpha", 1.0)))
+DFA_UNARY_ATTR(HardSigmoid, HardSigmoidOp, f64(c, c.floatAttr("alpha", 0.2)),
+               f64(c, c.floatAttr("beta", 0.5)))
+DFA_UNARY_ATTR(Selu, SeluOp, f64(c, c.floatAttr("alpha", 1.67326319217681884765625)),
+               f64(c, c.floatAttr("gamma", 1.05070102214813232421875)))
+DFA_UNARY_ATTR(Shrink, ShrinkOp, f64(c, c.floatAttr("bias", 0.0)),
+               f64(c, c.floatAttr("lambd", 0.5)))
+#undef DFA_UNARY_ATTR
+
+LogicalResult convertIsNaN(NodeContext &c, Results &r) {
+  r.push_back(c.b.create<IsNaNOp>(c.loc, c.type(0).clone(c.b.getI1Type()), c.in(0)));
+  return success();
+}
+
+LogicalResult convertIsInf(NodeContext &c, Results &r) {
+  r.push_back(c.b.create<IsInfOp>(
+      c.loc, c.type(0).clone(c.b.getI1Type()), c.in(0),
+      c.b.getBoolAttr(c.intAttr("detect_positive", 1)),
+      c.b.getBoolAttr(c.intAttr("detect_negative", 1))));
+  return success();
+}
+
+LogicalResult convertGelu(NodeContext &c, Results &r) {
+  bool tanh = c.strAttr("approximate", "none") == "tanh";
+  r.push_back(c.b.create<GeluOp>(c.loc, c.in(0), c.b.getBoolAttr(tanh)));
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Contractions
+//===----------------------------------------------------------------------===//
+
+LogicalResult convertMatMul(NodeContext &c, Results &r) {
+  if (failed(checkSameElementType(c, c.in(0), c.in(1))))
+    return failure();
+  SmallVector<Type> types;
+  if (failed(MatMulOp::inferReturnTypes(
+          c.ctx(), c.loc, MatMulOp::Adaptor(ValueRange{c.in(0), c.in(1)}),
+          types))) {
+    c.error() << "operand shapes " << c.in(0).getType() << " and "
+              << c.in(1).getType() << " do not multiply";
+    return failure();
+  }
+  r.push_back(c.b.create<MatMulOp>(c.loc, c.in(0), c.in(1)));
+  return success();
+}
+
+LogicalResult convertGemm(NodeContext &c, Results &r) {
+  if (c.type(0).getRank() != 2 || c.type(1).getRank() != 2) {
+    c.error() << "A and B must be matrices";
+    return failure();
+  }
+  bool ta = c.intAttr("transA", 0), tb = c.intAttr("transB", 0);
+  int64_t k1 = c.type(0).getDimSize(ta ? 0 : 1), k2 = c.type(1).getDimSize(tb ? 1 : 0);
+  if (k1 != k2) {
+    c.error() << "contracting dims differ (" << k1 << " and " << k2 << ")";
+    return failure();
+  }
+  r.push_back(c.b.create<GemmOp>(
+      c.loc, c.in(0), c.in(1), c.in(2), f64(c, c.floatAttr("alpha", 1.0)),
+      f64(c, c.floatAttr("beta", 1.0)), c.b.getBoolAttr(ta), c.b.getBoolAttr(tb)));
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Windowed ops
+//===----------------------------------------------------------------------===//
+
+/// Strides, dilations and begin/end pads of a window op, with auto_pad
+/// resolved against the input's spatial dims.
+struct WindowAttrs {
+  SmallVector<int64_t> kernel, strides, dilations, pads;
+};
+
+FailureOr<WindowAttrs> windowAttrs(NodeContext &c, ArrayRef<int64_t> kernel) {
+  int64_t s = c.type(0).getRank() - 2;
+  WindowAttrs w;
+  w.kernel.assign(kernel.begin(), kernel.end());
+  auto get = [&](StringRef name, size_t n, int64_t dflt) {
+    auto v = c.intsAttr(name);
+    return v ? SmallVector<int64_t>(v->begin(), v->end())
+             : SmallVector<int64_t>(n, dflt);
+  };
+  w.strides = get("strides", s, 1);
+  w.dilations = get("dilations", s, 1);
+  w.pads = get("pads", 2 * s, 0);
+  if ((int64_t)w.kernel.size() != s || (int64_t)w.strides.size() != s ||
+      (int64_t)w.dilations.size() != s || (int64_t)w.pads.size() != 2 * s) {
+    c.error() << "kernel_shape, strides, dilations or pads do not match " << s
+              << " spatial dims";
+    return failure();
+  }
+  std::string autoPad = c.strAttr("auto_pad", "NOTSET");
+  if (autoPad == "VALID") {
+    std::fill(w.pads.begin(), w.pads.end(), 0);
+  } else if (autoPad == "SAME_UPPER" || autoPad == "SAME_LOWER") {
+    for (int64_t i = 0; i < s; ++i) {
+      int64_t in = c.type(0).getDimSize(i + 2);
+      int64_t out = (in + w.strides[i] - 1) / w.strides[i];
+      int64_t span = (w.kernel[i] - 1) * w.dilations[i] + 1;
+      int64_t total = std::max<int64_t>(0, (out - 1) * w.strides[i] + span - in);
+      int64_t small = total / 2, big = total - small;
+      w.pads[i] = autoPad == "SAME_UPPER" ? small : big;
+      w.pads[i + s] = autoPad == "SAME_UPPER" ? big : small;
+    }
+  } else if (autoPad != "NOTSET") {
+    c.error() << "unknown auto_pad '" << autoPad << "'";
+    return failure();
+  }
+  return w;
+}
+
+LogicalResult checkSpatial(NodeContext &c) {
+  if (c.type(0).getRank() < 3) {
+    c.error() << "input must have rank >= 3, got " << c.in(0).getType();
+    return failure();
+  }
+  if (c.type(0).getRank() > 5) {
+    c.unsupported() << "more than 3 spatial dims";
+    return failure();
+  }
+  return success();
+}
+
+LogicalResult convertConv(NodeContext &c, Results &r) {
+  if (failed(checkSpatial(c)))
+    return failure();
+  auto wt = c.type(1);
+  if (wt.getRank() != c.type(0).getRank()) {
+    c.error() << "weight rank differs from input rank";
+    return failure();
+  }
+  auto w = windowAttrs(c, wt.getShape().drop_front(2));
+  if (failed(w))
+    return failure();
+  int64_t group = c.intAttr("group", 1);
+  if (group < 1 || c.type(0).getDimSize(1) != wt.getDimSize(1) * group ||
+      wt.getDimSize(0) % group != 0) {
+    c.error() << "input channels " << c.type(0).getDimSize(1)
+              << " do not match weight " << c.in(1).getType() << " with group "
+              << group;
+    return failure();
+  }
+  r.push_back(c.b.create<ConvOp>(
+      c.loc, c.in(0), c.in(1), c.in(2), c.b.getDenseI64ArrayAttr(w->strides),
+      c.b.getDenseI64ArrayAttr(w->pads), c.b.getDenseI64ArrayAttr(w->dilations),
+      c.b.getI64IntegerAttr(group)));
+  return success();
+}
+
+LogicalResult convertConvTranspose(NodeContext &c, Results &r) {
+  if (failed(checkSpatial(c)))
+    return failure();
+  auto xt = c.type(0), wt = c.type(1);
+  int64_t s = xt.getRank() - 2, group = c.intAttr("group", 1);
+  if (wt.getRank() != xt.getRank() || group < 1 ||
+      wt.getDimSize(0) != xt.getDimSize(1) || xt.getDimSize(1) % group) {
+    c.error() << "weight " << c.in(1).getType() << " does not fit input "
+              << c.in(0).getType() << " with group " << group;
+    return failure();
+  }
+  SmallVector<int64_t> kernel(wt.getShape().drop_front(2));
+  auto get = [&](StringRef name, size_t n, int64_t dflt) {
+    auto v = c.intsAttr(name);
+    return v ? SmallVector<int64_t>(v->begin(), v->end())
+             : SmallVector<int64_t>(n, dflt);
+  };
+  auto strides = get("strides", s, 1), dil = get("dilations", s, 1);
+  auto pads = get("pads", 2 * s, 0), outPad = get("output_padding", s, 0);
+  auto outShapeAttr = c.intsAttr("output_shape");
+  std::string autoPad = c.strAttr("auto_pad", "NOTSET");
+  SmallVector<int64_t> out{xt.getDimSize(0), wt.getDimSize(1) * group};
+  for (int64_t i = 0; i < s; ++i) {
+    int64_t in = xt.getDimSize(i + 2);
+    int64_t full = strides[i] * (in - 1) + outPad[i] + (kernel[i] - 1) * dil[i] + 1;
+    int64_t target = -1;
+    if (outShapeAttr)
+      target = (*outShapeAttr)[outShapeAttr->size() - s + i];
+    else if (autoPad == "SAME_UPPER" || autoPad == "SAME_LOWER")
+      target = in * strides[i];
+    if (target >= 0) {
+      int64_t total = full - target;
+      bool upper = autoPad != "SAME_LOWER";
+      pads[i] = upper ? total / 2 : total - total / 2;
+      pads[i + s] = total - pads[i];
+      out.push_back(target);
+    } else {
+      out.push_back(full - pads[i] - pads[i + s]);
+    }
+    if (out.back() < 1) {
+      c.error() << "output size in spatial dim " << i << " is not positive";
+      return failure();
+    }
+  }
+  r.push_back(c.b.create<ConvTransposeOp>(
+      c.loc, RankedTensorType::get(out, xt.getElementType()), c.in(0), c.in(1),
+      c.in(2), c.b.getDenseI64ArrayAttr(strides), c.b.getDenseI64ArrayAttr(pads),
+      c.b.getDenseI64ArrayAttr(dil), c.b.getI64IntegerAttr(group)));
+  return success();
+}
+
+template <typename OpT> LogicalResult convertPool(NodeContext &c, Results &r) {
+  if (failed(checkSpatial(c)))
+    return failure();
+  auto kernel = c.intsAttr("kernel_shape");
+  if (!kernel) {
+    c.error() << "missing kernel_shape";
+    return failure();
+  }
+  auto w = windowAttrs(c, *kernel);
+  if (failed(w))
+    return failure();
+  bool ceil = c.intAttr("ceil_mode", 0);
+  auto k = c.b.getDenseI64ArrayAttr(w->kernel);
+  auto st = c.b.getDenseI64ArrayAttr(w->strides);
+  auto pads = c.b.getDenseI64ArrayAttr(w->pads);
+  SmallVector<Type> types;
+  Operation *op;
+  if constexpr (std::is_same_v<OpT, MaxPoolOp>)
+    op = c.b.create<MaxPoolOp>(c.loc, c.in(0), k, st, pads,
+                               c.b.getDenseI64ArrayAttr(w->dilations),
+                               c.b.getBoolAttr(ceil));
+  else if constexpr (std::is_same_v<OpT, AvgPoolOp>)
+    op = c.b.create<AvgPoolOp>(c.loc, c.in(0), k, st, pads, c.b.getBoolAttr(ceil),
+                               c.b.getBoolAttr(c.intAttr("count_include_pad", 0)));
+  else
+    op = c.b.create<LpPoolOp>(c.loc, c.in(0), k, st, pads,
+                              c.b.getI64IntegerAttr(c.intAttr("p", 2)));
+  r.push_back(op->getResult(0));
+  return success();
+}
+
+template <typename OpT> LogicalResult globalPool(NodeContext &c, Results &r) {
+  if (failed(checkSpatial(c)))
+    return failure();
+  r.push_back(c.b.create<OpT>(c.loc, c.in(0)));
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Normalizations
+//===----------------------------------------------------------------------===//
+
+LogicalResult checkChannels(NodeContext &c, ArrayRef<size_t> params) {
+  if (c.type(0).getRank() < 2) {
+    c.error() << "input must have rank >= 2";
+    return failure();
+  }
+  for (size_t i : params) {
+    auto t = c.type(i);
+    if (t.getRank() != 1 || t.getDimSize(0) != c.type(0).getDimSize(1)) {
+      c.error() << "input " << i << " must have " << c.type(0).getDimSize(1)
+                << " elements, got " << c.in(i).getType();
+      return failure();
+    }
+  }
+  return success();
+}
+
+LogicalResult convertBatchNorm(NodeContext &c, Results &r) {
+  if (c.intAttr("training_mode", 0) != 0 || c.intAttr("is_test", 1) == 0) {
+    c.unsupported() << "training mode (dfa compiles inference graphs)";
+    return failure();
+  }
+  if (c.intAttr("spatial", 1) != 1) {
+    c.unsupported() << "spatial=0";
+    return failure();
+  }
+  if (failed(checkChannels(c, {1, 2, 3, 4})))
+    return failure();
+  r.push_back(c.b.create<BatchNormOp>(c.loc, c.in(0), c.in(1), c.in(2), c.in(3),
+                                      c.in(4), f64(c, c.floatAttr("epsilon", 1e-5))));
+  return success();
+}
+
+LogicalResult convertInstanceNorm(NodeContext &c, Results &r) {
+  if (failed(checkChannels(c, {1, 2})))
+    return failure();
+  r.push_back(c.b.create<InstanceNormOp>(c.loc, c.in(0), c.in(1), c.in(2),
+                                         f64(c, c.floatAttr("epsilon", 1e-5))));
+  return success();
+}
+
+LogicalResult convertLayerNorm(NodeContext &c, Results &r) {
+  auto axis = c.axis(c.intAttr("axis", -1), c.type(0).getRank());
+  if (failed(axis))
+    return failure();
+  ArrayRef<int64_t> norm = c.type(0).getShape().drop_front(*axis);
+  for (size_t i : {1, 2})
+    if (c.has(i) && failed(broadcastShapes(c.type(i).getShape(), norm))) {
+      c.error() << "input " << i << " " << c.in(i).getType()
+                << " does not broadcast to the normalized dims";
+      return failure();
+    }
+  double eps = c.floatAttr("epsilon", 1e-5);
+  r.push_back(c.b.create<LayerNormOp>(c.loc, c.in(0), c.in(1), c.in(2),
+                                      c.b.getI64IntegerAttr(*axis), f64(c, eps)));
+  // The optional Mean and InvStdDev outputs, in the stash type (float32).
+  bool wantStats = (c.node.output_size() > 1 && !c.node.output(1).empty()) ||
+                   (c.node.output_size() > 2 && !c.node.output(2).empty());
+  if (!wantStats)
+    return success();
+  Type stash = c.b.getF32Type();
+  Value x = c.cast(c.in(0), stash);
+  SmallVector<int64_t> axes;
+  for (int64_t d = *axis; d < c.type(0).getRank(); ++d)
+    axes.push_back(d);
+  auto axesAttr = c.b.getDenseI64ArrayAttr(axes);
+  Value mean = c.b.create<ReduceMeanOp>(c.loc, x, axesAttr, c.b.getBoolAttr(true));
+  Value centered = c.b.create<SubOp>(c.loc, x, mean);
+  Value var = c.b.create<ReduceMeanOp>(
+      c.loc, c.b.create<MulOp>(c.loc, centered, centered), axesAttr,
+      c.b.getBoolAttr(true));
+  Value std = c.b.create<SqrtOp>(
+      c.loc, c.b.create<AddOp>(c.loc, var, c.scalar(stash, eps)));
+  r.push_back(mean);
+  r.push_back(c.b.create<ReciprocalOp>(c.loc, std));
+  return success();
+}
+
+LogicalResult convertLpNorm(NodeContext &c, Results &r) {
+  auto axis = c.axis(c.intAttr("axis", -1), c.type(0).getRank());
+  int64_t p = c.intAttr("p", 2);
+  if (failed(axis))
+    return failure();
+  if (p != 1 && p != 2) {
+    c.error() << "p must be 1 or 2, got " << p;
+    return failure();
+  }
+  r.push_back(c.b.create<LpNormOp>(c.loc, c.in(0), c.b.getI64IntegerAttr(*axis),
+                                   c.b.getI64IntegerAttr(p)));
+  return success();
+}
+
+/// Softmax, LogSoftmax, Hardmax. Before opset 13 they flatten the input to
+/// 2-D at `axis` and normalize each row; from 13 on, along `axis` alone.
+template <typename OpT> LogicalResult convertSoftmax(NodeContext &c, Results &r) {
+  auto t = c.type(0);
+  auto axis = c.axis(c.intAttr("axis", c.opset < 13 ? 1 : -1), t.getRank());
+  if (failed(axis))
+    return failure();
+  if (c.opset >= 13 || *axis == t.getRank() - 1 || t.getRank() == 0) {
+    r.push_back(c.b.create<OpT>(c.loc, c.in(0),
+                                c.b.getI64IntegerAttr(t.getRank() ? *axis : 0)));
+    return success();
+  }
+  int64_t outer = 1, inner = 1;
+  for (int64_t d = 0; d < t.getRank(); ++d)
+    (d < *axis ? outer : inner) *= t.getDimSize(d);
+  Value flat = c.reshape(c.in(0), {outer, inner});
+  Value y = c.b.create<OpT>(c.loc, flat, c.b.getI64IntegerAttr(1));
+  r.push_back(c.reshape(y, t.getShape()));
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Reductions
+//===----------------------------------------------------------------------===//
+
+template <typename OpT> LogicalResult convertReduce(NodeContext &c, Results &r) {
+  int64_t rank = c.type(0).getRank();
+  std::vector<int64_t> axes;
+  bool axesAsInput = c.opset >= 18 ||
+                     (c.opset >= 13 && c.node.op_type() == "ReduceSum");
+  if (axesAsInput && c.has(1)) {
+    auto v = c.constInts(1, "axes");
+    if (failed(v))
+      return failure();
+    axes = *v;
+  } else if (auto a = c.intsAttr("axes")) {
+    axes = *a;
+  }
+  if (axes.empty()) {
+    if (c.intAttr("noop_with_empty_axes", 0)) {
+      r.push_back(c.in(0));
+      return success();
+    }
+    for (int64_t d = 0; d < rank; ++d)
+      axes.push_back(d);
+  }
+  SmallVector<int64_t> norm;
+  for (int64_t a : axes) {
+    auto n = c.axis(a, rank);
+    if (failed(n))
+      return failure();
+    norm.push_back(*n);
+  }
+  llvm::sort(norm);
+  norm.erase(std::unique(norm.begin(), norm.end()), norm.end());
+  r.push_back(c.b.create<OpT>(c.loc, c.in(0), c.b.getDenseI64ArrayAttr(norm),
+                              c.b.getBoolAttr(c.intAttr("keepdims", 1))));
+  return success();
+}
+
+template <typename OpT> LogicalResult convertArg(NodeContext &c, Results &r) {
+  auto axis = c.axis(c.intAttr("axis", 0), c.type(0).getRank());
+  if (failed(axis))
+    return failure();
+  r.push_back(c.b.create<OpT>(c.loc, c.in(0), c.b.getI64IntegerAttr(*axis),
+                              c.b.getBoolAttr(c.intAttr("keepdims", 1)),
+                              c.b.getBoolAttr(c.intAttr("select_last_index", 0))));
+  return success();
+}
+} // namespace
+
+const llvm::StringMap<Converter> &dfa::onnximport::converters() {
+  static const llvm::StringMap<Converter> table = [] {
+    llvm::StringMap<Converter> t;
+    // Elementwise unary.
+    t["Abs"] = unary<AbsOp>;
+    t["Acos"] = unary<AcosOp>;
+    t["Acosh"] = unary<AcoshOp>;
+    t["Asin"] = unary<AsinOp>;
+    t["Asinh"] = unary<AsinhOp>;
+    t["Atan"] = unary<AtanOp>;
+    t["Atanh"] = unary<AtanhOp>;
+    t["Ceil"] = unary<CeilOp>;
+    t["Cos"] = unary<CosOp>;
+    t["Cosh"] = unary<CoshOp>;
+    t["Erf"] = unary<ErfOp>;
+    t["Exp"] = unary<ExpOp>;
+    t["Floor"] = unary<FloorOp>;
+    t["HardSwish"] = unary<HardSwishOp>;
+    t["Log"] = unary<LogOp>;
+    t["Mish"] = unary<MishOp>;
+    t["Neg"] = unary<NegOp>;
+    t["Not"] = unary<NotOp>;
+    t["Reciprocal"] = unary<ReciprocalOp>;
+    t["Relu"] = unary<ReluOp>;
+    t["Round"] = unary<RoundOp>;
+    t["Sigmoid"] = unary<SigmoidOp>;
+    t["Sign"] = unary<SignOp>;
+    t["Sin"] = unary<SinOp>;
+    t["Sinh"] = unary<SinhOp>;
+    t["Softplus"] = unary<SoftplusOp>;
+    t["Softsign"] = unary<SoftsignOp>;
+    t["Sqrt"] = unary<SqrtOp>;
+    t["Tan"] = unary<TanOp>;
+    t["Tanh"] = unary<TanhOp>;
+    t["Celu"] = convertCelu;
+    t["Clip"] = convertClip;
+    t["Elu"] = convertElu;
+    t["Gelu"] = convertGelu;
+    t["HardSigmoid"] = convertHardSigmoid;
+    t["LeakyRelu"] = convertLeakyRelu;
+    t["Selu"] = convertSelu;
+    t["Shrink"] = convertShrink;
+    t["ThresholdedRelu"] = convertThresholdedRelu;
+    t["IsNaN"] = convertIsNaN;
+    t["IsInf"] = convertIsInf;
+    t["Cast"] = convertCast;
+    t["CastLike"] = convertCastLike;
+    // Elementwise binary and variadic.
+    t["Add"] = binary<AddOp>;
+    t["Sub"] = binary<SubOp>;
+    t["Mul"] = binary<MulOp>;
+    t["Div"] = binary<DivOp>;
+    t["Pow"] = convertPow;
+    t["Mod"] = convertMod;
+    t["PRelu"] = binary<PReluOp>;
+    t["And"] = binary<AndOp>;
+    t["Or"] = binary<OrOp>;
+    t["Xor"] = binary<XorOp>;
+    t["BitShift"] = convertBitShift;
+    t["Equal"] = binary<EqualOp>;
+    t["Less"] = binary<LessOp>;
+    t["LessOrEqual"] = binary<LessEqualOp>;
+    t["Greater"] = binary<GreaterOp>;
+    t["GreaterOrEqual"] = binary<GreaterEqualOp>;
+    t["Sum"] = variadic<AddOp>;
+    t["Max"] = variadic<MaxOp>;
+    t["Min"] = variadic<MinOp>;
+    t["Mean"] = convertMean;
+    t["Where"] = convertWhere;
+    // Contractions and windows.
+    t["MatMul"] = convertMatMul;
+    t["Gemm"] = convertGemm;
+    t["Conv"] = convertConv;
+    t["ConvTranspose"] = convertConvTranspose;
+    t["MaxPool"] = convertPool<MaxPoolOp>;
+    t["AveragePool"] = convertPool<AvgPoolOp>;
+    t["LpPool"] = convertPool<LpPoolOp>;
+    t["GlobalAveragePool"] = globalPool<GlobalAvgPoolOp>;
+    t["GlobalMaxPool"] = globalPool<GlobalMaxPoolOp>;
+    // Normalizations.
+    t["BatchNormalization"] = convertBatchNorm;
+    t["InstanceNormalization"] = convertInstanceNorm;
+    t["LayerNormalization"] = convertLayerNorm;
+    t["LpNormalization"] = convertLpNorm;
+    t["Softmax"] = convertSoftmax<SoftmaxOp>;
+    t["LogSoftmax"] = convertSoftmax<LogSoftmaxOp>;
+    t["Hardmax"] = convertSoftmax<HardmaxOp>;
+    // Reductions.
+    t["ReduceSum"] = convertReduce<ReduceSumOp>;
+    t["ReduceMean"] = convertReduce<ReduceMeanOp>;
+    t["ReduceMax"] = convertReduce<ReduceMaxOp>;
+    t["ReduceMin"] = convertReduce<ReduceMinOp>;
+    t["ReduceProd"] = convertReduce<ReduceProdOp>;
+    t["ReduceL1"] = convertReduce<ReduceL1Op>;
+    t["ReduceL2"] = convertReduce<ReduceL2Op>;
+    t["ReduceSumSquare"] = convertReduce<ReduceSumSquareOp>;
+    t["ReduceLogSum"] = convertReduce<ReduceLogSumOp>;
+    t["ReduceLogSumExp"] = convertReduce<ReduceLogSumExpOp>;
+    t["ArgMax"] = convertArg<ArgMaxOp>;
+    t["ArgMin"] = convertArg<ArgMinOp>;
+    addShapeConverters(t);
+    return t;
+  }();
+  return table;
+}

@@ -1,0 +1,674 @@
+//===- ONNXShapeOps.cpp - converters for data movement and shapes -----------===//
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+///
+/// Reshapes, views, indexing, padding, constants and the shape-computing ops
+/// (Shape, Size, ConstantOfShape, Range) that fold to constants at import.
+/// Every shape operand must be a compile-time constant: the graph dialect is
+/// statically shaped.
+///
+//===----------------------------------------------------------------------===//
+
+#include "Importer.h"
+
+#include "dfa/Reference/Evaluator.h"
+
+#include <cmath>
+#include <limits>
+
+using namespace mlir;
+using namespace dfa;
+using namespace dfa::graph;
+using namespace dfa::onnximport;
+
+using Results = SmallVectorImpl<Value>;
+
+namespace {
+RankedTensorType withShape(RankedTensorType t, ArrayRef<int64_t> shape) {
+  return RankedTensorType::get(shape, t.getElementType());
+}
+
+LogicalResult convertIdentity(NodeContext &c, Results &r) {
+  r.push_back(c.in(0));
+  return success();
+}
+
+LogicalResult convertDropout(NodeContext &c, Results &r) {
+  if (c.has(2)) {
+    auto training = c.constInput(2, "training_mode");
+    if (failed(training))
+      return failure();
+    if (training->getInt(0)) {
+      c.unsupported() << "training mode (dfa compiles inference graphs)";
+      return failure();
+    }
+  }
+  r.push_back(c.in(0));
+  // In inference the mask keeps everything.
+  ref::Tensor mask(ref::DType::Bool, c.type(0).getShape());
+  std::fill(mask.bytes(), mask.bytes() + mask.byteSize(), 1);
+  r.push_back(c.constant(mask));
+  return success();
+}
+
+LogicalResult convertReshape(NodeContext &c, Results &r) {
+  std::vector<int64_t> target;
+  if (c.opset < 5) {
+    target = c.intsAttr("shape").value_or(std::vector<int64_t>{});
+  } else {
+    auto v = c.constInts(1, "shape");
+    if (failed(v))
+      return failure();
+    target = *v;
+  }
+  auto in = c.type(0);
+  bool allowZero = c.intAttr("allowzero", 0);
+  SmallVector<int64_t> shape;
+  int64_t known = 1, infer = -1;
+  for (size_t i = 0; i < target.size(); ++i) {
+    int64_t d = target[i];
+    if (d == 0 && !allowZero) {
+      if ((int64_t)i >= in.getRank()) {
+        c.error() << "shape entry " << i << " is 0 but the input has rank "
+                  << in.getRank();
+        return failure();
+      }
+      d = in.getDimSize(i);
+    }
+    if (d == -1) {
+      if (infer >= 0) {
+        c.error() << "shape has more than one -1";
+        return failure();
+      }
+      infer = i;
+    } else if (d < 0) {
+      c.error() << "invalid shape entry " << d;
+      return failure();
+    } else {
+      known *= d;
+    }
+    shape.push_back(d);
+  }
+  int64_t total = in.getNumElements();
+  if (infer >= 0) {
+    if (known == 0 || total % known) {
+      c.error() << "cannot infer -1: " << total << " elements are not a "
+                << "multiple of " << known;
+      return failure();
+    }
+    shape[infer] = total / known;
+  } else if (known != total) {
+    c.error() << "cannot reshape " << in << " to " << known << " elements";
+    return failure();
+  }
+  r.push_back(c.reshape(c.in(0), shape));
+  return success();
+}
+
+LogicalResult convertFlatten(NodeContext &c, Results &r) {
+  auto t = c.type(0);
+  int64_t axis = c.intAttr("axis", 1);
+  if (axis < 0)
+    axis += t.getRank();
+  if (axis < 0 || axis > t.getRank()) {
+    c.error() << "axis out of range";
+    return failure();
+  }
+  int64_t outer = 1, inner = 1;
+  for (int64_t d = 0; d < t.getRank(); ++d)
+    (d < axis ? outer : inner) *= t.getDimSize(d);
+  r.push_back(c.reshape(c.in(0), {outer, inner}));
+  return success();
+}
+
+/// Axes of Squeeze/Unsqueeze: an attribute before opset 13, an input after.
+FailureOr<std::optional<std::vector<int64_t>>> axesOperand(NodeContext &c) {
+  if (c.opset < 13)
+    return c.intsAttr("axes");
+  if (!c.has(1))
+    return std::optional<std::vector<int64_t>>();
+  auto v = c.constInts(1, "axes");
+  if (failed(v))
+    return failure();
+  return std::optional<std::vector<int64_t>>(*v);
+}
+
+LogicalResult convertSqueeze(NodeContext &c, Results &r) {
+  auto axes = axesOperand(c);
+  if (failed(axes))
+    return failure();
+  auto t = c.type(0);
+  SmallVector<bool> drop(t.getRank(), false);
+  if (*axes) {
+    for (int64_t a : **axes) {
+      auto n = c.axis(a, t.getRank());
+      if (failed(n))
+        return failure();
+      if (t.getDimSize(*n) != 1) {
+        c.error() << "cannot squeeze dim " << *n << " of size "
+                  << t.getDimSize(*n);
+        return failure();
+      }
+      drop[*n] = true;
+    }
+  } else {
+    for (int64_t d = 0; d < t.getRank(); ++d)
+      drop[d] = t.getDimSize(d) == 1;
+  }
+  SmallVector<int64_t> shape;
+  for (int64_t d = 0; d < t.getRank(); ++d)
+    if (!drop[d])
+      shape.push_back(t.getDimSize(d));
+  r.push_back(c.reshape(c.in(0), shape));
+  return success();
+}
+
+LogicalResult convertUnsqueeze(NodeContext &c, Results &r) {
+  auto axes = axesOperand(c);
+  if (failed(axes))
+    return failure();
+  if (!*axes) {
+    c.error() << "missing axes";
+    return failure();
+  }
+  auto t = c.type(0);
+  int64_t rank = t.getRank() + (*axes)->size();
+  SmallVector<bool> added(rank, false);
+  for (int64_t a : **axes) {
+    auto n = c.axis(a, rank);
+    if (failed(n))
+      return failure();
+    if (added[*n]) {
+      c.error() << "repeated axis " << *n;
+      return failure();
+    }
+    added[*n] = true;
+  }
+  SmallVector<int64_t> shape;
+  int64_t src = 0;
+  for (int64_t d = 0; d < rank; ++d)
+    shape.push_back(added[d] ? 1 : t.getDimSize(src++));
+  r.push_back(c.reshape(c.in(0), shape));
+  return success();
+}
+
+LogicalResult convertTranspose(NodeContext &c, Results &r) {
+  int64_t rank = c.type(0).getRank();
+  SmallVector<int64_t> perm;
+  if (auto p = c.intsAttr("perm")) {
+    perm.assign(p->begin(), p->end());
+  } else {
+    for (int64_t d = rank - 1; d >= 0; --d)
+      perm.push_back(d);
+  }
+  SmallVector<bool> seen(rank, false);
+  bool ok = (int64_t)perm.size() == rank;
+  for (int64_t p : perm) {
+    ok &= p >= 0 && p < rank && !seen[p];
+    if (ok)
+      seen[p] = true;
+  }
+  if (!ok) {
+    c.error() << "perm is not a permutation of " << rank << " dims";
+    return failure();
+  }
+  r.push_back(c.b.create<TransposeOp>(c.loc, c.in(0), c.b.getDenseI64ArrayAttr(perm)));
+  return success();
+}
+
+LogicalResult convertConcat(NodeContext &c, Results &r) {
+  auto axis = c.axis(c.intAttr("axis", 0), c.type(0).getRank());
+  if (failed(axis))
+    return failure();
+  SmallVector<Value> inputs;
+  for (Value v : c.inputs)
+    if (v)
+      inputs.push_back(v);
+  auto first = cast<RankedTensorType>(inputs[0].getType());
+  for (Value v : inputs) {
+    auto t = cast<RankedTensorType>(v.getType());
+    bool ok = t.getRank() == first.getRank() &&
+              t.getElementType() == first.getElementType();
+    for (int64_t d = 0; ok && d < t.getRank(); ++d)
+      ok = d == *axis || t.getDimSize(d) == first.getDimSize(d);
+    if (!ok) {
+      c.error() << "input " << v.getType() << " does not agree with "
+                << first << " outside axis " << *axis;
+      return failure();
+    }
+  }
+  r.push_back(c.b.create<ConcatOp>(c.loc, inputs, c.b.getI64IntegerAttr(*axis)));
+  return success();
+}
+
+LogicalResult convertSplit(NodeContext &c, Results &r) {
+  auto t = c.type(0);
+  auto axis = c.axis(c.intAttr("axis", 0), t.getRank());
+  if (failed(axis))
+    return failure();
+  std::vector<int64_t> sizes;
+  if (c.opset >= 13 && c.has(1)) {
+    auto v = c.constInts(1, "split");
+    if (failed(v))
+      return failure();
+    sizes = *v;
+  } else if (auto s = c.intsAttr("split")) {
+    sizes = *s;
+  } else {
+    int64_t n = c.node.output_size(), dim = t.getDimSize(*axis);
+    if (n == 0 || dim % n) {
+      c.error() << "cannot split " << dim << " evenly into " << n << " outputs";
+      return failure();
+    }
+    sizes.assign(n, dim / n);
+  }
+  int64_t total = 0;
+  for (int64_t s : sizes)
+    total += s;
+  if (total != t.getDimSize(*axis) || (int64_t)sizes.size() != c.node.output_size()) {
+    c.error() << "split sizes do not match dim " << *axis << " or the outputs";
+    return failure();
+  }
+  auto op = c.b.create<SplitOp>(c.loc, c.in(0), c.b.getI64IntegerAttr(*axis),
+                                c.b.getDenseI64ArrayAttr(sizes));
+  r.append(op.getResults().begin(), op.getResults().end());
+  return success();
+}
+
+LogicalResult convertSlice(NodeContext &c, Results &r) {
+  auto t = c.type(0);
+  int64_t rank = t.getRank();
+  std::vector<int64_t> starts, ends, axes, steps;
+  if (c.opset < 10) {
+    starts = c.intsAttr("starts").value_or(std::vector<int64_t>{});
+    ends = c.intsAttr("ends").value_or(std::vector<int64_t>{});
+    axes = c.intsAttr("axes").value_or(std::vector<int64_t>{});
+  } else {
+    auto s = c.constInts(1, "starts"), e = c.constInts(2, "ends");
+    if (failed(s) || failed(e))
+      return failure();
+    starts = *s;
+    ends = *e;
+    if (c.has(3)) {
+      auto a = c.constInts(3, "axes");
+      if (failed(a))
+        return failure();
+      axes = *a;
+    }
+    if (c.has(4)) {
+      auto st = c.constInts(4, "steps");
+      if (failed(st))
+        return failure();
+      steps = *st;
+    }
+  }
+  if (axes.empty())
+    for (size_t i = 0; i < starts.size(); ++i)
+      axes.push_back(i);
+  if (steps.empty())
+    steps.assign(starts.size(), 1);
+  if (ends.size() != starts.size() || axes.size() != starts.size() ||
+      steps.size() != starts.size()) {
+    c.error() << "starts, ends, axes and steps differ in length";
+    return failure();
+  }
+  SmallVector<int64_t> outStart(rank, 0), outStep(rank, 1), shape(t.getShape());
+  for (size_t i = 0; i < starts.size(); ++i) {
+    auto a = c.axis(axes[i], rank);
+    if (failed(a))
+      return failure();
+    int64_t dim = t.getDimSize(*a), step = steps[i];
+    if (step == 0) {
+      c.error() << "step is zero";
+      return failure();
+    }
+    auto clampIdx = [&](int64_t v, int64_t lo, int64_t hi) {
+      if (v < 0)
+        v = v <= std::numeric_limits<int64_t>::min() + dim ? lo : v + dim;
+      return std::clamp(v, lo, hi);
+    };
+    int64_t start = step > 0 ? clampIdx(starts[i], 0, dim)
+                             : clampIdx(starts[i], 0, dim - 1);
+    int64_t end = step > 0 ? clampIdx(ends[i], 0, dim)
+                           : clampIdx(ends[i], -1, dim - 1);
+    if (step < 0 && ends[i] < 0 && ends[i] + dim < 0)
+      end = -1;
+    int64_t size = step > 0 ? (end - start + step - 1) / step
+                            : (start - end + (-step) - 1) / (-step);
+    size = std::max<int64_t>(size, 0);
+    shape[*a] = size;
+    outStart[*a] = size ? start : 0;
+    outStep[*a] = step;
+  }
+  r.push_back(c.b.create<SliceOp>(c.loc, withShape(t, shape), c.in(0),
+                                  c.b.getDenseI64ArrayAttr(outStart),
+                                  c.b.getDenseI64ArrayAttr(outStep)));
+  return success();
+}
+
+LogicalResult convertGather(NodeContext &c, Results &r) {
+  auto axis = c.axis(c.intAttr("axis", 0), c.type(0).getRank());
+  if (failed(axis))
+    return failure();
+  r.push_back(c.b.create<GatherOp>(c.loc, c.in(0), c.in(1),
+                                   c.b.getI64IntegerAttr(*axis)));
+  return success();
+}
+
+LogicalResult convertGatherElements(NodeContext &c, Results &r) {
+  auto axis = c.axis(c.intAttr("axis", 0), c.type(0).getRank());
+  if (failed(axis))
+    return failure();
+  if (c.type(1).getRank() != c.type(0).getRank()) {
+    c.error() << "indices and data differ in rank";
+    return failure();
+  }
+  r.push_back(c.b.create<GatherElementsOp>(
+      c.loc, withShape(c.type(0), c.type(1).getShape()), c.in(0), c.in(1),
+      c.b.getI64IntegerAttr(*axis)));
+  return success();
+}
+
+LogicalResult convertScatterElements(NodeContext &c, Results &r) {
+  auto axis = c.axis(c.intAttr("axis", 0), c.type(0).getRank());
+  if (failed(axis))
+    return failure();
+  if (c.type(1).getShape() != c.type(2).getShape()) {
+    c.error() << "indices and updates differ in shape";
+    return failure();
+  }
+  r.push_back(c.b.create<ScatterElementsOp>(
+      c.loc, c.in(0), c.in(1), c.in(2), c.b.getI64IntegerAttr(*axis),
+      c.b.getStringAttr(c.strAttr("reduction", "none"))));
+  return success();
+}
+
+LogicalResult convertExpand(NodeContext &c, Results &r) {
+  auto target = c.constInts(1, "shape");
+  if (failed(target))
+    return failure();
+  auto shape = broadcastShapes(c.type(0).getShape(), *target);
+  if (failed(shape)) {
+    c.error() << "cannot expand " << c.in(0).getType() << " to the target shape";
+    return failure();
+  }
+  if (ArrayRef<int64_t>(*shape) == c.type(0).getShape()) {
+    r.push_back(c.in(0));
+    return success();
+  }
+  r.push_back(c.b.create<ExpandOp>(c.loc, withShape(c.type(0), *shape), c.in(0)));
+  return success();
+}
+
+LogicalResult convertPad(NodeContext &c, Results &r) {
+  std::vector<int64_t> pads;
+  double value = 0;
+  if (c.opset < 11) {
+    pads = c.intsAttr("pads").value_or(c.intsAttr("paddings").value_or(
+        std::vector<int64_t>{}));
+    value = c.floatAttr("value", 0);
+  } else {
+    auto p = c.constInts(1, "pads");
+    if (failed(p))
+      return failure();
+    pads = *p;
+    if (c.has(2)) {
+      auto v = c.constInput(2, "constant_value");
+      if (failed(v))
+        return failure();
+      value = v->numElements() ? v->getDouble(0) : 0;
+    }
+    if (c.has(3)) {
+      c.unsupported() << "the axes input";
+      return failure();
+    }
+  }
+  if ((int64_t)pads.size() != 2 * c.type(0).getRank()) {
+    c.error() << "expected " << 2 * c.type(0).getRank() << " pads, got "
+              << pads.size();
+    return failure();
+  }
+  std::string mode = c.strAttr("mode", "constant");
+  if (mode != "constant" && mode != "reflect" && mode != "edge") {
+    c.unsupported() << "pad mode '" << mode << "'";
+    return failure();
+  }
+  r.push_back(c.b.create<PadOp>(c.loc, c.in(0), c.b.getDenseI64ArrayAttr(pads),
+                                c.b.getStringAttr(mode), c.b.getF64FloatAttr(value)));
+  return success();
+}
+
+LogicalResult convertTile(NodeContext &c, Results &r) {
+  auto reps = c.constInts(1, "repeats");
+  if (failed(reps))
+    return failure();
+  if ((int64_t)reps->size() != c.type(0).getRank()) {
+    c.error() << "expected " << c.type(0).getRank() << " repeats";
+    return failure();
+  }
+  r.push_back(c.b.create<TileOp>(c.loc, c.in(0), c.b.getDenseI64ArrayAttr(*reps)));
+  return success();
+}
+
+LogicalResult convertTrilu(NodeContext &c, Results &r) {
+  int64_t k = 0;
+  if (c.has(1)) {
+    auto v = c.constInts(1, "k");
+    if (failed(v))
+      return failure();
+    k = v->empty() ? 0 : (*v)[0];
+  }
+  if (c.type(0).getRank() < 2) {
+    c.error() << "input must have rank >= 2";
+    return failure();
+  }
+  r.push_back(c.b.create<TriluOp>(c.loc, c.in(0),
+                                  c.b.getBoolAttr(c.intAttr("upper", 1)),
+                                  c.b.getI64IntegerAttr(k)));
+  return success();
+}
+
+LogicalResult convertTopK(NodeContext &c, Results &r) {
+  int64_t k;
+  if (c.opset < 10) {
+    k = c.intAttr("k", 0);
+  } else {
+    auto v = c.constInts(1, "k");
+    if (failed(v))
+      return failure();
+    k = v->empty() ? 0 : (*v)[0];
+  }
+  auto axis = c.axis(c.intAttr("axis", -1), c.type(0).getRank());
+  if (failed(axis))
+    return failure();
+  if (k < 0 || k > c.type(0).getDimSize(*axis)) {
+    c.error() << "k = " << k << " out of range";
+    return failure();
+  }
+  auto op = c.b.create<TopKOp>(c.loc, c.in(0), c.b.getI64IntegerAttr(k),
+                               c.b.getI64IntegerAttr(*axis),
+                               c.b.getBoolAttr(c.intAttr("largest", 1)),
+                               c.b.getBoolAttr(c.intAttr("sorted", 1)));
+  r.push_back(op.getValues());
+  r.push_back(op.getIndices());
+  return success();
+}
+
+LogicalResult convertCumSum(NodeContext &c, Results &r) {
+  auto a = c.constInts(1, "axis");
+  if (failed(a))
+    return failure();
+  auto axis = c.axis(a->empty() ? 0 : (*a)[0], c.type(0).getRank());
+  if (failed(axis))
+    return failure();
+  r.push_back(c.b.create<CumSumOp>(c.loc, c.in(0), c.b.getI64IntegerAttr(*axis),
+                                   c.b.getBoolAttr(c.intAttr("exclusive", 0)),
+                                   c.b.getBoolAttr(c.intAttr("reverse", 0))));
+  return success();
+}
+
+LogicalResult convertDepthToSpace(NodeContext &c, Results &r) {
+  auto t = c.type(0);
+  int64_t bs = c.intAttr("blocksize", 0);
+  if (t.getRank() != 4 || bs < 1 || t.getDimSize(1) % (bs * bs)) {
+    c.error() << "needs a 4-d input whose channels divide by blocksize^2";
+    return failure();
+  }
+  int64_t N = t.getDimSize(0), C = t.getDimSize(1), H = t.getDimSize(2),
+          W = t.getDimSize(3), Cb = C / (bs * bs);
+  bool crd = c.strAttr("mode", "DCR") == "CRD";
+  Value v = crd ? c.reshape(c.in(0), {N, Cb, bs, bs, H, W})
+                : c.reshape(c.in(0), {N, bs, bs, Cb, H, W});
+  SmallVector<int64_t> perm = crd ? SmallVector<int64_t>{0, 1, 4, 2, 5, 3}
+                                  : SmallVector<int64_t>{0, 3, 4, 1, 5, 2};
+  v = c.b.create<TransposeOp>(c.loc, v, c.b.getDenseI64ArrayAttr(perm));
+  r.push_back(c.reshape(v, {N, Cb, H * bs, W * bs}));
+  return success();
+}
+
+LogicalResult convertSpaceToDepth(NodeContext &c, Results &r) {
+  auto t = c.type(0);
+  int64_t bs = c.intAttr("blocksize", 0);
+  if (t.getRank() != 4 || bs < 1 || t.getDimSize(2) % bs || t.getDimSize(3) % bs) {
+    c.error() << "needs a 4-d input whose spatial dims divide by blocksize";
+    return failure();
+  }
+  int64_t N = t.getDimSize(0), C = t.getDimSize(1), H = t.getDimSize(2) / bs,
+          W = t.getDimSize(3) / bs;
+  Value v = c.reshape(c.in(0), {N, C, H, bs, W, bs});
+  v = c.b.create<TransposeOp>(c.loc, v, c.b.getDenseI64ArrayAttr({0, 3, 5, 1, 2, 4}));
+  r.push_back(c.reshape(v, {N, C * bs * bs, H, W}));
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Constants and shape computations
+//===----------------------------------------------------------------------===//
+
+LogicalResult convertConstant(NodeContext &c, Results &r) {
+  ref::Tensor t;
+  if (const auto *a = c.attr("value")) {
+    std::string err;
+    Status s = tensorFromProto(a->t(), ".", t, err);
+    if (s != Status::Ok) {
+      (s == Status::Unsupported ? c.unsupported() : c.error()) << err;
+      return failure();
+    }
+  } else if (const auto *a = c.attr("value_float")) {
+    t = ref::Tensor::fromDoubles(ref::DType::F32, {}, {a->f()});
+  } else if (const auto *a = c.attr("value_floats")) {
+    std::vector<double> v(a->floats().begin(), a->floats().end());
+    t = ref::Tensor::fromDoubles(ref::DType::F32, {(int64_t)v.size()}, v);
+  } else if (const auto *a = c.attr("value_int")) {
+    t = ref::Tensor::fromInts(ref::DType::I64, {}, {a->i()});
+  } else if (const auto *a = c.attr("value_ints")) {
+    std::vector<int64_t> v(a->ints().begin(), a->ints().end());
+    t = ref::Tensor::fromInts(ref::DType::I64, {(int64_t)v.size()}, v);
+  } else {
+    c.unsupported() << "only tensor, float and int values are supported";
+    return failure();
+  }
+  r.push_back(c.constant(t));
+  return success();
+}
+
+LogicalResult convertConstantOfShape(NodeContext &c, Results &r) {
+  auto shape = c.constInts(0, "shape");
+  if (failed(shape))
+    return failure();
+  ref::Tensor fill = ref::Tensor::fromDoubles(ref::DType::F32, {}, {0.0});
+  if (const auto *a = c.attr("value")) {
+    std::string err;
+    if (tensorFromProto(a->t(), ".", fill, err) != Status::Ok ||
+        fill.numElements() != 1) {
+      c.error() << "value must be a one-element tensor";
+      return failure();
+    }
+  }
+  for (int64_t d : *shape)
+    if (d < 0) {
+      c.error() << "negative dimension " << d;
+      return failure();
+    }
+  auto type = RankedTensorType::get(*shape, ref::mlirTypeOf(fill.dtype(), c.ctx()));
+  auto splat = ref::tensorToAttr(fill, c.ctx());
+  r.push_back(c.b.create<ConstantOp>(
+      c.loc, DenseElementsAttr::get(type, splat.getSplatValue<Attribute>())));
+  return success();
+}
+
+LogicalResult convertShape(NodeContext &c, Results &r) {
+  ArrayRef<int64_t> shape = c.type(0).getShape();
+  int64_t rank = shape.size();
+  int64_t start = c.intAttr("start", 0), end = c.intAttr("end", rank);
+  if (start < 0)
+    start += rank;
+  if (end < 0)
+    end += rank;
+  start = std::clamp<int64_t>(start, 0, rank);
+  end = std::clamp<int64_t>(end, start, rank);
+  std::vector<int64_t> v(shape.begin() + start, shape.begin() + end);
+  r.push_back(c.constant(ref::Tensor::fromInts(ref::DType::I64, {(int64_t)v.size()}, v)));
+  return success();
+}
+
+LogicalResult convertSize(NodeContext &c, Results &r) {
+  r.push_back(c.constant(
+      ref::Tensor::fromInts(ref::DType::I64, {}, {c.type(0).getNumElements()})));
+  return success();
+}
+
+LogicalResult convertRange(NodeContext &c, Results &r) {
+  auto start = c.constInput(0, "start"), limit = c.constInput(1, "limit"),
+       delta = c.constInput(2, "delta");
+  if (failed(start) || failed(limit) || failed(delta))
+    return failure();
+  double s = start->getDouble(0), l = limit->getDouble(0), d = delta->getDouble(0);
+  if (d == 0) {
+    c.error() << "delta is zero";
+    return failure();
+  }
+  int64_t n = std::max<int64_t>(0, (int64_t)std::ceil((l - s) / d));
+  ref::Tensor t(start->dtype(), {n});
+  for (int64_t i = 0; i < n; ++i) {
+    if (ref::isFloat(t.dtype()))
+      t.setDouble(i, s + i * d);
+    else
+      t.setInt(i, start->getInt(0) + i * delta->getInt(0));
+  }
+  r.push_back(c.constant(t));
+  return success();
+}
+} // namespace
+
+void dfa::onnximport::addShapeConverters(llvm::StringMap<Converter> &t) {
+  t["Identity"] = convertIdentity;
+  t["Dropout"] = convertDropout;
+  t["Reshape"] = convertReshape;
+  t["Flatten"] = convertFlatten;
+  t["Squeeze"] = convertSqueeze;
+  t["Unsqueeze"] = convertUnsqueeze;
+  t["Transpose"] = convertTranspose;
+  t["Concat"] = convertConcat;
+  t["Split"] = convertSplit;
+  t["Slice"] = convertSlice;
+  t["Gather"] = convertGather;
+  t["GatherElements"] = convertGatherElements;
+  t["ScatterElements"] = convertScatterElements;
+  t["Scatter"] = convertScatterElements;
+  t["Expand"] = convertExpand;
+  t["Pad"] = convertPad;
+  t["Tile"] = convertTile;
+  t["Trilu"] = convertTrilu;
+  t["TopK"] = convertTopK;
+  t["CumSum"] = convertCumSum;
+  t["DepthToSpace"] = convertDepthToSpace;
+  t["SpaceToDepth"] = convertSpaceToDepth;
+  t["Constant"] = convertConstant;
+  t["ConstantOfShape"] = convertConstantOfShape;
+  t["Shape"] = convertShape;
+  t["Size"] = convertSize;
+  t["Range"] = convertRange;
+}

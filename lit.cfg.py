@@ -1,0 +1,33 @@
+# -*- Python -*-
+# lit configuration for dfa. The test tree mirrors the source tree (test/).
+
+import os
+
+import lit.formats
+from lit.llvm import llvm_config
+
+config.name = "dfa"
+config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
+config.suffixes = [".mlir", ".test"]
+config.excludes = ["Inputs", "CMakeLists.txt", "lit.site.cfg.py", "unit",
+                   "conformance", "models"]
+
+config.test_source_root = os.path.join(os.path.dirname(__file__), "test")
+config.test_exec_root = os.path.join(config.dfa_obj_root, "test")
+
+config.substitutions.append(("%PATH%", config.environment["PATH"]))
+config.substitutions.append(("%python", "/usr/bin/python3"))
+
+llvm_config.use_default_substitutions()
+llvm_config.with_system_environment(["HOME", "TMPDIR"])
+llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
+llvm_config.with_environment("PATH", config.dfa_tools_dir, append_path=True)
+# FileCheck variables do not leak across CHECK-LABELs.
+config.environment["FILECHECK_OPTS"] = "-enable-var-scope"
+
+tools = ["dfa-opt", "dfa-compile", "dfa-run"]
+# DFA_VERIFY_ROUNDTRIP=1 makes every dfa-opt run check that its output
+# parses back to the same IR (CIRCT's round-trip switch).
+if os.environ.get("DFA_VERIFY_ROUNDTRIP"):
+    config.substitutions.append(("dfa-opt", "dfa-opt --verify-roundtrip"))
+llvm_config.add_tool_substitutions(tools, [config.dfa_tools_dir])

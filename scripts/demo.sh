@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# The main job: sets up, builds, and runs dfa on the bundled example model
+# (examples/gpt_block.onnx, or the model given as the first argument):
+# checks op coverage, imports it to the graph dialect, and runs it on the
+# cpu target with seeded inputs. Outputs go to out/demo/.
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+build="${DFA_BUILD_DIR:-$root/build}"
+model="${1:-$root/examples/gpt_block.onnx}"
+out="$root/out/demo"
+
+"$root/scripts/build.sh" dfa-compile dfa-run >/dev/null
+mkdir -p "$out"
+bin="$build/bin"
+name="$(basename "$model" .onnx)"
+
+echo "== op coverage"
+"$bin/dfa-compile" --check "$model"
+echo
+echo "== import to the graph dialect"
+"$bin/dfa-compile" "$model" -o "$out/$name.graph.mlir"
+ops=$(grep -c ' = graph\.' "$out/$name.graph.mlir" || true)
+echo "$out/$name.graph.mlir: $ops graph ops"
+grep -o 'graph\.[a-z_]*' "$out/$name.graph.mlir" | sort | uniq -c | sort -rn | head -8
+echo
+echo "== run on the cpu target (seeded random inputs)"
+"$bin/dfa-run" "$model" --target cpu --seed 0 --outputs "$out"

@@ -1,0 +1,42 @@
+#!/usr/bin/env python3
+"""Adds up the results test.sh collected and prints one closing line:
+'N passed, N failed'. Exits 1 when anything failed."""
+import json
+import os
+import re
+import sys
+import xml.etree.ElementTree as ET
+
+results = sys.argv[1]
+passed = failed = 0
+rows = []
+
+lit = json.load(open(os.path.join(results, "lit.json")))
+lp = sum(t["code"] in ("PASS", "XFAIL") for t in lit["tests"])
+lf = sum(t["code"] not in ("PASS", "XFAIL", "UNSUPPORTED") for t in lit["tests"])
+rows.append(("lit", lp, lf))
+
+suite = ET.parse(os.path.join(results, "unit.xml")).getroot()
+if suite.tag == "testsuites":
+    suite = suite.find("testsuite")
+cases = suite.findall("testcase")
+ut = len(cases)
+uf = sum(1 for c in cases if c.find("failure") is not None or c.find("error") is not None)
+rows.append(("unit", ut - uf, uf))
+
+conf = json.load(open(os.path.join(results, "conformance.json")))
+text = open(os.path.join(results, "conformance.txt")).read()
+regressions = len(re.findall(r"^(REGRESSION|NEW PASS|CRASH) ", text, re.M))
+cp = sum(c["pass"] for c in conf["counts"].values())
+rows.append(("conformance (expected list)", cp, regressions))
+
+m = re.search(r"(\d+) passed, (\d+) failed", open(os.path.join(results, "models.txt")).read())
+mp, mf = (int(m.group(1)), int(m.group(2))) if m else (0, 1)
+rows.append(("torch exports", mp, mf))
+
+for name, p, f in rows:
+    print("  %-28s %5d passed %3d failed" % (name, p, f))
+    passed += p
+    failed += f
+print("%d passed, %d failed" % (passed, failed))
+sys.exit(1 if failed else 0)

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# The test command: sets up (installs missing Debian packages), builds, and
+# runs every test: the lit suite, the Catch2 unit tests, the ONNX
+# conformance suite against its expected-pass list, and the real-model
+# exports from torch. Ends with one 'N passed, N failed' line.
+set -uo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+build="${DFA_BUILD_DIR:-$root/build}"
+cd "$root"
+
+start=$(date +%s)
+"$root/scripts/build.sh" || { echo "build failed"; echo "0 passed, 1 failed"; exit 1; }
+"$root/scripts/build.sh" dfa-unit-tests >/dev/null || exit 1
+
+results="$build/test-results"
+rm -rf "$results" && mkdir -p "$results"
+status=0
+
+echo "== lit"
+/usr/bin/python3 /usr/lib/llvm-19/build/utils/lit/lit.py -sv "$build/test" \
+  -o "$results/lit.json" || status=1
+
+echo "== unit"
+"$build/bin/dfa-unit-tests" -r junit -o "$results/unit.xml" || status=1
+"$build/bin/dfa-unit-tests" -r compact 2>&1 | tail -1
+
+echo "== conformance (ONNX 1.12 test data)"
+/usr/bin/python3 "$root/test/conformance/run_conformance.py" \
+  --dfa-run "$build/bin/dfa-run" --report "$results/conformance.json" \
+  --expected "$root/test/conformance/expected_pass.txt" | tee "$results/conformance.txt" || status=1
+
+echo "== real models exported from torch"
+/usr/bin/python3 "$root/test/models/test_torch_exports.py" "$build/bin" \
+  "$results/models" 2>&1 | grep -v -i warning | tee "$results/models.txt" || status=1
+grep -q " 0 failed" "$results/models.txt" || status=1
+
+/usr/bin/python3 "$root/scripts/summarize_tests.py" "$results" || status=1
+echo "test.sh: $(( $(date +%s) - start )) s"
+exit $status

@@ -1,0 +1,119 @@
+#!/usr/bin/env python3
+"""Writes small ONNX models (good and deliberately broken) for the importer's
+lit tests, so that no binary model is committed.
+
+usage: make_model.py NAME OUT.onnx
+"""
+import os
+import random
+import sys
+
+import numpy as np
+import onnx
+from onnx import TensorProto, helper, numpy_helper
+
+F = TensorProto.FLOAT
+I64 = TensorProto.INT64
+
+
+def model(nodes, inputs, outputs, inits=(), opset=14, name="g"):
+    g = helper.make_graph(nodes, name, inputs, outputs, initializer=list(inits))
+    return helper.make_model(g, opset_imports=[helper.make_opsetid("", opset)],
+                             producer_name="dfa-tests")
+
+
+def vi(name, elem, shape):
+    return helper.make_tensor_value_info(name, elem, shape)
+
+
+def build(name, out):
+    rng = np.random.default_rng(0)
+    if name == "add":
+        return model([helper.make_node("Add", ["a", "b"], ["c"], name="add0")],
+                     [vi("a", F, [2, 3]), vi("b", F, [3])], [vi("c", F, [2, 3])])
+    if name == "shape_fold":
+        # The pattern torch.onnx exports for x.view(x.size(0), -1).
+        nodes = [
+            helper.make_node("Shape", ["x"], ["s"], name="shape"),
+            helper.make_node("Constant", [], ["zero"], name="c0",
+                             value=numpy_helper.from_array(np.array(0, np.int64))),
+            helper.make_node("Gather", ["s", "zero"], ["n"], name="gather", axis=0),
+            helper.make_node("Unsqueeze", ["n", "ax"], ["n1"], name="unsq"),
+            helper.make_node("Constant", [], ["m1"], name="c1",
+                             value=numpy_helper.from_array(np.array([-1], np.int64))),
+            helper.make_node("Concat", ["n1", "m1"], ["shape2"], name="concat", axis=0),
+            helper.make_node("Reshape", ["x", "shape2"], ["y"], name="reshape"),
+            helper.make_node("Relu", ["y"], ["z"], name="relu"),
+        ]
+        ax = numpy_helper.from_array(np.array([0], np.int64), "ax")
+        return model(nodes, [vi("x", F, ["batch", 3, 4])], [vi("z", F, None)], [ax])
+    if name in ("weights", "no_weights"):
+        w = numpy_helper.from_array(rng.standard_normal((64, 32)).astype(np.float32), "fc.weight")
+        b = numpy_helper.from_array(rng.standard_normal((32,)).astype(np.float32), "fc.bias")
+        nodes = [helper.make_node("MatMul", ["x", "fc.weight"], ["h"], name="fc/MatMul"),
+                 helper.make_node("Add", ["h", "fc.bias"], ["y"], name="fc/Add")]
+        return model(nodes, [vi("x", F, [4, 64])], [vi("y", F, [4, 32])], [w, b])
+    if name in ("external", "external_missing"):
+        w = rng.standard_normal((64, 32)).astype(np.float32)
+        t = numpy_helper.from_array(w, "w")
+        m = model([helper.make_node("MatMul", ["x", "w"], ["y"], name="mm")],
+                  [vi("x", F, [2, 64])], [vi("y", F, [2, 32])], [t])
+        data = os.path.basename(out) + ".data"
+        onnx.external_data_helper.convert_model_to_external_data(
+            m, all_tensors_to_one_file=True, location=data, size_threshold=0)
+        onnx.save_model(m, out)
+        if name == "external_missing":
+            os.remove(os.path.join(os.path.dirname(out), data))
+        return None
+    if name == "dynamic":
+        return model([helper.make_node("Relu", ["x"], ["y"], name="relu")],
+                     [vi("x", F, ["batch", 8])], [vi("y", F, ["batch", 8])])
+    if name == "unsupported3":
+        nodes = [helper.make_node("NonZero", ["x"], ["nz"], name="nz0"),
+                 helper.make_node("Unique", ["x"], ["u"], name="uniq0"),
+                 helper.make_node("Unique", ["x"], ["u2"], name="uniq1"),
+                 helper.make_node("Einsum", ["x", "x"], ["e"], name="ein0",
+                                  equation="ij,ij->ij"),
+                 helper.make_node("Relu", ["x"], ["r"], name="relu0")]
+        return model(nodes, [vi("x", F, [2, 2])],
+                     [vi("r", F, [2, 2]), vi("e", F, [2, 2])])
+    if name == "cycle":
+        nodes = [helper.make_node("Add", ["x", "b"], ["a"], name="first"),
+                 helper.make_node("Relu", ["a"], ["b"], name="second")]
+        return model(nodes, [vi("x", F, [2])], [vi("b", F, [2])])
+    if name == "missing_init":
+        return model([helper.make_node("Add", ["x", "bias"], ["y"], name="add_bias")],
+                     [vi("x", F, [2])], [vi("y", F, [2])])
+    if name == "opset18":
+        return model([helper.make_node("Relu", ["x"], ["y"])],
+                     [vi("x", F, [2])], [vi("y", F, [2])], opset=18)
+    if name == "bad_reshape":
+        shape = numpy_helper.from_array(np.array([5, -1], np.int64), "shape")
+        return model([helper.make_node("Reshape", ["x", "shape"], ["y"], name="rs")],
+                     [vi("x", F, [2, 3])], [vi("y", F, None)], [shape])
+    if name == "data_shape":
+        # Reshape to a shape that is a graph input: needs --specialize.
+        return model([helper.make_node("Reshape", ["x", "shape"], ["y"], name="rs")],
+                     [vi("x", F, [2, 3]), vi("shape", I64, [2])], [vi("y", F, None)])
+    if name in ("truncated", "random"):
+        m = build("weights", out)
+        data = m.SerializeToString()
+        if name == "truncated":
+            data = data[: len(data) // 2]
+        else:
+            data = bytes(random.Random(1).getrandbits(8) for _ in range(4096))
+        with open(out, "wb") as f:
+            f.write(data)
+        return None
+    sys.exit("make_model.py: unknown model '%s'" % name)
+
+
+def main():
+    name, out = sys.argv[1], sys.argv[2]
+    m = build(name, out)
+    if m is not None:
+        onnx.save_model(m, out)
+
+
+if __name__ == "__main__":
+    main()

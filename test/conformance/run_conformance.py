@@ -1,0 +1,135 @@
+#!/usr/bin/env python3
+"""ONNX conformance runner for dfa.
+
+Runs every test of Debian's libonnx-testdata (ONNX 1.12: node,
+pytorch-converted, pytorch-operator, simple) through `dfa-run --test-data`
+on the CPU reference, prints pass / fail / unsupported counts per category,
+and writes a JSON report. With --expected FILE it fails (exit 1) on any
+regression (an expected pass that no longer passes) and on any new pass not
+yet recorded, so the list stays exact; --update rewrites the list.
+
+Categories of outcome, from dfa-run's documented exit codes:
+  pass         exit 0: every output within rtol=1e-3, atol=1e-7 (ONNX's own
+               backend-test tolerances)
+  fail         exit 1 (wrong values) or 4/6/7 (import or run failure)
+  unsupported  exit 3: an op or feature dfa does not implement
+  crash        anything else (a signal, exit 70): always a bug
+"""
+import argparse
+import concurrent.futures
+import json
+import os
+import subprocess
+import sys
+
+DATA = "/usr/share/libonnx-testdata/data"
+CATEGORIES = ["node", "pytorch-converted", "pytorch-operator", "simple"]
+
+
+def run_one(dfa_run, category, name, timeout):
+    test = os.path.join(DATA, category, name)
+    datasets = sorted(d for d in os.listdir(test) if d.startswith("test_data_set"))
+    outcome, detail = "pass", ""
+    for ds in datasets:
+        cmd = [dfa_run, os.path.join(test, "model.onnx"), "--test-data",
+               os.path.join(test, ds), "--specialize-as-needed"]
+        try:
+            p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+        except subprocess.TimeoutExpired:
+            return category, name, "fail", "timeout after %ss" % timeout
+        if p.returncode == 0:
+            continue
+        lines = (p.stderr.strip() or p.stdout.strip()).splitlines()
+        detail = next((l for l in lines if "error" in l or "MISMATCH" in l),
+                      lines[-1] if lines else "")
+        if p.returncode == 3:
+            outcome = "unsupported"
+        elif p.returncode in (1, 4, 5, 6, 7):
+            outcome = "fail"
+        else:
+            outcome = "crash"
+            detail = "exit %d: %s" % (p.returncode, detail)
+        break
+    return category, name, outcome, detail[:300]
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--dfa-run", required=True)
+    ap.add_argument("--report", help="write the JSON report here")
+    ap.add_argument("--expected", help="expected-pass list to check against")
+    ap.add_argument("--update", action="store_true",
+                    help="rewrite the expected-pass list from this run")
+    ap.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
+    ap.add_argument("--timeout", type=int, default=120)
+    ap.add_argument("--filter", default="", help="only tests containing this")
+    args = ap.parse_args()
+
+    tests = []
+    for cat in CATEGORIES:
+        root = os.path.join(DATA, cat)
+        if not os.path.isdir(root):
+            sys.exit("conformance: %s is missing (install libonnx-testdata)" % root)
+        for name in sorted(os.listdir(root)):
+            if args.filter in name:
+                tests.append((cat, name))
+
+    results = []
+    with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
+        futs = [pool.submit(run_one, args.dfa_run, c, n, args.timeout) for c, n in tests]
+        for f in futs:
+            results.append(f.result())
+
+    counts = {c: {"pass": 0, "fail": 0, "unsupported": 0, "crash": 0, "total": 0}
+              for c in CATEGORIES}
+    for cat, _, outcome, _ in results:
+        counts[cat][outcome] += 1
+        counts[cat]["total"] += 1
+    print("%-18s %6s %6s %6s %12s %6s" % ("category", "total", "pass", "fail",
+                                          "unsupported", "crash"))
+    for c in CATEGORIES:
+        k = counts[c]
+        print("%-18s %6d %6d %6d %12d %6d" % (c, k["total"], k["pass"], k["fail"],
+                                              k["unsupported"], k["crash"]))
+
+    if args.report:
+        with open(args.report, "w") as f:
+            json.dump({"schema": "dfa.conformance/1", "onnx": "1.12",
+                       "counts": counts,
+                       "tests": [{"category": c, "name": n, "outcome": o, "detail": d}
+                                 for c, n, o, d in results]}, f, indent=1, sort_keys=True)
+            f.write("\n")
+
+    passed = sorted("%s/%s" % (c, n) for c, n, o, _ in results if o == "pass")
+    status = 0
+    crashes = [(c, n, d) for c, n, o, d in results if o == "crash"]
+    for c, n, d in crashes:
+        print("CRASH %s/%s: %s" % (c, n, d))
+        status = 1
+    if args.update and args.expected:
+        with open(args.expected, "w") as f:
+            f.write("# Conformance tests expected to pass (regenerate with "
+                    "scripts/conformance.sh --update).\n")
+            f.write("\n".join(passed) + "\n")
+    elif args.expected:
+        with open(args.expected) as f:
+            expected = {l.strip() for l in f if l.strip() and not l.startswith("#")}
+        if args.filter:
+            expected = {e for e in expected if args.filter in e.split("/")[1]}
+        got = set(passed)
+        for t in sorted(expected - got):
+            detail = next((d for c, n, o, d in results if "%s/%s" % (c, n) == t), "")
+            print("REGRESSION %s: %s" % (t, detail))
+        for t in sorted(got - expected):
+            print("NEW PASS %s (record it: scripts/conformance.sh --update)" % t)
+        if expected != got:
+            status = 1
+    n = sum(k["pass"] for k in counts.values())
+    f = sum(k["fail"] + k["crash"] for k in counts.values())
+    u = sum(k["unsupported"] for k in counts.values())
+    print("conformance: %d passed, %d failed, %d unsupported" % (n, f, u))
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())

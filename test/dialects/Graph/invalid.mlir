@@ -1,0 +1,143 @@
+// RUN: dfa-opt %s -split-input-file -verify-diagnostics
+// Every verifier message of the graph dialect.
+
+func.func @no_broadcast(%a: tensor<2x3xf32>, %b: tensor<4xf32>) {
+  // expected-error @+2 {{operand shapes 'tensor<2x3xf32>' and 'tensor<4xf32>' do not broadcast}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = graph.add %a, %b : (tensor<2x3xf32>, tensor<4xf32>) -> tensor<2x3xf32>
+  return
+}
+
+// -----
+
+func.func @mixed_types_verified(%a: tensor<3xf32>, %b: tensor<3xf16>) {
+  // expected-error @+1 {{operand element types differ: 'tensor<3xf32>' and 'tensor<3xf16>'}}
+  %0 = graph.mul %a, %b : (tensor<3xf32>, tensor<3xf16>) -> tensor<3xf32>
+  return
+}
+
+// -----
+
+func.func @wrong_result(%a: tensor<2x3xf32>, %b: tensor<3xf32>) {
+  // expected-error @+2 {{'graph.sub' op inferred type(s) 'tensor<2x3xf32>' are incompatible with return type(s) of operation 'tensor<3x3xf32>'}}
+  // expected-error @+1 {{'graph.sub' op failed to infer returned types}}
+  %0 = graph.sub %a, %b : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<3x3xf32>
+  return
+}
+
+// -----
+
+func.func @matmul_k(%a: tensor<2x3xf32>, %b: tensor<4x5xf32>) {
+  // expected-error @+2 {{contracting dims differ: 3 vs 4}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = graph.matmul %a, %b : (tensor<2x3xf32>, tensor<4x5xf32>) -> tensor<2x5xf32>
+  return
+}
+
+// -----
+
+func.func @reshape_count(%a: tensor<2x3xf32>) {
+  // expected-error @+1 {{'graph.reshape' op cannot reshape 6 elements into 'tensor<7xf32>'}}
+  %0 = graph.reshape %a : (tensor<2x3xf32>) -> tensor<7xf32>
+  return
+}
+
+// -----
+
+func.func @conv_group(%x: tensor<1x4x8x8xf32>, %w: tensor<6x2x3x3xf32>) {
+  // expected-error @+1 {{'graph.conv' op group 3 does not divide 4 input channels}}
+  %0 = graph.conv %x, %w {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, group = 3 : i64} : (tensor<1x4x8x8xf32>, tensor<6x2x3x3xf32>) -> tensor<1x6x6x6xf32>
+  return
+}
+
+// -----
+
+func.func @conv_channels(%x: tensor<1x4x8x8xf32>, %w: tensor<6x3x3x3xf32>) {
+  // expected-error @+1 {{'graph.conv' op filter expects 3 input channels, input has 4}}
+  %0 = graph.conv %x, %w {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>} : (tensor<1x4x8x8xf32>, tensor<6x3x3x3xf32>) -> tensor<1x6x6x6xf32>
+  return
+}
+
+// -----
+
+func.func @softmax_axis(%x: tensor<2x3xf32>) {
+  // expected-error @+1 {{'graph.softmax' op axis 2 out of range [0, 2)}}
+  %0 = graph.softmax %x {axis = 2 : i64} : tensor<2x3xf32>
+  return
+}
+
+// -----
+
+func.func @slice_bounds(%x: tensor<4xf32>) {
+  // expected-error @+1 {{'graph.slice' op dim 0 reads [2, 6] outside [0, 4)}}
+  %0 = graph.slice %x {starts = array<i64: 2>, steps = array<i64: 2>} : (tensor<4xf32>) -> tensor<3xf32>
+  return
+}
+
+// -----
+
+func.func @slice_step(%x: tensor<4xf32>) {
+  // expected-error @+1 {{'graph.slice' op step of dim 0 is zero}}
+  %0 = graph.slice %x {starts = array<i64: 0>, steps = array<i64: 0>} : (tensor<4xf32>) -> tensor<1xf32>
+  return
+}
+
+// -----
+
+func.func @expand(%x: tensor<3xf32>) {
+  // expected-error @+1 {{'graph.expand' op cannot broadcast 'tensor<3xf32>' to 'tensor<2x4xf32>'}}
+  %0 = graph.expand %x : (tensor<3xf32>) -> tensor<2x4xf32>
+  return
+}
+
+// -----
+
+func.func @split_sizes(%x: tensor<4x6xf32>) {
+  // expected-error @+2 {{split sizes sum to 5, expected 6}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0:2 = graph.split %x {axis = 1 : i64, sizes = array<i64: 2, 3>} : (tensor<4x6xf32>) -> (tensor<4x2xf32>, tensor<4x3xf32>)
+  return
+}
+
+// -----
+
+func.func @reduce_axes(%x: tensor<4x6xf32>) {
+  // expected-error @+2 {{axes must be sorted, unique and in [0, 2)}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = graph.reduce_sum %x {axes = array<i64: 1, 0>} : (tensor<4x6xf32>) -> tensor<1x1xf32>
+  return
+}
+
+// -----
+
+func.func @transpose_perm(%x: tensor<4x6xf32>) {
+  // expected-error @+2 {{invalid permutation}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = graph.transpose %x {perm = array<i64: 0, 0>} : (tensor<4x6xf32>) -> tensor<4x4xf32>
+  return
+}
+
+// -----
+
+func.func @pad_mode(%x: tensor<4xf32>) {
+  // expected-error @+2 {{unknown pad mode 'wrap'}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = graph.pad %x {pads = array<i64: 1, 1>, mode = "wrap"} : (tensor<4xf32>) -> tensor<6xf32>
+  return
+}
+
+// -----
+
+func.func @weight_offset() {
+  // expected-error @+1 {{'graph.weight' op offset must be non-negative, got -4}}
+  %0 = graph.weight "w" at "f.bin"[-4] : tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @dynamic(%x: tensor<?xf32>) {
+  // expected-error @+1 {{'graph.relu' op operand #0 must be statically shaped tensor of any type values}}
+  %0 = graph.relu %x : tensor<?xf32>
+  return
+}

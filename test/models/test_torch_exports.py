@@ -1,0 +1,64 @@
+#!/usr/bin/env python3
+"""Real exports: each model is exported with torch.onnx.export at opset 14,
+imported by dfa, run on the CPU reference and compared with torch eager:
+max |dfa - torch| must be <= 1e-4 * max |torch|.
+
+usage: test_torch_exports.py BUILD_DIR WORK_DIR [model ...]
+Prints one line per model and a closing 'N passed, N failed' line.
+"""
+import os
+import subprocess
+import sys
+import time
+
+import numpy as np
+import torch
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import torch_models  # noqa: E402
+
+MODELS = ["resnet18", "mobilenet_v2", "gpt_block"]
+
+
+def check(name, bin_dir, work):
+    m, x = torch_models.build(name)
+    path = os.path.join(work, name + ".onnx")
+    with torch.no_grad():
+        ref = m(x).numpy()
+        torch.onnx.export(m, x, path, opset_version=14, input_names=["input"],
+                          output_names=["output"], do_constant_folding=True)
+    np.save(os.path.join(work, name + ".in.npy"), x.numpy())
+    out = os.path.join(work, name + ".out")
+    t0 = time.time()
+    p = subprocess.run([os.path.join(bin_dir, "dfa-run"), path, "--inputs",
+                        os.path.join(work, name + ".in.npy"), "--outputs", out],
+                       capture_output=True, text=True)
+    secs = time.time() - t0
+    if p.returncode != 0:
+        return False, "dfa-run exit %d: %s" % (p.returncode, p.stderr.strip()[-400:])
+    got = np.load(os.path.join(out, "output_0.npy"))
+    if got.shape != ref.shape:
+        return False, "shape %s, torch gives %s" % (got.shape, ref.shape)
+    err = float(np.max(np.abs(got - ref)))
+    scale = float(np.max(np.abs(ref)))
+    ok = err <= 1e-4 * scale
+    return ok, "max abs error %.3g (%.2g x max|output| %.3g), dfa-run %.1f s" % (
+        err, err / scale, scale, secs)
+
+
+def main():
+    bin_dir, work = sys.argv[1], sys.argv[2]
+    names = sys.argv[3:] or MODELS
+    os.makedirs(work, exist_ok=True)
+    passed = failed = 0
+    for name in names:
+        ok, detail = check(name, bin_dir, work)
+        print("%s %s: %s" % ("PASS" if ok else "FAIL", name, detail), flush=True)
+        passed += ok
+        failed += not ok
+    print("torch exports: %d passed, %d failed" % (passed, failed))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,66 @@
+//===- GemmTest.cpp - blocked GEMM against the naive loop -------------------===//
+
+#include "Gemm.h"
+
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <random>
+#include <vector>
+
+using namespace dfa::ref;
+
+namespace {
+std::vector<float> randomMatrix(int64_t n, std::mt19937 &rng) {
+  std::uniform_real_distribution<float> d(-1, 1);
+  std::vector<float> v(n);
+  for (float &x : v)
+    x = d(rng);
+  return v;
+}
+
+/// Transposes a rows x cols row-major matrix.
+std::vector<float> transpose(const std::vector<float> &m, int64_t rows,
+                             int64_t cols) {
+  std::vector<float> t(m.size());
+  for (int64_t i = 0; i < rows; ++i)
+    for (int64_t j = 0; j < cols; ++j)
+      t[j * rows + i] = m[i * cols + j];
+  return t;
+}
+} // namespace
+
+TEST_CASE("blocked gemm matches the triple loop", "[gemm]") {
+  std::mt19937 rng(7);
+  // Shapes that straddle the block sizes (64, 256, 512) and the 4-row
+  // micro-kernel, including remainders of one.
+  auto shape = GENERATE(std::make_tuple(1, 1, 1), std::make_tuple(5, 3, 7),
+                        std::make_tuple(65, 513, 257),
+                        std::make_tuple(130, 70, 300),
+                        std::make_tuple(4, 1000, 3));
+  auto [M, N, K] = shape;
+  auto A = randomMatrix(M * K, rng), B = randomMatrix(K * N, rng);
+  std::vector<float> ref(M * N), out(M * N);
+  gemmNaive(M, N, K, A.data(), B.data(), ref.data());
+  for (bool ta : {false, true})
+    for (bool tb : {false, true}) {
+      auto a = ta ? transpose(A, M, K) : A;
+      auto b = tb ? transpose(B, K, N) : B;
+      gemm(M, N, K, a.data(), ta ? M : K, ta, b.data(), tb ? K : N, tb,
+           out.data(), N);
+      for (int64_t i = 0; i < M * N; ++i)
+        REQUIRE(std::fabs(out[i] - ref[i]) <= 1e-4f * (1 + std::fabs(ref[i])));
+    }
+}
+
+TEST_CASE("gemm writes only its ldc window", "[gemm]") {
+  std::vector<float> A{1, 2, 3, 4}, B{1, 0, 0, 1};
+  std::vector<float> C(2 * 3, -7.0f);
+  gemm(2, 2, 2, A.data(), 2, false, B.data(), 2, false, C.data(), 3);
+  REQUIRE(C[0] == 1);
+  REQUIRE(C[1] == 2);
+  REQUIRE(C[2] == -7.0f);
+  REQUIRE(C[3] == 3);
+  REQUIRE(C[4] == 4);
+  REQUIRE(C[5] == -7.0f);
+}

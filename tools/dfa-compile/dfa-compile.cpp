@@ -1,0 +1,43 @@
+//===- dfa-compile.cpp - import and compile models --------------------------===//
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+#include "dfa/Driver/Tools.h"
+#include "dfa/Support/Status.h"
+
+#include <CLI/CLI.hpp>
+
+int main(int argc, char **argv) {
+  dfa::driver::CompileOptions o;
+  CLI::App app{"dfa-compile: import a model (ONNX or MLIR) into the graph "
+               "dialect and compile it"};
+  app.set_version_flag("--version", "dfa-compile " DFA_VERSION);
+  app.add_option("model", o.model.model, "Model file (.onnx, .mlir)")->required();
+  app.add_option("-o,--output", o.output, "Output file ('-' for stdout)");
+  app.add_option("--emit", o.emit, "What to emit")
+      ->check(CLI::IsMember({"graph", "decomposed", "fused", "tiled",
+                             "laid-out", "sched"}));
+  app.add_flag("--check", o.check,
+               "List the op types the model uses that dfa does not support "
+               "(exit 3 when there are any)");
+  app.add_flag("--json", o.json, "Machine-readable output (with --check)");
+  app.add_option("--shape", o.model.shapes,
+                 "Static shape for a dynamic input: NAME=D0,D1,...")
+      ->take_all();
+  app.add_option("--specialize", o.model.specialize,
+                 "Fix an input's value at compile time: NAME=FILE (.pb/.npy)")
+      ->take_all();
+  app.add_flag("--no-weights", o.model.noWeights,
+               "Import shapes only: weights are not referenced");
+  app.add_flag("--print-locations", o.printLocations,
+               "Print each op's source location");
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError &e) {
+    int code = app.exit(e);
+    return code == 0 ? 0 : dfa::exitCode(dfa::Status::Usage);
+  }
+  return dfa::driver::compileMain(o);
+}

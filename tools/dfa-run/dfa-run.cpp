@@ -1,0 +1,49 @@
+//===- dfa-run.cpp - run models on a target ---------------------------------===//
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+#include "dfa/Driver/Tools.h"
+#include "dfa/Support/Status.h"
+
+#include <CLI/CLI.hpp>
+
+int main(int argc, char **argv) {
+  dfa::driver::RunOptions o;
+  CLI::App app{"dfa-run: run a model on a target and check its outputs"};
+  app.set_version_flag("--version", "dfa-run " DFA_VERSION);
+  app.add_option("model", o.model.model, "Model file (.onnx, .mlir)")->required();
+  app.add_option("--target", o.target, "Target to run on (cpu)");
+  app.add_option("--inputs", o.inputs,
+                 "Input tensors (.pb or .npy), one per model input")
+      ->take_all();
+  app.add_option("--expect", o.expect,
+                 "Expected outputs (.pb or .npy); exit 1 on a mismatch")
+      ->take_all();
+  app.add_option("--test-data", o.testData,
+                 "ONNX test-data folder (input_N.pb, output_N.pb)");
+  app.add_option("--outputs", o.outputs, "Folder to write output_N.npy into");
+  app.add_option("--seed", o.seed, "Seed for random inputs (when none given)");
+  app.add_option("--rtol", o.rtol, "Relative tolerance of --expect");
+  app.add_option("--atol", o.atol, "Absolute tolerance of --expect");
+  app.add_flag("--json", o.json, "Print a dfa.run/1 JSON summary on stdout");
+  app.add_flag("--fp64-accumulate", o.fp64Accumulate,
+               "Accumulate reductions, matmuls and convolutions in double");
+  app.add_option("--shape", o.model.shapes,
+                 "Static shape for a dynamic input: NAME=D0,D1,...")
+      ->take_all();
+  app.add_option("--specialize", o.model.specialize,
+                 "Fix an input's value at compile time: NAME (from --inputs) "
+                 "or NAME=FILE")
+      ->take_all();
+  app.add_flag("--specialize-as-needed", o.specializeAsNeeded,
+               "Specialize every input the compiler needs as a constant");
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError &e) {
+    int code = app.exit(e);
+    return code == 0 ? 0 : dfa::exitCode(dfa::Status::Usage);
+  }
+  return dfa::driver::runMain(o);
+}
