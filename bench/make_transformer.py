@@ -1,0 +1,96 @@
+#!/usr/bin/env python3
+"""Writes a GPT-style decoder (N layers, d_model D, sequence T) as ONNX with
+every weight in one external-data file, without materializing the weights:
+the data file is created sparse at its full size (the importer references
+weights by offset and never reads them).
+
+usage: make_transformer.py OUT.onnx [--layers 24] [--d-model 1024] [--seq 128]
+"""
+import argparse
+import math
+import os
+
+import numpy as np
+import onnx
+from onnx import TensorProto, helper, numpy_helper
+
+ap = argparse.ArgumentParser()
+ap.add_argument("out")
+ap.add_argument("--layers", type=int, default=24)
+ap.add_argument("--d-model", type=int, default=1024)
+ap.add_argument("--seq", type=int, default=128)
+ap.add_argument("--heads", type=int, default=16)
+a = ap.parse_args()
+D, T, H, L = a.d_model, a.seq, a.heads, a.layers
+data_name = os.path.basename(a.out) + ".data"
+offset = 0
+inits, nodes = [], []
+
+
+def weight(name, shape):
+    global offset
+    t = TensorProto()
+    t.name = name
+    t.data_type = TensorProto.FLOAT
+    t.dims.extend(shape)
+    t.data_location = TensorProto.EXTERNAL
+    n = int(np.prod(shape)) * 4
+    for k, v in (("location", data_name), ("offset", str(offset)), ("length", str(n))):
+        e = t.external_data.add()
+        e.key, e.value = k, v
+    offset += n
+    inits.append(t)
+    return name
+
+
+def const(name, arr):
+    inits.append(numpy_helper.from_array(np.asarray(arr), name))
+    return name
+
+
+def node(op, ins, outs=None, **attrs):
+    outs = outs or ["%s_%d" % (op.lower(), len(nodes))]
+    nodes.append(helper.make_node(op, ins, outs, name=outs[0], **attrs))
+    return outs[0]
+
+
+const("shape_heads", np.array([1, T, H, D // H], np.int64))
+const("shape_model", np.array([1, T, D], np.int64))
+const("scale", np.array(1.0 / math.sqrt(D // H), np.float32))
+const("mask", np.triu(np.full((T, T), -1e9, np.float32), 1))
+const("half", np.array(0.5, np.float32))
+const("one", np.array(1.0, np.float32))
+const("rsqrt2", np.array(1 / math.sqrt(2), np.float32))
+
+x = "tokens"
+for l in range(L):
+    p = "layer%d." % l
+    h = node("LayerNormalization", [x, weight(p + "ln1.w", [D]), weight(p + "ln1.b", [D])], axis=-1)
+    qkv = node("MatMul", [h, weight(p + "attn.qkv", [D, 3 * D])])
+    q, k, v = (p + "q", p + "k", p + "v")
+    node("Split", [qkv], [q, k, v], axis=2)
+    heads = []
+    for t in (q, k, v):
+        r = node("Reshape", [t, "shape_heads"])
+        heads.append(node("Transpose", [r], perm=[0, 2, 1, 3]))
+    kt = node("Transpose", [heads[1]], perm=[0, 1, 3, 2])
+    s = node("Mul", [node("MatMul", [heads[0], kt]), "scale"])
+    att = node("Softmax", [node("Add", [s, "mask"])], axis=-1)
+    y = node("Transpose", [node("MatMul", [att, heads[2]])], perm=[0, 2, 1, 3])
+    y = node("Reshape", [y, "shape_model"])
+    x = node("Add", [x, node("MatMul", [y, weight(p + "attn.proj", [D, D])])])
+    h = node("LayerNormalization", [x, weight(p + "ln2.w", [D]), weight(p + "ln2.b", [D])], axis=-1)
+    u = node("MatMul", [h, weight(p + "mlp.up", [D, 4 * D])])
+    g = node("Mul", [node("Mul", [u, "half"]),
+                     node("Add", [node("Erf", [node("Mul", [u, "rsqrt2"])]), "one"])])
+    x = node("Add", [x, node("MatMul", [g, weight(p + "mlp.down", [4 * D, D])])])
+
+graph = helper.make_graph(
+    nodes, "transformer",
+    [helper.make_tensor_value_info("tokens", TensorProto.FLOAT, [1, T, D])],
+    [helper.make_tensor_value_info(x, TensorProto.FLOAT, [1, T, D])], initializer=inits)
+model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+onnx.save_model(model, a.out)
+with open(os.path.join(os.path.dirname(os.path.abspath(a.out)), data_name), "wb") as f:
+    f.truncate(offset)
+print("%s: %d layers, %d nodes, %.2f GB of external weights" % (a.out, L, len(nodes), offset / 1e9))

@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Runs every benchmark and prints its figures (medians of several runs).
+# Not part of the test command: timings on a shared machine are noisy, so
+# speed and memory targets are checked here, by a person, not by tests.
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+"$root/scripts/build.sh" dfa-compile dfa-run dfa-bench-gemm >/dev/null
+echo "== GEMM (CPU reference) vs the naive triple loop, float32"
+"${DFA_BUILD_DIR:-$root/build}/bin/dfa-bench-gemm"
+echo "== ResNet-18 inference on the CPU reference"
+"$root/bench/resnet_bench.sh" "$work"
+echo "== import of a 24-layer transformer with external weights"
+"$root/bench/import_bench.sh" "$work"
