@@ -30,7 +30,7 @@ static int64_t elems(Value v) { return tensorElements(v.getType()); }
 int64_t dfa::graph::defaultFlops(Operation *op) {
   return llvm::TypeSwitch<Operation *, int64_t>(op)
       .Case<ConstantOp, WeightOp, ReshapeOp, ExpandOp, TransposeOp, ConcatOp,
-            SplitOp, SliceOp, GatherOp, GatherElementsOp, PadOp, TileOp,
+            SplitOp, SliceOp, GatherOp, GatherElementsOp, GatherNDOp, PadOp, TileOp,
             CastOp>([](Operation *) { return 0; })
       .Case([](MatMulOp m) {
         int64_t k = cast<RankedTensorType>(m.getLhs().getType()).getShape().back();
@@ -51,6 +51,15 @@ int64_t dfa::graph::defaultFlops(Operation *op) {
       .Case([](ConvTransposeOp c) {
         auto w = cast<RankedTensorType>(c.getFilter().getType());
         return 2 * elems(c.getInput()) * product(w.getShape().drop_front(1));
+      })
+      .Case([](ResizeOp r) {
+        int64_t taps = r.getMode() == "nearest" ? 0 : r.getMode() == "linear" ? 2 : 4;
+        int64_t perOut = 1;
+        for (auto [i, o] : llvm::zip(
+                 cast<RankedTensorType>(r.getInput().getType()).getShape(),
+                 cast<RankedTensorType>(r.getOutput().getType()).getShape()))
+          perOut *= (i != o && taps) ? taps : 1;
+        return taps ? 2 * elems(r.getOutput()) * perOut : 0;
       })
       .Case([](MaxPoolOp p) { return elems(p.getOutput()) * product(p.getKernel()); })
       .Case([](AvgPoolOp p) { return elems(p.getOutput()) * product(p.getKernel()); })

@@ -179,3 +179,77 @@ LogicalResult SliceOp::verify() {
   }
   return success();
 }
+
+LogicalResult ResizeOp::verify() {
+  auto in = asTensor(getInput()), out = asTensor(getOutput());
+  int64_t rank = in.getRank();
+  if (out.getRank() != rank || in.getElementType() != out.getElementType())
+    return emitOpError("result must have the input's rank and element type");
+  if ((int64_t)getScales().size() != rank)
+    return emitOpError("expected ") << rank << " scales, got "
+                                    << getScales().size();
+  if (llvm::any_of(getScales(), [](double s) { return !(s > 0); }))
+    return emitOpError("scales must be positive");
+  if (getRoi() && (int64_t)getRoi()->size() != 2 * rank)
+    return emitOpError("expected ") << 2 * rank << " roi values";
+  StringRef mode = getMode(), coord = getCoordinateMode(),
+            nearest = getNearestMode();
+  if (mode != "nearest" && mode != "linear" && mode != "cubic")
+    return emitOpError("unknown mode '") << mode << "'";
+  if (!llvm::is_contained({"half_pixel", "pytorch_half_pixel", "align_corners",
+                           "asymmetric", "tf_half_pixel_for_nn",
+                           "tf_crop_and_resize"},
+                          coord))
+    return emitOpError("unknown coordinate mode '") << coord << "'";
+  if (!llvm::is_contained(
+          {"round_prefer_floor", "round_prefer_ceil", "floor", "ceil"}, nearest))
+    return emitOpError("unknown nearest mode '") << nearest << "'";
+  if (coord == "tf_crop_and_resize" && !getRoi())
+    return emitOpError("tf_crop_and_resize needs a roi");
+  return success();
+}
+
+LogicalResult GatherNDOp::verify() {
+  auto in = asTensor(getInput()), idx = asTensor(getIndices()),
+       out = asTensor(getOutput());
+  int64_t b = getBatchDims();
+  if (idx.getRank() < 1 || b < 0 || b >= idx.getRank() || b > in.getRank())
+    return emitOpError("batch_dims ") << b << " out of range";
+  int64_t k = idx.getShape().back();
+  if (k < 1 || b + k > in.getRank())
+    return emitOpError("index tuples of ") << k << " entries do not fit "
+                                           << in;
+  SmallVector<int64_t> shape(in.getShape().take_front(b));
+  for (int64_t d = 0; d < b; ++d)
+    if (idx.getDimSize(d) != in.getDimSize(d))
+      return emitOpError("batch dim ") << d << " differs";
+  shape.append(idx.getShape().begin() + b, idx.getShape().end() - 1);
+  shape.append(in.getShape().begin() + b + k, in.getShape().end());
+  if (out.getShape() != ArrayRef<int64_t>(shape) ||
+      out.getElementType() != in.getElementType())
+    return emitOpError("result must be ")
+           << RankedTensorType::get(shape, in.getElementType());
+  return success();
+}
+
+LogicalResult ScatterNDOp::verify() {
+  auto in = asTensor(getInput()), idx = asTensor(getIndices()),
+       upd = asTensor(getUpdates());
+  if (idx.getRank() < 1)
+    return emitOpError("indices need rank >= 1");
+  int64_t k = idx.getShape().back();
+  if (k < 1 || k > in.getRank())
+    return emitOpError("index tuples of ") << k << " entries do not fit "
+                                           << in;
+  SmallVector<int64_t> shape(idx.getShape().drop_back());
+  shape.append(in.getShape().begin() + k, in.getShape().end());
+  if (upd.getShape() != ArrayRef<int64_t>(shape))
+    return emitOpError("updates must have shape ")
+           << RankedTensorType::get(shape, in.getElementType());
+  if (upd.getElementType() != in.getElementType())
+    return emitOpError("updates and input differ in element type");
+  StringRef red = getReduction();
+  if (!llvm::is_contained({"none", "add", "mul", "max", "min"}, red))
+    return emitOpError("unknown reduction '") << red << "'";
+  return success();
+}

@@ -313,6 +313,30 @@ def Graph_GlobalMaxPoolOp : Graph_PoolOp<"global_max_pool"> {
   let arguments = (ins Graph_Tensor:$input);
 }
 
+def Graph_ResizeOp : Graph_Op<"resize"> {
+  let summary = "Resamples the input to the result shape";
+  let description = [{
+    Nearest, linear or cubic interpolation, separable over the dims. For
+    result index `o` in a dim, the source coordinate is given by
+    `coordinate_mode` (ONNX's coordinate_transformation_mode) with
+    `scales[d]` = output size / input size unless the model gave other
+    scales; `roi` holds per-dim [start..., end...] for tf_crop_and_resize.
+    Out-of-range taps repeat the edge (or, with `exclude_outside`, get no
+    weight).
+  }];
+  let arguments = (ins Graph_Tensor:$input,
+                       DefaultValuedAttr<StrAttr, "\"nearest\"">:$mode,
+                       DefaultValuedAttr<StrAttr, "\"half_pixel\"">:$coordinate_mode,
+                       DefaultValuedAttr<StrAttr, "\"round_prefer_floor\"">:$nearest_mode,
+                       DefaultValuedAttr<F64Attr, "-0.75">:$cubic_coeff_a,
+                       DefaultValuedAttr<BoolAttr, "false">:$exclude_outside,
+                       DefaultValuedAttr<F64Attr, "0.0">:$extrapolation_value,
+                       DenseF64ArrayAttr:$scales,
+                       OptionalAttr<DenseF64ArrayAttr>:$roi);
+  let results = (outs Graph_Tensor:$output);
+  let hasVerifier = 1;
+}
+
 //===----------------------------------------------------------------------===//
 // Normalizations and softmax
 //===----------------------------------------------------------------------===//
@@ -466,6 +490,27 @@ def Graph_GatherElementsOp : Graph_Op<"gather_elements"> {
   let summary = "result[i][j] = input[index[i][j]][j] along axis";
   let arguments = (ins Graph_Tensor:$input, Graph_IndexTensor:$indices, I64Attr:$axis);
   let results = (outs Graph_Tensor:$output);
+}
+
+def Graph_GatherNDOp : Graph_Op<"gather_nd"> {
+  let summary = "Slices of input addressed by index tuples (the last dim of indices)";
+  let description = [{
+    With `b` = batch_dims and `k` = the last dim of `indices`, the result
+    has shape input[:b] + indices[b:-1] + input[b+k:].
+  }];
+  let arguments = (ins Graph_Tensor:$input, Graph_IndexTensor:$indices,
+                       DefaultValuedAttr<I64Attr, "0">:$batch_dims);
+  let results = (outs Graph_Tensor:$output);
+  let hasVerifier = 1;
+}
+
+def Graph_ScatterNDOp : Graph_Op<"scatter_nd", [AllTypesMatch<["input", "output"]>]> {
+  let summary = "Copy of input with update slices written at index tuples";
+  let arguments = (ins Graph_Tensor:$input, Graph_IndexTensor:$indices,
+                       Graph_Tensor:$updates,
+                       DefaultValuedAttr<StrAttr, "\"none\"">:$reduction);
+  let results = (outs Graph_Tensor:$output);
+  let hasVerifier = 1;
 }
 
 def Graph_ScatterElementsOp : Graph_Op<"scatter_elements", [InferTypeOpAdaptor]> {

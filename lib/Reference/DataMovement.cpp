@@ -229,6 +229,77 @@ LogicalResult dfa::ref::evalOp<GatherElementsOp>(GatherElementsOp op,
 }
 
 template <>
+LogicalResult dfa::ref::evalOp<GatherNDOp>(GatherNDOp op, Evaluator &ev) {
+  const Tensor &in = ev.get(op.getInput());
+  const Tensor &ti = ev.get(op.getIndices());
+  std::vector<int64_t> idx = ti.toInts();
+  int64_t b = op.getBatchDims(), k = ti.shape().back();
+  int64_t batches = numElements(in.shape().take_front(b));
+  int64_t tuples = numElements(ti.shape().drop_back().drop_front(b));
+  int64_t slice = numElements(in.shape().drop_front(b + k));
+  int64_t batchStride = numElements(in.shape().drop_front(b));
+  Shape strides = rowMajorStrides(in.shape().drop_front(b));
+  Tensor out(in.dtype(), shapeOf(op.getOutput()));
+  size_t es = dtypeSize(in.dtype());
+  for (int64_t bi = 0; bi < batches; ++bi)
+    for (int64_t t = 0; t < tuples; ++t) {
+      int64_t off = bi * batchStride;
+      for (int64_t j = 0; j < k; ++j) {
+        int64_t dim = in.shape()[b + j];
+        int64_t i = normalizeIndex(idx[(bi * tuples + t) * k + j], dim);
+        if (i < 0 || i >= dim)
+          return op.emitOpError("index ") << idx[(bi * tuples + t) * k + j]
+                                          << " out of range for dim " << b + j;
+        off += i * strides[j];
+      }
+      std::memcpy(out.bytes() + (bi * tuples + t) * slice * es,
+                  in.bytes() + off * es, slice * es);
+    }
+  ev.set(op.getOutput(), std::move(out));
+  return success();
+}
+
+template <>
+LogicalResult dfa::ref::evalOp<ScatterNDOp>(ScatterNDOp op, Evaluator &ev) {
+  const Tensor &in = ev.get(op.getInput());
+  const Tensor &ti = ev.get(op.getIndices());
+  const Tensor &up = ev.get(op.getUpdates());
+  std::vector<int64_t> idx = ti.toInts();
+  int64_t k = ti.shape().back();
+  int64_t tuples = numElements(ti.shape().drop_back());
+  int64_t slice = numElements(in.shape().drop_front(k));
+  Shape strides = rowMajorStrides(in.shape());
+  Tensor out = in.clone();
+  StringRef red = op.getReduction();
+  for (int64_t t = 0; t < tuples; ++t) {
+    int64_t off = 0;
+    for (int64_t j = 0; j < k; ++j) {
+      int64_t dim = in.shape()[j];
+      int64_t i = normalizeIndex(idx[t * k + j], dim);
+      if (i < 0 || i >= dim)
+        return op.emitOpError("index ") << idx[t * k + j]
+                                        << " out of range for dim " << j;
+      off += i * strides[j];
+    }
+    for (int64_t e = 0; e < slice; ++e) {
+      int64_t o = off + e, u = t * slice + e;
+      if (red == "none")
+        copyElement(up, u, out, o);
+      else if (red == "add")
+        out.setDouble(o, out.getDouble(o) + up.getDouble(u));
+      else if (red == "mul")
+        out.setDouble(o, out.getDouble(o) * up.getDouble(u));
+      else if (red == "max")
+        out.setDouble(o, std::max(out.getDouble(o), up.getDouble(u)));
+      else
+        out.setDouble(o, std::min(out.getDouble(o), up.getDouble(u)));
+    }
+  }
+  ev.set(op.getOutput(), std::move(out));
+  return success();
+}
+
+template <>
 LogicalResult dfa::ref::evalOp<ScatterElementsOp>(ScatterElementsOp op,
                                                   Evaluator &ev) {
   const Tensor &in = ev.get(op.getInput());

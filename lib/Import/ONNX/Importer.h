@@ -50,6 +50,10 @@ using Converter = mlir::LogicalResult (*)(NodeContext &ctx,
 const llvm::StringMap<Converter> &converters();
 /// Adds the data-movement and shape converters to `table`.
 void addShapeConverters(llvm::StringMap<Converter> &table);
+/// Adds the ops imported as subgraphs (losses, OneHot, ...) to `table`.
+void addCompositeConverters(llvm::StringMap<Converter> &table);
+/// Adds Einsum (transposes, reshapes and a matmul) to `table`.
+void addEinsumConverter(llvm::StringMap<Converter> &table);
 
 /// The state handed to a converter for one node.
 class NodeContext {
@@ -88,6 +92,12 @@ public:
   mlir::FailureOr<ref::Tensor> constInput(size_t i, llvm::StringRef what);
   mlir::FailureOr<std::vector<int64_t>> constInts(size_t i,
                                                   llvm::StringRef what);
+  /// Like constInput/constInts for an optional input: leaves `out` alone
+  /// when the input is absent.
+  mlir::LogicalResult optionalConst(size_t i, llvm::StringRef what,
+                                    std::vector<int64_t> &out);
+  mlir::LogicalResult optionalConst(size_t i, llvm::StringRef what,
+                                    std::vector<double> &out);
 
   /// An error naming the node; the import stops with InvalidModel.
   mlir::InFlightDiagnostic error();
@@ -99,6 +109,11 @@ public:
   mlir::Value scalar(mlir::Type elt, double v);
   mlir::Value reshape(mlir::Value v, llvm::ArrayRef<int64_t> shape);
   mlir::Value cast(mlir::Value v, mlir::Type elt);
+  /// Mean, x - mean and variance of `x` over `axes` (dims kept).
+  struct Moments {
+    mlir::Value mean, centered, variance;
+  };
+  Moments moments(mlir::Value x, llvm::ArrayRef<int64_t> axes);
   /// Normalizes an axis in [-rank, rank) to [0, rank), or fails.
   mlir::FailureOr<int64_t> axis(int64_t a, int64_t rank);
 

@@ -84,6 +84,39 @@ FailureOr<std::vector<int64_t>> NodeContext::constInts(size_t i,
   return t->toInts();
 }
 
+LogicalResult NodeContext::optionalConst(size_t i, llvm::StringRef what,
+                                         std::vector<int64_t> &out) {
+  if (!has(i))
+    return success();
+  auto v = constInts(i, what);
+  if (failed(v))
+    return failure();
+  out = std::move(*v);
+  return success();
+}
+
+LogicalResult NodeContext::optionalConst(size_t i, llvm::StringRef what,
+                                         std::vector<double> &out) {
+  if (!has(i))
+    return success();
+  auto v = constInput(i, what);
+  if (failed(v))
+    return failure();
+  out = v->toDoubles();
+  return success();
+}
+
+NodeContext::Moments NodeContext::moments(Value x, llvm::ArrayRef<int64_t> axes) {
+  auto a = b.getDenseI64ArrayAttr(axes);
+  auto keep = b.getBoolAttr(true);
+  Moments m;
+  m.mean = b.create<graph::ReduceMeanOp>(loc, x, a, keep);
+  m.centered = b.create<graph::SubOp>(loc, x, m.mean);
+  m.variance = b.create<graph::ReduceMeanOp>(
+      loc, b.create<graph::MulOp>(loc, m.centered, m.centered), a, keep);
+  return m;
+}
+
 Value NodeContext::constant(const ref::Tensor &t) {
   return b.create<graph::ConstantOp>(loc, ref::tensorToAttr(t, ctx()));
 }

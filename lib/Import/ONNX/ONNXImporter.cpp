@@ -23,6 +23,8 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 
+#include <onnx/shape_inference/implementation.h>
+
 #include <queue>
 
 using namespace mlir;
@@ -66,6 +68,8 @@ private:
   Value importInitializer(const onnx::TensorProto &init);
   LogicalResult importNode(const onnx::NodeProto &node, size_t index);
   void foldConstants(Block::iterator from, DenseMap<Value, Value> &replaced);
+  void runONNXShapeInference();
+  void crossCheck(const onnx::NodeProto &node, Location loc);
 
   LoadedModel &m;
   MLIRContext &ctx;
@@ -78,6 +82,8 @@ private:
   llvm::StringMap<Value> values;
   llvm::StringMap<const onnx::TensorProto *> initializers;
   llvm::StringSet<> usedNames;
+  /// Fully static result types that ONNX's own shape inference found.
+  llvm::StringMap<RankedTensorType> onnxTypes;
   func::FuncOp func;
   OwningOpRef<ModuleOp> module;
 
@@ -283,6 +289,60 @@ LogicalResult Importer::createFunction() {
   return success();
 }
 
+void Importer::runONNXShapeInference() {
+  // Give the graph inputs the shapes they are imported with, so that
+  // inference (with data propagation) reaches static shapes.
+  for (auto &input : *m.model.mutable_graph()->mutable_input()) {
+    auto it = opts.shapes.find(input.name());
+    if (it == opts.shapes.end() || !input.type().has_tensor_type())
+      continue;
+    auto *shape = input.mutable_type()->mutable_tensor_type()->mutable_shape();
+    shape->clear_dim();
+    for (int64_t d : it->second)
+      shape->add_dim()->set_dim_value(d);
+  }
+  try {
+    onnx::ShapeInferenceOptions options(/*check_type=*/false, /*error_mode=*/0,
+                                        /*data_prop=*/true);
+    onnx::shape_inference::InferShapes(m.model, onnx::OpSchemaRegistry::Instance(),
+                                       options);
+  } catch (const std::exception &e) {
+    // A model ONNX cannot infer is still imported; dfa's own inference
+    // decides, and the import reports real inconsistencies.
+    return;
+  }
+  auto record = [&](const onnx::ValueInfoProto &vi) {
+    if (!vi.type().has_tensor_type() || !vi.type().tensor_type().has_shape())
+      return;
+    const auto &tt = vi.type().tensor_type();
+    SmallVector<int64_t> shape;
+    for (const auto &d : tt.shape().dim()) {
+      if (!d.has_dim_value())
+        return;
+      shape.push_back(d.dim_value());
+    }
+    if (Type elt = elementType(tt.elem_type(), &ctx))
+      onnxTypes[vi.name()] = RankedTensorType::get(shape, elt);
+  };
+  for (const auto &vi : m.model.graph().value_info())
+    record(vi);
+}
+
+void Importer::crossCheck(const onnx::NodeProto &node, Location loc) {
+  for (const std::string &out : node.output()) {
+    auto inferred = onnxTypes.find(out);
+    auto ours = values.find(out);
+    if (inferred == onnxTypes.end() || ours == values.end())
+      continue;
+    auto type = cast<RankedTensorType>(ours->second.getType());
+    if (type.getShape() != inferred->second.getShape())
+      emitWarning(loc) << "'" << node.op_type() << "' node '"
+                       << cast<NameLoc>(loc).getName().str() << "': output '"
+                       << out << "' is " << type
+                       << ", ONNX shape inference says " << inferred->second;
+  }
+}
+
 Value Importer::importInitializer(const onnx::TensorProto &init) {
   Location loc = NameLoc::get(b.getStringAttr(init.name()), fileLoc);
   Type elt = elementType(init.data_type(), &ctx);
@@ -434,6 +494,17 @@ LogicalResult Importer::importNode(const onnx::NodeProto &node, size_t index) {
       status = Status::InvalidModel;
     return failure();
   }
+  // Verify what the node became here, so that an inconsistency the
+  // converter did not catch is reported at this node, not as a broken
+  // module at the end.
+  for (Operation &op : llvm::make_range(
+           last ? std::next(Block::iterator(last)) : block->begin(), block->end()))
+    if (failed(verify(&op, /*verifyRecursively=*/false))) {
+      emitError(loc) << "'" << node.op_type() << "' node '" << name
+                     << "' is inconsistent (see the error above)";
+      status = Status::InvalidModel;
+      return failure();
+    }
   for (int i = 0; i < node.output_size(); ++i) {
     const std::string &out = node.output(i);
     if (out.empty())
@@ -456,6 +527,7 @@ LogicalResult Importer::importNode(const onnx::NodeProto &node, size_t index) {
   for (int i = 0; i < node.output_size() && i < (int)results.size(); ++i)
     if (!node.output(i).empty() && replaced.count(results[i]))
       values[node.output(i)] = replaced.lookup(results[i]);
+  crossCheck(node, loc);
   return success();
 }
 
@@ -468,6 +540,7 @@ ImportResult Importer::run() {
   if (failed(checkSupported()) || failed(orderNodes()) ||
       failed(createFunction()))
     return fail();
+  runONNXShapeInference();
   const auto &graph = m.model.graph();
   for (size_t i : order)
     if (failed(importNode(graph.node(i), i)))

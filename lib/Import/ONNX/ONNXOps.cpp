@@ -109,6 +109,12 @@ template <typename OpT> LogicalResult variadic(NodeContext &c, Results &r) {
   for (size_t i = 1; i < c.inputs.size(); ++i) {
     if (failed(checkSameElementType(c, acc, c.in(i))))
       return failure();
+    if (failed(broadcastShapes(cast<ShapedType>(acc.getType()).getShape(),
+                               c.type(i).getShape()))) {
+      c.error() << "input " << i << " " << c.in(i).getType()
+                << " does not broadcast with the others";
+      return failure();
+    }
     acc = c.b.create<OpT>(c.loc, acc, c.in(i));
   }
   r.push_back(acc);
@@ -127,6 +133,14 @@ LogicalResult convertMean(NodeContext &c, Results &r) {
 LogicalResult convertWhere(NodeContext &c, Results &r) {
   if (failed(checkSameElementType(c, c.in(1), c.in(2))))
     return failure();
+  auto xy = broadcastShapes(c.type(1).getShape(), c.type(2).getShape());
+  if (!c.type(0).getElementType().isInteger(1) || failed(xy) ||
+      failed(broadcastShapes(*xy, c.type(0).getShape()))) {
+    c.error() << "condition " << c.in(0).getType() << " and values "
+              << c.in(1).getType() << ", " << c.in(2).getType()
+              << " do not broadcast (or the condition is not bool)";
+    return failure();
+  }
   r.push_back(c.b.create<WhereOp>(c.loc, c.in(0), c.in(1), c.in(2)));
   return success();
 }
@@ -234,6 +248,17 @@ LogicalResult convertGemm(NodeContext &c, Results &r) {
     c.error() << "contracting dims differ (" << k1 << " and " << k2 << ")";
     return failure();
   }
+  int64_t m = c.type(0).getDimSize(ta ? 1 : 0), n = c.type(1).getDimSize(tb ? 0 : 1);
+  if (c.has(2)) {
+    auto shape = broadcastShapes(c.type(2).getShape(), {m, n});
+    if (failed(shape) || (*shape)[0] != m || (*shape)[1] != n) {
+      c.error() << "C " << c.in(2).getType() << " does not broadcast to " << m
+                << "x" << n;
+      return failure();
+    }
+  }
+  if (failed(checkSameElementType(c, c.in(0), c.in(1))))
+    return failure();
   r.push_back(c.b.create<GemmOp>(
       c.loc, c.in(0), c.in(1), c.in(2), f64(c, c.floatAttr("alpha", 1.0)),
       f64(c, c.floatAttr("beta", 1.0)), c.b.getBoolAttr(ta), c.b.getBoolAttr(tb)));
@@ -284,6 +309,20 @@ FailureOr<WindowAttrs> windowAttrs(NodeContext &c, ArrayRef<int64_t> kernel) {
   } else if (autoPad != "NOTSET") {
     c.error() << "unknown auto_pad '" << autoPad << "'";
     return failure();
+  }
+  for (int64_t i = 0; i < s; ++i) {
+    if (w.kernel[i] < 1 || w.strides[i] < 1 || w.dilations[i] < 1) {
+      c.error() << "kernel, strides and dilations must be positive";
+      return failure();
+    }
+    if (windowOutputSize(c.type(0).getDimSize(i + 2), w.kernel[i], w.strides[i],
+                         w.pads[i], w.pads[i + s], w.dilations[i],
+                         c.intAttr("ceil_mode", 0)) < 1) {
+      c.error() << "the window (" << w.kernel[i] << " wide, dilation "
+                << w.dilations[i] << ") does not fit spatial dim " << i
+                << " of " << c.in(0).getType();
+      return failure();
+    }
   }
   return w;
 }
@@ -415,6 +454,77 @@ template <typename OpT> LogicalResult globalPool(NodeContext &c, Results &r) {
   return success();
 }
 
+/// Resize (opsets 10-13) and its predecessor Upsample (7-9).
+LogicalResult convertResize(NodeContext &c, Results &r) {
+  auto t = c.type(0);
+  int64_t rank = t.getRank();
+  bool upsample = c.node.op_type() == "Upsample";
+  std::vector<double> scales, roi;
+  std::vector<int64_t> sizes;
+  // Inputs: Upsample-7 attr scales; Upsample-9 and Resize-10 (X, scales);
+  // Resize-11+ (X, roi, scales, sizes).
+  size_t scalesAt = (upsample || c.opset < 11) ? 1 : 2;
+  if (upsample && c.opset < 9) {
+    if (const auto *a = c.attr("scales"))
+      scales.assign(a->floats().begin(), a->floats().end());
+  } else if (failed(c.optionalConst(scalesAt, "scales", scales))) {
+    return failure();
+  }
+  if (!upsample && c.opset >= 11 &&
+      (failed(c.optionalConst(3, "sizes", sizes)) ||
+       failed(c.optionalConst(1, "roi", roi))))
+    return failure();
+  SmallVector<int64_t> out;
+  SmallVector<double> effective;
+  if (!sizes.empty() && scales.empty()) {
+    if ((int64_t)sizes.size() != rank) {
+      c.error() << "expected " << rank << " sizes";
+      return failure();
+    }
+    for (int64_t d = 0; d < rank; ++d) {
+      out.push_back(sizes[d]);
+      effective.push_back(double(sizes[d]) / double(t.getDimSize(d)));
+    }
+  } else {
+    if ((int64_t)scales.size() != rank) {
+      c.error() << "expected " << rank << " scales (or sizes)";
+      return failure();
+    }
+    for (int64_t d = 0; d < rank; ++d) {
+      out.push_back((int64_t)std::floor(t.getDimSize(d) * scales[d]));
+      effective.push_back(scales[d]);
+    }
+  }
+  std::string mode = c.strAttr("mode", "nearest");
+  if (mode == "bilinear" || mode == "trilinear")
+    mode = "linear";
+  std::string coord = c.strAttr("coordinate_transformation_mode", "half_pixel");
+  std::string nearest = c.strAttr("nearest_mode", "round_prefer_floor");
+  if (upsample || c.opset < 11) {
+    coord = "asymmetric";
+    nearest = "floor";
+  }
+  if (mode != "nearest" && mode != "linear" && mode != "cubic") {
+    c.unsupported() << "mode '" << mode << "'";
+    return failure();
+  }
+  if (coord == "tf_crop_and_resize" && (int64_t)roi.size() != 2 * rank) {
+    c.error() << "tf_crop_and_resize needs " << 2 * rank << " roi values";
+    return failure();
+  }
+  auto op = c.b.create<ResizeOp>(
+      c.loc, RankedTensorType::get(out, t.getElementType()), c.in(0),
+      c.b.getStringAttr(mode), c.b.getStringAttr(coord),
+      c.b.getStringAttr(nearest), f64(c, c.floatAttr("cubic_coeff_a", -0.75)),
+      c.b.getBoolAttr(c.intAttr("exclude_outside", 0)),
+      f64(c, c.floatAttr("extrapolation_value", 0.0)),
+      c.b.getDenseF64ArrayAttr(effective),
+      coord == "tf_crop_and_resize" ? c.b.getDenseF64ArrayAttr(roi)
+                                    : DenseF64ArrayAttr());
+  r.push_back(op);
+  return success();
+}
+
 //===----------------------------------------------------------------------===//
 // Normalizations
 //===----------------------------------------------------------------------===//
@@ -483,15 +593,10 @@ LogicalResult convertLayerNorm(NodeContext &c, Results &r) {
   SmallVector<int64_t> axes;
   for (int64_t d = *axis; d < c.type(0).getRank(); ++d)
     axes.push_back(d);
-  auto axesAttr = c.b.getDenseI64ArrayAttr(axes);
-  Value mean = c.b.create<ReduceMeanOp>(c.loc, x, axesAttr, c.b.getBoolAttr(true));
-  Value centered = c.b.create<SubOp>(c.loc, x, mean);
-  Value var = c.b.create<ReduceMeanOp>(
-      c.loc, c.b.create<MulOp>(c.loc, centered, centered), axesAttr,
-      c.b.getBoolAttr(true));
+  auto m = c.moments(x, axes);
   Value std = c.b.create<SqrtOp>(
-      c.loc, c.b.create<AddOp>(c.loc, var, c.scalar(stash, eps)));
-  r.push_back(mean);
+      c.loc, c.b.create<AddOp>(c.loc, m.variance, c.scalar(stash, eps)));
+  r.push_back(m.mean);
   r.push_back(c.b.create<ReciprocalOp>(c.loc, std));
   return success();
 }
@@ -660,6 +765,8 @@ const llvm::StringMap<Converter> &dfa::onnximport::converters() {
     t["LpPool"] = convertPool<LpPoolOp>;
     t["GlobalAveragePool"] = globalPool<GlobalAvgPoolOp>;
     t["GlobalMaxPool"] = globalPool<GlobalMaxPoolOp>;
+    t["Resize"] = convertResize;
+    t["Upsample"] = convertResize;
     // Normalizations.
     t["BatchNormalization"] = convertBatchNorm;
     t["InstanceNormalization"] = convertInstanceNorm;
@@ -682,6 +789,8 @@ const llvm::StringMap<Converter> &dfa::onnximport::converters() {
     t["ArgMax"] = convertArg<ArgMaxOp>;
     t["ArgMin"] = convertArg<ArgMinOp>;
     addShapeConverters(t);
+    addCompositeConverters(t);
+    addEinsumConverter(t);
     return t;
   }();
   return table;

@@ -291,18 +291,9 @@ LogicalResult convertSlice(NodeContext &c, Results &r) {
       return failure();
     starts = *s;
     ends = *e;
-    if (c.has(3)) {
-      auto a = c.constInts(3, "axes");
-      if (failed(a))
-        return failure();
-      axes = *a;
-    }
-    if (c.has(4)) {
-      auto st = c.constInts(4, "steps");
-      if (failed(st))
-        return failure();
-      steps = *st;
-    }
+    if (failed(c.optionalConst(3, "axes", axes)) ||
+        failed(c.optionalConst(4, "steps", steps)))
+      return failure();
   }
   if (axes.empty())
     for (size_t i = 0; i < starts.size(); ++i)
@@ -385,6 +376,32 @@ LogicalResult convertScatterElements(NodeContext &c, Results &r) {
   return success();
 }
 
+LogicalResult convertGatherND(NodeContext &c, Results &r) {
+  auto in = c.type(0), idx = c.type(1);
+  int64_t b = c.intAttr("batch_dims", 0);
+  if (idx.getRank() < 1 || b < 0 || b >= idx.getRank()) {
+    c.error() << "batch_dims " << b << " does not fit indices " << c.in(1).getType();
+    return failure();
+  }
+  int64_t k = idx.getShape().back();
+  if (k < 1 || b + k > in.getRank()) {
+    c.error() << "index tuples of " << k << " entries do not fit " << c.in(0).getType();
+    return failure();
+  }
+  SmallVector<int64_t> shape(in.getShape().take_front(b));
+  shape.append(idx.getShape().begin() + b, idx.getShape().end() - 1);
+  shape.append(in.getShape().begin() + b + k, in.getShape().end());
+  r.push_back(c.b.create<GatherNDOp>(c.loc, withShape(in, shape), c.in(0), c.in(1),
+                                     c.b.getI64IntegerAttr(b)));
+  return success();
+}
+
+LogicalResult convertScatterND(NodeContext &c, Results &r) {
+  r.push_back(c.b.create<ScatterNDOp>(c.loc, c.type(0), c.in(0), c.in(1), c.in(2),
+                                      c.b.getStringAttr(c.strAttr("reduction", "none"))));
+  return success();
+}
+
 LogicalResult convertExpand(NodeContext &c, Results &r) {
   auto target = c.constInts(1, "shape");
   if (failed(target))
@@ -430,6 +447,12 @@ LogicalResult convertPad(NodeContext &c, Results &r) {
               << pads.size();
     return failure();
   }
+  int64_t rank = c.type(0).getRank();
+  for (int64_t d = 0; d < rank; ++d)
+    if (c.type(0).getDimSize(d) + pads[d] + pads[d + rank] < 0) {
+      c.error() << "pads crop dim " << d << " below zero";
+      return failure();
+    }
   std::string mode = c.strAttr("mode", "constant");
   if (mode != "constant" && mode != "reflect" && mode != "edge") {
     c.unsupported() << "pad mode '" << mode << "'";
@@ -446,6 +469,10 @@ LogicalResult convertTile(NodeContext &c, Results &r) {
     return failure();
   if ((int64_t)reps->size() != c.type(0).getRank()) {
     c.error() << "expected " << c.type(0).getRank() << " repeats";
+    return failure();
+  }
+  if (llvm::any_of(*reps, [](int64_t v) { return v < 0; })) {
+    c.error() << "repeats must be non-negative";
     return failure();
   }
   r.push_back(c.b.create<TileOp>(c.loc, c.in(0), c.b.getDenseI64ArrayAttr(*reps)));
@@ -658,6 +685,8 @@ void dfa::onnximport::addShapeConverters(llvm::StringMap<Converter> &t) {
   t["GatherElements"] = convertGatherElements;
   t["ScatterElements"] = convertScatterElements;
   t["Scatter"] = convertScatterElements;
+  t["GatherND"] = convertGatherND;
+  t["ScatterND"] = convertScatterND;
   t["Expand"] = convertExpand;
   t["Pad"] = convertPad;
   t["Tile"] = convertTile;

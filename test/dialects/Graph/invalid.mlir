@@ -141,3 +141,35 @@ func.func @dynamic(%x: tensor<?xf32>) {
   %0 = graph.relu %x : tensor<?xf32>
   return
 }
+
+// -----
+
+func.func @resize_mode(%x: tensor<4xf32>) {
+  // expected-error @+1 {{'graph.resize' op unknown mode 'bilinear'}}
+  %0 = graph.resize %x {mode = "bilinear", scales = array<f64: 2.0>} : (tensor<4xf32>) -> tensor<8xf32>
+  return
+}
+
+// -----
+
+func.func @resize_roi(%x: tensor<4xf32>) {
+  // expected-error @+1 {{'graph.resize' op tf_crop_and_resize needs a roi}}
+  %0 = graph.resize %x {coordinate_mode = "tf_crop_and_resize", scales = array<f64: 2.0>} : (tensor<4xf32>) -> tensor<8xf32>
+  return
+}
+
+// -----
+
+func.func @gather_nd_tuple(%x: tensor<2x3xf32>, %i: tensor<4x3xi64>) {
+  // expected-error @+1 {{'graph.gather_nd' op index tuples of 3 entries do not fit 'tensor<2x3xf32>'}}
+  %0 = graph.gather_nd %x, %i : (tensor<2x3xf32>, tensor<4x3xi64>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @scatter_nd_updates(%x: tensor<2x3xf32>, %i: tensor<4x1xi64>, %u: tensor<4x2xf32>) {
+  // expected-error @+1 {{'graph.scatter_nd' op updates must have shape 'tensor<4x3xf32>'}}
+  %0 = graph.scatter_nd %x, %i, %u : (tensor<2x3xf32>, tensor<4x1xi64>, tensor<4x2xf32>) -> tensor<2x3xf32>
+  return
+}

@@ -80,3 +80,14 @@ func.func @movement(%x: tensor<4x6xf32>, %i: tensor<3xi64>) -> (tensor<24xf32>, 
   %7 = graph.reduce_sum %x {axes = array<i64: 0, 1>} : (tensor<4x6xf32>) -> tensor<1x1xf32>
   return %0, %1, %2#0, %3, %4, %5, %6, %7 : tensor<24xf32>, tensor<2x6xf32>, tensor<4x3xf32>, tensor<3x6xf32>, tensor<6x8xf32>, tensor<4x12xf32>, tensor<8x6xf32>, tensor<1x1xf32>
 }
+
+// CHECK-LABEL: func @resampling_and_indexing
+func.func @resampling_and_indexing(%x: tensor<1x1x2x2xf32>, %d: tensor<2x2x3xf32>, %i: tensor<2x1xi64>, %u: tensor<2x2x3xf32>) -> (tensor<1x1x4x4xf32>, tensor<2x2x3xf32>, tensor<2x2x3xf32>) {
+  // CHECK: graph.resize {{.*}}mode = "linear"{{.*}}scales = array<f64: 1.000000e+00, 1.000000e+00, 2.000000e+00, 2.000000e+00>
+  %0 = graph.resize %x {mode = "linear", coordinate_mode = "half_pixel", scales = array<f64: 1.0, 1.0, 2.0, 2.0>} : (tensor<1x1x2x2xf32>) -> tensor<1x1x4x4xf32>
+  // CHECK: graph.gather_nd
+  %1 = graph.gather_nd %d, %i : (tensor<2x2x3xf32>, tensor<2x1xi64>) -> tensor<2x2x3xf32>
+  // CHECK: graph.scatter_nd {{.*}}reduction = "add"
+  %2 = graph.scatter_nd %d, %i, %u {reduction = "add"} : (tensor<2x2x3xf32>, tensor<2x1xi64>, tensor<2x2x3xf32>) -> tensor<2x2x3xf32>
+  return %0, %1, %2 : tensor<1x1x4x4xf32>, tensor<2x2x3xf32>, tensor<2x2x3xf32>
+}
