@@ -26,8 +26,9 @@ for src, dst in [("docs/dialects/Graph.md", "docs/dialects/generated/Graph.md"),
     shutil.copyfile(os.path.join(build, src), os.path.join(root, dst))
 
 # Supported op types: the keys of the importer's converter table.
-ops_src = open(os.path.join(root, "lib/Import/ONNX/ONNXOps.cpp")).read() + \
-    open(os.path.join(root, "lib/Import/ONNX/ONNXShapeOps.cpp")).read()
+import glob
+ops_src = "".join(open(f).read() for f in
+                  sorted(glob.glob(os.path.join(root, "lib/Import/ONNX/ONNX*.cpp"))))
 supported = sorted(set(re.findall(r't\["(\w+)"\] =', ops_src)))
 
 conf = json.load(open(report))
