@@ -34,6 +34,10 @@ m = re.search(r"(\d+) passed, (\d+) failed", open(os.path.join(results, "models.
 mp, mf = (int(m.group(1)), int(m.group(2))) if m else (0, 1)
 rows.append(("torch exports", mp, mf))
 
+m = re.search(r"(\d+) passed, (\d+) failed", open(os.path.join(results, "fx.txt")).read())
+fp, ff = (int(m.group(1)), int(m.group(2))) if m else (0, 1)
+rows.append(("fx round trips", fp, ff))
+
 for name, p, f in rows:
     print("  %-28s %5d passed %3d failed" % (name, p, f))
     passed += p

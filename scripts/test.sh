@@ -34,6 +34,11 @@ echo "== real models exported from torch"
   "$results/models" 2>&1 | grep -v -i warning | tee "$results/models.txt" || status=1
 grep -q " 0 failed" "$results/models.txt" || status=1
 
+echo "== FX round trips (dfa-export-fx)"
+/usr/bin/python3 "$root/test/models/test_fx_exports.py" "$build/bin" \
+  "$results/fx" 2>&1 | grep -v -i warning | tee "$results/fx.txt" || status=1
+grep -q " 0 failed" "$results/fx.txt" || status=1
+
 /usr/bin/python3 "$root/scripts/summarize_tests.py" "$results" || status=1
 echo "test.sh: $(( $(date +%s) - start )) s"
 exit $status

@@ -32,6 +32,8 @@ LogicalResult WeightOp::verify() {
     return emitOpError("offset must be non-negative, got ") << offset;
   if (getSymName().empty())
     return emitOpError("weight needs a name");
+  if (getZstdBytes() && static_cast<int64_t>(*getZstdBytes()) <= 0)
+    return emitOpError("zstd frame size must be positive");
   return success();
 }
 

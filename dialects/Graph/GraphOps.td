@@ -55,17 +55,31 @@ def Graph_WeightOp : Graph_Op<"weight"> {
   let summary = "A tensor read from a file by reference";
   let description = [{
     A weight is bytes in a file: raw little-endian elements of the result
-    type, `offset` bytes into `file`. Nothing is read at compile time. A
-    weight with an empty `file` has no data (`--no-weights`): the graph can
-    be compiled and profiled, not evaluated.
+    type, `offset` bytes into `file`, or, when `zstd_bytes` is set, one zstd
+    frame of that many bytes there that decompresses to them. Nothing is
+    read at compile time. A weight with an empty `file` has no data
+    (`--no-weights`): the graph can be compiled and profiled, not
+    evaluated.
 
     ```mlir
     %w = graph.weight "fc.weight" at "model.onnx"[1024] : tensor<512x256xf32>
+    %v = graph.weight "fc.bias" at "m.weights.bin"[96] zstd 211 : tensor<512xf32>
     ```
   }];
-  let arguments = (ins StrAttr:$sym_name, StrAttr:$file, I64Attr:$offset);
+  let arguments = (ins StrAttr:$sym_name, StrAttr:$file, I64Attr:$offset,
+                       OptionalAttr<I64Attr>:$zstd_bytes);
   let results = (outs Graph_Tensor:$output);
-  let assemblyFormat = "$sym_name `at` $file `[` $offset `]` attr-dict `:` type($output)";
+  let assemblyFormat = [{
+    $sym_name `at` $file `[` $offset `]` (`zstd` $zstd_bytes^)? attr-dict `:` type($output)
+  }];
+  let builders = [
+    OpBuilder<(ins "::mlir::Type":$type, "::llvm::StringRef":$name,
+                   "::llvm::StringRef":$file, "int64_t":$offset), [{
+      build($_builder, $_state, type, $_builder.getStringAttr(name),
+            $_builder.getStringAttr(file), $_builder.getI64IntegerAttr(offset),
+            ::mlir::IntegerAttr());
+    }]>,
+  ];
   let hasVerifier = 1;
 }
 

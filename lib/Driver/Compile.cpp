@@ -49,8 +49,10 @@ static int printCoverage(const CompileOptions &opts, const OpCoverage &cov,
     });
     llvm::outs() << "\n";
   } else {
-    llvm::outs() << opts.model.model << ": opset " << cov.opset << ", "
-                 << cov.numNodes << " nodes, "
+    llvm::outs() << opts.model.model << ": ";
+    if (cov.opset)
+      llvm::outs() << "opset " << cov.opset << ", ";
+    llvm::outs() << cov.numNodes << " nodes, "
                  << cov.supported.size() + cov.unsupported.size()
                  << " op types\n";
     if (cov.unsupported.empty()) {
@@ -76,12 +78,13 @@ int dfa::driver::compileMain(const CompileOptions &opts) {
   auto ctx = createContext();
   DiagnosticPrinter printer(*ctx, "dfa-compile");
   if (opts.check) {
-    if (!llvm::StringRef(opts.model.model).ends_with(".onnx")) {
-      printer.error("--check reads .onnx models");
+    llvm::StringRef m(opts.model.model);
+    if (!m.ends_with(".onnx") && !m.ends_with(".fx.json")) {
+      printer.error("--check reads .onnx and .fx.json models");
       return exitCode(Status::Usage);
     }
     OpCoverage cov;
-    ImportResult r = checkONNX(opts.model.model, *ctx, cov);
+    ImportResult r = checkModel(opts.model.model, *ctx, cov);
     if (r.status != Status::Ok && r.status != Status::Unsupported)
       return exitCode(r.status);
     return printCoverage(opts, cov, r.status);

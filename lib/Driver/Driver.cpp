@@ -6,6 +6,7 @@
 
 #include "dfa/Driver/Driver.h"
 
+#include "dfa/Import/FX.h"
 #include "dfa/InitAllDialects.h"
 #include "dfa/Reference/Evaluator.h"
 #include "dfa/Reference/Npy.h"
@@ -80,10 +81,16 @@ ImportResult dfa::driver::loadModel(llvm::StringRef path, MLIRContext &ctx,
                                     const ONNXImportOptions &options) {
   if (path.ends_with(".onnx"))
     return importONNX(path, ctx, options);
+  if (path.ends_with(".fx.json")) {
+    FXImportOptions fx;
+    fx.noWeights = options.noWeights;
+    return importFX(path, ctx, fx);
+  }
   ImportResult result;
   if (!path.ends_with(".mlir")) {
     emitError(UnknownLoc::get(&ctx))
-        << "'" << path << "': unknown model type (expected .onnx or .mlir)";
+        << "'" << path
+        << "': unknown model type (expected .onnx, .fx.json or .mlir)";
     result.status = Status::Usage;
     return result;
   }
@@ -107,6 +114,8 @@ Status dfa::driver::modelInputNames(llvm::StringRef path, MLIRContext &ctx,
                                     std::string &error) {
   if (path.ends_with(".onnx"))
     return onnxGraphInputs(path, names, error);
+  if (path.ends_with(".fx.json"))
+    return fxGraphInputs(path, names, error);
   ImportResult r = loadModel(path, ctx, {});
   if (r.status != Status::Ok)
     return r.status;
@@ -120,6 +129,13 @@ Status dfa::driver::modelInputNames(llvm::StringRef path, MLIRContext &ctx,
     names.push_back(name ? name.str() : "arg" + std::to_string(i));
   }
   return Status::Ok;
+}
+
+ImportResult dfa::driver::checkModel(llvm::StringRef path, MLIRContext &ctx,
+                                     OpCoverage &coverage) {
+  if (path.ends_with(".fx.json"))
+    return checkFX(path, ctx, coverage);
+  return checkONNX(path, ctx, coverage);
 }
 
 Status dfa::driver::readTensorFile(llvm::StringRef path, ref::Tensor &tensor,

@@ -135,9 +135,10 @@ int dfa::driver::runMain(const RunOptions &opts) {
   // before any complaint about the data given for it.
   std::vector<std::string> names;
   std::string err;
-  if (llvm::StringRef(opts.model.model).ends_with(".onnx")) {
+  llvm::StringRef modelPath(opts.model.model);
+  if (modelPath.ends_with(".onnx") || modelPath.ends_with(".fx.json")) {
     OpCoverage cov;
-    ImportResult check = checkONNX(opts.model.model, *ctx, cov);
+    ImportResult check = checkModel(opts.model.model, *ctx, cov);
     if (check.status == Status::Unsupported && !cov.unsupported.empty()) {
       ImportResult full = loadModel(opts.model.model, *ctx, {});
       return exitCode(full.status);

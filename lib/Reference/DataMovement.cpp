@@ -10,6 +10,8 @@
 
 #include <cstring>
 
+#include <zstd.h>
+
 using namespace mlir;
 using namespace dfa;
 using namespace dfa::ref;
@@ -66,18 +68,31 @@ LogicalResult dfa::ref::evalOp<WeightOp>(WeightOp op, Evaluator &ev) {
     return op.emitOpError("weight '")
            << op.getSymName()
            << "' has no data (the model was imported without weights)";
-  auto buf = llvm::MemoryBuffer::getFileSlice(op.getFile(), t.byteSize(),
-                                              op.getOffset(),
-                                              /*IsVolatile=*/false);
+  std::optional<uint64_t> packed = op.getZstdBytes();
+  auto buf = llvm::MemoryBuffer::getFileSlice(
+      op.getFile(), packed ? *packed : t.byteSize(), op.getOffset(),
+      /*IsVolatile=*/false);
   if (!buf)
     return op.emitOpError("cannot read weight '")
            << op.getSymName() << "' from '" << op.getFile()
            << "': " << buf.getError().message();
-  if ((*buf)->getBufferSize() != t.byteSize())
+  size_t want = packed ? *packed : t.byteSize();
+  if ((*buf)->getBufferSize() != want)
     return op.emitOpError("weight '")
-           << op.getSymName() << "' needs " << t.byteSize() << " bytes at offset "
+           << op.getSymName() << "' needs " << want << " bytes at offset "
            << op.getOffset() << " of '" << op.getFile() << "', file is too short";
-  std::memcpy(t.bytes(), (*buf)->getBufferStart(), t.byteSize());
+  if (packed) {
+    size_t n = ZSTD_decompress(t.bytes(), t.byteSize(), (*buf)->getBufferStart(),
+                               *packed);
+    if (ZSTD_isError(n) || n != t.byteSize())
+      return op.emitOpError("weight '")
+             << op.getSymName() << "': the zstd frame at offset " << op.getOffset()
+             << " of '" << op.getFile() << "' does not decompress to "
+             << t.byteSize() << " bytes"
+             << (ZSTD_isError(n) ? std::string(": ") + ZSTD_getErrorName(n) : "");
+  } else {
+    std::memcpy(t.bytes(), (*buf)->getBufferStart(), t.byteSize());
+  }
   ev.set(op.getOutput(), std::move(t));
   return success();
 }

@@ -72,3 +72,37 @@ def build(name):
             mod.running_mean.uniform_(-0.5, 0.5)
             mod.running_var.uniform_(0.5, 2.0)
     return m, x
+
+
+class MLP(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.net = nn.Sequential(nn.Linear(32, 64), nn.ReLU(), nn.Dropout(0.1),
+                                 nn.Linear(64, 64), nn.SiLU(), nn.Linear(64, 10))
+
+    def forward(self, x):
+        return F.log_softmax(self.net(x), dim=-1)
+
+
+class MHAModel(nn.Module):
+    """nn.MultiheadAttention (sequence-first) with a causal float mask and a
+    residual LayerNorm."""
+
+    def __init__(self, d=32, heads=4, seq=12):
+        super().__init__()
+        self.attn = nn.MultiheadAttention(d, heads)
+        self.norm = nn.LayerNorm(d)
+        self.register_buffer("mask", torch.triu(torch.full((seq, seq), float("-inf")), 1))
+
+    def forward(self, x):
+        y, _ = self.attn(x, x, x, attn_mask=self.mask)
+        return self.norm(x + y)
+
+
+def build_extra(name):
+    torch.manual_seed(0)
+    if name == "mlp":
+        return MLP().eval(), torch.randn(4, 32)
+    if name == "mha":
+        return MHAModel().eval(), torch.randn(12, 2, 32)
+    return build(name)

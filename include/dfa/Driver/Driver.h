@@ -42,9 +42,14 @@ private:
 /// Creates a context with every dfa dialect and the reference interfaces.
 std::unique_ptr<mlir::MLIRContext> createContext();
 
-/// Loads `path` by its extension: `.onnx` is imported, `.mlir` parsed.
+/// Loads `path` by its extension: `.onnx` and `.fx.json` are imported,
+/// `.mlir` parsed.
 ImportResult loadModel(llvm::StringRef path, mlir::MLIRContext &ctx,
                        const ONNXImportOptions &options);
+
+/// The op coverage of an .onnx or .fx.json model (`--check`).
+ImportResult checkModel(llvm::StringRef path, mlir::MLIRContext &ctx,
+                        OpCoverage &coverage);
 
 /// The names of the inputs the model takes, in order.
 Status modelInputNames(llvm::StringRef path, mlir::MLIRContext &ctx,

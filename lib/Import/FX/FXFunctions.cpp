@@ -1,0 +1,502 @@
+//===- FXFunctions.cpp - handlers of call_function and call_method ----------===//
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+///
+/// One handler per canonical target name; the functional form
+/// (torch.relu(x), F.relu(x)) and the method form (x.relu()) share it, self
+/// being argument 0. Python numbers flow through shape arithmetic
+/// (x.size(0) * 2) as values, never as IR.
+///
+//===----------------------------------------------------------------------===//
+
+#include "FXImporter.h"
+
+#include "dfa/Reference/Evaluator.h"
+
+#include <cmath>
+
+using namespace mlir;
+using namespace dfa;
+using namespace dfa::graph;
+using namespace dfa::fximport;
+
+namespace {
+using R = PyValue;
+
+LogicalResult setTensor(R &r, FailureOr<Value> v) {
+  if (failed(v))
+    return failure();
+  r = R::ofTensor(*v);
+  return success();
+}
+
+/// Float beats integer beats bool; among floats the wider wins.
+Type promoted(Type a, Type b) {
+  if (a == b)
+    return a;
+  bool fa = isa<FloatType>(a), fb = isa<FloatType>(b);
+  if (fa != fb)
+    return fa ? a : b;
+  if (a.isInteger(1) || b.isInteger(1))
+    return a.isInteger(1) ? b : a;
+  return a.getIntOrFloatBitWidth() >= b.getIntOrFloatBitWidth() ? a : b;
+}
+
+Value castTo(FXNode &n, Value v, Type elt) {
+  auto t = n.type(v);
+  if (t.getElementType() == elt)
+    return v;
+  return n.b.create<CastOp>(n.loc, t.clone(elt), v);
+}
+
+/// Both operands as tensors of one element type that broadcast.
+FailureOr<std::pair<Value, Value>> operands(FXNode &n, const R &a, const R &b) {
+  Value like = a.kind == R::Tensor ? a.tensor : b.tensor;
+  auto x = n.asTensor(a, like), y = n.asTensor(b, like);
+  if (failed(x) || failed(y))
+    return failure();
+  Type elt = promoted(n.type(*x).getElementType(), n.type(*y).getElementType());
+  Value l = castTo(n, *x, elt), r = castTo(n, *y, elt);
+  if (failed(broadcastShapes(n.type(l).getShape(), n.type(r).getShape()))) {
+    n.error() << "operand shapes " << l.getType() << " and " << r.getType()
+              << " do not broadcast";
+    return failure();
+  }
+  return std::make_pair(l, r);
+}
+
+/// Arithmetic on Python numbers (shape code).
+FailureOr<R> pyArith(FXNode &n, StringRef op, const R &a, const R &b) {
+  bool ints = a.kind != R::Float && b.kind != R::Float;
+  double x = a.number(), y = b.number();
+  R r;
+  r.kind = ints ? R::Int : R::Float;
+  auto set = [&](double v) {
+    if (ints)
+      r.i = (int64_t)v;
+    else
+      r.f = v;
+  };
+  if (op == "add" || op == "iadd")
+    set(x + y);
+  else if (op == "sub" || op == "isub")
+    set(x - y);
+  else if (op == "mul" || op == "imul")
+    set(x * y);
+  else if (op == "floordiv") {
+    set(std::floor(x / y));
+  } else if (op == "truediv") {
+    r.kind = R::Float;
+    r.f = x / y;
+  } else if (op == "mod") {
+    set(x - std::floor(x / y) * y);
+  } else if (op == "pow") {
+    set(std::pow(x, y));
+  } else {
+    r.kind = R::Bool;
+    r.i = op == "eq" ? x == y : op == "ne" ? x != y : op == "lt" ? x < y
+        : op == "le" ? x <= y : op == "gt" ? x > y : x >= y;
+  }
+  return r;
+}
+
+template <typename OpT> LogicalResult binary(FXNode &n, R &r) {
+  const R *a = n.arg(0, "input"), *b = n.arg(1, "other");
+  if (!a || !b) {
+    n.error() << "needs two operands";
+    return failure();
+  }
+  if (a->kind != R::Tensor && b->kind != R::Tensor) {
+    auto v = pyArith(n, canonicalTarget("call_function", n.target), *a, *b);
+    if (failed(v))
+      return failure();
+    r = *v;
+    return success();
+  }
+  auto ops = operands(n, *a, *b);
+  if (failed(ops))
+    return failure();
+  Value rhs = ops->second;
+  // torch.add/sub(x, y, alpha=a) computes x + a * y.
+  if (const R *alpha = n.arg(2, "alpha"); alpha && alpha->isNumber() &&
+                                          alpha->number() != 1.0)
+    rhs = n.b.create<MulOp>(n.loc, rhs,
+                            n.scalar(n.type(rhs).getElementType(), alpha->number()));
+  r = R::ofTensor(n.b.create<OpT>(n.loc, ops->first, rhs));
+  return success();
+}
+
+LogicalResult floordiv(FXNode &n, R &r) {
+  const R *a = n.arg(0), *b = n.arg(1);
+  if (a && b && (a->kind == R::Tensor || b->kind == R::Tensor)) {
+    Value like = a->kind == R::Tensor ? a->tensor : b->tensor;
+    if (!isa<FloatType>(n.type(like).getElementType())) {
+      n.unsupported() << "floor division of integer tensors";
+      return failure();
+    }
+    if (failed(binary<DivOp>(n, r)))
+      return failure();
+    r.tensor = n.b.create<FloorOp>(n.loc, r.tensor);
+    return success();
+  }
+  return binary<DivOp>(n, r);
+}
+
+LogicalResult rsub(FXNode &n, R &r) {
+  std::swap(n.args[0], n.args[1]);
+  return binary<SubOp>(n, r);
+}
+
+LogicalResult truediv(FXNode &n, R &r) {
+  const R *a = n.arg(0), *b = n.arg(1);
+  if (a && b && a->kind == R::Tensor &&
+      !isa<FloatType>(n.type(a->tensor).getElementType())) {
+    n.unsupported() << "true division of an integer tensor";
+    return failure();
+  }
+  if (const R *mode = n.arg(2, "rounding_mode"); mode && mode->kind == R::Str) {
+    n.unsupported() << "rounding_mode '" << mode->s << "'";
+    return failure();
+  }
+  return binary<DivOp>(n, r);
+}
+
+template <typename OpT> LogicalResult compare(FXNode &n, R &r) {
+  return binary<OpT>(n, r);
+}
+
+LogicalResult ne(FXNode &n, R &r) {
+  if (failed(binary<EqualOp>(n, r)))
+    return failure();
+  if (r.kind == R::Tensor)
+    r.tensor = n.b.create<NotOp>(n.loc, r.tensor);
+  return success();
+}
+
+template <typename OpT> LogicalResult unary(FXNode &n, R &r) {
+  auto x = n.tensor(0, "input");
+  if (failed(x))
+    return failure();
+  r = R::ofTensor(n.b.create<OpT>(n.loc, *x));
+  return success();
+}
+
+LogicalResult invert(FXNode &n, R &r) {
+  auto x = n.tensor(0, "input");
+  if (failed(x))
+    return failure();
+  if (!n.type(*x).getElementType().isInteger(1)) {
+    n.unsupported() << "bitwise not of a non-bool tensor";
+    return failure();
+  }
+  r = R::ofTensor(n.b.create<NotOp>(n.loc, *x));
+  return success();
+}
+
+LogicalResult rsqrt(FXNode &n, R &r) {
+  auto x = n.tensor(0, "input");
+  if (failed(x))
+    return failure();
+  r = R::ofTensor(n.b.create<ReciprocalOp>(n.loc, n.b.create<SqrtOp>(n.loc, *x)));
+  return success();
+}
+
+LogicalResult gelu(FXNode &n, R &r) {
+  auto x = n.tensor(0, "input");
+  if (failed(x))
+    return failure();
+  const R *approx = n.arg(1, "approximate");
+  bool tanh = approx && approx->kind == R::Str && approx->s == "tanh";
+  r = R::ofTensor(n.b.create<GeluOp>(n.loc, *x, n.b.getBoolAttr(tanh)));
+  return success();
+}
+
+LogicalResult clampTo(FXNode &n, R &r, Value x, std::optional<double> lo,
+                      std::optional<double> hi) {
+  r = R::ofTensor(n.b.create<ClipOp>(
+      n.loc, x, lo ? n.b.getF64FloatAttr(*lo) : FloatAttr(),
+      hi ? n.b.getF64FloatAttr(*hi) : FloatAttr()));
+  return success();
+}
+
+LogicalResult clamp(FXNode &n, R &r) {
+  auto x = n.tensor(0, "input");
+  if (failed(x))
+    return failure();
+  const R *lo = n.arg(1, "min"), *hi = n.arg(2, "max");
+  if ((lo && lo->kind == R::Tensor) || (hi && hi->kind == R::Tensor)) {
+    n.unsupported() << "tensor clamp bounds";
+    return failure();
+  }
+  auto num = [](const R *v) -> std::optional<double> {
+    return v && v->isNumber() ? std::optional<double>(v->number()) : std::nullopt;
+  };
+  return clampTo(n, r, *x, num(lo), num(hi));
+}
+
+LogicalResult relu6(FXNode &n, R &r) {
+  auto x = n.tensor(0, "input");
+  return failed(x) ? failure() : clampTo(n, r, *x, 0.0, 6.0);
+}
+
+LogicalResult hardtanh(FXNode &n, R &r) {
+  auto x = n.tensor(0, "input");
+  auto lo = n.floatArg(1, "min_val", -1), hi = n.floatArg(2, "max_val", 1);
+  if (failed(x) || failed(lo) || failed(hi))
+    return failure();
+  return clampTo(n, r, *x, *lo, *hi);
+}
+
+LogicalResult leakyRelu(FXNode &n, R &r) {
+  auto x = n.tensor(0, "input");
+  auto a = n.floatArg(1, "negative_slope", 0.01);
+  if (failed(x) || failed(a))
+    return failure();
+  r = R::ofTensor(n.b.create<LeakyReluOp>(n.loc, *x, n.b.getF64FloatAttr(*a)));
+  return success();
+}
+
+LogicalResult where(FXNode &n, R &r) {
+  auto c = n.tensor(0, "condition");
+  if (failed(c))
+    return failure();
+  auto ops = operands(n, *n.arg(1, "input"), *n.arg(2, "other"));
+  if (failed(ops))
+    return failure();
+  r = R::ofTensor(n.b.create<WhereOp>(n.loc, *c, ops->first, ops->second));
+  return success();
+}
+
+LogicalResult maskedFill(FXNode &n, R &r) {
+  auto x = n.tensor(0, "input"), m = n.tensor(1, "mask");
+  const R *v = n.arg(2, "value");
+  if (failed(x) || failed(m) || !v)
+    return failure();
+  auto val = n.asTensor(*v, *x);
+  if (failed(val))
+    return failure();
+  if (!n.type(*m).getElementType().isInteger(1) ||
+      failed(broadcastShapes(n.type(*m).getShape(), n.type(*x).getShape()))) {
+    n.error() << "mask " << m->getType() << " is not a bool tensor that "
+              << "broadcasts to " << x->getType();
+    return failure();
+  }
+  r = R::ofTensor(n.b.create<WhereOp>(n.loc, *m, castTo(n, *val, n.type(*x).getElementType()), *x));
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Contractions
+//===----------------------------------------------------------------------===//
+
+LogicalResult matmul(FXNode &n, R &r) {
+  auto a = n.tensor(0, "input"), b = n.tensor(1, "other");
+  if (failed(a) || failed(b))
+    return failure();
+  SmallVector<Type> types;
+  auto at = n.type(*a), bt = n.type(*b);
+  int64_t ka = at.getShape().back();
+  int64_t kb = bt.getRank() == 1 ? bt.getDimSize(0) : bt.getDimSize(bt.getRank() - 2);
+  if (ka != kb || at.getElementType() != bt.getElementType() ||
+      failed(broadcastShapes(at.getShape().drop_back(std::min<int64_t>(2, at.getRank())),
+                             bt.getShape().drop_back(std::min<int64_t>(2, bt.getRank()))))) {
+    n.error() << "cannot multiply " << a->getType() << " by " << b->getType();
+    return failure();
+  }
+  r = R::ofTensor(n.b.create<MatMulOp>(n.loc, *a, *b));
+  return success();
+}
+
+LogicalResult linearFn(FXNode &n, R &r) {
+  auto x = n.tensor(0, "input"), w = n.tensor(1, "weight");
+  if (failed(x) || failed(w))
+    return failure();
+  return setTensor(r, linear(n, *x, *w, n.optTensor(2, "bias")));
+}
+
+LogicalResult addmm(FXNode &n, R &r) {
+  auto c = n.tensor(0, "input"), a = n.tensor(1, "mat1"), b = n.tensor(2, "mat2");
+  auto beta = n.floatArg(3, "beta", 1), alpha = n.floatArg(4, "alpha", 1);
+  if (failed(c) || failed(a) || failed(b) || failed(beta) || failed(alpha))
+    return failure();
+  auto ct = n.type(*c);
+  int64_t m = n.type(*a).getDimSize(0), nn = n.type(*b).getDimSize(1);
+  auto bc = broadcastShapes(ct.getShape(), {m, nn});
+  if (n.type(*a).getRank() != 2 || n.type(*b).getRank() != 2 ||
+      n.type(*a).getDimSize(1) != n.type(*b).getDimSize(0) || failed(bc)) {
+    n.error() << "addmm operands do not fit";
+    return failure();
+  }
+  r = R::ofTensor(n.b.create<GemmOp>(n.loc, *a, *b, *c, n.b.getF64FloatAttr(*alpha),
+                                     n.b.getF64FloatAttr(*beta), n.b.getBoolAttr(false),
+                                     n.b.getBoolAttr(false)));
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Shapes as values
+//===----------------------------------------------------------------------===//
+
+R shapeList(ArrayRef<int64_t> shape) {
+  std::vector<R> l;
+  for (int64_t d : shape)
+    l.push_back(R::ofInt(d));
+  return R::ofList(l);
+}
+
+LogicalResult size(FXNode &n, R &r) {
+  auto x = n.tensor(0, "input");
+  if (failed(x))
+    return failure();
+  auto t = n.type(*x);
+  const R *d = n.arg(1, "dim");
+  if (!d || d->kind == R::None) {
+    r = shapeList(t.getShape());
+    return success();
+  }
+  auto dd = n.dim(d->i, t.getRank());
+  if (failed(dd))
+    return failure();
+  r = R::ofInt(t.getDimSize(*dd));
+  return success();
+}
+
+LogicalResult getattrFn(FXNode &n, R &r) {
+  const R *obj = n.arg(0), *attr = n.arg(1);
+  if (!obj || obj->kind != R::Tensor || !attr || attr->kind != R::Str) {
+    n.unsupported() << "getattr on " << (obj ? obj->describe() : "nothing");
+    return failure();
+  }
+  auto t = n.type(obj->tensor);
+  if (attr->s == "shape") {
+    r = shapeList(t.getShape());
+  } else if (attr->s == "ndim") {
+    r = R::ofInt(t.getRank());
+  } else if (attr->s == "dtype") {
+    r.kind = R::DType;
+    r.s = ref::dtypeName(*ref::dtypeOf(t.getElementType())).str();
+  } else if (attr->s == "device") {
+    r.kind = R::Str;
+    r.s = "cpu";
+  } else if (attr->s == "T" && t.getRank() == 2) {
+    r = R::ofTensor(n.transpose(obj->tensor, {1, 0}));
+  } else {
+    n.unsupported() << "tensor attribute '" << attr->s << "'";
+    return failure();
+  }
+  return success();
+}
+
+LogicalResult dimFn(FXNode &n, R &r) {
+  auto x = n.tensor(0, "input");
+  if (failed(x))
+    return failure();
+  r = R::ofInt(n.type(*x).getRank());
+  return success();
+}
+
+/// Python's math module on the numbers shape code computes.
+template <int Fn> LogicalResult mathFn(FXNode &n, R &r) {
+  const R *x = n.arg(0);
+  if (!x || !x->isNumber()) {
+    n.error() << "math function of " << (x ? x->describe() : "nothing");
+    return failure();
+  }
+  double v = x->number();
+  r.kind = Fn >= 3 ? R::Int : R::Float;
+  double out = Fn == 0 ? std::sqrt(v) : Fn == 1 ? std::exp(v) : Fn == 2 ? std::log(v)
+             : Fn == 3 ? std::floor(v) : std::ceil(v);
+  if (r.kind == R::Int)
+    r.i = (int64_t)out;
+  else
+    r.f = out;
+  return success();
+}
+
+LogicalResult numel(FXNode &n, R &r) {
+  auto x = n.tensor(0, "input");
+  if (failed(x))
+    return failure();
+  r = R::ofInt(n.type(*x).getNumElements());
+  return success();
+}
+} // namespace
+
+const llvm::StringMap<Handler> &dfa::fximport::functionHandlers() {
+  static const llvm::StringMap<Handler> table = [] {
+    llvm::StringMap<Handler> t;
+    for (const char *k : {"add", "iadd", "__add__", "__radd__"})
+      t[k] = binary<AddOp>;
+    for (const char *k : {"sub", "isub", "__sub__"})
+      t[k] = binary<SubOp>;
+    t["rsub"] = rsub;
+    for (const char *k : {"mul", "imul", "__mul__", "__rmul__"})
+      t[k] = binary<MulOp>;
+    for (const char *k : {"truediv", "div", "__truediv__", "divide"})
+      t[k] = truediv;
+    t["pow"] = binary<PowOp>;
+    t["floordiv"] = floordiv;
+    t["mod"] = binary<ModOp>;
+    t["maximum"] = binary<MaxOp>;
+    t["minimum"] = binary<MinOp>;
+    t["eq"] = compare<EqualOp>;
+    t["ne"] = ne;
+    t["lt"] = compare<LessOp>;
+    t["le"] = compare<LessEqualOp>;
+    t["gt"] = compare<GreaterOp>;
+    t["ge"] = compare<GreaterEqualOp>;
+    t["and_"] = binary<AndOp>;
+    t["logical_and"] = binary<AndOp>;
+    t["or_"] = binary<OrOp>;
+    t["logical_or"] = binary<OrOp>;
+    t["invert"] = invert;
+    t["logical_not"] = invert;
+    t["bitwise_not"] = invert;
+    t["neg"] = unary<NegOp>;
+    t["relu"] = unary<ReluOp>;
+    t["relu_"] = unary<ReluOp>;
+    t["silu"] = unary<SiluOp>;
+    t["sigmoid"] = unary<SigmoidOp>;
+    t["tanh"] = unary<TanhOp>;
+    t["exp"] = unary<ExpOp>;
+    t["log"] = unary<LogOp>;
+    t["sqrt"] = unary<SqrtOp>;
+    t["rsqrt"] = rsqrt;
+    t["abs"] = unary<AbsOp>;
+    t["erf"] = unary<ErfOp>;
+    t["sin"] = unary<SinOp>;
+    t["cos"] = unary<CosOp>;
+    t["reciprocal"] = unary<ReciprocalOp>;
+    t["hardswish"] = unary<HardSwishOp>;
+    t["mish"] = unary<MishOp>;
+    t["softplus"] = unary<SoftplusOp>;
+    t["gelu"] = gelu;
+    t["relu6"] = relu6;
+    t["hardtanh"] = hardtanh;
+    t["leaky_relu"] = leakyRelu;
+    t["clamp"] = clamp;
+    t["clip"] = clamp;
+    t["where"] = where;
+    t["masked_fill"] = maskedFill;
+    t["matmul"] = matmul;
+    t["mm"] = matmul;
+    t["bmm"] = matmul;
+    t["linear"] = linearFn;
+    t["addmm"] = addmm;
+    t["size"] = size;
+    t["getattr"] = getattrFn;
+    t["dim"] = dimFn;
+    t["numel"] = numel;
+    t["math.sqrt"] = mathFn<0>;
+    t["math.exp"] = mathFn<1>;
+    t["math.log"] = mathFn<2>;
+    t["math.floor"] = mathFn<3>;
+    t["math.ceil"] = mathFn<4>;
+    addShapeHandlers(t);
+    addReductionHandlers(t);
+    return t;
+  }();
+  return table;
+}

@@ -1,0 +1,555 @@
+//===- FXImporter.cpp - dfa.fx/1 graphs to the graph dialect ----------------===//
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+///
+/// Reads the JSON graph, makes the placeholders function arguments and the
+/// parameters weight references into the sidecar file, and converts every
+/// call_function, call_method and call_module node through the handler
+/// tables. Each node's result is checked against the shape and dtype torch
+/// recorded for it, so a wrong lowering is caught at its node.
+///
+//===----------------------------------------------------------------------===//
+
+#include "FXImporter.h"
+
+#include "dfa/Reference/Evaluator.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Verifier.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+
+using namespace mlir;
+using namespace dfa;
+using namespace dfa::fximport;
+
+std::string PyValue::describe() const {
+  switch (kind) {
+  case None: return "None";
+  case Tensor: return "a tensor";
+  case Int: return "int " + std::to_string(i);
+  case Float: return "float " + std::to_string(f);
+  case Bool: return i ? "True" : "False";
+  case Str: return "'" + s + "'";
+  case List: return "a list of " + std::to_string(list.size());
+  case Slice: return "a slice";
+  case Ellipsis: return "...";
+  case DType: return "dtype " + s;
+  }
+  return "?";
+}
+
+static Type elementTypeOf(StringRef dtype, MLIRContext *ctx) {
+  auto dt = ref::dtypeFromName(dtype);
+  return dt ? ref::mlirTypeOf(*dt, ctx) : Type();
+}
+
+std::string dfa::fximport::canonicalTarget(StringRef op, StringRef target) {
+  if (op == "call_method")
+    return target.str();
+  for (StringRef prefix : {"torch.nn.functional.", "torch._C._nn.",
+                           "torch._C._VariableFunctions.", "torch.functional.",
+                           "torch.", "_operator.", "operator.", "builtins."})
+    if (target.starts_with(prefix))
+      return target.drop_front(prefix.size()).str();
+  return target.str();
+}
+
+const llvm::json::Array *FXImporter::nodes() const {
+  return doc.getAsObject()->getArray("nodes");
+}
+
+LogicalResult FXImporter::load(std::string &error, Status &st) {
+  auto buf = llvm::MemoryBuffer::getFile(path, /*IsText=*/true);
+  if (!buf) {
+    error = "cannot read '" + path + "': " + buf.getError().message();
+    st = Status::IOError;
+    return failure();
+  }
+  auto parsed = llvm::json::parse((*buf)->getBuffer());
+  if (!parsed) {
+    error = "'" + path + "' is not valid JSON: " + llvm::toString(parsed.takeError());
+    st = Status::InvalidModel;
+    return failure();
+  }
+  doc = std::move(*parsed);
+  const auto *root = doc.getAsObject();
+  auto schema = root ? root->getString("schema") : std::nullopt;
+  if (!root || schema != "dfa.fx/1") {
+    error = "'" + path + "' is not a dfa.fx/1 graph (schema is " +
+            (schema ? "'" + schema->str() + "'" : std::string("missing")) + ")";
+    st = Status::InvalidModel;
+    return failure();
+  }
+  if (!root->getArray("nodes") || !root->getObject("tensors") ||
+      !root->getObject("weights")) {
+    error = "'" + path + "' lacks 'nodes', 'tensors' or 'weights'";
+    st = Status::InvalidModel;
+    return failure();
+  }
+  const auto *w = root->getObject("weights");
+  auto file = w->getString("file");
+  auto compression = w->getString("compression").value_or("none");
+  if (compression != "none" && compression != "zstd") {
+    error = "'" + path + "': unknown weight compression '" + compression.str() + "'";
+    st = Status::Unsupported;
+    return failure();
+  }
+  zstd = compression == "zstd";
+  llvm::SmallString<256> f(llvm::sys::path::parent_path(path));
+  llvm::sys::path::append(f, file.value_or(""));
+  weightsFile = f.str().str();
+  return success();
+}
+
+Value FXImporter::weight(StringRef name, Location loc) {
+  auto it = weights.find(name);
+  if (it != weights.end())
+    return it->second;
+  const auto *t = doc.getAsObject()->getObject("tensors")->getObject(name);
+  if (!t) {
+    emitError(loc) << "parameter '" << name << "' is not in the tensors table";
+    status = Status::InvalidModel;
+    return {};
+  }
+  Type elt = elementTypeOf(t->getString("dtype").value_or(""), &ctx);
+  const auto *shapeArr = t->getArray("shape");
+  auto offset = t->getInteger("offset");
+  if (!elt || !shapeArr || !offset || *offset < 0) {
+    emitError(loc) << "parameter '" << name
+                   << "' has a bad entry (dtype, shape or offset)";
+    status = Status::InvalidModel;
+    return {};
+  }
+  SmallVector<int64_t> shape;
+  for (const auto &d : *shapeArr) {
+    auto v = d.getAsInteger();
+    if (!v || *v < 0) {
+      emitError(loc) << "parameter '" << name << "' has a bad shape";
+      status = Status::InvalidModel;
+      return {};
+    }
+    shape.push_back(*v);
+  }
+  auto type = RankedTensorType::get(shape, elt);
+  // Weights go at the top of the function, in first-use order.
+  OpBuilder::InsertionGuard guard(b);
+  if (lastWeight)
+    b.setInsertionPointAfter(lastWeight);
+  else
+    b.setInsertionPointToStart(&func.getBody().front());
+  Location wloc = NameLoc::get(b.getStringAttr(name), loc);
+  graph::WeightOp w;
+  if (opts.noWeights) {
+    w = b.create<graph::WeightOp>(wloc, type, name, "", 0);
+  } else {
+    w = b.create<graph::WeightOp>(wloc, type, name, weightsFile, *offset);
+    if (zstd) {
+      auto stored = t->getInteger("stored_bytes");
+      if (!stored || *stored <= 0) {
+        emitError(loc) << "parameter '" << name << "' lacks stored_bytes";
+        status = Status::InvalidModel;
+        return {};
+      }
+      w.setZstdBytesAttr(b.getI64IntegerAttr(*stored));
+    }
+  }
+  weights[name] = w;
+  lastWeight = w;
+  return w;
+}
+
+FailureOr<PyValue> FXImporter::decode(const llvm::json::Value &v) {
+  PyValue p;
+  if (v.kind() == llvm::json::Value::Null)
+    return p;
+  if (auto bv = v.getAsBoolean()) {
+    p.kind = PyValue::Bool;
+    p.i = *bv;
+    return p;
+  }
+  if (auto iv = v.getAsInteger()) {
+    p.kind = PyValue::Int;
+    p.i = *iv;
+    return p;
+  }
+  if (auto fv = v.getAsNumber()) {
+    p.kind = PyValue::Float;
+    p.f = *fv;
+    return p;
+  }
+  if (auto sv = v.getAsString()) {
+    p.kind = PyValue::Str;
+    p.s = sv->str();
+    return p;
+  }
+  if (const auto *arr = v.getAsArray()) {
+    p.kind = PyValue::List;
+    for (const auto &e : *arr) {
+      auto d = decode(e);
+      if (failed(d))
+        return failure();
+      p.list.push_back(*d);
+    }
+    return p;
+  }
+  const auto *obj = v.getAsObject();
+  if (auto ref = obj->getString("node")) {
+    auto it = values.find(ref->str());
+    if (it == values.end()) {
+      emitError(UnknownLoc::get(&ctx)) << "reference to unknown node '" << *ref << "'";
+      return failure();
+    }
+    return it->second;
+  }
+  if (auto fs = obj->getString("float")) {
+    p.kind = PyValue::Float;
+    p.f = *fs == "nan" ? NAN : (*fs == "-inf" ? -INFINITY : INFINITY);
+    return p;
+  }
+  if (const auto *sl = obj->getArray("slice")) {
+    p.kind = PyValue::Slice;
+    for (const auto &e : *sl) {
+      auto d = decode(e);
+      if (failed(d))
+        return failure();
+      p.list.push_back(*d);
+    }
+    return p;
+  }
+  if (obj->get("ellipsis")) {
+    p.kind = PyValue::Ellipsis;
+    return p;
+  }
+  if (auto dt = obj->getString("dtype")) {
+    p.kind = PyValue::DType;
+    p.s = dt->str();
+    return p;
+  }
+  if (auto op = obj->getString("opaque")) {
+    p.kind = PyValue::Str;
+    p.s = op->str();
+    return p;
+  }
+  if (const auto *d = obj->getObject("dict")) {
+    p.kind = PyValue::List; // dict values in key order
+    for (const auto &kv : *d) {
+      auto e = decode(kv.second);
+      if (failed(e))
+        return failure();
+      p.list.push_back(*e);
+    }
+    return p;
+  }
+  emitError(UnknownLoc::get(&ctx)) << "cannot decode an argument";
+  return failure();
+}
+
+/// Checks a tensor result against the shape and dtype torch recorded.
+static LogicalResult checkMeta(FXNode &n, const PyValue &r,
+                               const llvm::json::Value *meta) {
+  if (!meta || r.kind != PyValue::Tensor)
+    return success();
+  const auto *m = meta->getAsObject();
+  if (!m)
+    return success();
+  const auto *shapeArr = m->getArray("shape");
+  auto type = n.type(r.tensor);
+  SmallVector<int64_t> shape;
+  if (shapeArr)
+    for (const auto &d : *shapeArr)
+      shape.push_back(d.getAsInteger().value_or(-1));
+  Type elt = elementTypeOf(m->getString("dtype").value_or(""), n.b.getContext());
+  if ((shapeArr && type.getShape() != ArrayRef<int64_t>(shape)) ||
+      (elt && elt != type.getElementType())) {
+    n.error() << "dfa computes " << r.tensor.getType()
+              << " where torch recorded "
+              << RankedTensorType::get(shape, elt ? elt : type.getElementType());
+    n.imp.status = Status::Internal;
+    return failure();
+  }
+  return success();
+}
+
+LogicalResult FXImporter::importNode(const llvm::json::Object &node) {
+  std::string name = node.getString("name").value_or("").str();
+  std::string op = node.getString("op").value_or("").str();
+  std::string target = node.getString("target").value_or("").str();
+  Location fileLoc = FileLineColLoc::get(&ctx, path, 0, 0);
+  Location loc = NameLoc::get(b.getStringAttr(name), fileLoc);
+  if (auto mp = node.getString("module_path"))
+    loc = NameLoc::get(b.getStringAttr(name),
+                       NameLoc::get(b.getStringAttr(*mp), fileLoc));
+
+  if (op == "placeholder")
+    return success(); // made a function argument up front
+  if (op == "get_attr") {
+    Value w = weight(target, loc);
+    if (!w)
+      return failure();
+    values[name] = PyValue::ofTensor(w);
+    return success();
+  }
+  std::vector<PyValue> args;
+  std::map<std::string, PyValue> kwargs;
+  if (const auto *a = node.getArray("args"))
+    for (const auto &v : *a) {
+      auto d = decode(v);
+      if (failed(d)) {
+        status = Status::InvalidModel;
+        return failure();
+      }
+      args.push_back(*d);
+    }
+  if (const auto *kw = node.getObject("kwargs"))
+    for (const auto &kv : *kw) {
+      auto d = decode(kv.second);
+      if (failed(d)) {
+        status = Status::InvalidModel;
+        return failure();
+      }
+      kwargs[kv.first.str()] = *d;
+    }
+  if (op == "output") {
+    std::vector<PyValue> outs;
+    std::function<void(const PyValue &)> flatten = [&](const PyValue &v) {
+      if (v.kind == PyValue::List)
+        for (const auto &e : v.list)
+          flatten(e);
+      else
+        outs.push_back(v);
+    };
+    if (!args.empty())
+      flatten(args[0]);
+    SmallVector<Value> results;
+    for (const auto &v : outs) {
+      if (v.kind != PyValue::Tensor) {
+        emitError(loc) << "graph output " << v.describe() << " is not a tensor";
+        status = Status::Unsupported;
+        return failure();
+      }
+      results.push_back(v.tensor);
+      resultTypes.push_back(v.tensor.getType());
+    }
+    b.create<func::ReturnOp>(loc, results);
+    return success();
+  }
+
+  const llvm::json::Object *moduleRec = nullptr;
+  Handler handler = nullptr;
+  if (op == "call_module") {
+    moduleRec = doc.getAsObject()->getObject("modules")
+                    ? doc.getAsObject()->getObject("modules")->getObject(target)
+                    : nullptr;
+    auto type = moduleRec ? moduleRec->getString("type") : std::nullopt;
+    if (type)
+      handler = moduleHandlers().lookup(*type);
+  } else if (op == "call_function" || op == "call_method") {
+    handler = functionHandlers().lookup(canonicalTarget(op, target));
+  }
+  if (!handler) {
+    emitError(loc) << "node '" << name << "' (" << op << " " << target
+                   << ") is not supported";
+    status = Status::Unsupported;
+    return failure();
+  }
+  Block *block = b.getInsertionBlock();
+  Operation *last = block->empty() ? nullptr : &block->back();
+  FXNode n(*this, b, loc, name, target, std::move(args), std::move(kwargs),
+           moduleRec);
+  PyValue result;
+  if (failed(handler(n, result))) {
+    if (status == Status::Ok)
+      status = Status::InvalidModel;
+    return failure();
+  }
+  for (Operation &o : llvm::make_range(
+           last ? std::next(Block::iterator(last)) : block->begin(), block->end()))
+    if (failed(verify(&o, /*verifyRecursively=*/false))) {
+      emitError(loc) << "node '" << name << "' (" << target
+                     << ") lowered to inconsistent IR";
+      status = Status::Internal;
+      return failure();
+    }
+  if (failed(checkMeta(n, result, node.get("meta"))))
+    return failure();
+  values[name] = std::move(result);
+  return success();
+}
+
+LogicalResult FXImporter::coverage(OpCoverage &cov) {
+  for (const auto &v : *nodes()) {
+    const auto *node = v.getAsObject();
+    if (!node)
+      continue;
+    ++cov.numNodes;
+    StringRef op = node->getString("op").value_or("");
+    StringRef target = node->getString("target").value_or("");
+    std::string name = node->getString("name").value_or("").str();
+    std::string key;
+    bool ok = true;
+    if (op == "call_module") {
+      const auto *mods = doc.getAsObject()->getObject("modules");
+      const auto *rec = mods ? mods->getObject(target) : nullptr;
+      auto type = rec ? rec->getString("type") : std::nullopt;
+      key = "module " + (type ? type->str() : target.str());
+      ok = type && moduleHandlers().count(*type);
+    } else if (op == "call_function" || op == "call_method") {
+      key = (op == "call_method" ? "method " : "") + target.str();
+      ok = functionHandlers().count(canonicalTarget(op, target));
+    } else {
+      continue;
+    }
+    if (ok)
+      ++cov.supported[key];
+    else
+      cov.unsupported[key].push_back(name);
+  }
+  return success();
+}
+
+ImportResult FXImporter::run() {
+  ImportResult result;
+  std::string err;
+  Status st = Status::Ok;
+  Location fileLoc = FileLineColLoc::get(&ctx, path, 0, 0);
+  auto fail = [&](Status s) {
+    result.status = s;
+    return std::move(result);
+  };
+  if (failed(load(err, st))) {
+    emitError(fileLoc) << err;
+    return fail(st);
+  }
+  OpCoverage cov;
+  (void)coverage(cov);
+  if (!cov.unsupported.empty()) {
+    auto diag = emitError(fileLoc);
+    diag << "graph uses " << cov.unsupported.size() << " unsupported target"
+         << (cov.unsupported.size() > 1 ? "s" : "") << ":";
+    bool first = true;
+    for (const auto &[type, ns] : cov.unsupported) {
+      diag << (first ? " " : "; ") << type << " (" << ns.size() << " node"
+           << (ns.size() > 1 ? "s" : "") << ": '" << ns.front() << "'"
+           << (ns.size() > 1 ? ", ..." : "") << ")";
+      first = false;
+    }
+    return fail(Status::Unsupported);
+  }
+  if (!opts.noWeights && !llvm::sys::fs::exists(weightsFile)) {
+    emitError(fileLoc) << "missing weights file '" << weightsFile << "'";
+    return fail(Status::IOError);
+  }
+
+  // Placeholders become the function's arguments.
+  SmallVector<Type> argTypes;
+  SmallVector<std::string> argNames, argNodes;
+  for (const auto &v : *nodes()) {
+    const auto *node = v.getAsObject();
+    if (!node || node->getString("op") != "placeholder")
+      continue;
+    const auto *meta = node->getObject("meta");
+    const auto *shapeArr = meta ? meta->getArray("shape") : nullptr;
+    Type elt = meta ? elementTypeOf(meta->getString("dtype").value_or(""), &ctx)
+                    : Type();
+    std::string name = node->getString("name").value_or("").str();
+    if (!shapeArr || !elt) {
+      emitError(fileLoc) << "placeholder '" << name
+                         << "' has no tensor shape and dtype";
+      return fail(Status::InvalidModel);
+    }
+    SmallVector<int64_t> shape;
+    for (const auto &d : *shapeArr)
+      shape.push_back(d.getAsInteger().value_or(-1));
+    if (llvm::any_of(shape, [](int64_t d) { return d < 0; })) {
+      emitError(fileLoc) << "placeholder '" << name << "' has a dynamic shape";
+      return fail(Status::InvalidModel);
+    }
+    argTypes.push_back(RankedTensorType::get(shape, elt));
+    argNames.push_back(node->getString("target").value_or(name).str());
+    argNodes.push_back(name);
+  }
+  module = ModuleOp::create(fileLoc);
+  module->getOperation()->setAttr("graph.source", b.getStringAttr(path));
+  b.setInsertionPointToEnd(module->getBody());
+  func = b.create<func::FuncOp>(fileLoc, "main", b.getFunctionType(argTypes, {}));
+  Block *entry = func.addEntryBlock();
+  for (size_t i = 0; i < argNames.size(); ++i) {
+    func.setArgAttr(i, "graph.name", b.getStringAttr(argNames[i]));
+    values[argNodes[i]] = PyValue::ofTensor(entry->getArgument(i));
+  }
+  b.setInsertionPointToEnd(entry);
+  for (const auto &v : *nodes()) {
+    const auto *node = v.getAsObject();
+    if (!node) {
+      emitError(fileLoc) << "a node is not a JSON object";
+      return fail(Status::InvalidModel);
+    }
+    if (failed(importNode(*node)))
+      return fail(status == Status::Ok ? Status::InvalidModel : status);
+  }
+  if (entry->empty() || !isa<func::ReturnOp>(entry->back())) {
+    emitError(fileLoc) << "graph has no output node";
+    return fail(Status::InvalidModel);
+  }
+  func.setFunctionType(b.getFunctionType(argTypes, resultTypes));
+  for (size_t i = 0; i < resultTypes.size(); ++i)
+    func.setResultAttr(i, "graph.name",
+                       b.getStringAttr(resultTypes.size() == 1
+                                           ? std::string("output")
+                                           : "output_" + std::to_string(i)));
+  // Drop what the lowering left unused (shape arithmetic constants).
+  SmallVector<Operation *> ops;
+  for (Operation &op : entry->without_terminator())
+    ops.push_back(&op);
+  for (Operation *op : llvm::reverse(ops))
+    if (op->use_empty() && isPure(op))
+      op->erase();
+  if (failed(verify(*module))) {
+    emitError(fileLoc) << "imported module failed verification";
+    return fail(Status::Internal);
+  }
+  result.module = std::move(module);
+  return result;
+}
+
+ImportResult dfa::importFX(StringRef path, MLIRContext &ctx,
+                           const FXImportOptions &options) {
+  ctx.loadDialect<graph::GraphDialect, func::FuncDialect>();
+  return FXImporter(path, ctx, options).run();
+}
+
+ImportResult dfa::checkFX(StringRef path, MLIRContext &ctx, OpCoverage &cov) {
+  ctx.loadDialect<graph::GraphDialect, func::FuncDialect>();
+  FXImportOptions options;
+  FXImporter imp(path, ctx, options);
+  ImportResult result;
+  std::string err;
+  Status st = Status::Ok;
+  if (failed(imp.load(err, st))) {
+    emitError(FileLineColLoc::get(&ctx, path, 0, 0)) << err;
+    result.status = st;
+    return result;
+  }
+  (void)imp.coverage(cov);
+  result.status = cov.unsupported.empty() ? Status::Ok : Status::Unsupported;
+  return result;
+}
+
+Status dfa::fxGraphInputs(StringRef path, std::vector<std::string> &names,
+                          std::string &error) {
+  MLIRContext ctx;
+  FXImportOptions options;
+  FXImporter imp(path, ctx, options);
+  Status st = Status::Ok;
+  if (failed(imp.load(error, st)))
+    return st;
+  for (const auto &v : *imp.nodes())
+    if (const auto *node = v.getAsObject())
+      if (node->getString("op") == "placeholder")
+        names.push_back(node->getString("target").value_or("").str());
+  return Status::Ok;
+}

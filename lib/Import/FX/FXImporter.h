@@ -1,0 +1,185 @@
+//===- FXImporter.h - FX importer internals (private) -----------*- C++ -*-===//
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef LIB_IMPORT_FX_FXIMPORTER_H
+#define LIB_IMPORT_FX_FXIMPORTER_H
+
+#include "dfa/Import/FX.h"
+
+#include "dialects/Graph/GraphOps.h"
+
+#include "mlir/IR/Builders.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/JSON.h"
+
+#include <map>
+
+namespace dfa::fximport {
+
+/// A Python value flowing through the FX graph: a tensor (an SSA value),
+/// or a number, bool, string, None, list (tuples too) or slice that shape
+/// code computes with.
+struct PyValue {
+  enum Kind { None, Tensor, Int, Float, Bool, Str, List, Slice, Ellipsis, DType };
+  Kind kind = None;
+  mlir::Value tensor;
+  int64_t i = 0;
+  double f = 0;
+  std::string s;
+  std::vector<PyValue> list;
+
+  static PyValue ofTensor(mlir::Value v) {
+    PyValue p;
+    p.kind = Tensor;
+    p.tensor = v;
+    return p;
+  }
+  static PyValue ofInt(int64_t v) {
+    PyValue p;
+    p.kind = Int;
+    p.i = v;
+    return p;
+  }
+  static PyValue ofList(std::vector<PyValue> l) {
+    PyValue p;
+    p.kind = List;
+    p.list = std::move(l);
+    return p;
+  }
+  bool isNumber() const { return kind == Int || kind == Float || kind == Bool; }
+  double number() const { return kind == Float ? f : (double)i; }
+  std::string describe() const;
+};
+
+class FXImporter;
+
+/// What a handler sees of one node.
+class FXNode {
+public:
+  FXNode(FXImporter &imp, mlir::OpBuilder &b, mlir::Location loc,
+         std::string name, std::string target, std::vector<PyValue> args,
+         std::map<std::string, PyValue> kwargs, const llvm::json::Object *module)
+      : imp(imp), b(b), loc(loc), name(std::move(name)),
+        target(std::move(target)), args(std::move(args)),
+        kwargs(std::move(kwargs)), module(module) {}
+
+  FXImporter &imp;
+  mlir::OpBuilder &b;
+  mlir::Location loc;
+  std::string name, target;
+  std::vector<PyValue> args;
+  std::map<std::string, PyValue> kwargs;
+  /// The module record for call_module nodes.
+  const llvm::json::Object *module;
+
+  /// Argument by position or keyword, or null.
+  const PyValue *arg(size_t i, llvm::StringRef kw = "") const;
+  mlir::FailureOr<mlir::Value> tensor(size_t i, llvm::StringRef kw = "");
+  mlir::Value optTensor(size_t i, llvm::StringRef kw = "");
+  mlir::FailureOr<int64_t> intArg(size_t i, llvm::StringRef kw, int64_t dflt);
+  mlir::FailureOr<double> floatArg(size_t i, llvm::StringRef kw, double dflt);
+  /// An int list given as a list, a single int, or varargs from `i` on.
+  mlir::FailureOr<std::vector<int64_t>> intList(size_t i, llvm::StringRef kw,
+                                                bool varargs);
+
+  /// Module attributes and parameters (call_module).
+  const llvm::json::Value *attr(llvm::StringRef name) const;
+  int64_t attrInt(llvm::StringRef name, int64_t dflt) const;
+  double attrFloat(llvm::StringRef name, double dflt) const;
+  std::vector<int64_t> attrInts(llvm::StringRef name, size_t n) const;
+  /// A parameter or buffer of the module, or null if it has none by that name.
+  mlir::Value param(llvm::StringRef name);
+
+  mlir::InFlightDiagnostic error();
+  mlir::InFlightDiagnostic unsupported();
+
+  // Builders at the node's location.
+  mlir::RankedTensorType type(mlir::Value v) const {
+    return mlir::cast<mlir::RankedTensorType>(v.getType());
+  }
+  mlir::Value scalar(mlir::Type elt, double v);
+  mlir::Value reshape(mlir::Value v, llvm::ArrayRef<int64_t> shape);
+  mlir::Value transpose(mlir::Value v, llvm::ArrayRef<int64_t> perm);
+  mlir::FailureOr<int64_t> dim(int64_t d, int64_t rank);
+  /// A tensor for `v` when it is a number (of the element type of `like`).
+  mlir::FailureOr<mlir::Value> asTensor(const PyValue &v, mlir::Value like);
+};
+
+using Handler = mlir::LogicalResult (*)(FXNode &n, PyValue &result);
+
+/// Handlers of call_function and call_method nodes by canonical name
+/// ("add", "relu", "view", ...), and of call_module nodes by module type.
+const llvm::StringMap<Handler> &functionHandlers();
+const llvm::StringMap<Handler> &moduleHandlers();
+
+void addShapeHandlers(llvm::StringMap<Handler> &table);
+void addReductionHandlers(llvm::StringMap<Handler> &table);
+
+/// The canonical name of a call_function or call_method target.
+std::string canonicalTarget(llvm::StringRef op, llvm::StringRef target);
+
+/// Shared lowerings that module and functional forms both use.
+mlir::FailureOr<mlir::Value> linear(FXNode &n, mlir::Value x, mlir::Value w,
+                                    mlir::Value bias);
+mlir::FailureOr<mlir::Value> conv(FXNode &n, mlir::Value x, mlir::Value w,
+                                  mlir::Value bias,
+                                  std::vector<int64_t> stride,
+                                  std::vector<int64_t> padding,
+                                  std::vector<int64_t> dilation, int64_t groups);
+mlir::FailureOr<mlir::Value> layerNorm(FXNode &n, mlir::Value x,
+                                       llvm::ArrayRef<int64_t> shape,
+                                       mlir::Value w, mlir::Value b, double eps);
+mlir::FailureOr<mlir::Value> softmax(FXNode &n, mlir::Value x, int64_t dim,
+                                     bool log);
+mlir::FailureOr<mlir::Value> pool2d(FXNode &n, mlir::Value x, bool isMax,
+                                    std::vector<int64_t> kernel,
+                                    std::vector<int64_t> stride,
+                                    std::vector<int64_t> padding,
+                                    std::vector<int64_t> dilation, bool ceil,
+                                    bool countIncludePad);
+mlir::FailureOr<mlir::Value> adaptiveAvgPool2d(FXNode &n, mlir::Value x,
+                                               std::vector<int64_t> out);
+mlir::FailureOr<mlir::Value> attention(FXNode &n, mlir::Value q, mlir::Value k,
+                                       mlir::Value v, mlir::Value mask,
+                                       bool causal, mlir::Value *probs);
+
+/// The importer: values by node name, weights by tensor name.
+class FXImporter {
+public:
+  FXImporter(llvm::StringRef path, mlir::MLIRContext &ctx,
+             const FXImportOptions &options)
+      : path(path.str()), ctx(ctx), opts(options), b(&ctx) {}
+
+  ImportResult run();
+  mlir::LogicalResult coverage(OpCoverage &cov);
+  mlir::LogicalResult load(std::string &error, Status &status);
+  const llvm::json::Array *nodes() const;
+
+  /// A graph.weight (cached) for the tensor `name` of the weights table.
+  mlir::Value weight(llvm::StringRef name, mlir::Location loc);
+  Status status = Status::Ok;
+
+private:
+  mlir::FailureOr<PyValue> decode(const llvm::json::Value &v);
+  mlir::LogicalResult importNode(const llvm::json::Object &node);
+
+  std::string path, weightsFile;
+  bool zstd = false;
+  mlir::MLIRContext &ctx;
+  const FXImportOptions &opts;
+  mlir::OpBuilder b;
+  llvm::json::Value doc = nullptr;
+  std::map<std::string, PyValue> values;
+  llvm::StringMap<mlir::Value> weights;
+  mlir::Operation *lastWeight = nullptr;
+  mlir::func::FuncOp func;
+  mlir::OwningOpRef<mlir::ModuleOp> module;
+  std::vector<mlir::Type> resultTypes;
+};
+
+} // namespace dfa::fximport
+
+#endif // LIB_IMPORT_FX_FXIMPORTER_H

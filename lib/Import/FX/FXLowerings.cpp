@@ -1,0 +1,152 @@
+//===- FXLowerings.cpp - lowerings shared by FX modules and functions -------===//
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+#include "FXImporter.h"
+
+#include <cmath>
+
+using namespace mlir;
+using namespace dfa;
+using namespace dfa::graph;
+using namespace dfa::fximport;
+
+FailureOr<Value> dfa::fximport::linear(FXNode &n, Value x, Value w, Value bias) {
+  auto xt = n.type(x), wt = n.type(w);
+  if (wt.getRank() != 2 || xt.getRank() < 1 ||
+      xt.getShape().back() != wt.getDimSize(1)) {
+    n.error() << "input " << x.getType() << " does not fit weight " << w.getType();
+    return failure();
+  }
+  Value y = n.b.create<MatMulOp>(n.loc, x, n.transpose(w, {1, 0}));
+  if (bias)
+    y = n.b.create<AddOp>(n.loc, y, bias);
+  return y;
+}
+
+FailureOr<Value> dfa::fximport::conv(FXNode &n, Value x, Value w, Value bias,
+                                     std::vector<int64_t> stride,
+                                     std::vector<int64_t> padding,
+                                     std::vector<int64_t> dilation,
+                                     int64_t groups) {
+  auto xt = n.type(x), wt = n.type(w);
+  int64_t s = xt.getRank() - 2;
+  if (s < 1 || s > 3 || wt.getRank() != xt.getRank()) {
+    n.error() << "input " << x.getType() << " and weight " << w.getType()
+              << " do not make a 1-3 d convolution";
+    return failure();
+  }
+  auto fill = [&](std::vector<int64_t> &v, int64_t d) {
+    if (v.empty())
+      v.assign(s, d);
+    else if (v.size() == 1)
+      v.assign(s, v[0]);
+  };
+  fill(stride, 1);
+  fill(dilation, 1);
+  fill(padding, 0);
+  if ((int64_t)stride.size() != s || (int64_t)padding.size() != s ||
+      (int64_t)dilation.size() != s) {
+    n.error() << "stride, padding and dilation must have " << s << " entries";
+    return failure();
+  }
+  if (groups < 1 || xt.getDimSize(1) != wt.getDimSize(1) * groups ||
+      wt.getDimSize(0) % groups) {
+    n.error() << "input channels " << xt.getDimSize(1) << " do not fit weight "
+              << w.getType() << " with groups " << groups;
+    return failure();
+  }
+  SmallVector<int64_t> pads(padding.begin(), padding.end());
+  pads.append(padding.begin(), padding.end());
+  for (int64_t i = 0; i < s; ++i)
+    if (windowOutputSize(xt.getDimSize(i + 2), wt.getDimSize(i + 2), stride[i],
+                         padding[i], padding[i], dilation[i], false) < 1) {
+      n.error() << "the kernel does not fit spatial dim " << i;
+      return failure();
+    }
+  return Value(n.b.create<ConvOp>(n.loc, x, w, bias,
+                                  n.b.getDenseI64ArrayAttr(stride),
+                                  n.b.getDenseI64ArrayAttr(pads),
+                                  n.b.getDenseI64ArrayAttr(dilation),
+                                  n.b.getI64IntegerAttr(groups)));
+}
+
+FailureOr<Value> dfa::fximport::layerNorm(FXNode &n, Value x,
+                                          ArrayRef<int64_t> shape, Value w,
+                                          Value bias, double eps) {
+  auto xt = n.type(x);
+  int64_t axis = xt.getRank() - (int64_t)shape.size();
+  if (axis < 0 || xt.getShape().drop_front(axis) != shape) {
+    n.error() << "normalized shape does not end the input " << x.getType();
+    return failure();
+  }
+  if (!w)
+    w = n.b.create<ConstantOp>(
+        n.loc, DenseElementsAttr::get(RankedTensorType::get(shape, xt.getElementType()),
+                                      n.b.getFloatAttr(xt.getElementType(), 1.0)));
+  return Value(n.b.create<LayerNormOp>(n.loc, x, w, bias,
+                                       n.b.getI64IntegerAttr(axis),
+                                       n.b.getF64FloatAttr(eps)));
+}
+
+FailureOr<Value> dfa::fximport::softmax(FXNode &n, Value x, int64_t dim,
+                                        bool log) {
+  auto d = n.dim(dim, n.type(x).getRank());
+  if (failed(d))
+    return failure();
+  auto axis = n.b.getI64IntegerAttr(n.type(x).getRank() ? *d : 0);
+  if (log)
+    return Value(n.b.create<LogSoftmaxOp>(n.loc, x, axis));
+  return Value(n.b.create<SoftmaxOp>(n.loc, x, axis));
+}
+
+FailureOr<Value> dfa::fximport::attention(FXNode &n, Value q, Value k, Value v,
+                                          Value mask, bool causal,
+                                          Value *probs) {
+  auto qt = n.type(q), kt = n.type(k);
+  int64_t rank = qt.getRank();
+  if (rank < 2 || kt.getRank() != rank || n.type(v).getRank() != rank ||
+      qt.getShape().back() != kt.getShape().back()) {
+    n.error() << "query " << q.getType() << " and key " << k.getType()
+              << " do not make an attention";
+    return failure();
+  }
+  Type elt = qt.getElementType();
+  int64_t L = qt.getDimSize(rank - 2), S = kt.getDimSize(rank - 2);
+  SmallVector<int64_t> perm;
+  for (int64_t i = 0; i < rank; ++i)
+    perm.push_back(i);
+  std::swap(perm[rank - 1], perm[rank - 2]);
+  Value scores = n.b.create<MatMulOp>(n.loc, q, n.transpose(k, perm));
+  scores = n.b.create<MulOp>(
+      n.loc, scores, n.scalar(elt, 1.0 / std::sqrt((double)qt.getShape().back())));
+  Value negInf = n.scalar(elt, -INFINITY);
+  if (causal) {
+    auto bt = RankedTensorType::get({L, S}, n.b.getI1Type());
+    std::vector<bool> keep(L * S);
+    for (int64_t i = 0; i < L; ++i)
+      for (int64_t j = 0; j < S; ++j)
+        keep[i * S + j] = j <= i;
+    SmallVector<bool> kb(keep.begin(), keep.end());
+    Value m = n.b.create<ConstantOp>(n.loc, DenseElementsAttr::get(bt, ArrayRef<bool>(kb)));
+    scores = n.b.create<WhereOp>(n.loc, m, scores, negInf);
+  }
+  if (mask) {
+    auto mt = n.type(mask);
+    if (failed(broadcastShapes(mt.getShape(), n.type(scores).getShape()))) {
+      n.error() << "attention mask " << mask.getType()
+                << " does not broadcast to the scores " << scores.getType();
+      return failure();
+    }
+    if (mt.getElementType().isInteger(1))
+      scores = n.b.create<WhereOp>(n.loc, mask, scores, negInf);
+    else
+      scores = n.b.create<AddOp>(n.loc, scores, mask);
+  }
+  Value p = n.b.create<SoftmaxOp>(n.loc, scores, n.b.getI64IntegerAttr(rank - 1));
+  if (probs)
+    *probs = p;
+  return Value(n.b.create<MatMulOp>(n.loc, p, v));
+}

@@ -1,0 +1,321 @@
+//===- FXModules.cpp - handlers of call_module nodes ------------------------===//
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+///
+/// Leaf modules of torch.nn, by class name. Their hyper-parameters come
+/// from the module record the exporter wrote, their parameters are weight
+/// references, and they lower through the same helpers as the functional
+/// forms.
+///
+//===----------------------------------------------------------------------===//
+
+#include "FXImporter.h"
+
+using namespace mlir;
+using namespace dfa;
+using namespace dfa::graph;
+using namespace dfa::fximport;
+
+namespace {
+using R = PyValue;
+
+LogicalResult done(R &r, FailureOr<Value> v) {
+  if (failed(v))
+    return failure();
+  r = R::ofTensor(*v);
+  return success();
+}
+
+LogicalResult linearModule(FXNode &n, R &r) {
+  auto x = n.tensor(0, "input");
+  Value w = n.param("weight");
+  if (failed(x) || !w)
+    return failure();
+  return done(r, linear(n, *x, w, n.param("bias")));
+}
+
+LogicalResult convModule(FXNode &n, R &r) {
+  auto x = n.tensor(0, "input");
+  Value w = n.param("weight");
+  if (failed(x) || !w)
+    return failure();
+  const auto *pad = n.attr("padding");
+  if ((pad && pad->getAsString()) || n.attr("padding_mode")->getAsString() != "zeros") {
+    n.unsupported() << "string padding or a padding_mode other than zeros";
+    return failure();
+  }
+  int64_t s = n.type(*x).getRank() - 2;
+  return done(r, conv(n, *x, w, n.param("bias"), n.attrInts("stride", s),
+                      n.attrInts("padding", s), n.attrInts("dilation", s),
+                      n.attrInt("groups", 1)));
+}
+
+LogicalResult batchNormModule(FXNode &n, R &r) {
+  auto x = n.tensor(0, "input");
+  Value mean = n.param("running_mean"), var = n.param("running_var");
+  if (failed(x))
+    return failure();
+  if (!mean || !var) {
+    n.unsupported() << "batch norm without running statistics";
+    return failure();
+  }
+  auto t = n.type(mean);
+  auto fill = [&](Value v, double c) -> Value {
+    return v ? v : Value(n.b.create<ConstantOp>(
+                       n.loc, DenseElementsAttr::get(t, n.b.getFloatAttr(t.getElementType(), c))));
+  };
+  auto xt = n.type(*x);
+  if (xt.getRank() < 2 || xt.getDimSize(1) != t.getDimSize(0)) {
+    n.error() << "input " << x->getType() << " does not have " << t.getDimSize(0)
+              << " channels";
+    return failure();
+  }
+  r = R::ofTensor(n.b.create<BatchNormOp>(n.loc, *x, fill(n.param("weight"), 1),
+                                          fill(n.param("bias"), 0), mean, var,
+                                          n.b.getF64FloatAttr(n.attrFloat("eps", 1e-5))));
+  return success();
+}
+
+LogicalResult layerNormModule(FXNode &n, R &r) {
+  auto x = n.tensor(0, "input");
+  if (failed(x))
+    return failure();
+  return done(r, layerNorm(n, *x, n.attrInts("normalized_shape", 1), n.param("weight"),
+                           n.param("bias"), n.attrFloat("eps", 1e-5)));
+}
+
+LogicalResult embeddingModule(FXNode &n, R &r) {
+  auto idx = n.tensor(0, "input");
+  Value w = n.param("weight");
+  if (failed(idx) || !w)
+    return failure();
+  if (!isa<IntegerType>(n.type(*idx).getElementType())) {
+    n.error() << "embedding indices must be integers";
+    return failure();
+  }
+  r = R::ofTensor(n.b.create<GatherOp>(n.loc, w, *idx, n.b.getI64IntegerAttr(0)));
+  return success();
+}
+
+LogicalResult passThrough(FXNode &n, R &r) {
+  auto x = n.tensor(0, "input");
+  if (failed(x))
+    return failure();
+  r = R::ofTensor(*x);
+  return success();
+}
+
+template <typename OpT> LogicalResult unaryModule(FXNode &n, R &r) {
+  auto x = n.tensor(0, "input");
+  if (failed(x))
+    return failure();
+  r = R::ofTensor(n.b.create<OpT>(n.loc, *x));
+  return success();
+}
+
+LogicalResult geluModule(FXNode &n, R &r) {
+  auto x = n.tensor(0, "input");
+  if (failed(x))
+    return failure();
+  const auto *a = n.attr("approximate");
+  bool tanh = a && a->getAsString() == "tanh";
+  r = R::ofTensor(n.b.create<GeluOp>(n.loc, *x, n.b.getBoolAttr(tanh)));
+  return success();
+}
+
+LogicalResult clipModule(FXNode &n, R &r, double lo, double hi) {
+  auto x = n.tensor(0, "input");
+  if (failed(x))
+    return failure();
+  r = R::ofTensor(n.b.create<ClipOp>(n.loc, *x, n.b.getF64FloatAttr(lo),
+                                     n.b.getF64FloatAttr(hi)));
+  return success();
+}
+
+LogicalResult relu6Module(FXNode &n, R &r) { return clipModule(n, r, 0, 6); }
+LogicalResult hardtanhModule(FXNode &n, R &r) {
+  return clipModule(n, r, n.attrFloat("min_val", -1), n.attrFloat("max_val", 1));
+}
+
+LogicalResult leakyReluModule(FXNode &n, R &r) {
+  auto x = n.tensor(0, "input");
+  if (failed(x))
+    return failure();
+  r = R::ofTensor(n.b.create<LeakyReluOp>(
+      n.loc, *x, n.b.getF64FloatAttr(n.attrFloat("negative_slope", 0.01))));
+  return success();
+}
+
+template <bool Log> LogicalResult softmaxModule(FXNode &n, R &r) {
+  auto x = n.tensor(0, "input");
+  const auto *d = n.attr("dim");
+  if (failed(x))
+    return failure();
+  if (!d || !d->getAsInteger()) {
+    n.unsupported() << "softmax without an explicit dim";
+    return failure();
+  }
+  return done(r, softmax(n, *x, *d->getAsInteger(), Log));
+}
+
+LogicalResult flattenModule(FXNode &n, R &r) {
+  auto x = n.tensor(0, "input");
+  if (failed(x))
+    return failure();
+  auto t = n.type(*x);
+  auto s = n.dim(n.attrInt("start_dim", 1), t.getRank()),
+       e = n.dim(n.attrInt("end_dim", -1), t.getRank());
+  if (failed(s) || failed(e))
+    return failure();
+  SmallVector<int64_t> shape;
+  int64_t merged = 1;
+  for (int64_t d = 0; d < t.getRank(); ++d) {
+    if (d < *s || d > *e) {
+      shape.push_back(t.getDimSize(d));
+      continue;
+    }
+    merged *= t.getDimSize(d);
+    if (d == *e)
+      shape.push_back(merged);
+  }
+  r = R::ofTensor(n.reshape(*x, shape));
+  return success();
+}
+
+template <bool IsMax> LogicalResult poolModule(FXNode &n, R &r) {
+  auto x = n.tensor(0, "input");
+  if (failed(x))
+    return failure();
+  std::vector<int64_t> stride = n.attrInts("stride", 2);
+  return done(r, pool2d(n, *x, IsMax, n.attrInts("kernel_size", 2), stride,
+                        n.attrInts("padding", 2),
+                        IsMax ? n.attrInts("dilation", 2) : std::vector<int64_t>{1},
+                        n.attrInt("ceil_mode", 0), n.attrInt("count_include_pad", 1)));
+}
+
+LogicalResult adaptiveAvgPoolModule(FXNode &n, R &r) {
+  auto x = n.tensor(0, "input");
+  if (failed(x))
+    return failure();
+  return done(r, adaptiveAvgPool2d(n, *x, n.attrInts("output_size", 2)));
+}
+
+/// nn.MultiheadAttention: packed in-projection, per-head scaled dot-product
+/// attention, out-projection; the head-averaged weights when requested.
+LogicalResult mhaModule(FXNode &n, R &r) {
+  auto q = n.tensor(0, "query"), k = n.tensor(1, "key"), v = n.tensor(2, "value");
+  if (failed(q) || failed(k) || failed(v))
+    return failure();
+  Value inW = n.param("in_proj_weight"), inB = n.param("in_proj_bias");
+  Value outW = n.param("out_proj.weight"), outB = n.param("out_proj.bias");
+  if (!inW || !outW) {
+    n.unsupported() << "separate q/k/v projection weights (kdim/vdim != embed_dim)";
+    return failure();
+  }
+  int64_t E = n.attrInt("embed_dim", 0), H = n.attrInt("num_heads", 1);
+  bool batchFirst = n.attrInt("batch_first", 0);
+  auto need = n.intArg(4, "need_weights", 1);
+  auto average = n.intArg(7, "average_attn_weights", 1);
+  if (failed(need) || failed(average))
+    return failure();
+  if (H < 1 || E % H || n.type(*q).getRank() != 3 || n.type(*q).getDimSize(2) != E) {
+    n.error() << "query " << q->getType() << " does not fit embed_dim " << E
+              << " and " << H << " heads";
+    return failure();
+  }
+  Type elt = n.type(*q).getElementType();
+  auto toBatchFirst = [&](Value x) { return batchFirst ? x : n.transpose(x, {1, 0, 2}); };
+  auto rows = [&](Value w, int64_t i, ArrayRef<int64_t> shape) -> Value {
+    SmallVector<int64_t> starts(shape.size(), 0), steps(shape.size(), 1);
+    starts[0] = i * E;
+    return n.b.create<SliceOp>(n.loc, RankedTensorType::get(shape, elt), w,
+                               n.b.getDenseI64ArrayAttr(starts),
+                               n.b.getDenseI64ArrayAttr(steps));
+  };
+  int64_t hd = E / H;
+  SmallVector<Value> heads;
+  for (auto [i, x] : llvm::enumerate(SmallVector<Value>{*q, *k, *v})) {
+    Value xb = toBatchFirst(x);
+    auto p = linear(n, xb, rows(inW, i, {E, E}), inB ? rows(inB, i, {E}) : Value());
+    if (failed(p))
+      return failure();
+    auto t = n.type(*p);
+    Value split = n.reshape(*p, {t.getDimSize(0), t.getDimSize(1), H, hd});
+    heads.push_back(n.transpose(split, {0, 2, 1, 3}));
+  }
+  int64_t N = n.type(heads[0]).getDimSize(0), L = n.type(heads[0]).getDimSize(2),
+          S = n.type(heads[1]).getDimSize(2);
+  Value mask = n.optTensor(5, "attn_mask");
+  if (mask && n.type(mask).getRank() == 3)
+    mask = n.reshape(mask, {N, H, L, S});
+  if (mask && n.type(mask).getElementType().isInteger(1))
+    mask = n.b.create<NotOp>(n.loc, mask); // True masks a position out
+  if (Value kpm = n.optTensor(3, "key_padding_mask")) {
+    if (!n.type(kpm).getElementType().isInteger(1)) {
+      n.unsupported() << "a float key_padding_mask";
+      return failure();
+    }
+    Value keep = n.b.create<NotOp>(n.loc, n.reshape(kpm, {N, 1, 1, S}));
+    if (mask && !n.type(mask).getElementType().isInteger(1)) {
+      n.unsupported() << "a float attn_mask together with a key_padding_mask";
+      return failure();
+    }
+    mask = mask ? Value(n.b.create<AndOp>(n.loc, mask, keep)) : keep;
+  }
+  Value probs;
+  auto att = attention(n, heads[0], heads[1], heads[2], mask, false, &probs);
+  if (failed(att))
+    return failure();
+  Value merged = n.reshape(n.transpose(*att, {0, 2, 1, 3}), {N, L, E});
+  auto out = linear(n, merged, outW, outB);
+  if (failed(out))
+    return failure();
+  R weights;
+  if (*need) {
+    Value w = probs;
+    if (*average)
+      w = n.b.create<ReduceMeanOp>(n.loc, probs, n.b.getDenseI64ArrayAttr({1}),
+                                   n.b.getBoolAttr(false));
+    weights = R::ofTensor(w);
+  }
+  r = R::ofList({R::ofTensor(toBatchFirst(*out)), weights});
+  return success();
+}
+} // namespace
+
+const llvm::StringMap<Handler> &dfa::fximport::moduleHandlers() {
+  static const llvm::StringMap<Handler> table = [] {
+    llvm::StringMap<Handler> t;
+    t["Linear"] = linearModule;
+    t["NonDynamicallyQuantizableLinear"] = linearModule;
+    t["Conv1d"] = convModule;
+    t["Conv2d"] = convModule;
+    t["BatchNorm1d"] = batchNormModule;
+    t["BatchNorm2d"] = batchNormModule;
+    t["LayerNorm"] = layerNormModule;
+    t["Embedding"] = embeddingModule;
+    t["Dropout"] = passThrough;
+    t["Identity"] = passThrough;
+    t["ReLU"] = unaryModule<ReluOp>;
+    t["SiLU"] = unaryModule<SiluOp>;
+    t["Sigmoid"] = unaryModule<SigmoidOp>;
+    t["Tanh"] = unaryModule<TanhOp>;
+    t["Hardswish"] = unaryModule<HardSwishOp>;
+    t["Mish"] = unaryModule<MishOp>;
+    t["GELU"] = geluModule;
+    t["ReLU6"] = relu6Module;
+    t["Hardtanh"] = hardtanhModule;
+    t["LeakyReLU"] = leakyReluModule;
+    t["Softmax"] = softmaxModule<false>;
+    t["LogSoftmax"] = softmaxModule<true>;
+    t["Flatten"] = flattenModule;
+    t["MaxPool2d"] = poolModule<true>;
+    t["AvgPool2d"] = poolModule<false>;
+    t["AdaptiveAvgPool2d"] = adaptiveAvgPoolModule;
+    t["MultiheadAttention"] = mhaModule;
+    return t;
+  }();
+  return table;
+}

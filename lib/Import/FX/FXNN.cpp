@@ -1,0 +1,300 @@
+//===- FXNN.cpp - FX reductions and torch.nn.functional targets -------------===//
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+#include "FXImporter.h"
+
+using namespace mlir;
+using namespace dfa;
+using namespace dfa::graph;
+using namespace dfa::fximport;
+
+namespace {
+using R = PyValue;
+
+/// The dims a reduction's `dim` argument names (all when absent).
+FailureOr<SmallVector<int64_t>> reduceDims(FXNode &n, Value x, const R *d) {
+  int64_t rank = n.type(x).getRank();
+  SmallVector<int64_t> dims;
+  std::vector<int64_t> raw;
+  if (!d || d->kind == R::None) {
+    for (int64_t i = 0; i < rank; ++i)
+      dims.push_back(i);
+    return dims;
+  }
+  if (d->kind == R::Int)
+    raw.push_back(d->i);
+  else if (d->kind == R::List)
+    for (const R &e : d->list)
+      raw.push_back(e.i);
+  for (int64_t v : raw) {
+    auto dd = n.dim(v, rank);
+    if (failed(dd))
+      return failure();
+    dims.push_back(*dd);
+  }
+  llvm::sort(dims);
+  dims.erase(std::unique(dims.begin(), dims.end()), dims.end());
+  return dims;
+}
+
+template <typename OpT> LogicalResult reduce(FXNode &n, R &r) {
+  auto x = n.tensor(0, "input");
+  if (failed(x))
+    return failure();
+  auto dims = reduceDims(n, *x, n.arg(1, "dim"));
+  auto keep = n.intArg(2, "keepdim", 0);
+  if (failed(dims) || failed(keep))
+    return failure();
+  r = R::ofTensor(n.b.create<OpT>(n.loc, *x, n.b.getDenseI64ArrayAttr(*dims),
+                                  n.b.getBoolAttr(*keep)));
+  return success();
+}
+
+/// torch.max(x) / torch.max(x, dim, keepdim) -> (values, indices) /
+/// torch.max(x, other).
+template <bool IsMax> LogicalResult maxMin(FXNode &n, R &r) {
+  auto x = n.tensor(0, "input");
+  if (failed(x))
+    return failure();
+  const R *d = n.arg(1, "dim");
+  if (d && d->kind == R::Tensor) {
+    if (IsMax)
+      return r = R::ofTensor(n.b.create<MaxOp>(n.loc, *x, d->tensor)), success();
+    return r = R::ofTensor(n.b.create<MinOp>(n.loc, *x, d->tensor)), success();
+  }
+  auto keep = n.intArg(2, "keepdim", 0);
+  auto dims = reduceDims(n, *x, d);
+  if (failed(keep) || failed(dims))
+    return failure();
+  auto axes = n.b.getDenseI64ArrayAttr(*dims);
+  Value vals = IsMax ? Value(n.b.create<ReduceMaxOp>(n.loc, *x, axes, n.b.getBoolAttr(*keep)))
+                     : Value(n.b.create<ReduceMinOp>(n.loc, *x, axes, n.b.getBoolAttr(*keep)));
+  if (!d || d->kind == R::None) {
+    r = R::ofTensor(vals);
+    return success();
+  }
+  auto axis = n.b.getI64IntegerAttr((*dims)[0]);
+  Value idx = IsMax ? Value(n.b.create<ArgMaxOp>(n.loc, *x, axis, n.b.getBoolAttr(*keep),
+                                                 n.b.getBoolAttr(false)))
+                    : Value(n.b.create<ArgMinOp>(n.loc, *x, axis, n.b.getBoolAttr(*keep),
+                                                 n.b.getBoolAttr(false)));
+  r = R::ofList({R::ofTensor(vals), R::ofTensor(idx)});
+  return success();
+}
+
+template <bool Log> LogicalResult softmaxFn(FXNode &n, R &r) {
+  auto x = n.tensor(0, "input");
+  auto d = n.intArg(1, "dim", -1);
+  if (failed(x) || failed(d))
+    return failure();
+  auto v = softmax(n, *x, *d, Log);
+  if (failed(v))
+    return failure();
+  r = R::ofTensor(*v);
+  return success();
+}
+
+LogicalResult layerNormFn(FXNode &n, R &r) {
+  auto x = n.tensor(0, "input");
+  auto shape = n.intList(1, "normalized_shape", false);
+  auto eps = n.floatArg(4, "eps", 1e-5);
+  if (failed(x) || failed(shape) || failed(eps))
+    return failure();
+  auto v = layerNorm(n, *x, *shape, n.optTensor(2, "weight"), n.optTensor(3, "bias"), *eps);
+  if (failed(v))
+    return failure();
+  r = R::ofTensor(*v);
+  return success();
+}
+
+LogicalResult embeddingFn(FXNode &n, R &r) {
+  auto idx = n.tensor(0, "input"), w = n.tensor(1, "weight");
+  if (failed(idx) || failed(w))
+    return failure();
+  if (!isa<IntegerType>(n.type(*idx).getElementType()) || n.type(*w).getRank() != 2) {
+    n.error() << "embedding needs integer indices and a 2-d table";
+    return failure();
+  }
+  r = R::ofTensor(n.b.create<GatherOp>(n.loc, *w, *idx, n.b.getI64IntegerAttr(0)));
+  return success();
+}
+
+FailureOr<std::vector<int64_t>> ints(FXNode &n, size_t i, StringRef kw,
+                                     std::vector<int64_t> dflt) {
+  if (!n.arg(i, kw) || n.arg(i, kw)->kind == R::None)
+    return dflt;
+  return n.intList(i, kw, false);
+}
+
+LogicalResult convFn(FXNode &n, R &r) {
+  auto x = n.tensor(0, "input"), w = n.tensor(1, "weight");
+  if (failed(x) || failed(w))
+    return failure();
+  const R *pad = n.arg(4, "padding");
+  if (pad && pad->kind == R::Str) {
+    n.unsupported() << "padding='" << pad->s << "'";
+    return failure();
+  }
+  auto stride = ints(n, 3, "stride", {}), padding = ints(n, 4, "padding", {}),
+       dilation = ints(n, 5, "dilation", {});
+  auto groups = n.intArg(6, "groups", 1);
+  if (failed(stride) || failed(padding) || failed(dilation) || failed(groups))
+    return failure();
+  auto v = conv(n, *x, *w, n.optTensor(2, "bias"), *stride, *padding, *dilation, *groups);
+  if (failed(v))
+    return failure();
+  r = R::ofTensor(*v);
+  return success();
+}
+
+LogicalResult batchNormFn(FXNode &n, R &r) {
+  auto x = n.tensor(0, "input"), mean = n.tensor(1, "running_mean"),
+       var = n.tensor(2, "running_var");
+  auto training = n.intArg(5, "training", 0);
+  auto eps = n.floatArg(7, "eps", 1e-5);
+  if (failed(x) || failed(mean) || failed(var) || failed(training) || failed(eps))
+    return failure();
+  if (*training) {
+    n.unsupported() << "batch norm in training mode";
+    return failure();
+  }
+  auto t = n.type(*mean);
+  auto fill = [&](Value v, double c) -> Value {
+    return v ? v : Value(n.b.create<ConstantOp>(
+                       n.loc, DenseElementsAttr::get(t, n.b.getFloatAttr(t.getElementType(), c))));
+  };
+  r = R::ofTensor(n.b.create<BatchNormOp>(n.loc, *x, fill(n.optTensor(3, "weight"), 1),
+                                          fill(n.optTensor(4, "bias"), 0), *mean, *var,
+                                          n.b.getF64FloatAttr(*eps)));
+  return success();
+}
+} // namespace
+
+/// Pooling shared with the modules.
+FailureOr<Value> dfa::fximport::pool2d(FXNode &n, Value x, bool isMax, std::vector<int64_t> k,
+                        std::vector<int64_t> s, std::vector<int64_t> p,
+                        std::vector<int64_t> d, bool ceil, bool countIncludePad) {
+  auto t = n.type(x);
+  if (t.getRank() != 4) {
+    n.error() << "2-d pooling needs an NCHW input, got " << x.getType();
+    return failure();
+  }
+  auto two = [](std::vector<int64_t> &v, int64_t dflt) {
+    if (v.empty())
+      v = {dflt, dflt};
+    else if (v.size() == 1)
+      v = {v[0], v[0]};
+  };
+  two(k, 1);
+  if (s.empty())
+    s = k;
+  two(s, 1);
+  two(p, 0);
+  two(d, 1);
+  for (int i = 0; i < 2; ++i)
+    if (k[i] < 1 || s[i] < 1 ||
+        windowOutputSize(t.getDimSize(i + 2), k[i], s[i], p[i], p[i], d[i], ceil) < 1) {
+      n.error() << "the pooling window does not fit " << x.getType();
+      return failure();
+    }
+  SmallVector<int64_t> pads{p[0], p[1], p[0], p[1]};
+  if (isMax)
+    return Value(n.b.create<MaxPoolOp>(n.loc, x, n.b.getDenseI64ArrayAttr(k),
+                                       n.b.getDenseI64ArrayAttr(s), n.b.getDenseI64ArrayAttr(pads),
+                                       n.b.getDenseI64ArrayAttr(d), n.b.getBoolAttr(ceil)));
+  return Value(n.b.create<AvgPoolOp>(n.loc, x, n.b.getDenseI64ArrayAttr(k),
+                                     n.b.getDenseI64ArrayAttr(s), n.b.getDenseI64ArrayAttr(pads),
+                                     n.b.getBoolAttr(ceil), n.b.getBoolAttr(countIncludePad)));
+}
+
+FailureOr<Value> dfa::fximport::adaptiveAvgPool2d(FXNode &n, Value x,
+                                                  std::vector<int64_t> out) {
+  auto t = n.type(x);
+  if (t.getRank() != 4 || out.empty()) {
+    n.error() << "adaptive pooling needs an NCHW input and an output size";
+    return failure();
+  }
+  if (out.size() == 1)
+    out = {out[0], out[0]};
+  if (out[0] == 1 && out[1] == 1)
+    return Value(n.b.create<GlobalAvgPoolOp>(n.loc, x));
+  int64_t h = t.getDimSize(2), w = t.getDimSize(3);
+  if (out[0] < 1 || out[1] < 1 || h % out[0] || w % out[1]) {
+    n.unsupported() << "adaptive pooling from " << h << "x" << w << " to "
+                    << out[0] << "x" << out[1] << " (not a whole multiple)";
+    return failure();
+  }
+  return pool2d(n, x, false, {h / out[0], w / out[1]}, {h / out[0], w / out[1]},
+                {0, 0}, {1, 1}, false, false);
+}
+
+namespace {
+LogicalResult maxPoolFn(FXNode &n, R &r) {
+  auto x = n.tensor(0, "input");
+  auto k = ints(n, 1, "kernel_size", {}), s = ints(n, 2, "stride", {}),
+       p = ints(n, 3, "padding", {0}), d = ints(n, 4, "dilation", {1});
+  auto ceil = n.intArg(5, "ceil_mode", 0), idx = n.intArg(6, "return_indices", 0);
+  if (failed(x) || failed(k) || failed(s) || failed(p) || failed(d) || failed(ceil) ||
+      failed(idx))
+    return failure();
+  if (*idx) {
+    n.unsupported() << "return_indices=True";
+    return failure();
+  }
+  auto v = pool2d(n, *x, true, *k, *s, *p, *d, *ceil, false);
+  return failed(v) ? failure() : (r = R::ofTensor(*v), success());
+}
+
+LogicalResult avgPoolFn(FXNode &n, R &r) {
+  auto x = n.tensor(0, "input");
+  auto k = ints(n, 1, "kernel_size", {}), s = ints(n, 2, "stride", {}),
+       p = ints(n, 3, "padding", {0});
+  auto ceil = n.intArg(4, "ceil_mode", 0), cip = n.intArg(5, "count_include_pad", 1);
+  if (failed(x) || failed(k) || failed(s) || failed(p) || failed(ceil) || failed(cip))
+    return failure();
+  auto v = pool2d(n, *x, false, *k, *s, *p, {1}, *ceil, *cip);
+  return failed(v) ? failure() : (r = R::ofTensor(*v), success());
+}
+
+LogicalResult adaptiveAvgPoolFn(FXNode &n, R &r) {
+  auto x = n.tensor(0, "input");
+  auto out = ints(n, 1, "output_size", {});
+  if (failed(x) || failed(out))
+    return failure();
+  auto v = adaptiveAvgPool2d(n, *x, *out);
+  return failed(v) ? failure() : (r = R::ofTensor(*v), success());
+}
+
+LogicalResult sdpa(FXNode &n, R &r) {
+  auto q = n.tensor(0, "query"), k = n.tensor(1, "key"), v = n.tensor(2, "value");
+  auto causal = n.intArg(5, "is_causal", 0);
+  if (failed(q) || failed(k) || failed(v) || failed(causal))
+    return failure();
+  auto out = attention(n, *q, *k, *v, n.optTensor(3, "attn_mask"), *causal, nullptr);
+  return failed(out) ? failure() : (r = R::ofTensor(*out), success());
+}
+} // namespace
+
+void dfa::fximport::addReductionHandlers(llvm::StringMap<Handler> &t) {
+  t["mean"] = reduce<ReduceMeanOp>;
+  t["sum"] = reduce<ReduceSumOp>;
+  t["amax"] = reduce<ReduceMaxOp>;
+  t["amin"] = reduce<ReduceMinOp>;
+  t["prod"] = reduce<ReduceProdOp>;
+  t["max"] = maxMin<true>;
+  t["min"] = maxMin<false>;
+  t["softmax"] = softmaxFn<false>;
+  t["log_softmax"] = softmaxFn<true>;
+  t["layer_norm"] = layerNormFn;
+  t["embedding"] = embeddingFn;
+  t["conv1d"] = convFn;
+  t["conv2d"] = convFn;
+  t["batch_norm"] = batchNormFn;
+  t["max_pool2d"] = maxPoolFn;
+  t["avg_pool2d"] = avgPoolFn;
+  t["adaptive_avg_pool2d"] = adaptiveAvgPoolFn;
+  t["scaled_dot_product_attention"] = sdpa;
+}

@@ -1,0 +1,44 @@
+"""Small modules for the FX importer's lit tests (dfa-export-fx factories)."""
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc1 = nn.Linear(8, 16)
+        self.fc2 = nn.Linear(16, 4)
+
+    def forward(self, x):
+        h = F.relu(self.fc1(x))
+        b = x.size(0)
+        return self.fc2(h).view(b, 2, 2).transpose(1, 2).softmax(-1)
+
+
+def net():
+    torch.manual_seed(0)
+    return Net()
+
+
+class Masked(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.register_buffer("mask", torch.tril(torch.ones(8, 8, dtype=torch.bool)))
+
+    def forward(self, x):
+        t = x.size(-1)
+        return x.masked_fill(~self.mask[:t, :t], 0.0).sum(dim=-1, keepdim=True)
+
+
+def masked():
+    return Masked()
+
+
+class Unsupported(nn.Module):
+    def forward(self, x):
+        return torch.cumprod(x, 0) + torch.flip(x, [0]) + x.cumprod(1) + x.cumprod(0)
+
+
+def unsupported():
+    return Unsupported()
