@@ -8,9 +8,10 @@ specified in docs/fx-format.md.
     import dfa_fx
     dfa_fx.export(model, (torch.randn(1, 3, 224, 224),), "out/resnet")
 
-The graph is captured with ``torch.export`` where it exists (torch >= 2.1)
-when asked for, and otherwise with ``torch.fx.symbolic_trace`` followed by
-shape propagation on the example inputs (what Debian's torch 1.13 has).
+The graph is captured with ``torch.fx.symbolic_trace`` followed by shape
+propagation on the example inputs (what Debian's torch 1.13 has, and what
+torch 2.x keeps); the aten-level graphs of ``torch.export`` are not mapped
+yet.
 """
 
 import contextlib
@@ -199,12 +200,15 @@ def export(module, example_inputs, out, *, compress=False, method="auto"):
     if isinstance(example_inputs, torch.Tensor):
         example_inputs = (example_inputs,)
     root_name = type(module).__name__
-    if method == "export" or (method == "auto" and hasattr(torch, "export")):
-        if not hasattr(torch, "export"):
-            raise ExportError("torch.export needs torch >= 2.1 (this is %s)"
-                              % torch.__version__)
-        raise ExportError("the torch.export path is not supported by this dfa "
-                          "version; use method='symbolic_trace'")
+    # The importer maps symbolic_trace graphs (torch-level targets). torch 2.x
+    # still has symbolic_trace, so "auto" uses it everywhere; the aten-level
+    # graphs of torch.export are not mapped yet.
+    if method == "export":
+        raise ExportError("method 'export' (torch.export, aten-level graphs) is "
+                          "not supported by this dfa version; torch here is %s"
+                          % torch.__version__)
+    if method not in ("auto", "symbolic_trace"):
+        raise ExportError("unknown capture method '%s'" % method)
     module = module.eval()
     for i, x in enumerate(example_inputs):
         if not isinstance(x, torch.Tensor):
