@@ -8,6 +8,8 @@
 #include "dfa/Driver/Tools.h"
 #include "ModelFlags.h"
 
+#include "dfa/Target/Target.h"
+
 #include "mlir/IR/AsmState.h"
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/FileSystem.h"
@@ -74,9 +76,60 @@ static int printCoverage(const CompileOptions &opts, const OpCoverage &cov,
   return exitCode(status);
 }
 
+static int listTargets(const CompileOptions &opts, DiagnosticPrinter &printer) {
+  target::Registry registry(opts.targetDirs);
+  std::vector<target::Target> targets;
+  std::string err;
+  if (Status s = registry.list(targets, err); s != Status::Ok) {
+    printer.error(err);
+    return exitCode(s);
+  }
+  if (opts.json) {
+    llvm::json::OStream j(llvm::outs(), 2);
+    j.object([&] {
+      j.attribute("schema", "dfa.targets/1");
+      j.attributeArray("targets", [&] {
+        for (const auto &t : targets)
+          j.object([&] {
+            j.attribute("name", t.name);
+            j.attribute("family", t.family);
+            j.attribute("description", t.description);
+            j.attribute("file", t.file);
+            j.attribute("clock_hz", t.clockHz.value);
+            j.attribute("units", t.units.value);
+            j.attributeObject("peak_flops", [&] {
+              for (const auto &[dt, v] : t.peakFlops)
+                j.attribute(dt, v.value);
+            });
+            j.attributeArray("memory", [&] {
+              for (const auto &m : t.memory)
+                j.object([&] {
+                  j.attribute("name", m.name);
+                  j.attribute("capacity_bytes", m.capacityBytes.value);
+                  j.attribute("bandwidth_bytes_per_s", m.bandwidthBytesPerS.value);
+                  j.attribute("scope", m.scope);
+                });
+            });
+          });
+      });
+    });
+    llvm::outs() << "\n";
+    return 0;
+  }
+  for (const auto &t : targets)
+    llvm::outs() << target::summary(t) << "\n";
+  return 0;
+}
+
 int dfa::driver::compileMain(const CompileOptions &opts) {
   auto ctx = createContext();
   DiagnosticPrinter printer(*ctx, "dfa-compile");
+  if (opts.listTargets)
+    return listTargets(opts, printer);
+  if (opts.model.model.empty()) {
+    printer.error("no model given");
+    return exitCode(Status::Usage);
+  }
   if (opts.check) {
     llvm::StringRef m(opts.model.model);
     if (!m.ends_with(".onnx") && !m.ends_with(".fx.json")) {

@@ -14,7 +14,7 @@ int main(int argc, char **argv) {
   CLI::App app{"dfa-compile: import a model (ONNX or MLIR) into the graph "
                "dialect and compile it"};
   app.set_version_flag("--version", "dfa-compile " DFA_VERSION);
-  app.add_option("model", o.model.model, "Model file (.onnx, .mlir)")->required();
+  app.add_option("model", o.model.model, "Model file (.onnx, .fx.json, .mlir)");
   app.add_option("-o,--output", o.output, "Output file ('-' for stdout)");
   app.add_option("--emit", o.emit, "What to emit")
       ->check(CLI::IsMember({"graph", "decomposed", "fused", "tiled",
@@ -22,7 +22,8 @@ int main(int argc, char **argv) {
   app.add_flag("--check", o.check,
                "List the op types the model uses that dfa does not support "
                "(exit 3 when there are any)");
-  app.add_flag("--json", o.json, "Machine-readable output (with --check)");
+  app.add_flag("--json", o.json,
+               "Machine-readable output (with --check or --list-targets)");
   app.add_option("--shape", o.model.shapes,
                  "Static shape for a dynamic input: NAME=D0,D1,...")
       ->take_all();
@@ -33,6 +34,11 @@ int main(int argc, char **argv) {
                "Import shapes only: weights are not referenced");
   app.add_flag("--print-locations", o.printLocations,
                "Print each op's source location");
+  app.add_flag("--list-targets", o.listTargets,
+               "List the target descriptions found, one line of key numbers each");
+  app.add_option("--target-dir", o.targetDirs,
+                 "Directory of extra target descriptions (searched first)")
+      ->take_all();
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError &e) {

@@ -13,7 +13,7 @@ int main(int argc, char **argv) {
   dfa::driver::RunOptions o;
   CLI::App app{"dfa-run: run a model on a target and check its outputs"};
   app.set_version_flag("--version", "dfa-run " DFA_VERSION);
-  app.add_option("model", o.model.model, "Model file (.onnx, .mlir)")->required();
+  app.add_option("model", o.model.model, "Model file (.onnx, .fx.json, .mlir)")->required();
   app.add_option("--target", o.target, "Target to run on (cpu)");
   app.add_option("--inputs", o.inputs,
                  "Input tensors (.pb or .npy), one per model input")

@@ -33,6 +33,8 @@ struct CompileOptions {
   bool check = false;
   bool json = false;
   bool printLocations = false;
+  bool listTargets = false;
+  std::vector<std::string> targetDirs;
 };
 
 struct RunOptions {

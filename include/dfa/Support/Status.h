@@ -31,6 +31,8 @@ enum class Status : int {
   BadInput = 6,
   /// Evaluation failed at run time (an out-of-range index, missing weights).
   RuntimeError = 7,
+  /// A target description is malformed or incomplete.
+  InvalidTarget = 8,
   /// A bug in dfa.
   Internal = 70,
 };

@@ -1,0 +1,111 @@
+//===- Target.h - machine descriptions --------------------------*- C++ -*-===//
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+///
+/// A target is a machine description read at run time from
+/// `targets/<name>.json` (schema `dfa.target/1`, docs/targets.md). Every
+/// number carries its source. Users add targets by dropping a file into a
+/// directory named by `--target-dir` or `DFA_TARGET_PATH`.
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef DFA_TARGET_TARGET_H
+#define DFA_TARGET_TARGET_H
+
+#include "dfa/Support/Status.h"
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/JSON.h"
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace dfa::target {
+
+/// A number and where it comes from.
+struct Sourced {
+  double value = 0;
+  std::string source;
+};
+
+struct MemoryLevel {
+  std::string name;
+  std::string kind;    // dram, sram, cache, scratchpad, registers
+  std::string scope;   // chip or unit
+  std::string managed; // hardware or software
+  Sourced capacityBytes, bandwidthBytesPerS, latencyNs;
+};
+
+struct Link {
+  std::string kind;
+  Sourced bandwidthBytesPerS, latencyNs, links;
+};
+
+struct StorageFormat {
+  int mantissaBits = 0, exponentBits = 0;
+  std::string source;
+};
+
+struct Target {
+  std::string name, family, description, file;
+  Sourced clockHz;
+  std::string unitName;
+  Sourced units;
+  std::map<std::string, Sourced> peakFlops;
+  std::optional<Sourced> matrixM, matrixN, matrixK;
+  std::optional<Sourced> vectorWidth;
+  std::string accumulator = "f32";
+  std::vector<MemoryLevel> memory;
+  std::optional<Link> onChip, chipToChip;
+  llvm::json::Object layout;
+  std::vector<std::string> nativeOps;
+  Sourced launchNs, dmaSetupNs, syncNs;
+  std::map<std::string, StorageFormat> storageFormats;
+  std::map<std::string, Sourced> limits;
+
+  /// Peak FLOP/s for an element type name ("bf16", "f32", ...), falling back
+  /// to the closest published one; 0 when none is.
+  double peak(llvm::StringRef dtype) const;
+  const MemoryLevel *level(llvm::StringRef name) const;
+  /// A numeric layout entry, if present.
+  std::optional<double> layoutValue(llvm::StringRef key) const;
+  std::optional<double> limit(llvm::StringRef key) const;
+};
+
+/// Parses and checks one description. On failure `error` names the file,
+/// the key and what was expected.
+std::optional<Target> parseTarget(llvm::StringRef file, llvm::StringRef text,
+                                  std::string &error);
+
+/// Finds descriptions: `--target-dir` directories first, then
+/// `DFA_TARGET_PATH` (colon-separated), then the shipped `targets/`.
+class Registry {
+public:
+  explicit Registry(std::vector<std::string> extraDirs = {});
+
+  /// Every description found, by name (earlier directories win).
+  Status list(std::vector<Target> &out, std::string &error) const;
+  /// One target by name.
+  Status find(llvm::StringRef name, Target &out, std::string &error) const;
+  /// `name[,name...]` or `all`, in the order given (all: sorted by name).
+  Status resolve(llvm::StringRef spec, std::vector<Target> &out,
+                 std::string &error) const;
+  const std::vector<std::string> &dirs() const { return searchDirs; }
+
+private:
+  std::vector<std::string> searchDirs;
+};
+
+/// The directory of the shipped descriptions.
+std::string shippedTargetDir();
+
+/// One line of key numbers (`dfa-compile --list-targets`).
+std::string summary(const Target &t);
+
+} // namespace dfa::target
+
+#endif // DFA_TARGET_TARGET_H

@@ -1,0 +1,432 @@
+//===- Target.cpp - machine descriptions ------------------------------------===//
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+#include "dfa/Target/Target.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cmath>
+
+using namespace dfa;
+using namespace dfa::target;
+namespace json = llvm::json;
+
+namespace {
+/// Reads fields and records the first problem with its key path.
+class Reader {
+public:
+  Reader(llvm::StringRef file, std::string &error) : file(file), error(error) {}
+  bool ok = true;
+
+  bool fail(const std::string &path, const std::string &what) {
+    if (ok)
+      error = file.str() + ": key '" + path + "': " + what;
+    ok = false;
+    return false;
+  }
+
+  const json::Object *object(const json::Object &o, llvm::StringRef key,
+                             const std::string &path, bool required) {
+    const json::Value *v = o.get(key);
+    if (!v) {
+      if (required)
+        fail(path, "missing (expected an object)");
+      return nullptr;
+    }
+    if (!v->getAsObject())
+      fail(path, "expected an object");
+    return v->getAsObject();
+  }
+
+  std::string string(const json::Object &o, llvm::StringRef key,
+                     const std::string &path, bool required,
+                     llvm::ArrayRef<llvm::StringRef> allowed = {}) {
+    const json::Value *v = o.get(key);
+    if (!v) {
+      if (required)
+        fail(path, "missing (expected a string)");
+      return "";
+    }
+    auto s = v->getAsString();
+    if (!s) {
+      fail(path, "expected a string");
+      return "";
+    }
+    if (!allowed.empty() && !llvm::is_contained(allowed, *s)) {
+      std::string list;
+      for (llvm::StringRef a : allowed)
+        list += (list.empty() ? "" : ", ") + a.str();
+      fail(path, "'" + s->str() + "' is not one of " + list);
+    }
+    return s->str();
+  }
+
+  /// {"value": number >= 0, "source": non-empty string}
+  std::optional<Sourced> sourced(const json::Object &o, llvm::StringRef key,
+                                 const std::string &path, bool required) {
+    const json::Value *v = o.get(key);
+    if (!v) {
+      if (required)
+        fail(path, "missing (expected {\"value\": number, \"source\": string})");
+      return std::nullopt;
+    }
+    return sourcedValue(*v, path);
+  }
+
+  std::optional<Sourced> sourcedValue(const json::Value &v,
+                                      const std::string &path) {
+    const json::Object *obj = v.getAsObject();
+    auto value = obj ? obj->getNumber("value") : std::nullopt;
+    auto source = obj ? obj->getString("source") : std::nullopt;
+    if (!obj || !value || !source) {
+      fail(path, "expected {\"value\": number, \"source\": string}");
+      return std::nullopt;
+    }
+    if (!std::isfinite(*value) || *value < 0) {
+      fail(path + ".value", "expected a finite non-negative number");
+      return std::nullopt;
+    }
+    if (source->trim().empty()) {
+      fail(path + ".source", "every number needs its source");
+      return std::nullopt;
+    }
+    return Sourced{*value, source->str()};
+  }
+
+private:
+  llvm::StringRef file;
+  std::string &error;
+};
+
+const llvm::StringRef kFamilies[] = {"gpu", "tpu", "wse", "lpu", "spyre", "cpu"};
+const llvm::StringRef kKinds[] = {"dram", "sram", "cache", "scratchpad", "registers"};
+const llvm::StringRef kScopes[] = {"chip", "unit"};
+const llvm::StringRef kManaged[] = {"hardware", "software"};
+
+std::optional<Link> readLink(Reader &r, const json::Object &o,
+                             llvm::StringRef key, const std::string &path) {
+  const json::Object *l = r.object(o, key, path, false);
+  if (!l)
+    return std::nullopt;
+  Link link;
+  link.kind = r.string(*l, "kind", path + ".kind", true);
+  if (link.kind == "none") // e.g. a single-socket host
+    return std::nullopt;
+  if (auto v = r.sourced(*l, "bandwidth_bytes_per_s", path + ".bandwidth_bytes_per_s", true))
+    link.bandwidthBytesPerS = *v;
+  if (auto v = r.sourced(*l, "latency_ns", path + ".latency_ns", false))
+    link.latencyNs = *v;
+  if (auto v = r.sourced(*l, "links", path + ".links", false))
+    link.links = *v;
+  return link;
+}
+} // namespace
+
+std::optional<Target> dfa::target::parseTarget(llvm::StringRef file,
+                                               llvm::StringRef text,
+                                               std::string &error) {
+  auto parsed = json::parse(text);
+  if (!parsed) {
+    error = file.str() + ": not valid JSON: " + llvm::toString(parsed.takeError());
+    return std::nullopt;
+  }
+  const json::Object *root = parsed->getAsObject();
+  if (!root) {
+    error = file.str() + ": expected a JSON object";
+    return std::nullopt;
+  }
+  Reader r(file, error);
+  Target t;
+  t.file = file.str();
+  std::string schema = r.string(*root, "schema", "schema", true);
+  if (r.ok && schema != "dfa.target/1")
+    r.fail("schema", "'" + schema + "' is not 'dfa.target/1'");
+  t.name = r.string(*root, "name", "name", true);
+  llvm::StringRef stem = llvm::sys::path::stem(file);
+  if (r.ok && t.name != stem)
+    r.fail("name", "'" + t.name + "' differs from the file name '" + stem.str() + "'");
+  t.family = r.string(*root, "family", "family", true, kFamilies);
+  t.description = r.string(*root, "description", "description", false);
+  if (auto v = r.sourced(*root, "clock_hz", "clock_hz", true))
+    t.clockHz = *v;
+
+  if (const json::Object *c = r.object(*root, "compute", "compute", true)) {
+    t.unitName = r.string(*c, "unit_name", "compute.unit_name", true);
+    if (auto v = r.sourced(*c, "units", "compute.units", true))
+      t.units = *v;
+    if (r.ok && t.units.value < 1)
+      r.fail("compute.units.value", "expected at least 1");
+    if (const json::Object *p = r.object(*c, "peak_flops", "compute.peak_flops", true)) {
+      for (const auto &kv : *p)
+        if (auto v = r.sourcedValue(kv.second, "compute.peak_flops." + kv.first.str()))
+          t.peakFlops[kv.first.str()] = *v;
+      if (r.ok && t.peakFlops.empty())
+        r.fail("compute.peak_flops", "expected at least one element type");
+    }
+    if (const json::Object *m = r.object(*c, "matrix_unit", "compute.matrix_unit", false)) {
+      t.matrixM = r.sourced(*m, "m", "compute.matrix_unit.m", true);
+      t.matrixN = r.sourced(*m, "n", "compute.matrix_unit.n", true);
+      t.matrixK = r.sourced(*m, "k", "compute.matrix_unit.k", false);
+    }
+    t.vectorWidth = r.sourced(*c, "vector_width", "compute.vector_width", false);
+    std::string acc = r.string(*c, "accumulator", "compute.accumulator", false);
+    if (!acc.empty())
+      t.accumulator = acc;
+  }
+
+  const json::Array *mem = root->getArray("memory");
+  if (!mem || mem->empty()) {
+    r.fail("memory", "expected a non-empty array of memory levels");
+  } else {
+    llvm::StringSet<> names;
+    for (size_t i = 0; i < mem->size(); ++i) {
+      std::string path = "memory[" + std::to_string(i) + "]";
+      const json::Object *m = (*mem)[i].getAsObject();
+      if (!m) {
+        r.fail(path, "expected an object");
+        break;
+      }
+      MemoryLevel l;
+      l.name = r.string(*m, "name", path + ".name", true);
+      if (r.ok && !names.insert(l.name).second)
+        r.fail(path + ".name", "'" + l.name + "' appears twice");
+      l.kind = r.string(*m, "kind", path + ".kind", true, kKinds);
+      l.scope = r.string(*m, "scope", path + ".scope", true, kScopes);
+      l.managed = r.string(*m, "managed", path + ".managed", true, kManaged);
+      if (auto v = r.sourced(*m, "capacity_bytes", path + ".capacity_bytes", true))
+        l.capacityBytes = *v;
+      if (auto v = r.sourced(*m, "bandwidth_bytes_per_s", path + ".bandwidth_bytes_per_s", true))
+        l.bandwidthBytesPerS = *v;
+      if (auto v = r.sourced(*m, "latency_ns", path + ".latency_ns", false))
+        l.latencyNs = *v;
+      t.memory.push_back(l);
+    }
+  }
+
+  if (const json::Object *n = r.object(*root, "network", "network", false)) {
+    t.onChip = readLink(r, *n, "on_chip", "network.on_chip");
+    t.chipToChip = readLink(r, *n, "chip_to_chip", "network.chip_to_chip");
+  }
+  if (const json::Object *l = r.object(*root, "layout", "layout", false))
+    t.layout = *l;
+  if (const json::Value *ops = root->get("native_ops")) {
+    const json::Array *arr = ops->getAsArray();
+    if (!arr)
+      r.fail("native_ops", "expected an array of op names");
+    else
+      for (const auto &op : *arr) {
+        if (auto s = op.getAsString())
+          t.nativeOps.push_back(s->str());
+        else
+          r.fail("native_ops", "expected op names (strings)");
+      }
+  }
+  if (const json::Object *o = r.object(*root, "overheads", "overheads", true)) {
+    if (auto v = r.sourced(*o, "launch_ns", "overheads.launch_ns", true))
+      t.launchNs = *v;
+    if (auto v = r.sourced(*o, "dma_setup_ns", "overheads.dma_setup_ns", true))
+      t.dmaSetupNs = *v;
+    if (auto v = r.sourced(*o, "sync_ns", "overheads.sync_ns", true))
+      t.syncNs = *v;
+  }
+  if (const json::Object *s = r.object(*root, "storage_formats", "storage_formats", false)) {
+    for (const auto &kv : *s) {
+      std::string path = "storage_formats." + kv.first.str();
+      const json::Object *f = kv.second.getAsObject();
+      if (f && f->getInteger("bits")) // an integer format: nothing to round
+        continue;
+      auto mant = f ? f->getInteger("mantissa_bits") : std::nullopt;
+      auto exp = f ? f->getInteger("exponent_bits") : std::nullopt;
+      if (!f || !mant || !exp || *mant < 0 || *exp < 0) {
+        r.fail(path, "expected {\"mantissa_bits\": int, \"exponent_bits\": "
+                     "int, \"source\": string} (or {\"bits\": int} for an integer)");
+        break;
+      }
+      t.storageFormats[kv.first.str()] =
+          StorageFormat{(int)*mant, (int)*exp, f->getString("source").value_or("").str()};
+    }
+  }
+  if (const json::Object *l = r.object(*root, "limits", "limits", false))
+    for (const auto &kv : *l)
+      if (auto v = r.sourcedValue(kv.second, "limits." + kv.first.str()))
+        t.limits[kv.first.str()] = *v;
+  if (!r.ok)
+    return std::nullopt;
+  return t;
+}
+
+double Target::peak(llvm::StringRef dtype) const {
+  auto it = peakFlops.find(dtype.str());
+  if (it != peakFlops.end())
+    return it->second.value;
+  // 16-bit types share the matrix units; fall back between them, then f32.
+  for (llvm::StringRef alt : {"bf16", "f16", "f32", "tf32"})
+    if ((it = peakFlops.find(alt.str())) != peakFlops.end())
+      return it->second.value;
+  return peakFlops.empty() ? 0 : peakFlops.begin()->second.value;
+}
+
+const MemoryLevel *Target::level(llvm::StringRef name) const {
+  for (const MemoryLevel &l : memory)
+    if (l.name == name)
+      return &l;
+  return nullptr;
+}
+
+std::optional<double> Target::layoutValue(llvm::StringRef key) const {
+  const json::Value *v = layout.get(key);
+  if (!v)
+    return std::nullopt;
+  if (auto n = v->getAsNumber())
+    return *n;
+  if (const json::Object *o = v->getAsObject())
+    return o->getNumber("value");
+  return std::nullopt;
+}
+
+std::optional<double> Target::limit(llvm::StringRef key) const {
+  auto it = limits.find(key.str());
+  return it == limits.end() ? std::nullopt : std::optional<double>(it->second.value);
+}
+
+std::string dfa::target::shippedTargetDir() {
+  std::string exe = llvm::sys::fs::getMainExecutable(nullptr, nullptr);
+  llvm::StringRef bin = llvm::sys::path::parent_path(exe);
+  for (const char *rel : {"../share/dfa/targets", "../../targets"}) {
+    llvm::SmallString<256> p(bin);
+    llvm::sys::path::append(p, rel);
+    llvm::sys::path::remove_dots(p, /*remove_dot_dot=*/true);
+    if (llvm::sys::fs::is_directory(p))
+      return p.str().str();
+  }
+  return DFA_SOURCE_DIR "/targets";
+}
+
+Registry::Registry(std::vector<std::string> extraDirs)
+    : searchDirs(std::move(extraDirs)) {
+  if (auto env = llvm::sys::Process::GetEnv("DFA_TARGET_PATH")) {
+    llvm::SmallVector<llvm::StringRef> parts;
+    llvm::StringRef(*env).split(parts, ':', -1, /*KeepEmpty=*/false);
+    for (llvm::StringRef p : parts)
+      searchDirs.push_back(p.str());
+  }
+  searchDirs.push_back(shippedTargetDir());
+}
+
+static Status load(llvm::StringRef path, Target &out, std::string &error) {
+  auto buf = llvm::MemoryBuffer::getFile(path, /*IsText=*/true);
+  if (!buf) {
+    error = "cannot read '" + path.str() + "': " + buf.getError().message();
+    return Status::IOError;
+  }
+  auto t = parseTarget(path, (*buf)->getBuffer(), error);
+  if (!t)
+    return Status::InvalidTarget;
+  out = std::move(*t);
+  return Status::Ok;
+}
+
+Status Registry::list(std::vector<Target> &out, std::string &error) const {
+  llvm::StringSet<> seen;
+  for (const std::string &dir : searchDirs) {
+    std::error_code ec;
+    std::vector<std::string> files;
+    for (llvm::sys::fs::directory_iterator it(dir, ec), end; it != end && !ec;
+         it.increment(ec))
+      if (llvm::StringRef(it->path()).ends_with(".json"))
+        files.push_back(it->path());
+    llvm::sort(files);
+    for (const std::string &f : files) {
+      if (!seen.insert(llvm::sys::path::stem(f)).second)
+        continue;
+      Target t;
+      if (Status s = load(f, t, error); s != Status::Ok)
+        return s;
+      out.push_back(std::move(t));
+    }
+  }
+  llvm::sort(out, [](const Target &a, const Target &b) { return a.name < b.name; });
+  return Status::Ok;
+}
+
+Status Registry::find(llvm::StringRef name, Target &out,
+                      std::string &error) const {
+  for (const std::string &dir : searchDirs) {
+    llvm::SmallString<256> p(dir);
+    llvm::sys::path::append(p, name + ".json");
+    if (llvm::sys::fs::exists(p))
+      return load(p, out, error);
+  }
+  std::vector<Target> all;
+  std::string listError;
+  std::string names;
+  if (list(all, listError) == Status::Ok)
+    for (const Target &t : all)
+      names += (names.empty() ? "" : ", ") + t.name;
+  error = "unknown target '" + name.str() + "'" +
+          (names.empty() ? "" : "; available: " + names) +
+          " (add descriptions with --target-dir or DFA_TARGET_PATH)";
+  return Status::Usage;
+}
+
+Status Registry::resolve(llvm::StringRef spec, std::vector<Target> &out,
+                         std::string &error) const {
+  if (spec == "all")
+    return list(out, error);
+  llvm::SmallVector<llvm::StringRef> names;
+  spec.split(names, ',', -1, /*KeepEmpty=*/false);
+  if (names.empty()) {
+    error = "--target needs a name, a comma-separated list, or 'all'";
+    return Status::Usage;
+  }
+  for (llvm::StringRef n : names) {
+    Target t;
+    if (Status s = find(n.trim(), t, error); s != Status::Ok)
+      return s;
+    out.push_back(std::move(t));
+  }
+  return Status::Ok;
+}
+
+static std::string human(double v, llvm::StringRef unit) {
+  const char *prefixes[] = {"", "K", "M", "G", "T", "P", "E"};
+  int i = 0;
+  while (v >= 1000 && i < 6) {
+    v /= 1000;
+    ++i;
+  }
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  os << llvm::format(v >= 100 ? "%.0f" : v >= 10 ? "%.1f" : "%.2f", v) << " "
+     << prefixes[i] << unit;
+  return s;
+}
+
+std::string dfa::target::summary(const Target &t) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  llvm::StringRef dt = t.peakFlops.count("bf16") ? "bf16"
+                       : t.peakFlops.count("f16") ? "f16" : "f32";
+  os << llvm::format("%-10s %-6s", t.name.c_str(), t.family.c_str())
+     << llvm::format(" %-9s", human(t.clockHz.value, "Hz").c_str())
+     << llvm::format(" %7.0f %-10s", t.units.value, t.unitName.c_str())
+     << llvm::format(" %s %-13s", dt.str().c_str(),
+                     human(t.peak(dt), "FLOP/s").c_str());
+  const MemoryLevel &m = t.memory.front();
+  os << " " << m.name << " " << human(m.capacityBytes.value, "B") << " @ "
+     << human(m.bandwidthBytesPerS.value, "B/s")
+     << (m.scope == "unit" ? " per " + t.unitName : "");
+  if (!t.description.empty())
+    os << "  (" << t.description << ")";
+  return s;
+}

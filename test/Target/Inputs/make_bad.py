@@ -1,0 +1,27 @@
+#!/usr/bin/env python3
+"""Writes broken variants of Inputs/good/mychip.json, one per directory:
+make_bad.py OUT_DIR."""
+import copy
+import json
+import os
+import sys
+
+here = os.path.dirname(os.path.abspath(__file__))
+good = json.load(open(os.path.join(here, "good", "mychip.json")))
+out = sys.argv[1]
+
+
+def write(case, doc, raw=None):
+    d = os.path.join(out, case)
+    os.makedirs(d, exist_ok=True)
+    with open(os.path.join(d, "mychip.json"), "w") as f:
+        f.write(raw if raw is not None else json.dumps(doc))
+
+
+d = copy.deepcopy(good); del d["clock_hz"]; write("missing-clock", d)
+d = copy.deepcopy(good); d["compute"]["units"] = {"value": 4}; write("no-source", d)
+d = copy.deepcopy(good); d["family"] = "fpga"; write("bad-family", d)
+d = copy.deepcopy(good); d["memory"][0]["capacity_bytes"]["value"] = -1; write("negative", d)
+d = copy.deepcopy(good); d["name"] = "other"; write("wrong-name", d)
+d = copy.deepcopy(good); d["memory"] = []; write("no-memory", d)
+write("not-json", None, raw='{"schema": "dfa.target/1", ')
