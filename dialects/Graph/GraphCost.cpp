@@ -42,6 +42,14 @@ int64_t dfa::graph::defaultFlops(Operation *op) {
         int64_t out = elems(g.getOutput());
         return 2 * out * k + (g.getC() ? out : 0);
       })
+      .Case([](AttentionOp a) {
+        auto q = cast<RankedTensorType>(a.getQuery().getType());
+        auto v = cast<RankedTensorType>(a.getValue().getType());
+        int64_t scores = elems(a.getQuery()) / q.getShape().back() *
+                         cast<RankedTensorType>(a.getKey().getType()).getDimSize(q.getRank() - 2);
+        return 2 * scores * q.getShape().back() + 2 * scores * v.getShape().back() +
+               5 * scores;
+      })
       .Case([](ConvOp c) {
         auto w = cast<RankedTensorType>(c.getFilter().getType());
         int64_t perOut = product(w.getShape().drop_front(1));

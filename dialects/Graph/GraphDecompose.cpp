@@ -12,6 +12,8 @@
 
 #include "dialects/Graph/GraphOps.h"
 
+#include <cmath>
+
 using namespace mlir;
 using namespace dfa::graph;
 
@@ -105,5 +107,52 @@ LogicalResult LogSoftmaxOp::decompose(RewriterBase &rw) {
   Value shifted;
   auto [e, sum] = stableExp(rw, getLoc(), getInput(), getAxis(), &shifted);
   rw.replaceOpWithNewOp<SubOp>(*this, shifted, rw.create<LogOp>(getLoc(), sum));
+  return success();
+}
+
+Value dfa::graph::buildAttentionProbs(OpBuilder &b, Location loc, Value q,
+                                      Value k, Value mask, double scale,
+                                      bool causal) {
+  auto qt = cast<RankedTensorType>(q.getType());
+  int64_t r = qt.getRank();
+  Type elt = qt.getElementType();
+  auto constant = [&](double v) {
+    auto type = RankedTensorType::get({}, elt);
+    return b.create<ConstantOp>(loc, DenseElementsAttr::get(type, b.getFloatAttr(elt, v)));
+  };
+  SmallVector<int64_t> perm;
+  for (int64_t i = 0; i < r; ++i)
+    perm.push_back(i);
+  std::swap(perm[r - 1], perm[r - 2]);
+  Value kt = b.create<TransposeOp>(loc, k, b.getDenseI64ArrayAttr(perm));
+  Value scores = b.create<MatMulOp>(loc, q, kt);
+  scores = b.create<MulOp>(loc, scores, constant(scale));
+  Value negInf = constant(-INFINITY);
+  auto st = cast<RankedTensorType>(scores.getType());
+  int64_t L = st.getDimSize(r - 2), S = st.getDimSize(r - 1);
+  if (causal) {
+    SmallVector<bool> keep(L * S);
+    for (int64_t i = 0; i < L; ++i)
+      for (int64_t j = 0; j < S; ++j)
+        keep[i * S + j] = j <= i;
+    auto bt = RankedTensorType::get({L, S}, b.getI1Type());
+    Value m = b.create<ConstantOp>(loc, DenseElementsAttr::get(bt, ArrayRef<bool>(keep)));
+    scores = b.create<WhereOp>(loc, m, scores, negInf);
+  }
+  if (mask) {
+    if (cast<RankedTensorType>(mask.getType()).getElementType().isInteger(1))
+      scores = b.create<WhereOp>(loc, mask, scores, negInf);
+    else
+      scores = b.create<AddOp>(loc, scores, mask);
+  }
+  return b.create<SoftmaxOp>(loc, scores, b.getI64IntegerAttr(r - 1));
+}
+
+LogicalResult AttentionOp::decompose(RewriterBase &rw) {
+  if (!isa<FloatType>(getType().getElementType()))
+    return failure();
+  Value probs = buildAttentionProbs(rw, getLoc(), getQuery(), getKey(), getMask(),
+                                    getScale().convertToDouble(), getCausal());
+  rw.replaceOpWithNewOp<MatMulOp>(*this, probs, getValue());
   return success();
 }

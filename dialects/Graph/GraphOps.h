@@ -32,6 +32,12 @@ int64_t windowOutputSize(int64_t in, int64_t kernel, int64_t stride,
                          int64_t padBegin, int64_t padEnd, int64_t dilation,
                          bool ceilMode);
 
+/// softmax(q k^T * scale + mask) over the last dim, causal if asked: the
+/// attention probabilities, as graph ops (AttentionOp's decomposition).
+mlir::Value buildAttentionProbs(mlir::OpBuilder &b, mlir::Location loc,
+                                mlir::Value q, mlir::Value k, mlir::Value mask,
+                                double scale, bool causal);
+
 } // namespace dfa::graph
 
 #endif // DIALECTS_GRAPH_GRAPHOPS_H

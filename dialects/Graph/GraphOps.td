@@ -264,6 +264,23 @@ def Graph_GemmOp : Graph_Op<"gemm", [InferTypeOpAdaptor]> {
   let results = (outs Graph_Tensor:$output);
 }
 
+def Graph_AttentionOp : Graph_Op<"attention", [InferTypeOpAdaptor,
+    DeclareOpInterfaceMethods<Graph_DecomposeOpInterface>]> {
+  let summary = "Scaled dot-product attention: softmax(q k^T * scale + mask) v";
+  let description = [{
+    `q` is [..., L, D], `k` [..., S, D], `v` [..., S, Dv] with equal leading
+    (batch, head) dims; the result is [..., L, Dv]. An optional `mask`
+    broadcasts to [..., L, S]: a bool mask keeps the positions where it is
+    true, a float mask is added to the scores. `causal` keeps position j
+    for query i only when j <= i. Targets with a fused attention kernel
+    (flash attention) run it whole; the others decompose it.
+  }];
+  let arguments = (ins Graph_Tensor:$query, Graph_Tensor:$key, Graph_Tensor:$value,
+                       Optional<Graph_Tensor>:$mask, F64Attr:$scale,
+                       DefaultValuedAttr<BoolAttr, "false">:$causal);
+  let results = (outs Graph_Tensor:$output);
+}
+
 //===----------------------------------------------------------------------===//
 // Windowed ops: convolution and pooling (NCHW, any number of spatial dims)
 //===----------------------------------------------------------------------===//

@@ -179,6 +179,39 @@ LogicalResult GemmOp::inferReturnTypes(MLIRContext *, std::optional<Location> lo
   return success();
 }
 
+LogicalResult AttentionOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                                            Adaptor adaptor,
+                                            SmallVectorImpl<Type> &results) {
+  auto q = asTensor(adaptor.getQuery()), k = asTensor(adaptor.getKey()),
+       v = asTensor(adaptor.getValue());
+  int64_t r = q.getRank();
+  if (r < 2 || k.getRank() != r || v.getRank() != r)
+    return emitOptionalError(loc, "query, key and value need one rank >= 2");
+  if (q.getShape().drop_back(2) != k.getShape().drop_back(2) ||
+      q.getShape().drop_back(2) != v.getShape().drop_back(2))
+    return emitOptionalError(loc, "query, key and value differ in batch dims");
+  if (q.getShape().back() != k.getShape().back())
+    return emitOptionalError(loc, "query and key differ in depth: ",
+                             q.getShape().back(), " vs ", k.getShape().back());
+  if (k.getDimSize(r - 2) != v.getDimSize(r - 2))
+    return emitOptionalError(loc, "key and value differ in length");
+  if (q.getElementType() != k.getElementType() ||
+      q.getElementType() != v.getElementType())
+    return emitOptionalError(loc, "query, key and value differ in element type");
+  Shape scores(q.getShape().drop_back(1));
+  scores.push_back(k.getDimSize(r - 2));
+  if (Value m = adaptor.getMask()) {
+    auto b = broadcastShapes(asTensor(m).getShape(), scores);
+    if (failed(b) || ArrayRef<int64_t>(*b) != ArrayRef<int64_t>(scores))
+      return emitOptionalError(loc, "mask ", m.getType(),
+                               " does not broadcast to the scores");
+  }
+  Shape out(q.getShape().drop_back(1));
+  out.push_back(v.getShape().back());
+  results.push_back(tensorOf(out, q.getElementType()));
+  return success();
+}
+
 //===----------------------------------------------------------------------===//
 // Windowed ops
 //===----------------------------------------------------------------------===//

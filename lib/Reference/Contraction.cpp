@@ -14,6 +14,9 @@
 #include "Gemm.h"
 #include "Kernels.h"
 
+#include <cmath>
+#include <limits>
+
 using namespace mlir;
 using namespace dfa;
 using namespace dfa::ref;
@@ -204,7 +207,72 @@ Tensor convTranspose(ConvTransposeOp op, const Tensor &x, const Tensor &f,
   }
   return fromValues(x.dtype(), outShape, out);
 }
+template <typename T>
+Tensor attention(AttentionOp op, const Tensor &q, const Tensor &k,
+                 const Tensor &v, const Tensor *mask) {
+  int64_t r = q.rank();
+  int64_t L = q.shape()[r - 2], D = q.shape()[r - 1], S = k.shape()[r - 2],
+          Dv = v.shape()[r - 1];
+  int64_t batches = numElements(q.shape().drop_back(2));
+  Shape scoreShape(q.shape().drop_back(1));
+  scoreShape.push_back(S);
+  std::vector<T> vq = valuesOf<T>(q), vk = valuesOf<T>(k), vv = valuesOf<T>(v);
+  std::vector<T> out(batches * L * Dv), scores(L * S);
+  std::vector<double> vm;
+  std::vector<int64_t> maskOff;
+  bool boolMask = mask && mask->dtype() == DType::Bool;
+  if (mask) {
+    vm = mask->toDoubles();
+    Shape st = broadcastStrides(mask->shape(), scoreShape);
+    maskOff.resize(numElements(scoreShape));
+    forEachOffset2(scoreShape, st, st,
+                   [&](int64_t i, int64_t o, int64_t) { maskOff[i] = o; });
+  }
+  T scale = op.getScale().convertToDouble();
+  bool causal = op.getCausal();
+  for (int64_t b = 0; b < batches; ++b) {
+    gemm(L, S, D, vq.data() + b * L * D, D, false, vk.data() + b * S * D, D,
+         /*transB=*/true, scores.data(), S);
+    for (int64_t i = 0; i < L; ++i) {
+      T *row = scores.data() + i * S;
+      T maxv = -std::numeric_limits<T>::infinity();
+      for (int64_t j = 0; j < S; ++j) {
+        T s = row[j] * scale;
+        if (causal && j > i)
+          s = -std::numeric_limits<T>::infinity();
+        if (mask) {
+          double m = vm[maskOff[(b * L + i) * S + j]];
+          if (boolMask)
+            s = m != 0 ? s : -std::numeric_limits<T>::infinity();
+          else
+            s += (T)m;
+        }
+        row[j] = s;
+        maxv = std::max(maxv, s);
+      }
+      T sum = 0;
+      for (int64_t j = 0; j < S; ++j)
+        sum += (row[j] = std::exp(row[j] - maxv));
+      for (int64_t j = 0; j < S; ++j)
+        row[j] /= sum;
+    }
+    gemm(L, Dv, S, scores.data(), S, false, vv.data() + b * S * Dv, Dv, false,
+         out.data() + b * L * Dv, Dv);
+  }
+  return fromValues(q.dtype(), shapeOf(op.getOutput()), out);
+}
 } // namespace
+
+template <>
+LogicalResult dfa::ref::evalOp<AttentionOp>(AttentionOp op, Evaluator &ev) {
+  const Tensor &q = ev.get(op.getQuery()), &k = ev.get(op.getKey()),
+               &v = ev.get(op.getValue());
+  const Tensor *m = op.getMask() ? &ev.get(op.getMask()) : nullptr;
+  ev.set(op.getOutput(), wantDouble(q.dtype(), ev)
+                             ? attention<double>(op, q, k, v, m)
+                             : attention<float>(op, q, k, v, m));
+  return success();
+}
 
 template <>
 LogicalResult dfa::ref::evalOp<MatMulOp>(MatMulOp op, Evaluator &ev) {

@@ -231,6 +231,10 @@ std::optional<Target> dfa::target::parseTarget(llvm::StringRef file,
           r.fail("native_ops", "expected op names (strings)");
       }
   }
+  if (const json::Array *fb = root->getArray("host_fallback_ops"))
+    for (const auto &op : *fb)
+      if (auto s = op.getAsString())
+        t.hostFallbackOps.push_back(s->str());
   if (const json::Object *o = r.object(*root, "overheads", "overheads", true)) {
     if (auto v = r.sourced(*o, "launch_ns", "overheads.launch_ns", true))
       t.launchNs = *v;

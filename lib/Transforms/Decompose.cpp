@@ -8,7 +8,10 @@
 
 #include "dialects/Graph/GraphOps.h"
 
+#include "dfa/Target/Target.h"
+
 #include "mlir/IR/PatternMatch.h"
+#include "llvm/ADT/StringSet.h"
 
 namespace dfa {
 #define GEN_PASS_DEF_GRAPHDECOMPOSEPASS
@@ -25,22 +28,56 @@ struct GraphDecomposePass
   using GraphDecomposePassBase::GraphDecomposePassBase;
 
   void runOnOperation() override {
-    SmallVector<DecomposeOpInterface> worklist;
-    getOperation().walk([&](DecomposeOpInterface op) {
-      if (!llvm::is_contained(keep, op->getName().getStringRef().str()))
-        worklist.push_back(op);
-    });
-    IRRewriter rewriter(&getContext());
-    for (DecomposeOpInterface op : worklist) {
-      rewriter.setInsertionPoint(op);
-      std::string name = op->getName().getStringRef().str();
-      Location loc = op->getLoc();
-      if (failed(op.decompose(rewriter)))
-        continue;
-      ++numDecomposed;
-      if (remarks)
-        emitRemark(loc) << "decomposed '" << name << "'";
+    llvm::StringSet<> kept;
+    for (const std::string &k : keep)
+      kept.insert(k);
+    std::vector<std::string> fallback;
+    std::string tname = targetName;
+    if (!tname.empty()) {
+      target::Registry registry(
+          std::vector<std::string>(targetDirs.begin(), targetDirs.end()));
+      target::Target t;
+      std::string err;
+      if (registry.find(tname, t, err) != Status::Ok) {
+        getOperation().emitError() << err;
+        return signalPassFailure();
+      }
+      for (const std::string &op : t.nativeOps)
+        kept.insert("graph." + op);
+      fallback = t.hostFallbackOps;
     }
+    std::string suffix = tname.empty() ? "" : " for " + tname;
+    IRRewriter rewriter(&getContext());
+    // Decompositions create composite ops of their own (attention makes a
+    // softmax): repeat until nothing is left to split.
+    for (int round = 0; round < 8; ++round) {
+      SmallVector<DecomposeOpInterface> worklist;
+      getOperation().walk([&](DecomposeOpInterface op) {
+        if (!kept.contains(op->getName().getStringRef()))
+          worklist.push_back(op);
+      });
+      bool changed = false;
+      for (DecomposeOpInterface op : worklist) {
+        rewriter.setInsertionPoint(op);
+        std::string name = op->getName().getStringRef().str();
+        Location loc = op->getLoc();
+        if (failed(op.decompose(rewriter)))
+          continue;
+        changed = true;
+        ++numDecomposed;
+        if (remarks)
+          emitRemark(loc) << "decomposed '" << name << "'" << suffix;
+      }
+      if (!changed)
+        break;
+    }
+    if (remarks && !fallback.empty())
+      getOperation().walk([&](Operation *op) {
+        StringRef name = op->getName().getStringRef();
+        if (name.consume_front("graph.") && llvm::is_contained(fallback, name))
+          op->emitRemark() << "'" << op->getName() << "' has no " << tname
+                           << " kernel: it runs on the host";
+      });
   }
 };
 } // namespace

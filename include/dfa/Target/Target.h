@@ -63,6 +63,8 @@ struct Target {
   std::optional<Link> onChip, chipToChip;
   llvm::json::Object layout;
   std::vector<std::string> nativeOps;
+  /// Ops without a device kernel that run on the host (Spyre).
+  std::vector<std::string> hostFallbackOps;
   Sourced launchNs, dmaSetupNs, syncNs;
   std::map<std::string, StorageFormat> storageFormats;
   std::map<std::string, Sourced> limits;

@@ -20,9 +20,14 @@ include "mlir/Pass/PassBase.td"
 def GraphDecomposePass : Pass<"graph-decompose", "::mlir::ModuleOp"> {
   let summary = "Rewrite composite graph ops into graph primitives";
   let description = [{
-    Applies the `DecomposeOpInterface` of every composite op (softmax,
-    log-softmax, layer and batch normalization) unless the op is kept. Each
-    decomposition is reported as a remark when `remarks` is set.
+    Applies the `DecomposeOpInterface` of every composite op (attention,
+    softmax, log-softmax, layer and batch normalization) that the target
+    does not run whole, until none is left: with `target=NAME` the ops kept
+    are the description's `native_ops` (a GPU keeps attention whole as a
+    flash-attention kernel; a TPU splits softmax and layer norm into
+    reductions and elementwise ops, as XLA does). `keep` adds ops to keep.
+    With `remarks`, every decomposition is reported, and so is every op the
+    target runs on its host (`host_fallback_ops`, e.g. Spyre).
 
     ```mlir
     %y = graph.softmax %x {axis = 1 : i64} : tensor<2x8xf32>
@@ -35,6 +40,10 @@ def GraphDecomposePass : Pass<"graph-decompose", "::mlir::ModuleOp"> {
     ```
   }];
   let options = [
+    Option<"targetName", "target", "std::string", /*default=*/"\"\"",
+           "Target whose native ops are kept whole">,
+    ListOption<"targetDirs", "target-dir", "std::string",
+               "Extra directories of target descriptions">,
     ListOption<"keep", "keep", "std::string",
                "Op names (e.g. graph.softmax) to keep whole">,
     Option<"remarks", "remarks", "bool", /*default=*/"false",

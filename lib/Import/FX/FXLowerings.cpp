@@ -105,48 +105,33 @@ FailureOr<Value> dfa::fximport::softmax(FXNode &n, Value x, int64_t dim,
 FailureOr<Value> dfa::fximport::attention(FXNode &n, Value q, Value k, Value v,
                                           Value mask, bool causal,
                                           Value *probs) {
-  auto qt = n.type(q), kt = n.type(k);
+  auto qt = n.type(q), kt = n.type(k), vt = n.type(v);
   int64_t rank = qt.getRank();
-  if (rank < 2 || kt.getRank() != rank || n.type(v).getRank() != rank ||
-      qt.getShape().back() != kt.getShape().back()) {
-    n.error() << "query " << q.getType() << " and key " << k.getType()
-              << " do not make an attention";
+  if (rank < 2 || kt.getRank() != rank || vt.getRank() != rank ||
+      qt.getShape().drop_back(2) != kt.getShape().drop_back(2) ||
+      qt.getShape().drop_back(2) != vt.getShape().drop_back(2) ||
+      qt.getShape().back() != kt.getShape().back() ||
+      kt.getDimSize(rank - 2) != vt.getDimSize(rank - 2)) {
+    n.error() << "query " << q.getType() << ", key " << k.getType()
+              << " and value " << v.getType() << " do not make an attention";
     return failure();
   }
-  Type elt = qt.getElementType();
-  int64_t L = qt.getDimSize(rank - 2), S = kt.getDimSize(rank - 2);
-  SmallVector<int64_t> perm;
-  for (int64_t i = 0; i < rank; ++i)
-    perm.push_back(i);
-  std::swap(perm[rank - 1], perm[rank - 2]);
-  Value scores = n.b.create<MatMulOp>(n.loc, q, n.transpose(k, perm));
-  scores = n.b.create<MulOp>(
-      n.loc, scores, n.scalar(elt, 1.0 / std::sqrt((double)qt.getShape().back())));
-  Value negInf = n.scalar(elt, -INFINITY);
-  if (causal) {
-    auto bt = RankedTensorType::get({L, S}, n.b.getI1Type());
-    std::vector<bool> keep(L * S);
-    for (int64_t i = 0; i < L; ++i)
-      for (int64_t j = 0; j < S; ++j)
-        keep[i * S + j] = j <= i;
-    SmallVector<bool> kb(keep.begin(), keep.end());
-    Value m = n.b.create<ConstantOp>(n.loc, DenseElementsAttr::get(bt, ArrayRef<bool>(kb)));
-    scores = n.b.create<WhereOp>(n.loc, m, scores, negInf);
-  }
+  SmallVector<int64_t> scores(qt.getShape().drop_back(1));
+  scores.push_back(kt.getDimSize(rank - 2));
   if (mask) {
-    auto mt = n.type(mask);
-    if (failed(broadcastShapes(mt.getShape(), n.type(scores).getShape()))) {
+    auto b = broadcastShapes(n.type(mask).getShape(), scores);
+    if (failed(b) || ArrayRef<int64_t>(*b) != ArrayRef<int64_t>(scores)) {
       n.error() << "attention mask " << mask.getType()
-                << " does not broadcast to the scores " << scores.getType();
+                << " does not broadcast to the scores";
       return failure();
     }
-    if (mt.getElementType().isInteger(1))
-      scores = n.b.create<WhereOp>(n.loc, mask, scores, negInf);
-    else
-      scores = n.b.create<AddOp>(n.loc, scores, mask);
+    if (!n.type(mask).getElementType().isInteger(1))
+      mask = n.b.create<CastOp>(n.loc, n.type(mask).clone(qt.getElementType()), mask);
   }
-  Value p = n.b.create<SoftmaxOp>(n.loc, scores, n.b.getI64IntegerAttr(rank - 1));
-  if (probs)
-    *probs = p;
-  return Value(n.b.create<MatMulOp>(n.loc, p, v));
+  double scale = 1.0 / std::sqrt((double)qt.getShape().back());
+  Value out = n.b.create<AttentionOp>(n.loc, q, k, v, mask, n.b.getF64FloatAttr(scale),
+                                      n.b.getBoolAttr(causal));
+  if (probs) // the weights themselves (nn.MultiheadAttention returns them)
+    *probs = buildAttentionProbs(n.b, n.loc, q, k, mask, scale, causal);
+  return out;
 }

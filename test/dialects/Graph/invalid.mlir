@@ -173,3 +173,21 @@ func.func @scatter_nd_updates(%x: tensor<2x3xf32>, %i: tensor<4x1xi64>, %u: tens
   %0 = graph.scatter_nd %x, %i, %u : (tensor<2x3xf32>, tensor<4x1xi64>, tensor<4x2xf32>) -> tensor<2x3xf32>
   return
 }
+
+// -----
+
+func.func @attention_depth(%q: tensor<8x16xf32>, %k: tensor<8x12xf32>) {
+  // expected-error @+2 {{query and key differ in depth: 16 vs 12}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = graph.attention %q, %k, %k {scale = 1.0 : f64} : (tensor<8x16xf32>, tensor<8x12xf32>, tensor<8x12xf32>) -> tensor<8x12xf32>
+  return
+}
+
+// -----
+
+func.func @attention_mask(%q: tensor<8x16xf32>, %m: tensor<4x8xi1>) {
+  // expected-error @+2 {{mask 'tensor<4x8xi1>' does not broadcast to the scores}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = graph.attention %q, %q, %q, %m {scale = 1.0 : f64} : (tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<4x8xi1>) -> tensor<8x16xf32>
+  return
+}

@@ -91,3 +91,10 @@ func.func @resampling_and_indexing(%x: tensor<1x1x2x2xf32>, %d: tensor<2x2x3xf32
   %2 = graph.scatter_nd %d, %i, %u {reduction = "add"} : (tensor<2x2x3xf32>, tensor<2x1xi64>, tensor<2x2x3xf32>) -> tensor<2x2x3xf32>
   return %0, %1, %2 : tensor<1x1x4x4xf32>, tensor<2x2x3xf32>, tensor<2x2x3xf32>
 }
+
+// CHECK-LABEL: func @attention
+func.func @attention(%q: tensor<2x4x8x16xf32>, %k: tensor<2x4x10x16xf32>, %v: tensor<2x4x10x32xf32>, %m: tensor<8x10xi1>) -> tensor<2x4x8x32xf32> {
+  // CHECK: graph.attention %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} {causal = true, scale = 2.500000e-01 : f64}
+  %0 = graph.attention %q, %k, %v, %m {scale = 0.25 : f64, causal = true} : (tensor<2x4x8x16xf32>, tensor<2x4x10x16xf32>, tensor<2x4x10x32xf32>, tensor<8x10xi1>) -> tensor<2x4x8x32xf32>
+  return %0 : tensor<2x4x8x32xf32>
+}
