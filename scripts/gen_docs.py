@@ -21,6 +21,7 @@ root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 build, report = sys.argv[1], sys.argv[2]
 
 for src, dst in [("docs/dialects/Graph.md", "docs/dialects/generated/Graph.md"),
+                 ("docs/dialects/Sched.md", "docs/dialects/generated/Sched.md"),
                  ("docs/passes/Passes.md", "docs/passes/generated/Passes.md")]:
     os.makedirs(os.path.dirname(os.path.join(root, dst)), exist_ok=True)
     shutil.copyfile(os.path.join(build, src), os.path.join(root, dst))

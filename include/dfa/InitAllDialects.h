@@ -8,6 +8,7 @@
 #define DFA_INITALLDIALECTS_H
 
 #include "dialects/Graph/GraphDialect.h"
+#include "dialects/Sched/SchedDialect.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/DialectRegistry.h"
@@ -16,7 +17,7 @@ namespace dfa {
 
 /// Adds every dialect a dfa tool parses or produces to `registry`.
 inline void registerAllDialects(mlir::DialectRegistry &registry) {
-  registry.insert<graph::GraphDialect, mlir::func::FuncDialect>();
+  registry.insert<graph::GraphDialect, sched::SchedDialect, mlir::func::FuncDialect>();
 }
 
 } // namespace dfa

@@ -1,0 +1,167 @@
+//===- SchedOps.td - sched dialect: per-target schedules ---*- tablegen -*-===//
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+//
+// A per-target schedule: explicit buffers in named memory levels, DMAs that
+// copy exact regions, compute ops that run a kernel body (graph ops) on
+// their tiles, barriers; dependencies as SSA tokens. Static targets carry
+// compile-time start cycles.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DFA_SCHED_OPS_TD
+#define DFA_SCHED_OPS_TD
+
+include "mlir/IR/OpBase.td"
+include "mlir/IR/AttrTypeBase.td"
+include "mlir/IR/BuiltinAttributes.td"
+include "mlir/IR/CommonAttrConstraints.td"
+include "mlir/IR/SymbolInterfaces.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+
+def Sched_Dialect : Dialect {
+  let name = "sched";
+  let cppNamespace = "::dfa::sched";
+  let summary = "Per-target schedules: buffers, DMAs, compute, tokens";
+  let description = [{
+    A `sched.program` is what one target's compiler emits for a model: a
+    flat list of ops in issue order over explicit buffers. Memory is
+    explicit (a buffer lives in a named level at an offset), movement is
+    explicit (a DMA copies exactly the region it names), and work is
+    explicit (a compute op runs its kernel body, graph ops, on its tiles on
+    the units it names). Dependencies are `!sched.token` values, so the
+    schedule is itself a dataflow graph.
+  }];
+  let useDefaultTypePrinterParser = 1;
+  let useDefaultAttributePrinterParser = 1;
+  let dependentDialects = ["::dfa::graph::GraphDialect"];
+}
+
+class Sched_Type<string name, string typeMnemonic> : TypeDef<Sched_Dialect, name> {
+  let mnemonic = typeMnemonic;
+}
+
+def Sched_TokenType : Sched_Type<"Token", "token"> {
+  let summary = "Completion of a scheduled op";
+}
+
+def Sched_BufferType : Sched_Type<"Buffer", "buffer"> {
+  let summary = "A tensor stored in one memory level";
+  let parameters = (ins StringRefParameter<"memory level">:$memory,
+                        "::mlir::RankedTensorType":$tensor);
+  let assemblyFormat = "`<` $memory `,` $tensor `>`";
+}
+
+def Sched_TargetAttr : AttrDef<Sched_Dialect, "Target"> {
+  let mnemonic = "target";
+  let summary = "The target a program is for, with what its verifier needs";
+  let description = [{
+    `levels` maps each memory level to its capacity in bytes (per unit for
+    per-unit levels); `static_plan` says whether ops carry compile-time
+    start cycles (TPU, WSE, LPU, Spyre) or run in stream order (GPU, CPU).
+  }];
+  let parameters = (ins StringRefParameter<"target name">:$name,
+                        "bool":$static_plan, "int64_t":$units,
+                        "::mlir::DictionaryAttr":$levels);
+  let assemblyFormat = "`<` struct(params) `>`";
+}
+
+class Sched_Op<string mnemonic, list<Trait> traits = []>
+    : Op<Sched_Dialect, mnemonic, traits>;
+
+def Sched_ProgramOp : Sched_Op<"program", [Symbol, IsolatedFromAbove,
+    SingleBlockImplicitTerminator<"ReturnOp">]> {
+  let summary = "One target's schedule of a model";
+  let description = [{
+    The block arguments are the model's inputs and weights, as buffers in
+    the outermost memory; `sched.return` names the output buffers. Ops
+    appear in issue order.
+  }];
+  let arguments = (ins SymbolNameAttr:$sym_name, Sched_TargetAttr:$target);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = "$sym_name `target` $target attr-dict-with-keyword $body";
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    ::mlir::Block &getBlock() { return getBody().front(); }
+  }];
+}
+
+def Sched_ReturnOp : Sched_Op<"return", [Terminator, HasParent<"ProgramOp">]> {
+  let summary = "The program's output buffers";
+  let arguments = (ins Variadic<Sched_BufferType>:$outputs);
+  let assemblyFormat = "attr-dict ($outputs^ `:` type($outputs))?";
+  let builders = [OpBuilder<(ins), [{ build($_builder, $_state, ::mlir::ValueRange()); }]>];
+}
+
+def Sched_AllocOp : Sched_Op<"alloc"> {
+  let summary = "A buffer at an offset of a memory level (of one unit)";
+  let arguments = (ins I64Attr:$offset, I64Attr:$size,
+                       OptionalAttr<I64Attr>:$unit,
+                       DefaultValuedAttr<StrAttr, "\"row-major\"">:$layout);
+  let results = (outs Sched_BufferType:$buffer);
+  let assemblyFormat = "attr-dict `:` qualified(type($buffer))";
+  let hasVerifier = 1;
+}
+
+def Sched_DmaOp : Sched_Op<"dma"> {
+  let summary = "Copies a region of one buffer into a region of another";
+  let description = [{
+    The source region starts at `src_offsets` and the destination region at
+    `dst_offsets` (elements, one per dim); both have the extent `sizes`.
+    Exactly that region moves: a region smaller than the tensor leaves the
+    rest of the destination as it was.
+  }];
+  let arguments = (ins Sched_BufferType:$source, Sched_BufferType:$dest,
+                       Variadic<Sched_TokenType>:$deps,
+                       DenseI64ArrayAttr:$src_offsets, DenseI64ArrayAttr:$dst_offsets,
+                       DenseI64ArrayAttr:$sizes,
+                       DefaultValuedAttr<I64Attr, "0">:$engine,
+                       OptionalAttr<I64Attr>:$start, OptionalAttr<I64Attr>:$cycles);
+  let results = (outs Sched_TokenType:$done);
+  let assemblyFormat = [{
+    $source `to` $dest (`after` `(` $deps^ `)`)? attr-dict `:` qualified(type($source)) `->` qualified(type($dest))
+  }];
+  let hasVerifier = 1;
+}
+
+def Sched_ComputeOp : Sched_Op<"compute", [AttrSizedOperandSegments,
+    SingleBlockImplicitTerminator<"YieldOp">]> {
+  let summary = "Runs a kernel body on input buffers into output buffers";
+  let description = [{
+    The body's block arguments are the tensors held by `inputs`; it yields
+    one tensor per `outputs` buffer. The op runs on units
+    [`unit_begin`, `unit_end`) (SMs, cores, PEs) and, in a static plan,
+    starts at cycle `start` for `cycles`.
+  }];
+  let arguments = (ins StrAttr:$kernel, Variadic<Sched_BufferType>:$inputs,
+                       Variadic<Sched_BufferType>:$outputs,
+                       Variadic<Sched_TokenType>:$deps,
+                       DefaultValuedAttr<I64Attr, "0">:$unit_begin,
+                       DefaultValuedAttr<I64Attr, "1">:$unit_end,
+                       OptionalAttr<I64Attr>:$start, OptionalAttr<I64Attr>:$cycles);
+  let results = (outs Sched_TokenType:$done);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = [{
+    $kernel (`ins` `(` $inputs^ `:` type($inputs) `)`)? `outs` `(` $outputs `:` type($outputs) `)`
+    (`after` `(` $deps^ `)`)? attr-dict-with-keyword $body
+  }];
+  let hasVerifier = 1;
+}
+
+def Sched_YieldOp : Sched_Op<"yield", [Terminator, HasParent<"ComputeOp">]> {
+  let summary = "The tensors a kernel body writes to its outputs";
+  let arguments = (ins Variadic<AnyRankedTensor>:$values);
+  let assemblyFormat = "attr-dict ($values^ `:` type($values))?";
+  let builders = [OpBuilder<(ins), [{ build($_builder, $_state, ::mlir::ValueRange()); }]>];
+}
+
+def Sched_BarrierOp : Sched_Op<"barrier"> {
+  let summary = "Completes when all its dependencies have";
+  let arguments = (ins Variadic<Sched_TokenType>:$deps);
+  let results = (outs Sched_TokenType:$done);
+  let assemblyFormat = "(`after` `(` $deps^ `)`)? attr-dict";
+}
+
+#endif // DFA_SCHED_OPS_TD

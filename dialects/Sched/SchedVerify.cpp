@@ -1,0 +1,270 @@
+//===- SchedVerify.cpp - sched verifiers ------------------------------------===//
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+///
+/// Op verifiers, and the program verifier that checks a whole schedule:
+/// every buffer fits its level; no two live buffers overlap in one memory
+/// (of one unit); every read follows a write it depends on; and, in a static
+/// plan, no unit or DMA engine runs two ops at once.
+///
+//===----------------------------------------------------------------------===//
+
+#include "dialects/Sched/SchedOps.h"
+
+#include "mlir/IR/Builders.h"
+#include "llvm/ADT/DenseSet.h"
+
+using namespace mlir;
+using namespace dfa::sched;
+
+static int64_t tensorBytes(RankedTensorType t) {
+  int64_t bits = t.getElementTypeBitWidth();
+  return t.getNumElements() * std::max<int64_t>(1, (bits + 7) / 8);
+}
+
+LogicalResult AllocOp::verify() {
+  auto offset = static_cast<int64_t>(getOffset());
+  auto size = static_cast<int64_t>(getSize());
+  auto t = getType().getTensor();
+  if (offset < 0)
+    return emitOpError("offset must be non-negative, got ") << offset;
+  if (size < tensorBytes(t))
+    return emitOpError("size ") << size << " is smaller than the "
+                                << tensorBytes(t) << " bytes of " << t;
+  return success();
+}
+
+LogicalResult DmaOp::verify() {
+  auto src = getSource().getType().getTensor();
+  auto dst = getDest().getType().getTensor();
+  if (src.getElementType() != dst.getElementType())
+    return emitOpError("copies between element types ")
+           << src.getElementType() << " and " << dst.getElementType();
+  ArrayRef<int64_t> so = getSrcOffsets(), dO = getDstOffsets(), sz = getSizes();
+  if ((int64_t)so.size() != src.getRank() || (int64_t)dO.size() != dst.getRank() ||
+      src.getRank() != dst.getRank() || (int64_t)sz.size() != src.getRank())
+    return emitOpError("offsets and sizes must have one entry per dim of both buffers");
+  for (int64_t d = 0; d < src.getRank(); ++d) {
+    if (sz[d] < 0 || so[d] < 0 || dO[d] < 0)
+      return emitOpError("negative offset or size in dim ") << d;
+    if (so[d] + sz[d] > src.getDimSize(d))
+      return emitOpError("source region [") << so[d] << ", " << so[d] + sz[d]
+                                            << ") exceeds dim " << d << " of "
+                                            << src;
+    if (dO[d] + sz[d] > dst.getDimSize(d))
+      return emitOpError("destination region [") << dO[d] << ", " << dO[d] + sz[d]
+                                                 << ") exceeds dim " << d << " of "
+                                                 << dst;
+  }
+  return success();
+}
+
+LogicalResult ComputeOp::verify() {
+  Block &body = getBody().front();
+  if (body.getNumArguments() != getInputs().size())
+    return emitOpError("body takes ") << body.getNumArguments()
+                                      << " tensors for " << getInputs().size()
+                                      << " input buffers";
+  for (auto [arg, in] : llvm::zip(body.getArguments(), getInputs()))
+    if (arg.getType() != cast<BufferType>(in.getType()).getTensor())
+      return emitOpError("body argument ") << arg.getType()
+                                           << " does not match input buffer "
+                                           << in.getType();
+  auto yield = cast<YieldOp>(body.getTerminator());
+  if (yield.getValues().size() != getOutputs().size())
+    return emitOpError("body yields ") << yield.getValues().size()
+                                       << " tensors for " << getOutputs().size()
+                                       << " output buffers";
+  for (auto [v, out] : llvm::zip(yield.getValues(), getOutputs()))
+    if (v.getType() != cast<BufferType>(out.getType()).getTensor())
+      return emitOpError("yields ") << v.getType() << " into "
+                                    << out.getType();
+  if (static_cast<int64_t>(getUnitBegin()) < 0 ||
+      static_cast<int64_t>(getUnitEnd()) <= static_cast<int64_t>(getUnitBegin()))
+    return emitOpError("unit range [") << getUnitBegin() << ", "
+                                       << getUnitEnd() << ") is empty";
+  return success();
+}
+
+namespace {
+struct Live {
+  AllocOp op;
+  int64_t first, last, lo, hi;
+};
+
+/// Buffers a scheduled op reads and writes.
+void accesses(Operation *op, SmallVectorImpl<Value> &reads,
+              SmallVectorImpl<Value> &writes) {
+  if (auto d = dyn_cast<DmaOp>(op)) {
+    reads.push_back(d.getSource());
+    writes.push_back(d.getDest());
+  } else if (auto c = dyn_cast<ComputeOp>(op)) {
+    reads.append(c.getInputs().begin(), c.getInputs().end());
+    writes.append(c.getOutputs().begin(), c.getOutputs().end());
+  }
+}
+
+ValueRange depsOf(Operation *op) {
+  if (auto d = dyn_cast<DmaOp>(op))
+    return d.getDeps();
+  if (auto c = dyn_cast<ComputeOp>(op))
+    return c.getDeps();
+  if (auto b = dyn_cast<BarrierOp>(op))
+    return b.getDeps();
+  return {};
+}
+
+/// Does `op` wait (transitively, through tokens) for `writer`?
+bool dependsOn(Operation *op, Operation *writer,
+               DenseMap<std::pair<Operation *, Operation *>, bool> &memo) {
+  SmallVector<Operation *> stack{op};
+  DenseSet<Operation *> seen;
+  while (!stack.empty()) {
+    Operation *o = stack.pop_back_val();
+    for (Value t : depsOf(o)) {
+      Operation *d = t.getDefiningOp();
+      if (!d || !seen.insert(d).second)
+        continue;
+      if (d == writer)
+        return true;
+      stack.push_back(d);
+    }
+  }
+  return false;
+}
+
+std::optional<std::pair<int64_t, int64_t>> interval(Operation *op) {
+  std::optional<uint64_t> start, cycles;
+  if (auto d = dyn_cast<DmaOp>(op))
+    start = d.getStart(), cycles = d.getCycles();
+  else if (auto c = dyn_cast<ComputeOp>(op))
+    start = c.getStart(), cycles = c.getCycles();
+  if (!start || !cycles)
+    return std::nullopt;
+  return std::make_pair((int64_t)*start, (int64_t)*start + (int64_t)*cycles);
+}
+} // namespace
+
+LogicalResult ProgramOp::verify() {
+  TargetAttr target = getTarget();
+  Block &block = getBlock();
+  DenseMap<Operation *, int64_t> index;
+  int64_t i = 0;
+  for (Operation &op : block)
+    index[&op] = i++;
+
+  // Capacity, and live ranges per (memory, unit).
+  std::map<std::pair<std::string, int64_t>, std::vector<Live>> groups;
+  for (Operation &op : block) {
+    auto alloc = dyn_cast<AllocOp>(op);
+    if (!alloc)
+      continue;
+    StringRef mem = alloc.getType().getMemory();
+    auto cap = target.getLevels().getAs<IntegerAttr>(mem);
+    if (!cap)
+      return alloc.emitOpError("memory '") << mem << "' is not a level of target '"
+                                           << target.getName() << "'";
+    int64_t lo = alloc.getOffset(), hi = lo + (int64_t)alloc.getSize();
+    if (hi > cap.getInt())
+      return alloc.emitOpError("bytes [")
+             << lo << ", " << hi << ") exceed the " << cap.getInt()
+             << "-byte capacity of " << mem;
+    int64_t unit = alloc.getUnit() ? (int64_t)*alloc.getUnit() : -1;
+    if (unit >= target.getUnits())
+      return alloc.emitOpError("unit ") << unit << " does not exist (target has "
+                                        << target.getUnits() << ")";
+    int64_t last = index[&op];
+    for (Operation *user : alloc->getUsers())
+      last = std::max(last, index.lookup(user));
+    groups[{mem.str(), unit}].push_back({alloc, index[&op], last, lo, hi});
+  }
+  for (auto &[key, lives] : groups) {
+    // Live buffers sharing bytes: sweep in allocation order.
+    std::vector<Live *> active;
+    for (Live &l : lives) {
+      llvm::erase_if(active, [&](Live *a) { return a->last < l.first; });
+      for (Live *a : active)
+        if (l.lo < a->hi && a->lo < l.hi) {
+          auto diag = l.op.emitOpError("bytes [")
+                      << l.lo << ", " << l.hi << ") of " << key.first
+                      << (key.second >= 0 ? " (unit " + std::to_string(key.second) + ")"
+                                          : std::string())
+                      << " overlap a live buffer at [" << a->lo << ", " << a->hi << ")";
+          diag.attachNote(a->op.getLoc()) << "the live buffer";
+          return diag;
+        }
+      active.push_back(&l);
+    }
+  }
+
+  // Every read follows a write; in a static plan, one it waits for.
+  DenseMap<Value, Operation *> writer;
+  for (BlockArgument arg : block.getArguments())
+    writer[arg] = nullptr;
+  DenseMap<std::pair<Operation *, Operation *>, bool> memo;
+  bool isStatic = target.getStaticPlan();
+  for (Operation &op : block) {
+    SmallVector<Value> reads, writes;
+    accesses(&op, reads, writes);
+    for (Value r : reads) {
+      auto it = writer.find(r);
+      if (it == writer.end())
+        return op.emitOpError("reads a buffer before anything writes it");
+      if (isStatic && it->second && !dependsOn(&op, it->second, memo)) {
+        auto diag = op.emitOpError(
+            "scheduling conflict: reads a buffer without waiting for the op "
+            "that writes it");
+        diag.attachNote(it->second->getLoc()) << "the writer";
+        return diag;
+      }
+    }
+    for (Value w : writes)
+      writer[w] = &op;
+  }
+
+  if (!isStatic)
+    return success();
+  // A static plan: every op has a start cycle, and no unit or engine runs
+  // two ops at once.
+  struct Busy {
+    Operation *op;
+    int64_t start, end, resLo, resHi;
+    bool dma;
+  };
+  std::vector<Busy> busy;
+  for (Operation &op : block) {
+    if (!isa<DmaOp, ComputeOp>(op))
+      continue;
+    auto iv = interval(&op);
+    if (!iv)
+      return op.emitOpError("a static plan needs 'start' and 'cycles'");
+    if (auto d = dyn_cast<DmaOp>(op))
+      busy.push_back({&op, iv->first, iv->second, (int64_t)d.getEngine(),
+                      (int64_t)d.getEngine() + 1, true});
+    else {
+      auto c = cast<ComputeOp>(op);
+      busy.push_back({&op, iv->first, iv->second, (int64_t)c.getUnitBegin(),
+                      (int64_t)c.getUnitEnd(), false});
+    }
+  }
+  llvm::sort(busy, [](const Busy &a, const Busy &b) { return a.start < b.start; });
+  std::vector<Busy *> running;
+  for (Busy &b : busy) {
+    llvm::erase_if(running, [&](Busy *r) { return r->end <= b.start; });
+    for (Busy *r : running)
+      if (r->dma == b.dma && b.resLo < r->resHi && r->resLo < b.resHi &&
+          b.start < r->end) {
+        auto diag = b.op->emitOpError("scheduling conflict: ")
+                    << (b.dma ? "DMA engine " : "units ") << b.resLo
+                    << (b.dma ? "" : ".." + std::to_string(b.resHi - 1))
+                    << " busy with another op during cycles [" << b.start << ", "
+                    << std::min(b.end, r->end) << ")";
+        diag.attachNote(r->op->getLoc()) << "the other op";
+        return diag;
+      }
+    running.push_back(&b);
+  }
+  return success();
+}

@@ -1,0 +1,116 @@
+// RUN: dfa-opt %s -split-input-file -verify-diagnostics
+// The schedule verifier: capacity, overlapping live buffers, reads before
+// writes, missing dependencies and double-booked units in a static plan.
+
+sched.program @capacity target <name = "spyre", static_plan = false, units = 32, levels = {LX = 1024 : i64}> {
+  // expected-error @+1 {{'sched.alloc' op bytes [768, 1280) exceed the 1024-byte capacity of LX}}
+  %a = sched.alloc {offset = 768, size = 512, unit = 0} : !sched.buffer<"LX", tensor<256xf16>>
+}
+
+// -----
+
+sched.program @level target <name = "spyre", static_plan = false, units = 32, levels = {LX = 1024 : i64}> {
+  // expected-error @+1 {{'sched.alloc' op memory 'VMEM' is not a level of target 'spyre'}}
+  %a = sched.alloc {offset = 0, size = 16} : !sched.buffer<"VMEM", tensor<4xf32>>
+}
+
+// -----
+
+sched.program @small target <name = "spyre", static_plan = false, units = 32, levels = {LX = 1024 : i64}> {
+  // expected-error @+1 {{'sched.alloc' op size 100 is smaller than the 130 bytes of 'tensor<65xf16>'}}
+  %a = sched.alloc {offset = 0, size = 100} : !sched.buffer<"LX", tensor<65xf16>>
+}
+
+// -----
+
+sched.program @overlap target <name = "tpu-v5e", static_plan = false, units = 1, levels = {VMEM = 4096 : i64, HBM = 1000000 : i64}> {
+^bb0(%in: !sched.buffer<"HBM", tensor<64xf32>>):
+  // expected-note @+1 {{the live buffer}}
+  %a = sched.alloc {offset = 0, size = 256} : !sched.buffer<"VMEM", tensor<64xf32>>
+  // expected-error @+1 {{'sched.alloc' op bytes [128, 384) of VMEM overlap a live buffer at [0, 256)}}
+  %b = sched.alloc {offset = 128, size = 256} : !sched.buffer<"VMEM", tensor<64xf32>>
+  %t0 = sched.dma %in to %a {src_offsets = array<i64: 0>, dst_offsets = array<i64: 0>, sizes = array<i64: 64>} : !sched.buffer<"HBM", tensor<64xf32>> -> !sched.buffer<"VMEM", tensor<64xf32>>
+  %t1 = sched.dma %in to %b {src_offsets = array<i64: 0>, dst_offsets = array<i64: 0>, sizes = array<i64: 64>} : !sched.buffer<"HBM", tensor<64xf32>> -> !sched.buffer<"VMEM", tensor<64xf32>>
+  %t2 = sched.dma %a to %in {src_offsets = array<i64: 0>, dst_offsets = array<i64: 0>, sizes = array<i64: 64>} : !sched.buffer<"VMEM", tensor<64xf32>> -> !sched.buffer<"HBM", tensor<64xf32>>
+}
+
+// -----
+
+// The same bytes in two units' memories do not overlap.
+sched.program @per_unit target <name = "spyre", static_plan = false, units = 32, levels = {LX = 4096 : i64}> {
+  %a = sched.alloc {offset = 0, size = 256, unit = 0} : !sched.buffer<"LX", tensor<64xf32>>
+  %b = sched.alloc {offset = 0, size = 256, unit = 1} : !sched.buffer<"LX", tensor<64xf32>>
+  %t = sched.barrier
+  sched.return
+}
+
+// -----
+
+sched.program @unwritten target <name = "tpu-v5e", static_plan = false, units = 1, levels = {VMEM = 4096 : i64, HBM = 1000000 : i64}> {
+^bb0(%out: !sched.buffer<"HBM", tensor<64xf32>>):
+  %a = sched.alloc {offset = 0, size = 256} : !sched.buffer<"VMEM", tensor<64xf32>>
+  // expected-error @+1 {{'sched.dma' op reads a buffer before anything writes it}}
+  %t = sched.dma %a to %out {src_offsets = array<i64: 0>, dst_offsets = array<i64: 0>, sizes = array<i64: 64>} : !sched.buffer<"VMEM", tensor<64xf32>> -> !sched.buffer<"HBM", tensor<64xf32>>
+}
+
+// -----
+
+sched.program @no_dep target <name = "tpu-v5e", static_plan = true, units = 1, levels = {VMEM = 4096 : i64, HBM = 1000000 : i64}> {
+^bb0(%in: !sched.buffer<"HBM", tensor<64xf32>>, %out: !sched.buffer<"HBM", tensor<64xf32>>):
+  %a = sched.alloc {offset = 0, size = 256} : !sched.buffer<"VMEM", tensor<64xf32>>
+  // expected-note @+1 {{the writer}}
+  %t0 = sched.dma %in to %a {src_offsets = array<i64: 0>, dst_offsets = array<i64: 0>, sizes = array<i64: 64>, start = 0, cycles = 8} : !sched.buffer<"HBM", tensor<64xf32>> -> !sched.buffer<"VMEM", tensor<64xf32>>
+  // expected-error @+1 {{'sched.dma' op scheduling conflict: reads a buffer without waiting for the op that writes it}}
+  %t1 = sched.dma %a to %out {src_offsets = array<i64: 0>, dst_offsets = array<i64: 0>, sizes = array<i64: 64>, engine = 1, start = 8, cycles = 8} : !sched.buffer<"VMEM", tensor<64xf32>> -> !sched.buffer<"HBM", tensor<64xf32>>
+}
+
+// -----
+
+sched.program @double_booked target <name = "groq-tsp", static_plan = true, units = 4, levels = {SRAM = 1000000 : i64}> {
+^bb0(%in: !sched.buffer<"SRAM", tensor<8xf32>>):
+  %a = sched.alloc {offset = 64, size = 32} : !sched.buffer<"SRAM", tensor<8xf32>>
+  %b = sched.alloc {offset = 128, size = 32} : !sched.buffer<"SRAM", tensor<8xf32>>
+  // expected-note @+1 {{the other op}}
+  %t0 = sched.compute "relu" ins(%in : !sched.buffer<"SRAM", tensor<8xf32>>) outs(%a : !sched.buffer<"SRAM", tensor<8xf32>>) attributes {unit_begin = 0, unit_end = 2, start = 0, cycles = 10} {
+  ^bb0(%x: tensor<8xf32>):
+    %y = graph.relu %x : tensor<8xf32>
+    sched.yield %y : tensor<8xf32>
+  }
+  // expected-error @+1 {{'sched.compute' op scheduling conflict: units 1..2 busy with another op during cycles [5, 10)}}
+  %t1 = sched.compute "neg" ins(%in : !sched.buffer<"SRAM", tensor<8xf32>>) outs(%b : !sched.buffer<"SRAM", tensor<8xf32>>) attributes {unit_begin = 1, unit_end = 3, start = 5, cycles = 10} {
+  ^bb0(%x: tensor<8xf32>):
+    %y = graph.neg %x : tensor<8xf32>
+    sched.yield %y : tensor<8xf32>
+  }
+}
+
+// -----
+
+sched.program @no_start target <name = "groq-tsp", static_plan = true, units = 4, levels = {SRAM = 1000000 : i64}> {
+^bb0(%in: !sched.buffer<"SRAM", tensor<8xf32>>):
+  %a = sched.alloc {offset = 64, size = 32} : !sched.buffer<"SRAM", tensor<8xf32>>
+  // expected-error @+1 {{'sched.dma' op a static plan needs 'start' and 'cycles'}}
+  %t = sched.dma %in to %a {src_offsets = array<i64: 0>, dst_offsets = array<i64: 0>, sizes = array<i64: 8>} : !sched.buffer<"SRAM", tensor<8xf32>> -> !sched.buffer<"SRAM", tensor<8xf32>>
+}
+
+// -----
+
+sched.program @region target <name = "spyre", static_plan = false, units = 32, levels = {LX = 4096 : i64, LPDDR5 = 100000 : i64}> {
+^bb0(%in: !sched.buffer<"LPDDR5", tensor<65xf16>>):
+  %a = sched.alloc {offset = 0, size = 128, unit = 0} : !sched.buffer<"LX", tensor<64xf16>>
+  // expected-error @+1 {{'sched.dma' op destination region [0, 65) exceeds dim 0 of 'tensor<64xf16>'}}
+  %t = sched.dma %in to %a {src_offsets = array<i64: 0>, dst_offsets = array<i64: 0>, sizes = array<i64: 65>} : !sched.buffer<"LPDDR5", tensor<65xf16>> -> !sched.buffer<"LX", tensor<64xf16>>
+}
+
+// -----
+
+sched.program @body target <name = "gpu-h100", static_plan = false, units = 132, levels = {HBM = 100000 : i64}> {
+^bb0(%in: !sched.buffer<"HBM", tensor<8xf32>>):
+  %a = sched.alloc {offset = 0, size = 32} : !sched.buffer<"HBM", tensor<8xf32>>
+  // expected-error @+1 {{'sched.compute' op body argument 'tensor<4xf32>' does not match input buffer '!sched.buffer<"HBM", tensor<8xf32>>'}}
+  %t = sched.compute "relu" ins(%in : !sched.buffer<"HBM", tensor<8xf32>>) outs(%a : !sched.buffer<"HBM", tensor<8xf32>>) {
+  ^bb0(%x: tensor<4xf32>):
+    %y = graph.relu %x : tensor<4xf32>
+    sched.yield %y : tensor<4xf32>
+  }
+}

@@ -1,0 +1,39 @@
+// RUN: dfa-opt %s | dfa-opt | FileCheck %s
+// Round trip of the sched dialect. The first program is the [65] f16 copy
+// on Spyre: the input in LPDDR5, staged into LX as two 64-element sticks
+// (63 pad elements), a DMA that covers all 65 elements, an elementwise
+// kernel on one core, and the copy back.
+
+// CHECK-LABEL: sched.program @copy65 target <name = "spyre", static_plan = true, units = 32, levels = {LPDDR5 = 128000000000 : i64, LX = 1625216 : i64}>
+sched.program @copy65 target <name = "spyre", static_plan = true, units = 32, levels = {LX = 1625216 : i64, LPDDR5 = 128000000000 : i64}> {
+^bb0(%in: !sched.buffer<"LPDDR5", tensor<65xf16>>, %out: !sched.buffer<"LPDDR5", tensor<65xf16>>):
+  // CHECK: sched.alloc {layout = "stick(64)", offset = 0 : i64, size = 256 : i64, unit = 0 : i64} : !sched.buffer<"LX", tensor<128xf16>>
+  %lx = sched.alloc {offset = 0, size = 256, unit = 0, layout = "stick(64)"} : !sched.buffer<"LX", tensor<128xf16>>
+  %r = sched.alloc {offset = 256, size = 256, unit = 0, layout = "stick(64)"} : !sched.buffer<"LX", tensor<128xf16>>
+  // CHECK: sched.dma %{{.*}} to %{{.*}} {cycles = 10 : i64, dst_offsets = array<i64: 0>, sizes = array<i64: 65>, src_offsets = array<i64: 0>, start = 0 : i64}
+  %t0 = sched.dma %in to %lx {src_offsets = array<i64: 0>, dst_offsets = array<i64: 0>, sizes = array<i64: 65>, start = 0, cycles = 10} : !sched.buffer<"LPDDR5", tensor<65xf16>> -> !sched.buffer<"LX", tensor<128xf16>>
+  // CHECK: sched.compute "relu" ins(%{{.*}} : !sched.buffer<"LX", tensor<128xf16>>) outs(%{{.*}} : !sched.buffer<"LX", tensor<128xf16>>) after(%{{.*}})
+  %t1 = sched.compute "relu" ins(%lx : !sched.buffer<"LX", tensor<128xf16>>) outs(%r : !sched.buffer<"LX", tensor<128xf16>>) after(%t0) attributes {start = 10, cycles = 4} {
+  ^bb0(%x: tensor<128xf16>):
+    %y = graph.relu %x : tensor<128xf16>
+    sched.yield %y : tensor<128xf16>
+  }
+  %t2 = sched.dma %r to %out after(%t1) {src_offsets = array<i64: 0>, dst_offsets = array<i64: 0>, sizes = array<i64: 65>, start = 14, cycles = 10} : !sched.buffer<"LX", tensor<128xf16>> -> !sched.buffer<"LPDDR5", tensor<65xf16>>
+  // CHECK: sched.barrier after(%{{.*}}, %{{.*}})
+  %done = sched.barrier after(%t1, %t2)
+  sched.return %out : !sched.buffer<"LPDDR5", tensor<65xf16>>
+}
+
+// A GPU program runs in stream order: no start cycles.
+// CHECK-LABEL: sched.program @stream
+sched.program @stream target <name = "gpu-h100", static_plan = false, units = 132, levels = {HBM = 80000000000 : i64}> {
+^bb0(%a: !sched.buffer<"HBM", tensor<4x4xf32>>):
+  %c = sched.alloc {offset = 0, size = 64} : !sched.buffer<"HBM", tensor<4x4xf32>>
+  // CHECK: sched.compute "gemm" {{.*}} attributes {unit_end = 132 : i64}
+  %t = sched.compute "gemm" ins(%a, %a : !sched.buffer<"HBM", tensor<4x4xf32>>, !sched.buffer<"HBM", tensor<4x4xf32>>) outs(%c : !sched.buffer<"HBM", tensor<4x4xf32>>) attributes {unit_end = 132} {
+  ^bb0(%x: tensor<4x4xf32>, %y: tensor<4x4xf32>):
+    %z = graph.matmul %x, %y : (tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x4xf32>
+    sched.yield %z : tensor<4x4xf32>
+  }
+  sched.return %c : !sched.buffer<"HBM", tensor<4x4xf32>>
+}
