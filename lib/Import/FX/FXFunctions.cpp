@@ -25,13 +25,6 @@ using namespace dfa::fximport;
 namespace {
 using R = PyValue;
 
-LogicalResult setTensor(R &r, FailureOr<Value> v) {
-  if (failed(v))
-    return failure();
-  r = R::ofTensor(*v);
-  return success();
-}
-
 /// Float beats integer beats bool; among floats the wider wins.
 Type promoted(Type a, Type b) {
   if (a == b)

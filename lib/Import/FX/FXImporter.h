@@ -121,7 +121,18 @@ void addReductionHandlers(llvm::StringMap<Handler> &table);
 /// The canonical name of a call_function or call_method target.
 std::string canonicalTarget(llvm::StringRef op, llvm::StringRef target);
 
+/// Stores a lowering's tensor into `result`; fails when the lowering did.
+inline mlir::LogicalResult setTensor(PyValue &result,
+                                     mlir::FailureOr<mlir::Value> v) {
+  if (mlir::failed(v))
+    return mlir::failure();
+  result = PyValue::ofTensor(*v);
+  return mlir::success();
+}
+
 /// Shared lowerings that module and functional forms both use.
+mlir::FailureOr<mlir::Value> flattenDims(FXNode &n, mlir::Value x,
+                                         int64_t start, int64_t end);
 mlir::FailureOr<mlir::Value> linear(FXNode &n, mlir::Value x, mlir::Value w,
                                     mlir::Value bias);
 mlir::FailureOr<mlir::Value> conv(FXNode &n, mlir::Value x, mlir::Value w,

@@ -21,19 +21,12 @@ using namespace dfa::fximport;
 namespace {
 using R = PyValue;
 
-LogicalResult done(R &r, FailureOr<Value> v) {
-  if (failed(v))
-    return failure();
-  r = R::ofTensor(*v);
-  return success();
-}
-
 LogicalResult linearModule(FXNode &n, R &r) {
   auto x = n.tensor(0, "input");
   Value w = n.param("weight");
   if (failed(x) || !w)
     return failure();
-  return done(r, linear(n, *x, w, n.param("bias")));
+  return setTensor(r, linear(n, *x, w, n.param("bias")));
 }
 
 LogicalResult convModule(FXNode &n, R &r) {
@@ -47,7 +40,7 @@ LogicalResult convModule(FXNode &n, R &r) {
     return failure();
   }
   int64_t s = n.type(*x).getRank() - 2;
-  return done(r, conv(n, *x, w, n.param("bias"), n.attrInts("stride", s),
+  return setTensor(r, conv(n, *x, w, n.param("bias"), n.attrInts("stride", s),
                       n.attrInts("padding", s), n.attrInts("dilation", s),
                       n.attrInt("groups", 1)));
 }
@@ -82,7 +75,7 @@ LogicalResult layerNormModule(FXNode &n, R &r) {
   auto x = n.tensor(0, "input");
   if (failed(x))
     return failure();
-  return done(r, layerNorm(n, *x, n.attrInts("normalized_shape", 1), n.param("weight"),
+  return setTensor(r, layerNorm(n, *x, n.attrInts("normalized_shape", 1), n.param("weight"),
                            n.param("bias"), n.attrFloat("eps", 1e-5)));
 }
 
@@ -157,31 +150,15 @@ template <bool Log> LogicalResult softmaxModule(FXNode &n, R &r) {
     n.unsupported() << "softmax without an explicit dim";
     return failure();
   }
-  return done(r, softmax(n, *x, *d->getAsInteger(), Log));
+  return setTensor(r, softmax(n, *x, *d->getAsInteger(), Log));
 }
 
 LogicalResult flattenModule(FXNode &n, R &r) {
   auto x = n.tensor(0, "input");
   if (failed(x))
     return failure();
-  auto t = n.type(*x);
-  auto s = n.dim(n.attrInt("start_dim", 1), t.getRank()),
-       e = n.dim(n.attrInt("end_dim", -1), t.getRank());
-  if (failed(s) || failed(e))
-    return failure();
-  SmallVector<int64_t> shape;
-  int64_t merged = 1;
-  for (int64_t d = 0; d < t.getRank(); ++d) {
-    if (d < *s || d > *e) {
-      shape.push_back(t.getDimSize(d));
-      continue;
-    }
-    merged *= t.getDimSize(d);
-    if (d == *e)
-      shape.push_back(merged);
-  }
-  r = R::ofTensor(n.reshape(*x, shape));
-  return success();
+  return setTensor(r, flattenDims(n, *x, n.attrInt("start_dim", 1),
+                                  n.attrInt("end_dim", -1)));
 }
 
 template <bool IsMax> LogicalResult poolModule(FXNode &n, R &r) {
@@ -189,7 +166,7 @@ template <bool IsMax> LogicalResult poolModule(FXNode &n, R &r) {
   if (failed(x))
     return failure();
   std::vector<int64_t> stride = n.attrInts("stride", 2);
-  return done(r, pool2d(n, *x, IsMax, n.attrInts("kernel_size", 2), stride,
+  return setTensor(r, pool2d(n, *x, IsMax, n.attrInts("kernel_size", 2), stride,
                         n.attrInts("padding", 2),
                         IsMax ? n.attrInts("dilation", 2) : std::vector<int64_t>{1},
                         n.attrInt("ceil_mode", 0), n.attrInt("count_include_pad", 1)));
@@ -199,7 +176,7 @@ LogicalResult adaptiveAvgPoolModule(FXNode &n, R &r) {
   auto x = n.tensor(0, "input");
   if (failed(x))
     return failure();
-  return done(r, adaptiveAvgPool2d(n, *x, n.attrInts("output_size", 2)));
+  return setTensor(r, adaptiveAvgPool2d(n, *x, n.attrInts("output_size", 2)));
 }
 
 /// nn.MultiheadAttention: packed in-projection, per-head scaled dot-product

@@ -245,7 +245,7 @@ LogicalResult maxPoolFn(FXNode &n, R &r) {
     return failure();
   }
   auto v = pool2d(n, *x, true, *k, *s, *p, *d, *ceil, false);
-  return failed(v) ? failure() : (r = R::ofTensor(*v), success());
+  return setTensor(r, v);
 }
 
 LogicalResult avgPoolFn(FXNode &n, R &r) {
@@ -256,7 +256,7 @@ LogicalResult avgPoolFn(FXNode &n, R &r) {
   if (failed(x) || failed(k) || failed(s) || failed(p) || failed(ceil) || failed(cip))
     return failure();
   auto v = pool2d(n, *x, false, *k, *s, *p, {1}, *ceil, *cip);
-  return failed(v) ? failure() : (r = R::ofTensor(*v), success());
+  return setTensor(r, v);
 }
 
 LogicalResult adaptiveAvgPoolFn(FXNode &n, R &r) {
@@ -265,7 +265,7 @@ LogicalResult adaptiveAvgPoolFn(FXNode &n, R &r) {
   if (failed(x) || failed(out))
     return failure();
   auto v = adaptiveAvgPool2d(n, *x, *out);
-  return failed(v) ? failure() : (r = R::ofTensor(*v), success());
+  return setTensor(r, v);
 }
 
 LogicalResult sdpa(FXNode &n, R &r) {
@@ -274,7 +274,7 @@ LogicalResult sdpa(FXNode &n, R &r) {
   if (failed(q) || failed(k) || failed(v) || failed(causal))
     return failure();
   auto out = attention(n, *q, *k, *v, n.optTensor(3, "attn_mask"), *causal, nullptr);
-  return failed(out) ? failure() : (r = R::ofTensor(*out), success());
+  return setTensor(r, out);
 }
 } // namespace
 

@@ -55,7 +55,10 @@ LogicalResult view(FXNode &n, R &r) {
   return success();
 }
 
-FailureOr<Value> flattenDims(FXNode &n, Value x, int64_t start, int64_t end) {
+} // namespace
+
+FailureOr<Value> dfa::fximport::flattenDims(FXNode &n, Value x, int64_t start,
+                                            int64_t end) {
   auto t = n.type(x);
   if (t.getRank() == 0)
     return n.reshape(x, {1});
@@ -76,16 +79,13 @@ FailureOr<Value> flattenDims(FXNode &n, Value x, int64_t start, int64_t end) {
   return n.reshape(x, shape);
 }
 
+namespace {
 LogicalResult flatten(FXNode &n, R &r) {
   auto x = n.tensor(0, "input");
   auto s = n.intArg(1, "start_dim", 0), e = n.intArg(2, "end_dim", -1);
   if (failed(x) || failed(s) || failed(e))
     return failure();
-  auto v = flattenDims(n, *x, *s, *e);
-  if (failed(v))
-    return failure();
-  r = R::ofTensor(*v);
-  return success();
+  return setTensor(r, flattenDims(n, *x, *s, *e));
 }
 
 LogicalResult permute(FXNode &n, R &r) {
