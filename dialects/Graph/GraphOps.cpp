@@ -255,3 +255,34 @@ LogicalResult ScatterNDOp::verify() {
     return emitOpError("unknown reduction '") << red << "'";
   return success();
 }
+
+LogicalResult dfa::graph::verifyTensorSizes(Operation *op) {
+  for (Type t : op->getResultTypes()) {
+    auto rt = dyn_cast<RankedTensorType>(t);
+    if (!rt)
+      continue;
+    double n = 1;
+    for (int64_t d : rt.getShape()) {
+      if (d < 0)
+        return op->emitOpError("result ") << rt << " has a negative dimension";
+      n *= (double)d;
+    }
+    if (n > 1099511627776.0)
+      return op->emitOpError("result ") << rt << " has more than 2^40 elements";
+  }
+  return success();
+}
+
+template <typename OpT> static LogicalResult verifyElementIndices(OpT op) {
+  auto d = asTensor(op.getInput()), i = asTensor(op.getIndices());
+  int64_t axis = op.getAxis();
+  if (d.getRank() != i.getRank() || axis < 0 || axis >= d.getRank())
+    return op.emitOpError("indices must have the input's rank, axis in range");
+  for (int64_t k = 0; k < d.getRank(); ++k)
+    if (k != axis && i.getDimSize(k) > d.getDimSize(k))
+      return op.emitOpError("indices dim ") << k << " exceeds the input's";
+  return success();
+}
+
+LogicalResult GatherElementsOp::verify() { return verifyElementIndices(*this); }
+LogicalResult ScatterElementsOp::verify() { return verifyElementIndices(*this); }

@@ -32,6 +32,23 @@ int64_t windowOutputSize(int64_t in, int64_t kernel, int64_t stride,
                          int64_t padBegin, int64_t padEnd, int64_t dilation,
                          bool ceilMode);
 
+/// Checks that every tensor `op` produces has non-negative dims and at most
+/// 2^40 elements (1 Ti); emits an error at `op` otherwise.
+mlir::LogicalResult verifyTensorSizes(mlir::Operation *op);
+
+/// While alive (on this thread), op builders whose result type inference
+/// fails get a placeholder type instead of aborting the process; the error
+/// is still emitted and the op fails verification. Importers build inside
+/// one, then verify what they built.
+class LenientInference {
+public:
+  LenientInference();
+  ~LenientInference();
+  LenientInference(const LenientInference &) = delete;
+  LenientInference &operator=(const LenientInference &) = delete;
+  static bool active();
+};
+
 /// softmax(q k^T * scale + mask) over the last dim, causal if asked: the
 /// attention probabilities, as graph ops (AttentionOp's decomposition).
 mlir::Value buildAttentionProbs(mlir::OpBuilder &b, mlir::Location loc,

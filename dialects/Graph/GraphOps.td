@@ -521,6 +521,7 @@ def Graph_GatherElementsOp : Graph_Op<"gather_elements"> {
   let summary = "result[i][j] = input[index[i][j]][j] along axis";
   let arguments = (ins Graph_Tensor:$input, Graph_IndexTensor:$indices, I64Attr:$axis);
   let results = (outs Graph_Tensor:$output);
+  let hasVerifier = 1;
 }
 
 def Graph_GatherNDOp : Graph_Op<"gather_nd"> {
@@ -550,6 +551,7 @@ def Graph_ScatterElementsOp : Graph_Op<"scatter_elements", [InferTypeOpAdaptor]>
                        Graph_Tensor:$updates, I64Attr:$axis,
                        DefaultValuedAttr<StrAttr, "\"none\"">:$reduction);
   let results = (outs Graph_Tensor:$output);
+  let hasVerifier = 1;
 }
 
 def Graph_PadOp : Graph_Op<"pad", [InferTypeOpAdaptor]> {

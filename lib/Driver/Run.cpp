@@ -222,6 +222,26 @@ int dfa::driver::runMain(const RunOptions &opts) {
     printer.error("the model has no function @main");
     return exitCode(Status::InvalidModel);
   }
+  // A parsed .mlir function may take anything; dfa runs statically shaped
+  // tensors of the element types it knows.
+  for (Type t : llvm::concat<const Type>(func.getArgumentTypes(),
+                                         func.getResultTypes())) {
+    auto rt = dyn_cast<RankedTensorType>(t);
+    double elems = 1;
+    if (rt && rt.hasStaticShape())
+      for (int64_t d : rt.getShape())
+        elems *= (double)d;
+    if (!rt || !rt.hasStaticShape() || !ref::dtypeOf(rt.getElementType()) ||
+        elems > 1099511627776.0) {
+      std::string s;
+      llvm::raw_string_ostream os(s);
+      os << t;
+      printer.error("@main takes or returns " + s +
+                    "; dfa runs statically shaped tensors of f64, f32, f16, "
+                    "bf16, integer and bool elements");
+      return exitCode(Status::InvalidModel);
+    }
+  }
   std::mt19937_64 rng(opts.seed);
   SmallVector<ref::Tensor> args;
   for (unsigned i = 0; i < func.getNumArguments(); ++i) {

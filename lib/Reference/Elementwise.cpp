@@ -193,9 +193,12 @@ static LogicalResult binary(Operation *op, Evaluator &ev, FF ff, FI fi) {
         [&](int64_t x, int64_t y) -> int64_t { return IEXPR; });              \
   }
 
-static int64_t idiv(int64_t x, int64_t y) { return y == 0 ? 0 : x / y; }
+// x / -1 and x % -1 trap for INT64_MIN; both are well defined here.
+static int64_t idiv(int64_t x, int64_t y) {
+  return y == 0 ? 0 : y == -1 ? (int64_t)(0 - (uint64_t)x) : x / y;
+}
 static int64_t imod(int64_t x, int64_t y, bool fmod) {
-  if (y == 0)
+  if (y == 0 || y == -1)
     return 0;
   int64_t r = x % y;
   if (!fmod && r != 0 && ((r < 0) != (y < 0)))

@@ -62,6 +62,26 @@ FailureOr<std::pair<Value, Value>> operands(FXNode &n, const R &a, const R &b) {
 
 /// Arithmetic on Python numbers (shape code).
 FailureOr<R> pyArith(FXNode &n, StringRef op, const R &a, const R &b) {
+  op.consume_front("__");
+  op.consume_back("__");
+  if ((op == "add" || op == "iadd") && a.kind == R::List && b.kind == R::List) {
+    std::vector<R> l = a.list;
+    l.insert(l.end(), b.list.begin(), b.list.end());
+    return R::ofList(l);
+  }
+  static const char *const known[] = {"add", "iadd", "radd", "sub", "isub",
+                                      "mul", "imul", "rmul", "floordiv",
+                                      "truediv", "div", "mod", "pow", "eq",
+                                      "ne", "lt", "le", "gt", "ge"};
+  if (!a.isNumber() || !b.isNumber() || !llvm::is_contained(known, op)) {
+    n.unsupported() << "'" << op << "' on " << a.describe() << " and "
+                    << b.describe();
+    return failure();
+  }
+  if (op == "radd" || op == "rmul")
+    op = op.drop_front();
+  if (op == "div")
+    op = "truediv";
   bool ints = a.kind != R::Float && b.kind != R::Float;
   double x = a.number(), y = b.number();
   R r;
@@ -138,6 +158,10 @@ LogicalResult floordiv(FXNode &n, R &r) {
 }
 
 LogicalResult rsub(FXNode &n, R &r) {
+  if (n.args.size() < 2) {
+    n.error() << "needs two operands";
+    return failure();
+  }
   std::swap(n.args[0], n.args[1]);
   return binary<SubOp>(n, r);
 }
@@ -255,6 +279,10 @@ LogicalResult where(FXNode &n, R &r) {
   auto c = n.tensor(0, "condition");
   if (failed(c))
     return failure();
+  if (!n.arg(1, "input") || !n.arg(2, "other")) {
+    n.error() << "needs a condition and two values";
+    return failure();
+  }
   auto ops = operands(n, *n.arg(1, "input"), *n.arg(2, "other"));
   if (failed(ops))
     return failure();
@@ -288,8 +316,11 @@ LogicalResult matmul(FXNode &n, R &r) {
   auto a = n.tensor(0, "input"), b = n.tensor(1, "other");
   if (failed(a) || failed(b))
     return failure();
-  SmallVector<Type> types;
   auto at = n.type(*a), bt = n.type(*b);
+  if (at.getRank() < 1 || bt.getRank() < 1) {
+    n.error() << "matmul operands must have rank >= 1";
+    return failure();
+  }
   int64_t ka = at.getShape().back();
   int64_t kb = bt.getRank() == 1 ? bt.getDimSize(0) : bt.getDimSize(bt.getRank() - 2);
   if (ka != kb || at.getElementType() != bt.getElementType() ||

@@ -211,6 +211,10 @@ FailureOr<PyValue> FXImporter::decode(const llvm::json::Value &v) {
     return p;
   }
   if (const auto *sl = obj->getArray("slice")) {
+    if (sl->size() != 3) {
+      emitError(UnknownLoc::get(&ctx)) << "a slice needs [start, stop, step]";
+      return failure();
+    }
     p.kind = PyValue::Slice;
     for (const auto &e : *sl) {
       auto d = decode(e);
@@ -284,6 +288,11 @@ LogicalResult FXImporter::importNode(const llvm::json::Object &node) {
     loc = NameLoc::get(b.getStringAttr(name),
                        NameLoc::get(b.getStringAttr(*mp), fileLoc));
 
+  if (sawOutput) {
+    emitError(loc) << "node '" << name << "' comes after the output node";
+    status = Status::InvalidModel;
+    return failure();
+  }
   if (op == "placeholder")
     return success(); // made a function argument up front
   if (op == "get_attr") {
@@ -314,6 +323,12 @@ LogicalResult FXImporter::importNode(const llvm::json::Object &node) {
       kwargs[kv.first.str()] = *d;
     }
   if (op == "output") {
+    if (!resultTypes.empty() || sawOutput) {
+      emitError(loc) << "graph has more than one output node";
+      status = Status::InvalidModel;
+      return failure();
+    }
+    sawOutput = true;
     std::vector<PyValue> outs;
     std::function<void(const PyValue &)> flatten = [&](const PyValue &v) {
       if (v.kind == PyValue::List)
@@ -361,17 +376,23 @@ LogicalResult FXImporter::importNode(const llvm::json::Object &node) {
   FXNode n(*this, b, loc, name, target, std::move(args), std::move(kwargs),
            moduleRec);
   PyValue result;
-  if (failed(handler(n, result))) {
+  LogicalResult handled = failure();
+  {
+    graph::LenientInference lenient;
+    handled = handler(n, result);
+  }
+  if (failed(handled)) {
     if (status == Status::Ok)
       status = Status::InvalidModel;
     return failure();
   }
   for (Operation &o : llvm::make_range(
            last ? std::next(Block::iterator(last)) : block->begin(), block->end()))
-    if (failed(verify(&o, /*verifyRecursively=*/false))) {
+    if (failed(graph::verifyTensorSizes(&o)) ||
+        failed(verify(&o, /*verifyRecursively=*/false))) {
       emitError(loc) << "node '" << name << "' (" << target
-                     << ") lowered to inconsistent IR";
-      status = Status::Internal;
+                     << ") is inconsistent (see the error above)";
+      status = Status::InvalidModel;
       return failure();
     }
   if (failed(checkMeta(n, result, node.get("meta"))))
@@ -550,6 +571,8 @@ Status dfa::fxGraphInputs(StringRef path, std::vector<std::string> &names,
   for (const auto &v : *imp.nodes())
     if (const auto *node = v.getAsObject())
       if (node->getString("op") == "placeholder")
-        names.push_back(node->getString("target").value_or("").str());
+        names.push_back(node->getString("target")
+                            .value_or(node->getString("name").value_or(""))
+                            .str());
   return Status::Ok;
 }

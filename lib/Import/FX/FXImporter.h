@@ -186,6 +186,7 @@ private:
   std::map<std::string, PyValue> values;
   llvm::StringMap<mlir::Value> weights;
   mlir::Operation *lastWeight = nullptr;
+  bool sawOutput = false;
   mlir::func::FuncOp func;
   mlir::OwningOpRef<mlir::ModuleOp> module;
   std::vector<mlir::Type> resultTypes;

@@ -61,6 +61,11 @@ FailureOr<Value> dfa::fximport::conv(FXNode &n, Value x, Value w, Value bias,
   SmallVector<int64_t> pads(padding.begin(), padding.end());
   pads.append(padding.begin(), padding.end());
   for (int64_t i = 0; i < s; ++i)
+    if (stride[i] < 1 || dilation[i] < 1 || padding[i] < 0) {
+      n.error() << "strides and dilations must be positive, paddings non-negative";
+      return failure();
+    }
+  for (int64_t i = 0; i < s; ++i)
     if (windowOutputSize(xt.getDimSize(i + 2), wt.getDimSize(i + 2), stride[i],
                          padding[i], padding[i], dilation[i], false) < 1) {
       n.error() << "the kernel does not fit spatial dim " << i;

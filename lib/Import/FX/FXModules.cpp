@@ -35,7 +35,8 @@ LogicalResult convModule(FXNode &n, R &r) {
   if (failed(x) || !w)
     return failure();
   const auto *pad = n.attr("padding");
-  if ((pad && pad->getAsString()) || n.attr("padding_mode")->getAsString() != "zeros") {
+  const auto *mode = n.attr("padding_mode");
+  if ((pad && pad->getAsString()) || (mode && mode->getAsString() != "zeros")) {
     n.unsupported() << "string padding or a padding_mode other than zeros";
     return failure();
   }

@@ -8,6 +8,8 @@
 
 #include "dfa/Reference/Evaluator.h"
 
+#include <cmath>
+
 using namespace mlir;
 using namespace dfa;
 using namespace dfa::graph;
@@ -530,10 +532,12 @@ template <int Value> LogicalResult onesZeros(FXNode &n, R &r) {
 LogicalResult full(FXNode &n, R &r) {
   auto shape = n.intList(0, "size", false);
   auto v = n.floatArg(1, "fill_value", 0);
-  if (failed(shape) || failed(v))
-    return failure();
-  Type elt = dtypeArg(n, n.arg(99, "dtype"));
   const R *fv = n.arg(1, "fill_value");
+  if (failed(shape) || failed(v) || !fv) {
+    n.error() << "full needs a size and a fill value";
+    return failure();
+  }
+  Type elt = dtypeArg(n, n.arg(99, "dtype"));
   if (!elt)
     elt = fv->kind == R::Float ? Type(n.b.getF32Type())
         : fv->kind == R::Bool  ? Type(n.b.getI1Type()) : Type(n.b.getI64Type());
@@ -567,7 +571,12 @@ LogicalResult arange(FXNode &n, R &r) {
     n.error() << "step is zero";
     return failure();
   }
-  int64_t count = std::max<int64_t>(0, (int64_t)std::ceil((end - start) / step));
+  double span = std::ceil((end - start) / step);
+  if (!std::isfinite(span) || span > double(1 << 28)) {
+    n.unsupported() << "an arange of " << span << " elements";
+    return failure();
+  }
+  int64_t count = std::max<int64_t>(0, (int64_t)span);
   Type elt = dtypeArg(n, n.arg(99, "dtype"));
   if (!elt)
     elt = isFloat ? Type(n.b.getF32Type()) : Type(n.b.getI64Type());

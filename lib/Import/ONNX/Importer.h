@@ -92,6 +92,8 @@ public:
   mlir::FailureOr<ref::Tensor> constInput(size_t i, llvm::StringRef what);
   mlir::FailureOr<std::vector<int64_t>> constInts(size_t i,
                                                   llvm::StringRef what);
+  /// A one-element constant input as a double.
+  mlir::FailureOr<double> constScalar(size_t i, llvm::StringRef what);
   /// Like constInput/constInts for an optional input: leaves `out` alone
   /// when the input is absent.
   mlir::LogicalResult optionalConst(size_t i, llvm::StringRef what,

@@ -224,10 +224,30 @@ Status dfa::onnximport::tensorFromProto(const onnx::TensorProto &proto,
     error = what + " is larger than 64 GB";
     return Status::InvalidModel;
   }
+  // Check the data before allocating: a tiny file can claim huge dims.
+  int64_t n = ref::numElements(shape);
+  size_t bytes = n * ref::dtypeSize(*dt);
+  auto mismatch = [&](int64_t got) {
+    error = what + " holds " + std::to_string(got) + " values, expected " +
+            std::to_string(n);
+    return Status::InvalidModel;
+  };
+  if (proto.data_location() != onnx::TensorProto::EXTERNAL) {
+    int64_t typed = *dt == ref::DType::F32   ? proto.float_data_size()
+                    : *dt == ref::DType::F64 ? proto.double_data_size()
+                    : *dt == ref::DType::I64 ? proto.int64_data_size()
+                    : (*dt == ref::DType::U32 || *dt == ref::DType::U64)
+                        ? proto.uint64_data_size()
+                        : proto.int32_data_size();
+    if (proto.has_raw_data() && proto.raw_data().size() != bytes) {
+      error = what + " holds " + std::to_string(proto.raw_data().size()) +
+              " bytes of data, expected " + std::to_string(bytes);
+      return Status::InvalidModel;
+    }
+    if (!proto.has_raw_data() && typed != n)
+      return mismatch(typed);
+  }
   out = ref::Tensor(*dt, shape);
-  size_t bytes = out.byteSize();
-  int64_t n = out.numElements();
-
   if (proto.data_location() == onnx::TensorProto::EXTERNAL) {
     std::string location;
     uint64_t offset = 0;
@@ -254,19 +274,9 @@ Status dfa::onnximport::tensorFromProto(const onnx::TensorProto &proto,
     return Status::Ok;
   }
   if (proto.has_raw_data()) {
-    if (proto.raw_data().size() != bytes) {
-      error = what + " holds " + std::to_string(proto.raw_data().size()) +
-              " bytes of data, expected " + std::to_string(bytes);
-      return Status::InvalidModel;
-    }
     std::memcpy(out.bytes(), proto.raw_data().data(), bytes);
     return Status::Ok;
   }
-  auto mismatch = [&](int64_t got) {
-    error = what + " holds " + std::to_string(got) + " values, expected " +
-            std::to_string(n);
-    return Status::InvalidModel;
-  };
   switch (*dt) {
   case ref::DType::F32:
     if (proto.float_data_size() != n) return mismatch(proto.float_data_size());

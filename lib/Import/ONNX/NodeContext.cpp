@@ -144,10 +144,20 @@ Value NodeContext::cast(Value v, Type elt) {
 }
 
 FailureOr<int64_t> NodeContext::axis(int64_t a, int64_t rank) {
-  int64_t r = std::max<int64_t>(rank, 1);
-  if (a < -r || a >= r) {
+  if (a < -rank || a >= rank) {
     error() << "axis " << a << " out of range for rank " << rank;
     return failure();
   }
-  return a < 0 ? a + r : a;
+  return a < 0 ? a + rank : a;
+}
+
+FailureOr<double> NodeContext::constScalar(size_t i, llvm::StringRef what) {
+  auto t = constInput(i, what);
+  if (failed(t))
+    return failure();
+  if (t->numElements() != 1) {
+    error() << what << " must hold one value, it holds " << t->numElements();
+    return failure();
+  }
+  return t->getDouble(0);
 }

@@ -70,6 +70,12 @@ FailureOr<Value> nllLoss(NodeContext &c, Value logProb, Value target,
       c.reshape(safe, withClass), c.b.getI64IntegerAttr(1));
   Value loss = c.b.create<NegOp>(c.loc, c.reshape(picked, tt.getShape()));
   Value w;
+  if (weight && (typeOf(weight).getRank() != 1 ||
+                 typeOf(weight).getDimSize(0) != lt.getDimSize(1))) {
+    c.error() << "weight " << weight.getType() << " must have "
+              << lt.getDimSize(1) << " class weights";
+    return failure();
+  }
   if (weight) {
     w = c.b.create<GatherOp>(c.loc, weight, safe, c.b.getI64IntegerAttr(0));
     loss = c.b.create<MulOp>(c.loc, loss, w);
@@ -112,14 +118,14 @@ LogicalResult convertSoftmaxCrossEntropy(NodeContext &c, Results &r) {
 }
 
 LogicalResult convertOneHot(NodeContext &c, Results &r) {
-  auto depthT = c.constInput(1, "depth");
-  if (failed(depthT))
+  auto depthV = c.constScalar(1, "depth");
+  if (failed(depthV))
     return failure();
-  int64_t depth = (int64_t)depthT->getDouble(0);
-  if (depth < 1) {
-    c.error() << "depth must be positive, got " << depth;
+  if (!(*depthV >= 1) || *depthV > double(1 << 24)) {
+    c.error() << "depth must be in [1, 2^24], got " << *depthV;
     return failure();
   }
+  int64_t depth = (int64_t)*depthV;
   auto it = c.type(0), vt = c.type(2);
   if (vt.getNumElements() != 2) {
     c.error() << "values must hold [off, on]";

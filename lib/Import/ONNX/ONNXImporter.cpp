@@ -23,6 +23,7 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 
+#include <onnx/defs/schema.h>
 #include <onnx/shape_inference/implementation.h>
 
 #include <queue>
@@ -466,6 +467,22 @@ void Importer::foldConstants(Block::iterator from,
 LogicalResult Importer::importNode(const onnx::NodeProto &node, size_t index) {
   std::string name = nodeName(node, index);
   Location loc = NameLoc::get(b.getStringAttr(name), fileLoc);
+  // The node must match its ONNX schema (input and output counts, required
+  // inputs and attributes, attribute types) before a converter sees it.
+  if (const onnx::OpSchema *schema =
+          onnx::OpSchemaRegistry::Schema(node.op_type(), (int)opset, "")) {
+    try {
+      schema->Verify(node);
+    } catch (const std::exception &e) {
+      std::string what = e.what();
+      if (size_t nl = what.find("\n\n==>"); nl != std::string::npos)
+        what.resize(nl);
+      error(Status::InvalidModel)
+          << "'" << node.op_type() << "' node '" << name
+          << "' does not match the opset-" << opset << " schema: " << what;
+      return failure();
+    }
+  }
   SmallVector<Value> inputs;
   for (const std::string &in : node.input()) {
     if (in.empty()) {
@@ -489,7 +506,12 @@ LogicalResult Importer::importNode(const onnx::NodeProto &node, size_t index) {
   nc.wantSpecialized = &wantSpecialized;
   SmallVector<Value> results;
   const auto &table = converters();
-  if (failed(table.lookup(node.op_type())(nc, results))) {
+  LogicalResult converted = failure();
+  {
+    graph::LenientInference lenient;
+    converted = table.lookup(node.op_type())(nc, results);
+  }
+  if (failed(converted)) {
     if (status == Status::Ok)
       status = Status::InvalidModel;
     return failure();
@@ -499,7 +521,8 @@ LogicalResult Importer::importNode(const onnx::NodeProto &node, size_t index) {
   // module at the end.
   for (Operation &op : llvm::make_range(
            last ? std::next(Block::iterator(last)) : block->begin(), block->end()))
-    if (failed(verify(&op, /*verifyRecursively=*/false))) {
+    if (failed(graph::verifyTensorSizes(&op)) ||
+        failed(verify(&op, /*verifyRecursively=*/false))) {
       emitError(loc) << "'" << node.op_type() << "' node '" << name
                      << "' is inconsistent (see the error above)";
       status = Status::InvalidModel;
@@ -527,7 +550,7 @@ LogicalResult Importer::importNode(const onnx::NodeProto &node, size_t index) {
   for (int i = 0; i < node.output_size() && i < (int)results.size(); ++i)
     if (!node.output(i).empty() && replaced.count(results[i]))
       values[node.output(i)] = replaced.lookup(results[i]);
-  crossCheck(node, loc);
+
   return success();
 }
 
@@ -540,11 +563,17 @@ ImportResult Importer::run() {
   if (failed(checkSupported()) || failed(orderNodes()) ||
       failed(createFunction()))
     return fail();
-  runONNXShapeInference();
   const auto &graph = m.model.graph();
   for (size_t i : order)
     if (failed(importNode(graph.node(i), i)))
       return fail();
+  // ONNX's own shape inference as a cross-check, once dfa has accepted
+  // every node (libonnx's inference does unchecked arithmetic on what it
+  // is given).
+  runONNXShapeInference();
+  for (size_t i : order)
+    crossCheck(graph.node(i),
+               NameLoc::get(b.getStringAttr(nodeName(graph.node(i), i)), fileLoc));
 
   SmallVector<Value> outs;
   SmallVector<Type> outTypes;

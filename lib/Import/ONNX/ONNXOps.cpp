@@ -80,8 +80,15 @@ template <typename OpT> LogicalResult binary(NodeContext &c, Results &r) {
 }
 
 LogicalResult convertPow(NodeContext &c, Results &r) {
-  Value exp = c.cast(c.in(1), c.type(0).getElementType());
-  r.push_back(c.b.create<PowOp>(c.loc, c.in(0), exp));
+  Type base = c.type(0).getElementType(), exp = c.type(1).getElementType();
+  if (!isa<FloatType>(base) && isa<FloatType>(exp)) {
+    // pow(int, float) is computed in the exponent's type, then truncated to
+    // the base's (ONNX keeps the base type): pow(4, 0.5) = 2.
+    Value p = c.b.create<PowOp>(c.loc, c.cast(c.in(0), exp), c.in(1));
+    r.push_back(c.cast(p, base));
+    return success();
+  }
+  r.push_back(c.b.create<PowOp>(c.loc, c.in(0), c.cast(c.in(1), base)));
   return success();
 }
 
@@ -156,10 +163,10 @@ LogicalResult convertClip(NodeContext &c, Results &r) {
     for (size_t i : {1, 2}) {
       if (!c.has(i))
         continue;
-      auto t = c.constInput(i, i == 1 ? "min" : "max");
-      if (failed(t))
+      auto v = c.constScalar(i, i == 1 ? "min" : "max");
+      if (failed(v))
         return failure();
-      (i == 1 ? lo : hi) = f64(c, t->getDouble(0));
+      (i == 1 ? lo : hi) = f64(c, *v);
     }
   }
   r.push_back(c.b.create<ClipOp>(c.loc, c.in(0), lo, hi));
@@ -293,6 +300,11 @@ FailureOr<WindowAttrs> windowAttrs(NodeContext &c, ArrayRef<int64_t> kernel) {
               << " spatial dims";
     return failure();
   }
+  for (int64_t i = 0; i < s; ++i)
+    if (w.kernel[i] < 1 || w.strides[i] < 1 || w.dilations[i] < 1) {
+      c.error() << "kernel, strides and dilations must be positive";
+      return failure();
+    }
   std::string autoPad = c.strAttr("auto_pad", "NOTSET");
   if (autoPad == "VALID") {
     std::fill(w.pads.begin(), w.pads.end(), 0);
@@ -385,6 +397,24 @@ LogicalResult convertConvTranspose(NodeContext &c, Results &r) {
   auto strides = get("strides", s, 1), dil = get("dilations", s, 1);
   auto pads = get("pads", 2 * s, 0), outPad = get("output_padding", s, 0);
   auto outShapeAttr = c.intsAttr("output_shape");
+  if ((int64_t)strides.size() != s || (int64_t)dil.size() != s ||
+      (int64_t)pads.size() != 2 * s || (int64_t)outPad.size() != s ||
+      (outShapeAttr && (int64_t)outShapeAttr->size() < s)) {
+    c.error() << "strides, dilations, pads, output_padding or output_shape do "
+                 "not match "
+              << s << " spatial dims";
+    return failure();
+  }
+  for (int64_t i = 0; i < s; ++i)
+    if (strides[i] < 1 || dil[i] < 1 || outPad[i] < 0) {
+      c.error() << "strides and dilations must be positive";
+      return failure();
+    }
+  if (c.has(2) && (c.type(2).getRank() != 1 ||
+                   c.type(2).getDimSize(0) != wt.getDimSize(1) * group)) {
+    c.error() << "bias must have " << wt.getDimSize(1) * group << " elements";
+    return failure();
+  }
   std::string autoPad = c.strAttr("auto_pad", "NOTSET");
   SmallVector<int64_t> out{xt.getDimSize(0), wt.getDimSize(1) * group};
   for (int64_t i = 0; i < s; ++i) {

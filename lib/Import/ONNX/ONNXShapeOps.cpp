@@ -348,14 +348,25 @@ LogicalResult convertGather(NodeContext &c, Results &r) {
   return success();
 }
 
+/// GatherElements/ScatterElements: indices of the data's rank, no larger
+/// than the data off the axis.
+LogicalResult checkElementIndices(NodeContext &c, int64_t axis) {
+  auto d = c.type(0), i = c.type(1);
+  bool ok = d.getRank() == i.getRank();
+  for (int64_t k = 0; ok && k < d.getRank(); ++k)
+    ok = k == axis || i.getDimSize(k) <= d.getDimSize(k);
+  if (!ok)
+    c.error() << "indices " << c.in(1).getType() << " do not fit data "
+              << c.in(0).getType() << " off axis " << axis;
+  return success(ok);
+}
+
 LogicalResult convertGatherElements(NodeContext &c, Results &r) {
   auto axis = c.axis(c.intAttr("axis", 0), c.type(0).getRank());
   if (failed(axis))
     return failure();
-  if (c.type(1).getRank() != c.type(0).getRank()) {
-    c.error() << "indices and data differ in rank";
+  if (failed(checkElementIndices(c, *axis)))
     return failure();
-  }
   r.push_back(c.b.create<GatherElementsOp>(
       c.loc, withShape(c.type(0), c.type(1).getShape()), c.in(0), c.in(1),
       c.b.getI64IntegerAttr(*axis)));
@@ -370,6 +381,8 @@ LogicalResult convertScatterElements(NodeContext &c, Results &r) {
     c.error() << "indices and updates differ in shape";
     return failure();
   }
+  if (failed(checkElementIndices(c, *axis)))
+    return failure();
   r.push_back(c.b.create<ScatterElementsOp>(
       c.loc, c.in(0), c.in(1), c.in(2), c.b.getI64IntegerAttr(*axis),
       c.b.getStringAttr(c.strAttr("reduction", "none"))));
@@ -406,7 +419,9 @@ LogicalResult convertExpand(NodeContext &c, Results &r) {
   auto target = c.constInts(1, "shape");
   if (failed(target))
     return failure();
-  auto shape = broadcastShapes(c.type(0).getShape(), *target);
+  auto shape = llvm::any_of(*target, [](int64_t d) { return d < 0; })
+                   ? FailureOr<SmallVector<int64_t>>(failure())
+                   : broadcastShapes(c.type(0).getShape(), *target);
   if (failed(shape)) {
     c.error() << "cannot expand " << c.in(0).getType() << " to the target shape";
     return failure();
@@ -539,7 +554,8 @@ LogicalResult convertCumSum(NodeContext &c, Results &r) {
 LogicalResult convertDepthToSpace(NodeContext &c, Results &r) {
   auto t = c.type(0);
   int64_t bs = c.intAttr("blocksize", 0);
-  if (t.getRank() != 4 || bs < 1 || t.getDimSize(1) % (bs * bs)) {
+  if (t.getRank() != 4 || bs < 1 || bs > t.getDimSize(1) ||
+      t.getDimSize(1) % (bs * bs)) {
     c.error() << "needs a 4-d input whose channels divide by blocksize^2";
     return failure();
   }
@@ -558,7 +574,8 @@ LogicalResult convertDepthToSpace(NodeContext &c, Results &r) {
 LogicalResult convertSpaceToDepth(NodeContext &c, Results &r) {
   auto t = c.type(0);
   int64_t bs = c.intAttr("blocksize", 0);
-  if (t.getRank() != 4 || bs < 1 || t.getDimSize(2) % bs || t.getDimSize(3) % bs) {
+  if (t.getRank() != 4 || bs < 1 || bs > t.getDimSize(2) || bs > t.getDimSize(3) ||
+      t.getDimSize(2) % bs || t.getDimSize(3) % bs) {
     c.error() << "needs a 4-d input whose spatial dims divide by blocksize";
     return failure();
   }
@@ -648,16 +665,23 @@ LogicalResult convertSize(NodeContext &c, Results &r) {
 }
 
 LogicalResult convertRange(NodeContext &c, Results &r) {
-  auto start = c.constInput(0, "start"), limit = c.constInput(1, "limit"),
-       delta = c.constInput(2, "delta");
-  if (failed(start) || failed(limit) || failed(delta))
+  auto start = c.constInput(0, "start");
+  auto sv = c.constScalar(0, "start"), lv = c.constScalar(1, "limit"),
+       dv = c.constScalar(2, "delta");
+  if (failed(start) || failed(sv) || failed(lv) || failed(dv))
     return failure();
-  double s = start->getDouble(0), l = limit->getDouble(0), d = delta->getDouble(0);
-  if (d == 0) {
-    c.error() << "delta is zero";
+  double s = *sv, l = *lv, d = *dv;
+  auto delta = c.constInput(2, "delta");
+  double count = std::ceil((l - s) / d);
+  if (d == 0 || !std::isfinite(count)) {
+    c.error() << "delta is zero or the range is not finite";
     return failure();
   }
-  int64_t n = std::max<int64_t>(0, (int64_t)std::ceil((l - s) / d));
+  if (count > double(1 << 28)) {
+    c.unsupported() << "a range of " << count << " elements";
+    return failure();
+  }
+  int64_t n = std::max<int64_t>(0, (int64_t)count);
   ref::Tensor t(start->dtype(), {n});
   for (int64_t i = 0; i < n; ++i) {
     if (ref::isFloat(t.dtype()))

@@ -1,0 +1,127 @@
+#!/usr/bin/env python3
+"""Hostile ONNX models and .mlir inputs (found by review and fuzzing):
+missing inputs, bad attributes, scalars where axes are needed, huge
+claimed sizes. Usage: make_onnx.py OUT_DIR"""
+import os, sys
+os.makedirs(sys.argv[1], exist_ok=True)
+os.chdir(sys.argv[1])
+import onnx, sys, numpy as np
+from onnx import helper as h, TensorProto as T, numpy_helper as nh
+def model(nodes, inputs, outputs, inits=(), opset=17, path=None):
+    g = h.make_graph(nodes, "g", [h.make_tensor_value_info(n, t, s) for n,t,s in inputs],
+                     [h.make_tensor_value_info(n, t, s) for n,t,s in outputs], initializer=list(inits))
+    m = h.make_model(g, opset_imports=[h.make_opsetid("", opset)])
+    m.ir_version = 8
+    onnx.save(m, path)
+
+F=T.FLOAT
+x=[("x",F,[2,3])]
+y=[("y",F,None)]
+model([h.make_node("Relu",[],["y"])],x,y,path="relu0.onnx")
+model([h.make_node("Add",["x"],["y"])],x,y,path="add1.onnx")
+model([h.make_node("Gemm",["x"],["y"])],x,y,path="gemm1.onnx")
+model([h.make_node("Pow",["x"],["y"])],x,y,path="pow1.onnx")
+model([h.make_node("Sum",[],["y"])],x,y,path="sum0.onnx")
+model([h.make_node("MatMul",["x"],["y"])],x,y,path="matmul1.onnx")
+model([h.make_node("Where",["x"],["y"])],x,y,path="where1.onnx")
+model([h.make_node("Add",["x",""],["y"])],x,y,path="addempty.onnx")
+model([h.make_node("Conv",["x"],["y"])],[("x",F,[1,1,4,4])],y,path="conv1.onnx")
+# pow with mismatched shapes
+model([h.make_node("Pow",["x","e"],["y"])],x+[("e",F,[4])],y,path="powshape.onnx")
+model([h.make_node("Mod",["x","e"],["y"],fmod=1)],x+[("e",F,[4])],y,path="modshape.onnx")
+model([h.make_node("BitShift",["a","b"],["y"],direction="LEFT")],[("a",T.UINT8,[2,3]),("b",T.UINT8,[4])],y,path="bitshift.onnx")
+model([h.make_node("Mod",["x","e"],["y"],fmod=0)],[("x",T.INT32,[2]),("e",T.INT32,[2])],y,path="modint.onnx")
+F=T.FLOAT; I=T.INT64
+y=[("y",F,None)]
+def c64(name, vals, dims=None):
+    a=np.array(vals,dtype=np.int64)
+    if dims is not None: a=a.reshape(dims)
+    return nh.from_array(a,name)
+def cf(name, vals, dims=None):
+    a=np.array(vals,dtype=np.float32)
+    if dims is not None: a=a.reshape(dims)
+    return nh.from_array(a,name)
+# rank-0 axis cases
+s=[("x",F,[])]
+model([h.make_node("ReduceSum",["x","ax"],["y"])],s,y,[c64("ax",[0])],path="reduce_scalar.onnx")
+model([h.make_node("ArgMax",["x"],["y"],axis=0)],s,y,path="argmax_scalar.onnx")
+model([h.make_node("Concat",["x","x"],["y"],axis=0)],s,y,path="concat_scalar.onnx")
+model([h.make_node("Gather",["x","i"],["y"],axis=0)],s,y,[c64("i",[0])],path="gather_scalar.onnx")
+model([h.make_node("Split",["x"],["a","b"],axis=0)],s,[("a",F,None),("b",F,None)],path="split_scalar.onnx")
+model([h.make_node("TopK",["x","k"],["a","b"],axis=0)],s,[("a",F,None),("b",I,None)],[c64("k",[1])],path="topk_scalar.onnx")
+model([h.make_node("Squeeze",["x","ax"],["y"])],s,y,[c64("ax",[0])],path="squeeze_scalar.onnx")
+model([h.make_node("CumSum",["x","ax"],["y"])],s,y,[c64("ax",[0])],path="cumsum_scalar.onnx")
+model([h.make_node("GatherElements",["x","i"],["y"],axis=0)],s,y,[c64("i",0,[])],path="gatherel_scalar.onnx")
+# Split negative sizes
+x=[("x",F,[3])]
+model([h.make_node("Split",["x","sp"],["a","b"],axis=0)],x,[("a",F,None),("b",F,None)],[c64("sp",[-1,4])],path="split_neg.onnx")
+# windowAttrs stride zero with SAME
+x4=[("x",F,[1,1,4,4])]
+model([h.make_node("MaxPool",["x"],["y"],kernel_shape=[2,2],strides=[0,0],auto_pad="SAME_UPPER")],x4,y,path="pool_stride0.onnx")
+# ConvTranspose output_shape short
+model([h.make_node("ConvTranspose",["x","w"],["y"],output_shape=[5])],x4,y,[cf("w",np.ones(9),[1,1,3,3])],path="convt_outshape.onnx")
+model([h.make_node("ConvTranspose",["x","w"],["y"],strides=[1])],x4,y,[cf("w",np.ones(9),[1,1,3,3])],path="convt_strides.onnx")
+model([h.make_node("ConvTranspose",["x","w"],["y"],strides=[0,0])],x4,y,[cf("w",np.ones(9),[1,1,3,3])],path="convt_stride0.onnx")
+# Einsum output repeated letters
+model([h.make_node("Einsum",["a"],["y"],equation="ij->ii")],[("a",F,[2,2])],y,path="einsum_rep.onnx")
+# Clip with empty min
+model([h.make_node("Clip",["x","mn"],["y"])],x,y,[cf("mn",[],[0])],path="clip_empty.onnx")
+# Range huge
+model([h.make_node("Range",["s","l","d"],["y"])],[],y,[cf("s",0,[]),cf("l",1e12,[]),cf("d",1,[])],path="range_huge.onnx")
+model([h.make_node("Range",["s","l","d"],["y"])],[],y,[cf("s",0,[]),cf("l",float('nan'),[]),cf("d",1,[])],path="range_nan.onnx")
+model([h.make_node("Range",["s","l","d"],["y"])],[],y,[cf("s",[],[0]),cf("l",1,[]),cf("d",1,[])],path="range_empty.onnx")
+# OneHot empty depth
+model([h.make_node("OneHot",["i","d","v"],["y"])],[("i",I,[3])],y,[cf("d",[],[0]),cf("v",[0,1])],path="onehot_empty.onnx")
+# Expand negative
+model([h.make_node("Expand",["x","sh"],["y"])],[("x",F,[1])],y,[c64("sh",[-5])],path="expand_neg.onnx")
+# Resize negative sizes / nan scale / zero dim
+model([h.make_node("Resize",["x","","","sz"],["y"])],[("x",F,[1,1,2,2])],y,[c64("sz",[1,1,-3,4])],path="resize_negsize.onnx")
+model([h.make_node("Resize",["x","","sc"],["y"])],[("x",F,[1,1,2,2])],y,[cf("sc",[1,1,float('nan'),2])],path="resize_nan.onnx")
+model([h.make_node("Resize",["x","","sc"],["y"])],[("x",F,[1,1,2,2])],y,[cf("sc",[1,1,-2,2])],path="resize_negscale.onnx")
+# NLL with scalar weight
+model([h.make_node("NegativeLogLikelihoodLoss",["x","t","w"],["y"])],[("x",F,[2,3]),("t",I,[2])],y,[cf("w",1.0,[])],path="nll_scalarw.onnx")
+# LayerNorm stats with wrong dims ok; Gemm with C element mismatch
+# Tile huge
+model([h.make_node("Tile",["x","r"],["y"])],[("x",F,[2])],y,[c64("r",[2**62])],path="tile_huge.onnx")
+model([h.make_node("ConstantOfShape",["sh"],["y"])],[],y,[c64("sh",[2**32,2**32])],path="cos_overflow.onnx")
+F=T.FLOAT
+y=[("y",F,None)]
+t=onnx.TensorProto(); t.name="v"; t.data_type=F; t.dims.extend([4000000000])
+model([h.make_node("Constant",[],["y"],value=t)],[],y,path="const_huge.onnx")
+# initializer huge without data
+init=onnx.TensorProto(); init.name="w"; init.data_type=F; init.dims.extend([4000000000])
+model([h.make_node("Relu",["w"],["y"])],[],y,[init],path="init_huge.onnx")
+F=T.FLOAT; I=T.INT64
+y=[("y",F,None)]
+def c64(name, vals, dims=None):
+    a=np.array(vals,dtype=np.int64)
+    if dims is not None: a=a.reshape(dims)
+    return nh.from_array(a,name)
+model([h.make_node("ScatterElements",["x","i","u"],["y"],axis=1)],[("x",F,[1,1]),("u",F,[200000,1])],y,[c64("i",np.zeros(200000),[200000,1])],path="scatterel_oob.onnx")
+model([h.make_node("GatherElements",["x","i"],["y"],axis=1)],[("x",F,[1,1])],y,[c64("i",np.zeros(200000),[200000,1])],path="gatherel_oob.onnx")
+model([h.make_node("GatherElements",["x","i"],["y"],axis=1)],[("x",F,[2,2])],y,[c64("i",np.zeros(8),[4,2])],path="gatherel_small.onnx")
+F=T.FLOAT; I=T.INT64
+model([h.make_node("Div",["a","b"],["y"])],[("a",I,[1])],[("y",I,None)],[nh.from_array(np.array([-1],dtype=np.int64),"b")],path="div_min.onnx")
+model([h.make_node("Div",["a","b"],["y"])],[],[("y",I,None)],[nh.from_array(np.array([-2**63],dtype=np.int64),"a"),nh.from_array(np.array([-1],dtype=np.int64),"b")],path="div_min_const.onnx")
+model([h.make_node("Pow",["a","b"],["y"])],[("a",I,[1])],[("y",I,None)],[nh.from_array(np.array([0.5],dtype=np.float32),"b")],path="pow_intfloat.onnx")
+model([h.make_node("ArgMax",["x"],["y"],axis=0,keepdims=0)],[("x",F,[3])],[("y",I,None)],path="argmax_nan.onnx")
+model([h.make_node("ConvTranspose",["x","w","b"],["y"])],[("x",F,[1,1,2,2])],[("y",F,None)],[nh.from_array(np.ones((1,4,1,1),np.float32),"w"),nh.from_array(np.ones((1,),np.float32),"b")],path="convt_bias.onnx")
+model([h.make_node("LayerNormalization",["x"],["y"])],[("x",F,[2,3])],[("y",F,None)],path="ln_noscale.onnx")
+F=T.FLOAT
+g = h.make_graph([h.make_node("Relu",["x"],["y"])], "g", [h.make_tensor_value_info("x",F,[2])],[h.make_tensor_value_info("y",F,None)])
+m = h.make_model(g, opset_imports=[h.make_opsetid("com.foo", 1)]); m.ir_version=8
+onnx.save(m, "noopset.onnx")
+F=T.FLOAT
+def c64(name, vals): return nh.from_array(np.array(vals,dtype=np.int64),name)
+model([h.make_node("Slice",["x","s","e","a","st"],["y"])],[("x",F,[3])],[("y",F,None)],[c64("s",[0]),c64("e",[3]),c64("a",[0]),c64("st",[2**63-1])],path="slice_bigstep.onnx")
+model([h.make_node("DepthToSpace",["x"],["y"],blocksize=2**32)],[("x",F,[1,4,2,2])],[("y",F,None)],path="d2s_huge.onnx")
+F=T.FLOAT
+def c64(name, vals): return nh.from_array(np.array(vals,dtype=np.int64),name)
+model([h.make_node("Expand",["c","sh"],["y"])],[],[("y",F,None)],[nh.from_array(np.ones((1,),np.float32),"c"),c64("sh",[2**32,2**32])],path="expand_wrap.onnx")
+model([h.make_node("Expand",["x","sh"],["y"])],[("x",F,[1])],[("y",F,None)],[c64("sh",[2**32,2**32])],path="expand_wrap_run.onnx")
+
+# .mlir functions whose signatures dfa-run cannot feed.
+for name, ty in (("scalar_arg", "f32"), ("i4_arg", "tensor<2xi4>"),
+                 ("dynamic_arg", "tensor<?xf32>")):
+    with open(name + ".mlir", "w") as f:
+        f.write("func.func @main(%%a: %s) -> %s {\n  return %%a : %s\n}\n" % (ty, ty, ty))
