@@ -142,8 +142,12 @@ static LogicalResult argReduce(OpT op, Evaluator &ev, bool isMax) {
       double bv = vx[o * len * inner + i];
       for (int64_t k = 1; k < len; ++k) {
         double v = vx[(o * len + k) * inner + i];
-        bool better = isMax ? (last ? v >= bv : v > bv)
-                            : (last ? v <= bv : v < bv);
+        // NaN wins, as in numpy (the first NaN, or the last with
+        // select_last_index).
+        bool better = std::isnan(bv) ? (last && std::isnan(v))
+                      : std::isnan(v) ? true
+                      : isMax ? (last ? v >= bv : v > bv)
+                              : (last ? v <= bv : v < bv);
         if (better) {
           best = k;
           bv = v;
@@ -178,8 +182,16 @@ LogicalResult dfa::ref::evalOp<TopKOp>(TopKOp op, Evaluator &ev) {
       auto at = [&](int64_t j) { return vx[(o * len + j) * inner + i]; };
       std::iota(order.begin(), order.end(), 0);
       // Ties keep the lower index first, as ONNX specifies.
+      // NaN orders as the largest value (a strict weak order with NaN).
+      auto key = [&](int64_t j) {
+        double v = at(j);
+        return std::isnan(v) ? std::numeric_limits<double>::infinity() : v;
+      };
       std::stable_sort(order.begin(), order.end(), [&](int64_t a, int64_t b) {
-        return largest ? at(a) > at(b) : at(a) < at(b);
+        bool na = std::isnan(at(a)), nb = std::isnan(at(b));
+        if (na != nb)
+          return largest ? na : nb;
+        return largest ? key(a) > key(b) : key(a) < key(b);
       });
       for (int64_t j = 0; j < k; ++j) {
         vals[(o * k + j) * inner + i] = at(order[j]);

@@ -433,7 +433,7 @@ LogicalResult getitem(FXNode &n, R &r) {
       auto [start, stop] = sliceBounds(i, len);
       starts[d] = start < len ? start : 0;
       steps[d] = step;
-      sizes[d] = (stop - start + step - 1) / step;
+      sizes[d] = stop > start ? (stop - start - 1) / step + 1 : 0;
       outShape.push_back(sizes[d]);
     } else {
       n.unsupported() << "index " << i.describe();

@@ -90,6 +90,10 @@ private:
 
 public:
   std::vector<std::string> wantSpecialized;
+  /// Why the last step failed.
+  Status failureStatus() const {
+    return status == Status::Ok ? Status::InvalidModel : status;
+  }
 };
 } // namespace
 
@@ -663,7 +667,7 @@ ImportResult dfa::checkONNX(llvm::StringRef path, MLIRContext &ctx,
   ONNXImportOptions options;
   Importer imp(model, ctx, options);
   if (failed(imp.coverage(coverage)))
-    result.status = Status::Unsupported;
+    result.status = imp.failureStatus();
   else if (!coverage.unsupported.empty())
     result.status = Status::Unsupported;
   return result;

@@ -326,9 +326,9 @@ LogicalResult convertSlice(NodeContext &c, Results &r) {
                            : clampIdx(ends[i], -1, dim - 1);
     if (step < 0 && ends[i] < 0 && ends[i] + dim < 0)
       end = -1;
-    int64_t size = step > 0 ? (end - start + step - 1) / step
-                            : (start - end + (-step) - 1) / (-step);
-    size = std::max<int64_t>(size, 0);
+    // (span - 1) / |step| + 1 cannot overflow, unlike span + step - 1.
+    int64_t span = step > 0 ? end - start : start - end;
+    int64_t size = span > 0 ? (span - 1) / (step > 0 ? step : -step) + 1 : 0;
     shape[*a] = size;
     outStart[*a] = size ? start : 0;
     outStep[*a] = step;
