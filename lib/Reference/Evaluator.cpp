@@ -72,7 +72,6 @@ Tensor dfa::ref::tensorFromAttr(ElementsAttr attr) {
   auto type = cast<ShapedType>(attr.getType());
   DType dt = *dtypeOf(type.getElementType());
   Tensor t(dt, type.getShape());
-  int64_t n = t.numElements();
   if (auto dense = dyn_cast<DenseElementsAttr>(attr)) {
     if (dt == DType::Bool) {
       int64_t i = 0;
@@ -103,7 +102,6 @@ Tensor dfa::ref::tensorFromAttr(ElementsAttr attr) {
     }
     return t;
   }
-  (void)n;
   return t;
 }
 
