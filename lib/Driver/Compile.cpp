@@ -9,6 +9,9 @@
 #include "ModelFlags.h"
 
 #include "dfa/Target/Target.h"
+#include "dfa/Transforms/Passes.h"
+
+#include "mlir/Pass/PassManager.h"
 
 #include "mlir/IR/AsmState.h"
 #include "mlir/Support/FileUtilities.h"
@@ -142,9 +145,16 @@ int dfa::driver::compileMain(const CompileOptions &opts) {
       return exitCode(r.status);
     return printCoverage(opts, cov, r.status);
   }
-  if (opts.emit != "graph") {
+  if (opts.emit != "graph" && opts.emit != "decomposed") {
     printer.error("--emit=" + opts.emit +
-                  " is not available yet; this version emits 'graph'");
+                  " is not available yet; this version emits 'graph' and "
+                  "'decomposed'");
+    return exitCode(Status::Usage);
+  }
+  if (opts.emit == "decomposed" &&
+      (opts.target.empty() || opts.target == "all" ||
+       llvm::StringRef(opts.target).contains(','))) {
+    printer.error("--emit=decomposed needs one --target");
     return exitCode(Status::Usage);
   }
   ONNXImportOptions importOpts;
@@ -154,6 +164,25 @@ int dfa::driver::compileMain(const CompileOptions &opts) {
   ImportResult r = loadModel(opts.model.model, *ctx, importOpts);
   if (r.status != Status::Ok)
     return exitCode(r.status);
+  if (opts.emit == "decomposed") {
+    target::Registry registry(opts.targetDirs);
+    target::Target t;
+    std::string err;
+    if (Status s = registry.find(opts.target, t, err); s != Status::Ok) {
+      printer.error(err);
+      return exitCode(s);
+    }
+    PassManager pm(ctx.get());
+    GraphDecomposePassOptions decompose;
+    decompose.targetName = opts.target;
+    decompose.targetDirs = opts.targetDirs;
+    decompose.remarks = opts.remarks;
+    pm.addPass(createGraphDecomposePass(decompose));
+    if (failed(pm.run(*r.module)))
+      return exitCode(Status::Internal);
+    r.module->getOperation()->setAttr(
+        "graph.target", StringAttr::get(ctx.get(), opts.target));
+  }
 
   if (opts.output != "-" && llvm::sys::fs::equivalent(opts.output, opts.model.model)) {
     printer.error("refusing to overwrite the input model '" + opts.model.model + "'");

@@ -52,6 +52,11 @@ DiagnosticPrinter::DiagnosticPrinter(MLIRContext &ctx, llvm::StringRef tool)
     default: break;
     }
     std::string where = locationPrefix(diag.getLocation());
+    // Remarks and warnings name the source node (errors say it themselves).
+    if (diag.getSeverity() == DiagnosticSeverity::Remark ||
+        diag.getSeverity() == DiagnosticSeverity::Warning)
+      if (auto name = dyn_cast<NameLoc>(diag.getLocation()))
+        where += (where.empty() ? "" : ": ") + ("'" + name.getName().str() + "'");
     llvm::errs() << this->tool << ": " << (where.empty() ? "" : where + ": ")
                  << kind << ": " << diag.str() << "\n";
     for (Diagnostic &note : diag.getNotes())

@@ -34,6 +34,9 @@ int main(int argc, char **argv) {
                "Import shapes only: weights are not referenced");
   app.add_flag("--print-locations", o.printLocations,
                "Print each op's source location");
+  app.add_option("--target", o.target,
+                 "Target to compile for (--emit past graph)");
+  app.add_flag("--remarks", o.remarks, "Report what each pass decided");
   app.add_flag("--list-targets", o.listTargets,
                "List the target descriptions found, one line of key numbers each");
   app.add_option("--target-dir", o.targetDirs,

@@ -35,6 +35,9 @@ struct CompileOptions {
   bool printLocations = false;
   bool listTargets = false;
   std::vector<std::string> targetDirs;
+  /// One target name (`--emit` past `graph` compiles for it).
+  std::string target;
+  bool remarks = false;
 };
 
 struct RunOptions {
