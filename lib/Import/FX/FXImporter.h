@@ -140,6 +140,11 @@ mlir::FailureOr<mlir::Value> conv(FXNode &n, mlir::Value x, mlir::Value w,
                                   std::vector<int64_t> stride,
                                   std::vector<int64_t> padding,
                                   std::vector<int64_t> dilation, int64_t groups);
+/// Inference batch norm over dim 1; absent weight/bias mean 1/0.
+mlir::FailureOr<mlir::Value> batchNorm(FXNode &n, mlir::Value x,
+                                       mlir::Value weight, mlir::Value bias,
+                                       mlir::Value mean, mlir::Value var,
+                                       double eps);
 mlir::FailureOr<mlir::Value> layerNorm(FXNode &n, mlir::Value x,
                                        llvm::ArrayRef<int64_t> shape,
                                        mlir::Value w, mlir::Value b, double eps);

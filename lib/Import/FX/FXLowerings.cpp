@@ -78,6 +78,25 @@ FailureOr<Value> dfa::fximport::conv(FXNode &n, Value x, Value w, Value bias,
                                   n.b.getI64IntegerAttr(groups)));
 }
 
+FailureOr<Value> dfa::fximport::batchNorm(FXNode &n, Value x, Value weight,
+                                          Value bias, Value mean, Value var,
+                                          double eps) {
+  auto t = n.type(mean), xt = n.type(x);
+  if (t.getRank() != 1 || n.type(var) != t || xt.getRank() < 2 ||
+      xt.getDimSize(1) != t.getDimSize(0)) {
+    n.error() << "input " << x.getType() << " and statistics " << mean.getType()
+              << " do not agree on the channels";
+    return failure();
+  }
+  auto fill = [&](Value v, double c) -> Value {
+    return v ? v
+             : Value(n.b.create<ConstantOp>(
+                   n.loc, DenseElementsAttr::get(t, n.b.getFloatAttr(t.getElementType(), c))));
+  };
+  return Value(n.b.create<BatchNormOp>(n.loc, x, fill(weight, 1), fill(bias, 0),
+                                       mean, var, n.b.getF64FloatAttr(eps)));
+}
+
 FailureOr<Value> dfa::fximport::layerNorm(FXNode &n, Value x,
                                           ArrayRef<int64_t> shape, Value w,
                                           Value bias, double eps) {

@@ -55,21 +55,8 @@ LogicalResult batchNormModule(FXNode &n, R &r) {
     n.unsupported() << "batch norm without running statistics";
     return failure();
   }
-  auto t = n.type(mean);
-  auto fill = [&](Value v, double c) -> Value {
-    return v ? v : Value(n.b.create<ConstantOp>(
-                       n.loc, DenseElementsAttr::get(t, n.b.getFloatAttr(t.getElementType(), c))));
-  };
-  auto xt = n.type(*x);
-  if (xt.getRank() < 2 || xt.getDimSize(1) != t.getDimSize(0)) {
-    n.error() << "input " << x->getType() << " does not have " << t.getDimSize(0)
-              << " channels";
-    return failure();
-  }
-  r = R::ofTensor(n.b.create<BatchNormOp>(n.loc, *x, fill(n.param("weight"), 1),
-                                          fill(n.param("bias"), 0), mean, var,
-                                          n.b.getF64FloatAttr(n.attrFloat("eps", 1e-5))));
-  return success();
+  return setTensor(r, batchNorm(n, *x, n.param("weight"), n.param("bias"), mean,
+                                var, n.attrFloat("eps", 1e-5)));
 }
 
 LogicalResult layerNormModule(FXNode &n, R &r) {

@@ -161,15 +161,8 @@ LogicalResult batchNormFn(FXNode &n, R &r) {
     n.unsupported() << "batch norm in training mode";
     return failure();
   }
-  auto t = n.type(*mean);
-  auto fill = [&](Value v, double c) -> Value {
-    return v ? v : Value(n.b.create<ConstantOp>(
-                       n.loc, DenseElementsAttr::get(t, n.b.getFloatAttr(t.getElementType(), c))));
-  };
-  r = R::ofTensor(n.b.create<BatchNormOp>(n.loc, *x, fill(n.optTensor(3, "weight"), 1),
-                                          fill(n.optTensor(4, "bias"), 0), *mean, *var,
-                                          n.b.getF64FloatAttr(*eps)));
-  return success();
+  return setTensor(r, batchNorm(n, *x, n.optTensor(3, "weight"),
+                                n.optTensor(4, "bias"), *mean, *var, *eps));
 }
 } // namespace
 
