@@ -31,7 +31,14 @@ int64_t dfa::graph::defaultFlops(Operation *op) {
   return llvm::TypeSwitch<Operation *, int64_t>(op)
       .Case<ConstantOp, WeightOp, ReshapeOp, ExpandOp, TransposeOp, ConcatOp,
             SplitOp, SliceOp, GatherOp, GatherElementsOp, GatherNDOp, PadOp, TileOp,
-            CastOp>([](Operation *) { return 0; })
+            CastOp, YieldOp, RelayoutOp>([](Operation *) { return 0; })
+      .Case([](KernelOp k) {
+        int64_t sum = 0;
+        for (Operation &op : k.getBlock())
+          if (auto cost = dyn_cast<CostOpInterface>(op))
+            sum += cost.getFlops();
+        return sum;
+      })
       .Case([](MatMulOp m) {
         int64_t k = cast<RankedTensorType>(m.getLhs().getType()).getShape().back();
         return 2 * elems(m.getOutput()) * k;

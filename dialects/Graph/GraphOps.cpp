@@ -37,6 +37,24 @@ LogicalResult WeightOp::verify() {
   return success();
 }
 
+LogicalResult KernelOp::verify() {
+  Block &body = getBlock();
+  if (body.getNumArguments() != getInputs().size())
+    return emitOpError("body takes ") << body.getNumArguments()
+                                      << " arguments for " << getInputs().size()
+                                      << " inputs";
+  for (auto [arg, in] : llvm::zip(body.getArguments(), getInputs()))
+    if (arg.getType() != in.getType())
+      return emitOpError("body argument type ")
+             << arg.getType() << " differs from input type " << in.getType();
+  auto yield = cast<YieldOp>(body.getTerminator());
+  if (yield.getValues().getTypes() != getOutputs().getTypes())
+    return emitOpError("yields ") << yield.getValues().getTypes()
+                                  << " but the kernel returns "
+                                  << getOutputs().getTypes();
+  return success();
+}
+
 /// Binary ops take operands of one element type (the importer inserts casts
 /// where ONNX allows mixed types, such as Pow).
 template <typename OpT>

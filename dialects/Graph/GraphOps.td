@@ -588,4 +588,59 @@ def Graph_TopKOp : Graph_Op<"top_k", [InferTypeOpAdaptor]> {
   let results = (outs Graph_Tensor:$values, StaticShapeTensorOf<[I64]>:$indices);
 }
 
+//===----------------------------------------------------------------------===//
+// Fused groups and layout changes (made by graph-fuse and graph-layout)
+//===----------------------------------------------------------------------===//
+
+def Graph_KernelOp : Graph_Op<"kernel", [IsolatedFromAbove,
+    SingleBlockImplicitTerminator<"YieldOp">]> {
+  let summary = "One fused group of ops: what a target runs as one kernel";
+  let description = [{
+    `graph-fuse` groups ops into kernels; the body's block arguments are
+    the kernel's inputs, `graph.yield` names its outputs. Intermediate
+    values of the body never reach memory outside the kernel. `kind` is the
+    anchor of the group (`matmul`, `conv`, `attention`, `reduction`,
+    `pointwise`, `data`, `relayout`); later passes attach their decisions as
+    attributes (`tile`, `units`, `layouts`, `padding`).
+
+    ```mlir
+    %y = graph.kernel "fc1" kind "matmul" (%x, %w) : (tensor<8x16xf32>, tensor<16x4xf32>) -> tensor<8x4xf32> {
+    ^bb0(%a: tensor<8x16xf32>, %b: tensor<16x4xf32>):
+      %m = graph.matmul %a, %b : (tensor<8x16xf32>, tensor<16x4xf32>) -> tensor<8x4xf32>
+      %r = graph.relu %m : tensor<8x4xf32>
+      graph.yield %r : tensor<8x4xf32>
+    }
+    ```
+  }];
+  let arguments = (ins StrAttr:$sym_name, StrAttr:$kind, Variadic<Graph_Tensor>:$inputs);
+  let results = (outs Variadic<Graph_Tensor>:$outputs);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = [{
+    $sym_name `kind` $kind `(` $inputs `)` attr-dict-with-keyword `:` functional-type($inputs, $outputs) $body
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    ::mlir::Block &getBlock() { return getBody().front(); }
+  }];
+}
+
+def Graph_YieldOp : Graph_Op<"yield", [Terminator, HasParent<"KernelOp">]> {
+  let summary = "The values a kernel writes out";
+  let arguments = (ins Variadic<Graph_Tensor>:$values);
+  let assemblyFormat = "attr-dict ($values^ `:` type($values))?";
+  let builders = [OpBuilder<(ins), [{ build($_builder, $_state, ::mlir::ValueRange()); }]>];
+}
+
+def Graph_RelayoutOp : Graph_Op<"relayout", [SameOperandsAndResultType]> {
+  let summary = "The same values in another memory layout";
+  let description = [{
+    Inserted by `graph-layout` where a producer's layout is not the one its
+    consumer needs (Spyre restickify, a TPU relayout of the minor dims).
+    Values are unchanged; the cost is the bytes moved.
+  }];
+  let arguments = (ins Graph_Tensor:$input, StrAttr:$from, StrAttr:$to);
+  let results = (outs Graph_Tensor:$output);
+  let assemblyFormat = "$input `from` $from `to` $to attr-dict `:` type($output)";
+}
+
 #endif // DFA_GRAPH_OPS_TD

@@ -443,3 +443,32 @@ LogicalResult dfa::ref::evalOp<TriluOp>(TriluOp op, Evaluator &ev) {
   ev.set(op.getOutput(), std::move(out));
   return success();
 }
+
+//===----------------------------------------------------------------------===//
+// Kernels and layout changes
+//===----------------------------------------------------------------------===//
+
+template <>
+LogicalResult dfa::ref::evalOp<KernelOp>(KernelOp op, Evaluator &ev) {
+  SmallVector<Tensor> args;
+  for (Value v : op.getInputs())
+    args.push_back(ev.get(v));
+  Evaluator inner(ev.options());
+  FailureOr<SmallVector<Tensor>> results = inner.runBlock(op.getBlock(), args);
+  if (failed(results))
+    return failure();
+  for (auto [r, t] : llvm::zip(op.getOutputs(), *results))
+    ev.set(r, std::move(t));
+  return success();
+}
+
+template <>
+LogicalResult dfa::ref::evalOp<YieldOp>(YieldOp op, Evaluator &) {
+  return op.emitOpError("is evaluated by its kernel");
+}
+
+template <>
+LogicalResult dfa::ref::evalOp<RelayoutOp>(RelayoutOp op, Evaluator &ev) {
+  ev.set(op.getOutput(), ev.get(op.getInput()));
+  return success();
+}

@@ -155,6 +155,13 @@ FailureOr<SmallVector<Tensor>> Evaluator::run(func::FuncOp func,
     values[arg] = args[i];
   }
 
+  return runBlock(body);
+}
+
+FailureOr<SmallVector<Tensor>> Evaluator::runBlock(Block &body,
+                                                   ArrayRef<Tensor> args) {
+  for (auto [arg, t] : llvm::zip(body.getArguments(), args))
+    values[arg] = t;
   // Free every value after its last use so that peak memory stays near the
   // largest live set, not the sum of all activations.
   DenseMap<Operation *, SmallVector<Value>> lastUses;
@@ -166,9 +173,9 @@ FailureOr<SmallVector<Tensor>> Evaluator::run(func::FuncOp func,
     lastUses[op].push_back(v);
 
   for (Operation &op : body) {
-    if (auto ret = dyn_cast<func::ReturnOp>(op)) {
+    if (op.hasTrait<OpTrait::IsTerminator>()) {
       SmallVector<Tensor> results;
-      for (Value v : ret.getOperands())
+      for (Value v : op.getOperands())
         results.push_back(get(v));
       values.clear();
       return results;
@@ -181,7 +188,7 @@ FailureOr<SmallVector<Tensor>> Evaluator::run(func::FuncOp func,
     for (Value v : lastUses.lookup(&op))
       values.erase(v);
   }
-  return emitError(func.getLoc()) << "function has no return";
+  return emitError(body.getParentOp()->getLoc()) << "block has no terminator";
 }
 
 FailureOr<SmallVector<Tensor>>

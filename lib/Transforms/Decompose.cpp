@@ -4,6 +4,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "TargetModel.h"
+
 #include "dfa/Transforms/Passes.h"
 
 #include "dialects/Graph/GraphOps.h"
@@ -34,17 +36,14 @@ struct GraphDecomposePass
     std::vector<std::string> fallback;
     std::string tname = targetName;
     if (!tname.empty()) {
-      target::Registry registry(
+      FailureOr<target::Target> t = loadPassTarget(
+          getOperation(), tname,
           std::vector<std::string>(targetDirs.begin(), targetDirs.end()));
-      target::Target t;
-      std::string err;
-      if (registry.find(tname, t, err) != Status::Ok) {
-        getOperation().emitError() << err;
+      if (failed(t))
         return signalPassFailure();
-      }
-      for (const std::string &op : t.nativeOps)
+      for (const std::string &op : t->nativeOps)
         kept.insert("graph." + op);
-      fallback = t.hostFallbackOps;
+      fallback = t->hostFallbackOps;
     }
     std::string suffix = tname.empty() ? "" : " for " + tname;
     IRRewriter rewriter(&getContext());

@@ -42,6 +42,11 @@ public:
   mlir::FailureOr<llvm::SmallVector<Tensor>> run(mlir::func::FuncOp func,
                                                  llvm::ArrayRef<Tensor> args);
 
+  /// Runs the ops of `body` (its arguments bound to `args` when given)
+  /// up to its terminator, whose operands are the results.
+  mlir::FailureOr<llvm::SmallVector<Tensor>>
+  runBlock(mlir::Block &body, llvm::ArrayRef<Tensor> args = {});
+
   /// Evaluates one op whose operands are `operands`.
   static mlir::FailureOr<llvm::SmallVector<Tensor>>
   evaluateOp(mlir::Operation *op, llvm::ArrayRef<Tensor> operands,

@@ -54,4 +54,95 @@ def GraphDecomposePass : Pass<"graph-decompose", "::mlir::ModuleOp"> {
   ];
 }
 
+//===----------------------------------------------------------------------===//
+// Fusion, tiling, layout
+//===----------------------------------------------------------------------===//
+
+def GraphFusePass : Pass<"graph-fuse", "::mlir::ModuleOp"> {
+  let summary = "Group ops into graph.kernel ops by the target's fusion policy";
+  let description = [{
+    Greedy producer-consumer fusion in program order: each op joins the
+    newest group among its producers' groups when the target's policy
+    allows, or starts a kernel of its own (so kernels stay acyclic). The
+    policy follows the target family: GPU and Spyre fuse like Inductor
+    (GEMM and convolution epilogues, pointwise chains, reductions with
+    pointwise prologues); the TPU like XLA (loop, input and output fusion);
+    the WSE into layer regions (one anchor op each); the LPU into stream
+    chains (a consumer joins its producer when it is the only reader); the
+    CPU reference not at all. Where the description gives a per-core
+    working-set limit (Spyre `usable_lx_bytes_per_core`), a fusion whose
+    group would touch more bytes per core than that is refused, and the
+    refusal is recorded with its reason in the module's
+    `dfa.fusions_refused`. Kernels are named after their anchor's source
+    node.
+  }];
+  let options = [
+    Option<"targetName", "target", "std::string", /*default=*/"\"\"",
+           "Target description (default: the module's dfa.target)">,
+    ListOption<"targetDirs", "target-dir", "std::string",
+               "Extra directories of target descriptions">,
+    Option<"remarks", "remarks", "bool", /*default=*/"false",
+           "Emit a remark for every decision">,
+  ];
+  let statistics = [
+    Statistic<"numKernels", "kernels", "Number of kernels formed">,
+    Statistic<"numFused", "fused", "Number of ops fused into a producer's kernel">,
+    Statistic<"numRefused", "refused", "Number of fusions refused">,
+  ];
+}
+
+def GraphTilePass : Pass<"graph-tile", "::mlir::ModuleOp"> {
+  let summary = "Choose each kernel's tile and the units it runs on";
+  let description = [{
+    Attaches `tile`, `grid` (number of tiles) and `units` to every
+    `graph.kernel`, with the target's own extras: GPU CTA tiles from
+    `cta_tile`, shrunk until two stages of A and B tiles fit a block's
+    shared memory, and `waves` over the SMs; TPU tiles in multiples of the
+    layout tile and the MXU, with their double-buffered `vmem_bytes`; WSE
+    PE rectangles (`rect`, `pes`) sized to the kernel's share of the FLOPs
+    and to its weights (or the whole wafer under weight streaming, set on
+    the module as `dfa.weight_streaming` when the weights exceed half of
+    the on-wafer SRAM); LPU `mxm_planes` of 320x320 and `vectors`; Spyre
+    a split over the cores in whole sticks (`split_dim`) and the per-core
+    `span_bytes`, which must not exceed `max_span_bytes_per_core`.
+  }];
+  let options = [
+    Option<"targetName", "target", "std::string", /*default=*/"\"\"",
+           "Target description (default: the module's dfa.target)">,
+    ListOption<"targetDirs", "target-dir", "std::string",
+               "Extra directories of target descriptions">,
+    Option<"remarks", "remarks", "bool", /*default=*/"false",
+           "Emit a remark for every decision">,
+  ];
+  let statistics = [
+    Statistic<"numTiled", "tiled", "Number of kernels tiled">,
+  ];
+}
+
+def GraphLayoutPass : Pass<"graph-layout", "::mlir::ModuleOp"> {
+  let summary = "Give kernel outputs the target's layout; count padding; relayout";
+  let description = [{
+    Attaches `layouts` (one per output: `row-major`, `tile(8,128)`,
+    `tile(8,128)(2,1)` for 16-bit types, `stick(64)` for fp16 on Spyre,
+    `vector(320)`, `pe-slices`), `pad_bytes` (storage the padding wastes)
+    and `pad_flops` (matmul work wasted padding M, N and K to the matrix
+    unit: GPU `mma_tile`, TPU `matmul_pad`, LPU `mxm_plane`, Spyre sticks
+    with K zero-padded) to every kernel. On targets whose layout is tied to
+    the minor dim (Spyre sticks, TPU tiles), a transpose that moves the
+    minor dim gets a `graph.relayout` on its input (a Spyre restickify), and
+    its kernel becomes a `relayout` kernel.
+  }];
+  let options = [
+    Option<"targetName", "target", "std::string", /*default=*/"\"\"",
+           "Target description (default: the module's dfa.target)">,
+    ListOption<"targetDirs", "target-dir", "std::string",
+               "Extra directories of target descriptions">,
+    Option<"remarks", "remarks", "bool", /*default=*/"false",
+           "Emit a remark for every decision">,
+  ];
+  let statistics = [
+    Statistic<"numRelayouts", "relayouts", "Number of relayouts inserted">,
+  ];
+}
+
 #endif // DFA_TRANSFORMS_PASSES_TD

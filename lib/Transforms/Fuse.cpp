@@ -1,0 +1,355 @@
+//===- Fuse.cpp - group graph ops into kernels ------------------------------===//
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+//
+// Greedy producer-consumer fusion in program order. Every op either joins
+// the newest group among its producers' groups or starts a group of its
+// own. Because an op only ever joins the newest of its producer groups,
+// every group depends on older groups only, so the groups are acyclic and
+// emitting them in creation order is a topological order.
+//
+// What may join what is the target's fusion policy (design §6):
+//   gpu, spyre  Inductor-like: epilogues into GEMMs and convolutions,
+//               pointwise chains, reductions with pointwise prologues and
+//               epilogues, views anywhere. Spyre also refuses a fusion
+//               whose working set exceeds the usable LX of a core.
+//   tpu         XLA-like: loop fusion, input fusion into a reduction (the
+//               reduction is the root), output fusion into a matmul.
+//   wse         layer regions: one anchor (matmul, conv, attention) and
+//               what follows it until the next anchor.
+//   lpu         stream chains: a consumer joins its producer when it is the
+//               producer's only reader; at most one MXM op per chain.
+//   cpu         none: one op per kernel (the reference).
+//
+//===----------------------------------------------------------------------===//
+
+#include "TargetModel.h"
+
+#include "dfa/Transforms/Passes.h"
+
+#include "dialects/Graph/GraphOps.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/IRMapping.h"
+#include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/FormatVariadic.h"
+
+namespace dfa {
+#define GEN_PASS_DEF_GRAPHFUSEPASS
+#include "dfa/Transforms/Passes.h.inc"
+} // namespace dfa
+
+using namespace mlir;
+using namespace dfa;
+using namespace dfa::graph;
+
+namespace {
+enum class Policy { None, Inductor, XLA, Layer, Stream };
+
+struct Group {
+  SmallVector<Operation *> ops;
+  OpClass kind = OpClass::Pointwise;
+  bool sealed = false;   // nothing joins (a relayout-like transpose)
+  int anchors = 0;
+  int64_t bytes = 0;     // every tensor the group touches
+  llvm::DenseSet<Value> counted;
+  std::string name;
+};
+
+/// Constants this small are cloned into each kernel that reads them.
+bool isInlineConstant(Operation *op) {
+  auto c = dyn_cast_or_null<ConstantOp>(op);
+  return c && cast<RankedTensorType>(c.getType()).getNumElements() <= 64;
+}
+
+bool isView(Operation *op) { return isa<ReshapeOp, ExpandOp>(op); }
+
+/// A transpose that moves the minor dim: a restickify on Spyre, a relayout
+/// between (8,128) tilings on a TPU.
+bool movesMinorDim(Operation *op) {
+  auto t = dyn_cast<TransposeOp>(op);
+  if (!t)
+    return false;
+  ArrayRef<int64_t> perm = t.getPerm();
+  return !perm.empty() && perm.back() != int64_t(perm.size()) - 1;
+}
+
+struct Fuser {
+  Policy policy;
+  const target::Target &t;
+  std::optional<double> workingSetLimit; // bytes per unit
+  std::vector<Group> groups;
+  llvm::DenseMap<Operation *, unsigned> groupOf;
+  struct Refusal {
+    std::string op, kernel, reason;
+    Location loc;
+  };
+  std::vector<Refusal> refused;
+  int64_t made = 0;
+
+  /// Why `op` may not join `g`, or "" when it may.
+  std::string refuse(Group &g, Operation *op, OpClass c, Value via) {
+    if (g.sealed)
+      return "sealed";
+    bool relayout = movesMinorDim(op) && (t.family == "spyre" || t.family == "tpu");
+    if (relayout)
+      return "relayout";
+    switch (policy) {
+    case Policy::None:
+      return "none";
+    case Policy::Inductor:
+      if (isView(op))
+        return "";
+      if (isAnchor(c))
+        return "anchor";
+      if (g.kind == OpClass::Attention)
+        return "attention";
+      if (g.kind == OpClass::Matmul || g.kind == OpClass::Conv ||
+          g.kind == OpClass::Window)
+        return c == OpClass::Pointwise ? "" : "not an epilogue";
+      return "";
+    case Policy::XLA:
+      if (isAnchor(c))
+        return "anchor";
+      if (g.kind == OpClass::Reduction)
+        return "reduction is a fusion root";
+      if (g.kind == OpClass::Matmul || g.kind == OpClass::Conv ||
+          g.kind == OpClass::Window || g.kind == OpClass::Attention)
+        return c == OpClass::Pointwise || isView(op) ? "" : "not an output fusion";
+      return "";
+    case Policy::Layer:
+      return isAnchor(c) && g.anchors > 0 ? "next layer" : "";
+    case Policy::Stream:
+      if (!via || !via.hasOneUse())
+        return "producer has other readers";
+      if ((c == OpClass::Matmul || c == OpClass::Conv) && g.anchors > 0)
+        return "one MXM op per chain";
+      return "";
+    }
+    return "";
+  }
+
+  int64_t addedBytes(Group &g, Operation *op) {
+    int64_t add = 0;
+    for (Value v : op->getResults())
+      add += tensorBytes(v.getType());
+    for (Value v : op->getOperands())
+      if (!g.counted.contains(v) && !isInlineConstant(v.getDefiningOp()))
+        add += tensorBytes(v.getType());
+    return add;
+  }
+
+  void account(Group &g, Operation *op) {
+    for (Value v : op->getResults())
+      if (g.counted.insert(v).second)
+        g.bytes += tensorBytes(v.getType());
+    for (Value v : op->getOperands())
+      if (!isInlineConstant(v.getDefiningOp()) && g.counted.insert(v).second)
+        g.bytes += tensorBytes(v.getType());
+  }
+
+  void startGroup(Operation *op, OpClass c) {
+    Group g;
+    g.kind = c;
+    g.sealed = movesMinorDim(op) && (t.family == "spyre" || t.family == "tpu");
+    g.anchors = isAnchor(c) ? 1 : 0;
+    g.ops.push_back(op);
+    account(g, op);
+    groupOf[op] = groups.size();
+    groups.push_back(std::move(g));
+  }
+
+  void add(Operation *op, bool remarks) {
+    OpClass c = classify(op);
+    // The newest group among the producers: joining it keeps groups acyclic.
+    std::optional<unsigned> best;
+    Value via;
+    for (Value v : op->getOperands())
+      if (Operation *def = v.getDefiningOp()) {
+        auto it = groupOf.find(def);
+        if (it != groupOf.end() && (!best || it->second > *best)) {
+          best = it->second;
+          via = v;
+        }
+      }
+    if (!best)
+      return startGroup(op, c);
+    Group &g = groups[*best];
+    std::string why = refuse(g, op, c, via);
+    if (!why.empty())
+      return startGroup(op, c);
+    if (workingSetLimit) {
+      int64_t perUnit = ceilDiv(g.bytes + addedBytes(g, op),
+                                std::max<int64_t>(1, t.units.value));
+      if (perUnit > *workingSetLimit) {
+        std::string reason = llvm::formatv(
+            "working set {0} B per core exceeds the usable {1} of {2} B",
+            perUnit, scratchName(), int64_t(*workingSetLimit));
+        refused.push_back({op->getName().getStringRef().str(),
+                           kernelName(g), reason, op->getLoc()});
+        if (remarks)
+          op->emitRemark() << "fusion of '" << op->getName()
+                           << "' into kernel '" << kernelName(g)
+                           << "' refused: " << reason;
+        return startGroup(op, c);
+      }
+    }
+    if (isAnchor(c))
+      ++g.anchors;
+    if (int(c) > int(g.kind) || g.kind == OpClass::Data)
+      if (c != OpClass::Data)
+        g.kind = c;
+    g.ops.push_back(op);
+    account(g, op);
+    groupOf[op] = *best;
+    ++made;
+  }
+
+  std::string scratchName() const {
+    for (const target::MemoryLevel &m : t.memory)
+      if (m.scope == "unit" && m.managed == "software")
+        return m.name;
+    return "scratchpad";
+  }
+
+  static std::string kernelName(const Group &g) {
+    for (Operation *op : g.ops)
+      if (isAnchor(classify(op))) {
+        std::string n = sourceName(op);
+        if (!n.empty())
+          return n;
+      }
+    for (Operation *op : g.ops) {
+      std::string n = sourceName(op);
+      if (!n.empty())
+        return n;
+    }
+    return "";
+  }
+};
+
+Policy policyFor(const target::Target &t) {
+  if (t.family == "gpu" || t.family == "spyre")
+    return Policy::Inductor;
+  if (t.family == "tpu")
+    return Policy::XLA;
+  if (t.family == "wse")
+    return Policy::Layer;
+  if (t.family == "lpu")
+    return Policy::Stream;
+  return Policy::None;
+}
+
+/// Replaces the ops of one group by a kernel before `before`.
+KernelOp materialize(Group &g, StringRef name, Operation *before) {
+  llvm::DenseSet<Operation *> in(g.ops.begin(), g.ops.end());
+  llvm::SetVector<Value> inputs;
+  llvm::SetVector<Operation *> consts;
+  SmallVector<Value> outputs;
+  for (Operation *op : g.ops) {
+    for (Value v : op->getOperands()) {
+      Operation *def = v.getDefiningOp();
+      if (def && in.contains(def))
+        continue;
+      if (isInlineConstant(def))
+        consts.insert(def);
+      else
+        inputs.insert(v);
+    }
+    for (Value r : op->getResults())
+      if (llvm::any_of(r.getUsers(),
+                       [&](Operation *u) { return !in.contains(u); }))
+        outputs.push_back(r);
+  }
+  Operation *anchor = g.ops.front();
+  for (Operation *op : g.ops)
+    if (isAnchor(classify(op))) {
+      anchor = op;
+      break;
+    }
+  OpBuilder b(before);
+  SmallVector<Type> types;
+  for (Value v : outputs)
+    types.push_back(v.getType());
+  auto kernel = b.create<KernelOp>(anchor->getLoc(), types, name,
+                                   kindName(g.kind), inputs.getArrayRef());
+  Block *body = new Block();
+  kernel.getBody().push_back(body);
+  IRMapping map;
+  for (Value v : inputs)
+    map.map(v, body->addArgument(v.getType(), v.getLoc()));
+  OpBuilder ib = OpBuilder::atBlockEnd(body);
+  for (Operation *c : consts)
+    ib.clone(*c, map);
+  for (Operation *op : g.ops)
+    ib.clone(*op, map);
+  SmallVector<Value> yielded;
+  for (Value v : outputs)
+    yielded.push_back(map.lookup(v));
+  ib.create<YieldOp>(kernel.getLoc(), yielded);
+  for (auto [v, r] : llvm::zip(outputs, kernel.getResults()))
+    v.replaceUsesWithIf(r, [&](OpOperand &use) {
+      return !in.contains(use.getOwner());
+    });
+  return kernel;
+}
+
+struct GraphFusePass : dfa::impl::GraphFusePassBase<GraphFusePass> {
+  using GraphFusePassBase::GraphFusePassBase;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    FailureOr<target::Target> t = loadPassTarget(
+        module, targetName,
+        std::vector<std::string>(targetDirs.begin(), targetDirs.end()));
+    if (failed(t))
+      return signalPassFailure();
+    SmallVector<Attribute> refusedAttrs;
+    module.walk([&](func::FuncOp func) {
+      Fuser f{policyFor(*t), *t, std::nullopt, {}, {}, {}, 0};
+      f.workingSetLimit = t->limit("usable_lx_bytes_per_core");
+      Block &block = func.getBody().front();
+      for (Operation &op : block) {
+        if (isa<KernelOp, func::ReturnOp>(op) ||
+            classify(&op) == OpClass::Source)
+          continue;
+        f.add(&op, remarks);
+      }
+      llvm::StringSet<> used;
+      block.walk([&](KernelOp k) { used.insert(k.getSymName()); });
+      Operation *ret = block.getTerminator();
+      for (auto [i, g] : llvm::enumerate(f.groups)) {
+        std::string name = Fuser::kernelName(g);
+        if (name.empty())
+          name = "k" + std::to_string(i);
+        std::string unique = name;
+        for (int n = 1; used.contains(unique); ++n)
+          unique = name + "." + std::to_string(n);
+        used.insert(unique);
+        KernelOp k = materialize(g, unique, ret);
+        if (remarks && g.ops.size() > 1)
+          k->emitRemark() << "kernel '" << unique << "' (" << k.getKind()
+                          << "): " << g.ops.size() << " ops fused";
+      }
+      for (Operation &op : llvm::make_early_inc_range(llvm::reverse(block)))
+        if (f.groupOf.count(&op))
+          op.erase();
+      numFused += f.made;
+      numKernels += f.groups.size();
+      Builder b(module.getContext());
+      for (const Fuser::Refusal &r : f.refused)
+        refusedAttrs.push_back(b.getDictionaryAttr(
+            {b.getNamedAttr("op", b.getStringAttr(r.op)),
+             b.getNamedAttr("kernel", b.getStringAttr(r.kernel)),
+             b.getNamedAttr("reason", b.getStringAttr(r.reason))}));
+      numRefused += f.refused.size();
+    });
+    Builder b(module.getContext());
+    module->setAttr("dfa.fusions_refused", b.getArrayAttr(refusedAttrs));
+  }
+};
+} // namespace

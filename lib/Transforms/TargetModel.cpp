@@ -1,0 +1,186 @@
+//===- TargetModel.cpp - what passes read from a description ----------------===//
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+#include "TargetModel.h"
+
+#include "dialects/Graph/GraphOps.h"
+
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace dfa;
+using namespace dfa::graph;
+
+FailureOr<target::Target>
+dfa::loadPassTarget(ModuleOp module, StringRef name,
+                    ArrayRef<std::string> targetDirs) {
+  std::string tname = name.str();
+  if (tname.empty())
+    if (auto attr = module->getAttrOfType<StringAttr>("dfa.target"))
+      tname = attr.str();
+  if (tname.empty())
+    return emitError(module.getLoc(),
+                     "no target: pass target=NAME or set the module's dfa.target");
+  target::Registry registry(
+      std::vector<std::string>(targetDirs.begin(), targetDirs.end()));
+  target::Target t;
+  std::string err;
+  if (registry.find(tname, t, err) != Status::Ok)
+    return emitError(module.getLoc()) << err;
+  module->setAttr("dfa.target", StringAttr::get(module.getContext(), t.name));
+  return t;
+}
+
+OpClass dfa::classify(Operation *op) {
+  if (op->hasTrait<OpTrait::Elementwise>())
+    return OpClass::Pointwise;
+  return llvm::TypeSwitch<Operation *, OpClass>(op)
+      .Case<ConstantOp, WeightOp>([](auto) { return OpClass::Source; })
+      .Case<WhereOp, PReluOp, RelayoutOp, AddOp, SubOp, MulOp, DivOp, PowOp,
+            MaxOp, MinOp, ModOp, AndOp, OrOp, XorOp, BitShiftOp, EqualOp,
+            LessOp, LessEqualOp, GreaterOp, GreaterEqualOp>(
+          [](auto) { return OpClass::Pointwise; })
+      .Case<MatMulOp, GemmOp>([](auto) { return OpClass::Matmul; })
+      .Case<ConvOp, ConvTransposeOp>([](auto) { return OpClass::Conv; })
+      .Case<AttentionOp>([](auto) { return OpClass::Attention; })
+      .Case<MaxPoolOp, AvgPoolOp, LpPoolOp, ResizeOp>(
+          [](auto) { return OpClass::Window; })
+      .Case<GlobalAvgPoolOp, GlobalMaxPoolOp, BatchNormOp, InstanceNormOp,
+            LayerNormOp, LpNormOp, SoftmaxOp, LogSoftmaxOp, HardmaxOp, CumSumOp,
+            ReduceSumOp, ReduceMeanOp, ReduceMaxOp, ReduceMinOp, ReduceProdOp,
+            ReduceL1Op, ReduceL2Op, ReduceSumSquareOp, ReduceLogSumOp,
+            ReduceLogSumExpOp, ArgMaxOp, ArgMinOp, TopKOp>(
+          [](auto) { return OpClass::Reduction; })
+      .Case<ReshapeOp, ExpandOp, TransposeOp, ConcatOp, SplitOp, SliceOp,
+            GatherOp, GatherElementsOp, GatherNDOp, ScatterNDOp,
+            ScatterElementsOp, PadOp, TileOp, TriluOp>(
+          [](auto) { return OpClass::Data; })
+      .Default([](Operation *) { return OpClass::Other; });
+}
+
+StringRef dfa::kindName(OpClass c) {
+  switch (c) {
+  case OpClass::Source: return "source";
+  case OpClass::Pointwise: return "pointwise";
+  case OpClass::Data: return "data";
+  case OpClass::Reduction: return "reduction";
+  case OpClass::Window: return "window";
+  case OpClass::Matmul: return "matmul";
+  case OpClass::Conv: return "conv";
+  case OpClass::Attention: return "attention";
+  case OpClass::Other: return "other";
+  }
+  return "other";
+}
+
+bool dfa::isAnchor(OpClass c) {
+  return c == OpClass::Matmul || c == OpClass::Conv || c == OpClass::Attention ||
+         c == OpClass::Window || c == OpClass::Other;
+}
+
+int64_t dfa::elementBytes(Type t) {
+  unsigned bits = t.getIntOrFloatBitWidth();
+  return bits <= 8 ? 1 : bits / 8;
+}
+
+int64_t dfa::roundUp(int64_t x, int64_t m) { return m <= 1 ? x : ceilDiv(x, m) * m; }
+int64_t dfa::ceilDiv(int64_t x, int64_t m) { return m <= 1 ? x : (x + m - 1) / m; }
+
+/// A layout entry that is a pair of integers, e.g. "tile": [8, 128].
+static std::optional<std::pair<int64_t, int64_t>>
+layoutPair(const target::Target &t, StringRef key) {
+  const llvm::json::Array *a = t.layout.getArray(key);
+  if (!a || a->size() != 2)
+    return std::nullopt;
+  auto x = (*a)[0].getAsNumber(), y = (*a)[1].getAsNumber();
+  if (!x || !y)
+    return std::nullopt;
+  return std::make_pair(int64_t(*x), int64_t(*y));
+}
+
+TensorLayout dfa::layoutFor(const target::Target &t, RankedTensorType type) {
+  TensorLayout l;
+  l.padded.assign(type.getShape().begin(), type.getShape().end());
+  int64_t eb = elementBytes(type.getElementType());
+  int64_t rank = type.getRank();
+  l.name = "row-major";
+  if (auto stick = t.layoutValue("stick_bytes")) {
+    // Spyre: the last dim is stored in sticks of stick_bytes.
+    int64_t per = std::max<int64_t>(1, int64_t(*stick) / eb);
+    if (rank > 0)
+      l.padded.back() = roundUp(l.padded.back(), per);
+    else
+      l.padded.push_back(per);
+    l.name = "stick(" + std::to_string(per) + ")";
+  } else if (auto tile = layoutPair(t, "tile")) {
+    // TPU: (8,128) tiles of the two minor dims; 16-bit types pack two rows
+    // per sublane, (8,128)(2,1), and 8-bit four.
+    auto tl = *tile;
+    if (eb == 2)
+      tl = layoutPair(t, "tile_16bit").value_or(std::make_pair(tl.first * 2, tl.second));
+    else if (eb == 1)
+      tl = layoutPair(t, "tile_8bit").value_or(std::make_pair(tl.first * 4, tl.second));
+    if (rank >= 1)
+      l.padded.back() = roundUp(l.padded.back(), tl.second);
+    if (rank >= 2)
+      l.padded[rank - 2] = roundUp(l.padded[rank - 2], tl.first);
+    l.name = eb == 2 ? "tile(8,128)(2,1)"
+                     : "tile(" + std::to_string(tl.first) + "," +
+                           std::to_string(tl.second) + ")";
+  } else if (auto vec = t.layoutValue("vector_elems")) {
+    // Groq: the minor dim is spread over vectors of 320 elements.
+    if (rank > 0)
+      l.padded.back() = roundUp(l.padded.back(), int64_t(*vec));
+    l.name = "vector(" + std::to_string(int64_t(*vec)) + ")";
+  } else if (t.family == "wse") {
+    l.name = "pe-slices";
+  }
+  int64_t n = 1, logical = 1;
+  for (int64_t d : l.padded)
+    n *= d;
+  for (int64_t d : type.getShape())
+    logical *= d;
+  l.bytes = n * eb;
+  l.logicalBytes = logical * eb;
+  return l;
+}
+
+std::optional<MatmulShape> dfa::matmulShape(Operation *op) {
+  MatmulShape s;
+  if (auto mm = dyn_cast<MatMulOp>(op)) {
+    auto a = cast<RankedTensorType>(mm.getLhs().getType());
+    auto out = cast<RankedTensorType>(mm.getOutput().getType());
+    s.k = a.getShape().back();
+    auto b = cast<RankedTensorType>(mm.getRhs().getType());
+    s.m = a.getRank() >= 2 ? a.getDimSize(a.getRank() - 2) : 1;
+    s.n = b.getRank() >= 2 ? b.getShape().back() : 1;
+    int64_t total = out.getNumElements();
+    s.batch = std::max<int64_t>(1, total / std::max<int64_t>(1, s.m * s.n));
+    return s;
+  }
+  if (auto g = dyn_cast<GemmOp>(op)) {
+    auto a = cast<RankedTensorType>(g.getA().getType());
+    auto out = cast<RankedTensorType>(g.getOutput().getType());
+    s.m = out.getDimSize(0);
+    s.n = out.getDimSize(1);
+    s.k = a.getDimSize(g.getTransA() ? 0 : 1);
+    return s;
+  }
+  return std::nullopt;
+}
+
+std::string dfa::sourceName(Operation *op) {
+  Location loc = op->getLoc();
+  if (auto fused = dyn_cast<FusedLoc>(loc))
+    for (Location l : fused.getLocations())
+      if (isa<NameLoc>(l)) {
+        loc = l;
+        break;
+      }
+  if (auto name = dyn_cast<NameLoc>(loc))
+    return name.getName().str();
+  return "";
+}

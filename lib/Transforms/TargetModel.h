@@ -1,0 +1,66 @@
+//===- TargetModel.h - what passes read from a description -----*- C++ -*-===//
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+///
+/// Private to lib/Transforms: the target a pass works for, the class of an
+/// op (what fusion and tiling look at), and the memory layout each target
+/// gives a tensor. Every number comes from the machine description.
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef LIB_TRANSFORMS_TARGETMODEL_H
+#define LIB_TRANSFORMS_TARGETMODEL_H
+
+#include "dfa/Target/Target.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/BuiltinTypes.h"
+
+#include <string>
+
+namespace dfa {
+
+/// The target named by a pass option, or, when that is empty, by the
+/// module's `dfa.target` attribute (set by the first pass that names one,
+/// so that later stages and `--compile-from` find it). Errors are emitted
+/// on the module.
+mlir::FailureOr<target::Target>
+loadPassTarget(mlir::ModuleOp module, llvm::StringRef name,
+               llvm::ArrayRef<std::string> targetDirs);
+
+enum class OpClass { Source, Pointwise, Data, Reduction, Window, Matmul, Conv,
+                     Attention, Other };
+
+OpClass classify(mlir::Operation *op);
+llvm::StringRef kindName(OpClass c);
+/// Anchors start a kernel of their own: matmul, conv, attention, windows.
+bool isAnchor(OpClass c);
+
+int64_t elementBytes(mlir::Type elementType);
+int64_t roundUp(int64_t x, int64_t m);
+int64_t ceilDiv(int64_t x, int64_t m);
+
+/// How a target stores one tensor.
+struct TensorLayout {
+  std::string name;               // "row-major", "tile(8,128)", "stick(64)", ...
+  llvm::SmallVector<int64_t> padded; // padded shape
+  int64_t bytes = 0;              // padded size
+  int64_t logicalBytes = 0;       // unpadded size
+};
+
+TensorLayout layoutFor(const target::Target &t, mlir::RankedTensorType type);
+
+/// The matmul shape (batch, m, n, k) of a matmul or gemm op.
+struct MatmulShape {
+  int64_t batch = 1, m = 1, n = 1, k = 1;
+};
+std::optional<MatmulShape> matmulShape(mlir::Operation *op);
+
+/// The name of an op's source node (its NameLoc), or "" when it has none.
+std::string sourceName(mlir::Operation *op);
+
+} // namespace dfa
+
+#endif // LIB_TRANSFORMS_TARGETMODEL_H

@@ -1,0 +1,339 @@
+//===- Tile.cpp - choose each kernel's tiles and units ----------------------===//
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+//
+// Per kernel, from the description (design §6):
+//   gpu    CTA tiles (cta_tile, shrunk until two pipeline stages fit the
+//          shared memory of a block), a grid and its waves over the SMs
+//   tpu    tiles in multiples of the (8,128) layout tile and the 128x128
+//          MXU, double-buffered in VMEM
+//   wse    a rectangle of PEs sized to the kernel's share of the work, and
+//          big enough to hold its weights
+//   lpu    320x320 MXM weight planes, 320-element vectors
+//   spyre  a split over the cores in whole sticks; the per-core span must
+//          stay within max_span_bytes_per_core
+//   cpu    one tile per thread
+//
+//===----------------------------------------------------------------------===//
+
+#include "TargetModel.h"
+
+#include "dfa/Transforms/Passes.h"
+
+#include "dialects/Graph/GraphOps.h"
+
+#include "mlir/IR/Builders.h"
+
+#include <cmath>
+
+namespace dfa {
+#define GEN_PASS_DEF_GRAPHTILEPASS
+#include "dfa/Transforms/Passes.h.inc"
+} // namespace dfa
+
+using namespace mlir;
+using namespace dfa;
+using namespace dfa::graph;
+
+namespace {
+
+/// The op that decides a kernel's iteration space: its first anchor, or
+/// the producer of its first output.
+Operation *anchorOf(KernelOp k) {
+  for (Operation &op : k.getBlock())
+    if (isAnchor(classify(&op)))
+      return &op;
+  auto yield = cast<YieldOp>(k.getBlock().getTerminator());
+  if (!yield.getValues().empty())
+    if (Operation *def = yield.getValues()[0].getDefiningOp())
+      return def;
+  return nullptr;
+}
+
+int64_t outputElements(KernelOp k) {
+  int64_t n = 0;
+  for (Value v : k.getOutputs())
+    n = std::max(n, cast<RankedTensorType>(v.getType()).getNumElements());
+  return std::max<int64_t>(n, 1);
+}
+
+int64_t ioBytes(KernelOp k) {
+  int64_t b = 0;
+  for (Value v : k.getInputs())
+    b += tensorBytes(v.getType());
+  for (Value v : k.getOutputs())
+    b += tensorBytes(v.getType());
+  return b;
+}
+
+int64_t weightBytes(KernelOp k) {
+  int64_t b = 0;
+  for (Value v : k.getInputs())
+    if (isa_and_nonnull<WeightOp, ConstantOp>(v.getDefiningOp()))
+      b += tensorBytes(v.getType());
+  return b;
+}
+
+int64_t elemBytesOf(KernelOp k) {
+  Type t = k.getOutputs().empty()
+               ? Type(Float32Type::get(k.getContext()))
+               : cast<RankedTensorType>(k.getOutputs()[0].getType()).getElementType();
+  return elementBytes(t);
+}
+
+struct Tiler {
+  const target::Target &t;
+  Builder b;
+  int64_t units;
+  double totalFlops = 1;
+
+  void set(KernelOp k, StringRef name, int64_t v) {
+    k->setAttr(name, b.getI64IntegerAttr(v));
+  }
+  void setArray(KernelOp k, StringRef name, ArrayRef<int64_t> v) {
+    k->setAttr(name, b.getDenseI64ArrayAttr(v));
+  }
+
+  LogicalResult tile(KernelOp k) {
+    Operation *anchor = anchorOf(k);
+    std::optional<MatmulShape> mm = anchor ? matmulShape(anchor) : std::nullopt;
+    int64_t eb = elemBytesOf(k);
+    if (t.family == "gpu")
+      return gpu(k, anchor, mm, eb);
+    if (t.family == "tpu")
+      return tpu(k, mm, eb);
+    if (t.family == "wse")
+      return wse(k);
+    if (t.family == "lpu")
+      return lpu(k, mm);
+    if (t.family == "spyre")
+      return spyre(k, mm, eb);
+    setArray(k, "tile", {outputElements(k)});
+    set(k, "grid", 1);
+    set(k, "units", 1);
+    return success();
+  }
+
+  LogicalResult gpu(KernelOp k, Operation *anchor, std::optional<MatmulShape> mm,
+                    int64_t eb) {
+    int64_t smemMax = int64_t(t.limit("smem_bytes_per_block_max").value_or(49152));
+    int64_t grid;
+    if (mm) {
+      SmallVector<int64_t> cta = {128, 128, 64};
+      if (const llvm::json::Array *a = t.layout.getArray("cta_tile"))
+        for (size_t i = 0; i < a->size() && i < 3; ++i)
+          cta[i] = int64_t((*a)[i].getAsNumber().value_or(cta[i]));
+      int64_t mt = int64_t(t.matrixM ? t.matrixM->value : 16);
+      // No wider than the (MMA-padded) problem.
+      cta[0] = std::min(cta[0], roundUp(mm->m, mt));
+      cta[1] = std::min(cta[1], roundUp(mm->n, 8));
+      cta[2] = std::min(cta[2], roundUp(mm->k, 16));
+      // Two pipeline stages of the A and B tiles must fit shared memory.
+      auto smem = [&] { return 2 * (cta[0] * cta[2] + cta[2] * cta[1]) * eb; };
+      while (smem() > smemMax && cta[2] > 16)
+        cta[2] /= 2;
+      while (smem() > smemMax && cta[1] > 8)
+        cta[1] /= 2;
+      grid = mm->batch * ceilDiv(mm->m, cta[0]) * ceilDiv(mm->n, cta[1]);
+      setArray(k, "tile", cta);
+      set(k, "smem_bytes", smem());
+    } else if (auto att = dyn_cast_or_null<AttentionOp>(anchor)) {
+      // Flash attention: one CTA per 128 queries of one (batch, head).
+      auto q = cast<RankedTensorType>(att.getQuery().getType());
+      int64_t rows = q.getNumElements() / q.getShape().back();
+      int64_t seq = q.getRank() >= 2 ? q.getDimSize(q.getRank() - 2) : 1;
+      int64_t br = std::min<int64_t>(128, roundUp(seq, 16));
+      int64_t d = q.getShape().back();
+      grid = ceilDiv(rows, br);
+      setArray(k, "tile", {br, std::min<int64_t>(128, roundUp(seq, 16)), d});
+      set(k, "smem_bytes", 2 * (br * d + 2 * std::min<int64_t>(128, seq) * d) * eb);
+    } else {
+      // Pointwise and reductions: 256 threads x 4 elements per CTA.
+      int64_t perCta = 1024;
+      grid = ceilDiv(outputElements(k), perCta);
+      setArray(k, "tile", {perCta});
+    }
+    set(k, "grid", grid);
+    set(k, "units", std::min(grid, units));
+    set(k, "waves", ceilDiv(grid, units));
+    return success();
+  }
+
+  LogicalResult tpu(KernelOp k, std::optional<MatmulShape> mm, int64_t eb) {
+    const target::MemoryLevel *vmem = t.level("VMEM");
+    int64_t cap = vmem ? int64_t(vmem->capacityBytes.value) : (16 << 20);
+    int64_t pad = int64_t(t.layoutValue("matmul_pad").value_or(128));
+    int64_t sub = eb == 2 ? 16 : eb == 1 ? 32 : 8;
+    int64_t grid;
+    if (mm) {
+      SmallVector<int64_t> tl = {std::min<int64_t>(512, roundUp(mm->m, sub)),
+                                 std::min<int64_t>(512, roundUp(mm->n, pad)),
+                                 std::min<int64_t>(2048, roundUp(mm->k, pad))};
+      // Double-buffered A and B tiles plus the f32 accumulator in VMEM.
+      auto bytes = [&] {
+        return 2 * (tl[0] * tl[2] + tl[2] * tl[1]) * eb + tl[0] * tl[1] * 4;
+      };
+      while (bytes() > cap / 2 && tl[2] > pad)
+        tl[2] /= 2;
+      while (bytes() > cap / 2 && tl[0] > sub)
+        tl[0] /= 2;
+      grid = mm->batch * ceilDiv(mm->m, tl[0]) * ceilDiv(mm->n, tl[1]);
+      setArray(k, "tile", tl);
+      set(k, "vmem_bytes", bytes());
+    } else {
+      // Blocks of (8,128) tiles, double-buffered: up to 512 x 1024 elements.
+      int64_t n = outputElements(k);
+      int64_t block = std::min<int64_t>(n, 512 * 1024);
+      grid = ceilDiv(n, block);
+      setArray(k, "tile", {block});
+      set(k, "vmem_bytes", std::min<int64_t>(2 * ioBytes(k), 4 * block * eb * 2));
+    }
+    set(k, "grid", grid);
+    set(k, "units", std::min(grid, units));
+    return success();
+  }
+
+  LogicalResult wse(KernelOp k) {
+    // Pipelined: a rectangle sized to the kernel's share of the FLOPs, and
+    // at least enough PEs to hold its weights. Weight streaming (weights
+    // over on-wafer SRAM): every kernel gets the whole wafer in turn.
+    double peSram = t.limit("pe_sram_bytes").value_or(49152);
+    int64_t pes;
+    auto module = k->getParentOfType<ModuleOp>();
+    bool streaming = module->hasAttr("dfa.weight_streaming");
+    if (streaming) {
+      pes = units;
+    } else {
+      auto flops = double(cast<CostOpInterface>(k.getOperation()).getFlops());
+      int64_t byWork = int64_t(double(units) * 0.5 * flops / totalFlops);
+      int64_t byWeights = int64_t(std::ceil(double(weightBytes(k)) / (0.5 * peSram)));
+      int64_t byIo = int64_t(std::ceil(double(ioBytes(k)) / peSram));
+      pes = std::clamp<int64_t>(std::max({byWork, byWeights, byIo, int64_t(1)}), 1,
+                                units);
+    }
+    int64_t fabricW = 757, fabricH = 996;
+    if (const llvm::json::Array *a = t.layout.getArray("fabric_dims"))
+      if (a->size() == 2) {
+        fabricW = int64_t((*a)[0].getAsNumber().value_or(757));
+        fabricH = int64_t((*a)[1].getAsNumber().value_or(996));
+      }
+    int64_t h = std::min<int64_t>(fabricH, int64_t(std::ceil(std::sqrt(double(pes)))));
+    int64_t w = std::min<int64_t>(fabricW, ceilDiv(pes, h));
+    setArray(k, "rect", {w, h});
+    set(k, "pes", w * h);
+    set(k, "grid", 1);
+    set(k, "units", w * h);
+    setArray(k, "tile", {ceilDiv(outputElements(k), w * h)});
+    return success();
+  }
+
+  LogicalResult lpu(KernelOp k, std::optional<MatmulShape> mm) {
+    int64_t vec = int64_t(t.layoutValue("vector_elems").value_or(320));
+    if (mm) {
+      int64_t planes = ceilDiv(mm->k, vec) * ceilDiv(mm->n, vec);
+      setArray(k, "tile", {mm->batch * mm->m, vec, vec});
+      set(k, "mxm_planes", planes * mm->batch);
+      set(k, "grid", planes * mm->batch);
+    } else {
+      setArray(k, "tile", {vec});
+      set(k, "grid", ceilDiv(outputElements(k), vec));
+    }
+    set(k, "vectors", ceilDiv(outputElements(k), vec));
+    set(k, "units", 1);
+    return success();
+  }
+
+  LogicalResult spyre(KernelOp k, std::optional<MatmulShape> mm, int64_t eb) {
+    int64_t stickBytes = int64_t(t.layoutValue("stick_bytes").value_or(128));
+    int64_t stick = std::max<int64_t>(1, stickBytes / eb);
+    auto out = k.getOutputs().empty()
+                   ? RankedTensorType()
+                   : cast<RankedTensorType>(k.getOutputs()[0].getType());
+    int64_t rank = out ? out.getRank() : 0;
+    int64_t last = rank ? out.getShape().back() : 1;
+    int64_t rows = rank ? out.getNumElements() / std::max<int64_t>(last, 1) : 1;
+    if (mm)
+      rows = mm->batch * mm->m;
+    int64_t sticks = ceilDiv(std::max<int64_t>(last, 1), stick);
+    int64_t used, splitDim;
+    SmallVector<int64_t> tl;
+    if (rows >= units) {
+      // Rows over the cores, whole rows of sticks each.
+      used = units;
+      splitDim = 0;
+      tl = {ceilDiv(rows, used), sticks * stick};
+    } else {
+      // Few rows (decode): the sticks of the minor dim over the cores.
+      used = std::clamp<int64_t>(rows * sticks, 1, units);
+      splitDim = std::max<int64_t>(rank - 1, 0);
+      tl = {1, ceilDiv(rows * sticks, used) * stick};
+    }
+    int64_t span = ceilDiv(ioBytes(k), used);
+    double maxSpan = t.limit("max_span_bytes_per_core").value_or(268431360);
+    if (double(span) > maxSpan)
+      return k.emitOpError("per-core span of ")
+             << span << " B over " << used << " cores exceeds the "
+             << int64_t(maxSpan) << " B a Spyre core can address";
+    setArray(k, "tile", tl);
+    set(k, "split_dim", splitDim);
+    set(k, "span_bytes", span);
+    set(k, "grid", used);
+    set(k, "units", used);
+    return success();
+  }
+};
+
+struct GraphTilePass : dfa::impl::GraphTilePassBase<GraphTilePass> {
+  using GraphTilePassBase::GraphTilePassBase;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    FailureOr<target::Target> t = loadPassTarget(
+        module, targetName,
+        std::vector<std::string>(targetDirs.begin(), targetDirs.end()));
+    if (failed(t))
+      return signalPassFailure();
+    Tiler tiler{*t, Builder(&getContext()), std::max<int64_t>(1, int64_t(t->units.value))};
+    // WSE: do the weights fit on the wafer?
+    int64_t weights = 0;
+    double flops = 0;
+    module.walk([&](KernelOp k) {
+      weights += weightBytes(k);
+      flops += double(cast<CostOpInterface>(k.getOperation()).getFlops());
+    });
+    tiler.totalFlops = std::max(flops, 1.0);
+    if (t->family == "wse") {
+      double sram = t->limit("sram_bytes_total").value_or(0);
+      if (double(weights) > 0.5 * sram) {
+        module->setAttr("dfa.weight_streaming", UnitAttr::get(&getContext()));
+        if (remarks)
+          emitRemark(module.getLoc())
+              << "weights of " << weights << " B exceed half the on-wafer SRAM ("
+              << int64_t(sram) << " B): weight streaming";
+      }
+    }
+    bool failedAny = false;
+    module.walk([&](KernelOp k) {
+      if (failed(tiler.tile(k))) {
+        failedAny = true;
+        return;
+      }
+      ++numTiled;
+      if (remarks) {
+        auto grid = k->getAttrOfType<IntegerAttr>("grid").getInt();
+        auto used = k->getAttrOfType<IntegerAttr>("units").getInt();
+        auto tl = k->getAttrOfType<DenseI64ArrayAttr>("tile").asArrayRef();
+        InFlightDiagnostic d = k->emitRemark();
+        d << "kernel '" << k.getSymName() << "': tile [";
+        llvm::interleaveComma(tl, d);
+        d << "], " << grid << " tiles on " << used << " " << t->unitName
+          << (used == 1 ? "" : "s");
+      }
+    });
+    if (failedAny)
+      signalPassFailure();
+  }
+};
+} // namespace
