@@ -349,7 +349,7 @@ struct GraphFusePass : dfa::impl::GraphFusePassBase<GraphFusePass> {
       numRefused += f.refused.size();
     });
     Builder b(module.getContext());
-    module->setAttr("dfa.fusions_refused", b.getArrayAttr(refusedAttrs));
+    module->setAttr("graph.fusions_refused", b.getArrayAttr(refusedAttrs));
   }
 };
 } // namespace

@@ -19,18 +19,18 @@ dfa::loadPassTarget(ModuleOp module, StringRef name,
                     ArrayRef<std::string> targetDirs) {
   std::string tname = name.str();
   if (tname.empty())
-    if (auto attr = module->getAttrOfType<StringAttr>("dfa.target"))
+    if (auto attr = module->getAttrOfType<StringAttr>("graph.target"))
       tname = attr.str();
   if (tname.empty())
     return emitError(module.getLoc(),
-                     "no target: pass target=NAME or set the module's dfa.target");
+                     "no target: pass target=NAME or set the module's graph.target");
   target::Registry registry(
       std::vector<std::string>(targetDirs.begin(), targetDirs.end()));
   target::Target t;
   std::string err;
   if (registry.find(tname, t, err) != Status::Ok)
     return emitError(module.getLoc()) << err;
-  module->setAttr("dfa.target", StringAttr::get(module.getContext(), t.name));
+  module->setAttr("graph.target", StringAttr::get(module.getContext(), t.name));
   return t;
 }
 

@@ -23,7 +23,7 @@
 namespace dfa {
 
 /// The target named by a pass option, or, when that is empty, by the
-/// module's `dfa.target` attribute (set by the first pass that names one,
+/// module's `graph.target` attribute (set by the first pass that names one,
 /// so that later stages and `--compile-from` find it). Errors are emitted
 /// on the module.
 mlir::FailureOr<target::Target>

@@ -73,12 +73,12 @@ def GraphFusePass : Pass<"graph-fuse", "::mlir::ModuleOp"> {
     working-set limit (Spyre `usable_lx_bytes_per_core`), a fusion whose
     group would touch more bytes per core than that is refused, and the
     refusal is recorded with its reason in the module's
-    `dfa.fusions_refused`. Kernels are named after their anchor's source
+    `graph.fusions_refused`. Kernels are named after their anchor's source
     node.
   }];
   let options = [
     Option<"targetName", "target", "std::string", /*default=*/"\"\"",
-           "Target description (default: the module's dfa.target)">,
+           "Target description (default: the module's graph.target)">,
     ListOption<"targetDirs", "target-dir", "std::string",
                "Extra directories of target descriptions">,
     Option<"remarks", "remarks", "bool", /*default=*/"false",
@@ -101,14 +101,14 @@ def GraphTilePass : Pass<"graph-tile", "::mlir::ModuleOp"> {
     layout tile and the MXU, with their double-buffered `vmem_bytes`; WSE
     PE rectangles (`rect`, `pes`) sized to the kernel's share of the FLOPs
     and to its weights (or the whole wafer under weight streaming, set on
-    the module as `dfa.weight_streaming` when the weights exceed half of
+    the module as `graph.weight_streaming` when the weights exceed half of
     the on-wafer SRAM); LPU `mxm_planes` of 320x320 and `vectors`; Spyre
     a split over the cores in whole sticks (`split_dim`) and the per-core
     `span_bytes`, which must not exceed `max_span_bytes_per_core`.
   }];
   let options = [
     Option<"targetName", "target", "std::string", /*default=*/"\"\"",
-           "Target description (default: the module's dfa.target)">,
+           "Target description (default: the module's graph.target)">,
     ListOption<"targetDirs", "target-dir", "std::string",
                "Extra directories of target descriptions">,
     Option<"remarks", "remarks", "bool", /*default=*/"false",
@@ -134,7 +134,7 @@ def GraphLayoutPass : Pass<"graph-layout", "::mlir::ModuleOp"> {
   }];
   let options = [
     Option<"targetName", "target", "std::string", /*default=*/"\"\"",
-           "Target description (default: the module's dfa.target)">,
+           "Target description (default: the module's graph.target)">,
     ListOption<"targetDirs", "target-dir", "std::string",
                "Extra directories of target descriptions">,
     Option<"remarks", "remarks", "bool", /*default=*/"false",
