@@ -149,8 +149,8 @@ std::optional<Target> dfa::target::parseTarget(llvm::StringRef file,
   Target t;
   t.file = file.str();
   std::string schema = r.string(*root, "schema", "schema", true);
-  if (r.ok && schema != "graph.target/1")
-    r.fail("schema", "'" + schema + "' is not 'graph.target/1'");
+  if (r.ok && schema != "dfa.target/1")
+    r.fail("schema", "'" + schema + "' is not 'dfa.target/1'");
   t.name = r.string(*root, "name", "name", true);
   llvm::StringRef stem = llvm::sys::path::stem(file);
   if (r.ok && t.name != stem)

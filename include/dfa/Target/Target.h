@@ -5,7 +5,7 @@
 //===----------------------------------------------------------------------===//
 ///
 /// A target is a machine description read at run time from
-/// `targets/<name>.json` (schema `graph.target/1`, docs/targets.md). Every
+/// `targets/<name>.json` (schema `dfa.target/1`, docs/targets.md). Every
 /// number carries its source. Users add targets by dropping a file into a
 /// directory named by `--target-dir` or `DFA_TARGET_PATH`.
 ///
