@@ -75,11 +75,17 @@ def Sched_ProgramOp : Sched_Op<"program", [Symbol, IsolatedFromAbove,
     SingleBlockImplicitTerminator<"ReturnOp">]> {
   let summary = "One target's schedule of a model";
   let description = [{
-    The block arguments are the model's inputs and weights, as buffers in
-    the outermost memory; `sched.return` names the output buffers. Ops
-    appear in issue order.
+    The block arguments are the model's inputs, as buffers in the
+    outermost memory; weights are `sched.weight` buffers, resident before
+    the program starts; `sched.return` names the output buffers. Ops appear
+    in issue order. `chips` is the number of chips a multi-chip program
+    spans (ops and buffers then name their `chip`); `stats` holds what the
+    compiler decided (kernels, fusions, padding, relayouts, spills, peak
+    memory per level).
   }];
-  let arguments = (ins SymbolNameAttr:$sym_name, Sched_TargetAttr:$target);
+  let arguments = (ins SymbolNameAttr:$sym_name, Sched_TargetAttr:$target,
+                       OptionalAttr<I64Attr>:$chips,
+                       OptionalAttr<DictionaryAttr>:$stats);
   let regions = (region SizedRegion<1>:$body);
   let assemblyFormat = "$sym_name `target` $target attr-dict-with-keyword $body";
   let hasVerifier = 1;
@@ -97,12 +103,43 @@ def Sched_ReturnOp : Sched_Op<"return", [Terminator, HasParent<"ProgramOp">]> {
 
 def Sched_AllocOp : Sched_Op<"alloc"> {
   let summary = "A buffer at an offset of a memory level (of one unit)";
+  let description = [{
+    `size` bytes at `offset` of the level; for a per-unit level, in unit
+    `unit`, or, with `unit_end`, at the same offset of every unit in
+    [`unit`, `unit_end`) (an SPMD buffer split over those units, `size` per
+    unit). `chip` places it on one chip of a multi-chip program. `init`
+    holds the value of a constant buffer, resident before the program
+    starts.
+  }];
   let arguments = (ins I64Attr:$offset, I64Attr:$size,
-                       OptionalAttr<I64Attr>:$unit,
-                       DefaultValuedAttr<StrAttr, "\"row-major\"">:$layout);
+                       OptionalAttr<I64Attr>:$unit, OptionalAttr<I64Attr>:$unit_end,
+                       OptionalAttr<I64Attr>:$chip,
+                       DefaultValuedAttr<StrAttr, "\"row-major\"">:$layout,
+                       OptionalAttr<ElementsAttr>:$init);
   let results = (outs Sched_BufferType:$buffer);
   let assemblyFormat = "attr-dict `:` qualified(type($buffer))";
   let hasVerifier = 1;
+}
+
+def Sched_WeightOp : Sched_Op<"weight"> {
+  let summary = "A buffer holding a weight read from a file, resident at start";
+  let description = [{
+    Placed like `sched.alloc` (`offset`, `size`, optional `unit`,
+    `unit_end`, `chip`); its contents are the bytes of `file` at
+    `file_offset` (one zstd frame of `zstd_bytes` when set), as for
+    `graph.weight`. An empty `file` means the model was compiled without
+    weights.
+  }];
+  let arguments = (ins StrAttr:$sym_name, StrAttr:$file, I64Attr:$file_offset,
+                       OptionalAttr<I64Attr>:$zstd_bytes,
+                       I64Attr:$offset, I64Attr:$size,
+                       OptionalAttr<I64Attr>:$unit, OptionalAttr<I64Attr>:$unit_end,
+                       OptionalAttr<I64Attr>:$chip,
+                       DefaultValuedAttr<StrAttr, "\"row-major\"">:$layout);
+  let results = (outs Sched_BufferType:$buffer);
+  let assemblyFormat = [{
+    $sym_name `at` $file `[` $file_offset `]` (`zstd` $zstd_bytes^)? attr-dict `:` qualified(type($buffer))
+  }];
 }
 
 def Sched_DmaOp : Sched_Op<"dma"> {
@@ -111,13 +148,17 @@ def Sched_DmaOp : Sched_Op<"dma"> {
     The source region starts at `src_offsets` and the destination region at
     `dst_offsets` (elements, one per dim); both have the extent `sizes`.
     Exactly that region moves: a region smaller than the tensor leaves the
-    rest of the destination as it was.
+    rest of the destination as it was. `engine` is the DMA engine (or link)
+    it uses, on chip `chip`; `bytes`, when set, is what the transfer moves
+    in the layout of the buffers (whole sticks, tiles or vectors, padding
+    included).
   }];
   let arguments = (ins Sched_BufferType:$source, Sched_BufferType:$dest,
                        Variadic<Sched_TokenType>:$deps,
                        DenseI64ArrayAttr:$src_offsets, DenseI64ArrayAttr:$dst_offsets,
                        DenseI64ArrayAttr:$sizes,
                        DefaultValuedAttr<I64Attr, "0">:$engine,
+                       OptionalAttr<I64Attr>:$chip, OptionalAttr<I64Attr>:$bytes,
                        OptionalAttr<I64Attr>:$start, OptionalAttr<I64Attr>:$cycles);
   let results = (outs Sched_TokenType:$done);
   let assemblyFormat = [{
@@ -140,6 +181,7 @@ def Sched_ComputeOp : Sched_Op<"compute", [AttrSizedOperandSegments,
                        Variadic<Sched_TokenType>:$deps,
                        DefaultValuedAttr<I64Attr, "0">:$unit_begin,
                        DefaultValuedAttr<I64Attr, "1">:$unit_end,
+                       OptionalAttr<I64Attr>:$chip,
                        OptionalAttr<I64Attr>:$start, OptionalAttr<I64Attr>:$cycles);
   let results = (outs Sched_TokenType:$done);
   let regions = (region SizedRegion<1>:$body);

@@ -30,9 +30,22 @@ LogicalResult AllocOp::verify() {
   auto t = getType().getTensor();
   if (offset < 0)
     return emitOpError("offset must be non-negative, got ") << offset;
-  if (size < tensorBytes(t))
-    return emitOpError("size ") << size << " is smaller than the "
-                                << tensorBytes(t) << " bytes of " << t;
+  int64_t units = 1;
+  if (getUnitEnd()) {
+    if (!getUnit())
+      return emitOpError("unit_end needs unit");
+    units = int64_t(*getUnitEnd()) - int64_t(*getUnit());
+    if (units <= 0)
+      return emitOpError("unit range [") << *getUnit() << ", " << *getUnitEnd()
+                                         << ") is empty";
+  }
+  if (size * units < tensorBytes(t))
+    return emitOpError("size ") << size << (units > 1 ? " per unit" : "")
+                                << " is smaller than the " << tensorBytes(t)
+                                << " bytes of " << t;
+  if (getInit() && getInit()->getShapedType() != t)
+    return emitOpError("init of type ") << getInit()->getShapedType()
+                                        << " does not match " << t;
   return success();
 }
 
@@ -89,12 +102,33 @@ LogicalResult ComputeOp::verify() {
 }
 
 namespace {
-struct Live {
-  AllocOp op;
-  int64_t first, last, lo, hi;
+/// A placed buffer: an alloc or a weight.
+struct Placement {
+  Operation *op;
+  BufferType type;
+  int64_t offset, size, unit, unitEnd, chip;
 };
 
-/// Buffers a scheduled op reads and writes.
+std::optional<Placement> placementOf(Operation *op) {
+  auto make = [&](auto o) {
+    int64_t unit = o.getUnit() ? int64_t(*o.getUnit()) : -1;
+    int64_t unitEnd = o.getUnitEnd() ? int64_t(*o.getUnitEnd()) : unit + 1;
+    return Placement{op, cast<BufferType>(o.getType()), int64_t(o.getOffset()),
+                     int64_t(o.getSize()), unit, unitEnd,
+                     o.getChip() ? int64_t(*o.getChip()) : 0};
+  };
+  if (auto a = dyn_cast<AllocOp>(op))
+    return make(a);
+  if (auto w = dyn_cast<WeightOp>(op))
+    return make(w);
+  return std::nullopt;
+}
+
+struct Live {
+  Operation *op;
+  int64_t first, last, lo, hi, uLo, uHi;
+};
+
 void accesses(Operation *op, SmallVectorImpl<Value> &reads,
               SmallVectorImpl<Value> &writes) {
   if (auto d = dyn_cast<DmaOp>(op)) {
@@ -155,44 +189,54 @@ LogicalResult ProgramOp::verify() {
   for (Operation &op : block)
     index[&op] = i++;
 
-  // Capacity, and live ranges per (memory, unit).
+  // Capacity, and live ranges per (memory, chip) over bytes and units.
+  int64_t chips = getChips() ? int64_t(*getChips()) : 1;
   std::map<std::pair<std::string, int64_t>, std::vector<Live>> groups;
   for (Operation &op : block) {
-    auto alloc = dyn_cast<AllocOp>(op);
-    if (!alloc)
+    std::optional<Placement> p = placementOf(&op);
+    if (!p)
       continue;
-    StringRef mem = alloc.getType().getMemory();
+    StringRef mem = p->type.getMemory();
     auto cap = target.getLevels().getAs<IntegerAttr>(mem);
     if (!cap)
-      return alloc.emitOpError("memory '") << mem << "' is not a level of target '"
-                                           << target.getName() << "'";
-    int64_t lo = alloc.getOffset(), hi = lo + (int64_t)alloc.getSize();
+      return op.emitOpError("memory '") << mem << "' is not a level of target '"
+                                        << target.getName() << "'";
+    int64_t lo = p->offset, hi = lo + p->size;
     if (hi > cap.getInt())
-      return alloc.emitOpError("bytes [")
+      return op.emitOpError("bytes [")
              << lo << ", " << hi << ") exceed the " << cap.getInt()
              << "-byte capacity of " << mem;
-    int64_t unit = alloc.getUnit() ? (int64_t)*alloc.getUnit() : -1;
-    if (unit >= target.getUnits())
-      return alloc.emitOpError("unit ") << unit << " does not exist (target has "
-                                        << target.getUnits() << ")";
+    if (p->unitEnd > target.getUnits() || p->unitEnd <= p->unit)
+      return op.emitOpError("units [")
+             << p->unit << ", " << p->unitEnd << ") do not exist (target has "
+             << target.getUnits() << ")";
+    if (p->chip < 0 || p->chip >= chips)
+      return op.emitOpError("chip ") << p->chip << " does not exist (program spans "
+                                     << chips << ")";
     int64_t last = index[&op];
-    for (Operation *user : alloc->getUsers())
+    for (Operation *user : op.getUsers())
       last = std::max(last, index.lookup(user));
-    groups[{mem.str(), unit}].push_back({alloc, index[&op], last, lo, hi});
+    // Weights and constants are resident from the start.
+    int64_t first = isa<WeightOp>(op) || cast_or_null<AllocOp>(&op) &&
+                                             cast<AllocOp>(op).getInit()
+                        ? -1
+                        : index[&op];
+    groups[{mem.str(), p->chip}].push_back(
+        {&op, first, last, lo, hi, p->unit, p->unitEnd});
   }
   for (auto &[key, lives] : groups) {
-    // Live buffers sharing bytes: sweep in allocation order.
+    // Live buffers sharing bytes of one unit: sweep in allocation order.
     std::vector<Live *> active;
     for (Live &l : lives) {
       llvm::erase_if(active, [&](Live *a) { return a->last < l.first; });
       for (Live *a : active)
-        if (l.lo < a->hi && a->lo < l.hi) {
-          auto diag = l.op.emitOpError("bytes [")
+        if (l.lo < a->hi && a->lo < l.hi && l.uLo < a->uHi && a->uLo < l.uHi) {
+          auto diag = l.op->emitOpError("bytes [")
                       << l.lo << ", " << l.hi << ") of " << key.first
-                      << (key.second >= 0 ? " (unit " + std::to_string(key.second) + ")"
-                                          : std::string())
+                      << (l.uLo >= 0 ? " (unit " + std::to_string(std::max(l.uLo, a->uLo)) + ")"
+                                     : std::string())
                       << " overlap a live buffer at [" << a->lo << ", " << a->hi << ")";
-          diag.attachNote(a->op.getLoc()) << "the live buffer";
+          diag.attachNote(a->op->getLoc()) << "the live buffer";
           return diag;
         }
       active.push_back(&l);
@@ -203,6 +247,9 @@ LogicalResult ProgramOp::verify() {
   DenseMap<Value, Operation *> writer;
   for (BlockArgument arg : block.getArguments())
     writer[arg] = nullptr;
+  for (Operation &op : block)
+    if (isa<WeightOp>(op) || (isa<AllocOp>(op) && cast<AllocOp>(op).getInit()))
+      writer[op.getResult(0)] = nullptr;
   DenseMap<std::pair<Operation *, Operation *>, bool> memo;
   bool isStatic = target.getStaticPlan();
   for (Operation &op : block) {
@@ -232,6 +279,7 @@ LogicalResult ProgramOp::verify() {
     Operation *op;
     int64_t start, end, resLo, resHi;
     bool dma;
+    int64_t chip;
   };
   std::vector<Busy> busy;
   for (Operation &op : block) {
@@ -242,11 +290,13 @@ LogicalResult ProgramOp::verify() {
       return op.emitOpError("a static plan needs 'start' and 'cycles'");
     if (auto d = dyn_cast<DmaOp>(op))
       busy.push_back({&op, iv->first, iv->second, (int64_t)d.getEngine(),
-                      (int64_t)d.getEngine() + 1, true});
+                      (int64_t)d.getEngine() + 1, true,
+                      d.getChip() ? int64_t(*d.getChip()) : 0});
     else {
       auto c = cast<ComputeOp>(op);
       busy.push_back({&op, iv->first, iv->second, (int64_t)c.getUnitBegin(),
-                      (int64_t)c.getUnitEnd(), false});
+                      (int64_t)c.getUnitEnd(), false,
+                      c.getChip() ? int64_t(*c.getChip()) : 0});
     }
   }
   llvm::sort(busy, [](const Busy &a, const Busy &b) { return a.start < b.start; });
@@ -254,7 +304,7 @@ LogicalResult ProgramOp::verify() {
   for (Busy &b : busy) {
     llvm::erase_if(running, [&](Busy *r) { return r->end <= b.start; });
     for (Busy *r : running)
-      if (r->dma == b.dma && b.resLo < r->resHi && r->resLo < b.resHi &&
+      if (r->dma == b.dma && r->chip == b.chip && b.resLo < r->resHi && r->resLo < b.resHi &&
           b.start < r->end) {
         auto diag = b.op->emitOpError("scheduling conflict: ")
                     << (b.dma ? "DMA engine " : "units ") << b.resLo

@@ -173,6 +173,13 @@ std::optional<Target> dfa::target::parseTarget(llvm::StringRef file,
       if (r.ok && t.peakFlops.empty())
         r.fail("compute.peak_flops", "expected at least one element type");
     }
+    if (const json::Object *p =
+            r.object(*c, "peak_flops_vector", "compute.peak_flops_vector", false))
+      for (const auto &kv : *p)
+        if (kv.second.getAsObject())
+          if (auto v = r.sourcedValue(kv.second,
+                                      "compute.peak_flops_vector." + kv.first.str()))
+            t.peakFlopsVector[kv.first.str()] = *v;
     if (const json::Object *m = r.object(*c, "matrix_unit", "compute.matrix_unit", false)) {
       t.matrixM = r.sourced(*m, "m", "compute.matrix_unit.m", true);
       t.matrixN = r.sourced(*m, "n", "compute.matrix_unit.n", true);

@@ -33,6 +33,8 @@ enum class Status : int {
   RuntimeError = 7,
   /// A target description is malformed or incomplete.
   InvalidTarget = 8,
+  /// The model fits no memory of the target (weights or activations).
+  DoesNotFit = 9,
   /// A bug in dfa.
   Internal = 70,
 };

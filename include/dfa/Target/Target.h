@@ -56,6 +56,8 @@ struct Target {
   std::string unitName;
   Sourced units;
   std::map<std::string, Sourced> peakFlops;
+  /// Non-matrix (vector/CUDA-core) peaks, where published.
+  std::map<std::string, Sourced> peakFlopsVector;
   std::optional<Sourced> matrixM, matrixN, matrixK;
   std::optional<Sourced> vectorWidth;
   std::string accumulator = "f32";

@@ -145,4 +145,37 @@ def GraphLayoutPass : Pass<"graph-layout", "::mlir::ModuleOp"> {
   ];
 }
 
+//===----------------------------------------------------------------------===//
+// Scheduling
+//===----------------------------------------------------------------------===//
+
+def ConvertGraphToSchedPass : Pass<"convert-graph-to-sched", "::mlir::ModuleOp"> {
+  let summary = "Lower kernels to a sched.program for the target";
+  let description = [{
+    Replaces `main` by a `sched.program`: placement (units, PE rectangles,
+    LPU chips partitioned by weight bytes), memory planning with live
+    ranges (first-fit arenas per memory level; a reused block makes its
+    new writer wait for the old readers), DMA insertion (TPU and Spyre
+    stage each kernel's operands into VMEM/LX when they fit half of it,
+    leaving the other half for the next kernel's prefetch; WSE copies over
+    the fabric between rectangles; LPU over chip-to-chip links), issue
+    order, and, for static targets, start cycles from a list scheduler over
+    the token dependencies, units and DMA engines. Weights become
+    `sched.weight` buffers where their first reader runs. The program's
+    `stats` record kernels, fusions made and refused, padding, relayouts,
+    spills (kernels whose operands stream from off-chip memory), DMAs,
+    peak bytes per memory level and chips. A model that fits no memory of
+    the target is an error.
+  }];
+  let dependentDialects = ["::dfa::sched::SchedDialect"];
+  let options = [
+    Option<"targetName", "target", "std::string", /*default=*/"\"\"",
+           "Target description (default: the module's graph.target)">,
+    ListOption<"targetDirs", "target-dir", "std::string",
+               "Extra directories of target descriptions">,
+    Option<"remarks", "remarks", "bool", /*default=*/"false",
+           "Emit a remark for every decision">,
+  ];
+}
+
 #endif // DFA_TRANSFORMS_PASSES_TD
