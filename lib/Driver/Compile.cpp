@@ -10,12 +10,16 @@
 
 #include "dfa/Target/Target.h"
 #include "dfa/Transforms/Passes.h"
+#include "dfa/Transforms/Schedule.h"
 
 #include "mlir/Pass/PassManager.h"
 
 #include "mlir/IR/AsmState.h"
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/Path.h"
+#include "mlir/IR/Verifier.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/raw_ostream.h"
@@ -124,6 +128,251 @@ static int listTargets(const CompileOptions &opts, DiagnosticPrinter &printer) {
   return 0;
 }
 
+namespace {
+/// The pipeline's stages, in order; `--emit`, `--compile-from` and the
+/// `--dump-dir` file names use these names.
+const char *const kStages[] = {"graph", "decomposed", "fused", "tiled",
+                               "laid-out", "sched"};
+constexpr int kNumStages = 6;
+
+int stageIndex(llvm::StringRef name) {
+  for (int i = 0; i < kNumStages; ++i)
+    if (name == kStages[i])
+      return i;
+  return -1;
+}
+
+struct TargetResult {
+  target::Target t;
+  Status status = Status::Ok;
+  std::string file;
+  DictionaryAttr stats;
+};
+
+std::string modelStem(llvm::StringRef path) {
+  llvm::StringRef name = llvm::sys::path::filename(path);
+  for (llvm::StringRef ext : {".fx.json", ".onnx", ".mlir"})
+    if (name.ends_with(ext))
+      return name.drop_back(ext.size()).str();
+  return name.str();
+}
+
+Status writeModule(ModuleOp m, llvm::StringRef path, bool locations,
+                   DiagnosticPrinter &printer) {
+  std::string err;
+  auto out = openOutputFile(path, &err);
+  if (!out) {
+    printer.error(err);
+    return Status::IOError;
+  }
+  OpPrintingFlags flags;
+  if (locations)
+    flags.enableDebugInfo(/*enable=*/true, /*prettyForm=*/false);
+  m->print(out->os(), flags);
+  out->keep();
+  return Status::Ok;
+}
+
+/// Runs stages (from, to] on `module` for `t`, dumping after each.
+Status runPipeline(ModuleOp module, const target::Target &t, int from, int to,
+                   const CompileOptions &opts, DiagnosticPrinter &printer) {
+  MLIRContext *ctx = module.getContext();
+  module->setAttr("graph.target", StringAttr::get(ctx, t.name));
+  auto dump = [&](int stage) -> Status {
+    if (opts.dumpDir.empty())
+      return Status::Ok;
+    llvm::SmallString<256> dir(opts.dumpDir);
+    llvm::sys::path::append(dir, t.name);
+    if (std::error_code ec = llvm::sys::fs::create_directories(dir)) {
+      printer.error("cannot create '" + dir.str().str() + "': " + ec.message());
+      return Status::IOError;
+    }
+    llvm::SmallString<256> file(dir);
+    llvm::sys::path::append(file, llvm::formatv("{0:2}-{1}.mlir", stage,
+                                                kStages[stage]).str());
+    std::replace(file.begin(), file.end(), ' ', '0');
+    return writeModule(module, file, opts.printLocations, printer);
+  };
+  if (from == 0)
+    if (Status s = dump(0); s != Status::Ok)
+      return s;
+  std::vector<std::string> dirs = opts.targetDirs;
+  for (int stage = from + 1; stage <= to; ++stage) {
+    if (stage == 5) {
+      ScheduleOptions so;
+      so.remarks = opts.remarks;
+      if (Status s = convertToSched(module, t, so); s != Status::Ok)
+        return s;
+      if (failed(mlir::verify(module)))
+        return Status::Internal;
+    } else {
+      PassManager pm(ctx);
+      if (stage == 1) {
+        GraphDecomposePassOptions o;
+        o.targetName = t.name;
+        o.targetDirs = dirs;
+        o.remarks = opts.remarks;
+        pm.addPass(createGraphDecomposePass(o));
+      } else if (stage == 2) {
+        GraphFusePassOptions o;
+        o.targetName = t.name;
+        o.targetDirs = dirs;
+        o.remarks = opts.remarks;
+        pm.addPass(createGraphFusePass(o));
+      } else if (stage == 3) {
+        GraphTilePassOptions o;
+        o.targetName = t.name;
+        o.targetDirs = dirs;
+        o.remarks = opts.remarks;
+        pm.addPass(createGraphTilePass(o));
+      } else {
+        GraphLayoutPassOptions o;
+        o.targetName = t.name;
+        o.targetDirs = dirs;
+        o.remarks = opts.remarks;
+        pm.addPass(createGraphLayoutPass(o));
+      }
+      if (failed(pm.run(module)))
+        return stage == 3 ? Status::DoesNotFit : Status::Internal;
+    }
+    if (Status s = dump(stage); s != Status::Ok)
+      return s;
+  }
+  return Status::Ok;
+}
+
+std::string humanBytes(int64_t b) {
+  const char *units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+  double v = double(b);
+  int u = 0;
+  while (v >= 1024 && u < 4) {
+    v /= 1024;
+    ++u;
+  }
+  return u == 0 ? llvm::formatv("{0} B", b).str()
+                : llvm::formatv("{0:f1} {1}", v, units[u]).str();
+}
+
+std::string humanCount(double v) {
+  const char *units[] = {"", "K", "M", "G", "T", "P"};
+  int u = 0;
+  while (v >= 1000 && u < 5) {
+    v /= 1000;
+    ++u;
+  }
+  return u == 0 ? llvm::formatv("{0}", int64_t(v)).str()
+                : llvm::formatv("{0:f1}{1}", v, units[u]).str();
+}
+
+int64_t statInt(DictionaryAttr d, llvm::StringRef key) {
+  if (auto a = d.getAs<IntegerAttr>(key))
+    return a.getInt();
+  return 0;
+}
+
+/// The largest peak among the target's on-chip levels, and its name.
+std::pair<std::string, int64_t> onChipPeak(const TargetResult &r) {
+  std::pair<std::string, int64_t> best = {"-", 0};
+  auto peaks = r.stats.getAs<DictionaryAttr>("peak_bytes");
+  for (const target::MemoryLevel &m : r.t.memory) {
+    if (m.kind == "dram" || !peaks)
+      continue;
+    if (auto a = peaks.getAs<IntegerAttr>(m.name))
+      if (a.getInt() > best.second)
+        best = {m.name, a.getInt()};
+  }
+  return best;
+}
+
+void printTable(llvm::raw_ostream &os, const std::vector<TargetResult> &results) {
+  os << llvm::formatv("{0,-10} {1,7} {2,7} {3,7} {4,11} {5,10} {6,9} {7,6} "
+                      "{8,18} {9,5} {10,12}\n",
+                      "target", "kernels", "fusions", "refused", "pad bytes",
+                      "pad FLOPs", "relayouts", "spills", "peak on-chip",
+                      "chips", "cycles");
+  for (const TargetResult &r : results) {
+    if (r.status != Status::Ok) {
+      os << llvm::formatv("{0,-10} failed (exit {1})\n", r.t.name,
+                          exitCode(r.status));
+      continue;
+    }
+    auto refused = r.stats.getAs<ArrayAttr>("fusions_refused");
+    auto spills = r.stats.getAs<ArrayAttr>("spills");
+    auto [level, peak] = onChipPeak(r);
+    std::string peakStr = peak ? humanBytes(peak) + " " + level : "-";
+    std::string cycles = r.stats.get("cycles")
+                             ? humanCount(double(statInt(r.stats, "cycles")))
+                             : "dynamic";
+    os << llvm::formatv("{0,-10} {1,7} {2,7} {3,7} {4,11} {5,10} {6,9} {7,6} "
+                        "{8,18} {9,5} {10,12}\n",
+                        r.t.name, statInt(r.stats, "kernels"),
+                        statInt(r.stats, "fusions"), refused ? refused.size() : 0,
+                        humanBytes(statInt(r.stats, "pad_bytes")),
+                        humanCount(double(statInt(r.stats, "pad_flops"))),
+                        statInt(r.stats, "relayouts"), spills ? spills.size() : 0,
+                        peakStr, statInt(r.stats, "chips"), cycles);
+  }
+}
+
+void writeSummary(llvm::raw_ostream &os, const CompileOptions &opts,
+                  const std::vector<TargetResult> &results) {
+  llvm::json::OStream j(os, 2);
+  j.object([&] {
+    j.attribute("schema", "dfa.compile/1");
+    j.attribute("model", opts.model.model);
+    j.attributeArray("targets", [&] {
+      for (const TargetResult &r : results)
+        j.object([&] {
+          j.attribute("target", r.t.name);
+          j.attribute("family", r.t.family);
+          j.attribute("exit_code", exitCode(r.status));
+          if (!r.file.empty())
+            j.attribute("file", r.file);
+          if (r.status != Status::Ok || !r.stats)
+            return;
+          for (const char *key : {"kernels", "ops", "fusions", "relayouts",
+                                  "dmas", "dma_bytes", "chips"})
+            j.attribute(key, statInt(r.stats, key));
+          j.attributeArray("fusions_refused", [&] {
+            for (Attribute a : r.stats.getAs<ArrayAttr>("fusions_refused"))
+              j.object([&] {
+                auto d = cast<DictionaryAttr>(a);
+                for (const char *key : {"op", "kernel", "reason"})
+                  j.attribute(key, d.getAs<StringAttr>(key).getValue());
+              });
+          });
+          j.attributeObject("padding", [&] {
+            j.attribute("bytes", statInt(r.stats, "pad_bytes"));
+            j.attribute("flops", statInt(r.stats, "pad_flops"));
+          });
+          j.attributeArray("spills", [&] {
+            for (Attribute a : r.stats.getAs<ArrayAttr>("spills"))
+              j.object([&] {
+                auto d = cast<DictionaryAttr>(a);
+                for (const char *key : {"kernel", "reason"})
+                  j.attribute(key, d.getAs<StringAttr>(key).getValue());
+              });
+          });
+          j.attributeObject("peak_bytes", [&] {
+            if (auto peaks = r.stats.getAs<DictionaryAttr>("peak_bytes"))
+              for (NamedAttribute na : peaks)
+                j.attribute(na.getName().getValue(),
+                            cast<IntegerAttr>(na.getValue()).getInt());
+          });
+          j.attribute("weight_streaming",
+                      r.stats.get("weight_streaming") &&
+                          cast<BoolAttr>(r.stats.get("weight_streaming")).getValue());
+          if (r.stats.get("cycles"))
+            j.attribute("cycles", statInt(r.stats, "cycles"));
+          else
+            j.attribute("cycles", nullptr);
+        });
+    });
+  });
+  os << "\n";
+}
+} // namespace
+
 int dfa::driver::compileMain(const CompileOptions &opts) {
   auto ctx = createContext();
   DiagnosticPrinter printer(*ctx, "dfa-compile");
@@ -145,16 +394,19 @@ int dfa::driver::compileMain(const CompileOptions &opts) {
       return exitCode(r.status);
     return printCoverage(opts, cov, r.status);
   }
-  if (opts.emit != "graph" && opts.emit != "decomposed") {
-    printer.error("--emit=" + opts.emit +
-                  " is not available yet; this version emits 'graph' and "
-                  "'decomposed'");
+  std::string emit = opts.emit.empty() ? (opts.target.empty() && opts.compileFrom.empty()
+                                              ? "graph"
+                                              : "sched")
+                                       : opts.emit;
+  int to = stageIndex(emit);
+  int from = opts.compileFrom.empty() ? 0 : stageIndex(opts.compileFrom);
+  if (to < 0 || from < 0) {
+    printer.error("unknown stage '" + (to < 0 ? emit : opts.compileFrom) +
+                  "' (stages: graph, decomposed, fused, tiled, laid-out, sched)");
     return exitCode(Status::Usage);
   }
-  if (opts.emit == "decomposed" &&
-      (opts.target.empty() || opts.target == "all" ||
-       llvm::StringRef(opts.target).contains(','))) {
-    printer.error("--emit=decomposed needs one --target");
+  if (from >= to && !(from == 0 && to == 0)) {
+    printer.error("--compile-from=" + opts.compileFrom + " must come before --emit=" + emit);
     return exitCode(Status::Usage);
   }
   ONNXImportOptions importOpts;
@@ -164,40 +416,93 @@ int dfa::driver::compileMain(const CompileOptions &opts) {
   ImportResult r = loadModel(opts.model.model, *ctx, importOpts);
   if (r.status != Status::Ok)
     return exitCode(r.status);
-  if (opts.emit == "decomposed") {
-    target::Registry registry(opts.targetDirs);
-    target::Target t;
-    std::string err;
-    if (Status s = registry.find(opts.target, t, err); s != Status::Ok) {
-      printer.error(err);
-      return exitCode(s);
+
+  // Targets: --target, or the one a resumed file was compiled for.
+  std::string spec = opts.target;
+  if (spec.empty())
+    if (auto a = r.module->getOperation()->getAttrOfType<StringAttr>("graph.target"))
+      spec = a.str();
+  std::vector<target::Target> targets;
+  if (to > 0 || !spec.empty()) {
+    if (spec.empty()) {
+      printer.error("--emit=" + emit + " needs --target NAME[,NAME...]|all");
+      return exitCode(Status::Usage);
     }
-    PassManager pm(ctx.get());
-    GraphDecomposePassOptions decompose;
-    decompose.targetName = opts.target;
-    decompose.targetDirs = opts.targetDirs;
-    decompose.remarks = opts.remarks;
-    pm.addPass(createGraphDecomposePass(decompose));
-    if (failed(pm.run(*r.module)))
-      return exitCode(Status::Internal);
-    r.module->getOperation()->setAttr(
-        "graph.target", StringAttr::get(ctx.get(), opts.target));
+    target::Registry registry(opts.targetDirs);
+    std::string err;
+    if (Status st = registry.resolve(spec, targets, err); st != Status::Ok) {
+      printer.error(err);
+      return exitCode(st);
+    }
   }
 
-  if (opts.output != "-" && llvm::sys::fs::equivalent(opts.output, opts.model.model)) {
-    printer.error("refusing to overwrite the input model '" + opts.model.model + "'");
-    return exitCode(Status::Usage);
+  // One output file, or a directory of them.
+  bool toDir = false;
+  if (opts.output != "-") {
+    if (llvm::sys::fs::equivalent(opts.output, opts.model.model)) {
+      printer.error("refusing to overwrite the input model '" + opts.model.model + "'");
+      return exitCode(Status::Usage);
+    }
+    toDir = llvm::sys::fs::is_directory(opts.output) ||
+            llvm::StringRef(opts.output).ends_with("/") || targets.size() > 1;
   }
-  std::string err;
-  auto out = openOutputFile(opts.output, &err);
-  if (!out) {
-    printer.error(err);
-    return exitCode(Status::IOError);
+  if (targets.empty()) // --emit=graph
+    return exitCode(writeModule(*r.module, opts.output, opts.printLocations, printer));
+  if (toDir)
+    if (std::error_code ec = llvm::sys::fs::create_directories(opts.output)) {
+      printer.error("cannot create '" + opts.output + "': " + ec.message());
+      return exitCode(Status::IOError);
+    }
+
+  std::vector<TargetResult> results;
+  Status first = Status::Ok;
+  bool quietTable = targets.size() == 1 && !toDir;
+  for (const target::Target &t : targets) {
+    TargetResult res;
+    res.t = t;
+    OwningOpRef<ModuleOp> m = cast<ModuleOp>((*r.module)->clone());
+    res.status = runPipeline(*m, t, from, to, opts, printer);
+    // Several targets without -o: the summary only.
+    bool write = toDir || targets.size() == 1 || opts.output != "-";
+    if (res.status == Status::Ok) {
+      if (auto prog = m->lookupSymbol("main"))
+        res.stats = prog->getAttrOfType<DictionaryAttr>("stats");
+    }
+    if (res.status == Status::Ok && write) {
+      std::string path = opts.output;
+      if (toDir) {
+        llvm::SmallString<256> p(opts.output);
+        llvm::sys::path::append(p, modelStem(opts.model.model) + "." + t.name +
+                                       "." + emit + ".mlir");
+        path = p.str().str();
+      }
+      res.status = writeModule(*m, path, opts.printLocations, printer);
+      if (toDir)
+        res.file = path;
+    }
+    if (first == Status::Ok && res.status != Status::Ok)
+      first = res.status;
+    results.push_back(std::move(res));
   }
-  OpPrintingFlags flags;
-  if (opts.printLocations)
-    flags.enableDebugInfo(/*enable=*/true, /*prettyForm=*/false);
-  r.module->print(out->os(), flags);
-  out->keep();
-  return exitCode(Status::Ok);
+  if (emit != "sched")
+    return exitCode(first);
+  if (toDir) {
+    llvm::SmallString<256> p(opts.output);
+    llvm::sys::path::append(p, modelStem(opts.model.model) + ".compile.json");
+    std::string err;
+    auto out = openOutputFile(p, &err);
+    if (!out) {
+      printer.error(err);
+      return exitCode(Status::IOError);
+    }
+    writeSummary(out->os(), opts, results);
+    out->keep();
+  }
+  if (opts.json && (toDir || opts.output != "-"))
+    writeSummary(llvm::outs(), opts, results);
+  else if (opts.json && !quietTable)
+    writeSummary(llvm::outs(), opts, results);
+  else if (!quietTable)
+    printTable(llvm::outs(), results);
+  return exitCode(first);
 }

@@ -489,7 +489,8 @@ struct Lowering {
         chips > 1 ? b.getI64IntegerAttr(p.chip) : IntegerAttr(), IntegerAttr(),
         IntegerAttr());
     compute->setAttr("kind", k.getKindAttr());
-    for (StringRef name : {"tile", "grid", "waves", "pad_flops"})
+    for (StringRef name : {"tile", "grid", "waves", "pad_flops", "smem_bytes",
+                           "vmem_bytes", "rect", "mxm_planes", "split_dim"})
       if (Attribute a = k->getAttr(name))
         compute->setAttr(name, a);
     Block *cb = new Block();
@@ -702,6 +703,11 @@ struct Lowering {
     std::map<std::string, int64_t> peak;
     for (auto &[key, a] : arenas)
       peak[key.level] = std::max(peak[key.level], a.highWater());
+    // GPU kernels manage their shared memory themselves: its peak is the
+    // largest per-SM footprint a tile asked for.
+    for (KernelOp k : kernels)
+      if (int64_t smem = attrOr(k, "smem_bytes", 0))
+        peak["SMEM"] = std::max(peak["SMEM"], smem);
     SmallVector<NamedAttribute> peaks;
     for (auto &[name, bytes] : peak)
       peaks.push_back(b.getNamedAttr(name, b.getI64IntegerAttr(bytes)));

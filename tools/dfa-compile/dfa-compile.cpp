@@ -16,7 +16,8 @@ int main(int argc, char **argv) {
   app.set_version_flag("--version", "dfa-compile " DFA_VERSION);
   app.add_option("model", o.model.model, "Model file (.onnx, .fx.json, .mlir)");
   app.add_option("-o,--output", o.output, "Output file ('-' for stdout)");
-  app.add_option("--emit", o.emit, "What to emit")
+  app.add_option("--emit", o.emit,
+                 "Stage to emit (default: graph without --target, sched with)")
       ->check(CLI::IsMember({"graph", "decomposed", "fused", "tiled",
                              "laid-out", "sched"}));
   app.add_flag("--check", o.check,
@@ -35,7 +36,12 @@ int main(int argc, char **argv) {
   app.add_flag("--print-locations", o.printLocations,
                "Print each op's source location");
   app.add_option("--target", o.target,
-                 "Target to compile for (--emit past graph)");
+                 "Targets to compile for: NAME[,NAME...] or all");
+  app.add_option("--dump-dir", o.dumpDir,
+                 "Write the IR after every stage to DIR/<target>/NN-<stage>.mlir");
+  app.add_option("--compile-from", o.compileFrom,
+                 "The input is a file dumped at this stage: resume after it")
+      ->check(CLI::IsMember({"graph", "decomposed", "fused", "tiled", "laid-out"}));
   app.add_flag("--remarks", o.remarks, "Report what each pass decided");
   app.add_flag("--list-targets", o.listTargets,
                "List the target descriptions found, one line of key numbers each");

@@ -29,13 +29,18 @@ struct ModelFlags {
 struct CompileOptions {
   ModelFlags model;
   std::string output = "-";
-  std::string emit = "graph";
+  /// Stage to emit; empty: `graph` without a target, else `sched`.
+  std::string emit;
+  /// The stage the input file was dumped at (`--compile-from`).
+  std::string compileFrom;
+  /// Write the IR after every stage per target here (`--dump-dir`).
+  std::string dumpDir;
   bool check = false;
   bool json = false;
   bool printLocations = false;
   bool listTargets = false;
   std::vector<std::string> targetDirs;
-  /// One target name (`--emit` past `graph` compiles for it).
+  /// `NAME[,NAME...]` or `all`.
   std::string target;
   bool remarks = false;
 };
