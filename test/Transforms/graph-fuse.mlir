@@ -1,0 +1,74 @@
+// What each target fuses (design §6). The same small block: a GEMM with a
+// bias-add and relu epilogue, a row softmax (decomposed into reductions and
+// elementwise ops), and a transpose of the minor dims feeding a second GEMM.
+// RUN: dfa-opt %s -graph-fuse="target=gpu-h100" | FileCheck %s --check-prefix=GPU
+// RUN: dfa-opt %s -graph-fuse="target=tpu-v5e" | FileCheck %s --check-prefix=TPU
+// RUN: dfa-opt %s -graph-fuse="target=wse-2" | FileCheck %s --check-prefix=WSE
+// RUN: dfa-opt %s -graph-fuse="target=groq-tsp" | FileCheck %s --check-prefix=LPU
+// RUN: dfa-opt %s -graph-fuse="target=spyre" | FileCheck %s --check-prefix=SPYRE
+// RUN: dfa-opt %s -graph-fuse="target=cpu" | FileCheck %s --check-prefix=CPU
+// Fused kernels compute what the ops did:
+// RUN: dfa-opt %s -graph-fuse="target=gpu-h100" -o %t.gpu.mlir
+// RUN: dfa-run %s --seed 3 --outputs %t.ref > /dev/null
+// RUN: dfa-run %t.gpu.mlir --seed 3 --outputs %t.fused > /dev/null
+// RUN: %python -c "import numpy as np; a, b = (np.load('%t.' + s + '/output_0.npy') for s in ('ref', 'fused')); assert np.array_equal(a, b)"
+
+func.func @main(%x: tensor<8x16xf32> {graph.name = "x"}, %w: tensor<16x32xf32> {graph.name = "w"},
+                %bias: tensor<32xf32> {graph.name = "bias"}, %v: tensor<8x32xf32> {graph.name = "v"}) -> tensor<32x32xf32> {
+  %0 = graph.matmul %x, %w : (tensor<8x16xf32>, tensor<16x32xf32>) -> tensor<8x32xf32> loc("fc")
+  %1 = graph.add %0, %bias : (tensor<8x32xf32>, tensor<32xf32>) -> tensor<8x32xf32> loc("fc.bias")
+  %2 = graph.relu %1 : tensor<8x32xf32> loc("act")
+  %3 = graph.reduce_max %2 {axes = array<i64: 1>, keepdims = true} : (tensor<8x32xf32>) -> tensor<8x1xf32> loc("softmax.max")
+  %4 = graph.sub %2, %3 : (tensor<8x32xf32>, tensor<8x1xf32>) -> tensor<8x32xf32> loc("softmax.sub")
+  %5 = graph.exp %4 : tensor<8x32xf32> loc("softmax.exp")
+  %6 = graph.reduce_sum %5 {axes = array<i64: 1>, keepdims = true} : (tensor<8x32xf32>) -> tensor<8x1xf32> loc("softmax.sum")
+  %7 = graph.div %5, %6 : (tensor<8x32xf32>, tensor<8x1xf32>) -> tensor<8x32xf32> loc("softmax.div")
+  %8 = graph.transpose %7 {perm = array<i64: 1, 0>} : (tensor<8x32xf32>) -> tensor<32x8xf32> loc("t")
+  %9 = graph.matmul %8, %v : (tensor<32x8xf32>, tensor<8x32xf32>) -> tensor<32x32xf32> loc("out")
+  return %9 : tensor<32x32xf32>
+}
+
+// GPU (Inductor-like): the epilogue joins the GEMM; the softmax is one
+// reduction kernel with the transpose folded in as an index remap.
+// GPU:      graph.kernel "fc" kind "matmul"
+// GPU:        graph.matmul
+// GPU-NEXT:   graph.add
+// GPU-NEXT:   graph.relu
+// GPU-NEXT:   graph.yield
+// GPU:      graph.kernel "softmax.max" kind "reduction"
+// GPU:        graph.transpose
+// GPU:      graph.kernel "out" kind "matmul"
+// GPU-NOT:  graph.kernel
+
+// TPU (XLA-like): output fusion into the GEMM; a reduction is the root of
+// its fusion, so the softmax splits at each reduction; the transpose of the
+// minor dims is a relayout of its own.
+// TPU: graph.kernel "fc" kind "matmul"
+// TPU: graph.kernel "softmax.max" kind "reduction"
+// TPU: graph.kernel "softmax.sub" kind "reduction"
+// TPU: graph.kernel "softmax.div" kind "pointwise"
+// TPU: graph.kernel "t" kind "data"
+// TPU: graph.kernel "out" kind "matmul"
+
+// The WSE makes one layer region per anchor.
+// WSE: graph.kernel "fc" kind "matmul"
+// WSE: graph.reduce_max
+// WSE: graph.kernel "out" kind "matmul"
+// WSE-NOT: graph.kernel
+
+// The LPU streams chains through single-reader producers; the softmax input
+// has two readers, so a chain ends there.
+// LPU: graph.kernel "fc" kind "matmul"
+// LPU: graph.kernel "softmax.max" kind "reduction"
+// LPU: graph.kernel "out" kind "matmul"
+
+// Spyre fuses like the GPU while the working set fits LX; the stick
+// transpose is a kernel of its own.
+// SPYRE: graph.kernel "fc" kind "matmul"
+// SPYRE: graph.kernel "softmax.max" kind "reduction"
+// SPYRE: graph.kernel "t" kind "data"
+// SPYRE: graph.kernel "out" kind "matmul"
+
+// CPU (the reference): one op per kernel.
+// CPU-COUNT-10: graph.kernel
+// CPU-NOT: graph.kernel
