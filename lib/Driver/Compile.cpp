@@ -463,7 +463,8 @@ int dfa::driver::compileMain(const CompileOptions &opts) {
     OwningOpRef<ModuleOp> m = cast<ModuleOp>((*r.module)->clone());
     res.status = runPipeline(*m, t, from, to, opts, printer);
     // Several targets without -o: the summary only.
-    bool write = toDir || targets.size() == 1 || opts.output != "-";
+    // --json without -o: the summary only.
+    bool write = toDir || opts.output != "-" || (targets.size() == 1 && !opts.json);
     if (res.status == Status::Ok) {
       if (auto prog = m->lookupSymbol("main"))
         res.stats = prog->getAttrOfType<DictionaryAttr>("stats");
@@ -498,9 +499,7 @@ int dfa::driver::compileMain(const CompileOptions &opts) {
     writeSummary(out->os(), opts, results);
     out->keep();
   }
-  if (opts.json && (toDir || opts.output != "-"))
-    writeSummary(llvm::outs(), opts, results);
-  else if (opts.json && !quietTable)
+  if (opts.json)
     writeSummary(llvm::outs(), opts, results);
   else if (!quietTable)
     printTable(llvm::outs(), results);

@@ -148,18 +148,17 @@ struct Lowering {
   FailureOr<Home> place(Location loc, const target::MemoryLevel &level,
                         RankedTensorType type, int64_t chip, int64_t ub,
                         int64_t ue, SmallVectorImpl<Value> &deps,
-                        bool quiet = false) {
+                        StringRef what = "this tensor") {
     bool perUnit = level.scope == "unit";
     int64_t units = perUnit ? ue - ub : 1;
     int64_t size = perUnit ? bytesPerUnit(type, units) : layoutFor(t, type).bytes;
     int idx = arenaFor(level, chip, ub, ue);
     std::optional<int64_t> off = arena(idx).allocate(size, deps);
     if (!off) {
-      if (!quiet)
-        emitError(loc) << "does not fit: " << level.name << " of " << t.name
+      emitError(loc) << "does not fit: " << level.name << " of " << t.name
                        << (chips > 1 ? " (chip " + std::to_string(chip) + ")" : "")
                        << " holds " << int64_t(level.capacityBytes.value)
-                       << " B; this tensor needs " << size << " B with "
+                       << " B; " << what << " needs " << size << " B with "
                        << arena(idx).liveBytes() << " B already live";
       return failure();
     }
@@ -351,8 +350,11 @@ struct Lowering {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPoint(weightsEnd);
     SmallVector<Value> deps;
+    std::string what = "a constant";
+    if (auto w = v.getDefiningOp<WeightOp>())
+      what = ("weight '" + w.getSymName() + "'").str();
     FailureOr<Home> h = place(v.getLoc(), level, type, p.chip, p.unitBegin,
-                              p.unitEnd, deps);
+                              p.unitEnd, deps, what);
     if (failed(h))
       return failure();
     auto alloc = cast<sched::AllocOp>(h->buffer.getDefiningOp());
