@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The main job: sets up, builds, and runs dfa on the bundled example model
 # (examples/gpt_block.onnx, or the model given as the first argument):
-# checks op coverage, imports it to the graph dialect, and runs it on the
-# cpu target with seeded inputs. Outputs go to out/demo/.
+# checks op coverage, imports it to the graph dialect, compiles it for every
+# target and prints the side-by-side summary, and runs it on the cpu target
+# with seeded inputs. Outputs go to out/demo/.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 build="${DFA_BUILD_DIR:-$root/build}"
@@ -22,6 +23,9 @@ echo "== import to the graph dialect"
 ops=$(grep -c ' = graph\.' "$out/$name.graph.mlir" || true)
 echo "$out/$name.graph.mlir: $ops graph ops"
 grep -o 'graph\.[a-z_]*' "$out/$name.graph.mlir" | sort | uniq -c | sort -rn | head -8
+echo
+echo "== compile for every target (schedules and dfa.compile/1 summary in $out/sched)"
+"$bin/dfa-compile" "$model" --target all -o "$out/sched"
 echo
 echo "== run on the cpu target (seeded random inputs)"
 "$bin/dfa-run" "$model" --target cpu --seed 0 --outputs "$out"
