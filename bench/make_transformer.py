@@ -20,8 +20,17 @@ ap.add_argument("--layers", type=int, default=24)
 ap.add_argument("--d-model", type=int, default=1024)
 ap.add_argument("--seq", type=int, default=128)
 ap.add_argument("--heads", type=int, default=16)
+ap.add_argument("--ffn", type=int, default=0, help="MLP width (default 4 x d_model)")
+ap.add_argument("--swiglu", action="store_true",
+                help="Llama-style gated MLP: down(silu(x W_gate) * (x W_up))")
+ap.add_argument("--dtype", choices=["f32", "f16"], default="f32")
+ap.add_argument("--no-data", action="store_true",
+                help="do not create the (sparse) external-data file: compile with --no-weights")
 a = ap.parse_args()
 D, T, H, L = a.d_model, a.seq, a.heads, a.layers
+F = a.ffn or 4 * D
+NP = np.float16 if a.dtype == "f16" else np.float32
+PT = TensorProto.FLOAT16 if a.dtype == "f16" else TensorProto.FLOAT
 data_name = os.path.basename(a.out) + ".data"
 offset = 0
 inits, nodes = [], []
@@ -31,10 +40,10 @@ def weight(name, shape):
     global offset
     t = TensorProto()
     t.name = name
-    t.data_type = TensorProto.FLOAT
+    t.data_type = PT
     t.dims.extend(shape)
     t.data_location = TensorProto.EXTERNAL
-    n = int(np.prod(shape)) * 4
+    n = int(np.prod(shape)) * np.dtype(NP).itemsize
     for k, v in (("location", data_name), ("offset", str(offset)), ("length", str(n))):
         e = t.external_data.add()
         e.key, e.value = k, v
@@ -56,11 +65,11 @@ def node(op, ins, outs=None, **attrs):
 
 const("shape_heads", np.array([1, T, H, D // H], np.int64))
 const("shape_model", np.array([1, T, D], np.int64))
-const("scale", np.array(1.0 / math.sqrt(D // H), np.float32))
-const("mask", np.triu(np.full((T, T), -1e9, np.float32), 1))
-const("half", np.array(0.5, np.float32))
-const("one", np.array(1.0, np.float32))
-const("rsqrt2", np.array(1 / math.sqrt(2), np.float32))
+const("scale", np.array(1.0 / math.sqrt(D // H), NP))
+const("mask", np.triu(np.full((T, T), -1e4 if a.dtype == "f16" else -1e9, NP), 1))
+const("half", np.array(0.5, NP))
+const("one", np.array(1.0, NP))
+const("rsqrt2", np.array(1 / math.sqrt(2), NP))
 
 x = "tokens"
 for l in range(L):
@@ -80,17 +89,22 @@ for l in range(L):
     y = node("Reshape", [y, "shape_model"])
     x = node("Add", [x, node("MatMul", [y, weight(p + "attn.proj", [D, D])])])
     h = node("LayerNormalization", [x, weight(p + "ln2.w", [D]), weight(p + "ln2.b", [D])], axis=-1)
-    u = node("MatMul", [h, weight(p + "mlp.up", [D, 4 * D])])
-    g = node("Mul", [node("Mul", [u, "half"]),
-                     node("Add", [node("Erf", [node("Mul", [u, "rsqrt2"])]), "one"])])
-    x = node("Add", [x, node("MatMul", [g, weight(p + "mlp.down", [4 * D, D])])])
+    u = node("MatMul", [h, weight(p + "mlp.up", [D, F])])
+    if a.swiglu:
+        gate = node("MatMul", [h, weight(p + "mlp.gate", [D, F])])
+        g = node("Mul", [node("Mul", [gate, node("Sigmoid", [gate])]), u])
+    else:
+        g = node("Mul", [node("Mul", [u, "half"]),
+                         node("Add", [node("Erf", [node("Mul", [u, "rsqrt2"])]), "one"])])
+    x = node("Add", [x, node("MatMul", [g, weight(p + "mlp.down", [F, D])])])
 
 graph = helper.make_graph(
     nodes, "transformer",
-    [helper.make_tensor_value_info("tokens", TensorProto.FLOAT, [1, T, D])],
-    [helper.make_tensor_value_info(x, TensorProto.FLOAT, [1, T, D])], initializer=inits)
+    [helper.make_tensor_value_info("tokens", PT, [1, T, D])],
+    [helper.make_tensor_value_info(x, PT, [1, T, D])], initializer=inits)
 model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
 onnx.save_model(model, a.out)
-with open(os.path.join(os.path.dirname(os.path.abspath(a.out)), data_name), "wb") as f:
-    f.truncate(offset)
+if not a.no_data:
+    with open(os.path.join(os.path.dirname(os.path.abspath(a.out)), data_name), "wb") as f:
+        f.truncate(offset)
 print("%s: %d layers, %d nodes, %.2f GB of external weights" % (a.out, L, len(nodes), offset / 1e9))
