@@ -207,31 +207,21 @@ Status runPipeline(ModuleOp module, const target::Target &t, int from, int to,
         return Status::Internal;
     } else {
       PassManager pm(ctx);
-      if (stage == 1) {
-        GraphDecomposePassOptions o;
-        o.targetName = t.name;
-        o.targetDirs = dirs;
-        o.remarks = opts.remarks;
-        pm.addPass(createGraphDecomposePass(o));
-      } else if (stage == 2) {
-        GraphFusePassOptions o;
-        o.targetName = t.name;
-        o.targetDirs = dirs;
-        o.remarks = opts.remarks;
-        pm.addPass(createGraphFusePass(o));
-      } else if (stage == 3) {
-        GraphTilePassOptions o;
-        o.targetName = t.name;
-        o.targetDirs = dirs;
-        o.remarks = opts.remarks;
-        pm.addPass(createGraphTilePass(o));
-      } else {
-        GraphLayoutPassOptions o;
-        o.targetName = t.name;
-        o.targetDirs = dirs;
-        o.remarks = opts.remarks;
-        pm.addPass(createGraphLayoutPass(o));
-      }
+      // Every stage pass takes the same target options.
+      auto withTarget = [&](auto options) {
+        options.targetName = t.name;
+        options.targetDirs = dirs;
+        options.remarks = opts.remarks;
+        return options;
+      };
+      if (stage == 1)
+        pm.addPass(createGraphDecomposePass(withTarget(GraphDecomposePassOptions())));
+      else if (stage == 2)
+        pm.addPass(createGraphFusePass(withTarget(GraphFusePassOptions())));
+      else if (stage == 3)
+        pm.addPass(createGraphTilePass(withTarget(GraphTilePassOptions())));
+      else
+        pm.addPass(createGraphLayoutPass(withTarget(GraphLayoutPassOptions())));
       if (failed(pm.run(module)))
         return stage == 3 ? Status::DoesNotFit : Status::Internal;
     }

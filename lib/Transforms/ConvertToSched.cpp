@@ -388,12 +388,12 @@ struct Lowering {
     int64_t engine = kLoadEngine;
     if (stage) {
       want = scratch;
-    } else if (family == "wse" && (h.arena < 0 || h.unitBegin != p.unitBegin ||
-                                   homes[v].buffer.getType() !=
-                                       sched::BufferType::get(b.getContext(), home->name, type))) {
+    } else if (bool onWafer = cast<sched::BufferType>(h.buffer.getType())
+                                  .getMemory() == home->name;
+               family == "wse" && (!onWafer || h.unitBegin != p.unitBegin)) {
       // Over the fabric into this kernel's rectangle (or from MemoryX).
       want = home;
-      if (t.onChip && h.arena >= 0 && cast<sched::BufferType>(h.buffer.getType()).getMemory() == home->name) {
+      if (t.onChip && onWafer) {
         bw = t.onChip->bandwidthBytesPerS.value;
         lat = t.onChip->latencyNs.value;
         engine = kLinkEngine;
@@ -476,14 +476,11 @@ struct Lowering {
       outs.push_back(h->buffer);
       outHomes.push_back(*h);
     }
-    llvm::sort(deps, [](Value a, Value c) {
-      return a.getAsOpaquePointer() < c.getAsOpaquePointer();
-    });
-    deps.erase(std::unique(deps.begin(), deps.end()), deps.end());
-    // Keep issue order deterministic: deps in the order their ops appear.
+    // Deterministic: deps in the order their ops appear, each once.
     llvm::sort(deps, [](Value a, Value c) {
       return a.getDefiningOp()->isBeforeInBlock(c.getDefiningOp());
     });
+    deps.erase(std::unique(deps.begin(), deps.end()), deps.end());
 
     auto compute = b.create<sched::ComputeOp>(
         loc, sched::TokenType::get(b.getContext()), k.getSymNameAttr(), ins, outs, deps,
