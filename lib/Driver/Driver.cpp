@@ -79,6 +79,8 @@ std::unique_ptr<MLIRContext> dfa::driver::createContext() {
   ref::registerReferenceInterfaces(registry);
   auto ctx = std::make_unique<MLIRContext>(registry);
   ctx->loadAllAvailableDialects();
+  // Errors name the source node; a dump of the failing op is noise to a user.
+  ctx->printOpOnDiagnostic(false);
   return ctx;
 }
 

@@ -138,20 +138,22 @@ struct Lowering {
     return idx;
   }
 
-  /// Bytes of `type` per unit when split over `units` in the target's layout.
-  int64_t bytesPerUnit(RankedTensorType type, int64_t units) {
-    TensorLayout l = layoutFor(t, type);
-    return ceilDiv(l.bytes, std::max<int64_t>(1, units));
+  /// Bytes of `v` per unit when split over `units` in the target's layout.
+  int64_t bytesPerUnit(Value v, int64_t units) {
+    return ceilDiv(layoutOf(t, v).bytes, std::max<int64_t>(1, units));
   }
 
-  /// Places a buffer for `type` in `level`; fails with a diagnostic.
+  /// Places a buffer for `v` in `level`; fails with a diagnostic.
   FailureOr<Home> place(Location loc, const target::MemoryLevel &level,
-                        RankedTensorType type, int64_t chip, int64_t ub,
-                        int64_t ue, SmallVectorImpl<Value> &deps,
+                        Value v, int64_t chip, int64_t ub, int64_t ue,
+                        SmallVectorImpl<Value> &deps,
                         StringRef what = "this tensor") {
+    auto type = cast<RankedTensorType>(v.getType());
+    TensorLayout layout = layoutOf(t, v);
     bool perUnit = level.scope == "unit";
     int64_t units = perUnit ? ue - ub : 1;
-    int64_t size = perUnit ? bytesPerUnit(type, units) : layoutFor(t, type).bytes;
+    int64_t size = perUnit ? ceilDiv(layout.bytes, std::max<int64_t>(1, units))
+                           : layout.bytes;
     int idx = arenaFor(level, chip, ub, ue);
     std::optional<int64_t> off = arena(idx).allocate(size, deps);
     if (!off) {
@@ -172,7 +174,7 @@ struct Lowering {
     SmallVector<NamedAttribute> attrs = {
         b.getNamedAttr("offset", b.getI64IntegerAttr(*off)),
         b.getNamedAttr("size", b.getI64IntegerAttr(arena(idx).padded(size))),
-        b.getNamedAttr("layout", b.getStringAttr(layoutFor(t, type).name))};
+        b.getNamedAttr("layout", b.getStringAttr(layout.name))};
     if (perUnit) {
       attrs.push_back(b.getNamedAttr("unit", b.getI64IntegerAttr(ub)));
       if (ue - ub > 1)
@@ -220,11 +222,12 @@ struct Lowering {
     makespan = std::max(makespan, start + cycles);
   }
 
-  Value dma(Location loc, Value src, Value dst, ArrayRef<Value> deps,
+  /// A copy of all of `v` from `src` to `dst`.
+  Value dma(Location loc, Value v, Value src, Value dst, ArrayRef<Value> deps,
             int64_t engine, int64_t chip, double bandwidth, double latencyNs) {
     auto type = cast<sched::BufferType>(src.getType()).getTensor();
     SmallVector<int64_t> zeros(type.getRank(), 0);
-    int64_t bytes = layoutFor(t, type).bytes;
+    int64_t bytes = layoutOf(t, v).bytes;
     auto op = b.create<sched::DmaOp>(
         loc, sched::TokenType::get(b.getContext()), src, dst, deps, b.getDenseI64ArrayAttr(zeros),
         b.getDenseI64ArrayAttr(zeros), b.getDenseI64ArrayAttr(type.getShape()),
@@ -266,7 +269,7 @@ struct Lowering {
     int64_t n = 0;
     for (Value v : k.getInputs())
       if (isResident(v) && seen.insert(v).second)
-        n += layoutFor(t, cast<RankedTensorType>(v.getType())).bytes;
+        n += layoutOf(t, v).bytes;
     return n;
   }
 
@@ -346,14 +349,13 @@ struct Lowering {
     if (homes.count(v))
       return success();
     const target::MemoryLevel &level = weightStreaming || !home ? *outer : *home;
-    auto type = cast<RankedTensorType>(v.getType());
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPoint(weightsEnd);
     SmallVector<Value> deps;
     std::string what = "a constant";
     if (auto w = v.getDefiningOp<WeightOp>())
       what = ("weight '" + w.getSymName() + "'").str();
-    FailureOr<Home> h = place(v.getLoc(), level, type, p.chip, p.unitBegin,
+    FailureOr<Home> h = place(v.getLoc(), level, v, p.chip, p.unitBegin,
                               p.unitEnd, deps, what);
     if (failed(h))
       return failure();
@@ -382,7 +384,6 @@ struct Lowering {
                            SmallVectorImpl<std::pair<Home, Value>> &temps,
                            bool stage) {
     Home &h = homes[v];
-    auto type = cast<RankedTensorType>(v.getType());
     const target::MemoryLevel *want = nullptr;
     double bw = outer->bandwidthBytesPerS.value, lat = outer->latencyNs.value;
     int64_t engine = kLoadEngine;
@@ -412,14 +413,14 @@ struct Lowering {
       return h.buffer;
     }
     SmallVector<Value> reuse;
-    FailureOr<Home> copy = place(loc, *want, type, p.chip, p.unitBegin,
+    FailureOr<Home> copy = place(loc, *want, v, p.chip, p.unitBegin,
                                  p.unitEnd, reuse);
     if (failed(copy))
       return failure();
     SmallVector<Value> dmaDeps(reuse);
     if (h.token)
       dmaDeps.push_back(h.token);
-    Value done = dma(loc, h.buffer, copy->buffer, dmaDeps, engine, p.chip, bw, lat);
+    Value done = dma(loc, v, h.buffer, copy->buffer, dmaDeps, engine, p.chip, bw, lat);
     h.readers.push_back(done);
     copy->token = done;
     deps.push_back(done);
@@ -433,9 +434,9 @@ struct Lowering {
       return false;
     int64_t units = p.unitEnd - p.unitBegin, total = 0;
     for (Value v : k.getInputs())
-      total += bytesPerUnit(cast<RankedTensorType>(v.getType()), units);
+      total += bytesPerUnit(v, units);
     for (Value v : k.getOutputs())
-      total += bytesPerUnit(cast<RankedTensorType>(v.getType()), units);
+      total += bytesPerUnit(v, units);
     return double(total) <= 0.5 * scratch->capacityBytes.value;
   }
 
@@ -468,8 +469,8 @@ struct Lowering {
     SmallVector<Home> outHomes;
     for (Value r : k.getOutputs()) {
       SmallVector<Value> reuse;
-      FailureOr<Home> h = place(loc, outLevel, cast<RankedTensorType>(r.getType()),
-                                p.chip, p.unitBegin, p.unitEnd, reuse);
+      FailureOr<Home> h =
+          place(loc, outLevel, r, p.chip, p.unitBegin, p.unitEnd, reuse);
       if (failed(h))
         return failure();
       deps.append(reuse.begin(), reuse.end());
@@ -547,13 +548,13 @@ struct Lowering {
         continue;
       }
       SmallVector<Value> reuse;
-      FailureOr<Home> back = place(loc, *outer, cast<RankedTensorType>(r.getType()),
-                                   p.chip, p.unitBegin, p.unitEnd, reuse);
+      FailureOr<Home> back =
+          place(loc, *outer, r, p.chip, p.unitBegin, p.unitEnd, reuse);
       if (failed(back))
         return failure();
       SmallVector<Value> dmaDeps(reuse);
       dmaDeps.push_back(done);
-      Value stored = dma(loc, h.buffer, back->buffer, dmaDeps, kStoreEngine,
+      Value stored = dma(loc, r, h.buffer, back->buffer, dmaDeps, kStoreEngine,
                          p.chip, outer->bandwidthBytesPerS.value,
                          outer->latencyNs.value);
       h.readers.push_back(stored);

@@ -65,12 +65,13 @@ struct GraphLayoutPass : dfa::impl::GraphLayoutPassBase<GraphLayoutPass> {
     if (failed(t))
       return signalPassFailure();
     Builder b(&getContext());
-    bool minorTied = t->layoutValue("stick_bytes") || t->layout.getArray("tile");
+    // Targets whose compilers restickify / relayout on a minor-dim change.
+    bool relayoutTargets = t->layoutValue("stick_bytes") || t->layout.getArray("tile");
     module.walk([&](KernelOp k) {
       SmallVector<Attribute> names;
       int64_t padBytes = 0;
       for (Value v : k.getOutputs()) {
-        TensorLayout l = layoutFor(*t, cast<RankedTensorType>(v.getType()));
+        TensorLayout l = layoutOf(*t, v);
         names.push_back(b.getStringAttr(l.name));
         padBytes += l.bytes - l.logicalBytes;
       }
@@ -87,7 +88,7 @@ struct GraphLayoutPass : dfa::impl::GraphLayoutPassBase<GraphLayoutPass> {
         padFlops += 2 * mm->batch * (padded - mm->m * mm->n * mm->k);
       }
       int64_t relayouts = 0;
-      if (minorTied)
+      if (relayoutTargets)
         k.getBlock().walk([&](TransposeOp tr) {
           ArrayRef<int64_t> perm = tr.getPerm();
           if (perm.empty() || perm.back() == int64_t(perm.size()) - 1)

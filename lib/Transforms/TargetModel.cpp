@@ -101,14 +101,22 @@ layoutPair(const target::Target &t, StringRef key) {
   return std::make_pair(int64_t(*x), int64_t(*y));
 }
 
-TensorLayout dfa::layoutFor(const target::Target &t, RankedTensorType type) {
+TensorLayout dfa::layoutFor(const target::Target &t, RankedTensorType type,
+                            ArrayRef<int64_t> order) {
   TensorLayout l;
-  l.padded.assign(type.getShape().begin(), type.getShape().end());
+  ArrayRef<int64_t> shape = type.getShape();
+  if (!order.empty() && order.size() == shape.size()) {
+    l.order.assign(order.begin(), order.end());
+    for (int64_t d : order)
+      l.padded.push_back(shape[d]);
+  } else {
+    l.padded.assign(shape.begin(), shape.end());
+  }
   int64_t eb = elementBytes(type.getElementType());
   int64_t rank = type.getRank();
   l.name = "row-major";
   if (auto stick = t.layoutValue("stick_bytes")) {
-    // Spyre: the last dim is stored in sticks of stick_bytes.
+    // Spyre: the minor dim is stored in sticks of stick_bytes.
     int64_t per = std::max<int64_t>(1, int64_t(*stick) / eb);
     if (rank > 0)
       l.padded.back() = roundUp(l.padded.back(), per);
@@ -138,14 +146,58 @@ TensorLayout dfa::layoutFor(const target::Target &t, RankedTensorType type) {
   } else if (t.family == "wse") {
     l.name = "pe-slices";
   }
+  if (!l.order.empty()) {
+    l.name += " perm(";
+    for (size_t i = 0; i < l.order.size(); ++i)
+      l.name += (i ? "," : "") + std::to_string(l.order[i]);
+    l.name += ")";
+  }
   int64_t n = 1, logical = 1;
   for (int64_t d : l.padded)
     n *= d;
-  for (int64_t d : type.getShape())
+  for (int64_t d : shape)
     logical *= d;
   l.bytes = n * eb;
   l.logicalBytes = logical * eb;
   return l;
+}
+
+bool dfa::minorTied(const target::Target &t) {
+  return t.layoutValue("stick_bytes") || t.layout.getArray("tile") ||
+         t.layoutValue("vector_elems");
+}
+
+/// Whether `op` (a kernel or a single op) works on feature maps: a
+/// convolution, a pooling window or a per-channel normalization.
+static bool isSpatial(Operation *op) {
+  if (!op)
+    return false;
+  auto spatial = [](Operation *o) {
+    OpClass c = classify(o);
+    return c == OpClass::Conv || c == OpClass::Window ||
+           isa<GlobalAvgPoolOp, GlobalMaxPoolOp, BatchNormOp, InstanceNormOp>(o);
+  };
+  if (auto k = dyn_cast<KernelOp>(op))
+    return llvm::any_of(k.getBlock(), [&](Operation &o) { return spatial(&o); });
+  return spatial(op);
+}
+
+SmallVector<int64_t> dfa::dimOrder(const target::Target &t, Value v) {
+  auto type = dyn_cast<RankedTensorType>(v.getType());
+  if (!type || type.getRank() != 4 || !minorTied(t))
+    return {};
+  Operation *def = v.getDefiningOp();
+  bool spatial = isSpatial(def) ||
+                 llvm::any_of(v.getUsers(), [](Operation *u) { return isSpatial(u); });
+  if (!spatial)
+    return {};
+  if (isa_and_nonnull<WeightOp, ConstantOp>(def))
+    return {2, 3, 1, 0}; // OIHW stored HWIO: input and output channels minor
+  return {0, 2, 3, 1};   // NCHW stored NHWC: channels minor
+}
+
+TensorLayout dfa::layoutOf(const target::Target &t, Value v) {
+  return layoutFor(t, cast<RankedTensorType>(v.getType()), dimOrder(t, v));
 }
 
 std::optional<MatmulShape> dfa::matmulShape(Operation *op) {

@@ -45,12 +45,29 @@ int64_t ceilDiv(int64_t x, int64_t m);
 /// How a target stores one tensor.
 struct TensorLayout {
   std::string name;               // "row-major", "tile(8,128)", "stick(64)", ...
-  llvm::SmallVector<int64_t> padded; // padded shape
+                                  // plus " perm(0,2,3,1)" when dims are reordered
+  llvm::SmallVector<int64_t> order;  // physical order of the logical dims,
+                                     // minor last; empty for identity
+  llvm::SmallVector<int64_t> padded; // padded shape, in physical order
   int64_t bytes = 0;              // padded size
   int64_t logicalBytes = 0;       // unpadded size
 };
 
-TensorLayout layoutFor(const target::Target &t, mlir::RankedTensorType type);
+TensorLayout layoutFor(const target::Target &t, mlir::RankedTensorType type,
+                       llvm::ArrayRef<int64_t> order = {});
+
+/// Whether the target ties its layout to the minor dim (Spyre sticks, TPU
+/// tiles, Groq vectors), so that which dim is minor is a layout decision.
+bool minorTied(const target::Target &t);
+
+/// The physical dim order a target gives to value `v`: on minor-tied targets,
+/// 4-D tensors of a convolutional net are stored channels-last (activations
+/// NHWC, resident weights HWIO), so that channels, not a 7-wide spatial dim,
+/// fill the sticks, tiles and vectors. Empty (identity) otherwise.
+llvm::SmallVector<int64_t> dimOrder(const target::Target &t, mlir::Value v);
+
+/// layoutFor(t, type of v, dimOrder(t, v)).
+TensorLayout layoutOf(const target::Target &t, mlir::Value v);
 
 /// The matmul shape (batch, m, n, k) of a matmul or gemm op.
 struct MatmulShape {

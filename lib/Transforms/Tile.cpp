@@ -252,7 +252,11 @@ struct Tiler {
                    ? RankedTensorType()
                    : cast<RankedTensorType>(k.getOutputs()[0].getType());
     int64_t rank = out ? out.getRank() : 0;
-    int64_t last = rank ? out.getShape().back() : 1;
+    // The minor dim in the stored layout (channels for NHWC feature maps).
+    SmallVector<int64_t> order =
+        out ? dimOrder(t, k.getOutputs()[0]) : SmallVector<int64_t>();
+    int64_t minor = order.empty() ? std::max<int64_t>(rank - 1, 0) : order.back();
+    int64_t last = rank ? out.getDimSize(minor) : 1;
     int64_t rows = rank ? out.getNumElements() / std::max<int64_t>(last, 1) : 1;
     if (mm)
       rows = mm->batch * mm->m;
@@ -267,7 +271,7 @@ struct Tiler {
     } else {
       // Few rows (decode): the sticks of the minor dim over the cores.
       used = std::clamp<int64_t>(rows * sticks, 1, units);
-      splitDim = std::max<int64_t>(rank - 1, 0);
+      splitDim = minor;
       tl = {1, ceilDiv(rows * sticks, used) * stick};
     }
     int64_t span = ceilDiv(ioBytes(k), used);

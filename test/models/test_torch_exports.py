@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
 """Real exports: each model is exported with torch.onnx.export at opset 14,
 imported by dfa, run on the CPU reference and compared with torch eager:
-max |dfa - torch| must be <= 1e-4 * max |torch|.
+max |dfa - torch| must be <= 1e-4 * max |torch|. Each model must then
+compile for every shipped target, every schedule passing the verifier.
 
 usage: test_torch_exports.py BUILD_DIR WORK_DIR [model ...]
 Prints one line per model and a closing 'N passed, N failed' line.
 """
+import json
 import os
 import subprocess
 import sys
@@ -42,8 +44,27 @@ def check(name, bin_dir, work):
     err = float(np.max(np.abs(got - ref)))
     scale = float(np.max(np.abs(ref)))
     ok = err <= 1e-4 * scale
-    return ok, "max abs error %.3g (%.2g x max|output| %.3g), dfa-run %.1f s" % (
+    detail = "max abs error %.3g (%.2g x max|output| %.3g), dfa-run %.1f s" % (
         err, err / scale, scale, secs)
+    compiled, why = compile_all(path, bin_dir, os.path.join(work, name + ".sched"))
+    return ok and compiled, detail + "; " + why
+
+
+def compile_all(path, bin_dir, out):
+    """dfa-compile --target all: every target must give a verified schedule."""
+    t0 = time.time()
+    p = subprocess.run([os.path.join(bin_dir, "dfa-compile"), path, "--target", "all",
+                        "-o", out, "--json"], capture_output=True, text=True)
+    secs = time.time() - t0
+    try:
+        targets = json.loads(p.stdout)["targets"]
+    except (ValueError, KeyError):
+        return False, "dfa-compile exit %d: %s" % (p.returncode, p.stderr.strip()[-400:])
+    bad = ["%s (exit %d)" % (t["target"], t["exit_code"]) for t in targets if t["exit_code"]]
+    if p.returncode or bad or len(targets) < 9:
+        return False, "compile failed for %s: %s" % (", ".join(bad) or "?",
+                                                     p.stderr.strip()[-400:])
+    return True, "compiled for %d targets in %.2f s" % (len(targets), secs)
 
 
 def main():
