@@ -214,14 +214,16 @@ Status runPipeline(ModuleOp module, const target::Target &t, int from, int to,
         options.remarks = opts.remarks;
         return options;
       };
-      if (stage == 1)
+      if (stage == 1) {
+        pm.addPass(createGraphRaisePass(withTarget(GraphRaisePassOptions())));
         pm.addPass(createGraphDecomposePass(withTarget(GraphDecomposePassOptions())));
-      else if (stage == 2)
+      } else if (stage == 2) {
         pm.addPass(createGraphFusePass(withTarget(GraphFusePassOptions())));
-      else if (stage == 3)
+      } else if (stage == 3) {
         pm.addPass(createGraphTilePass(withTarget(GraphTilePassOptions())));
-      else
+      } else {
         pm.addPass(createGraphLayoutPass(withTarget(GraphLayoutPassOptions())));
+      }
       if (failed(pm.run(module)))
         return stage == 3 ? Status::DoesNotFit : Status::Internal;
     }

@@ -54,6 +54,46 @@ def GraphDecomposePass : Pass<"graph-decompose", "::mlir::ModuleOp"> {
   ];
 }
 
+def GraphRaisePass : Pass<"graph-raise", "::mlir::ModuleOp"> {
+  let summary = "Re-raise spelled-out composites the target runs whole";
+  let description = [{
+    Exporters write attention out as
+    `matmul(softmax(mask(scale(matmul(q, transpose(k))))), v)`. On a target
+    that runs `attention` whole (its `native_ops`; a GPU's flash-attention
+    kernel), this pass recognizes that chain and replaces it with one
+    `graph.attention`: the scale is a division or multiplication by a scalar
+    constant, the mask a `where` that fills masked scores with -inf (or
+    anything at most -1e4, such as finfo.min, whose softmax weight is 0) or
+    an `add` of a float mask, in either order; a constant mask that keeps
+    exactly j <= i (bool, or additive 0 / at most -1e4) becomes `causal`. Every
+    intermediate must have no other user. Runs before `graph-decompose`,
+    which would otherwise split the softmax. With `remarks`, every raise
+    is reported with the source nodes it replaced.
+
+    ```mlir
+    %kt = graph.transpose %k {perm = array<i64: 0, 1, 3, 2>} : ...
+    %s = graph.matmul %q, %kt : ...
+    %c = graph.div %s, %sqrt_d : ...
+    %p = graph.softmax %c {axis = 3 : i64} : ...
+    %o = graph.matmul %p, %v : ...
+    // becomes
+    %o = graph.attention %q, %k, %v {scale = 0.125 : f64} : ...
+    ```
+  }];
+  let options = [
+    Option<"targetName", "target", "std::string", /*default=*/"\"\"",
+           "Target whose native ops are raised to (default: the module's "
+           "graph.target; without one, attention is raised)">,
+    ListOption<"targetDirs", "target-dir", "std::string",
+               "Extra directories of target descriptions">,
+    Option<"remarks", "remarks", "bool", /*default=*/"false",
+           "Emit a remark for every raised op">,
+  ];
+  let statistics = [
+    Statistic<"numRaised", "raised", "Number of composites raised">,
+  ];
+}
+
 //===----------------------------------------------------------------------===//
 // Fusion, tiling, layout
 //===----------------------------------------------------------------------===//

@@ -1,0 +1,306 @@
+//===- Raise.cpp - re-raise spelled-out composites ------------------------===//
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+//
+// Recognizes attention written out by an exporter and replaces it with one
+// graph.attention on targets that run attention whole.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TargetModel.h"
+
+#include "dfa/Transforms/Passes.h"
+
+#include "dialects/Graph/GraphOps.h"
+
+#include "dfa/Target/Target.h"
+
+#include "llvm/ADT/SetVector.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/FormatVariadic.h"
+
+namespace dfa {
+#define GEN_PASS_DEF_GRAPHRAISEPASS
+#include "dfa/Transforms/Passes.h.inc"
+} // namespace dfa
+
+using namespace mlir;
+using namespace dfa;
+using namespace dfa::graph;
+
+namespace {
+
+/// The value of a scalar (or splat) floating-point constant.
+std::optional<double> splatConstant(Value v) {
+  auto c = v.getDefiningOp<ConstantOp>();
+  if (!c)
+    return std::nullopt;
+  auto dense = dyn_cast<DenseFPElementsAttr>(c.getValue());
+  if (!dense || !dense.isSplat())
+    return std::nullopt;
+  return dense.getSplatValue<APFloat>().convertToDouble();
+}
+
+bool singleUse(Value v) { return v.hasOneUse(); }
+
+/// A score at or below this is masked out: its softmax weight, e^(s - max),
+/// is exactly 0 in every float format for any score a model produces. Covers
+/// -inf, finfo.min (-65504 in f16, -3.4e38 in f32) and the common -1e4/-1e9.
+constexpr double kMaskedScore = -1e4;
+
+/// One matched attention chain, from the second matmul back to the first.
+struct AttentionMatch {
+  MatMulOp scores, output;
+  SoftmaxOp softmax;
+  Value q, kT, v;
+  double scale = 1.0;
+  Value keep;      // bool mask: true where a score is kept
+  bool keepNegated = false; // `keep` is the masked-out set (where(c, -inf, s))
+  Value addMask;   // float mask added to the scores
+  SmallVector<Operation *> chain; // ops replaced, outermost first
+};
+
+/// Matches `output = matmul(softmax(...(matmul(q, kT))), v)`.
+std::optional<AttentionMatch> matchAttention(MatMulOp output) {
+  AttentionMatch m;
+  m.output = output;
+  m.v = output.getRhs();
+  auto sm = output.getLhs().getDefiningOp<SoftmaxOp>();
+  if (!sm || !singleUse(sm.getResult()))
+    return std::nullopt;
+  auto st = cast<RankedTensorType>(sm.getType());
+  int64_t axis = sm.getAxis();
+  if (axis != st.getRank() - 1)
+    return std::nullopt;
+  m.softmax = sm;
+  m.chain = {output, sm};
+  Value x = sm.getInput();
+  bool scaled = false, masked = false;
+  // Peel at most one scale and one mask, in either order.
+  for (int step = 0; step < 2; ++step) {
+    Operation *def = x.getDefiningOp();
+    if (!def || !singleUse(x))
+      break;
+    if (auto div = dyn_cast<DivOp>(def); div && !scaled) {
+      std::optional<double> c = splatConstant(div.getRhs());
+      if (!c || *c == 0)
+        return std::nullopt;
+      m.scale = 1.0 / *c;
+      scaled = true;
+      x = div.getLhs();
+    } else if (auto mul = dyn_cast<MulOp>(def); mul && !scaled) {
+      std::optional<double> c = splatConstant(mul.getRhs());
+      Value other = mul.getLhs();
+      if (!c) {
+        c = splatConstant(mul.getLhs());
+        other = mul.getRhs();
+      }
+      if (!c)
+        return std::nullopt;
+      m.scale = *c;
+      scaled = true;
+      x = other;
+    } else if (auto where = dyn_cast<WhereOp>(def); where && !masked) {
+      // where(c, -inf, s) masks out c; where(c, s, -inf) keeps c.
+      auto isFill = [](Value f) {
+        std::optional<double> c = splatConstant(f);
+        return c && *c <= kMaskedScore;
+      };
+      if (isFill(where.getLhs())) {
+        m.keepNegated = true;
+        x = where.getRhs();
+      } else if (isFill(where.getRhs())) {
+        x = where.getLhs();
+      } else {
+        return std::nullopt;
+      }
+      m.keep = where.getCond();
+      masked = true;
+    } else if (auto add = dyn_cast<AddOp>(def); add && !masked) {
+      // The scores side is the one that leads back to a matmul.
+      auto leads = [](Value s) {
+        Operation *d = s.getDefiningOp();
+        return d && isa<MatMulOp, DivOp, MulOp>(d);
+      };
+      if (leads(add.getLhs()) && !leads(add.getRhs())) {
+        m.addMask = add.getRhs();
+        x = add.getLhs();
+      } else if (leads(add.getRhs()) && !leads(add.getLhs())) {
+        m.addMask = add.getLhs();
+        x = add.getRhs();
+      } else {
+        return std::nullopt;
+      }
+      if (m.addMask.getType() != x.getType() &&
+          cast<RankedTensorType>(m.addMask.getType()).getElementType() !=
+              st.getElementType())
+        return std::nullopt;
+      masked = true;
+    } else {
+      break;
+    }
+    m.chain.push_back(def);
+  }
+  auto scores = x.getDefiningOp<MatMulOp>();
+  if (!scores || !singleUse(x))
+    return std::nullopt;
+  m.scores = scores;
+  m.chain.push_back(scores);
+  m.q = scores.getLhs();
+  m.kT = scores.getRhs();
+  auto qt = cast<RankedTensorType>(m.q.getType());
+  auto kt = cast<RankedTensorType>(m.kT.getType());
+  auto vt = cast<RankedTensorType>(m.v.getType());
+  int64_t r = qt.getRank();
+  if (r < 2 || kt.getRank() != r || vt.getRank() != r ||
+      qt.getShape().drop_back(2) != kt.getShape().drop_back(2) ||
+      qt.getShape().drop_back(2) != vt.getShape().drop_back(2) ||
+      !isa<FloatType>(qt.getElementType()) ||
+      qt.getElementType() != kt.getElementType() ||
+      qt.getElementType() != vt.getElementType())
+    return std::nullopt;
+  return m;
+}
+
+/// Whether `mask` is a constant that keeps exactly j <= i over its two minor
+/// dims, the same for every leading index: a bool keep mask (the complement
+/// when `negated`), or a float mask adding 0 where j <= i and a masked score
+/// (<= kMaskedScore) elsewhere. Attention then says `causal`.
+bool isCausal(Value mask, bool negated, int64_t L, int64_t S) {
+  auto c = mask.getDefiningOp<ConstantOp>();
+  auto type = cast<RankedTensorType>(mask.getType());
+  if (!c || L != S || type.getRank() < 2 || type.getShape().back() != S ||
+      type.getDimSize(type.getRank() - 2) != L)
+    return false;
+  auto onDiagonalOrBelow = [&](int64_t idx) {
+    return idx % S <= (idx / S) % L;
+  };
+  int64_t idx = 0;
+  if (auto bools = dyn_cast<DenseIntElementsAttr>(c.getValue())) {
+    for (bool keep : bools.getValues<bool>())
+      if ((keep != negated) != onDiagonalOrBelow(idx++))
+        return false;
+    return true;
+  }
+  if (auto floats = dyn_cast<DenseFPElementsAttr>(c.getValue())) {
+    for (APFloat x : floats.getValues<APFloat>()) {
+      double v = x.convertToDouble();
+      if (onDiagonalOrBelow(idx++) ? v != 0.0 : v > kMaskedScore)
+        return false;
+    }
+    return true;
+  }
+  return false;
+}
+
+/// The key [..., S, D] for a kT [..., D, S]: folds a transpose that made kT.
+Value keyFrom(OpBuilder &b, Location loc, Value kT) {
+  auto type = cast<RankedTensorType>(kT.getType());
+  int64_t r = type.getRank();
+  SmallVector<int64_t> perm;
+  Value src = kT;
+  if (auto tr = kT.getDefiningOp<TransposeOp>()) {
+    perm.assign(tr.getPerm().begin(), tr.getPerm().end());
+    src = tr.getInput();
+  } else {
+    for (int64_t i = 0; i < r; ++i)
+      perm.push_back(i);
+  }
+  std::swap(perm[r - 1], perm[r - 2]);
+  bool identity = true;
+  for (int64_t i = 0; i < r; ++i)
+    identity &= perm[i] == i;
+  if (identity)
+    return src;
+  return b.create<TransposeOp>(loc, src, b.getDenseI64ArrayAttr(perm));
+}
+
+/// not(mask), folded when the mask is a constant.
+Value negate(OpBuilder &b, Location loc, Value mask) {
+  if (auto c = mask.getDefiningOp<ConstantOp>())
+    if (auto dense = dyn_cast<DenseIntElementsAttr>(c.getValue())) {
+      SmallVector<bool> flipped;
+      for (bool x : dense.getValues<bool>())
+        flipped.push_back(!x);
+      return b.create<ConstantOp>(
+          c.getLoc(), DenseElementsAttr::get(dense.getType(), ArrayRef<bool>(flipped)));
+    }
+  return b.create<NotOp>(loc, mask);
+}
+
+struct GraphRaisePass : dfa::impl::GraphRaisePassBase<GraphRaisePass> {
+  using GraphRaisePassBase::GraphRaisePassBase;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    bool wantAttention = true;
+    if (!targetName.empty() || module->hasAttr("graph.target")) {
+      FailureOr<target::Target> t = loadPassTarget(
+          module, targetName,
+          std::vector<std::string>(targetDirs.begin(), targetDirs.end()));
+      if (failed(t))
+        return signalPassFailure();
+      wantAttention = llvm::is_contained(t->nativeOps, "attention");
+    }
+    if (!wantAttention)
+      return;
+    SmallVector<MatMulOp> roots;
+    module.walk([&](MatMulOp op) { roots.push_back(op); });
+    for (MatMulOp root : roots) {
+      if (!root->getBlock())
+        continue;
+      std::optional<AttentionMatch> m = matchAttention(root);
+      if (!m)
+        continue;
+      raise(*m);
+    }
+  }
+
+  void raise(AttentionMatch &m) {
+    OpBuilder b(m.output);
+    // The raised op is named after the output matmul, and remembers the rest.
+    SmallVector<Location> locs;
+    for (Operation *op : m.chain)
+      locs.push_back(op->getLoc());
+    Location loc = FusedLoc::get(b.getContext(), locs);
+    Value key = keyFrom(b, m.scores.getLoc(), m.kT);
+    auto st = cast<RankedTensorType>(m.softmax.getType());
+    int64_t r = st.getRank();
+    int64_t L = st.getDimSize(r - 2), S = st.getDimSize(r - 1);
+    bool causal = m.keep ? isCausal(m.keep, m.keepNegated, L, S)
+                         : m.addMask && isCausal(m.addMask, false, L, S);
+    Value mask = causal ? Value() : m.addMask;
+    if (m.keep && !causal)
+      mask = m.keepNegated ? negate(b, m.output.getLoc(), m.keep) : m.keep;
+    auto att = b.create<AttentionOp>(loc, m.q, key, m.v, mask,
+                                     b.getF64FloatAttr(m.scale), b.getBoolAttr(causal));
+    if (remarks) {
+      InFlightDiagnostic d = att->emitRemark();
+      d << "raised " << m.chain.size() << " ops to 'graph.attention' (";
+      llvm::interleaveComma(m.chain, d, [&](Operation *op) {
+        std::string name = sourceName(op);
+        d << (name.empty() ? op->getName().getStringRef().str() : name);
+      });
+      d << ")" << (causal ? ", causal" : "") << ", scale "
+        << llvm::formatv("{0}", llvm::format("%g", m.scale)).str();
+    }
+    m.output.replaceAllUsesWith(att.getOutput());
+    // Erase outermost first: each op's only user is the one before it. Then
+    // the constants (scale, fill, masks) and the key transpose left unused.
+    SetVector<Operation *> feeders;
+    for (Operation *op : m.chain)
+      for (Value operand : op->getOperands())
+        if (Operation *d = operand.getDefiningOp();
+            d && isa<ConstantOp, TransposeOp>(d))
+          feeders.insert(d);
+    for (Operation *op : m.chain)
+      op->erase();
+    for (Operation *d : feeders)
+      if (d->use_empty())
+        d->erase();
+    ++numRaised;
+  }
+};
+} // namespace
