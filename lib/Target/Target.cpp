@@ -103,6 +103,40 @@ public:
     return Sourced{*value, source->str()};
   }
 
+  /// An array of `n` positive integers, e.g. "tile": [8, 128].
+  void intArray(const json::Object &o, llvm::StringRef key,
+                const std::string &path, size_t n, bool required,
+                llvm::StringRef why) {
+    const json::Value *v = o.get(key);
+    if (!v) {
+      if (required)
+        fail(path, "missing (expected an array of " + std::to_string(n) +
+                       " positive integers; " + why.str() + ")");
+      return;
+    }
+    const json::Array *a = v->getAsArray();
+    bool good = a && a->size() == n;
+    for (size_t i = 0; good && i < n; ++i) {
+      auto x = (*a)[i].getAsInteger();
+      good = x && *x > 0;
+    }
+    if (!good)
+      fail(path, "expected an array of " + std::to_string(n) + " positive integers");
+  }
+
+  /// A positive sourced number the passes of a family rely on.
+  void positive(const json::Object &o, llvm::StringRef key,
+                const std::string &path, bool required, llvm::StringRef why) {
+    if (!o.get(key)) {
+      if (required)
+        fail(path, "missing (expected {\"value\": number, \"source\": string}; " +
+                       why.str() + ")");
+      return;
+    }
+    if (auto v = sourced(o, key, path, true); v && v->value <= 0)
+      fail(path + ".value", "expected a positive number");
+  }
+
 private:
   llvm::StringRef file;
   std::string &error;
@@ -129,6 +163,43 @@ std::optional<Link> readLink(Reader &r, const json::Object &o,
   if (auto v = r.sourced(*l, "links", path + ".links", false))
     link.links = *v;
   return link;
+}
+/// The layout and limit keys the passes of each family read: required where
+/// a family's decisions depend on them, checked for shape wherever present.
+void checkFamilyKeys(Reader &r, const json::Object &root, const Target &t) {
+  static const json::Object empty;
+  const json::Object *layout = root.getObject("layout");
+  const json::Object *limits = root.getObject("limits");
+  const json::Object &lay = layout ? *layout : empty;
+  const json::Object &lim = limits ? *limits : empty;
+  llvm::StringRef f = t.family;
+  r.intArray(lay, "cta_tile", "layout.cta_tile", 3, f == "gpu",
+             "a gpu target's CTA tile [m, n, k]");
+  r.intArray(lay, "mma_tile", "layout.mma_tile", 3, f == "gpu",
+             "a gpu target's tensor-core instruction shape [m, n, k]");
+  r.intArray(lay, "tile", "layout.tile", 2, f == "tpu",
+             "a tpu target's (sublane, lane) tile of the two minor dims");
+  r.intArray(lay, "tile_16bit", "layout.tile_16bit", 2, false, "");
+  r.intArray(lay, "tile_8bit", "layout.tile_8bit", 2, false, "");
+  r.intArray(lay, "mxm_plane", "layout.mxm_plane", 2, f == "lpu",
+             "an lpu target's matrix plane [rows, cols]");
+  r.intArray(lay, "fabric_dims", "layout.fabric_dims", 2, false, "");
+  r.positive(lay, "vector_elems", "layout.vector_elems", f == "lpu",
+             "an lpu target's vector length");
+  r.positive(lay, "stick_bytes", "layout.stick_bytes", f == "spyre",
+             "a spyre target's stick size");
+  r.positive(lay, "matmul_pad", "layout.matmul_pad", false, "");
+  r.positive(lay, "alignment_bytes", "layout.alignment_bytes", false, "");
+  r.positive(lim, "smem_bytes_per_block_max", "limits.smem_bytes_per_block_max",
+             f == "gpu", "a gpu target's shared memory per CTA");
+  r.positive(lim, "usable_lx_bytes_per_core", "limits.usable_lx_bytes_per_core",
+             f == "spyre", "a spyre target's scratchpad budget for fusion");
+  r.positive(lim, "max_span_bytes_per_core", "limits.max_span_bytes_per_core",
+             f == "spyre", "a spyre core's addressable span");
+  r.positive(lim, "sram_bytes_total", "limits.sram_bytes_total", f == "wse",
+             "a wse target's on-wafer SRAM, for weight streaming");
+  r.positive(lim, "pe_sram_bytes", "limits.pe_sram_bytes", f == "wse",
+             "a wse target's SRAM per PE");
 }
 } // namespace
 
@@ -271,6 +342,8 @@ std::optional<Target> dfa::target::parseTarget(llvm::StringRef file,
     for (const auto &kv : *l)
       if (auto v = r.sourcedValue(kv.second, "limits." + kv.first.str()))
         t.limits[kv.first.str()] = *v;
+  if (r.ok)
+    checkFamilyKeys(r, *root, t);
   if (!r.ok)
     return std::nullopt;
   return t;

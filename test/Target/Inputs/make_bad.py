@@ -25,3 +25,9 @@ d = copy.deepcopy(good); d["memory"][0]["capacity_bytes"]["value"] = -1; write("
 d = copy.deepcopy(good); d["name"] = "other"; write("wrong-name", d)
 d = copy.deepcopy(good); d["memory"] = []; write("no-memory", d)
 write("not-json", None, raw='{"schema": "dfa.target/1", ')
+# Keys the passes of a family read (checked after the generic schema).
+d = copy.deepcopy(good); del d["layout"]; write("tpu-no-tile", d)
+d = copy.deepcopy(good); d["layout"]["tile"] = [8, 0]; write("tpu-zero-tile", d)
+d = copy.deepcopy(good); d["family"] = "spyre"; d["layout"] = {"stick_bytes": {"value": 0, "source": "x"}}; write("spyre-zero-stick", d)
+d = copy.deepcopy(good); d["family"] = "spyre"; d["layout"] = {"stick_bytes": {"value": 128, "source": "x"}}; write("spyre-no-lx", d)
+d = copy.deepcopy(good); d["family"] = "lpu"; d["layout"] = {"vector_elems": 320, "mxm_plane": [320, 320]}; write("lpu-bare-number", d)
