@@ -56,9 +56,9 @@ struct AttentionMatch {
   SoftmaxOp softmax;
   Value q, kT, v;
   double scale = 1.0;
-  Value keep;      // bool mask: true where a score is kept
+  Value keep;               // bool mask: true where a score is kept
   bool keepNegated = false; // `keep` is the masked-out set (where(c, -inf, s))
-  Value addMask;   // float mask added to the scores
+  Value addMask;            // float mask added to the scores
   SmallVector<Operation *> chain; // ops replaced, outermost first
 };
 
@@ -225,7 +225,8 @@ Value negate(OpBuilder &b, Location loc, Value mask) {
       for (bool x : dense.getValues<bool>())
         flipped.push_back(!x);
       return b.create<ConstantOp>(
-          c.getLoc(), DenseElementsAttr::get(dense.getType(), ArrayRef<bool>(flipped)));
+          c.getLoc(),
+          DenseElementsAttr::get(dense.getType(), ArrayRef<bool>(flipped)));
     }
   return b.create<NotOp>(loc, mask);
 }
@@ -275,7 +276,8 @@ struct GraphRaisePass : dfa::impl::GraphRaisePassBase<GraphRaisePass> {
     if (m.keep && !causal)
       mask = m.keepNegated ? negate(b, m.output.getLoc(), m.keep) : m.keep;
     auto att = b.create<AttentionOp>(loc, m.q, key, m.v, mask,
-                                     b.getF64FloatAttr(m.scale), b.getBoolAttr(causal));
+                                     b.getF64FloatAttr(m.scale),
+                                     b.getBoolAttr(causal));
     if (remarks) {
       InFlightDiagnostic d = att->emitRemark();
       d << "raised " << m.chain.size() << " ops to 'graph.attention' (";

@@ -1,0 +1,363 @@
+//===- SchedEmit.cpp - memory, time, DMAs and kernels of a schedule
+//--------===//
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+#include "SchedLowering.h"
+
+#include "mlir/IR/IRMapping.h"
+
+using namespace mlir;
+using namespace dfa;
+using namespace dfa::lowering;
+
+int Lowering::arenaFor(const target::MemoryLevel &level, int64_t chip,
+                       int64_t ub, int64_t ue) {
+  ArenaKey key{level.name, chip, level.scope == "unit" ? ub : 0,
+               level.scope == "unit" ? ue : 0};
+  auto it = arenaIndex.find(key);
+  if (it != arenaIndex.end())
+    return it->second;
+  int idx = arenas.size();
+  arenas.push_back(
+      {key, Arena(int64_t(level.capacityBytes.value), alignment())});
+  arenaIndex[key] = idx;
+  return idx;
+}
+
+/// Places a buffer for `v` in `level`; fails with a diagnostic.
+FailureOr<Home> Lowering::place(Location loc, const target::MemoryLevel &level,
+                                Value v, int64_t chip, int64_t ub, int64_t ue,
+                                SmallVectorImpl<Value> &deps, StringRef what) {
+  auto type = cast<RankedTensorType>(v.getType());
+  TensorLayout layout = layoutOf(t, v);
+  bool perUnit = level.scope == "unit";
+  int64_t units = perUnit ? ue - ub : 1;
+  int64_t size = perUnit ? ceilDiv(layout.bytes, std::max<int64_t>(1, units))
+                         : layout.bytes;
+  int idx = arenaFor(level, chip, ub, ue);
+  std::optional<int64_t> off = arena(idx).allocate(size, deps);
+  if (!off) {
+    emitError(loc) << "does not fit: " << level.name << " of " << t.name
+                   << (chips > 1 ? " (chip " + std::to_string(chip) + ")" : "")
+                   << " holds " << int64_t(level.capacityBytes.value) << " B; "
+                   << what << " needs " << size << " B with "
+                   << arena(idx).liveBytes() << " B already live";
+    return failure();
+  }
+  Home h;
+  h.arena = idx;
+  h.offset = *off;
+  h.chip = chip;
+  h.unitBegin = ub;
+  h.unitEnd = ue;
+  auto bufType = sched::BufferType::get(b.getContext(), level.name, type);
+  SmallVector<NamedAttribute> attrs = {
+      b.getNamedAttr("offset", b.getI64IntegerAttr(*off)),
+      b.getNamedAttr("size", b.getI64IntegerAttr(arena(idx).padded(size))),
+      b.getNamedAttr("layout", b.getStringAttr(layout.name))};
+  if (perUnit) {
+    attrs.push_back(b.getNamedAttr("unit", b.getI64IntegerAttr(ub)));
+    if (ue - ub > 1)
+      attrs.push_back(b.getNamedAttr("unit_end", b.getI64IntegerAttr(ue)));
+  }
+  if (chips > 1)
+    attrs.push_back(b.getNamedAttr("chip", b.getI64IntegerAttr(chip)));
+  h.buffer =
+      b.create<sched::AllocOp>(loc, TypeRange{bufType}, ValueRange{}, attrs)
+          .getBuffer();
+  return h;
+}
+
+void Lowering::release(Home &h) {
+  if (h.arena < 0)
+    return;
+  SmallVector<Value> tokens(h.readers.begin(), h.readers.end());
+  if (h.token)
+    tokens.push_back(h.token);
+  arena(h.arena).release(h.offset, tokens);
+  h.arena = -1;
+}
+
+void Lowering::timeCompute(sched::ComputeOp op, double seconds) {
+  if (!isStatic)
+    return;
+  int64_t chip = op.getChip() ? int64_t(*op.getChip()) : 0;
+  int64_t ub = op.getUnitBegin(), ue = op.getUnitEnd();
+  int64_t start =
+      std::max(readyAt(op.getDeps()), unitsBusy[chip].freeAt(ub, ue));
+  int64_t cycles = target::toCycles(t, seconds);
+  op.setStartAttr(b.getI64IntegerAttr(start));
+  op.setCyclesAttr(b.getI64IntegerAttr(cycles));
+  unitsBusy[chip].occupy(ub, ue, start + cycles);
+  endOf[op.getDone()] = start + cycles;
+  makespan = std::max(makespan, start + cycles);
+}
+
+/// A copy of all of `v` from `src` to `dst`.
+Value Lowering::dma(Location loc, Value v, Value src, Value dst,
+                    ArrayRef<Value> deps, int64_t engine, int64_t chip,
+                    double bandwidth, double latencyNs) {
+  auto type = cast<sched::BufferType>(src.getType()).getTensor();
+  SmallVector<int64_t> zeros(type.getRank(), 0);
+  int64_t bytes = layoutOf(t, v).bytes;
+  auto op = b.create<sched::DmaOp>(
+      loc, sched::TokenType::get(b.getContext()), src, dst, deps,
+      b.getDenseI64ArrayAttr(zeros), b.getDenseI64ArrayAttr(zeros),
+      b.getDenseI64ArrayAttr(type.getShape()), b.getI64IntegerAttr(engine),
+      chips > 1 ? b.getI64IntegerAttr(chip) : IntegerAttr(),
+      b.getI64IntegerAttr(bytes), IntegerAttr(), IntegerAttr());
+  ++numDmas;
+  dmaBytes += bytes;
+  if (isStatic) {
+    int64_t start =
+        std::max(readyAt(deps), enginesBusy[chip].freeAt(engine, engine + 1));
+    int64_t cycles = target::toCycles(
+        t, target::transferSeconds(t, double(bytes), bandwidth, latencyNs));
+    op.setStartAttr(b.getI64IntegerAttr(start));
+    op.setCyclesAttr(b.getI64IntegerAttr(cycles));
+    enginesBusy[chip].occupy(engine, engine + 1, start + cycles);
+    endOf[op.getDone()] = start + cycles;
+    makespan = std::max(makespan, start + cycles);
+  }
+  return op.getDone();
+}
+
+/// Places a weight or constant where its first consumer runs.
+LogicalResult Lowering::placeResident(Value v, const KernelPlan &p) {
+  if (homes.count(v))
+    return success();
+  const target::MemoryLevel &level = weightStreaming || !home ? *outer : *home;
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPoint(weightsEnd);
+  SmallVector<Value> deps;
+  std::string what = "a constant";
+  if (auto w = v.getDefiningOp<WeightOp>())
+    what = ("weight '" + w.getSymName() + "'").str();
+  FailureOr<Home> h =
+      place(v.getLoc(), level, v, p.chip, p.unitBegin, p.unitEnd, deps, what);
+  if (failed(h))
+    return failure();
+  auto alloc = cast<sched::AllocOp>(h->buffer.getDefiningOp());
+  if (auto w = v.getDefiningOp<WeightOp>()) {
+    auto op = b.create<sched::WeightOp>(
+        w.getLoc(), alloc.getType(), w.getSymNameAttr(), w.getFileAttr(),
+        w.getOffsetAttr(), w.getZstdBytesAttr(), alloc.getOffsetAttr(),
+        alloc.getSizeAttr(), alloc.getUnitAttr(), alloc.getUnitEndAttr(),
+        alloc.getChipAttr(), alloc.getLayoutAttr());
+    alloc.replaceAllUsesWith(op.getBuffer());
+    alloc.erase();
+    h->buffer = op.getBuffer();
+  } else {
+    alloc.setInitAttr(
+        cast<ElementsAttr>(v.getDefiningOp<ConstantOp>().getValue()));
+  }
+  h->token = Value();
+  homes[v] = *h;
+  return success();
+}
+
+/// The buffer a kernel reads `v` from, copying it where the kernel needs
+/// it; `deps` gets what the read waits for.
+FailureOr<Value>
+Lowering::operand(Location loc, Value v, const KernelPlan &p,
+                  SmallVectorImpl<Value> &deps,
+                  SmallVectorImpl<std::pair<Home, Value>> &temps, bool stage) {
+  Home &h = homes[v];
+  const target::MemoryLevel *want = nullptr;
+  double bw = outer->bandwidthBytesPerS.value, lat = outer->latencyNs.value;
+  int64_t engine = kLoadEngine;
+  if (stage) {
+    want = scratch;
+  } else if (bool onWafer =
+                 cast<sched::BufferType>(h.buffer.getType()).getMemory() ==
+                 home->name;
+             family == "wse" && (!onWafer || h.unitBegin != p.unitBegin)) {
+    // Over the fabric into this kernel's rectangle (or from MemoryX).
+    want = home;
+    if (t.onChip && onWafer) {
+      bw = t.onChip->bandwidthBytesPerS.value;
+      lat = t.onChip->latencyNs.value;
+      engine = kLinkEngine;
+    }
+  } else if (family == "lpu" && h.chip != p.chip) {
+    want = home;
+    if (t.chipToChip) {
+      bw = t.chipToChip->bandwidthBytesPerS.value;
+      lat = t.chipToChip->latencyNs.value;
+    }
+    engine = kLinkEngine;
+  }
+  if (!want) {
+    if (h.token)
+      deps.push_back(h.token);
+    return h.buffer;
+  }
+  SmallVector<Value> reuse;
+  FailureOr<Home> copy =
+      place(loc, *want, v, p.chip, p.unitBegin, p.unitEnd, reuse);
+  if (failed(copy))
+    return failure();
+  SmallVector<Value> dmaDeps(reuse);
+  if (h.token)
+    dmaDeps.push_back(h.token);
+  Value done =
+      dma(loc, v, h.buffer, copy->buffer, dmaDeps, engine, p.chip, bw, lat);
+  h.readers.push_back(done);
+  copy->token = done;
+  deps.push_back(done);
+  temps.push_back({*copy, Value()});
+  return copy->buffer;
+}
+
+/// Does the kernel's working set fit half of the scratchpad per unit?
+bool Lowering::fitsStaged(KernelOp k, const KernelPlan &p) {
+  if (!scratch)
+    return false;
+  int64_t units = p.unitEnd - p.unitBegin, total = 0;
+  for (Value v : k.getInputs())
+    total += bytesPerUnit(v, units);
+  for (Value v : k.getOutputs())
+    total += bytesPerUnit(v, units);
+  return double(total) <= 0.5 * scratch->capacityBytes.value;
+}
+
+LogicalResult Lowering::emitKernel(KernelOp k, const KernelPlan &p,
+                                   const DenseMap<Value, int64_t> &lastUse,
+                                   int64_t index) {
+  Location loc = k.getLoc();
+  bool stage = staging && fitsStaged(k, p);
+  if (staging && !stage) {
+    std::string reason = "working set exceeds half of " + scratch->name +
+                         ": operands stream from " + outer->name;
+    spills.push_back(b.getDictionaryAttr(
+        {b.getNamedAttr("kernel", k.getSymNameAttr()),
+         b.getNamedAttr("reason", b.getStringAttr(reason))}));
+    if (opts.remarks)
+      emitRemark(loc) << "kernel '" << k.getSymName() << "': " << reason;
+  }
+  SmallVector<Value> deps, ins;
+  SmallVector<std::pair<Home, Value>> temps;
+  for (Value v : k.getInputs()) {
+    FailureOr<Value> buf = operand(loc, v, p, deps, temps, stage);
+    if (failed(buf))
+      return failure();
+    ins.push_back(*buf);
+  }
+  // Outputs: in the scratchpad when staged, else at home.
+  const target::MemoryLevel &outLevel = stage ? *scratch
+                                        : (family == "wse" || family == "lpu")
+                                            ? *home
+                                            : *outer;
+  SmallVector<Value> outs;
+  SmallVector<Home> outHomes;
+  for (Value r : k.getOutputs()) {
+    SmallVector<Value> reuse;
+    FailureOr<Home> h =
+        place(loc, outLevel, r, p.chip, p.unitBegin, p.unitEnd, reuse);
+    if (failed(h))
+      return failure();
+    deps.append(reuse.begin(), reuse.end());
+    outs.push_back(h->buffer);
+    outHomes.push_back(*h);
+  }
+  // Deterministic: deps in the order their ops appear, each once.
+  llvm::sort(deps, [](Value a, Value c) {
+    return a.getDefiningOp()->isBeforeInBlock(c.getDefiningOp());
+  });
+  deps.erase(std::unique(deps.begin(), deps.end()), deps.end());
+
+  auto compute = b.create<sched::ComputeOp>(
+      loc, sched::TokenType::get(b.getContext()), k.getSymNameAttr(), ins, outs,
+      deps, b.getI64IntegerAttr(p.unitBegin), b.getI64IntegerAttr(p.unitEnd),
+      chips > 1 ? b.getI64IntegerAttr(p.chip) : IntegerAttr(), IntegerAttr(),
+      IntegerAttr());
+  compute->setAttr("kind", k.getKindAttr());
+  for (StringRef name : {"tile", "grid", "waves", "pad_flops", "smem_bytes",
+                         "vmem_bytes", "rect", "mxm_planes", "split_dim"})
+    if (Attribute a = k->getAttr(name))
+      compute->setAttr(name, a);
+  Block *cb = new Block();
+  compute.getBody().push_back(cb);
+  IRMapping map;
+  for (BlockArgument arg : k.getBlock().getArguments())
+    map.map(arg, cb->addArgument(arg.getType(), arg.getLoc()));
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToEnd(cb);
+    for (Operation &op : k.getBlock().without_terminator())
+      b.clone(op, map);
+    SmallVector<Value> yielded;
+    for (Value v : cast<YieldOp>(k.getBlock().getTerminator()).getValues())
+      yielded.push_back(map.lookup(v));
+    b.create<sched::YieldOp>(loc, yielded);
+  }
+  Value done = compute.getDone();
+
+  // Time: FLOPs (with padding) against the units used, bytes against the
+  // memory the operands come from.
+  target::Work w;
+  w.flops = double(cast<CostOpInterface>(k.getOperation()).getFlops() +
+                   attrOr(k, "pad_flops", 0));
+  for (Value v : k.getInputs())
+    w.bytes += double(tensorBytes(v.getType()));
+  for (Value v : k.getOutputs())
+    w.bytes += double(tensorBytes(v.getType()));
+  StringRef kind = k.getKind();
+  w.matrix = kind == "matmul" || kind == "conv" || kind == "attention";
+  if (!k.getOutputs().empty()) {
+    Type et =
+        cast<RankedTensorType>(k.getOutputs()[0].getType()).getElementType();
+    std::string s;
+    llvm::raw_string_ostream os(s);
+    et.print(os);
+    w.dtype = s;
+  }
+  w.units =
+      family == "lpu" ? double(t.units.value) : double(p.unitEnd - p.unitBegin);
+  const target::MemoryLevel &src = stage ? *scratch : outLevel;
+  w.bandwidth = src.bandwidthBytesPerS.value *
+                (src.scope == "unit" ? double(p.unitEnd - p.unitBegin) : 1.0);
+  timeCompute(compute, computeSecondsWithLaunch(w));
+
+  for (Value v : k.getInputs())
+    homes[v].readers.push_back(done);
+  for (auto &[tmp, unused] : temps) {
+    tmp.readers.push_back(done);
+    release(tmp);
+  }
+  // Results: copied home when staged.
+  for (auto [r, h] : llvm::zip(k.getOutputs(), outHomes)) {
+    h.token = done;
+    if (!stage) {
+      homes[r] = h;
+      continue;
+    }
+    SmallVector<Value> reuse;
+    FailureOr<Home> back =
+        place(loc, *outer, r, p.chip, p.unitBegin, p.unitEnd, reuse);
+    if (failed(back))
+      return failure();
+    SmallVector<Value> dmaDeps(reuse);
+    dmaDeps.push_back(done);
+    Value stored =
+        dma(loc, r, h.buffer, back->buffer, dmaDeps, kStoreEngine, p.chip,
+            outer->bandwidthBytesPerS.value, outer->latencyNs.value);
+    h.readers.push_back(stored);
+    release(h);
+    back->token = stored;
+    homes[r] = *back;
+  }
+  // Free what no later kernel reads.
+  for (Value v : k.getInputs()) {
+    auto it = lastUse.find(v);
+    if (it != lastUse.end() && it->second == index && !isResident(v))
+      release(homes[v]);
+  }
+  for (Value r : k.getOutputs())
+    if (!lastUse.count(r))
+      release(homes[r]);
+  return success();
+}

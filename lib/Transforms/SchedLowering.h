@@ -1,0 +1,207 @@
+//===- SchedLowering.h - state of the graph-to-sched lowering ---*- C++ -*-===//
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+///
+/// Private to lib/Transforms. The lowering of kernels to a sched.program,
+/// split over ConvertToSched.cpp (placement decisions, the driver, stats),
+/// SchedEmit.cpp (memory, time, DMAs, kernels) and SchedChunk.cpp (kernels
+/// run as chunks through the scratchpad).
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef LIB_TRANSFORMS_SCHEDLOWERING_H
+#define LIB_TRANSFORMS_SCHEDLOWERING_H
+
+#include "Chunk.h"
+#include "SchedPlan.h"
+#include "TargetModel.h"
+
+#include "dfa/Target/Cost.h"
+#include "dfa/Transforms/Schedule.h"
+
+#include "dialects/Graph/GraphOps.h"
+#include "dialects/Sched/SchedOps.h"
+
+#include "mlir/IR/Builders.h"
+#include "llvm/ADT/DenseSet.h"
+
+#include <map>
+
+namespace dfa::lowering {
+
+using namespace mlir;
+using namespace dfa::graph;
+using dfa::target::Target;
+
+enum : int64_t { kLoadEngine = 0, kStoreEngine = 1, kLinkEngine = 2 };
+/// LPU functional units: MXM planes 0-3, VXM 4, SXM 5.
+enum : int64_t { kVXM = 4, kSXM = 5, kLpuUnits = 6 };
+
+/// Where a graph value lives.
+struct Home {
+  Value buffer;
+  Value token;                   // the op that wrote it (null: resident)
+  SmallVector<Value, 4> readers; // ops that read it
+  int arena = -1;                // -1: not planned (a program input)
+  int64_t offset = 0;
+  int64_t chip = 0;
+  int64_t unitBegin = 0, unitEnd = 0;
+};
+
+struct KernelPlan {
+  int64_t chip = 0, unitBegin = 0, unitEnd = 1;
+};
+
+struct Lowering {
+  ModuleOp module;
+  const Target &t;
+  ScheduleOptions opts;
+  std::string family;
+  bool isStatic;
+  const target::MemoryLevel *outer = nullptr, *scratch = nullptr;
+  const target::MemoryLevel *home = nullptr; // where activations live
+  bool staging = false, weightStreaming = false;
+  int64_t chips = 1;
+
+  sched::ProgramOp program;
+  OpBuilder b;
+  Block *body = nullptr;
+  Operation *weightsEnd = nullptr; // weights are placed before this op
+
+  struct ArenaKey {
+    std::string level;
+    int64_t chip, unitBegin, unitEnd;
+    bool operator<(const ArenaKey &o) const {
+      return std::tie(level, chip, unitBegin, unitEnd) <
+             std::tie(o.level, o.chip, o.unitBegin, o.unitEnd);
+    }
+  };
+  std::map<ArenaKey, int> arenaIndex;
+  std::vector<std::pair<ArenaKey, Arena>> arenas;
+  DenseMap<Value, Home> homes;
+  DenseMap<Value, int64_t> endOf;                     // token -> end cycle
+  std::map<int64_t, Timeline> unitsBusy, enginesBusy; // per chip
+  int64_t makespan = 0;
+
+  // Stats.
+  int64_t numDmas = 0, dmaBytes = 0;
+  SmallVector<Attribute> spills;
+
+  Lowering(ModuleOp m, const Target &t, ScheduleOptions o)
+      : module(m), t(t), opts(o), family(t.family), b(m.getContext()) {
+    isStatic = family == "tpu" || family == "wse" || family == "lpu" ||
+               family == "spyre";
+  }
+
+  //===--------------------------------------------------------------------===//
+  // Memory
+  //===--------------------------------------------------------------------===//
+
+  int64_t alignment() const {
+    if (auto s = t.layoutValue("stick_bytes"))
+      return int64_t(*s);
+    return int64_t(t.layoutValue("alignment_bytes").value_or(64));
+  }
+
+  Arena &arena(int idx) { return arenas[idx].second; }
+
+  int arenaFor(const target::MemoryLevel &level, int64_t chip, int64_t ub,
+               int64_t ue);
+
+  /// Bytes of `v` per unit when split over `units` in the target's layout.
+  int64_t bytesPerUnit(Value v, int64_t units) {
+    return ceilDiv(layoutOf(t, v).bytes, std::max<int64_t>(1, units));
+  }
+
+  /// Places a buffer for `v` in `level`; fails with a diagnostic.
+  FailureOr<Home> place(Location loc, const target::MemoryLevel &level, Value v,
+                        int64_t chip, int64_t ub, int64_t ue,
+                        SmallVectorImpl<Value> &deps,
+                        StringRef what = "this tensor");
+
+  void release(Home &h);
+
+  //===--------------------------------------------------------------------===//
+  // Time
+  //===--------------------------------------------------------------------===//
+
+  int64_t readyAt(ValueRange deps) {
+    int64_t r = 0;
+    for (Value d : deps)
+      r = std::max(r, endOf.lookup(d));
+    return r;
+  }
+
+  void timeCompute(sched::ComputeOp op, double seconds);
+
+  /// A copy of all of `v` from `src` to `dst`.
+  Value dma(Location loc, Value v, Value src, Value dst, ArrayRef<Value> deps,
+            int64_t engine, int64_t chip, double bandwidth, double latencyNs);
+
+  //===--------------------------------------------------------------------===//
+  // Placement decided before emission
+  //===--------------------------------------------------------------------===//
+
+  static int64_t attrOr(Operation *op, StringRef name, int64_t dflt) {
+    if (auto a = op->getAttrOfType<IntegerAttr>(name))
+      return a.getInt();
+    return dflt;
+  }
+
+  static bool isResident(Value v) {
+    Operation *def = v.getDefiningOp();
+    return isa_and_nonnull<WeightOp, ConstantOp>(def);
+  }
+
+  int64_t weightBytesOf(KernelOp k, llvm::DenseSet<Value> &seen);
+
+  /// Units and chip of every kernel; fails when the weights fit no chip.
+  LogicalResult planKernels(ArrayRef<KernelOp> kernels,
+                            DenseMap<Operation *, KernelPlan> &plans);
+
+  //===--------------------------------------------------------------------===//
+  // Emission
+  //===--------------------------------------------------------------------===//
+
+  /// Places a weight or constant where its first consumer runs.
+  LogicalResult placeResident(Value v, const KernelPlan &p);
+
+  /// The buffer a kernel reads `v` from, copying it where the kernel needs
+  /// it; `deps` gets what the read waits for.
+  FailureOr<Value> operand(Location loc, Value v, const KernelPlan &p,
+                           SmallVectorImpl<Value> &deps,
+                           SmallVectorImpl<std::pair<Home, Value>> &temps,
+                           bool stage);
+
+  /// Does the kernel's working set fit half of the scratchpad per unit?
+  bool fitsStaged(KernelOp k, const KernelPlan &p);
+
+  LogicalResult emitKernel(KernelOp k, const KernelPlan &p,
+                           const DenseMap<Value, int64_t> &lastUse,
+                           int64_t index);
+
+  /// A GPU launches every kernel; a static target launches its program
+  /// once and synchronizes between kernels.
+  double computeSecondsWithLaunch(const target::Work &w) {
+    double overhead = isStatic ? t.syncNs.value : t.launchNs.value;
+    return target::computeSeconds(t, w) + overhead * 1e-9;
+  }
+
+  const target::MemoryLevel *
+  findLevel(bool (*pred)(const target::MemoryLevel &)) {
+    for (const target::MemoryLevel &m : t.memory)
+      if (pred(m))
+        return &m;
+    return nullptr;
+  }
+
+  Status run();
+
+  DictionaryAttr stats(ArrayRef<KernelOp> kernels);
+};
+
+} // namespace dfa::lowering
+
+#endif // LIB_TRANSFORMS_SCHEDLOWERING_H
