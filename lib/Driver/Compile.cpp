@@ -345,6 +345,16 @@ void writeSummary(llvm::raw_ostream &os, const CompileOptions &opts,
                   j.attribute(key, d.getAs<StringAttr>(key).getValue());
               });
           });
+          j.attributeArray("chunked", [&] {
+            if (auto chunked = r.stats.getAs<ArrayAttr>("chunked"))
+              for (Attribute a : chunked)
+                j.object([&] {
+                  auto d = cast<DictionaryAttr>(a);
+                  j.attribute("kernel", d.getAs<StringAttr>("kernel").getValue());
+                  for (const char *key : {"dim", "chunks", "extent"})
+                    j.attribute(key, d.getAs<IntegerAttr>(key).getInt());
+                });
+          });
           j.attributeObject("peak_bytes", [&] {
             if (auto peaks = r.stats.getAs<DictionaryAttr>("peak_bytes"))
               for (NamedAttribute na : peaks)

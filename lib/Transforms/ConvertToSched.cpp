@@ -255,6 +255,7 @@ DictionaryAttr Lowering::stats(ArrayRef<KernelOp> kernels) {
       b.getNamedAttr("pad_flops", b.getI64IntegerAttr(padFlops)),
       b.getNamedAttr("relayouts", b.getI64IntegerAttr(relayouts)),
       b.getNamedAttr("spills", b.getArrayAttr(spills)),
+      b.getNamedAttr("chunked", b.getArrayAttr(chunked)),
       b.getNamedAttr("dmas", b.getI64IntegerAttr(numDmas)),
       b.getNamedAttr("dma_bytes", b.getI64IntegerAttr(dmaBytes)),
       b.getNamedAttr("peak_bytes", b.getDictionaryAttr(peaks)),

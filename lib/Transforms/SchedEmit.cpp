@@ -1,5 +1,4 @@
-//===- SchedEmit.cpp - memory, time, DMAs and kernels of a schedule
-//--------===//
+//===- SchedEmit.cpp - memory, time, DMAs and kernels of a schedule ------===//
 //
 // SPDX-License-Identifier: Apache-2.0
 //
@@ -27,12 +26,20 @@ int Lowering::arenaFor(const target::MemoryLevel &level, int64_t chip,
   return idx;
 }
 
-/// Places a buffer for `v` in `level`; fails with a diagnostic.
 FailureOr<Home> Lowering::place(Location loc, const target::MemoryLevel &level,
                                 Value v, int64_t chip, int64_t ub, int64_t ue,
                                 SmallVectorImpl<Value> &deps, StringRef what) {
   auto type = cast<RankedTensorType>(v.getType());
-  TensorLayout layout = layoutOf(t, v);
+  return placeType(loc, level, type, layoutOf(t, v), chip, ub, ue, deps, what);
+}
+
+FailureOr<Home> Lowering::placeType(Location loc,
+                                    const target::MemoryLevel &level,
+                                    RankedTensorType type,
+                                    const TensorLayout &layout, int64_t chip,
+                                    int64_t ub, int64_t ue,
+                                    SmallVectorImpl<Value> &deps,
+                                    StringRef what) {
   bool perUnit = level.scope == "unit";
   int64_t units = perUnit ? ue - ub : 1;
   int64_t size = perUnit ? ceilDiv(layout.bytes, std::max<int64_t>(1, units))
@@ -96,24 +103,35 @@ void Lowering::timeCompute(sched::ComputeOp op, double seconds) {
   makespan = std::max(makespan, start + cycles);
 }
 
-/// A copy of all of `v` from `src` to `dst`.
 Value Lowering::dma(Location loc, Value v, Value src, Value dst,
                     ArrayRef<Value> deps, int64_t engine, int64_t chip,
                     double bandwidth, double latencyNs) {
   auto type = cast<sched::BufferType>(src.getType()).getTensor();
   SmallVector<int64_t> zeros(type.getRank(), 0);
-  int64_t bytes = layoutOf(t, v).bytes;
+  return dmaRegion(loc, src, dst, zeros, zeros, type.getShape(),
+                   layoutOf(t, v).bytes, deps, engine, chip, bandwidth,
+                   latencyNs);
+}
+
+Value Lowering::dmaRegion(Location loc, Value src, Value dst,
+                          ArrayRef<int64_t> srcOffsets,
+                          ArrayRef<int64_t> dstOffsets,
+                          ArrayRef<int64_t> sizes, int64_t bytes,
+                          ArrayRef<Value> deps, int64_t engine, int64_t chip,
+                          double bandwidth, double latencyNs) {
+  SmallVector<Value> waits(deps);
+  sortDeps(waits);
   auto op = b.create<sched::DmaOp>(
-      loc, sched::TokenType::get(b.getContext()), src, dst, deps,
-      b.getDenseI64ArrayAttr(zeros), b.getDenseI64ArrayAttr(zeros),
-      b.getDenseI64ArrayAttr(type.getShape()), b.getI64IntegerAttr(engine),
+      loc, sched::TokenType::get(b.getContext()), src, dst, waits,
+      b.getDenseI64ArrayAttr(srcOffsets), b.getDenseI64ArrayAttr(dstOffsets),
+      b.getDenseI64ArrayAttr(sizes), b.getI64IntegerAttr(engine),
       chips > 1 ? b.getI64IntegerAttr(chip) : IntegerAttr(),
       b.getI64IntegerAttr(bytes), IntegerAttr(), IntegerAttr());
   ++numDmas;
   dmaBytes += bytes;
   if (isStatic) {
     int64_t start =
-        std::max(readyAt(deps), enginesBusy[chip].freeAt(engine, engine + 1));
+        std::max(readyAt(waits), enginesBusy[chip].freeAt(engine, engine + 1));
     int64_t cycles = target::toCycles(
         t, target::transferSeconds(t, double(bytes), bandwidth, latencyNs));
     op.setStartAttr(b.getI64IntegerAttr(start));
@@ -224,14 +242,108 @@ bool Lowering::fitsStaged(KernelOp k, const KernelPlan &p) {
   return double(total) <= 0.5 * scratch->capacityBytes.value;
 }
 
+void Lowering::sortDeps(SmallVectorImpl<Value> &deps) {
+  // Deterministic: deps in the order their ops appear, each once.
+  llvm::sort(deps, [](Value a, Value c) {
+    return a.getDefiningOp()->isBeforeInBlock(c.getDefiningOp());
+  });
+  deps.erase(std::unique(deps.begin(), deps.end()), deps.end());
+}
+
+sched::ComputeOp Lowering::buildCompute(KernelOp k, const KernelPlan &p,
+                                        ValueRange ins, ValueRange outs,
+                                        SmallVectorImpl<Value> &deps,
+                                        const KernelSplit *split,
+                                        int64_t extent) {
+  Location loc = k.getLoc();
+  sortDeps(deps);
+  auto compute = b.create<sched::ComputeOp>(
+      loc, sched::TokenType::get(b.getContext()), k.getSymNameAttr(), ins, outs,
+      deps, b.getI64IntegerAttr(p.unitBegin), b.getI64IntegerAttr(p.unitEnd),
+      chips > 1 ? b.getI64IntegerAttr(p.chip) : IntegerAttr(), IntegerAttr(),
+      IntegerAttr());
+  compute->setAttr("kind", k.getKindAttr());
+  for (StringRef name : {"tile", "grid", "waves", "pad_flops", "smem_bytes",
+                         "vmem_bytes", "rect", "mxm_planes", "split_dim"})
+    if (Attribute a = k->getAttr(name))
+      compute->setAttr(name, a);
+  // A chunk computes on slices: every value split along a dim gets the
+  // chunk's extent there.
+  auto typeOf = [&](Value v) {
+    auto type = cast<RankedTensorType>(v.getType());
+    return split ? chunkType(type, split->dim(v), extent) : type;
+  };
+  Block *cb = new Block();
+  compute.getBody().push_back(cb);
+  IRMapping map;
+  for (BlockArgument arg : k.getBlock().getArguments())
+    map.map(arg, cb->addArgument(typeOf(arg), arg.getLoc()));
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToEnd(cb);
+  for (Operation &op : k.getBlock().without_terminator()) {
+    Operation *c = b.clone(op, map);
+    for (auto [orig, copy] : llvm::zip(op.getResults(), c->getResults()))
+      copy.setType(typeOf(orig));
+  }
+  SmallVector<Value> yielded;
+  for (Value v : cast<YieldOp>(k.getBlock().getTerminator()).getValues())
+    yielded.push_back(map.lookup(v));
+  b.create<sched::YieldOp>(loc, yielded);
+  return compute;
+}
+
+void Lowering::timeKernel(KernelOp k, const KernelPlan &p,
+                          sched::ComputeOp compute,
+                          const target::MemoryLevel &src, double fraction) {
+  // FLOPs (with padding) against the units used, bytes against the memory
+  // the operands come from.
+  target::Work w;
+  w.flops = fraction * double(cast<CostOpInterface>(k.getOperation()).getFlops() +
+                              attrOr(k, "pad_flops", 0));
+  for (Value v : compute.getInputs())
+    w.bytes += double(tensorBytes(cast<sched::BufferType>(v.getType()).getTensor()));
+  for (Value v : compute.getOutputs())
+    w.bytes += double(tensorBytes(cast<sched::BufferType>(v.getType()).getTensor()));
+  StringRef kind = k.getKind();
+  w.matrix = kind == "matmul" || kind == "conv" || kind == "attention";
+  if (!k.getOutputs().empty()) {
+    Type et =
+        cast<RankedTensorType>(k.getOutputs()[0].getType()).getElementType();
+    std::string s;
+    llvm::raw_string_ostream os(s);
+    et.print(os);
+    w.dtype = s;
+  }
+  w.units =
+      family == "lpu" ? double(t.units.value) : double(p.unitEnd - p.unitBegin);
+  w.bandwidth = src.bandwidthBytesPerS.value *
+                (src.scope == "unit" ? double(p.unitEnd - p.unitBegin) : 1.0);
+  timeCompute(compute, computeSecondsWithLaunch(w));
+}
+
+void Lowering::releaseDead(KernelOp k, const DenseMap<Value, int64_t> &lastUse,
+                           int64_t index) {
+  for (Value v : k.getInputs()) {
+    auto it = lastUse.find(v);
+    if (it != lastUse.end() && it->second == index && !isResident(v))
+      release(homes[v]);
+  }
+  for (Value r : k.getOutputs())
+    if (!lastUse.count(r))
+      release(homes[r]);
+}
+
 LogicalResult Lowering::emitKernel(KernelOp k, const KernelPlan &p,
                                    const DenseMap<Value, int64_t> &lastUse,
                                    int64_t index) {
   Location loc = k.getLoc();
   bool stage = staging && fitsStaged(k, p);
   if (staging && !stage) {
+    if (std::optional<ChunkChoice> c = chooseChunks(k, p))
+      return emitChunked(k, p, *c, lastUse, index);
     std::string reason = "working set exceeds half of " + scratch->name +
-                         ": operands stream from " + outer->name;
+                         " and no split of the output fits: operands stream "
+                         "from " + outer->name;
     spills.push_back(b.getDictionaryAttr(
         {b.getNamedAttr("kernel", k.getSymNameAttr()),
          b.getNamedAttr("reason", b.getStringAttr(reason))}));
@@ -263,64 +375,9 @@ LogicalResult Lowering::emitKernel(KernelOp k, const KernelPlan &p,
     outs.push_back(h->buffer);
     outHomes.push_back(*h);
   }
-  // Deterministic: deps in the order their ops appear, each once.
-  llvm::sort(deps, [](Value a, Value c) {
-    return a.getDefiningOp()->isBeforeInBlock(c.getDefiningOp());
-  });
-  deps.erase(std::unique(deps.begin(), deps.end()), deps.end());
-
-  auto compute = b.create<sched::ComputeOp>(
-      loc, sched::TokenType::get(b.getContext()), k.getSymNameAttr(), ins, outs,
-      deps, b.getI64IntegerAttr(p.unitBegin), b.getI64IntegerAttr(p.unitEnd),
-      chips > 1 ? b.getI64IntegerAttr(p.chip) : IntegerAttr(), IntegerAttr(),
-      IntegerAttr());
-  compute->setAttr("kind", k.getKindAttr());
-  for (StringRef name : {"tile", "grid", "waves", "pad_flops", "smem_bytes",
-                         "vmem_bytes", "rect", "mxm_planes", "split_dim"})
-    if (Attribute a = k->getAttr(name))
-      compute->setAttr(name, a);
-  Block *cb = new Block();
-  compute.getBody().push_back(cb);
-  IRMapping map;
-  for (BlockArgument arg : k.getBlock().getArguments())
-    map.map(arg, cb->addArgument(arg.getType(), arg.getLoc()));
-  {
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToEnd(cb);
-    for (Operation &op : k.getBlock().without_terminator())
-      b.clone(op, map);
-    SmallVector<Value> yielded;
-    for (Value v : cast<YieldOp>(k.getBlock().getTerminator()).getValues())
-      yielded.push_back(map.lookup(v));
-    b.create<sched::YieldOp>(loc, yielded);
-  }
+  auto compute = buildCompute(k, p, ins, outs, deps);
   Value done = compute.getDone();
-
-  // Time: FLOPs (with padding) against the units used, bytes against the
-  // memory the operands come from.
-  target::Work w;
-  w.flops = double(cast<CostOpInterface>(k.getOperation()).getFlops() +
-                   attrOr(k, "pad_flops", 0));
-  for (Value v : k.getInputs())
-    w.bytes += double(tensorBytes(v.getType()));
-  for (Value v : k.getOutputs())
-    w.bytes += double(tensorBytes(v.getType()));
-  StringRef kind = k.getKind();
-  w.matrix = kind == "matmul" || kind == "conv" || kind == "attention";
-  if (!k.getOutputs().empty()) {
-    Type et =
-        cast<RankedTensorType>(k.getOutputs()[0].getType()).getElementType();
-    std::string s;
-    llvm::raw_string_ostream os(s);
-    et.print(os);
-    w.dtype = s;
-  }
-  w.units =
-      family == "lpu" ? double(t.units.value) : double(p.unitEnd - p.unitBegin);
-  const target::MemoryLevel &src = stage ? *scratch : outLevel;
-  w.bandwidth = src.bandwidthBytesPerS.value *
-                (src.scope == "unit" ? double(p.unitEnd - p.unitBegin) : 1.0);
-  timeCompute(compute, computeSecondsWithLaunch(w));
+  timeKernel(k, p, compute, stage ? *scratch : outLevel);
 
   for (Value v : k.getInputs())
     homes[v].readers.push_back(done);
@@ -350,14 +407,6 @@ LogicalResult Lowering::emitKernel(KernelOp k, const KernelPlan &p,
     back->token = stored;
     homes[r] = *back;
   }
-  // Free what no later kernel reads.
-  for (Value v : k.getInputs()) {
-    auto it = lastUse.find(v);
-    if (it != lastUse.end() && it->second == index && !isResident(v))
-      release(homes[v]);
-  }
-  for (Value r : k.getOutputs())
-    if (!lastUse.count(r))
-      release(homes[r]);
+  releaseDead(k, lastUse, index);
   return success();
 }

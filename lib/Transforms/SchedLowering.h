@@ -88,6 +88,7 @@ struct Lowering {
   // Stats.
   int64_t numDmas = 0, dmaBytes = 0;
   SmallVector<Attribute> spills;
+  SmallVector<Attribute> chunked; // kernels run as chunks: kernel, dim, chunks
 
   Lowering(ModuleOp m, const Target &t, ScheduleOptions o)
       : module(m), t(t), opts(o), family(t.family), b(m.getContext()) {
@@ -121,6 +122,13 @@ struct Lowering {
                         SmallVectorImpl<Value> &deps,
                         StringRef what = "this tensor");
 
+  /// Places a buffer of `type`, stored as `layout`, in `level`.
+  FailureOr<Home> placeType(Location loc, const target::MemoryLevel &level,
+                            RankedTensorType type, const TensorLayout &layout,
+                            int64_t chip, int64_t ub, int64_t ue,
+                            SmallVectorImpl<Value> &deps,
+                            StringRef what = "this tensor");
+
   void release(Home &h);
 
   //===--------------------------------------------------------------------===//
@@ -139,6 +147,14 @@ struct Lowering {
   /// A copy of all of `v` from `src` to `dst`.
   Value dma(Location loc, Value v, Value src, Value dst, ArrayRef<Value> deps,
             int64_t engine, int64_t chip, double bandwidth, double latencyNs);
+
+  /// A copy of the region `sizes` at `srcOffsets` of `src` to `dstOffsets`
+  /// of `dst`, moving `bytes` in the target's layout.
+  Value dmaRegion(Location loc, Value src, Value dst,
+                  ArrayRef<int64_t> srcOffsets, ArrayRef<int64_t> dstOffsets,
+                  ArrayRef<int64_t> sizes, int64_t bytes, ArrayRef<Value> deps,
+                  int64_t engine, int64_t chip, double bandwidth,
+                  double latencyNs);
 
   //===--------------------------------------------------------------------===//
   // Placement decided before emission
@@ -177,6 +193,37 @@ struct Lowering {
 
   /// Does the kernel's working set fit half of the scratchpad per unit?
   bool fitsStaged(KernelOp k, const KernelPlan &p);
+
+  static void sortDeps(SmallVectorImpl<Value> &deps);
+
+  /// The compute op of kernel `k` over `ins` and `outs`, its body a copy of
+  /// the kernel's; with `split`, on a chunk of `extent` along the split.
+  sched::ComputeOp buildCompute(KernelOp k, const KernelPlan &p, ValueRange ins,
+                                ValueRange outs, SmallVectorImpl<Value> &deps,
+                                const KernelSplit *split = nullptr,
+                                int64_t extent = 0);
+
+  /// Start and cycles of `compute` (all of `k`, or `fraction` of it for a
+  /// chunk) reading from `src`.
+  void timeKernel(KernelOp k, const KernelPlan &p, sched::ComputeOp compute,
+                  const target::MemoryLevel &src, double fraction = 1.0);
+
+  /// Frees what no kernel after `index` reads.
+  void releaseDead(KernelOp k, const DenseMap<Value, int64_t> &lastUse,
+                   int64_t index);
+
+  /// A kernel run as chunks along one dim of its output (SchedChunk.cpp).
+  struct ChunkChoice {
+    KernelSplit split;
+    int64_t extent = 0, count = 0;
+  };
+  /// The split with the fewest chunks whose replicated operands plus two
+  /// chunks in flight fit the scratchpad per unit, if any.
+  std::optional<ChunkChoice> chooseChunks(KernelOp k, const KernelPlan &p);
+  LogicalResult emitChunked(KernelOp k, const KernelPlan &p,
+                            const ChunkChoice &c,
+                            const DenseMap<Value, int64_t> &lastUse,
+                            int64_t index);
 
   LogicalResult emitKernel(KernelOp k, const KernelPlan &p,
                            const DenseMap<Value, int64_t> &lastUse,

@@ -162,6 +162,35 @@ TensorLayout dfa::layoutFor(const target::Target &t, RankedTensorType type,
   return l;
 }
 
+int64_t dfa::layoutGranule(const target::Target &t, RankedTensorType type,
+                           const TensorLayout &layout, int64_t dim) {
+  int64_t rank = type.getRank();
+  auto physical = [&](int64_t i) {
+    return layout.order.empty() ? i : layout.order[i];
+  };
+  if (rank == 0)
+    return 1;
+  // Padded extent over logical extent of the physical minor dims tells the
+  // granule: a chunk boundary must fall on a stick, tile or vector edge.
+  int64_t eb = elementBytes(type.getElementType());
+  if (dim == physical(rank - 1)) {
+    if (auto stick = t.layoutValue("stick_bytes"))
+      return std::max<int64_t>(1, int64_t(*stick) / eb);
+    if (auto vec = t.layoutValue("vector_elems"))
+      return int64_t(*vec);
+    if (auto tile = layoutPair(t, "tile"))
+      return tile->second;
+  }
+  if (rank >= 2 && dim == physical(rank - 2))
+    if (auto tile = layoutPair(t, "tile")) {
+      auto key = eb == 2 ? "tile_16bit" : eb == 1 ? "tile_8bit" : "tile";
+      int64_t scale = eb == 2 ? 2 : eb == 1 ? 4 : 1;
+      return layoutPair(t, key).value_or(std::make_pair(tile->first * scale,
+                                                        tile->second)).first;
+    }
+  return 1;
+}
+
 bool dfa::minorTied(const target::Target &t) {
   return t.layoutValue("stick_bytes") || t.layout.getArray("tile") ||
          t.layoutValue("vector_elems");

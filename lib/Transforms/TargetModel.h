@@ -56,6 +56,11 @@ struct TensorLayout {
 TensorLayout layoutFor(const target::Target &t, mlir::RankedTensorType type,
                        llvm::ArrayRef<int64_t> order = {});
 
+/// The granule chunks along `dim` of a tensor stored as `layout` must be a
+/// multiple of: whole sticks, tiles or vectors on the dims they cover, else 1.
+int64_t layoutGranule(const target::Target &t, mlir::RankedTensorType type,
+                      const TensorLayout &layout, int64_t dim);
+
 /// Whether the target ties its layout to the minor dim (Spyre sticks, TPU
 /// tiles, Groq vectors), so that which dim is minor is a layout decision.
 bool minorTied(const target::Target &t);

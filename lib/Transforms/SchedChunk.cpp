@@ -1,0 +1,204 @@
+//===- SchedChunk.cpp - kernels run as chunks through the scratchpad ------===//
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+//
+// A kernel whose operands do not fit half the scratchpad (TPU VMEM, Spyre
+// LX) runs as chunks along one dim of its output, as XLA and the Spyre
+// compiler tile a loop nest: the operands the split does not touch (a
+// weight when the rows are split) are staged once; for each chunk, the
+// slices of the others are copied in, the chunk computed and copied out.
+// The arena's write-after-read tokens let chunk i+1's copies run while
+// chunk i computes, when two chunks fit: double buffering.
+//
+//===----------------------------------------------------------------------===//
+
+#include "SchedLowering.h"
+
+using namespace mlir;
+using namespace dfa;
+using namespace dfa::lowering;
+
+/// At most this many chunks per kernel: beyond it the program would be
+/// larger than the work it describes.
+static constexpr int64_t kMaxChunks = 4096;
+
+std::optional<Lowering::ChunkChoice>
+Lowering::chooseChunks(KernelOp k, const KernelPlan &p) {
+  if (!scratch || k.getOutputs().size() != 1)
+    return std::nullopt;
+  Value out = k.getOutputs()[0];
+  auto ot = cast<RankedTensorType>(out.getType());
+  int64_t units = std::max<int64_t>(1, p.unitEnd - p.unitBegin);
+  double cap = scratch->capacityBytes.value;
+  auto perUnit = [&](int64_t bytes) {
+    return scratch->scope == "unit" ? ceilDiv(bytes, units) : bytes;
+  };
+  Block &body = k.getBlock();
+  std::optional<ChunkChoice> best;
+  for (int64_t d = 0; d < ot.getRank(); ++d) {
+    int64_t D = ot.getDimSize(d);
+    if (D < 2)
+      continue;
+    std::optional<KernelSplit> split = splitKernel(k, d);
+    if (!split)
+      continue;
+    int64_t fixed = 0;
+    for (auto [arg, v] : llvm::zip(body.getArguments(), k.getInputs()))
+      if (split->dim(arg) < 0)
+        fixed += perUnit(layoutOf(t, v).bytes);
+    auto sliceBytes = [&](Value v, int64_t dim, int64_t e) {
+      auto ct = chunkType(cast<RankedTensorType>(v.getType()), dim, e);
+      return perUnit(layoutFor(t, ct, dimOrder(t, v)).bytes);
+    };
+    // Whole operands plus two chunks in flight.
+    auto fits = [&](int64_t e) {
+      int64_t n = sliceBytes(out, d, e);
+      for (auto [arg, v] : llvm::zip(body.getArguments(), k.getInputs()))
+        if (int64_t dim = split->dim(arg); dim >= 0)
+          n += sliceBytes(v, dim, e);
+      return double(fixed) + 2.0 * double(n) <= cap;
+    };
+    int64_t g = layoutGranule(t, ot, layoutOf(t, out), d);
+    auto extent = [&](int64_t granules) { return std::min(granules * g, D); };
+    if (!fits(extent(1)))
+      continue;
+    // The largest extent that fits (the bytes grow with it), in at least
+    // two chunks so that copies overlap compute.
+    int64_t lo = 1, hi = std::max<int64_t>(1, ceilDiv(ceilDiv(D, 2), g));
+    while (lo < hi) {
+      int64_t mid = lo + (hi - lo + 1) / 2;
+      if (fits(extent(mid)))
+        lo = mid;
+      else
+        hi = mid - 1;
+    }
+    int64_t e = extent(lo), count = ceilDiv(D, e);
+    if (count > kMaxChunks || (best && count >= best->count))
+      continue;
+    best = ChunkChoice{std::move(*split), e, count};
+  }
+  return best;
+}
+
+LogicalResult Lowering::emitChunked(KernelOp k, const KernelPlan &p,
+                                    const ChunkChoice &c,
+                                    const DenseMap<Value, int64_t> &lastUse,
+                                    int64_t index) {
+  Location loc = k.getLoc();
+  Value out = k.getOutputs()[0];
+  auto ot = cast<RankedTensorType>(out.getType());
+  int64_t d = c.split.outDim, D = ot.getDimSize(d);
+  Block &body = k.getBlock();
+  double bw = outer->bandwidthBytesPerS.value, lat = outer->latencyNs.value;
+  if (opts.remarks)
+    emitRemark(loc) << "kernel '" << k.getSymName() << "': " << c.count
+                    << " chunks of " << c.extent << " along dim " << d
+                    << " through " << scratch->name;
+
+  // Operands the split does not touch: staged once for every chunk.
+  SmallVector<Value> whole(k.getInputs().size()), wholeDeps;
+  SmallVector<std::pair<Home, Value>> temps;
+  for (auto [i, arg, v] :
+       llvm::enumerate(body.getArguments(), k.getInputs())) {
+    if (c.split.dim(arg) >= 0)
+      continue;
+    FailureOr<Value> buf = operand(loc, v, p, wholeDeps, temps, true);
+    if (failed(buf))
+      return failure();
+    whole[i] = *buf;
+  }
+  SmallVector<Value> outReuse;
+  FailureOr<Home> result =
+      place(loc, *outer, out, p.chip, p.unitBegin, p.unitEnd, outReuse);
+  if (failed(result))
+    return failure();
+
+  Value lastStore;
+  SmallVector<Value> computes;
+  // A chunk's buffers are freed only once the next chunk's are placed, so
+  // the two never share bytes: chunk j+1's copies run during chunk j.
+  SmallVector<Home> previous;
+  for (int64_t j = 0; j < c.count; ++j) {
+    int64_t start = j * c.extent, ext = std::min(c.extent, D - start);
+    SmallVector<Value> deps(wholeDeps), ins;
+    SmallVector<Home> slices;
+    for (auto [i, arg, v] :
+         llvm::enumerate(body.getArguments(), k.getInputs())) {
+      int64_t dim = c.split.dim(arg);
+      if (dim < 0) {
+        ins.push_back(whole[i]);
+        continue;
+      }
+      Home &src = homes[v];
+      auto ct = chunkType(cast<RankedTensorType>(v.getType()), dim, ext);
+      TensorLayout layout = layoutFor(t, ct, dimOrder(t, v));
+      SmallVector<Value> dmaDeps;
+      FailureOr<Home> h = placeType(loc, *scratch, ct, layout, p.chip,
+                                    p.unitBegin, p.unitEnd, dmaDeps);
+      if (failed(h))
+        return failure();
+      if (src.token)
+        dmaDeps.push_back(src.token);
+      SmallVector<int64_t> from(ct.getRank(), 0), to(ct.getRank(), 0);
+      from[dim] = start;
+      Value done = dmaRegion(loc, src.buffer, h->buffer, from, to,
+                             ct.getShape(), layout.bytes, dmaDeps,
+                             kLoadEngine, p.chip, bw, lat);
+      src.readers.push_back(done);
+      h->token = done;
+      deps.push_back(done);
+      ins.push_back(h->buffer);
+      slices.push_back(*h);
+    }
+    auto oct = chunkType(ot, d, ext);
+    TensorLayout olayout = layoutFor(t, oct, dimOrder(t, out));
+    FailureOr<Home> oh = placeType(loc, *scratch, oct, olayout, p.chip,
+                                   p.unitBegin, p.unitEnd, deps);
+    if (failed(oh))
+      return failure();
+    for (Home &h : previous)
+      release(h);
+    previous.clear();
+    auto compute = buildCompute(k, p, ins, oh->buffer, deps, &c.split, ext);
+    compute->setAttr("chunk", b.getI64IntegerAttr(j));
+    compute->setAttr("chunks", b.getI64IntegerAttr(c.count));
+    timeKernel(k, p, compute, *scratch, double(ext) / double(D));
+    Value done = compute.getDone();
+    computes.push_back(done);
+    for (Home &h : slices) {
+      h.readers.push_back(done);
+      previous.push_back(h);
+    }
+    // Stores chain, so the last one's token says the whole result is home.
+    SmallVector<Value> storeDeps{done};
+    if (lastStore)
+      storeDeps.push_back(lastStore);
+    else
+      storeDeps.append(outReuse.begin(), outReuse.end());
+    SmallVector<int64_t> from(oct.getRank(), 0), to(oct.getRank(), 0);
+    to[d] = start;
+    lastStore = dmaRegion(loc, oh->buffer, result->buffer, from, to,
+                          oct.getShape(), olayout.bytes, storeDeps,
+                          kStoreEngine, p.chip, bw, lat);
+    oh->token = done;
+    oh->readers.push_back(lastStore);
+    previous.push_back(*oh);
+  }
+  for (Home &h : previous)
+    release(h);
+  for (auto &[tmp, unused] : temps) {
+    tmp.readers.append(computes.begin(), computes.end());
+    release(tmp);
+  }
+  result->token = lastStore;
+  homes[out] = *result;
+  chunked.push_back(b.getDictionaryAttr(
+      {b.getNamedAttr("kernel", k.getSymNameAttr()),
+       b.getNamedAttr("dim", b.getI64IntegerAttr(d)),
+       b.getNamedAttr("chunks", b.getI64IntegerAttr(c.count)),
+       b.getNamedAttr("extent", b.getI64IntegerAttr(c.extent))}));
+  releaseDead(k, lastUse, index);
+  return success();
+}
