@@ -12,10 +12,8 @@ using namespace mlir;
 using namespace dfa;
 using namespace dfa::lowering;
 
-int Lowering::arenaFor(const target::MemoryLevel &level, int64_t chip,
-                       int64_t ub, int64_t ue) {
-  ArenaKey key{level.name, chip, level.scope == "unit" ? ub : 0,
-               level.scope == "unit" ? ue : 0};
+int Lowering::arenaFor(const target::MemoryLevel &level, int64_t chip) {
+  ArenaKey key{level.name, chip};
   auto it = arenaIndex.find(key);
   if (it != arenaIndex.end())
     return it->second;
@@ -44,14 +42,17 @@ FailureOr<Home> Lowering::placeType(Location loc,
   int64_t units = perUnit ? ue - ub : 1;
   int64_t size = perUnit ? ceilDiv(layout.bytes, std::max<int64_t>(1, units))
                          : layout.bytes;
-  int idx = arenaFor(level, chip, ub, ue);
-  std::optional<int64_t> off = arena(idx).allocate(size, deps);
+  int idx = arenaFor(level, chip);
+  // Chip-wide memories are one "unit"; per-unit ones are addressed alike in
+  // every unit of the range.
+  int64_t u0 = perUnit ? ub : 0, u1 = perUnit ? ue : 1;
+  std::optional<int64_t> off = arena(idx).allocate(size, u0, u1, deps);
   if (!off) {
     emitError(loc) << "does not fit: " << level.name << " of " << t.name
                    << (chips > 1 ? " (chip " + std::to_string(chip) + ")" : "")
                    << " holds " << int64_t(level.capacityBytes.value) << " B; "
                    << what << " needs " << size << " B with "
-                   << arena(idx).liveBytes() << " B already live";
+                   << arena(idx).liveBytes(u0, u1) << " B already live";
     return failure();
   }
   Home h;
@@ -60,6 +61,7 @@ FailureOr<Home> Lowering::placeType(Location loc,
   h.chip = chip;
   h.unitBegin = ub;
   h.unitEnd = ue;
+  h.perUnit = perUnit;
   auto bufType = sched::BufferType::get(b.getContext(), level.name, type);
   SmallVector<NamedAttribute> attrs = {
       b.getNamedAttr("offset", b.getI64IntegerAttr(*off)),
@@ -84,7 +86,7 @@ void Lowering::release(Home &h) {
   SmallVector<Value> tokens(h.readers.begin(), h.readers.end());
   if (h.token)
     tokens.push_back(h.token);
-  arena(h.arena).release(h.offset, tokens);
+  arena(h.arena).release(h.offset, h.perUnit ? h.unitBegin : 0, tokens);
   h.arena = -1;
 }
 

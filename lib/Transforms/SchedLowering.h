@@ -48,6 +48,7 @@ struct Home {
   int64_t offset = 0;
   int64_t chip = 0;
   int64_t unitBegin = 0, unitEnd = 0;
+  bool perUnit = false; // in a per-unit memory, over [unitBegin, unitEnd)
 };
 
 struct KernelPlan {
@@ -72,10 +73,9 @@ struct Lowering {
 
   struct ArenaKey {
     std::string level;
-    int64_t chip, unitBegin, unitEnd;
+    int64_t chip;
     bool operator<(const ArenaKey &o) const {
-      return std::tie(level, chip, unitBegin, unitEnd) <
-             std::tie(o.level, o.chip, o.unitBegin, o.unitEnd);
+      return std::tie(level, chip) < std::tie(o.level, o.chip);
     }
   };
   std::map<ArenaKey, int> arenaIndex;
@@ -108,8 +108,7 @@ struct Lowering {
 
   Arena &arena(int idx) { return arenas[idx].second; }
 
-  int arenaFor(const target::MemoryLevel &level, int64_t chip, int64_t ub,
-               int64_t ue);
+  int arenaFor(const target::MemoryLevel &level, int64_t chip);
 
   /// Bytes of `v` per unit when split over `units` in the target's layout.
   int64_t bytesPerUnit(Value v, int64_t units) {

@@ -4,8 +4,9 @@
 //
 //===----------------------------------------------------------------------===//
 ///
-/// Private to lib/Transforms. An Arena places buffers in one memory (of a
-/// range of units) first-fit by live range: a released block remembers the
+/// Private to lib/Transforms. An Arena places buffers in one memory (per
+/// unit for per-unit memories, blocks spanning ranges of units) first-fit by
+/// live range: a released block remembers the
 /// tokens of the ops that last used it, so whoever reuses its bytes waits
 /// for them (write-after-read). A Timeline says when a range of units or a
 /// DMA engine is free, for static start cycles.
@@ -29,38 +30,51 @@ public:
   Arena(int64_t capacity, int64_t align)
       : capacity(capacity), align(std::max<int64_t>(1, align)) {}
 
-  /// The offset of a new block of `size` bytes, or none when it does not
-  /// fit; `deps` gets the tokens of the released blocks it reuses.
-  std::optional<int64_t> allocate(int64_t size,
+  /// The offset of a new block of `size` bytes in each of units [ub, ue)
+  /// (the same offset in every unit's memory, as SPMD code addresses it),
+  /// or none when it does not fit; `deps` gets the tokens of the released
+  /// blocks whose bytes it reuses. Blocks of disjoint unit ranges (two PE
+  /// rectangles) never conflict.
+  std::optional<int64_t> allocate(int64_t size, int64_t ub, int64_t ue,
                                   llvm::SmallVectorImpl<mlir::Value> &deps) {
     size = padded(size);
     int64_t at = 0;
-    size_t pos = 0;
-    for (; pos < live.size(); ++pos) {
-      if (live[pos].first >= at + size)
+    for (const Block &b : live) {
+      if (!b.overlapsUnits(ub, ue))
+        continue;
+      if (b.lo >= at + size)
         break;
-      at = std::max(at, live[pos].second);
+      at = std::max(at, b.hi);
     }
     if (at + size > capacity)
       return std::nullopt;
-    live.insert(live.begin() + pos, {at, at + size});
+    Block nb{at, at + size, ub, ue};
+    live.insert(std::upper_bound(live.begin(), live.end(), nb,
+                                 [](const Block &x, const Block &y) {
+                                   return x.lo < y.lo;
+                                 }),
+                nb);
     high = std::max(high, at + size);
     llvm::erase_if(ghosts, [&](Ghost &g) {
-      if (g.hi <= at || at + size <= g.lo)
+      if (g.block.hi <= at || at + size <= g.block.lo ||
+          !g.block.overlapsUnits(ub, ue))
         return false;
       deps.append(g.tokens.begin(), g.tokens.end());
-      return at <= g.lo && g.hi <= at + size;
+      return at <= g.block.lo && g.block.hi <= at + size && ub <= g.block.ub &&
+             g.block.ue <= ue;
     });
     return at;
   }
 
-  /// Frees the block at `offset`; later users of its bytes wait for `tokens`.
-  void release(int64_t offset, llvm::ArrayRef<mlir::Value> tokens) {
-    auto it = std::find_if(live.begin(), live.end(),
-                           [&](auto &b) { return b.first == offset; });
+  /// Frees the block at `offset` of units starting at `ub`; later users of
+  /// its bytes wait for `tokens`.
+  void release(int64_t offset, int64_t ub, llvm::ArrayRef<mlir::Value> tokens) {
+    auto it = std::find_if(live.begin(), live.end(), [&](const Block &b) {
+      return b.lo == offset && b.ub == ub;
+    });
     if (it == live.end())
       return;
-    ghosts.push_back({it->first, it->second, {tokens.begin(), tokens.end()}});
+    ghosts.push_back({*it, {tokens.begin(), tokens.end()}});
     live.erase(it);
   }
 
@@ -69,20 +83,28 @@ public:
   int64_t padded(int64_t size) const {
     return (std::max<int64_t>(size, 1) + align - 1) / align * align;
   }
-  int64_t liveBytes() const {
+  /// Bytes live in the memory of any unit of [ub, ue).
+  int64_t liveBytes(int64_t ub, int64_t ue) const {
     int64_t n = 0;
-    for (auto &b : live)
-      n += b.second - b.first;
+    for (const Block &b : live)
+      if (b.overlapsUnits(ub, ue))
+        n += b.hi - b.lo;
     return n;
   }
 
 private:
+  struct Block {
+    int64_t lo, hi, ub, ue;
+    bool overlapsUnits(int64_t u0, int64_t u1) const {
+      return ub < u1 && u0 < ue;
+    }
+  };
   struct Ghost {
-    int64_t lo, hi;
+    Block block;
     llvm::SmallVector<mlir::Value, 2> tokens;
   };
   int64_t capacity, align, high = 0;
-  std::vector<std::pair<int64_t, int64_t>> live; // sorted by offset
+  std::vector<Block> live; // sorted by offset
   std::vector<Ghost> ghosts;
 };
 
