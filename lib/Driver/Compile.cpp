@@ -4,9 +4,11 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ModelFlags.h"
+#include "Pipeline.h"
+
 #include "dfa/Driver/Driver.h"
 #include "dfa/Driver/Tools.h"
-#include "ModelFlags.h"
 
 #include "dfa/Target/Target.h"
 #include "dfa/Transforms/Passes.h"
@@ -128,19 +130,14 @@ static int listTargets(const CompileOptions &opts, DiagnosticPrinter &printer) {
   return 0;
 }
 
-namespace {
-/// The pipeline's stages, in order; `--emit`, `--compile-from` and the
-/// `--dump-dir` file names use these names.
-const char *const kStages[] = {"graph", "decomposed", "fused", "tiled",
-                               "laid-out", "sched"};
-constexpr int kNumStages = 6;
-
-int stageIndex(llvm::StringRef name) {
+int dfa::driver::stageIndex(llvm::StringRef name) {
   for (int i = 0; i < kNumStages; ++i)
     if (name == kStages[i])
       return i;
   return -1;
 }
+
+namespace {
 
 struct TargetResult {
   target::Target t;
@@ -173,65 +170,6 @@ Status writeModule(ModuleOp m, llvm::StringRef path, bool locations,
   return Status::Ok;
 }
 
-/// Runs stages (from, to] on `module` for `t`, dumping after each.
-Status runPipeline(ModuleOp module, const target::Target &t, int from, int to,
-                   const CompileOptions &opts, DiagnosticPrinter &printer) {
-  MLIRContext *ctx = module.getContext();
-  module->setAttr("graph.target", StringAttr::get(ctx, t.name));
-  auto dump = [&](int stage) -> Status {
-    if (opts.dumpDir.empty())
-      return Status::Ok;
-    llvm::SmallString<256> dir(opts.dumpDir);
-    llvm::sys::path::append(dir, t.name);
-    if (std::error_code ec = llvm::sys::fs::create_directories(dir)) {
-      printer.error("cannot create '" + dir.str().str() + "': " + ec.message());
-      return Status::IOError;
-    }
-    llvm::SmallString<256> file(dir);
-    llvm::sys::path::append(file, llvm::formatv("{0:2}-{1}.mlir", stage,
-                                                kStages[stage]).str());
-    std::replace(file.begin(), file.end(), ' ', '0');
-    return writeModule(module, file, opts.printLocations, printer);
-  };
-  if (from == 0)
-    if (Status s = dump(0); s != Status::Ok)
-      return s;
-  std::vector<std::string> dirs = opts.targetDirs;
-  for (int stage = from + 1; stage <= to; ++stage) {
-    if (stage == 5) {
-      ScheduleOptions so;
-      so.remarks = opts.remarks;
-      if (Status s = convertToSched(module, t, so); s != Status::Ok)
-        return s;
-      if (failed(mlir::verify(module)))
-        return Status::Internal;
-    } else {
-      PassManager pm(ctx);
-      // Every stage pass takes the same target options.
-      auto withTarget = [&](auto options) {
-        options.targetName = t.name;
-        options.targetDirs = dirs;
-        options.remarks = opts.remarks;
-        return options;
-      };
-      if (stage == 1) {
-        pm.addPass(createGraphRaisePass(withTarget(GraphRaisePassOptions())));
-        pm.addPass(createGraphDecomposePass(withTarget(GraphDecomposePassOptions())));
-      } else if (stage == 2) {
-        pm.addPass(createGraphFusePass(withTarget(GraphFusePassOptions())));
-      } else if (stage == 3) {
-        pm.addPass(createGraphTilePass(withTarget(GraphTilePassOptions())));
-      } else {
-        pm.addPass(createGraphLayoutPass(withTarget(GraphLayoutPassOptions())));
-      }
-      if (failed(pm.run(module)))
-        return stage == 3 ? Status::DoesNotFit : Status::Internal;
-    }
-    if (Status s = dump(stage); s != Status::Ok)
-      return s;
-  }
-  return Status::Ok;
-}
 
 std::string humanBytes(int64_t b) {
   const char *units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
@@ -374,6 +312,66 @@ void writeSummary(llvm::raw_ostream &os, const CompileOptions &opts,
   os << "\n";
 }
 } // namespace
+
+Status dfa::driver::runPipeline(ModuleOp module, const target::Target &t, int from, int to,
+                   const CompileOptions &opts, DiagnosticPrinter &printer) {
+  MLIRContext *ctx = module.getContext();
+  module->setAttr("graph.target", StringAttr::get(ctx, t.name));
+  auto dump = [&](int stage) -> Status {
+    if (opts.dumpDir.empty())
+      return Status::Ok;
+    llvm::SmallString<256> dir(opts.dumpDir);
+    llvm::sys::path::append(dir, t.name);
+    if (std::error_code ec = llvm::sys::fs::create_directories(dir)) {
+      printer.error("cannot create '" + dir.str().str() + "': " + ec.message());
+      return Status::IOError;
+    }
+    llvm::SmallString<256> file(dir);
+    llvm::sys::path::append(file, llvm::formatv("{0:2}-{1}.mlir", stage,
+                                                kStages[stage]).str());
+    std::replace(file.begin(), file.end(), ' ', '0');
+    return writeModule(module, file, opts.printLocations, printer);
+  };
+  if (from == 0)
+    if (Status s = dump(0); s != Status::Ok)
+      return s;
+  std::vector<std::string> dirs = opts.targetDirs;
+  for (int stage = from + 1; stage <= to; ++stage) {
+    if (stage == 5) {
+      ScheduleOptions so;
+      so.remarks = opts.remarks;
+      so.inject = opts.inject;
+      if (Status s = convertToSched(module, t, so); s != Status::Ok)
+        return s;
+      if (failed(mlir::verify(module)))
+        return Status::Internal;
+    } else {
+      PassManager pm(ctx);
+      // Every stage pass takes the same target options.
+      auto withTarget = [&](auto options) {
+        options.targetName = t.name;
+        options.targetDirs = dirs;
+        options.remarks = opts.remarks;
+        return options;
+      };
+      if (stage == 1) {
+        pm.addPass(createGraphRaisePass(withTarget(GraphRaisePassOptions())));
+        pm.addPass(createGraphDecomposePass(withTarget(GraphDecomposePassOptions())));
+      } else if (stage == 2) {
+        pm.addPass(createGraphFusePass(withTarget(GraphFusePassOptions())));
+      } else if (stage == 3) {
+        pm.addPass(createGraphTilePass(withTarget(GraphTilePassOptions())));
+      } else {
+        pm.addPass(createGraphLayoutPass(withTarget(GraphLayoutPassOptions())));
+      }
+      if (failed(pm.run(module)))
+        return stage == 3 ? Status::DoesNotFit : Status::Internal;
+    }
+    if (Status s = dump(stage); s != Status::Ok)
+      return s;
+  }
+  return Status::Ok;
+}
 
 int dfa::driver::compileMain(const CompileOptions &opts) {
   auto ctx = createContext();

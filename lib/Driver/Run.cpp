@@ -4,13 +4,15 @@
 //
 //===----------------------------------------------------------------------===//
 ///
-/// Runs a model on the cpu target (the CPU reference), with inputs from
-/// files or seeded random values, writes outputs as .npy and compares them
-/// with expected values.
+/// Runs a model on the cpu target (the CPU reference) or, compiled, on any
+/// other target through the schedule simulator (RunTarget.cpp); or runs a
+/// saved .sched.mlir. Inputs come from files or seeded random values;
+/// outputs are written as .npy and compared with expected values.
 ///
 //===----------------------------------------------------------------------===//
 
 #include "ModelFlags.h"
+#include "RunTarget.h"
 
 #include "dfa/Reference/Evaluator.h"
 #include "dfa/Reference/Npy.h"
@@ -81,6 +83,16 @@ Status readAll(const std::vector<std::string> &files, std::vector<Named> &out,
   return Status::Ok;
 }
 
+/// The tensors of --inputs and of --expect.
+Status readBoth(const std::vector<std::string> &inputFiles,
+                const std::vector<std::string> &expectFiles,
+                std::vector<Named> &inputs, std::vector<Named> &expected,
+                DiagnosticPrinter &printer) {
+  if (Status s = readAll(inputFiles, inputs, printer); s != Status::Ok)
+    return s;
+  return readAll(expectFiles, expected, printer);
+}
+
 /// Deterministic pseudo-random values: floats in [-1, 1), integers in
 /// [0, 8), booleans at random.
 ref::Tensor randomTensor(RankedTensorType type, std::mt19937_64 &rng) {
@@ -111,16 +123,196 @@ void adoptBF16Bits(ref::Tensor &t, std::optional<ref::DType> want) {
 std::string describe(const ref::Tensor &t) {
   return ref::dtypeName(t.dtype()).str() + "[" + ref::shapeString(t.shape()) + "]";
 }
+/// Writes the outputs, compares them with the expected values and prints
+/// the text or JSON summary; `t` and `timing` for a compiled target.
+int report(llvm::ArrayRef<ref::Tensor> results,
+           llvm::ArrayRef<std::string> outNames, const RunOptions &opts,
+           std::vector<Named> &expected, const target::Target *t,
+           const sim::Result *timing, DiagnosticPrinter &printer,
+           llvm::function_ref<void()> footer) {
+  if (!opts.outputs.empty()) {
+    if (auto ec = llvm::sys::fs::create_directories(opts.outputs)) {
+      printer.error("cannot create '" + opts.outputs + "': " + ec.message());
+      return exitCode(Status::IOError);
+    }
+  }
+  if (!expected.empty() && expected.size() != results.size()) {
+    printer.error("the model has " + std::to_string(results.size()) +
+                  " outputs, " + std::to_string(expected.size()) +
+                  " expected values were given");
+    return exitCode(Status::BadInput);
+  }
+
+  bool allOk = true;
+  std::vector<Comparison> checks;
+  std::vector<std::string> outFiles;
+  std::string err;
+  for (size_t i = 0; i < results.size(); ++i) {
+    if (!opts.outputs.empty()) {
+      llvm::SmallString<128> p(opts.outputs);
+      llvm::sys::path::append(p, "output_" + std::to_string(i) + ".npy");
+      if (!ref::writeNpy(p, results[i], err)) {
+        printer.error(err);
+        return exitCode(Status::IOError);
+      }
+      outFiles.push_back(p.str().str());
+    }
+    if (!expected.empty()) {
+      adoptBF16Bits(expected[i].tensor, results[i].dtype());
+      double rtol = t ? targetRtol(*t, results[i].dtype(), opts.rtol) : opts.rtol;
+      checks.push_back(compare(results[i], expected[i].tensor, rtol, opts.atol));
+      allOk &= checks.back().ok;
+    }
+  }
+
+  if (opts.json) {
+    llvm::json::OStream j(llvm::outs(), 2);
+    j.object([&] {
+      j.attribute("schema", "dfa.run/1");
+      j.attribute("model", opts.model.model);
+      j.attribute("target", t ? t->name : opts.target);
+      j.attribute("status", expected.empty() ? "ran" : (allOk ? "match" : "mismatch"));
+      j.attributeArray("outputs", [&] {
+        for (size_t i = 0; i < results.size(); ++i)
+          j.object([&] {
+            const ref::Tensor &out = results[i];
+            j.attribute("name", outNames[i]);
+            j.attribute("dtype", ref::dtypeName(out.dtype()));
+            j.attributeArray("shape", [&] {
+              for (int64_t d : out.shape())
+                j.value(d);
+            });
+            if (!outFiles.empty())
+              j.attribute("file", outFiles[i]);
+            if (checks.empty())
+              return;
+            const Comparison &c = checks[i];
+            j.attributeObject("check", [&] {
+              j.attribute("ok", c.ok);
+              if (!c.problem.empty())
+                j.attribute("problem", c.problem);
+              j.attribute("mismatches", c.mismatches);
+              j.attribute("max_abs_error", c.maxAbsError);
+              j.attribute("max_rel_error", c.maxRelError);
+              if (c.worstIndex >= 0)
+                j.attribute("worst_index", indexString(out.shape(), c.worstIndex));
+            });
+          });
+      });
+      if (timing)
+        timeJson(j, *timing, *t);
+    });
+    llvm::outs() << "\n";
+  } else {
+    for (size_t i = 0; i < results.size(); ++i) {
+      const ref::Tensor &t = results[i];
+      llvm::outs() << "output " << i << " '" << outNames[i] << "': " << describe(t);
+      if (!outFiles.empty())
+        llvm::outs() << " -> " << outFiles[i];
+      if (!checks.empty()) {
+        const Comparison &c = checks[i];
+        if (!c.problem.empty())
+          llvm::outs() << "  MISMATCH: " << c.problem;
+        else if (c.ok)
+          llvm::outs() << "  ok (max abs error " << c.maxAbsError << ")";
+        else
+          llvm::outs() << "  MISMATCH: " << c.mismatches << " of "
+                       << t.numElements() << " elements, worst at "
+                       << indexString(t.shape(), c.worstIndex) << ": got "
+                       << c.worstActual << ", expected " << c.worstExpected;
+      }
+      llvm::outs() << "\n";
+    }
+    llvm::outs().flush();
+    footer();
+  }
+  return exitCode(allOk ? Status::Ok : Status::Mismatch);
+}
+
+/// Simulates a schedule and reports its values and time.
+int simulateAndReport(sched::ProgramOp program, const target::Target &t,
+                      llvm::ArrayRef<ref::Tensor> args,
+                      llvm::ArrayRef<std::string> outNames,
+                      const RunOptions &opts, std::vector<Named> &expected,
+                      DiagnosticPrinter &printer) {
+  if (opts.timeOnly && !expected.empty()) {
+    printer.error("--time-only computes no values to compare with --expect");
+    return exitCode(Status::Usage);
+  }
+  auto start = std::chrono::steady_clock::now();
+  sim::Result result;
+  Status s = simulateForRun(program, t, args, opts, result, printer);
+  double ms = std::chrono::duration<double, std::milli>(
+                  std::chrono::steady_clock::now() - start)
+                  .count();
+  if (s != Status::Ok)
+    return exitCode(s);
+  return report(result.outputs, outNames, opts, expected, &t, &result, printer,
+                [&] { printTime(result, t, opts, ms); });
+}
+
+/// Runs a saved schedule on the target it names.
+int runSchedule(sched::ProgramOp program, const RunOptions &opts,
+                const std::vector<std::string> &inputFiles,
+                const std::vector<std::string> &expectFiles,
+                DiagnosticPrinter &printer) {
+  std::string name = program.getTarget().getName().str();
+  if (opts.target != "cpu" && opts.target != name) {
+    printer.error("the schedule was compiled for '" + name + "', not '" +
+                  opts.target + "'");
+    return exitCode(Status::Usage);
+  }
+  target::Target t;
+  if (Status s = loadTarget(name, opts, t, printer); s != Status::Ok)
+    return exitCode(s);
+  std::vector<Named> inputs, expected;
+  if (Status s = readBoth(inputFiles, expectFiles, inputs, expected, printer);
+      s != Status::Ok)
+    return exitCode(s);
+  Block &body = program.getBlock();
+  if (!inputs.empty() && inputs.size() != body.getNumArguments()) {
+    printer.error("the schedule takes " + std::to_string(body.getNumArguments()) +
+                  " inputs, " + std::to_string(inputs.size()) + " were given");
+    return exitCode(Status::BadInput);
+  }
+  std::mt19937_64 rng(opts.seed);
+  SmallVector<ref::Tensor> args;
+  for (BlockArgument arg : body.getArguments()) {
+    auto type = cast<sched::BufferType>(arg.getType()).getTensor();
+    if (!ref::dtypeOf(type.getElementType())) {
+      std::string s;
+      llvm::raw_string_ostream os(s);
+      os << type;
+      printer.error("the schedule takes " + s + ", which dfa cannot simulate");
+      return exitCode(Status::InvalidModel);
+    }
+    if (inputs.empty()) {
+      args.push_back(randomTensor(type, rng));
+      continue;
+    }
+    ref::Tensor &given = inputs[arg.getArgNumber()].tensor;
+    adoptBF16Bits(given, ref::dtypeOf(type.getElementType()));
+    if (*ref::dtypeOf(type.getElementType()) != given.dtype() ||
+        given.shape() != type.getShape()) {
+      std::string want;
+      llvm::raw_string_ostream os(want);
+      os << type;
+      printer.error("input " + std::to_string(arg.getArgNumber()) + " is " +
+                    describe(given) + ", the schedule expects " + want);
+      return exitCode(Status::BadInput);
+    }
+    args.push_back(given);
+  }
+  std::vector<std::string> outNames;
+  for (unsigned i = 0; i < program.getBlock().getTerminator()->getNumOperands(); ++i)
+    outNames.push_back("output" + std::to_string(i));
+  return simulateAndReport(program, t, args, outNames, opts, expected, printer);
+}
 } // namespace
 
 int dfa::driver::runMain(const RunOptions &opts) {
   auto ctx = createContext();
   DiagnosticPrinter printer(*ctx, "dfa-run");
-  if (opts.target != "cpu") {
-    printer.error("unknown target '" + opts.target +
-                  "'; this version runs the 'cpu' target");
-    return exitCode(Status::Usage);
-  }
   std::vector<std::string> inputFiles = opts.inputs, expectFiles = opts.expect;
   if (!opts.testData.empty()) {
     if (!inputFiles.empty() || !expectFiles.empty()) {
@@ -131,11 +323,19 @@ int dfa::driver::runMain(const RunOptions &opts) {
     if (s != Status::Ok)
       return exitCode(s);
   }
+  // A saved schedule runs on the target it was compiled for.
+  llvm::StringRef modelPath(opts.model.model);
+  if (modelPath.ends_with(".mlir")) {
+    ImportResult parsed = loadModel(opts.model.model, *ctx, {});
+    if (parsed.status != Status::Ok)
+      return exitCode(parsed.status);
+    if (sched::ProgramOp program = findProgram(*parsed.module))
+      return runSchedule(program, opts, inputFiles, expectFiles, printer);
+  }
   // The model's own problems (unsupported ops, non-tensor inputs) come
   // before any complaint about the data given for it.
   std::vector<std::string> names;
   std::string err;
-  llvm::StringRef modelPath(opts.model.model);
   if (modelPath.ends_with(".onnx") || modelPath.ends_with(".fx.json")) {
     OpCoverage cov;
     ImportResult check = checkModel(opts.model.model, *ctx, cov);
@@ -154,9 +354,8 @@ int dfa::driver::runMain(const RunOptions &opts) {
   }
 
   std::vector<Named> inputs, expected;
-  if (Status s = readAll(inputFiles, inputs, printer); s != Status::Ok)
-    return exitCode(s);
-  if (Status s = readAll(expectFiles, expected, printer); s != Status::Ok)
+  if (Status s = readBoth(inputFiles, expectFiles, inputs, expected, printer);
+      s != Status::Ok)
     return exitCode(s);
 
   // Match input files to the model's inputs: by the names TensorProto files
@@ -271,6 +470,21 @@ int dfa::driver::runMain(const RunOptions &opts) {
     args.push_back(it->second);
   }
 
+  std::vector<std::string> outNames;
+  for (unsigned i = 0; i < func.getNumResults(); ++i) {
+    auto nameAttr = func.getResultAttrOfType<StringAttr>(i, "graph.name");
+    outNames.push_back(nameAttr ? nameAttr.str() : "output" + std::to_string(i));
+  }
+  if (opts.target != "cpu") {
+    target::Target t;
+    if (Status s = loadTarget(opts.target, opts, t, printer); s != Status::Ok)
+      return exitCode(s);
+    if (Status s = compileForRun(*r.module, t, opts, printer); s != Status::Ok)
+      return exitCode(s);
+    return simulateAndReport(findProgram(*r.module), t, args, outNames, opts,
+                             expected, printer);
+  }
+
   ref::EvalOptions evalOpts;
   evalOpts.fp64Accumulate = opts.fp64Accumulate;
   ref::Evaluator evaluator(evalOpts);
@@ -281,102 +495,10 @@ int dfa::driver::runMain(const RunOptions &opts) {
                   .count();
   if (failed(results))
     return exitCode(Status::RuntimeError);
-
-  if (!opts.outputs.empty()) {
-    if (auto ec = llvm::sys::fs::create_directories(opts.outputs)) {
-      printer.error("cannot create '" + opts.outputs + "': " + ec.message());
-      return exitCode(Status::IOError);
-    }
-  }
-  if (!expected.empty() && expected.size() != results->size()) {
-    printer.error("the model has " + std::to_string(results->size()) +
-                  " outputs, " + std::to_string(expected.size()) +
-                  " expected values were given");
-    return exitCode(Status::BadInput);
-  }
-
-  bool allOk = true;
-  std::vector<Comparison> checks;
-  std::vector<std::string> outNames, outFiles;
-  for (size_t i = 0; i < results->size(); ++i) {
-    auto nameAttr = func.getResultAttrOfType<StringAttr>(i, "graph.name");
-    outNames.push_back(nameAttr ? nameAttr.str() : "output" + std::to_string(i));
-    if (!opts.outputs.empty()) {
-      llvm::SmallString<128> p(opts.outputs);
-      llvm::sys::path::append(p, "output_" + std::to_string(i) + ".npy");
-      if (!ref::writeNpy(p, (*results)[i], err)) {
-        printer.error(err);
-        return exitCode(Status::IOError);
-      }
-      outFiles.push_back(p.str().str());
-    }
-    if (!expected.empty()) {
-      adoptBF16Bits(expected[i].tensor, (*results)[i].dtype());
-      checks.push_back(compare((*results)[i], expected[i].tensor, opts.rtol,
-                               opts.atol));
-      allOk &= checks.back().ok;
-    }
-  }
-
-  if (opts.json) {
-    llvm::json::OStream j(llvm::outs(), 2);
-    j.object([&] {
-      j.attribute("schema", "dfa.run/1");
-      j.attribute("model", opts.model.model);
-      j.attribute("target", opts.target);
-      j.attribute("status", expected.empty() ? "ran" : (allOk ? "match" : "mismatch"));
-      j.attributeArray("outputs", [&] {
-        for (size_t i = 0; i < results->size(); ++i)
-          j.object([&] {
-            const ref::Tensor &t = (*results)[i];
-            j.attribute("name", outNames[i]);
-            j.attribute("dtype", ref::dtypeName(t.dtype()));
-            j.attributeArray("shape", [&] {
-              for (int64_t d : t.shape())
-                j.value(d);
-            });
-            if (!outFiles.empty())
-              j.attribute("file", outFiles[i]);
-            if (checks.empty())
-              return;
-            const Comparison &c = checks[i];
-            j.attributeObject("check", [&] {
-              j.attribute("ok", c.ok);
-              if (!c.problem.empty())
-                j.attribute("problem", c.problem);
-              j.attribute("mismatches", c.mismatches);
-              j.attribute("max_abs_error", c.maxAbsError);
-              j.attribute("max_rel_error", c.maxRelError);
-              if (c.worstIndex >= 0)
-                j.attribute("worst_index", indexString(t.shape(), c.worstIndex));
-            });
-          });
-      });
-    });
-    llvm::outs() << "\n";
-  } else {
-    for (size_t i = 0; i < results->size(); ++i) {
-      const ref::Tensor &t = (*results)[i];
-      llvm::outs() << "output " << i << " '" << outNames[i] << "': " << describe(t);
-      if (!outFiles.empty())
-        llvm::outs() << " -> " << outFiles[i];
-      if (!checks.empty()) {
-        const Comparison &c = checks[i];
-        if (!c.problem.empty())
-          llvm::outs() << "  MISMATCH: " << c.problem;
-        else if (c.ok)
-          llvm::outs() << "  ok (max abs error " << c.maxAbsError << ")";
-        else
-          llvm::outs() << "  MISMATCH: " << c.mismatches << " of "
-                       << t.numElements() << " elements, worst at "
-                       << indexString(t.shape(), c.worstIndex) << ": got "
-                       << c.worstActual << ", expected " << c.worstExpected;
-      }
-      llvm::outs() << "\n";
-    }
-    llvm::outs().flush();
+  return report(*results, outNames, opts, expected, nullptr, nullptr, printer, [&] {
     llvm::errs() << "dfa-run: evaluated in " << llvm::format("%.1f", ms)
                  << " ms\n";
-  }
-  return exitCode(allOk ? Status::Ok : Status::Mismatch);
+  });
 }
+
+

@@ -60,6 +60,38 @@ LogicalResult dfa::ref::evalOp<ConstantOp>(ConstantOp op, Evaluator &ev) {
   return success();
 }
 
+bool dfa::ref::readWeight(llvm::StringRef file, uint64_t offset,
+                          std::optional<uint64_t> zstdBytes, Tensor &t,
+                          std::string &error) {
+  size_t want = zstdBytes ? *zstdBytes : t.byteSize();
+  auto buf = llvm::MemoryBuffer::getFileSlice(file, want, offset,
+                                              /*IsVolatile=*/false);
+  if (!buf) {
+    error = "cannot read '" + file.str() + "': " + buf.getError().message();
+    return false;
+  }
+  if ((*buf)->getBufferSize() != want) {
+    error = "needs " + std::to_string(want) + " bytes at offset " +
+            std::to_string(offset) + " of '" + file.str() +
+            "', file is too short";
+    return false;
+  }
+  if (!zstdBytes) {
+    std::memcpy(t.bytes(), (*buf)->getBufferStart(), t.byteSize());
+    return true;
+  }
+  size_t n = ZSTD_decompress(t.bytes(), t.byteSize(), (*buf)->getBufferStart(),
+                             *zstdBytes);
+  if (ZSTD_isError(n) || n != t.byteSize()) {
+    error = "the zstd frame at offset " + std::to_string(offset) + " of '" +
+            file.str() + "' does not decompress to " +
+            std::to_string(t.byteSize()) + " bytes" +
+            (ZSTD_isError(n) ? std::string(": ") + ZSTD_getErrorName(n) : "");
+    return false;
+  }
+  return true;
+}
+
 template <>
 LogicalResult dfa::ref::evalOp<WeightOp>(WeightOp op, Evaluator &ev) {
   auto type = cast<RankedTensorType>(op.getType());
@@ -68,31 +100,9 @@ LogicalResult dfa::ref::evalOp<WeightOp>(WeightOp op, Evaluator &ev) {
     return op.emitOpError("weight '")
            << op.getSymName()
            << "' has no data (the model was imported without weights)";
-  std::optional<uint64_t> packed = op.getZstdBytes();
-  auto buf = llvm::MemoryBuffer::getFileSlice(
-      op.getFile(), packed ? *packed : t.byteSize(), op.getOffset(),
-      /*IsVolatile=*/false);
-  if (!buf)
-    return op.emitOpError("cannot read weight '")
-           << op.getSymName() << "' from '" << op.getFile()
-           << "': " << buf.getError().message();
-  size_t want = packed ? *packed : t.byteSize();
-  if ((*buf)->getBufferSize() != want)
-    return op.emitOpError("weight '")
-           << op.getSymName() << "' needs " << want << " bytes at offset "
-           << op.getOffset() << " of '" << op.getFile() << "', file is too short";
-  if (packed) {
-    size_t n = ZSTD_decompress(t.bytes(), t.byteSize(), (*buf)->getBufferStart(),
-                               *packed);
-    if (ZSTD_isError(n) || n != t.byteSize())
-      return op.emitOpError("weight '")
-             << op.getSymName() << "': the zstd frame at offset " << op.getOffset()
-             << " of '" << op.getFile() << "' does not decompress to "
-             << t.byteSize() << " bytes"
-             << (ZSTD_isError(n) ? std::string(": ") + ZSTD_getErrorName(n) : "");
-  } else {
-    std::memcpy(t.bytes(), (*buf)->getBufferStart(), t.byteSize());
-  }
+  std::string err;
+  if (!readWeight(op.getFile(), op.getOffset(), op.getZstdBytes(), t, err))
+    return op.emitOpError("weight '") << op.getSymName() << "': " << err;
   ev.set(op.getOutput(), std::move(t));
   return success();
 }

@@ -329,14 +329,21 @@ std::optional<Target> dfa::target::parseTarget(llvm::StringRef file,
         continue;
       auto mant = f ? f->getInteger("mantissa_bits") : std::nullopt;
       auto exp = f ? f->getInteger("exponent_bits") : std::nullopt;
-      if (!f || !mant || !exp || *mant < 0 || *exp < 0) {
+      if (!f || !mant || !exp || *mant < 1 || *mant > 52 || *exp < 2 ||
+          *exp > 11) {
         r.fail(path, "expected {\"mantissa_bits\": int, \"exponent_bits\": "
                      "int, \"source\": string} (or {\"bits\": int} for an integer)");
         break;
       }
       t.storageFormats[kv.first.str()] =
-          StorageFormat{(int)*mant, (int)*exp, f->getString("source").value_or("").str()};
+          StorageFormat{(int)*mant, (int)*exp, f->getString("source").value_or("").str(),
+                        f->getString("device").value_or("").str()};
     }
+    // A host format stored on the device in another: that one must exist.
+    for (auto &[name, f] : t.storageFormats)
+      if (r.ok && !f.device.empty() && !t.storageFormats.count(f.device))
+        r.fail("storage_formats." + name + ".device",
+               "'" + f.device + "' is not a float format of this target");
   }
   if (const json::Object *l = r.object(*root, "limits", "limits", false))
     for (const auto &kv : *l)
@@ -358,6 +365,14 @@ double Target::peak(llvm::StringRef dtype) const {
     if ((it = peakFlops.find(alt.str())) != peakFlops.end())
       return it->second.value;
   return peakFlops.empty() ? 0 : peakFlops.begin()->second.value;
+}
+
+const StorageFormat *Target::deviceFormat(llvm::StringRef dtype) const {
+  auto it = storageFormats.find(dtype.str());
+  if (it == storageFormats.end() || it->second.device.empty())
+    return nullptr;
+  auto dev = storageFormats.find(it->second.device);
+  return dev == storageFormats.end() ? nullptr : &dev->second;
 }
 
 const MemoryLevel *Target::level(llvm::StringRef name) const {

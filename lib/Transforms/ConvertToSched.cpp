@@ -278,7 +278,15 @@ struct ConvertGraphToSchedPass
         std::vector<std::string>(targetDirs.begin(), targetDirs.end()));
     if (failed(t))
       return signalPassFailure();
-    if (convertToSched(module, *t, {remarks}) != Status::Ok)
+    ScheduleOptions options;
+    options.remarks = remarks;
+    options.inject = inject;
+    if (options.inject != "" && options.inject != "tail-drop") {
+      emitError(module.getLoc()) << "unknown fault '" << options.inject
+                                 << "' (known: tail-drop)";
+      return signalPassFailure();
+    }
+    if (convertToSched(module, *t, options) != Status::Ok)
       signalPassFailure();
   }
 };

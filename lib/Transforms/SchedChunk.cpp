@@ -142,9 +142,11 @@ LogicalResult Lowering::emitChunked(KernelOp k, const KernelPlan &p,
       if (src.token)
         dmaDeps.push_back(src.token);
       SmallVector<int64_t> from(ct.getRank(), 0), to(ct.getRank(), 0);
+      SmallVector<int64_t> sizes(ct.getShape());
+      plantFaults(ct, layout, sizes);
       from[dim] = start;
-      Value done = dmaRegion(loc, src.buffer, h->buffer, from, to,
-                             ct.getShape(), layout.bytes, dmaDeps,
+      Value done = dmaRegion(loc, src.buffer, h->buffer, from, to, sizes,
+                             layout.bytes, dmaDeps,
                              kLoadEngine, p.chip, bw, lat);
       src.readers.push_back(done);
       h->token = done;
@@ -178,9 +180,11 @@ LogicalResult Lowering::emitChunked(KernelOp k, const KernelPlan &p,
     else
       storeDeps.append(outReuse.begin(), outReuse.end());
     SmallVector<int64_t> from(oct.getRank(), 0), to(oct.getRank(), 0);
+    SmallVector<int64_t> sizes(oct.getShape());
+    plantFaults(oct, olayout, sizes);
     to[d] = start;
-    lastStore = dmaRegion(loc, oh->buffer, result->buffer, from, to,
-                          oct.getShape(), olayout.bytes, storeDeps,
+    lastStore = dmaRegion(loc, oh->buffer, result->buffer, from, to, sizes,
+                          olayout.bytes, storeDeps,
                           kStoreEngine, p.chip, bw, lat);
     oh->token = done;
     oh->readers.push_back(lastStore);

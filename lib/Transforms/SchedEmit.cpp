@@ -91,15 +91,17 @@ void Lowering::release(Home &h) {
 }
 
 void Lowering::timeCompute(sched::ComputeOp op, double seconds) {
+  // Every op carries its estimated cycles (dfa-run times the schedule with
+  // them); static targets also get a start cycle.
+  int64_t cycles = target::toCycles(t, seconds);
+  op.setCyclesAttr(b.getI64IntegerAttr(cycles));
   if (!isStatic)
     return;
   int64_t chip = op.getChip() ? int64_t(*op.getChip()) : 0;
   int64_t ub = op.getUnitBegin(), ue = op.getUnitEnd();
   int64_t start =
       std::max(readyAt(op.getDeps()), unitsBusy[chip].freeAt(ub, ue));
-  int64_t cycles = target::toCycles(t, seconds);
   op.setStartAttr(b.getI64IntegerAttr(start));
-  op.setCyclesAttr(b.getI64IntegerAttr(cycles));
   unitsBusy[chip].occupy(ub, ue, start + cycles);
   endOf[op.getDone()] = start + cycles;
   makespan = std::max(makespan, start + cycles);
@@ -110,9 +112,23 @@ Value Lowering::dma(Location loc, Value v, Value src, Value dst,
                     double bandwidth, double latencyNs) {
   auto type = cast<sched::BufferType>(src.getType()).getTensor();
   SmallVector<int64_t> zeros(type.getRank(), 0);
-  return dmaRegion(loc, src, dst, zeros, zeros, type.getShape(),
-                   layoutOf(t, v).bytes, deps, engine, chip, bandwidth,
-                   latencyNs);
+  SmallVector<int64_t> sizes(type.getShape());
+  TensorLayout layout = layoutOf(t, v);
+  plantFaults(type, layout, sizes);
+  return dmaRegion(loc, src, dst, zeros, zeros, sizes, layout.bytes, deps,
+                   engine, chip, bandwidth, latencyNs);
+}
+
+void Lowering::plantFaults(RankedTensorType type, const TensorLayout &layout,
+                           SmallVectorImpl<int64_t> &sizes) {
+  if (opts.inject != "tail-drop" || sizes.empty())
+    return;
+  // Cover whole sticks, tiles or vectors of the minor dim only.
+  int64_t minor = layout.order.empty() ? int64_t(sizes.size()) - 1
+                                       : layout.order.back();
+  int64_t g = layoutGranule(t, type, layout, minor);
+  if (g > 1 && sizes[minor] > g && sizes[minor] % g)
+    sizes[minor] = sizes[minor] / g * g;
 }
 
 Value Lowering::dmaRegion(Location loc, Value src, Value dst,
@@ -131,13 +147,13 @@ Value Lowering::dmaRegion(Location loc, Value src, Value dst,
       b.getI64IntegerAttr(bytes), IntegerAttr(), IntegerAttr());
   ++numDmas;
   dmaBytes += bytes;
+  int64_t cycles = target::toCycles(
+      t, target::transferSeconds(t, double(bytes), bandwidth, latencyNs));
+  op.setCyclesAttr(b.getI64IntegerAttr(cycles));
   if (isStatic) {
     int64_t start =
         std::max(readyAt(waits), enginesBusy[chip].freeAt(engine, engine + 1));
-    int64_t cycles = target::toCycles(
-        t, target::transferSeconds(t, double(bytes), bandwidth, latencyNs));
     op.setStartAttr(b.getI64IntegerAttr(start));
-    op.setCyclesAttr(b.getI64IntegerAttr(cycles));
     enginesBusy[chip].occupy(engine, engine + 1, start + cycles);
     endOf[op.getDone()] = start + cycles;
     makespan = std::max(makespan, start + cycles);

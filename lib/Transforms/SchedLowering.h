@@ -147,6 +147,10 @@ struct Lowering {
   Value dma(Location loc, Value v, Value src, Value dst, ArrayRef<Value> deps,
             int64_t engine, int64_t chip, double bandwidth, double latencyNs);
 
+  /// Plants the fault `opts.inject` names, if any, in a copy's `sizes`.
+  void plantFaults(RankedTensorType type, const TensorLayout &layout,
+                   SmallVectorImpl<int64_t> &sizes);
+
   /// A copy of the region `sizes` at `srcOffsets` of `src` to `dstOffsets`
   /// of `dst`, moving `bytes` in the target's layout.
   Value dmaRegion(Location loc, Value src, Value dst,

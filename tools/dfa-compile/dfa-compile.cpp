@@ -37,6 +37,10 @@ int main(int argc, char **argv) {
                "Print each op's source location");
   app.add_option("--target", o.target,
                  "Targets to compile for: NAME[,NAME...] or all");
+  app.add_option("--inject", o.inject,
+                 "Plant a compiler fault, for tests and teaching: tail-drop "
+                 "(copies cover whole sticks, tiles or vectors only)")
+      ->check(CLI::IsMember({"tail-drop"}));
   app.add_option("--dump-dir", o.dumpDir,
                  "Write the IR after every stage to DIR/<target>/NN-<stage>.mlir");
   app.add_option("--compile-from", o.compileFrom,

@@ -13,8 +13,22 @@ int main(int argc, char **argv) {
   dfa::driver::RunOptions o;
   CLI::App app{"dfa-run: run a model on a target and check its outputs"};
   app.set_version_flag("--version", "dfa-run " DFA_VERSION);
-  app.add_option("model", o.model.model, "Model file (.onnx, .fx.json, .mlir)")->required();
-  app.add_option("--target", o.target, "Target to run on (cpu)");
+  app.add_option("model", o.model.model,
+                 "Model file (.onnx, .fx.json, .mlir) or a saved .sched.mlir")
+      ->required();
+  app.add_option("--target", o.target,
+                 "Target to run on: cpu (the CPU reference) or any description "
+                 "(compiled and simulated)");
+  app.add_option("--target-dir", o.targetDirs,
+                 "Directory of extra target descriptions (searched first)")
+      ->take_all();
+  app.add_option("--trace", o.trace,
+                 "Write a Chrome trace (open in Perfetto) of the simulation");
+  app.add_flag("--time-only", o.timeOnly,
+               "Simulate time only, not values (no weight data needed)");
+  app.add_option("--inject", o.inject,
+                 "Plant a compiler fault, for tests and teaching")
+      ->check(CLI::IsMember({"tail-drop"}));
   app.add_option("--inputs", o.inputs,
                  "Input tensors (.pb or .npy), one per model input")
       ->take_all();

@@ -43,6 +43,9 @@ struct CompileOptions {
   /// `NAME[,NAME...]` or `all`.
   std::string target;
   bool remarks = false;
+  /// A fault the compiler plants on purpose (`--inject`), for tests and
+  /// teaching: `tail-drop`.
+  std::string inject;
 };
 
 struct RunOptions {
@@ -59,6 +62,12 @@ struct RunOptions {
   /// Specialize any graph input the import needs at compile time, taking
   /// its value from the inputs.
   bool specializeAsNeeded = false;
+  /// Compiled targets: extra description folders, a fault to plant, the
+  /// Chrome trace to write, and time only (no values).
+  std::vector<std::string> targetDirs;
+  std::string inject;
+  std::string trace;
+  bool timeOnly = false;
 };
 
 /// Return the process exit code (docs/cli.md).

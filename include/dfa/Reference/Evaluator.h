@@ -57,6 +57,12 @@ private:
   llvm::DenseMap<mlir::Value, Tensor> values;
 };
 
+/// Reads a weight's bytes (zstd-compressed when `zstdBytes` is given) at
+/// `offset` of `file` into `t`, which has the weight's type and shape.
+bool readWeight(llvm::StringRef file, uint64_t offset,
+                std::optional<uint64_t> zstdBytes, Tensor &t,
+                std::string &error);
+
 /// Attaches the reference implementation to every graph op.
 void registerReferenceInterfaces(mlir::DialectRegistry &registry);
 

@@ -35,6 +35,12 @@ enum class Status : int {
   InvalidTarget = 8,
   /// The model fits no memory of the target (weights or activations).
   DoesNotFit = 9,
+  /// A static plan breaks when simulated: two ops on one unit at once, or
+  /// an op reading what another has not finished writing.
+  ScheduleConflict = 12,
+  /// A wait that can never complete (deadlock), or an op the watchdog
+  /// stopped.
+  Deadlock = 13,
   /// A bug in dfa.
   Internal = 70,
 };

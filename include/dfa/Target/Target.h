@@ -48,6 +48,9 @@ struct Link {
 struct StorageFormat {
   int mantissaBits = 0, exponentBits = 0;
   std::string source;
+  /// The format the device keeps values of this (host) format in, if not
+  /// this one (Spyre stores f16 tensors as dfp16).
+  std::string device;
 };
 
 struct Target {
@@ -77,6 +80,9 @@ struct Target {
   const MemoryLevel *level(llvm::StringRef name) const;
   /// A numeric layout entry, if present.
   std::optional<double> layoutValue(llvm::StringRef key) const;
+  /// The device storage format of host element type `dtype` ("f16", ...)
+  /// when the device keeps it in another format; null otherwise.
+  const StorageFormat *deviceFormat(llvm::StringRef dtype) const;
   std::optional<double> limit(llvm::StringRef key) const;
 };
 

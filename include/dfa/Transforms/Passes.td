@@ -215,6 +215,9 @@ def ConvertGraphToSchedPass : Pass<"convert-graph-to-sched", "::mlir::ModuleOp">
                "Extra directories of target descriptions">,
     Option<"remarks", "remarks", "bool", /*default=*/"false",
            "Emit a remark for every decision">,
+    Option<"inject", "inject", "std::string", /*default=*/"\"\"",
+           "A fault to plant for tests and teaching: tail-drop (copies "
+           "cover whole sticks, tiles or vectors only)">,
   ];
 }
 

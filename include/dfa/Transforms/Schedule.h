@@ -12,11 +12,16 @@
 
 #include "mlir/IR/BuiltinOps.h"
 
+#include <string>
+
 namespace dfa {
 
 struct ScheduleOptions {
   /// Emit a remark for each placement decision.
   bool remarks = false;
+  /// A fault to plant: "tail-drop" makes every copy whose minor extent ends
+  /// in a partial stick, tile or vector cover only the whole ones.
+  std::string inject;
 };
 
 /// Replaces the function `main` of `module` (its ops grouped into

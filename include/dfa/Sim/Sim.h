@@ -1,0 +1,88 @@
+//===- Sim.h - simulating a schedule: values and time ------------*- C++ -*-===//
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+///
+/// dfa-run's engine for compiled targets: runs a `sched.program`'s values on
+/// byte-array memories (lib/Sim/Machine) and its time as a discrete-event
+/// simulation over the token graph with contended units, DMA engines and
+/// memory bandwidth (lib/Sim/Timing).
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef DFA_SIM_SIM_H
+#define DFA_SIM_SIM_H
+
+#include "dfa/Reference/Tensor.h"
+#include "dfa/Support/Status.h"
+#include "dfa/Target/Target.h"
+
+#include "dialects/Sched/SchedOps.h"
+
+#include "llvm/Support/raw_ostream.h"
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace dfa::sim {
+
+struct Options {
+  /// Run the values (needs the weights' data); else time only.
+  bool values = true;
+  /// A DMA or kernel still running this long after its start trips the
+  /// watchdog (seconds of simulated time).
+  double watchdogSeconds = 10.0;
+};
+
+/// One op of the schedule as it ran.
+struct OpRecord {
+  std::string name;     // kernel name, or "dma"
+  std::string kind;     // compute kind ("matmul", ...) or "dma"
+  std::string resource; // "SM 0-131", "dma engine 0", "link 0", ...
+  int64_t chip = 0;
+  double start = 0, end = 0; // seconds
+  double plannedStart = -1;  // seconds; -1 when the plan has none
+  int64_t bytes = 0;         // DMAs
+  std::string source;        // source node names (the op's location)
+};
+
+/// Busy time of one resource.
+struct Utilization {
+  std::string resource;
+  double busySeconds = 0;
+};
+
+/// Bytes live in one memory level over time.
+struct Occupancy {
+  std::string level;
+  std::vector<std::pair<double, int64_t>> steps; // (time, bytes from then)
+  int64_t peakBytes = 0;
+};
+
+struct Result {
+  std::vector<ref::Tensor> outputs;
+  double seconds = 0;        // simulated total
+  double plannedSeconds = 0; // the static plan's makespan (0: none)
+  uint64_t events = 0;
+  std::vector<OpRecord> ops;
+  std::vector<Utilization> utilization;
+  std::vector<Occupancy> memory;
+};
+
+/// Simulates `program` for `t` on `inputs` (one per program argument;
+/// ignored without `values`). Errors are emitted at the ops concerned:
+/// ScheduleConflict, Deadlock (and the watchdog), RuntimeError for values.
+Status simulate(sched::ProgramOp program, const target::Target &t,
+                llvm::ArrayRef<ref::Tensor> inputs, const Options &options,
+                Result &result);
+
+/// Chrome trace-event JSON (opens in Perfetto): a process per chip, a track
+/// per unit range or engine, source names in each event's args.
+void writeTrace(const Result &result, const target::Target &t,
+                llvm::raw_ostream &os);
+
+} // namespace dfa::sim
+
+#endif // DFA_SIM_SIM_H

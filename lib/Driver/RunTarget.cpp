@@ -1,0 +1,164 @@
+//===- RunTarget.cpp - dfa-run on a compiled target -----------------------===//
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+#include "RunTarget.h"
+#include "Pipeline.h"
+
+#include "mlir/Support/FileUtilities.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/ToolOutputFile.h"
+
+#include <cmath>
+
+using namespace mlir;
+using namespace dfa;
+using namespace dfa::driver;
+
+sched::ProgramOp dfa::driver::findProgram(ModuleOp module) {
+  sched::ProgramOp found;
+  for (auto p : module.getOps<sched::ProgramOp>())
+    if (!found || p.getSymName() == "main")
+      found = p;
+  return found;
+}
+
+Status dfa::driver::loadTarget(llvm::StringRef name, const RunOptions &opts,
+                               target::Target &t, DiagnosticPrinter &printer) {
+  target::Registry registry(opts.targetDirs);
+  std::string err;
+  Status s = registry.find(name.str(), t, err);
+  if (s != Status::Ok)
+    printer.error(err);
+  return s;
+}
+
+Status dfa::driver::compileForRun(ModuleOp module, const target::Target &t,
+                                  const RunOptions &opts,
+                                  DiagnosticPrinter &printer) {
+  CompileOptions co;
+  co.targetDirs = opts.targetDirs;
+  co.inject = opts.inject;
+  return runPipeline(module, t, 0, kSchedStage, co, printer);
+}
+
+Status dfa::driver::simulateForRun(sched::ProgramOp program,
+                                   const target::Target &t,
+                                   ArrayRef<ref::Tensor> args,
+                                   const RunOptions &opts, sim::Result &result,
+                                   DiagnosticPrinter &printer) {
+  sim::Options so;
+  so.values = !opts.timeOnly;
+  if (so.values)
+    for (auto w : program.getBlock().getOps<sched::WeightOp>())
+      if (w.getFile().empty()) {
+        printer.error("weight '" + w.getSymName().str() +
+                      "' has no data (imported without weights): run with "
+                      "--time-only");
+        return Status::RuntimeError;
+      }
+  if (Status s = sim::simulate(program, t, args, so, result); s != Status::Ok)
+    return s;
+  if (opts.trace.empty())
+    return Status::Ok;
+  std::string err;
+  auto out = openOutputFile(opts.trace, &err);
+  if (!out) {
+    printer.error(err);
+    return Status::IOError;
+  }
+  sim::writeTrace(result, t, out->os());
+  out->keep();
+  return Status::Ok;
+}
+
+double dfa::driver::targetRtol(const target::Target &t, ref::DType dtype,
+                               double rtol) {
+  const char *name = dtype == ref::DType::F16    ? "f16"
+                     : dtype == ref::DType::BF16 ? "bf16"
+                     : dtype == ref::DType::F32  ? "f32"
+                                                 : nullptr;
+  if (!name)
+    return rtol;
+  const target::StorageFormat *f = t.deviceFormat(name);
+  if (!f)
+    return rtol;
+  // Rounding every stored value loses up to half an ulp per op; allow a
+  // few ulps of the device format end to end.
+  return std::max(rtol, 8.0 * std::ldexp(1.0, -f->mantissaBits));
+}
+
+static std::string human(double seconds) {
+  char buf[32];
+  if (seconds >= 1)
+    std::snprintf(buf, sizeof buf, "%.3g s", seconds);
+  else if (seconds >= 1e-3)
+    std::snprintf(buf, sizeof buf, "%.3g ms", seconds * 1e3);
+  else
+    std::snprintf(buf, sizeof buf, "%.3g us", seconds * 1e6);
+  return buf;
+}
+
+void dfa::driver::printTime(const sim::Result &r, const target::Target &t,
+                            const RunOptions &opts, double wallMs) {
+  llvm::errs() << "dfa-run: " << t.name << ": " << human(r.seconds);
+  if (r.plannedSeconds > 0)
+    llvm::errs() << " (plan " << human(r.plannedSeconds) << ")";
+  llvm::errs() << ", " << r.ops.size() << " ops, " << r.events
+               << " events, simulated in " << llvm::format("%.1f", wallMs)
+               << " ms";
+  if (!opts.trace.empty())
+    llvm::errs() << "; trace: " << opts.trace;
+  llvm::errs() << "\n";
+}
+
+void dfa::driver::timeJson(llvm::json::OStream &j, const sim::Result &r,
+                           const target::Target &t) {
+  j.attributeObject("time", [&] {
+    j.attribute("seconds", r.seconds);
+    j.attribute("cycles", int64_t(std::llround(r.seconds * t.clockHz.value)));
+    if (r.plannedSeconds > 0)
+      j.attribute("planned_seconds", r.plannedSeconds);
+    else
+      j.attribute("planned_seconds", nullptr);
+    j.attribute("events", int64_t(r.events));
+    j.attributeArray("utilization", [&] {
+      for (const sim::Utilization &u : r.utilization)
+        j.object([&] {
+          j.attribute("resource", u.resource);
+          j.attribute("busy_seconds", u.busySeconds);
+          j.attribute("fraction", r.seconds > 0 ? u.busySeconds / r.seconds : 0.0);
+        });
+    });
+    j.attributeArray("memory", [&] {
+      for (const sim::Occupancy &m : r.memory)
+        j.object([&] {
+          j.attribute("level", m.level);
+          j.attribute("peak_bytes", m.peakBytes);
+          j.attributeArray("steps", [&] {
+            for (auto &[time, bytes] : m.steps)
+              j.array([&] {
+                j.value(time);
+                j.value(bytes);
+              });
+          });
+        });
+    });
+    j.attributeArray("ops", [&] {
+      for (const sim::OpRecord &op : r.ops)
+        j.object([&] {
+          j.attribute("name", op.name);
+          j.attribute("kind", op.kind);
+          j.attribute("resource", op.resource);
+          j.attribute("chip", op.chip);
+          j.attribute("start", op.start);
+          j.attribute("end", op.end);
+          if (op.bytes)
+            j.attribute("bytes", op.bytes);
+          j.attribute("source", op.source);
+        });
+    });
+  });
+}

@@ -1,0 +1,55 @@
+//===- RunTarget.h - dfa-run on a compiled target ---------------*- C++ -*-===//
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+///
+/// Private to lib/Driver. dfa-run's path for every target but the CPU
+/// reference: compile the model (or take a saved .sched.mlir), simulate
+/// the schedule's values and time (lib/Sim), and report the time.
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef LIB_DRIVER_RUNTARGET_H
+#define LIB_DRIVER_RUNTARGET_H
+
+#include "dfa/Driver/Driver.h"
+#include "dfa/Driver/Tools.h"
+#include "dfa/Sim/Sim.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/Support/JSON.h"
+
+namespace dfa::driver {
+
+/// The schedule in `module`, if it holds one.
+sched::ProgramOp findProgram(mlir::ModuleOp module);
+
+/// Loads the description named `name` (searching `opts.targetDirs`).
+Status loadTarget(llvm::StringRef name, const RunOptions &opts,
+                  target::Target &t, DiagnosticPrinter &printer);
+
+/// Compiles the graph `module` for `t` into a schedule (in place).
+Status compileForRun(mlir::ModuleOp module, const target::Target &t,
+                     const RunOptions &opts, DiagnosticPrinter &printer);
+
+/// Simulates `program`; writes the trace when asked.
+Status simulateForRun(sched::ProgramOp program, const target::Target &t,
+                      llvm::ArrayRef<ref::Tensor> args, const RunOptions &opts,
+                      sim::Result &result, DiagnosticPrinter &printer);
+
+/// The relative tolerance of --expect on `t` for outputs of `dtype`: the
+/// user's, widened to a few units in the last place of the device format
+/// the target stores that type in.
+double targetRtol(const target::Target &t, ref::DType dtype, double rtol);
+
+/// One line on stderr: simulated time, the plan's, events.
+void printTime(const sim::Result &r, const target::Target &t,
+               const RunOptions &opts, double wallMs);
+/// The "time" member of dfa.run/1.
+void timeJson(llvm::json::OStream &j, const sim::Result &r,
+              const target::Target &t);
+
+} // namespace dfa::driver
+
+#endif // LIB_DRIVER_RUNTARGET_H

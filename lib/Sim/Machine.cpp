@@ -1,0 +1,260 @@
+//===- Machine.cpp - memories and values of a simulated target ------------===//
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+#include "Machine.h"
+
+#include "dfa/Reference/Evaluator.h"
+
+#include "mlir/IR/Diagnostics.h"
+
+#include <cmath>
+#include <cstring>
+
+using namespace mlir;
+using namespace dfa;
+using namespace dfa::sim;
+
+//===----------------------------------------------------------------------===//
+// Memories
+//===----------------------------------------------------------------------===//
+
+std::tuple<std::tuple<std::string, int64_t, int64_t>, int64_t, int64_t>
+Memories::locate(const Placement &p, int64_t at, int64_t n) const {
+  if (p.space >= 0)
+    return {{"", -1, p.space}, at, n};
+  if (!p.perUnit)
+    return {{p.level, p.chip, -1}, p.offset + at, n};
+  int64_t share = std::max<int64_t>(1, p.share);
+  int64_t unit = p.unitBegin + at / share, local = at % share;
+  return {{p.level, p.chip, unit}, p.offset + local,
+          std::min(n, share - local)};
+}
+
+uint8_t *Memories::bytes(const std::tuple<std::string, int64_t, int64_t> &key,
+                         int64_t addr, int64_t n) {
+  std::vector<uint8_t> &s = spaces[key];
+  if (int64_t(s.size()) < addr + n)
+    s.resize(addr + n, 0xFF);
+  return s.data() + addr;
+}
+
+void Memories::write(const Placement &p, int64_t at, const uint8_t *src,
+                     int64_t n) {
+  while (n > 0) {
+    auto [key, addr, run] = locate(p, at, n);
+    std::memcpy(bytes(key, addr, run), src, run);
+    at += run;
+    src += run;
+    n -= run;
+  }
+}
+
+void Memories::read(const Placement &p, int64_t at, uint8_t *dst, int64_t n) {
+  while (n > 0) {
+    auto [key, addr, run] = locate(p, at, n);
+    std::memcpy(dst, bytes(key, addr, run), run);
+    at += run;
+    dst += run;
+    n -= run;
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Storage formats
+//===----------------------------------------------------------------------===//
+
+double dfa::sim::roundToFormat(double x, int mantissaBits, int exponentBits) {
+  if (!std::isfinite(x) || x == 0)
+    return x;
+  int bias = (1 << (exponentBits - 1)) - 1;
+  int exp;
+  std::frexp(std::fabs(x), &exp); // |x| in [2^(exp-1), 2^exp)
+  int e = std::max(exp - 1, 1 - bias);
+  double quantum = std::ldexp(1.0, e - mantissaBits);
+  double r = std::nearbyint(x / quantum) * quantum; // ties to even
+  double largest =
+      std::ldexp(2.0 - std::ldexp(1.0, -mantissaBits), bias);
+  if (std::fabs(r) > largest)
+    return std::copysign(INFINITY, x);
+  return r;
+}
+
+ref::Tensor Executor::toDevice(const ref::Tensor &in) const {
+  if (!ref::isFloat(in.dtype()))
+    return in;
+  const char *name = in.dtype() == ref::DType::F16    ? "f16"
+                     : in.dtype() == ref::DType::BF16 ? "bf16"
+                     : in.dtype() == ref::DType::F32  ? "f32"
+                                                      : "f64";
+  const target::StorageFormat *f = t.deviceFormat(name);
+  if (!f)
+    return in;
+  ref::Tensor out = in.clone();
+  for (int64_t i = 0, n = out.numElements(); i < n; ++i)
+    out.setDouble(i, roundToFormat(out.getDouble(i), f->mantissaBits,
+                                   f->exponentBits));
+  return out;
+}
+
+//===----------------------------------------------------------------------===//
+// Buffers
+//===----------------------------------------------------------------------===//
+
+FailureOr<Executor::Buffer *> Executor::describe(Value v) {
+  auto it = buffers.find(v);
+  if (it != buffers.end())
+    return &it->second;
+  auto type = cast<sched::BufferType>(v.getType());
+  RankedTensorType tensor = type.getTensor();
+  std::optional<ref::DType> dt = ref::dtypeOf(tensor.getElementType());
+  if (!dt)
+    return emitError(v.getLoc()) << "cannot simulate elements of " << tensor;
+  Buffer b;
+  b.dtype = *dt;
+  b.at.level = type.getMemory().str();
+  std::string layoutName = "row-major", err;
+  Operation *def = v.getDefiningOp();
+  auto placed = [&](auto op) {
+    b.at.offset = op.getOffset();
+    b.at.chip = op.getChip() ? int64_t(*op.getChip()) : 0;
+    layoutName = op.getLayout().str();
+    if (op.getUnit()) {
+      b.at.perUnit = true;
+      b.at.unitBegin = *op.getUnit();
+      b.at.unitEnd = op.getUnitEnd() ? int64_t(*op.getUnitEnd()) : b.at.unitBegin + 1;
+    }
+  };
+  if (auto a = dyn_cast_or_null<sched::AllocOp>(def))
+    placed(a);
+  else if (auto w = dyn_cast_or_null<sched::WeightOp>(def))
+    placed(w);
+  else
+    b.at.space = mem.newSpace(); // a program input
+  std::optional<StoredLayout> l =
+      parseLayout(layoutName, tensor.getShape(), int64_t(ref::dtypeSize(*dt)), err);
+  if (!l)
+    return emitError(v.getLoc()) << err;
+  b.layout = std::move(*l);
+  int64_t units = b.at.unitEnd - b.at.unitBegin;
+  b.at.share = (b.layout.bytes + units - 1) / std::max<int64_t>(1, units);
+  return &buffers.try_emplace(v, std::move(b)).first->second;
+}
+
+void Executor::store(const Buffer &b, const ref::Tensor &in, bool zeroPads) {
+  ref::Tensor t = toDevice(in);
+  int64_t eb = b.layout.elemBytes;
+  if (zeroPads) {
+    std::vector<uint8_t> zeros(b.layout.bytes, 0);
+    mem.write(b.at, 0, zeros.data(), zeros.size());
+  }
+  SmallVector<int64_t> offsets, zero(b.layout.shape.size(), 0);
+  b.layout.regionOffsets(zero, b.layout.shape, offsets);
+  for (size_t i = 0; i < offsets.size(); ++i)
+    mem.write(b.at, offsets[i], t.bytes() + i * eb, eb);
+}
+
+ref::Tensor Executor::load(const Buffer &b) {
+  ref::Tensor t(b.dtype, b.layout.shape);
+  int64_t eb = b.layout.elemBytes;
+  SmallVector<int64_t> offsets, zero(b.layout.shape.size(), 0);
+  b.layout.regionOffsets(zero, b.layout.shape, offsets);
+  for (size_t i = 0; i < offsets.size(); ++i)
+    mem.read(b.at, offsets[i], t.bytes() + i * eb, eb);
+  return t;
+}
+
+//===----------------------------------------------------------------------===//
+// Ops
+//===----------------------------------------------------------------------===//
+
+LogicalResult Executor::dma(sched::DmaOp op) {
+  FailureOr<Buffer *> src = describe(op.getSource());
+  FailureOr<Buffer *> dst = describe(op.getDest());
+  if (failed(src) || failed(dst))
+    return failure();
+  SmallVector<int64_t> from, to;
+  (*src)->layout.regionOffsets(op.getSrcOffsets(), op.getSizes(), from);
+  (*dst)->layout.regionOffsets(op.getDstOffsets(), op.getSizes(), to);
+  int64_t eb = (*src)->layout.elemBytes;
+  std::vector<uint8_t> element(eb);
+  for (size_t i = 0; i < from.size(); ++i) {
+    mem.read((*src)->at, from[i], element.data(), eb);
+    mem.write((*dst)->at, to[i], element.data(), eb);
+  }
+  return success();
+}
+
+LogicalResult Executor::compute(sched::ComputeOp op) {
+  SmallVector<ref::Tensor> args;
+  for (Value in : op.getInputs()) {
+    FailureOr<Buffer *> b = describe(in);
+    if (failed(b))
+      return failure();
+    args.push_back(load(**b));
+  }
+  ref::Evaluator ev;
+  FailureOr<SmallVector<ref::Tensor>> results =
+      ev.runBlock(op.getBody().front(), args);
+  if (failed(results))
+    return op.emitOpError("kernel '") << op.getKernel() << "' failed";
+  for (auto [out, value] : llvm::zip(op.getOutputs(), *results)) {
+    FailureOr<Buffer *> b = describe(out);
+    if (failed(b))
+      return failure();
+    store(**b, value, /*zeroPads=*/false);
+  }
+  return success();
+}
+
+LogicalResult Executor::run(sched::ProgramOp program,
+                            ArrayRef<ref::Tensor> inputs,
+                            SmallVectorImpl<ref::Tensor> &outputs) {
+  Block &body = program.getBlock();
+  if (inputs.size() != body.getNumArguments())
+    return program.emitOpError("takes ")
+           << body.getNumArguments() << " inputs, " << inputs.size()
+           << " were given";
+  for (auto [arg, value] : llvm::zip(body.getArguments(), inputs)) {
+    FailureOr<Buffer *> b = describe(arg);
+    if (failed(b))
+      return failure();
+    store(**b, value, /*zeroPads=*/true);
+  }
+  for (Operation &op : body) {
+    LogicalResult r = success();
+    if (auto a = dyn_cast<sched::AllocOp>(op)) {
+      FailureOr<Buffer *> b = describe(a.getBuffer());
+      if (failed(b))
+        return failure();
+      if (auto init = a.getInit())
+        store(**b, ref::tensorFromAttr(*init), /*zeroPads=*/true);
+    } else if (auto w = dyn_cast<sched::WeightOp>(op)) {
+      FailureOr<Buffer *> b = describe(w.getBuffer());
+      if (failed(b))
+        return failure();
+      ref::Tensor value((*b)->dtype, (*b)->layout.shape);
+      std::string err;
+      if (!ref::readWeight(w.getFile(), w.getFileOffset(), w.getZstdBytes(),
+                           value, err))
+        return w.emitOpError(err);
+      store(**b, value, /*zeroPads=*/true);
+    } else if (auto d = dyn_cast<sched::DmaOp>(op)) {
+      r = dma(d);
+    } else if (auto c = dyn_cast<sched::ComputeOp>(op)) {
+      r = compute(c);
+    } else if (auto ret = dyn_cast<sched::ReturnOp>(op)) {
+      for (Value v : ret.getOutputs()) {
+        FailureOr<Buffer *> b = describe(v);
+        if (failed(b))
+          return failure();
+        outputs.push_back(load(**b));
+      }
+    }
+    if (failed(r))
+      return failure();
+  }
+  return success();
+}

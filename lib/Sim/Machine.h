@@ -1,0 +1,106 @@
+//===- Machine.h - memories and values of a simulated target ----*- C++ -*-===//
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+///
+/// Private to lib/Sim. The functional half of dfa-run: every memory level
+/// is byte arrays (one per chip for chip-wide levels, one per unit for
+/// per-unit levels such as Spyre's LX or a PE's SRAM), poisoned with 0xFF
+/// (NaN as floats) until written; a buffer is its layout's image at its
+/// offset, a per-unit buffer's image spread over its units in equal
+/// shares. A DMA copies exactly the elements of its region; a compute op
+/// reads its inputs' elements, runs its body on the CPU reference and
+/// writes its outputs rounded to the target's device storage format.
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef LIB_SIM_MACHINE_H
+#define LIB_SIM_MACHINE_H
+
+#include "StoredLayout.h"
+
+#include "dfa/Reference/Tensor.h"
+#include "dfa/Target/Target.h"
+
+#include "dialects/Sched/SchedOps.h"
+
+#include "llvm/ADT/DenseMap.h"
+
+#include <map>
+#include <tuple>
+#include <vector>
+
+namespace dfa::sim {
+
+/// Where a buffer's image lives.
+struct Placement {
+  std::string level;
+  int64_t chip = 0;
+  bool perUnit = false;
+  int64_t unitBegin = 0, unitEnd = 1;
+  int64_t offset = 0;
+  int64_t share = 0; // bytes of the image per unit (per-unit levels)
+  int64_t space = -1; // >= 0: a private space (a program input)
+};
+
+class Memories {
+public:
+  /// Copies `n` bytes at image byte `at` of a buffer placed at `p`.
+  void write(const Placement &p, int64_t at, const uint8_t *src, int64_t n);
+  void read(const Placement &p, int64_t at, uint8_t *dst, int64_t n);
+  /// A new private space (program inputs live outside every arena).
+  int64_t newSpace() { return privateSpaces++; }
+
+private:
+  /// The bytes [addr, addr + n) of one physical memory, grown as needed.
+  uint8_t *bytes(const std::tuple<std::string, int64_t, int64_t> &key,
+                 int64_t addr, int64_t n);
+  /// Resolves image byte `at` to a memory and the contiguous bytes there.
+  std::tuple<std::tuple<std::string, int64_t, int64_t>, int64_t, int64_t>
+  locate(const Placement &p, int64_t at, int64_t n) const;
+
+  std::map<std::tuple<std::string, int64_t, int64_t>, std::vector<uint8_t>> spaces;
+  int64_t privateSpaces = 0;
+};
+
+/// Runs a sched.program's values.
+class Executor {
+public:
+  Executor(const target::Target &t) : t(t) {}
+
+  /// Runs `program` on `inputs`; fills `outputs`. Errors are emitted at the
+  /// op that failed.
+  mlir::LogicalResult run(sched::ProgramOp program,
+                          llvm::ArrayRef<ref::Tensor> inputs,
+                          llvm::SmallVectorImpl<ref::Tensor> &outputs);
+
+private:
+  struct Buffer {
+    Placement at;
+    StoredLayout layout;
+    ref::DType dtype;
+  };
+  mlir::FailureOr<Buffer *> describe(mlir::Value buffer);
+  /// Writes all of `t` (converted to the device format) into `b`; with
+  /// `zeroPads`, the image's padding is zeroed first, as a host runtime
+  /// does when it lays a tensor out.
+  void store(const Buffer &b, const ref::Tensor &t, bool zeroPads);
+  ref::Tensor load(const Buffer &b);
+  mlir::LogicalResult dma(sched::DmaOp op);
+  mlir::LogicalResult compute(sched::ComputeOp op);
+  /// `t` rounded to the device storage format of its element type.
+  ref::Tensor toDevice(const ref::Tensor &t) const;
+
+  const target::Target &t;
+  Memories mem;
+  llvm::DenseMap<mlir::Value, Buffer> buffers;
+};
+
+/// `x` rounded to nearest even in a float format of `mantissaBits` and
+/// `exponentBits` (IEEE-like: subnormals, infinities).
+double roundToFormat(double x, int mantissaBits, int exponentBits);
+
+} // namespace dfa::sim
+
+#endif // LIB_SIM_MACHINE_H

@@ -1,0 +1,80 @@
+//===- Simulate.cpp - values and time of a schedule, and its trace --------===//
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+#include "Machine.h"
+#include "Timing.h"
+
+#include "llvm/Support/JSON.h"
+
+using namespace mlir;
+using namespace dfa;
+using namespace dfa::sim;
+
+Status dfa::sim::simulate(sched::ProgramOp program, const target::Target &t,
+                          ArrayRef<ref::Tensor> inputs, const Options &options,
+                          Result &result) {
+  if (Status s = timeProgram(program, t, options, result); s != Status::Ok)
+    return s;
+  if (!options.values)
+    return Status::Ok;
+  Executor ex(t);
+  SmallVector<ref::Tensor> outputs;
+  if (failed(ex.run(program, inputs, outputs)))
+    return Status::RuntimeError;
+  result.outputs.assign(outputs.begin(), outputs.end());
+  return Status::Ok;
+}
+
+void dfa::sim::writeTrace(const Result &r, const target::Target &t,
+                          llvm::raw_ostream &os) {
+  // One process per chip, one thread per resource, in order of appearance.
+  std::map<std::pair<int64_t, std::string>, int> tids;
+  for (const OpRecord &op : r.ops)
+    tids.try_emplace({op.chip, op.resource}, int(tids.size()) + 1);
+  llvm::json::OStream j(os);
+  j.object([&] {
+    j.attribute("displayTimeUnit", "ns");
+    j.attributeArray("traceEvents", [&] {
+      std::set<int64_t> chips;
+      for (auto &[key, tid] : tids) {
+        if (chips.insert(key.first).second)
+          j.object([&] {
+            j.attribute("ph", "M");
+            j.attribute("name", "process_name");
+            j.attribute("pid", key.first);
+            j.attributeObject("args", [&] {
+              j.attribute("name", t.name + " chip " + std::to_string(key.first));
+            });
+          });
+        j.object([&] {
+          j.attribute("ph", "M");
+          j.attribute("name", "thread_name");
+          j.attribute("pid", key.first);
+          j.attribute("tid", tid);
+          j.attributeObject("args", [&] { j.attribute("name", key.second); });
+        });
+      }
+      for (const OpRecord &op : r.ops)
+        j.object([&] {
+          j.attribute("ph", "X");
+          j.attribute("name", op.name);
+          j.attribute("cat", op.kind);
+          j.attribute("pid", op.chip);
+          j.attribute("tid", tids[{op.chip, op.resource}]);
+          j.attribute("ts", op.start * 1e6);
+          j.attribute("dur", (op.end - op.start) * 1e6);
+          j.attributeObject("args", [&] {
+            j.attribute("source", op.source);
+            if (op.bytes)
+              j.attribute("bytes", op.bytes);
+            if (op.plannedStart >= 0)
+              j.attribute("planned_start_us", op.plannedStart * 1e6);
+          });
+        });
+    });
+  });
+  os << "\n";
+}

@@ -1,0 +1,551 @@
+//===- Timing.cpp - discrete-event simulation of a schedule ---------------===//
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+#include "Timing.h"
+
+#include "dfa/Target/Cost.h"
+
+#include "mlir/IR/Diagnostics.h"
+#include "llvm/ADT/DenseMap.h"
+
+#include <queue>
+
+using namespace mlir;
+using namespace dfa;
+using namespace dfa::sim;
+
+namespace {
+
+enum class Kind : uint8_t { Compute, Dma, Barrier };
+
+struct Task {
+  Operation *op = nullptr;
+  Kind kind = Kind::Barrier;
+  int64_t chip = 0, ub = 0, ue = 0; // compute units
+  int64_t engine = 0;               // DMA engine
+  int path = -1;                    // bandwidth resource of a DMA
+  double fixed = 0;                 // compute time, or DMA setup + latency
+  double bytes = 0;                 // DMA bytes
+  double planned = -1;              // planned start (s); -1: none
+  llvm::SmallVector<int32_t, 4> deps, users;
+  int32_t waiting = 0;              // deps not done
+  double start = -1, end = -1, remaining = 0;
+};
+
+/// A bandwidth shared by the DMAs on it.
+struct Path {
+  std::string name;
+  double bandwidth = 1;
+  std::vector<int32_t> active;
+  double updated = 0;
+  uint64_t version = 0;
+};
+
+struct Event {
+  double time;
+  uint64_t seq;
+  enum : uint8_t { Ready, ComputeDone, FlowStart, PathCheck } type;
+  int32_t id;       // task, or path for PathCheck
+  uint64_t version; // PathCheck: the path's version when scheduled
+  bool operator>(const Event &o) const {
+    return time != o.time ? time > o.time : seq > o.seq;
+  }
+};
+
+std::string unitRange(const target::Target &t, int64_t ub, int64_t ue) {
+  return t.unitName + " " + std::to_string(ub) +
+         (ue - ub > 1 ? "-" + std::to_string(ue - 1) : "");
+}
+
+std::string sourceOf(Operation *op) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  op->getLoc().print(os);
+  return s;
+}
+
+class Simulator {
+public:
+  Simulator(sched::ProgramOp program, const target::Target &t,
+            const Options &o, Result &r)
+      : program(program), t(t), opts(o), r(r) {
+    cycle = 1.0 / std::max(t.clockHz.value, 1.0);
+    cycleExact = t.family == "lpu";
+  }
+
+  Status run() {
+    if (Status s = build(); s != Status::Ok)
+      return s;
+    Status s = cycleExact ? runCycleExact() : runEvents();
+    if (s != Status::Ok)
+      return s;
+    if (Status d = checkFinished(); d != Status::Ok)
+      return d;
+    record();
+    return Status::Ok;
+  }
+
+private:
+  //===------------------------------------------------------------------===//
+  // Tasks from the program
+  //===------------------------------------------------------------------===//
+
+  const target::MemoryLevel *levelOf(Value buffer) {
+    return t.level(cast<sched::BufferType>(buffer.getType()).getMemory());
+  }
+  static int64_t chipOf(Value buffer) {
+    Operation *d = buffer.getDefiningOp();
+    IntegerAttr c = d ? d->getAttrOfType<IntegerAttr>("chip") : IntegerAttr();
+    return c ? c.getInt() : 0;
+  }
+
+  /// The path a DMA's bytes take and its fixed latency, as the scheduler
+  /// costs it: a chip-to-chip link between chips, the on-chip fabric
+  /// between two buffers of one level, else the slower of the two levels.
+  int pathOf(sched::DmaOp d, double &latencyNs) {
+    const target::MemoryLevel *src = levelOf(d.getSource());
+    const target::MemoryLevel *dst = levelOf(d.getDest());
+    int64_t chip = d.getChip() ? int64_t(*d.getChip()) : 0;
+    std::string key;
+    double bw = 0;
+    latencyNs = 0;
+    if (chipOf(d.getSource()) != chipOf(d.getDest()) && t.chipToChip) {
+      key = "link " + std::to_string(chipOf(d.getSource())) + "->" +
+            std::to_string(chipOf(d.getDest()));
+      bw = t.chipToChip->bandwidthBytesPerS.value;
+      latencyNs = t.chipToChip->latencyNs.value;
+    } else if (src && dst && src == dst && t.onChip) {
+      key = "fabric (chip " + std::to_string(chip) + ")";
+      bw = t.onChip->bandwidthBytesPerS.value;
+      latencyNs = t.onChip->latencyNs.value;
+    } else {
+      const target::MemoryLevel *slow =
+          !src ? dst
+          : !dst ? src
+          : src->bandwidthBytesPerS.value <= dst->bandwidthBytesPerS.value ? src
+                                                                           : dst;
+      key = (slow ? slow->name : std::string("memory")) + " (chip " +
+            std::to_string(chip) + ")";
+      bw = slow ? slow->bandwidthBytesPerS.value : 1e12;
+      latencyNs = slow ? slow->latencyNs.value : 0;
+    }
+    auto [it, inserted] = pathIndex.try_emplace(key, int(paths.size()));
+    if (inserted) {
+      paths.push_back({key, std::max(bw, 1.0), {}, 0, 0});
+    }
+    return it->second;
+  }
+
+  Status build() {
+    llvm::DenseMap<Value, int32_t> producer;
+    for (Operation &op : program.getBlock()) {
+      Task task;
+      task.op = &op;
+      ValueRange deps;
+      if (auto c = dyn_cast<sched::ComputeOp>(op)) {
+        task.kind = Kind::Compute;
+        task.chip = c.getChip() ? int64_t(*c.getChip()) : 0;
+        task.ub = c.getUnitBegin();
+        task.ue = c.getUnitEnd();
+        task.fixed = c.getCycles() ? double(*c.getCycles()) * cycle : 0;
+        if (c.getStart())
+          task.planned = double(*c.getStart()) * cycle;
+        deps = c.getDeps();
+      } else if (auto d = dyn_cast<sched::DmaOp>(op)) {
+        task.kind = Kind::Dma;
+        task.chip = d.getChip() ? int64_t(*d.getChip()) : 0;
+        task.engine = d.getEngine();
+        double latencyNs;
+        task.path = pathOf(d, latencyNs);
+        task.fixed = (t.dmaSetupNs.value + latencyNs) * 1e-9;
+        task.bytes = d.getBytes() ? double(*d.getBytes()) : 0;
+        if (d.getStart())
+          task.planned = double(*d.getStart()) * cycle;
+        deps = d.getDeps();
+      } else if (auto b = dyn_cast<sched::BarrierOp>(op)) {
+        deps = b.getDeps();
+      } else {
+        continue;
+      }
+      int32_t id = tasks.size();
+      for (Value dep : deps) {
+        auto it = producer.find(dep);
+        if (it == producer.end()) {
+          op.emitOpError("waits for a token no op produces");
+          return Status::InvalidModel;
+        }
+        task.deps.push_back(it->second);
+      }
+      producer[op.getResult(0)] = id;
+      tasks.push_back(std::move(task));
+    }
+    for (auto [id, task] : llvm::enumerate(tasks)) {
+      task.waiting = task.deps.size();
+      for (int32_t d : task.deps)
+        tasks[d].users.push_back(id);
+    }
+    return Status::Ok;
+  }
+
+  //===------------------------------------------------------------------===//
+  // Event-driven: dynamic and static-order targets
+  //===------------------------------------------------------------------===//
+
+  void push(double time, decltype(Event::Ready) type, int32_t id,
+            uint64_t version = 0) {
+    events.push({time, seq++, type, id, version});
+  }
+
+  bool unitsFree(const Task &task) const {
+    for (int32_t other : running)
+      if (tasks[other].chip == task.chip && tasks[other].ub < task.ue &&
+          task.ub < tasks[other].ue)
+        return false;
+    return true;
+  }
+
+  bool engineFree(const Task &task) const {
+    return !busyEngines.count({task.chip, task.engine});
+  }
+
+  /// Starts what can start now, in plan order.
+  void dispatch(double now) {
+    for (auto it = ready.begin(); it != ready.end();) {
+      Task &task = tasks[it->second];
+      bool ok = task.kind == Kind::Compute ? unitsFree(task)
+                : task.kind == Kind::Dma   ? engineFree(task)
+                                           : true;
+      if (!ok) {
+        ++it;
+        continue;
+      }
+      int32_t id = it->second;
+      it = ready.erase(it);
+      task.start = now;
+      if (task.kind == Kind::Compute) {
+        running.push_back(id);
+        push(now + task.fixed, Event::ComputeDone, id);
+      } else if (task.kind == Kind::Dma) {
+        busyEngines.insert({task.chip, task.engine});
+        task.remaining = task.bytes;
+        push(now + task.fixed, Event::FlowStart, id);
+      } else {
+        finish(id, now);
+      }
+    }
+  }
+
+  void finish(int32_t id, double now) {
+    Task &task = tasks[id];
+    task.end = now;
+    if (task.kind == Kind::Compute)
+      llvm::erase(running, id);
+    else if (task.kind == Kind::Dma)
+      busyEngines.erase({task.chip, task.engine});
+    for (int32_t u : task.users)
+      if (--tasks[u].waiting == 0)
+        push(now, Event::Ready, u);
+  }
+
+  /// Advances a path's transfers to `now` at their shared rate.
+  void advance(Path &p, double now) {
+    if (!p.active.empty()) {
+      double moved = (now - p.updated) * p.bandwidth / double(p.active.size());
+      for (int32_t id : p.active)
+        tasks[id].remaining = std::max(0.0, tasks[id].remaining - moved);
+    }
+    p.updated = now;
+  }
+
+  /// Schedules the path's next completion at the current share.
+  void reschedule(int pi, double now) {
+    Path &p = paths[pi];
+    ++p.version;
+    if (p.active.empty())
+      return;
+    double least = INFINITY;
+    for (int32_t id : p.active)
+      least = std::min(least, tasks[id].remaining);
+    double rate = p.bandwidth / double(p.active.size());
+    push(now + least / rate, Event::PathCheck, pi, p.version);
+  }
+
+  Status runEvents() {
+    for (auto [id, task] : llvm::enumerate(tasks))
+      if (task.waiting == 0)
+        push(0, Event::Ready, id);
+    while (!events.empty()) {
+      Event e = events.top();
+      events.pop();
+      ++r.events;
+      double now = e.time;
+      switch (e.type) {
+      case Event::Ready: {
+        Task &task = tasks[e.id];
+        double key = task.planned >= 0 ? task.planned : double(e.id);
+        ready.insert({{key, e.id}, e.id});
+        break;
+      }
+      case Event::ComputeDone:
+        finish(e.id, now);
+        break;
+      case Event::FlowStart: {
+        Task &task = tasks[e.id];
+        Path &p = paths[task.path];
+        advance(p, now);
+        p.active.push_back(e.id);
+        reschedule(task.path, now);
+        break;
+      }
+      case Event::PathCheck: {
+        Path &p = paths[e.id];
+        if (e.version != p.version)
+          break;
+        advance(p, now);
+        // Done: what has nothing left, up to rounding (a picosecond's worth
+        // of bytes at the current share).
+        double slack = 1e-12 * p.bandwidth / double(p.active.size());
+        SmallVector<int32_t> done;
+        for (int32_t id : p.active)
+          if (tasks[id].remaining <=
+              std::max(slack, 1e-9 * std::max(1.0, tasks[id].bytes)))
+            done.push_back(id);
+        for (int32_t id : done) {
+          llvm::erase(p.active, id);
+          finish(id, now);
+        }
+        reschedule(e.id, now);
+        break;
+      }
+      }
+      if (Status s = watchdog(now); s != Status::Ok)
+        return s;
+      dispatch(now);
+    }
+    return Status::Ok;
+  }
+
+  Status watchdog(double now) {
+    for (const Task &task : tasks)
+      if (task.start >= 0 && task.end < 0 &&
+          now - task.start > opts.watchdogSeconds) {
+        task.op->emitError("watchdog: ")
+            << (task.kind == Kind::Dma ? "DMA" : "op")
+            << " started at " << task.start << " s is still running after "
+            << opts.watchdogSeconds << " s";
+        return Status::Deadlock;
+      }
+    return Status::Ok;
+  }
+
+  //===------------------------------------------------------------------===//
+  // Cycle-exact: every op at its planned cycle
+  //===------------------------------------------------------------------===//
+
+  std::string nameOf(const Task &task) const {
+    if (auto c = dyn_cast<sched::ComputeOp>(task.op))
+      return "'" + c.getKernel().str() + "'";
+    std::string s;
+    llvm::raw_string_ostream os(s);
+    os << "the " << task.op->getName() << " at " << task.op->getLoc();
+    return s;
+  }
+
+  Status runCycleExact() {
+    std::vector<int32_t> order(tasks.size());
+    for (size_t i = 0; i < order.size(); ++i)
+      order[i] = i;
+    std::stable_sort(order.begin(), order.end(), [&](int32_t a, int32_t b) {
+      return tasks[a].planned < tasks[b].planned;
+    });
+    for (int32_t id : order) {
+      Task &task = tasks[id];
+      double start = std::max(task.planned, 0.0);
+      for (int32_t d : task.deps) {
+        const Task &dep = tasks[d];
+        if (dep.end < 0 || dep.end > start + 0.5 * cycle) {
+          task.op->emitError("scheduling conflict: ")
+              << nameOf(task) << " starts at cycle "
+              << int64_t(start / cycle + 0.5) << " but reads what "
+              << nameOf(dep) << " finishes writing at cycle "
+              << int64_t(std::max(dep.end, 0.0) / cycle + 0.5);
+          return Status::ScheduleConflict;
+        }
+      }
+      if (task.kind == Kind::Compute)
+        for (int32_t o : running) {
+          const Task &other = tasks[o];
+          if (other.chip == task.chip && other.ub < task.ue &&
+              task.ub < other.ue && other.end > start + 0.5 * cycle) {
+            task.op->emitError("scheduling conflict: ")
+                << nameOf(task) << " and " << nameOf(other) << " both use "
+                << unitRange(t, std::max(task.ub, other.ub),
+                             std::min(task.ue, other.ue))
+                << " at cycle " << int64_t(start / cycle + 0.5);
+            return Status::ScheduleConflict;
+          }
+        }
+      task.start = start;
+      double dur = task.fixed;
+      if (task.kind == Kind::Dma)
+        dur += task.bytes / paths[task.path].bandwidth;
+      task.end = start + dur;
+      ++r.events;
+      if (task.kind == Kind::Compute) {
+        llvm::erase_if(running, [&](int32_t o) { return tasks[o].end <= start; });
+        running.push_back(id);
+      }
+    }
+    return Status::Ok;
+  }
+
+  //===------------------------------------------------------------------===//
+  // Results
+  //===------------------------------------------------------------------===//
+
+  /// Every task ran; else the chain of waits that never completes.
+  Status checkFinished() {
+    for (const Task &task : tasks) {
+      if (task.end >= 0)
+        continue;
+      std::string chain = nameOf(task);
+      const Task *at = &task;
+      for (int hops = 0; hops < 16; ++hops) {
+        auto next = llvm::find_if(at->deps, [&](int32_t d) { return tasks[d].end < 0; });
+        if (next == at->deps.end())
+          break;
+        at = &tasks[*next];
+        chain += " waits for " + nameOf(*at);
+      }
+      task.op->emitError("deadlock: ")
+          << chain << (at->start >= 0 ? ", which never completes"
+                                      : ", which can never start");
+      return Status::Deadlock;
+    }
+    return Status::Ok;
+  }
+
+  void record();
+
+  sched::ProgramOp program;
+  const target::Target &t;
+  const Options &opts;
+  Result &r;
+  double cycle = 1e-9;
+  bool cycleExact = false;
+
+  std::vector<Task> tasks;
+  std::vector<Path> paths;
+  std::map<std::string, int> pathIndex;
+  std::priority_queue<Event, std::vector<Event>, std::greater<Event>> events;
+  uint64_t seq = 0;
+  std::map<std::pair<double, int32_t>, int32_t> ready;
+  std::vector<int32_t> running;
+  std::set<std::pair<int64_t, int64_t>> busyEngines;
+};
+
+void Simulator::record() {
+  double total = 0;
+  for (const Task &task : tasks)
+    total = std::max(total, task.end);
+  r.seconds = total;
+  double planned = 0;
+  std::map<std::string, double> busy;
+  for (const Task &task : tasks) {
+    if (task.kind == Kind::Barrier)
+      continue;
+    OpRecord rec;
+    rec.chip = task.chip;
+    rec.start = task.start;
+    rec.end = task.end;
+    rec.plannedStart = task.planned;
+    rec.source = sourceOf(task.op);
+    if (auto c = dyn_cast<sched::ComputeOp>(task.op)) {
+      rec.name = c.getKernel().str();
+      auto kind = c->getAttrOfType<StringAttr>("kind");
+      rec.kind = kind ? kind.str() : "compute";
+      rec.resource = unitRange(t, task.ub, task.ue);
+      if (c.getCycles() && task.planned >= 0)
+        planned = std::max(planned, task.planned + task.fixed);
+    } else {
+      auto d = cast<sched::DmaOp>(task.op);
+      rec.name = "dma";
+      rec.kind = "dma";
+      rec.bytes = int64_t(task.bytes);
+      rec.resource = paths[task.path].name == "" ? "dma"
+                                                 : "dma engine " +
+                                                       std::to_string(task.engine);
+      if (d.getCycles() && task.planned >= 0)
+        planned = std::max(planned, task.planned + double(*d.getCycles()) * cycle);
+    }
+    busy[(t.chipToChip || task.chip ? "chip " + std::to_string(task.chip) + " " : "") +
+         rec.resource] += task.end - task.start;
+    r.ops.push_back(std::move(rec));
+  }
+  r.plannedSeconds = planned;
+  for (auto &[name, seconds] : busy)
+    r.utilization.push_back({name, seconds});
+
+  // Memory: a buffer is live from the first op that touches it to the end
+  // of the last; weights and constants for the whole program.
+  llvm::DenseMap<Value, std::pair<double, double>> live;
+  for (const Task &task : tasks)
+    for (Value v : task.op->getOperands())
+      if (isa<sched::BufferType>(v.getType())) {
+        auto [it, inserted] = live.try_emplace(v, task.start, task.end);
+        it->second.first = std::min(it->second.first, task.start);
+        it->second.second = std::max(it->second.second, task.end);
+      }
+  std::map<std::string, std::vector<std::pair<double, int64_t>>> deltas;
+  for (Operation &op : program.getBlock()) {
+    Value buf;
+    int64_t size = 0, units = 1;
+    bool resident = false;
+    if (auto a = dyn_cast<sched::AllocOp>(op)) {
+      buf = a.getBuffer();
+      size = a.getSize();
+      units = a.getUnitEnd() ? int64_t(*a.getUnitEnd()) - int64_t(*a.getUnit()) : 1;
+      resident = bool(a.getInit());
+    } else if (auto w = dyn_cast<sched::WeightOp>(op)) {
+      buf = w.getBuffer();
+      size = w.getSize();
+      units = w.getUnitEnd() ? int64_t(*w.getUnitEnd()) - int64_t(*w.getUnit()) : 1;
+      resident = true;
+    } else {
+      continue;
+    }
+    auto it = live.find(buf);
+    double from = resident || it == live.end() ? 0 : it->second.first;
+    double to = resident || it == live.end() ? total : it->second.second;
+    std::string level = cast<sched::BufferType>(buf.getType()).getMemory().str();
+    deltas[level].push_back({from, size * units});
+    deltas[level].push_back({to, -size * units});
+  }
+  for (auto &[level, ds] : deltas) {
+    llvm::stable_sort(ds, [](auto &a, auto &b) {
+      return a.first != b.first ? a.first < b.first : a.second < b.second;
+    });
+    Occupancy occ;
+    occ.level = level;
+    int64_t bytes = 0;
+    for (auto &[time, delta] : ds) {
+      bytes += delta;
+      if (!occ.steps.empty() && occ.steps.back().first == time)
+        occ.steps.back().second = bytes;
+      else
+        occ.steps.push_back({time, bytes});
+      occ.peakBytes = std::max(occ.peakBytes, bytes);
+    }
+    r.memory.push_back(std::move(occ));
+  }
+}
+} // namespace
+
+Status dfa::sim::timeProgram(sched::ProgramOp program, const target::Target &t,
+                             const Options &options, Result &r) {
+  Simulator s(program, t, options, r);
+  return s.run();
+}
