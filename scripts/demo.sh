@@ -2,8 +2,10 @@
 # The main job: sets up, builds, and runs dfa on the bundled example model
 # (examples/gpt_block.onnx, or the model given as the first argument):
 # checks op coverage, imports it to the graph dialect, compiles it for every
-# target and prints the side-by-side summary, and runs it on the cpu target
-# with seeded inputs. Outputs go to out/demo/.
+# target and prints the side-by-side summary, runs it on the cpu target with
+# seeded inputs, then simulates every target's schedule (values checked
+# against the cpu run, time per target, a Perfetto trace each). Outputs go
+# to out/demo/.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 build="${DFA_BUILD_DIR:-$root/build}"
@@ -29,3 +31,15 @@ echo "== compile for every target (schedules and dfa.compile/1 summary in $out/s
 echo
 echo "== run on the cpu target (seeded random inputs)"
 "$bin/dfa-run" "$model" --target cpu --seed 0 --outputs "$out"
+echo
+echo "== simulate every target (values against the cpu run; Perfetto traces in $out/traces)"
+mkdir -p "$out/traces"
+for t in $("$bin/dfa-compile" --list-targets --json | /usr/bin/python3 -c \
+    'import json, sys; print(" ".join(t["name"] for t in json.load(sys.stdin)["targets"] if t["name"] != "cpu"))'); do
+  log=$("$bin/dfa-run" "$model" --target "$t" --seed 0 --expect "$out/output_0.npy" \
+    --trace "$out/traces/$name.$t.json" 2>&1)
+  time=$(printf '%s\n' "$log" | sed -n "s/^dfa-run: $t: \([^,]*\),.*/\1/p")
+  values=$(printf '%s\n' "$log" | sed -n 's/^output 0 .*  \(ok\|MISMATCH\)\(.*\)/\1\2/p' | head -1)
+  printf '%-10s %-28s values %s\n' "$t" "$time" "$values"
+done
+

@@ -30,6 +30,16 @@ regressions = len(re.findall(r"^(REGRESSION|NEW PASS|CRASH) ", text, re.M))
 cp = sum(c["pass"] for c in conf["counts"].values())
 rows.append(("conformance (expected list)", cp, regressions))
 
+for name in sorted(os.listdir(results)):
+    m = re.match(r"conformance\.(.+)\.json$", name)
+    if not m:
+        continue
+    tconf = json.load(open(os.path.join(results, name)))
+    ttext = open(os.path.join(results, "conformance.%s.txt" % m.group(1))).read()
+    tbad = len(re.findall(r"^(REGRESSION|NEW PASS|CRASH) ", ttext, re.M))
+    rows.append(("conformance on " + m.group(1),
+                 sum(c["pass"] for c in tconf["counts"].values()), tbad))
+
 m = re.search(r"(\d+) passed, (\d+) failed", open(os.path.join(results, "models.txt")).read())
 mp, mf = (int(m.group(1)), int(m.group(2))) if m else (0, 1)
 rows.append(("torch exports", mp, mf))

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The test command: sets up (installs missing Debian packages), builds, and
 # runs every test: the lit suite, the Catch2 unit tests, the ONNX
-# conformance suite against its expected-pass list, and the real-model
+# conformance suite against its expected-pass list (on the CPU reference and
+# through the schedules of one target per family), and the real-model
 # exports from torch. Ends with one 'N passed, N failed' line.
 set -uo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -28,6 +29,16 @@ echo "== conformance (ONNX 1.12 test data)"
 /usr/bin/python3 "$root/test/conformance/run_conformance.py" \
   --dfa-run "$build/bin/dfa-run" --report "$results/conformance.json" \
   --expected "$root/test/conformance/expected_pass.txt" | tee "$results/conformance.txt" || status=1
+
+# The same tests through compiled schedules on the simulator, one target of
+# each family (its sibling shares every code path): see docs/validation.md
+# for all nine.
+for t in ${DFA_CONFORMANCE_TARGETS:-gpu-h100 tpu-v4 wse-2 groq-tsp spyre}; do
+  echo "== conformance through the $t schedule"
+  /usr/bin/python3 "$root/test/conformance/run_conformance.py" \
+    --dfa-run "$build/bin/dfa-run" --target "$t" \
+    --report "$results/conformance.$t.json" | tee "$results/conformance.$t.txt" || status=1
+done
 
 echo "== real models exported from torch"
 /usr/bin/python3 "$root/test/models/test_torch_exports.py" "$build/bin" \

@@ -306,12 +306,17 @@ LogicalResult ProgramOp::verify() {
     for (Busy *r : running)
       if (r->dma == b.dma && r->chip == b.chip && b.resLo < r->resHi && r->resLo < b.resHi &&
           b.start < r->end) {
+        auto name = [](Operation *op) {
+          if (auto c = dyn_cast<ComputeOp>(op))
+            return "'" + c.getKernel().str() + "'";
+          return std::string("a DMA");
+        };
         auto diag = b.op->emitOpError("scheduling conflict: ")
                     << (b.dma ? "DMA engine " : "units ") << b.resLo
                     << (b.dma ? "" : ".." + std::to_string(b.resHi - 1))
-                    << " busy with another op during cycles [" << b.start << ", "
-                    << std::min(b.end, r->end) << ")";
-        diag.attachNote(r->op->getLoc()) << "the other op";
+                    << " busy with " << name(r->op) << " during cycles ["
+                    << b.start << ", " << std::min(b.end, r->end) << ")";
+        diag.attachNote(r->op->getLoc()) << "the other op, " << name(r->op);
         return diag;
       }
     running.push_back(&b);

@@ -21,21 +21,32 @@ using namespace dfa::sim;
 // Memories
 //===----------------------------------------------------------------------===//
 
-std::tuple<std::tuple<std::string, int64_t, int64_t>, int64_t, int64_t>
-Memories::locate(const Placement &p, int64_t at, int64_t n) const {
-  if (p.space >= 0)
-    return {{"", -1, p.space}, at, n};
-  if (!p.perUnit)
-    return {{p.level, p.chip, -1}, p.offset + at, n};
-  int64_t share = std::max<int64_t>(1, p.share);
-  int64_t unit = p.unitBegin + at / share, local = at % share;
-  return {{p.level, p.chip, unit}, p.offset + local,
-          std::min(n, share - local)};
+int64_t Memories::levelId(const std::string &name) {
+  return levels.try_emplace(name, int64_t(levels.size())).first->second;
 }
 
-uint8_t *Memories::bytes(const std::tuple<std::string, int64_t, int64_t> &key,
-                         int64_t addr, int64_t n) {
-  std::vector<uint8_t> &s = spaces[key];
+Memories::Key Memories::locate(const Placement &p, int64_t at, int64_t n,
+                               int64_t &addr, int64_t &run) {
+  if (p.space >= 0) {
+    addr = at;
+    run = n;
+    return {-1, -1, p.space};
+  }
+  int64_t level = levelId(p.level);
+  if (!p.perUnit) {
+    addr = p.offset + at;
+    run = n;
+    return {level, p.chip, -1};
+  }
+  int64_t share = std::max<int64_t>(1, p.share);
+  int64_t local = at % share;
+  addr = p.offset + local;
+  run = std::min(n, share - local);
+  return {level, p.chip, p.unitBegin + at / share};
+}
+
+uint8_t *Memories::bytes(const Key &key, int64_t addr, int64_t n) {
+  std::vector<uint8_t> &s = spaces[{key.level, key.chip, key.unit}];
   if (int64_t(s.size()) < addr + n)
     s.resize(addr + n, 0xFF);
   return s.data() + addr;
@@ -44,7 +55,8 @@ uint8_t *Memories::bytes(const std::tuple<std::string, int64_t, int64_t> &key,
 void Memories::write(const Placement &p, int64_t at, const uint8_t *src,
                      int64_t n) {
   while (n > 0) {
-    auto [key, addr, run] = locate(p, at, n);
+    int64_t addr, run;
+    Key key = locate(p, at, n, addr, run);
     std::memcpy(bytes(key, addr, run), src, run);
     at += run;
     src += run;
@@ -54,7 +66,8 @@ void Memories::write(const Placement &p, int64_t at, const uint8_t *src,
 
 void Memories::read(const Placement &p, int64_t at, uint8_t *dst, int64_t n) {
   while (n > 0) {
-    auto [key, addr, run] = locate(p, at, n);
+    int64_t addr, run;
+    Key key = locate(p, at, n, addr, run);
     std::memcpy(dst, bytes(key, addr, run), run);
     at += run;
     dst += run;
@@ -102,6 +115,21 @@ ref::Tensor Executor::toDevice(const ref::Tensor &in) const {
 //===----------------------------------------------------------------------===//
 // Buffers
 //===----------------------------------------------------------------------===//
+
+/// Calls `f(i, a, b, bytes)` for each run of elements i.. whose offsets in
+/// `as` and in `bs` are both consecutive: one copy per run, not per element.
+template <typename F>
+static void forEachRun(ArrayRef<int64_t> as, ArrayRef<int64_t> bs, int64_t eb,
+                       F f) {
+  size_t n = as.size();
+  for (size_t i = 0; i < n;) {
+    size_t j = i + 1;
+    while (j < n && as[j] == as[j - 1] + eb && bs[j] == bs[j - 1] + eb)
+      ++j;
+    f(int64_t(i), as[i], bs[i], int64_t(j - i) * eb);
+    i = j;
+  }
+}
 
 FailureOr<Executor::Buffer *> Executor::describe(Value v) {
   auto it = buffers.find(v);
@@ -152,8 +180,9 @@ void Executor::store(const Buffer &b, const ref::Tensor &in, bool zeroPads) {
   }
   SmallVector<int64_t> offsets, zero(b.layout.shape.size(), 0);
   b.layout.regionOffsets(zero, b.layout.shape, offsets);
-  for (size_t i = 0; i < offsets.size(); ++i)
-    mem.write(b.at, offsets[i], t.bytes() + i * eb, eb);
+  forEachRun(offsets, offsets, eb, [&](int64_t i, int64_t at, int64_t, int64_t n) {
+    mem.write(b.at, at, t.bytes() + i * eb, n);
+  });
 }
 
 ref::Tensor Executor::load(const Buffer &b) {
@@ -161,8 +190,9 @@ ref::Tensor Executor::load(const Buffer &b) {
   int64_t eb = b.layout.elemBytes;
   SmallVector<int64_t> offsets, zero(b.layout.shape.size(), 0);
   b.layout.regionOffsets(zero, b.layout.shape, offsets);
-  for (size_t i = 0; i < offsets.size(); ++i)
-    mem.read(b.at, offsets[i], t.bytes() + i * eb, eb);
+  forEachRun(offsets, offsets, eb, [&](int64_t i, int64_t at, int64_t, int64_t n) {
+    mem.read(b.at, at, t.bytes() + i * eb, n);
+  });
   return t;
 }
 
@@ -179,11 +209,12 @@ LogicalResult Executor::dma(sched::DmaOp op) {
   (*src)->layout.regionOffsets(op.getSrcOffsets(), op.getSizes(), from);
   (*dst)->layout.regionOffsets(op.getDstOffsets(), op.getSizes(), to);
   int64_t eb = (*src)->layout.elemBytes;
-  std::vector<uint8_t> element(eb);
-  for (size_t i = 0; i < from.size(); ++i) {
-    mem.read((*src)->at, from[i], element.data(), eb);
-    mem.write((*dst)->at, to[i], element.data(), eb);
-  }
+  std::vector<uint8_t> staging;
+  forEachRun(from, to, eb, [&](int64_t, int64_t a, int64_t b, int64_t n) {
+    staging.resize(n);
+    mem.read((*src)->at, a, staging.data(), n);
+    mem.write((*dst)->at, b, staging.data(), n);
+  });
   return success();
 }
 

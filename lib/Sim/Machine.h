@@ -53,14 +53,21 @@ public:
   int64_t newSpace() { return privateSpaces++; }
 
 private:
-  /// The bytes [addr, addr + n) of one physical memory, grown as needed.
-  uint8_t *bytes(const std::tuple<std::string, int64_t, int64_t> &key,
-                 int64_t addr, int64_t n);
-  /// Resolves image byte `at` to a memory and the contiguous bytes there.
-  std::tuple<std::tuple<std::string, int64_t, int64_t>, int64_t, int64_t>
-  locate(const Placement &p, int64_t at, int64_t n) const;
+  /// One physical memory: a level of a chip, or of one unit of a chip.
+  struct Key {
+    int64_t level, chip, unit;
+  };
+  /// The bytes [addr, addr + n) of a memory, grown (poisoned) as needed.
+  uint8_t *bytes(const Key &key, int64_t addr, int64_t n);
+  /// Image byte `at` of a buffer: its memory, address and the bytes that
+  /// are contiguous there (at most `n`).
+  Key locate(const Placement &p, int64_t at, int64_t n, int64_t &addr,
+             int64_t &run);
+  int64_t levelId(const std::string &name);
 
-  std::map<std::tuple<std::string, int64_t, int64_t>, std::vector<uint8_t>> spaces;
+  llvm::DenseMap<std::tuple<int64_t, int64_t, int64_t>, std::vector<uint8_t>>
+      spaces;
+  std::map<std::string, int64_t> levels;
   int64_t privateSpaces = 0;
 };
 

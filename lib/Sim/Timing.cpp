@@ -47,7 +47,7 @@ struct Path {
 struct Event {
   double time;
   uint64_t seq;
-  enum : uint8_t { Ready, ComputeDone, FlowStart, PathCheck } type;
+  enum : uint8_t { Ready, ComputeDone, FlowStart, PathCheck, Watchdog } type;
   int32_t id;       // task, or path for PathCheck
   uint64_t version; // PathCheck: the path's version when scheduled
   bool operator>(const Event &o) const {
@@ -58,6 +58,12 @@ struct Event {
 std::string unitRange(const target::Target &t, int64_t ub, int64_t ue) {
   return t.unitName + " " + std::to_string(ub) +
          (ue - ub > 1 ? "-" + std::to_string(ue - 1) : "");
+}
+
+std::string shortNumber(double x) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", x);
+  return buf;
 }
 
 std::string sourceOf(Operation *op) {
@@ -225,6 +231,8 @@ private:
       int32_t id = it->second;
       it = ready.erase(it);
       task.start = now;
+      if (task.kind != Kind::Barrier)
+        push(now + opts.watchdogSeconds, Event::Watchdog, id);
       if (task.kind == Kind::Compute) {
         running.push_back(id);
         push(now + task.fixed, Event::ComputeDone, id);
@@ -300,6 +308,16 @@ private:
         reschedule(task.path, now);
         break;
       }
+      case Event::Watchdog: {
+        const Task &task = tasks[e.id];
+        if (task.end >= 0)
+          break;
+        task.op->emitError("watchdog: ")
+            << (task.kind == Kind::Dma ? "DMA" : "op") << " started at "
+            << shortNumber(task.start) << " s is still running after "
+            << shortNumber(opts.watchdogSeconds) << " s";
+        return Status::Deadlock;
+      }
       case Event::PathCheck: {
         Path &p = paths[e.id];
         if (e.version != p.version)
@@ -321,23 +339,8 @@ private:
         break;
       }
       }
-      if (Status s = watchdog(now); s != Status::Ok)
-        return s;
       dispatch(now);
     }
-    return Status::Ok;
-  }
-
-  Status watchdog(double now) {
-    for (const Task &task : tasks)
-      if (task.start >= 0 && task.end < 0 &&
-          now - task.start > opts.watchdogSeconds) {
-        task.op->emitError("watchdog: ")
-            << (task.kind == Kind::Dma ? "DMA" : "op")
-            << " started at " << task.start << " s is still running after "
-            << opts.watchdogSeconds << " s";
-        return Status::Deadlock;
-      }
     return Status::Ok;
   }
 

@@ -208,9 +208,17 @@ Status Lowering::run() {
       program.erase();
       return Status::DoesNotFit;
     }
+  // A result no kernel computes (the graph folded it to a constant, or it
+  // is a weight) is placed like any resident, where the outer memory is.
   SmallVector<Value> results;
-  for (Value v : ret.getOperands())
+  for (Value v : ret.getOperands()) {
+    if (!homes.count(v) && isResident(v) &&
+        failed(placeResident(v, KernelPlan()))) {
+      program.erase();
+      return Status::DoesNotFit;
+    }
     results.push_back(homes[v].buffer);
+  }
   b.create<sched::ReturnOp>(ret.getLoc(), results);
   if (weightsEnd->use_empty())
     weightsEnd->erase();

@@ -8,6 +8,14 @@ and writes a JSON report. With --expected FILE it fails (exit 1) on any
 regression (an expected pass that no longer passes) and on any new pass not
 yet recorded, so the list stays exact; --update rewrites the list.
 
+With --target T, the tests that pass on the CPU reference (the expected
+list) are compiled for T and run through T's schedule in the simulator
+(`dfa-run --target T`), within T's storage-format tolerance; outcomes are
+pass, fail (wrong values), nofit (exit 9: does not fit the target) and
+crash. Every one is expected to pass except the lines for T in
+target_exceptions.txt ("TARGET CATEGORY/TEST reason"), and the check is
+exact both ways, as for the CPU.
+
 Categories of outcome, from dfa-run's documented exit codes:
   pass         exit 0: every output within rtol=1e-3, atol=1e-7 (ONNX's own
                backend-test tolerances)
@@ -26,13 +34,15 @@ DATA = "/usr/share/libonnx-testdata/data"
 CATEGORIES = ["node", "pytorch-converted", "pytorch-operator", "simple"]
 
 
-def run_one(dfa_run, category, name, timeout):
+def run_one(dfa_run, category, name, timeout, target):
     test = os.path.join(DATA, category, name)
     datasets = sorted(d for d in os.listdir(test) if d.startswith("test_data_set"))
     outcome, detail = "pass", ""
     for ds in datasets:
         cmd = [dfa_run, os.path.join(test, "model.onnx"), "--test-data",
                os.path.join(test, ds), "--specialize-as-needed"]
+        if target:
+            cmd += ["--target", target]
         try:
             p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
         except subprocess.TimeoutExpired:
@@ -44,6 +54,8 @@ def run_one(dfa_run, category, name, timeout):
                       lines[-1] if lines else "")
         if p.returncode == 3:
             outcome = "unsupported"
+        elif p.returncode == 9:
+            outcome = "nofit"
         elif p.returncode in (1, 4, 5, 6, 7):
             outcome = "fail"
         else:
@@ -63,10 +75,22 @@ def main():
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
     ap.add_argument("--timeout", type=int, default=120)
     ap.add_argument("--filter", default="", help="only tests containing this")
+    ap.add_argument("--target", default="",
+                    help="run the CPU's passing tests through this target's schedule")
+    ap.add_argument("--cpu-expected",
+                    default=os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                         "expected_pass.txt"),
+                    help="with --target: the tests to run (the CPU's passes)")
     args = ap.parse_args()
 
     tests = []
-    for cat in CATEGORIES:
+    if args.target:
+        with open(args.cpu_expected) as f:
+            for l in f:
+                l = l.strip()
+                if l and not l.startswith("#") and args.filter in l.split("/")[1]:
+                    tests.append(tuple(l.split("/", 1)))
+    for cat in CATEGORIES if not args.target else []:
         root = os.path.join(DATA, cat)
         if not os.path.isdir(root):
             sys.exit("conformance: %s is missing (install libonnx-testdata)" % root)
@@ -76,25 +100,27 @@ def main():
 
     results = []
     with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
-        futs = [pool.submit(run_one, args.dfa_run, c, n, args.timeout) for c, n in tests]
+        futs = [pool.submit(run_one, args.dfa_run, c, n, args.timeout, args.target)
+                for c, n in tests]
         for f in futs:
             results.append(f.result())
 
-    counts = {c: {"pass": 0, "fail": 0, "unsupported": 0, "crash": 0, "total": 0}
-              for c in CATEGORIES}
+    counts = {c: {"pass": 0, "fail": 0, "unsupported": 0, "nofit": 0, "crash": 0,
+                  "total": 0} for c in CATEGORIES}
     for cat, _, outcome, _ in results:
         counts[cat][outcome] += 1
         counts[cat]["total"] += 1
-    print("%-18s %6s %6s %6s %12s %6s" % ("category", "total", "pass", "fail",
-                                          "unsupported", "crash"))
+    print("%-18s %6s %6s %6s %12s %6s %6s" % ("category", "total", "pass", "fail",
+                                              "unsupported", "nofit", "crash"))
     for c in CATEGORIES:
         k = counts[c]
-        print("%-18s %6d %6d %6d %12d %6d" % (c, k["total"], k["pass"], k["fail"],
-                                              k["unsupported"], k["crash"]))
+        print("%-18s %6d %6d %6d %12d %6d %6d" % (c, k["total"], k["pass"], k["fail"],
+                                                  k["unsupported"], k["nofit"], k["crash"]))
 
     if args.report:
         with open(args.report, "w") as f:
             json.dump({"schema": "dfa.conformance/1", "onnx": "1.12",
+                       "target": args.target or "cpu",
                        "counts": counts,
                        "tests": [{"category": c, "name": n, "outcome": o, "detail": d}
                                  for c, n, o, d in results]}, f, indent=1, sort_keys=True)
@@ -108,12 +134,20 @@ def main():
         status = 1
     if args.update and args.expected:
         with open(args.expected, "w") as f:
-            f.write("# Conformance tests expected to pass (regenerate with "
-                    "scripts/conformance.sh --update).\n")
+            f.write("# Conformance tests expected to pass%s (regenerate with "
+                    "run_conformance.py --update).\n"
+                    % (" through the %s schedule" % args.target if args.target else ""))
             f.write("\n".join(passed) + "\n")
-    elif args.expected:
-        with open(args.expected) as f:
+    elif args.expected or args.target:
+        with open(args.expected or args.cpu_expected) as f:
             expected = {l.strip() for l in f if l.strip() and not l.startswith("#")}
+        if args.target:
+            with open(os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                   "target_exceptions.txt")) as f:
+                for l in f:
+                    parts = l.split()
+                    if len(parts) >= 2 and not l.startswith("#") and parts[0] == args.target:
+                        expected.discard(parts[1])
         if args.filter:
             expected = {e for e in expected if args.filter in e.split("/")[1]}
         got = set(passed)
@@ -121,13 +155,17 @@ def main():
             detail = next((d for c, n, o, d in results if "%s/%s" % (c, n) == t), "")
             print("REGRESSION %s: %s" % (t, detail))
         for t in sorted(got - expected):
-            print("NEW PASS %s (record it: scripts/conformance.sh --update)" % t)
+            print("NEW PASS %s (record it: %s)" % (
+                t, "remove it from target_exceptions.txt" if args.target
+                else "run_conformance.py --update"))
         if expected != got:
             status = 1
     n = sum(k["pass"] for k in counts.values())
     f = sum(k["fail"] + k["crash"] for k in counts.values())
     u = sum(k["unsupported"] for k in counts.values())
-    print("conformance: %d passed, %d failed, %d unsupported" % (n, f, u))
+    nf = sum(k["nofit"] for k in counts.values())
+    print("conformance%s: %d passed, %d failed, %d unsupported, %d do not fit"
+          % (" on " + args.target if args.target else "", n, f, u, nf))
     return status
 
 

@@ -70,13 +70,13 @@ sched.program @double_booked target <name = "groq-tsp", static_plan = true, unit
 ^bb0(%in: !sched.buffer<"SRAM", tensor<8xf32>>):
   %a = sched.alloc {offset = 64, size = 32} : !sched.buffer<"SRAM", tensor<8xf32>>
   %b = sched.alloc {offset = 128, size = 32} : !sched.buffer<"SRAM", tensor<8xf32>>
-  // expected-note @+1 {{the other op}}
+  // expected-note @+1 {{the other op, 'relu'}}
   %t0 = sched.compute "relu" ins(%in : !sched.buffer<"SRAM", tensor<8xf32>>) outs(%a : !sched.buffer<"SRAM", tensor<8xf32>>) attributes {unit_begin = 0, unit_end = 2, start = 0, cycles = 10} {
   ^bb0(%x: tensor<8xf32>):
     %y = graph.relu %x : tensor<8xf32>
     sched.yield %y : tensor<8xf32>
   }
-  // expected-error @+1 {{'sched.compute' op scheduling conflict: units 1..2 busy with another op during cycles [5, 10)}}
+  // expected-error @+1 {{'sched.compute' op scheduling conflict: units 1..2 busy with 'relu' during cycles [5, 10)}}
   %t1 = sched.compute "neg" ins(%in : !sched.buffer<"SRAM", tensor<8xf32>>) outs(%b : !sched.buffer<"SRAM", tensor<8xf32>>) attributes {unit_begin = 1, unit_end = 3, start = 5, cycles = 10} {
   ^bb0(%x: tensor<8xf32>):
     %y = graph.neg %x : tensor<8xf32>

@@ -1,0 +1,88 @@
+//===- TimingTest.cpp - the discrete-event simulation ----------------------===//
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+#include "dfa/Driver/Driver.h"
+#include "dfa/Sim/Sim.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Parser/Parser.h"
+
+#include <catch2/catch.hpp>
+
+using namespace mlir;
+using namespace dfa;
+
+namespace {
+/// Two copies of `n` f32 from HBM into VMEM on DMA engines `e0` and `e1`.
+std::string twoCopies(int64_t n, int e0, int e1) {
+  std::string t = "tensor<" + std::to_string(n) + "xf32>";
+  std::string hbm = "!sched.buffer<\"HBM\", " + t + ">";
+  std::string vmem = "!sched.buffer<\"VMEM\", " + t + ">";
+  std::string bytes = std::to_string(4 * n);
+  auto copy = [&](const char *dst, const char *src, int e) {
+    return std::string("  %d") + dst + " = sched.dma %" + src + " to %" + dst +
+           " {bytes = " + bytes + " : i64, engine = " + std::to_string(e) +
+           " : i64, dst_offsets = array<i64: 0>, sizes = array<i64: " +
+           std::to_string(n) + ">, src_offsets = array<i64: 0>} : " + hbm +
+           " -> " + vmem + "\n";
+  };
+  return "sched.program @main target <name = \"tpu-v4\", static_plan = false, "
+         "units = 2, levels = {HBM = 34359738368 : i64, VMEM = 16777216 : i64}> {\n"
+         "^bb0(%x: " + hbm + ", %y: " + hbm + "):\n"
+         "  %a = sched.alloc {offset = 0 : i64, size = " + bytes +
+         " : i64} : " + vmem + "\n"
+         "  %b = sched.alloc {offset = " + bytes + " : i64, size = " + bytes +
+         " : i64} : " + vmem + "\n" +
+         copy("a", "x", e0) + copy("b", "y", e1) + "  sched.return\n}\n";
+}
+
+struct Run {
+  std::unique_ptr<MLIRContext> ctx = driver::createContext();
+  target::Target t;
+  sim::Result r;
+  Status status;
+
+  explicit Run(const std::string &text) {
+    std::string err;
+    REQUIRE(target::Registry().find("tpu-v4", t, err) == Status::Ok);
+    OwningOpRef<ModuleOp> m = parseSourceString<ModuleOp>(text, ctx.get());
+    REQUIRE(m);
+    auto program = *m->getOps<sched::ProgramOp>().begin();
+    sim::Options o;
+    o.values = false;
+    status = sim::simulate(program, t, {}, o, r);
+  }
+};
+} // namespace
+
+TEST_CASE("DMAs on one memory share its bandwidth", "[sim][timing]") {
+  const int64_t n = 1 << 20; // 4 MiB each
+  Run apart(twoCopies(n, 0, 1));
+  REQUIRE(apart.status == Status::Ok);
+  REQUIRE(apart.r.ops.size() == 2);
+  const target::MemoryLevel *hbm = apart.t.level("HBM");
+  REQUIRE(hbm);
+  double fixed = (apart.t.dmaSetupNs.value + hbm->latencyNs.value) * 1e-9;
+  double alone = 4.0 * n / hbm->bandwidthBytesPerS.value;
+  // Two engines at once: each gets half the bandwidth, both end together.
+  for (const sim::OpRecord &op : apart.r.ops) {
+    REQUIRE(op.start == 0);
+    REQUIRE(op.end == Approx(fixed + 2 * alone).epsilon(1e-9));
+  }
+  REQUIRE(apart.r.seconds == Approx(fixed + 2 * alone).epsilon(1e-9));
+  // One engine: the second waits for the first, each at full bandwidth.
+  Run queued(twoCopies(n, 0, 0));
+  REQUIRE(queued.status == Status::Ok);
+  REQUIRE(queued.r.ops[0].end == Approx(fixed + alone).epsilon(1e-9));
+  REQUIRE(queued.r.ops[1].start == Approx(fixed + alone).epsilon(1e-9));
+  REQUIRE(queued.r.seconds == Approx(2 * (fixed + alone)).epsilon(1e-9));
+  // Memory: both VMEM buffers live at the end.
+  auto vmem = llvm::find_if(apart.r.memory, [](const sim::Occupancy &m) {
+    return m.level == "VMEM";
+  });
+  REQUIRE(vmem != apart.r.memory.end());
+  REQUIRE(vmem->peakBytes == 2 * 4 * n);
+}
