@@ -109,6 +109,10 @@ void dfa::driver::printTime(const sim::Result &r, const target::Target &t,
   llvm::errs() << ", " << r.ops.size() << " ops, " << r.events
                << " events, simulated in " << llvm::format("%.1f", wallMs)
                << " ms";
+  if (r.eventLoopSeconds > 0 && r.events > 0)
+    llvm::errs() << " (event loop "
+                 << llvm::format("%.2f", r.events / r.eventLoopSeconds / 1e6)
+                 << " M events/s)";
   if (!opts.trace.empty())
     llvm::errs() << "; trace: " << opts.trace;
   llvm::errs() << "\n";

@@ -11,6 +11,7 @@
 #include "mlir/IR/Diagnostics.h"
 #include "llvm/ADT/DenseMap.h"
 
+#include <chrono>
 #include <queue>
 
 using namespace mlir;
@@ -85,7 +86,11 @@ public:
   Status run() {
     if (Status s = build(); s != Status::Ok)
       return s;
+    auto start = std::chrono::steady_clock::now();
     Status s = cycleExact ? runCycleExact() : runEvents();
+    r.eventLoopSeconds = std::chrono::duration<double>(
+                             std::chrono::steady_clock::now() - start)
+                             .count();
     if (s != Status::Ok)
       return s;
     if (Status d = checkFinished(); d != Status::Ok)
@@ -166,7 +171,10 @@ private:
         task.engine = d.getEngine();
         double latencyNs;
         task.path = pathOf(d, latencyNs);
-        task.fixed = (t.dmaSetupNs.value + latencyNs) * 1e-9;
+        bool engine = target::isDmaTransfer(
+            t, cast<sched::BufferType>(d.getSource().getType()).getMemory(),
+            cast<sched::BufferType>(d.getDest().getType()).getMemory());
+        task.fixed = ((engine ? t.dmaSetupNs.value : 0) + latencyNs) * 1e-9;
         task.bytes = d.getBytes() ? double(*d.getBytes()) : 0;
         if (d.getStart())
           task.planned = double(*d.getStart()) * cycle;

@@ -11,7 +11,25 @@
 
 using namespace dfa::target;
 
-double dfa::target::computeSeconds(const Target &t, const Work &w) {
+KernelTime dfa::target::kernelTime(const Target &t, const Work &w) {
+  KernelTime time;
+  time.memory = w.bandwidth > 0 ? w.bytes / w.bandwidth : 0;
+  double share = std::clamp(w.units / std::max(1.0, t.units.value), 1e-9, 1.0);
+  // Systolic arrays: weight-stationary folds (SCALE-Sim's closed form).
+  // The array is K rows by N columns (`compute.matrix_unit` k and n);
+  // `limits.mxu_count` arrays per chip, shared by its units.
+  std::optional<double> arraysPerChip = t.limit("mxu_count");
+  if (w.matrix && w.m > 0 && w.n > 0 && w.k > 0 && t.family == "tpu" &&
+      t.matrixK && t.matrixN && arraysPerChip) {
+    double r = t.matrixK->value, c = t.matrixN->value;
+    double arrays = std::max(
+        1.0, std::floor(*arraysPerChip * share + 0.5));
+    double folds = double(w.batch) * std::ceil(double(w.k) / r) *
+                   std::ceil(double(w.n) / c);
+    double cycles = std::ceil(folds / arrays) * (2 * r + c + double(w.m) - 2);
+    time.compute = cycles / std::max(1.0, t.clockHz.value);
+    return time;
+  }
   // Vector work runs at the published vector rate where there is one, else
   // at the matrix peak (an optimistic bound; such kernels are memory-bound).
   double peak = t.peak(w.dtype);
@@ -21,19 +39,30 @@ double dfa::target::computeSeconds(const Target &t, const Work &w) {
       it = t.peakFlopsVector.find("f32");
     if (it != t.peakFlopsVector.end())
       peak = it->second.value;
+  } else if (t.matrixEfficiency) {
+    peak *= t.matrixEfficiency->value;
   }
-  double share = std::clamp(w.units / std::max(1.0, t.units.value), 1e-9, 1.0);
-  double compute = peak > 0 ? w.flops / (peak * share) : 0;
-  double memory = w.bandwidth > 0 ? w.bytes / w.bandwidth : 0;
-  return std::max(compute, memory);
+  time.compute = peak > 0 ? w.flops / (peak * share) : 0;
+  return time;
+}
+
+double dfa::target::computeSeconds(const Target &t, const Work &w) {
+  return kernelTime(t, w).seconds();
 }
 
 double dfa::target::transferSeconds(const Target &t, double bytes,
-                                    double bandwidth, double latencyNs) {
-  double s = (t.dmaSetupNs.value + latencyNs) * 1e-9;
+                                    double bandwidth, double latencyNs,
+                                    bool dmaTransfer) {
+  double s = ((dmaTransfer ? t.dmaSetupNs.value : 0) + latencyNs) * 1e-9;
   if (bandwidth > 0)
     s += bytes / bandwidth;
   return s;
+}
+
+bool dfa::target::isDmaTransfer(const Target &t, llvm::StringRef a,
+                                llvm::StringRef b) {
+  const MemoryLevel *x = t.level(a), *y = t.level(b);
+  return (x && x->kind == "dram") || (y && y->kind == "dram");
 }
 
 int64_t dfa::target::toCycles(const Target &t, double seconds) {

@@ -257,6 +257,11 @@ std::optional<Target> dfa::target::parseTarget(llvm::StringRef file,
       t.matrixK = r.sourced(*m, "k", "compute.matrix_unit.k", false);
     }
     t.vectorWidth = r.sourced(*c, "vector_width", "compute.vector_width", false);
+    t.matrixEfficiency =
+        r.sourced(*c, "matrix_efficiency", "compute.matrix_efficiency", false);
+    if (r.ok && t.matrixEfficiency &&
+        (t.matrixEfficiency->value <= 0 || t.matrixEfficiency->value > 1))
+      r.fail("compute.matrix_efficiency.value", "expected a fraction in (0, 1]");
     std::string acc = r.string(*c, "accumulator", "compute.accumulator", false);
     if (!acc.empty())
       t.accumulator = acc;

@@ -75,7 +75,12 @@ Lowering::chooseChunks(KernelOp k, const KernelPlan &p) {
         hi = mid - 1;
     }
     int64_t e = extent(lo), count = ceilDiv(D, e);
-    if (count > kMaxChunks || (best && count >= best->count))
+    // Fewest chunks; on a tie, a matrix kernel splits its output columns
+    // (conv: output channels), so that each chunk loads only its own
+    // weights instead of every chunk reloading all of them.
+    bool columns = d == (k.getKind() == "conv" ? 1 : ot.getRank() - 1);
+    if (count > kMaxChunks || (best && (count > best->count ||
+                                        (count == best->count && !columns))))
       continue;
     best = ChunkChoice{std::move(*split), e, count};
   }

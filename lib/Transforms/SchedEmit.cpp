@@ -148,7 +148,11 @@ Value Lowering::dmaRegion(Location loc, Value src, Value dst,
   ++numDmas;
   dmaBytes += bytes;
   int64_t cycles = target::toCycles(
-      t, target::transferSeconds(t, double(bytes), bandwidth, latencyNs));
+      t, target::transferSeconds(
+             t, double(bytes), bandwidth, latencyNs,
+             target::isDmaTransfer(
+                 t, cast<sched::BufferType>(src.getType()).getMemory(),
+                 cast<sched::BufferType>(dst.getType()).getMemory())));
   op.setCyclesAttr(b.getI64IntegerAttr(cycles));
   if (isStatic) {
     int64_t start =
@@ -336,7 +340,23 @@ void Lowering::timeKernel(KernelOp k, const KernelPlan &p,
       family == "lpu" ? double(t.units.value) : double(p.unitEnd - p.unitBegin);
   w.bandwidth = src.bandwidthBytesPerS.value *
                 (src.scope == "unit" ? double(p.unitEnd - p.unitBegin) : 1.0);
-  timeCompute(compute, computeSecondsWithLaunch(w));
+  // The GEMM the body performs (on this chunk's slice, for a chunk).
+  if (w.matrix)
+    for (Operation &op : compute.getBody().front())
+      if (std::optional<MatmulShape> g = gemmShape(&op)) {
+        w.batch = g->batch;
+        w.m = g->m;
+        w.n = g->n;
+        w.k = g->k;
+        break;
+      }
+  target::KernelTime time = target::kernelTime(t, w);
+  // The two bounds, for dfa-roofline and the validation of the cost model.
+  compute->setAttr("compute_cycles",
+                   b.getI64IntegerAttr(target::toCycles(t, time.compute)));
+  compute->setAttr("memory_cycles",
+                   b.getI64IntegerAttr(target::toCycles(t, time.memory)));
+  timeCompute(compute, time.seconds() + overheadSeconds());
 }
 
 void Lowering::releaseDead(KernelOp k, const DenseMap<Value, int64_t> &lastUse,

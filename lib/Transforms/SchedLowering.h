@@ -234,9 +234,8 @@ struct Lowering {
 
   /// A GPU launches every kernel; a static target launches its program
   /// once and synchronizes between kernels.
-  double computeSecondsWithLaunch(const target::Work &w) {
-    double overhead = isStatic ? t.syncNs.value : t.launchNs.value;
-    return target::computeSeconds(t, w) + overhead * 1e-9;
+  double overheadSeconds() const {
+    return (isStatic ? t.syncNs.value : t.launchNs.value) * 1e-9;
   }
 
   const target::MemoryLevel *

@@ -253,6 +253,27 @@ std::optional<MatmulShape> dfa::matmulShape(Operation *op) {
   return std::nullopt;
 }
 
+std::optional<MatmulShape> dfa::gemmShape(Operation *op) {
+  if (std::optional<MatmulShape> mm = matmulShape(op))
+    return mm;
+  auto conv = dyn_cast<ConvOp>(op);
+  if (!conv)
+    return std::nullopt;
+  auto out = cast<RankedTensorType>(conv.getOutput().getType());
+  auto filter = cast<RankedTensorType>(conv.getFilter().getType());
+  int64_t groups = std::max<int64_t>(1, conv.getGroup());
+  MatmulShape s;
+  s.batch = groups;
+  s.m = out.getDimSize(0);
+  for (int64_t d = 2; d < out.getRank(); ++d)
+    s.m *= out.getDimSize(d);
+  s.k = 1;
+  for (int64_t d = 1; d < filter.getRank(); ++d)
+    s.k *= filter.getDimSize(d);
+  s.n = filter.getDimSize(0) / groups;
+  return s;
+}
+
 std::string dfa::sourceName(Operation *op) {
   Location loc = op->getLoc();
   if (auto fused = dyn_cast<FusedLoc>(loc))

@@ -79,6 +79,10 @@ struct MatmulShape {
   int64_t batch = 1, m = 1, n = 1, k = 1;
 };
 std::optional<MatmulShape> matmulShape(mlir::Operation *op);
+/// The GEMM a matrix op performs: matmul and gemm as they are, a
+/// convolution as im2col (M = batch x output pixels, K = input channels per
+/// group x window, N = output channels per group, one product per group).
+std::optional<MatmulShape> gemmShape(mlir::Operation *op);
 
 /// The name of an op's source node (its NameLoc), or "" when it has none.
 std::string sourceName(mlir::Operation *op);

@@ -180,6 +180,15 @@ struct Tiler {
       while (bytes() > cap / 2 && tl[0] > sub)
         tl[0] /= 2;
       grid = mm->batch * ceilDiv(mm->m, tl[0]) * ceilDiv(mm->n, tl[1]);
+      // Megacore: at least one tile per TensorCore where the GEMM allows,
+      // splitting the columns first (each core then loads its own weights).
+      while (grid < units && (tl[1] >= 2 * pad || tl[0] >= 2 * sub)) {
+        if (tl[1] >= 2 * pad)
+          tl[1] = roundUp(ceilDiv(tl[1], 2), pad);
+        else
+          tl[0] = roundUp(ceilDiv(tl[0], 2), sub);
+        grid = mm->batch * ceilDiv(mm->m, tl[0]) * ceilDiv(mm->n, tl[1]);
+      }
       setArray(k, "tile", tl);
       set(k, "vmem_bytes", bytes());
     } else {

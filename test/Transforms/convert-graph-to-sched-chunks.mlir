@@ -46,6 +46,6 @@ func.func @main(%x: tensor<128x1024xf32> {graph.name = "x"}, %b: tensor<8192xf32
 // STATS: chunked = [{chunks = 3 : i64, dim = 1 : i64, extent = 3456 : i64, kernel = "fc"}]
 // STATS-SAME: spills = [{kernel = "sm", reason = "working set exceeds half of VMEM and no split of the output fits: operands stream from HBM"}]
 
-// Spyre: the 32 MiB weight is 1 MiB per core of LX, staged whole; the rows
-// go in two chunks of 64.
-// SPYRE: chunked = [{chunks = 2 : i64, dim = 0 : i64, extent = 64 : i64, kernel = "fc"}]
+// Spyre: rows or columns both take two chunks; a matrix kernel splits its
+// columns, so each chunk brings only its half of the weight into LX.
+// SPYRE: chunked = [{chunks = 2 : i64, dim = 1 : i64, extent = 4096 : i64, kernel = "fc"}]

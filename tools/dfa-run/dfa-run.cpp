@@ -26,6 +26,8 @@ int main(int argc, char **argv) {
                  "Write a Chrome trace (open in Perfetto) of the simulation");
   app.add_flag("--time-only", o.timeOnly,
                "Simulate time only, not values (no weight data needed)");
+  app.add_flag("--no-weights", o.model.noWeights,
+               "Import shapes only, no weight data (implies --time-only)");
   app.add_option("--inject", o.inject,
                  "Plant a compiler fault, for tests and teaching")
       ->check(CLI::IsMember({"tail-drop"}));
@@ -59,5 +61,6 @@ int main(int argc, char **argv) {
     int code = app.exit(e);
     return code == 0 ? 0 : dfa::exitCode(dfa::Status::Usage);
   }
+  o.timeOnly |= o.model.noWeights;
   return dfa::driver::runMain(o);
 }

@@ -66,6 +66,7 @@ struct Result {
   double seconds = 0;        // simulated total
   double plannedSeconds = 0; // the static plan's makespan (0: none)
   uint64_t events = 0;
+  double eventLoopSeconds = 0; // wall time of the event loop alone
   std::vector<OpRecord> ops;
   std::vector<Utilization> utilization;
   std::vector<Occupancy> memory;

@@ -16,6 +16,8 @@
 
 #include "dfa/Target/Target.h"
 
+#include <algorithm>
+
 namespace dfa::target {
 
 struct Work {
@@ -28,14 +30,36 @@ struct Work {
   double units = 1;
   /// Bandwidth of the memory the operands stream from (bytes/s); 0: none.
   double bandwidth = 0;
+  /// The GEMM shape of matrix work, when known: `batch` products of
+  /// [m x k] by [k x n] (after padding). Systolic targets time folds of it.
+  int64_t batch = 1, m = 0, n = 0, k = 0;
 };
 
-/// Seconds a kernel takes.
+/// The two bounds of a kernel's time.
+struct KernelTime {
+  double compute = 0; // on its units: FLOPs over the rate, or systolic folds
+  double memory = 0;  // its bytes over the bandwidth it streams from
+  double seconds() const { return std::max(compute, memory); }
+};
+
+/// The compute and memory times of a kernel. Matrix work with a known
+/// GEMM shape on a systolic target (arrays of R x C = `compute.matrix_unit`
+/// k x n, `limits.mxu_count` of them per chip) takes, as SCALE-Sim's
+/// weight-stationary model, ceil(K/R) * ceil(N/C) folds of 2R + C + M - 2
+/// cycles, spread over the arrays of the units it uses; other work runs at the peak FLOP rate scaled by
+/// `compute.matrix_efficiency` (matrix) where the description gives one.
+KernelTime kernelTime(const Target &t, const Work &w);
+/// Seconds a kernel takes: kernelTime(t, w).seconds().
 double computeSeconds(const Target &t, const Work &w);
 /// Seconds a transfer of `bytes` takes over `bandwidth` (bytes/s) with
-/// `latencyNs`, plus the target's DMA setup.
+/// `latencyNs`, plus the target's DMA setup when a DMA engine moves it
+/// (`dmaTransfer`: an endpoint is off-chip memory); on-chip streams (a
+/// wafer's fabric, chip-to-chip links between SRAMs) pay no setup.
 double transferSeconds(const Target &t, double bytes, double bandwidth,
-                       double latencyNs);
+                       double latencyNs, bool dmaTransfer = true);
+/// Whether a copy between levels `a` and `b` (names) is a DMA-engine
+/// transfer: one of them is off-chip (dram) memory.
+bool isDmaTransfer(const Target &t, llvm::StringRef a, llvm::StringRef b);
 /// Cycles of the target's clock, at least 1.
 int64_t toCycles(const Target &t, double seconds);
 

@@ -63,6 +63,9 @@ struct Target {
   std::map<std::string, Sourced> peakFlopsVector;
   std::optional<Sourced> matrixM, matrixN, matrixK;
   std::optional<Sourced> vectorWidth;
+  /// The fraction of the matrix peak large GEMMs sustain (measured), if the
+  /// description gives one.
+  std::optional<Sourced> matrixEfficiency;
   std::string accumulator = "f32";
   std::vector<MemoryLevel> memory;
   std::optional<Link> onChip, chipToChip;
