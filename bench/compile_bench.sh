@@ -7,14 +7,8 @@
 # the 1-layer time is mostly start-up and the nine descriptions). Target at
 # 32 layers:
 # < 10 s and < 1 GB peak RSS.
-set -euo pipefail
-root="$(cd "$(dirname "$0")/.." && pwd)"
-bin="${DFA_BUILD_DIR:-$root/build}/bin"
-work="${1:-$(mktemp -d)}"
-runs="${RUNS:-5}"
+source "$(dirname "$0")/common.sh"
 layers="${LAYERS:-1 2 4 8 16 32}"
-mkdir -p "$work"
-median() { printf '%s\n' "$@" | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 printf '%-7s %6s %10s %16s %12s\n' layers ops "time (s)" "s / added layer" "peak RSS"
 for n in $layers; do
   model="$work/llama$n.onnx"

@@ -4,12 +4,7 @@
 # embeddings) through dfa-export-fx and the FX importer, with weights by
 # reference. Reports the export time, and the import's median time and peak
 # RSS (target < 200 MB).
-set -euo pipefail
-root="$(cd "$(dirname "$0")/.." && pwd)"
-bin="${DFA_BUILD_DIR:-$root/build}/bin"
-work="${1:-$(mktemp -d)}"
-runs="${RUNS:-5}"
-mkdir -p "$work"
+source "$(dirname "$0")/common.sh"
 /usr/bin/python3 - "$root" "$bin" "$work" <<'PY' 2>/dev/null
 import os, sys, time
 import torch, torch.nn as nn, torch.nn.functional as F
@@ -45,7 +40,6 @@ for i in $(seq "$runs"); do
   out=$( { /usr/bin/time -f "%e %M" "$bin/dfa-compile" "$work/gpt2.fx.json" -o "$work/gpt2.mlir"; } 2>&1 | tail -1)
   times+=("${out% *}") ; rss+=("${out#* }")
 done
-median() { printf '%s\n' "$@" | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 t=$(median "${times[@]}") ; m=$(median "${rss[@]}")
 echo "  weights file: $(( $(stat -c %s "$work/gpt2.weights.bin") / 1000000 )) MB, graph JSON: $(( $(stat -c %s "$work/gpt2.fx.json") / 1000 )) kB"
 echo "  import (dfa-compile), median of ${runs}: ${t} s, peak RSS $((m / 1024)) MB (target < 200 MB, ratio $(awk "BEGIN{printf \"%.2f\", $m/1024/200}")), $(grep -c ' = graph\.' "$work/gpt2.mlir") graph ops"

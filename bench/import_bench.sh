@@ -2,19 +2,13 @@
 # Import of a generated 24-layer transformer (d_model 1024, 1.2 GB of
 # external weights): median wall time and peak RSS of `dfa-compile` over
 # several runs. Targets: < 5 s and < 300 MB with weights by reference.
-set -euo pipefail
-root="$(cd "$(dirname "$0")/.." && pwd)"
-bin="${DFA_BUILD_DIR:-$root/build}/bin"
-work="${1:-$(mktemp -d)}"
-runs="${RUNS:-5}"
-mkdir -p "$work"
+source "$(dirname "$0")/common.sh"
 /usr/bin/python3 "$root/bench/make_transformer.py" "$work/t24.onnx" --layers 24 --d-model 1024
 times=() ; rss=()
 for i in $(seq "$runs"); do
   out=$( { /usr/bin/time -f "%e %M" "$bin/dfa-compile" "$work/t24.onnx" -o "$work/t24.mlir"; } 2>&1 | tail -1)
   times+=("${out% *}") ; rss+=("${out#* }")
 done
-median() { printf '%s\n' "$@" | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 t=$(median "${times[@]}") ; m=$(median "${rss[@]}")
 ops=$(grep -c ' = graph\.' "$work/t24.mlir")
 echo "import 24-layer transformer (1.2 GB weights by reference): ${ops} graph ops"

@@ -3,12 +3,7 @@
 # torchvision with random weights): median evaluation time over several
 # runs, as dfa-run reports it (import excluded), and the effective GFLOP/s
 # (ResNet-18 is 1.82 GMAC = 3.64 GFLOP).
-set -euo pipefail
-root="$(cd "$(dirname "$0")/.." && pwd)"
-bin="${DFA_BUILD_DIR:-$root/build}/bin"
-work="${1:-$(mktemp -d)}"
-runs="${RUNS:-5}"
-mkdir -p "$work"
+source "$(dirname "$0")/common.sh"
 /usr/bin/python3 - "$root" "$work" <<'PY' 2>/dev/null
 import os, sys
 import numpy as np, torch
@@ -23,5 +18,5 @@ ms=()
 for i in $(seq "$runs"); do
   ms+=("$("$bin/dfa-run" "$work/resnet18.onnx" --inputs "$work/x.npy" 2>&1 >/dev/null | sed -n 's/.*evaluated in \([0-9.]*\) ms/\1/p')")
 done
-t=$(printf '%s\n' "${ms[@]}" | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}')
+t=$(median "${ms[@]}")
 echo "ResNet-18 on the CPU reference, median of ${runs}: ${t} ms ($(awk "BEGIN{printf \"%.1f\", 3.64/($t/1000)}") GFLOP/s effective)"

@@ -7,13 +7,7 @@
 #  2. events per second of the discrete-event simulation on the largest
 #     schedule (the same model prefilling 128 tokens on the TPU v4, with its
 #     chunked kernels and double-buffered DMAs): target >= 5 M/s on one core.
-set -euo pipefail
-root="$(cd "$(dirname "$0")/.." && pwd)"
-bin="${DFA_BUILD_DIR:-$root/build}/bin"
-work="${1:-$(mktemp -d)}"
-runs="${RUNS:-5}"
-mkdir -p "$work"
-median() { printf '%s\n' "$@" | sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+source "$(dirname "$0")/common.sh"
 llama=(--layers 32 --d-model 4096 --heads 32 --ffn 11008 --swiglu --dtype f16 --no-data)
 /usr/bin/python3 "$root/bench/make_transformer.py" "$work/decode.onnx" --seq 1 "${llama[@]}" >/dev/null
 /usr/bin/python3 "$root/bench/make_transformer.py" "$work/prefill.onnx" --seq 128 "${llama[@]}" >/dev/null

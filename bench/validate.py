@@ -26,25 +26,23 @@ DTYPES = {"f16": TensorProto.FLOAT16, "f32": TensorProto.FLOAT,
           "bf16": TensorProto.BFLOAT16}
 
 
-def gemm_model(path, m, k, n, dtype):
-    """C[m,n] = A[m,k] @ B[k,n], both operands graph inputs (no weights)."""
+def one_op_model(path, op, inputs, output, dtype):
+    """A model of one ONNX op whose operands are all graph inputs (no
+    weights): `inputs` and `output` are (name, shape) pairs."""
     t = DTYPES[dtype]
     g = helper.make_graph(
-        [helper.make_node("MatMul", ["a", "b"], ["c"], name="gemm")], "gemm",
-        [helper.make_tensor_value_info("a", t, [m, k]),
-         helper.make_tensor_value_info("b", t, [k, n])],
-        [helper.make_tensor_value_info("c", t, [m, n])])
+        [helper.make_node(op, [n for n, _ in inputs], [output[0]], name=op.lower())],
+        op.lower(), [helper.make_tensor_value_info(n, t, s) for n, s in inputs],
+        [helper.make_tensor_value_info(output[0], t, output[1])])
     onnx.save(helper.make_model(g, opset_imports=[helper.make_opsetid("", 14)]), path)
+
+
+def gemm_model(path, m, k, n, dtype):
+    one_op_model(path, "MatMul", [("a", [m, k]), ("b", [k, n])], ("c", [m, n]), dtype)
 
 
 def add_model(path, elems, dtype):
-    t = DTYPES[dtype]
-    g = helper.make_graph(
-        [helper.make_node("Add", ["x", "y"], ["z"], name="add")], "add",
-        [helper.make_tensor_value_info("x", t, [elems]),
-         helper.make_tensor_value_info("y", t, [elems])],
-        [helper.make_tensor_value_info("z", t, [elems])])
-    onnx.save(helper.make_model(g, opset_imports=[helper.make_opsetid("", 14)]), path)
+    one_op_model(path, "Add", [("x", [elems]), ("y", [elems])], ("z", [elems]), dtype)
 
 
 def run(bin_dir, args):
