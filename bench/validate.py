@@ -131,6 +131,34 @@ def gpu_rows(bin_dir, work):
     return rows
 
 
+def spyre_rows(bin_dir, work):
+    """Whole programs on Spyre (LPDDR5 -> LX -> LPDDR5) against the
+    torch-spyre analytical cost model (reference/hardware.md 6.3):
+    T = max(compute, (R + W) / 150 GB/s + 0.00574 ns/B * min(R, W)), with
+    matmul compute at the fitted 1140 MAC/ns per core on 32 cores."""
+    def formula(read, written, macs=0):
+        mem = (read + written) / 150e9 + 0.00574e-9 * min(read, written)
+        return max(macs / (1140e9 * 32), mem)
+    rows = []
+    n = 8 * 1024 * 1024
+    path = os.path.join(work, "spyre_add.onnx")
+    add_model(path, n, "f16")
+    t = simulate(bin_dir, path, "spyre")
+    rows.append(("Spyre add, 8 Mi f16 elements (us)", t["seconds"] * 1e6,
+                 formula(4 * n, 2 * n) * 1e6,
+                 "torch-spyre cost model (cost_model.py; RMS 5-9% on pointwise ops), "
+                 "reference/hardware.md 6.3"))
+    for m, k, nn in [(1024, 1024, 1024), (128, 4096, 4096)]:
+        path = os.path.join(work, "spyre_mm_%d_%d_%d.onnx" % (m, k, nn))
+        gemm_model(path, m, k, nn, "f16")
+        t = simulate(bin_dir, path, "spyre")
+        rows.append(("Spyre matmul %dx%dx%d f16 (us)" % (m, k, nn), t["seconds"] * 1e6,
+                     formula(2 * (m * k + k * nn), 2 * m * nn, m * k * nn) * 1e6,
+                     "torch-spyre cost model, 1140 MAC/ns/core fitted (25-40% "
+                     "under-prediction on matmul), reference/hardware.md 5.1, 6.3"))
+    return rows
+
+
 def decode_rows(bin_dir, work):
     rows = []
     specs = [
@@ -164,7 +192,8 @@ def table(rows):
 def main():
     bin_dir, work = sys.argv[1], sys.argv[2]
     os.makedirs(work, exist_ok=True)
-    rows = tpu_rows(bin_dir, work) + gpu_rows(bin_dir, work) + decode_rows(bin_dir, work)
+    rows = (tpu_rows(bin_dir, work) + gpu_rows(bin_dir, work) + spyre_rows(bin_dir, work)
+            + decode_rows(bin_dir, work))
     text = table(rows)
     print(text)
     if "--write" in sys.argv:
