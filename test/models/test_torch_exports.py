@@ -2,7 +2,10 @@
 """Real exports: each model is exported with torch.onnx.export at opset 14,
 imported by dfa, run on the CPU reference and compared with torch eager:
 max |dfa - torch| must be <= 1e-4 * max |torch|. Each model must then
-compile for every shipped target, every schedule passing the verifier.
+compile for every shipped target, every schedule passing the verifier, and
+its schedule on one target of each family, simulated by dfa-run (values on
+the target's memories, layouts and storage formats), must match torch by
+the same criterion.
 
 usage: test_torch_exports.py BUILD_DIR WORK_DIR [model ...]
 Prints one line per model and a closing 'N passed, N failed' line.
@@ -20,6 +23,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import torch_models  # noqa: E402
 
 MODELS = ["resnet18", "mobilenet_v2", "gpt_block"]
+TARGETS = os.environ.get("DFA_MODEL_TARGETS",
+                         "gpu-h100 tpu-v4 wse-2 groq-tsp spyre").split()
 
 
 def check(name, bin_dir, work):
@@ -47,7 +52,27 @@ def check(name, bin_dir, work):
     detail = "max abs error %.3g (%.2g x max|output| %.3g), dfa-run %.1f s" % (
         err, err / scale, scale, secs)
     compiled, why = compile_all(path, bin_dir, os.path.join(work, name + ".sched"))
-    return ok and compiled, detail + "; " + why
+    simulated, how = simulate_all(path, bin_dir, work, name, ref, scale)
+    return ok and compiled and simulated, detail + "; " + why + "; " + how
+
+
+def simulate_all(path, bin_dir, work, name, ref, scale):
+    """dfa-run --target T: the schedule's values must match torch too."""
+    worst, t0 = 0.0, time.time()
+    for target in TARGETS:
+        out = os.path.join(work, "%s.%s.out" % (name, target))
+        p = subprocess.run([os.path.join(bin_dir, "dfa-run"), path, "--target", target,
+                            "--inputs", os.path.join(work, name + ".in.npy"),
+                            "--outputs", out], capture_output=True, text=True)
+        if p.returncode != 0:
+            return False, "dfa-run --target %s exit %d: %s" % (
+                target, p.returncode, p.stderr.strip()[-300:])
+        err = float(np.max(np.abs(np.load(os.path.join(out, "output_0.npy")) - ref)))
+        if not err <= 1e-4 * scale:
+            return False, "%s: max abs error %.3g" % (target, err)
+        worst = max(worst, err)
+    return True, "simulated on %s: max abs error %.3g (%.1f s)" % (
+        ", ".join(TARGETS), worst, time.time() - t0)
 
 
 def compile_all(path, bin_dir, out):
