@@ -56,6 +56,9 @@ struct Event {
   }
 };
 
+/// Ranges of at most this many units are broken down per unit.
+constexpr int64_t kListedUnits = 1024;
+
 std::string unitRange(const target::Target &t, int64_t ub, int64_t ue) {
   return t.unitName + " " + std::to_string(ub) +
          (ue - ub > 1 ? "-" + std::to_string(ue - 1) : "");
@@ -486,14 +489,21 @@ void Simulator::record() {
       rec.name = "dma";
       rec.kind = "dma";
       rec.bytes = int64_t(task.bytes);
-      rec.resource = paths[task.path].name == "" ? "dma"
-                                                 : "dma engine " +
-                                                       std::to_string(task.engine);
+      rec.resource = "dma engine " + std::to_string(task.engine);
       if (d.getCycles() && task.planned >= 0)
         planned = std::max(planned, task.planned + double(*d.getCycles()) * cycle);
     }
-    busy[(t.chipToChip || task.chip ? "chip " + std::to_string(task.chip) + " " : "") +
-         rec.resource] += task.end - task.start;
+    // Utilization per unit where units are few enough to list (cores, SMs,
+    // the LPU's functional units), per unit range on a wafer of PEs; per
+    // DMA engine.
+    std::string chipName =
+        t.chipToChip || task.chip ? "chip " + std::to_string(task.chip) + " " : "";
+    double d = task.end - task.start;
+    if (task.kind == Kind::Compute && task.ue - task.ub <= kListedUnits)
+      for (int64_t u = task.ub; u < task.ue; ++u)
+        busy[chipName + unitRange(t, u, u + 1)] += d;
+    else
+      busy[chipName + rec.resource] += d;
     r.ops.push_back(std::move(rec));
   }
   r.plannedSeconds = planned;
