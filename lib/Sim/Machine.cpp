@@ -116,19 +116,53 @@ ref::Tensor Executor::toDevice(const ref::Tensor &in) const {
 // Buffers
 //===----------------------------------------------------------------------===//
 
-/// Calls `f(i, a, b, bytes)` for each run of elements i.. whose offsets in
-/// `as` and in `bs` are both consecutive: one copy per run, not per element.
+/// Calls `f(i, a, b, bytes)` for runs of the region `sizes`, at `aOff` in
+/// layout `la` and at `bOff` in `lb`, that are contiguous in both images:
+/// i is the run's first element in region order, a and b its byte offsets.
+/// Rows are runs when both layouts keep rows contiguous (one offset
+/// computation per row); otherwise every element is placed, and adjacent
+/// ones are merged.
 template <typename F>
-static void forEachRun(ArrayRef<int64_t> as, ArrayRef<int64_t> bs, int64_t eb,
-                       F f) {
-  size_t n = as.size();
-  for (size_t i = 0; i < n;) {
-    size_t j = i + 1;
+static void forEachRun(const StoredLayout &la, ArrayRef<int64_t> aOff,
+                       const StoredLayout &lb, ArrayRef<int64_t> bOff,
+                       ArrayRef<int64_t> sizes, F f) {
+  int64_t eb = la.elemBytes, rank = sizes.size(), n = 1;
+  for (int64_t s : sizes)
+    n *= s;
+  if (n == 0)
+    return;
+  if (rank > 0 && la.rowsContiguous() && lb.rowsContiguous()) {
+    int64_t row = sizes.back();
+    SmallVector<int64_t> ia(aOff), ib(bOff);
+    for (int64_t i = 0; i < n; i += row) {
+      f(i, la.offsetOf(ia), lb.offsetOf(ib), row * eb);
+      for (int64_t d = rank - 2; d >= 0; --d) {
+        ++ia[d];
+        ++ib[d];
+        if (ia[d] < aOff[d] + sizes[d])
+          break;
+        ia[d] = aOff[d];
+        ib[d] = bOff[d];
+      }
+    }
+    return;
+  }
+  SmallVector<int64_t> as, bs;
+  la.regionOffsets(aOff, sizes, as);
+  lb.regionOffsets(bOff, sizes, bs);
+  for (int64_t i = 0; i < n;) {
+    int64_t j = i + 1;
     while (j < n && as[j] == as[j - 1] + eb && bs[j] == bs[j - 1] + eb)
       ++j;
-    f(int64_t(i), as[i], bs[i], int64_t(j - i) * eb);
+    f(i, as[i], bs[i], (j - i) * eb);
     i = j;
   }
+}
+
+/// The dense host image of a tensor of `layout`'s shape.
+static StoredLayout hostLayout(const StoredLayout &layout) {
+  std::string err;
+  return *parseLayout("row-major", layout.shape, layout.elemBytes, err);
 }
 
 FailureOr<Executor::Buffer *> Executor::describe(Value v) {
@@ -173,26 +207,26 @@ FailureOr<Executor::Buffer *> Executor::describe(Value v) {
 
 void Executor::store(const Buffer &b, const ref::Tensor &in, bool zeroPads) {
   ref::Tensor t = toDevice(in);
-  int64_t eb = b.layout.elemBytes;
   if (zeroPads) {
     std::vector<uint8_t> zeros(b.layout.bytes, 0);
     mem.write(b.at, 0, zeros.data(), zeros.size());
   }
-  SmallVector<int64_t> offsets, zero(b.layout.shape.size(), 0);
-  b.layout.regionOffsets(zero, b.layout.shape, offsets);
-  forEachRun(offsets, offsets, eb, [&](int64_t i, int64_t at, int64_t, int64_t n) {
-    mem.write(b.at, at, t.bytes() + i * eb, n);
-  });
+  SmallVector<int64_t> zero(b.layout.shape.size(), 0);
+  StoredLayout host = hostLayout(b.layout);
+  forEachRun(b.layout, zero, host, zero, b.layout.shape,
+             [&](int64_t, int64_t at, int64_t from, int64_t n) {
+               mem.write(b.at, at, t.bytes() + from, n);
+             });
 }
 
 ref::Tensor Executor::load(const Buffer &b) {
   ref::Tensor t(b.dtype, b.layout.shape);
-  int64_t eb = b.layout.elemBytes;
-  SmallVector<int64_t> offsets, zero(b.layout.shape.size(), 0);
-  b.layout.regionOffsets(zero, b.layout.shape, offsets);
-  forEachRun(offsets, offsets, eb, [&](int64_t i, int64_t at, int64_t, int64_t n) {
-    mem.read(b.at, at, t.bytes() + i * eb, n);
-  });
+  SmallVector<int64_t> zero(b.layout.shape.size(), 0);
+  StoredLayout host = hostLayout(b.layout);
+  forEachRun(b.layout, zero, host, zero, b.layout.shape,
+             [&](int64_t, int64_t at, int64_t to, int64_t n) {
+               mem.read(b.at, at, t.bytes() + to, n);
+             });
   return t;
 }
 
@@ -205,16 +239,14 @@ LogicalResult Executor::dma(sched::DmaOp op) {
   FailureOr<Buffer *> dst = describe(op.getDest());
   if (failed(src) || failed(dst))
     return failure();
-  SmallVector<int64_t> from, to;
-  (*src)->layout.regionOffsets(op.getSrcOffsets(), op.getSizes(), from);
-  (*dst)->layout.regionOffsets(op.getDstOffsets(), op.getSizes(), to);
-  int64_t eb = (*src)->layout.elemBytes;
   std::vector<uint8_t> staging;
-  forEachRun(from, to, eb, [&](int64_t, int64_t a, int64_t b, int64_t n) {
-    staging.resize(n);
-    mem.read((*src)->at, a, staging.data(), n);
-    mem.write((*dst)->at, b, staging.data(), n);
-  });
+  forEachRun((*src)->layout, op.getSrcOffsets(), (*dst)->layout,
+             op.getDstOffsets(), op.getSizes(),
+             [&](int64_t, int64_t a, int64_t b, int64_t n) {
+               staging.resize(n);
+               mem.read((*src)->at, a, staging.data(), n);
+               mem.write((*dst)->at, b, staging.data(), n);
+             });
   return success();
 }
 

@@ -36,6 +36,11 @@ struct StoredLayout {
 
   /// Byte offset in the image of the element at logical index `idx`.
   int64_t offsetOf(llvm::ArrayRef<int64_t> idx) const;
+  /// Whether the elements along the last logical dim are adjacent in the
+  /// image (no tiles, and that dim stored minor).
+  bool rowsContiguous() const {
+    return !tileRows && (shape.empty() || order.back() == int64_t(shape.size()) - 1);
+  }
   /// Byte offsets of every element of the region `sizes` at `offsets`, in
   /// row-major order of the region.
   void regionOffsets(llvm::ArrayRef<int64_t> offsets,
