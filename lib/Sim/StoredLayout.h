@@ -36,6 +36,13 @@ struct StoredLayout {
 
   /// Byte offset in the image of the element at logical index `idx`.
   int64_t offsetOf(llvm::ArrayRef<int64_t> idx) const;
+  /// Whether `o` stores the same shape the same way (same image bytes for
+  /// the same element).
+  bool sameAs(const StoredLayout &o) const {
+    return shape == o.shape && order == o.order && padded == o.padded &&
+           tileRows == o.tileRows && tileCols == o.tileCols && pack == o.pack &&
+           elemBytes == o.elemBytes;
+  }
   /// Whether the elements along the last logical dim are adjacent in the
   /// image (no tiles, and that dim stored minor).
   bool rowsContiguous() const {
