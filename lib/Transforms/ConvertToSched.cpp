@@ -281,9 +281,8 @@ struct ConvertGraphToSchedPass
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    FailureOr<target::Target> t = loadPassTarget(
-        module, targetName,
-        std::vector<std::string>(targetDirs.begin(), targetDirs.end()));
+    FailureOr<target::Target> t =
+        loadPassTarget(module, targetName, targetDirs);
     if (failed(t))
       return signalPassFailure();
     ScheduleOptions options;

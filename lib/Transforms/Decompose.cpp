@@ -36,9 +36,8 @@ struct GraphDecomposePass
     std::vector<std::string> fallback;
     std::string tname = targetName;
     if (!tname.empty()) {
-      FailureOr<target::Target> t = loadPassTarget(
-          getOperation(), tname,
-          std::vector<std::string>(targetDirs.begin(), targetDirs.end()));
+      FailureOr<target::Target> t =
+          loadPassTarget(getOperation(), tname, targetDirs);
       if (failed(t))
         return signalPassFailure();
       for (const std::string &op : t->nativeOps)

@@ -303,9 +303,8 @@ struct GraphFusePass : dfa::impl::GraphFusePassBase<GraphFusePass> {
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    FailureOr<target::Target> t = loadPassTarget(
-        module, targetName,
-        std::vector<std::string>(targetDirs.begin(), targetDirs.end()));
+    FailureOr<target::Target> t =
+        loadPassTarget(module, targetName, targetDirs);
     if (failed(t))
       return signalPassFailure();
     SmallVector<Attribute> refusedAttrs;

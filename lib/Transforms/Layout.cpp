@@ -59,9 +59,8 @@ struct GraphLayoutPass : dfa::impl::GraphLayoutPassBase<GraphLayoutPass> {
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    FailureOr<target::Target> t = loadPassTarget(
-        module, targetName,
-        std::vector<std::string>(targetDirs.begin(), targetDirs.end()));
+    FailureOr<target::Target> t =
+        loadPassTarget(module, targetName, targetDirs);
     if (failed(t))
       return signalPassFailure();
     Builder b(&getContext());

@@ -238,9 +238,8 @@ struct GraphRaisePass : dfa::impl::GraphRaisePassBase<GraphRaisePass> {
     ModuleOp module = getOperation();
     bool wantAttention = true;
     if (!targetName.empty() || module->hasAttr("graph.target")) {
-      FailureOr<target::Target> t = loadPassTarget(
-          module, targetName,
-          std::vector<std::string>(targetDirs.begin(), targetDirs.end()));
+      FailureOr<target::Target> t =
+          loadPassTarget(module, targetName, targetDirs);
       if (failed(t))
         return signalPassFailure();
       wantAttention = llvm::is_contained(t->nativeOps, "attention");

@@ -235,21 +235,30 @@ Lowering::operand(Location loc, Value v, const KernelPlan &p,
       deps.push_back(h.token);
     return h.buffer;
   }
-  SmallVector<Value> reuse;
-  FailureOr<Home> copy =
-      place(loc, *want, v, p.chip, p.unitBegin, p.unitEnd, reuse);
+  FailureOr<Home> copy = copyOf(loc, v, h, *want, p, engine, bw, lat);
   if (failed(copy))
     return failure();
-  SmallVector<Value> dmaDeps(reuse);
-  if (h.token)
-    dmaDeps.push_back(h.token);
-  Value done =
-      dma(loc, v, h.buffer, copy->buffer, dmaDeps, engine, p.chip, bw, lat);
-  h.readers.push_back(done);
-  copy->token = done;
-  deps.push_back(done);
+  deps.push_back(copy->token);
   temps.push_back({*copy, Value()});
   return copy->buffer;
+}
+
+FailureOr<Home> Lowering::copyOf(Location loc, Value v, Home &from,
+                                 const target::MemoryLevel &level,
+                                 const KernelPlan &p, int64_t engine,
+                                 double bandwidth, double latencyNs) {
+  SmallVector<Value> deps;
+  FailureOr<Home> copy =
+      place(loc, level, v, p.chip, p.unitBegin, p.unitEnd, deps);
+  if (failed(copy))
+    return failure();
+  if (from.token)
+    deps.push_back(from.token);
+  Value done = dma(loc, v, from.buffer, copy->buffer, deps, engine, p.chip,
+                   bandwidth, latencyNs);
+  from.readers.push_back(done);
+  copy->token = done;
+  return copy;
 }
 
 /// Does the kernel's working set fit half of the scratchpad per unit?
@@ -430,19 +439,12 @@ LogicalResult Lowering::emitKernel(KernelOp k, const KernelPlan &p,
       homes[r] = h;
       continue;
     }
-    SmallVector<Value> reuse;
     FailureOr<Home> back =
-        place(loc, *outer, r, p.chip, p.unitBegin, p.unitEnd, reuse);
+        copyOf(loc, r, h, *outer, p, kStoreEngine,
+               outer->bandwidthBytesPerS.value, outer->latencyNs.value);
     if (failed(back))
       return failure();
-    SmallVector<Value> dmaDeps(reuse);
-    dmaDeps.push_back(done);
-    Value stored =
-        dma(loc, r, h.buffer, back->buffer, dmaDeps, kStoreEngine, p.chip,
-            outer->bandwidthBytesPerS.value, outer->latencyNs.value);
-    h.readers.push_back(stored);
     release(h);
-    back->token = stored;
     homes[r] = *back;
   }
   releaseDead(k, lastUse, index);

@@ -194,6 +194,13 @@ struct Lowering {
                            SmallVectorImpl<std::pair<Home, Value>> &temps,
                            bool stage);
 
+  /// A copy of `v` from its buffer `from` into a new buffer in `level`, by
+  /// a DMA on `engine` that waits for `from`'s writer and for the bytes it
+  /// reuses; the copy's token is the DMA.
+  FailureOr<Home> copyOf(Location loc, Value v, Home &from,
+                         const target::MemoryLevel &level, const KernelPlan &p,
+                         int64_t engine, double bandwidth, double latencyNs);
+
   /// Does the kernel's working set fit half of the scratchpad per unit?
   bool fitsStaged(KernelOp k, const KernelPlan &p);
 

@@ -29,6 +29,14 @@ namespace dfa {
 mlir::FailureOr<target::Target>
 loadPassTarget(mlir::ModuleOp module, llvm::StringRef name,
                llvm::ArrayRef<std::string> targetDirs);
+/// The same, taking a pass's `target-dir` list option as it is.
+template <typename DirList>
+mlir::FailureOr<target::Target> loadPassTarget(mlir::ModuleOp module,
+                                               llvm::StringRef name,
+                                               const DirList &dirs) {
+  std::vector<std::string> list(dirs.begin(), dirs.end());
+  return loadPassTarget(module, name, llvm::ArrayRef<std::string>(list));
+}
 
 enum class OpClass { Source, Pointwise, Data, Reduction, Window, Matmul, Conv,
                      Attention, Other };

@@ -303,9 +303,8 @@ struct GraphTilePass : dfa::impl::GraphTilePassBase<GraphTilePass> {
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    FailureOr<target::Target> t = loadPassTarget(
-        module, targetName,
-        std::vector<std::string>(targetDirs.begin(), targetDirs.end()));
+    FailureOr<target::Target> t =
+        loadPassTarget(module, targetName, targetDirs);
     if (failed(t))
       return signalPassFailure();
     Tiler tiler{*t, Builder(&getContext()), std::max<int64_t>(1, int64_t(t->units.value))};
