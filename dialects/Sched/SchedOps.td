@@ -174,7 +174,9 @@ def Sched_ComputeOp : Sched_Op<"compute", [AttrSizedOperandSegments,
     The body's block arguments are the tensors held by `inputs`; it yields
     one tensor per `outputs` buffer. The op runs on units
     [`unit_begin`, `unit_end`) (SMs, cores, PEs) and, in a static plan,
-    starts at cycle `start` for `cycles`.
+    starts at cycle `start` for `cycles`. A matrix kernel whose products
+    accumulate in a float format narrower than f32 names it in
+    `accumulator` (a format of the target: "f16", "bf16", ...).
   }];
   let arguments = (ins StrAttr:$kernel, Variadic<Sched_BufferType>:$inputs,
                        Variadic<Sched_BufferType>:$outputs,
@@ -182,7 +184,8 @@ def Sched_ComputeOp : Sched_Op<"compute", [AttrSizedOperandSegments,
                        DefaultValuedAttr<I64Attr, "0">:$unit_begin,
                        DefaultValuedAttr<I64Attr, "1">:$unit_end,
                        OptionalAttr<I64Attr>:$chip,
-                       OptionalAttr<I64Attr>:$start, OptionalAttr<I64Attr>:$cycles);
+                       OptionalAttr<I64Attr>:$start, OptionalAttr<I64Attr>:$cycles,
+                       OptionalAttr<StrAttr>:$accumulator);
   let results = (outs Sched_TokenType:$done);
   let regions = (region SizedRegion<1>:$body);
   let assemblyFormat = [{

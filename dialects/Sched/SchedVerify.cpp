@@ -217,10 +217,9 @@ LogicalResult ProgramOp::verify() {
     for (Operation *user : op.getUsers())
       last = std::max(last, index.lookup(user));
     // Weights and constants are resident from the start.
-    int64_t first = isa<WeightOp>(op) || cast_or_null<AllocOp>(&op) &&
-                                             cast<AllocOp>(op).getInit()
-                        ? -1
-                        : index[&op];
+    bool resident = isa<WeightOp>(op) ||
+                    (isa<AllocOp>(op) && cast<AllocOp>(op).getInit());
+    int64_t first = resident ? -1 : index[&op];
     groups[{mem.str(), p->chip}].push_back(
         {&op, first, last, lo, hi, p->unit, p->unitEnd});
   }

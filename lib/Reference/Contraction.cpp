@@ -5,7 +5,8 @@
 //===----------------------------------------------------------------------===//
 ///
 /// Float32, float16 and bfloat16 contract in float32 (the accumulation of
-/// tensor cores and the CPU alike) and round once on store; float64, integer
+/// tensor cores and the CPU alike) and round once on store, or in a
+/// narrower accumulator format when the options name one; float64, integer
 /// inputs and the fp64-accumulation option contract in double. Convolutions
 /// go through im2col and the blocked GEMM.
 ///
@@ -42,12 +43,24 @@ bool wantDouble(DType dt, const Evaluator &ev) {
   return dt == DType::F64 || !isFloat(dt) || ev.options().fp64Accumulate;
 }
 
+/// gemm, in the accumulator format of `o` when it names a narrower one.
+template <typename T>
+void contract(const EvalOptions &o, int64_t M, int64_t N, int64_t K,
+              const T *A, int64_t lda, bool transA, const T *B, int64_t ldb,
+              bool transB, T *C, int64_t ldc) {
+  if constexpr (std::is_same_v<T, float>)
+    if (o.accumulatorMantissaBits > 0)
+      return gemmRounded(M, N, K, A, lda, transA, B, ldb, transB, C, ldc,
+                         o.accumulatorMantissaBits, o.accumulatorExponentBits);
+  gemm(M, N, K, A, lda, transA, B, ldb, transB, C, ldc);
+}
+
 //===----------------------------------------------------------------------===//
 // MatMul
 //===----------------------------------------------------------------------===//
 
 template <typename T>
-Tensor matmul(const Tensor &a, const Tensor &b, DType rt,
+Tensor matmul(const EvalOptions &o, const Tensor &a, const Tensor &b, DType rt,
               ArrayRef<int64_t> outShape) {
   Shape sa(a.shape()), sb(b.shape());
   if (sa.size() == 1)
@@ -63,20 +76,20 @@ Tensor matmul(const Tensor &a, const Tensor &b, DType rt,
   std::vector<T> va = valuesOf<T>(a), vb = valuesOf<T>(b);
   std::vector<T> out(numElements(batch) * M * N);
   forEachOffset2(batch, stA, stB, [&](int64_t i, int64_t ia, int64_t ib) {
-    gemm(M, N, K, va.data() + ia * M * K, K, false, vb.data() + ib * K * N, N,
-         false, out.data() + i * M * N, N);
+    contract(o, M, N, K, va.data() + ia * M * K, K, false,
+             vb.data() + ib * K * N, N, false, out.data() + i * M * N, N);
   });
   return fromValues(rt, outShape, out);
 }
 
 template <typename T>
-Tensor gemmOp(GemmOp op, const Tensor &a, const Tensor &b, const Tensor *c) {
+Tensor gemmOp(const EvalOptions &o, GemmOp op, const Tensor &a, const Tensor &b, const Tensor *c) {
   auto outShape = shapeOf(op.getOutput());
   int64_t M = outShape[0], N = outShape[1];
   int64_t K = a.shape()[op.getTransA() ? 0 : 1];
   std::vector<T> va = valuesOf<T>(a), vb = valuesOf<T>(b), out(M * N);
-  gemm(M, N, K, va.data(), a.shape()[1], op.getTransA(), vb.data(),
-       b.shape()[1], op.getTransB(), out.data(), N);
+  contract(o, M, N, K, va.data(), a.shape()[1], op.getTransA(), vb.data(),
+           b.shape()[1], op.getTransB(), out.data(), N);
   T alpha = op.getAlpha().convertToDouble(), beta = op.getBeta().convertToDouble();
   if (alpha != T(1))
     for (T &x : out)
@@ -153,7 +166,7 @@ void col2im(const T *col, int64_t channels, const Window3 &w, T *x) {
 }
 
 template <typename T>
-Tensor conv(ConvOp op, const Tensor &x, const Tensor &f, const Tensor *bias) {
+Tensor conv(const EvalOptions &o, ConvOp op, const Tensor &x, const Tensor &f, const Tensor *bias) {
   auto outShape = shapeOf(op.getOutput());
   Window3 w = window3(x.shape(), outShape, f.shape().drop_front(2),
                       op.getStrides(), op.getPads(), op.getDilations());
@@ -165,8 +178,8 @@ Tensor conv(ConvOp op, const Tensor &x, const Tensor &f, const Tensor *bias) {
   for (int64_t n = 0; n < N; ++n)
     for (int64_t g = 0; g < G; ++g) {
       im2col(vx.data() + (n * C + g * Cg) * I, Cg, w, col.data());
-      gemm(Fg, O, K, vf.data() + g * Fg * K, K, false, col.data(), O, false,
-           out.data() + (n * F + g * Fg) * O, O);
+      contract(o, Fg, O, K, vf.data() + g * Fg * K, K, false, col.data(), O,
+               false, out.data() + (n * F + g * Fg) * O, O);
     }
   if (bias) {
     std::vector<T> vb = valuesOf<T>(*bias);
@@ -179,7 +192,7 @@ Tensor conv(ConvOp op, const Tensor &x, const Tensor &f, const Tensor *bias) {
 }
 
 template <typename T>
-Tensor convTranspose(ConvTransposeOp op, const Tensor &x, const Tensor &f,
+Tensor convTranspose(const EvalOptions &o, ConvTransposeOp op, const Tensor &x, const Tensor &f,
                      const Tensor *bias) {
   auto outShape = shapeOf(op.getOutput());
   // The transposed conv is the adjoint of a conv from the output back to the
@@ -194,8 +207,8 @@ Tensor convTranspose(ConvTransposeOp op, const Tensor &x, const Tensor &f,
   for (int64_t n = 0; n < N; ++n)
     for (int64_t g = 0; g < G; ++g) {
       // col[K, O] = W_g^T[K, Cg] * x_g[Cg, O]
-      gemm(K, O, Cg, vf.data() + g * Cg * K, K, true,
-           vx.data() + (n * C + g * Cg) * O, O, false, col.data(), O);
+      contract(o, K, O, Cg, vf.data() + g * Cg * K, K, true,
+               vx.data() + (n * C + g * Cg) * O, O, false, col.data(), O);
       col2im(col.data(), Fg, w, out.data() + (n * F + g * Fg) * I);
     }
   if (bias) {
@@ -208,7 +221,7 @@ Tensor convTranspose(ConvTransposeOp op, const Tensor &x, const Tensor &f,
   return fromValues(x.dtype(), outShape, out);
 }
 template <typename T>
-Tensor attention(AttentionOp op, const Tensor &q, const Tensor &k,
+Tensor attention(const EvalOptions &o, AttentionOp op, const Tensor &q, const Tensor &k,
                  const Tensor &v, const Tensor *mask) {
   int64_t r = q.rank();
   int64_t L = q.shape()[r - 2], D = q.shape()[r - 1], S = k.shape()[r - 2],
@@ -231,8 +244,8 @@ Tensor attention(AttentionOp op, const Tensor &q, const Tensor &k,
   T scale = op.getScale().convertToDouble();
   bool causal = op.getCausal();
   for (int64_t b = 0; b < batches; ++b) {
-    gemm(L, S, D, vq.data() + b * L * D, D, false, vk.data() + b * S * D, D,
-         /*transB=*/true, scores.data(), S);
+    contract(o, L, S, D, vq.data() + b * L * D, D, false,
+             vk.data() + b * S * D, D, /*transB=*/true, scores.data(), S);
     for (int64_t i = 0; i < L; ++i) {
       T *row = scores.data() + i * S;
       T maxv = -std::numeric_limits<T>::infinity();
@@ -256,8 +269,8 @@ Tensor attention(AttentionOp op, const Tensor &q, const Tensor &k,
       for (int64_t j = 0; j < S; ++j)
         row[j] /= sum;
     }
-    gemm(L, Dv, S, scores.data(), S, false, vv.data() + b * S * Dv, Dv, false,
-         out.data() + b * L * Dv, Dv);
+    contract(o, L, Dv, S, scores.data(), S, false, vv.data() + b * S * Dv, Dv,
+             false, out.data() + b * L * Dv, Dv);
   }
   return fromValues(q.dtype(), shapeOf(op.getOutput()), out);
 }
@@ -269,8 +282,8 @@ LogicalResult dfa::ref::evalOp<AttentionOp>(AttentionOp op, Evaluator &ev) {
                &v = ev.get(op.getValue());
   const Tensor *m = op.getMask() ? &ev.get(op.getMask()) : nullptr;
   ev.set(op.getOutput(), wantDouble(q.dtype(), ev)
-                             ? attention<double>(op, q, k, v, m)
-                             : attention<float>(op, q, k, v, m));
+                             ? attention<double>(ev.options(), op, q, k, v, m)
+                             : attention<float>(ev.options(), op, q, k, v, m));
   return success();
 }
 
@@ -280,8 +293,8 @@ LogicalResult dfa::ref::evalOp<MatMulOp>(MatMulOp op, Evaluator &ev) {
   DType rt = dtypeOfValue(op.getOutput());
   auto shape = shapeOf(op.getOutput());
   ev.set(op.getOutput(), wantDouble(a.dtype(), ev)
-                             ? matmul<double>(a, b, rt, shape)
-                             : matmul<float>(a, b, rt, shape));
+                             ? matmul<double>(ev.options(), a, b, rt, shape)
+                             : matmul<float>(ev.options(), a, b, rt, shape));
   return success();
 }
 
@@ -289,8 +302,8 @@ template <>
 LogicalResult dfa::ref::evalOp<GemmOp>(GemmOp op, Evaluator &ev) {
   const Tensor &a = ev.get(op.getA()), &b = ev.get(op.getB());
   const Tensor *c = op.getC() ? &ev.get(op.getC()) : nullptr;
-  ev.set(op.getOutput(), wantDouble(a.dtype(), ev) ? gemmOp<double>(op, a, b, c)
-                                                   : gemmOp<float>(op, a, b, c));
+  ev.set(op.getOutput(), wantDouble(a.dtype(), ev) ? gemmOp<double>(ev.options(), op, a, b, c)
+                                                   : gemmOp<float>(ev.options(), op, a, b, c));
   return success();
 }
 
@@ -300,8 +313,8 @@ LogicalResult dfa::ref::evalOp<ConvOp>(ConvOp op, Evaluator &ev) {
     return op.emitOpError("reference supports 1 to 3 spatial dims");
   const Tensor &x = ev.get(op.getInput()), &f = ev.get(op.getFilter());
   const Tensor *b = op.getBias() ? &ev.get(op.getBias()) : nullptr;
-  ev.set(op.getOutput(), wantDouble(x.dtype(), ev) ? conv<double>(op, x, f, b)
-                                                   : conv<float>(op, x, f, b));
+  ev.set(op.getOutput(), wantDouble(x.dtype(), ev) ? conv<double>(ev.options(), op, x, f, b)
+                                                   : conv<float>(ev.options(), op, x, f, b));
   return success();
 }
 
@@ -313,7 +326,7 @@ LogicalResult dfa::ref::evalOp<ConvTransposeOp>(ConvTransposeOp op,
   const Tensor &x = ev.get(op.getInput()), &f = ev.get(op.getFilter());
   const Tensor *b = op.getBias() ? &ev.get(op.getBias()) : nullptr;
   ev.set(op.getOutput(), wantDouble(x.dtype(), ev)
-                             ? convTranspose<double>(op, x, f, b)
-                             : convTranspose<float>(op, x, f, b));
+                             ? convTranspose<double>(ev.options(), op, x, f, b)
+                             : convTranspose<float>(ev.options(), op, x, f, b));
   return success();
 }

@@ -13,6 +13,8 @@
 
 #include "Gemm.h"
 
+#include "dfa/Reference/Tensor.h"
+
 #include <algorithm>
 #include <vector>
 
@@ -113,6 +115,22 @@ void dfa::ref::gemm(int64_t M, int64_t N, int64_t K, const double *A,
                     int64_t lda, bool transA, const double *B, int64_t ldb,
                     bool transB, double *C, int64_t ldc) {
   gemmImpl(M, N, K, A, lda, transA, B, ldb, transB, C, ldc);
+}
+
+void dfa::ref::gemmRounded(int64_t M, int64_t N, int64_t K, const float *A,
+                           int64_t lda, bool transA, const float *B,
+                           int64_t ldb, bool transB, float *C, int64_t ldc,
+                           int mantissaBits, int exponentBits) {
+  for (int64_t i = 0; i < M; ++i)
+    for (int64_t j = 0; j < N; ++j) {
+      double acc = 0;
+      for (int64_t p = 0; p < K; ++p) {
+        double a = transA ? A[p * lda + i] : A[i * lda + p];
+        double b = transB ? B[j * ldb + p] : B[p * ldb + j];
+        acc = roundToFormat(acc + a * b, mantissaBits, exponentBits);
+      }
+      C[i * ldc + j] = float(acc);
+    }
 }
 
 void dfa::ref::gemmNaive(int64_t M, int64_t N, int64_t K, const float *A,

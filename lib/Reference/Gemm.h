@@ -22,6 +22,14 @@ void gemm(int64_t M, int64_t N, int64_t K, const double *A, int64_t lda,
           bool transA, const double *B, int64_t ldb, bool transB, double *C,
           int64_t ldc);
 
+/// As gemm, with the sum of products kept in a narrower float format of
+/// `mantissaBits` and `exponentBits`: products are added to the accumulator
+/// in order of k, each sum rounded to nearest even, as a matrix unit with
+/// that accumulator does.
+void gemmRounded(int64_t M, int64_t N, int64_t K, const float *A, int64_t lda,
+                 bool transA, const float *B, int64_t ldb, bool transB,
+                 float *C, int64_t ldc, int mantissaBits, int exponentBits);
+
 /// The textbook triple loop, for tests and the benchmark's baseline.
 void gemmNaive(int64_t M, int64_t N, int64_t K, const float *A,
                const float *B, float *C);

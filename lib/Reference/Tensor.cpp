@@ -306,3 +306,19 @@ Tensor Tensor::clone() const {
     r.storage = std::make_shared<std::vector<uint8_t>>(*storage);
   return r;
 }
+
+double dfa::ref::roundToFormat(double x, int mantissaBits, int exponentBits) {
+  if (!std::isfinite(x) || x == 0)
+    return x;
+  int bias = (1 << (exponentBits - 1)) - 1;
+  int exp;
+  std::frexp(std::fabs(x), &exp); // |x| in [2^(exp-1), 2^exp)
+  int e = std::max(exp - 1, 1 - bias);
+  double quantum = std::ldexp(1.0, e - mantissaBits);
+  double r = std::nearbyint(x / quantum) * quantum; // ties to even
+  double largest =
+      std::ldexp(2.0 - std::ldexp(1.0, -mantissaBits), bias);
+  if (std::fabs(r) > largest)
+    return std::copysign(INFINITY, x);
+  return r;
+}

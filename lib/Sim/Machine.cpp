@@ -79,22 +79,6 @@ void Memories::read(const Placement &p, int64_t at, uint8_t *dst, int64_t n) {
 // Storage formats
 //===----------------------------------------------------------------------===//
 
-double dfa::sim::roundToFormat(double x, int mantissaBits, int exponentBits) {
-  if (!std::isfinite(x) || x == 0)
-    return x;
-  int bias = (1 << (exponentBits - 1)) - 1;
-  int exp;
-  std::frexp(std::fabs(x), &exp); // |x| in [2^(exp-1), 2^exp)
-  int e = std::max(exp - 1, 1 - bias);
-  double quantum = std::ldexp(1.0, e - mantissaBits);
-  double r = std::nearbyint(x / quantum) * quantum; // ties to even
-  double largest =
-      std::ldexp(2.0 - std::ldexp(1.0, -mantissaBits), bias);
-  if (std::fabs(r) > largest)
-    return std::copysign(INFINITY, x);
-  return r;
-}
-
 ref::Tensor Executor::toDevice(const ref::Tensor &in) const {
   if (!ref::isFloat(in.dtype()))
     return in;
@@ -107,7 +91,7 @@ ref::Tensor Executor::toDevice(const ref::Tensor &in) const {
     return in;
   ref::Tensor out = in.clone();
   for (int64_t i = 0, n = out.numElements(); i < n; ++i)
-    out.setDouble(i, roundToFormat(out.getDouble(i), f->mantissaBits,
+    out.setDouble(i, ref::roundToFormat(out.getDouble(i), f->mantissaBits,
                                    f->exponentBits));
   return out;
 }
@@ -270,7 +254,16 @@ LogicalResult Executor::compute(sched::ComputeOp op) {
       return failure();
     args.push_back(load(**b));
   }
-  ref::Evaluator ev;
+  ref::EvalOptions options;
+  if (std::optional<StringRef> acc = op.getAccumulator()) {
+    std::optional<target::StorageFormat> f = t.floatFormat(*acc);
+    if (!f)
+      return op.emitOpError("accumulator '")
+             << *acc << "' is not a float format of target '" << t.name << "'";
+    options.accumulatorMantissaBits = f->mantissaBits;
+    options.accumulatorExponentBits = f->exponentBits;
+  }
+  ref::Evaluator ev(options);
   FailureOr<SmallVector<ref::Tensor>> results =
       ev.runBlock(op.getBody().front(), args);
   if (failed(results))

@@ -104,10 +104,6 @@ private:
   llvm::DenseMap<mlir::Value, Buffer> buffers;
 };
 
-/// `x` rounded to nearest even in a float format of `mantissaBits` and
-/// `exponentBits` (IEEE-like: subnormals, infinities).
-double roundToFormat(double x, int mantissaBits, int exponentBits);
-
 } // namespace dfa::sim
 
 #endif // LIB_SIM_MACHINE_H

@@ -354,6 +354,10 @@ std::optional<Target> dfa::target::parseTarget(llvm::StringRef file,
     for (const auto &kv : *l)
       if (auto v = r.sourcedValue(kv.second, "limits." + kv.first.str()))
         t.limits[kv.first.str()] = *v;
+  if (r.ok && !t.floatFormat(t.accumulator))
+    r.fail("compute.accumulator",
+           "expected a float format: f16, bf16, tf32, f32, f64 or one of "
+           "storage_formats");
   if (r.ok)
     checkFamilyKeys(r, *root, t);
   if (!r.ok)
@@ -378,6 +382,21 @@ const StorageFormat *Target::deviceFormat(llvm::StringRef dtype) const {
     return nullptr;
   auto dev = storageFormats.find(it->second.device);
   return dev == storageFormats.end() ? nullptr : &dev->second;
+}
+
+std::optional<StorageFormat> Target::floatFormat(llvm::StringRef name) const {
+  auto it = storageFormats.find(name.str());
+  if (it != storageFormats.end())
+    return it->second;
+  static const struct {
+    const char *name;
+    int mantissa, exponent;
+  } ieee[] = {{"f16", 10, 5}, {"bf16", 7, 8}, {"tf32", 10, 8},
+              {"f32", 23, 8}, {"f64", 52, 11}};
+  for (const auto &f : ieee)
+    if (name == f.name)
+      return StorageFormat{f.mantissa, f.exponent, "IEEE 754", ""};
+  return std::nullopt;
 }
 
 const MemoryLevel *Target::level(llvm::StringRef name) const {

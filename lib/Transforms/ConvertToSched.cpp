@@ -31,6 +31,7 @@
 #include "dfa/Transforms/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "llvm/ADT/StringExtras.h"
 
 namespace dfa {
 #define GEN_PASS_DEF_CONVERTGRAPHTOSCHEDPASS
@@ -288,9 +289,12 @@ struct ConvertGraphToSchedPass
     ScheduleOptions options;
     options.remarks = remarks;
     options.inject = inject;
-    if (options.inject != "" && options.inject != "tail-drop") {
-      emitError(module.getLoc()) << "unknown fault '" << options.inject
-                                 << "' (known: tail-drop)";
+    std::vector<std::string> faults = faultNames();
+    if (!options.inject.empty() &&
+        !llvm::is_contained(faults, options.inject)) {
+      emitError(module.getLoc())
+          << "unknown fault '" << options.inject << "' (known: "
+          << llvm::join(faults, ", ") << ")";
       return signalPassFailure();
     }
     if (convertToSched(module, *t, options) != Status::Ok)

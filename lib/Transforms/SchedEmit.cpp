@@ -292,8 +292,17 @@ sched::ComputeOp Lowering::buildCompute(KernelOp k, const KernelPlan &p,
       loc, sched::TokenType::get(b.getContext()), k.getSymNameAttr(), ins, outs,
       deps, b.getI64IntegerAttr(p.unitBegin), b.getI64IntegerAttr(p.unitEnd),
       chips > 1 ? b.getI64IntegerAttr(p.chip) : IntegerAttr(), IntegerAttr(),
-      IntegerAttr());
+      IntegerAttr(), StringAttr());
   compute->setAttr("kind", k.getKindAttr());
+  // Matrix products accumulate in the target's format when it is narrower
+  // than f32 (or in f16, with the accum-f16 fault planted).
+  StringRef kind = k.getKind();
+  if (kind == "matmul" || kind == "conv" || kind == "attention") {
+    std::string acc = opts.inject == "accum-f16" ? "f16" : t.accumulator;
+    std::optional<target::StorageFormat> f = t.floatFormat(acc);
+    if (f && f->mantissaBits < 23)
+      compute.setAccumulatorAttr(b.getStringAttr(acc));
+  }
   for (StringRef name : {"tile", "grid", "waves", "pad_flops", "smem_bytes",
                          "vmem_bytes", "rect", "mxm_planes", "split_dim"})
     if (Attribute a = k->getAttr(name))

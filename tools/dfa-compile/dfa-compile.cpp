@@ -6,6 +6,7 @@
 
 #include "dfa/Driver/Tools.h"
 #include "dfa/Support/Status.h"
+#include "dfa/Transforms/Schedule.h"
 
 #include <CLI/CLI.hpp>
 
@@ -38,9 +39,9 @@ int main(int argc, char **argv) {
   app.add_option("--target", o.target,
                  "Targets to compile for: NAME[,NAME...] or all");
   app.add_option("--inject", o.inject,
-                 "Plant a compiler fault, for tests and teaching: tail-drop "
-                 "(copies cover whole sticks, tiles or vectors only)")
-      ->check(CLI::IsMember({"tail-drop"}));
+                 "Plant a compiler fault, for tests and teaching: " +
+                     dfa::faultHelp())
+      ->check(CLI::IsMember(dfa::faultNames()));
   app.add_option("--dump-dir", o.dumpDir,
                  "Write the IR after every stage to DIR/<target>/NN-<stage>.mlir");
   app.add_option("--compile-from", o.compileFrom,

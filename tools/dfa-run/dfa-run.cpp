@@ -6,6 +6,7 @@
 
 #include "dfa/Driver/Tools.h"
 #include "dfa/Support/Status.h"
+#include "dfa/Transforms/Schedule.h"
 
 #include <CLI/CLI.hpp>
 
@@ -29,8 +30,9 @@ int main(int argc, char **argv) {
   app.add_flag("--no-weights", o.model.noWeights,
                "Import shapes only, no weight data (implies --time-only)");
   app.add_option("--inject", o.inject,
-                 "Plant a compiler fault, for tests and teaching")
-      ->check(CLI::IsMember({"tail-drop"}));
+                 "Plant a compiler fault, for tests and teaching: " +
+                     dfa::faultHelp())
+      ->check(CLI::IsMember(dfa::faultNames()));
   app.add_option("--inputs", o.inputs,
                  "Input tensors (.pb or .npy), one per model input")
       ->take_all();

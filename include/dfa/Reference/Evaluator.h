@@ -24,6 +24,10 @@ namespace dfa::ref {
 struct EvalOptions {
   /// Accumulate float reductions, matmuls and convolutions in double.
   bool fp64Accumulate = false;
+  /// Accumulate float matmuls, convolutions and attention products in a
+  /// narrower float format, rounding after every addition, as a matrix unit
+  /// with such an accumulator does (0: in float32).
+  int accumulatorMantissaBits = 0, accumulatorExponentBits = 0;
 };
 
 class Evaluator {

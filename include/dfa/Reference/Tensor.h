@@ -45,6 +45,9 @@ uint16_t floatToHalf(float f);
 float halfToFloat(uint16_t h);
 uint16_t floatToBF16(float f);
 float bf16ToFloat(uint16_t h);
+/// `x` rounded to nearest even in a float format of `mantissaBits` and
+/// `exponentBits` (IEEE-like: subnormals, infinities).
+double roundToFormat(double x, int mantissaBits, int exponentBits);
 
 using Shape = llvm::SmallVector<int64_t, 4>;
 

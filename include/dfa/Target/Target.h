@@ -86,6 +86,9 @@ struct Target {
   /// The device storage format of host element type `dtype` ("f16", ...)
   /// when the device keeps it in another format; null otherwise.
   const StorageFormat *deviceFormat(llvm::StringRef dtype) const;
+  /// The float format `name` denotes on this target: one of its storage
+  /// formats, else IEEE f16, bf16, tf32, f32 or f64; nullopt for others.
+  std::optional<StorageFormat> floatFormat(llvm::StringRef name) const;
   std::optional<double> limit(llvm::StringRef key) const;
 };
 

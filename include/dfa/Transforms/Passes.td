@@ -217,7 +217,8 @@ def ConvertGraphToSchedPass : Pass<"convert-graph-to-sched", "::mlir::ModuleOp">
            "Emit a remark for every decision">,
     Option<"inject", "inject", "std::string", /*default=*/"\"\"",
            "A fault to plant for tests and teaching: tail-drop (copies "
-           "cover whole sticks, tiles or vectors only)">,
+           "cover whole sticks, tiles or vectors only) or accum-f16 "
+           "(matrix kernels accumulate in f16)">,
   ];
 }
 

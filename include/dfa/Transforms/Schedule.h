@@ -12,17 +12,31 @@
 
 #include "mlir/IR/BuiltinOps.h"
 
+#include "llvm/ADT/ArrayRef.h"
+
 #include <string>
+#include <vector>
 
 namespace dfa {
 
 struct ScheduleOptions {
   /// Emit a remark for each placement decision.
   bool remarks = false;
-  /// A fault to plant: "tail-drop" makes every copy whose minor extent ends
-  /// in a partial stick, tile or vector cover only the whole ones.
+  /// A fault to plant, one of knownFaults().
   std::string inject;
 };
+
+/// A compiler fault `--inject` can plant, for tests and teaching.
+struct Fault {
+  const char *name;
+  const char *effect;
+};
+/// Every fault, in the order the help lists them.
+llvm::ArrayRef<Fault> knownFaults();
+/// "tail-drop (...), accum-f16 (...)": the faults for a help text.
+std::string faultHelp();
+/// The fault names, for checking a command-line value.
+std::vector<std::string> faultNames();
 
 /// Replaces the function `main` of `module` (its ops grouped into
 /// graph.kernel ops, tiled and laid out) by a `sched.program` for `t`:

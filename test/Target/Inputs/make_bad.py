@@ -31,3 +31,6 @@ d = copy.deepcopy(good); d["layout"]["tile"] = [8, 0]; write("tpu-zero-tile", d)
 d = copy.deepcopy(good); d["family"] = "spyre"; d["layout"] = {"stick_bytes": {"value": 0, "source": "x"}}; write("spyre-zero-stick", d)
 d = copy.deepcopy(good); d["family"] = "spyre"; d["layout"] = {"stick_bytes": {"value": 128, "source": "x"}}; write("spyre-no-lx", d)
 d = copy.deepcopy(good); d["family"] = "lpu"; d["layout"] = {"vector_elems": 320, "mxm_plane": [320, 320]}; write("lpu-bare-number", d)
+d = copy.deepcopy(good); d["compute"]["accumulator"] = "fp12"; write("bad-accumulator", d)
+# Not broken: the same chip with an f16 accumulator (dfa-run's accumulator test).
+d = copy.deepcopy(good); d["compute"]["accumulator"] = "f16"; write("f16-accumulator", d)

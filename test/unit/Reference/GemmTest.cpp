@@ -64,3 +64,31 @@ TEST_CASE("gemm writes only its ldc window", "[gemm]") {
   REQUIRE(C[4] == 4);
   REQUIRE(C[5] == -7.0f);
 }
+
+TEST_CASE("a narrow accumulator rounds every partial sum", "[gemm]") {
+  // Summing 4096 ones in an f16 accumulator stalls at 2048: 2048 + 1 is a
+  // tie between 2048 and 2050 and rounds to even. In f32 it reaches 4096.
+  int64_t K = 4096;
+  std::vector<float> A(K, 1.0f), B(K, 1.0f), C(1);
+  gemmRounded(1, 1, K, A.data(), K, false, B.data(), 1, false, C.data(), 1,
+              /*mantissaBits=*/10, /*exponentBits=*/5);
+  REQUIRE(C[0] == 2048.0f);
+  gemmRounded(1, 1, K, A.data(), K, false, B.data(), 1, false, C.data(), 1,
+              23, 8);
+  REQUIRE(C[0] == 4096.0f);
+  // bf16 (7 mantissa bits) stalls at 256.
+  gemmRounded(1, 1, K, A.data(), K, false, B.data(), 1, false, C.data(), 1,
+              7, 8);
+  REQUIRE(C[0] == 256.0f);
+  // With an f32-wide format it agrees with the blocked gemm, transposes too.
+  std::mt19937 rng(3);
+  int64_t M = 5, N = 7, k = 33;
+  auto X = randomMatrix(M * k, rng), Y = randomMatrix(k * N, rng);
+  std::vector<float> want(M * N), got(M * N);
+  gemmNaive(M, N, k, X.data(), Y.data(), want.data());
+  auto Yt = transpose(Y, k, N);
+  gemmRounded(M, N, k, X.data(), k, false, Yt.data(), k, true, got.data(), N,
+              23, 8);
+  for (int64_t i = 0; i < M * N; ++i)
+    REQUIRE(std::fabs(got[i] - want[i]) <= 1e-5f);
+}

@@ -82,20 +82,3 @@ TEST_CASE("malformed layouts are errors", "[sim][layout]") {
   REQUIRE(!parseLayout("zigzag", {4}, 4, err));
   REQUIRE(err.find("zigzag") != std::string::npos);
 }
-
-TEST_CASE("rounding to a storage format", "[sim][format]") {
-  // IEEE f16 (10, 5) and dfp16 (9, 6): 1 + 2^-10 survives in f16 only.
-  double x = 1.0 + std::ldexp(1.0, -10);
-  REQUIRE(roundToFormat(x, 10, 5) == x);
-  REQUIRE(roundToFormat(x, 9, 6) == 1.0); // a tie, to even
-  REQUIRE(roundToFormat(1.0 + 3 * std::ldexp(1.0, -10), 9, 6) ==
-          1.0 + std::ldexp(1.0, -8));
-  // Overflow to infinity past the largest f16 (65504); dfp16 reaches
-  // further with its sixth exponent bit.
-  REQUIRE(std::isinf(roundToFormat(70000.0, 10, 5)));
-  REQUIRE(roundToFormat(70000.0, 9, 6) == 70016.0);
-  // Subnormals keep a fixed quantum.
-  REQUIRE(roundToFormat(std::ldexp(1.0, -24), 10, 5) == std::ldexp(1.0, -24));
-  REQUIRE(roundToFormat(std::ldexp(1.0, -26), 10, 5) == 0.0);
-  REQUIRE(std::isnan(roundToFormat(NAN, 9, 6)));
-}
