@@ -10,7 +10,7 @@ packages=(
   libprotobuf-dev protobuf-compiler libonnx-dev libonnx-testdata
   libcli11-dev libfmt-dev nlohmann-json3-dev libzstd-dev catch2
   python3 python3-numpy python3-onnx python3-torch python3-torchvision
-  python3-zstandard
+  python3-zstandard chromium
 )
 
 missing=()

@@ -151,7 +151,8 @@ def Sched_DmaOp : Sched_Op<"dma"> {
     rest of the destination as it was. `engine` is the DMA engine (or link)
     it uses, on chip `chip`; `bytes`, when set, is what the transfer moves
     in the layout of the buffers (whole sticks, tiles or vectors, padding
-    included).
+    included). `kernel` names the kernel whose operand or result it moves
+    (for profiles: dfa-roofline charges its bytes and waits there).
   }];
   let arguments = (ins Sched_BufferType:$source, Sched_BufferType:$dest,
                        Variadic<Sched_TokenType>:$deps,
@@ -159,7 +160,8 @@ def Sched_DmaOp : Sched_Op<"dma"> {
                        DenseI64ArrayAttr:$sizes,
                        DefaultValuedAttr<I64Attr, "0">:$engine,
                        OptionalAttr<I64Attr>:$chip, OptionalAttr<I64Attr>:$bytes,
-                       OptionalAttr<I64Attr>:$start, OptionalAttr<I64Attr>:$cycles);
+                       OptionalAttr<I64Attr>:$start, OptionalAttr<I64Attr>:$cycles,
+                       OptionalAttr<StrAttr>:$kernel);
   let results = (outs Sched_TokenType:$done);
   let assemblyFormat = [{
     $source `to` $dest (`after` `(` $deps^ `)`)? attr-dict `:` qualified(type($source)) `->` qualified(type($dest))

@@ -33,6 +33,7 @@ struct Task {
   double planned = -1;              // planned start (s); -1: none
   llvm::SmallVector<int32_t, 4> deps, users;
   int32_t waiting = 0;              // deps not done
+  double ready = 0; // when its last dependency completed
   double start = -1, end = -1, remaining = 0;
 };
 
@@ -265,8 +266,10 @@ private:
     else if (task.kind == Kind::Dma)
       busyEngines.erase({task.chip, task.engine});
     for (int32_t u : task.users)
-      if (--tasks[u].waiting == 0)
+      if (--tasks[u].waiting == 0) {
+        tasks[u].ready = now;
         push(now, Event::Ready, u);
+      }
   }
 
   /// Advances a path's transfers to `now` at their shared rate.
@@ -472,6 +475,8 @@ void Simulator::record() {
     if (task.kind == Kind::Barrier)
       continue;
     OpRecord rec;
+    rec.op = task.op;
+    rec.ready = task.ready;
     rec.chip = task.chip;
     rec.start = task.start;
     rec.end = task.end;

@@ -26,24 +26,37 @@ KernelTime dfa::target::kernelTime(const Target &t, const Work &w) {
         1.0, std::floor(*arraysPerChip * share + 0.5));
     double folds = double(w.batch) * std::ceil(double(w.k) / r) *
                    std::ceil(double(w.n) / c);
-    double cycles = std::ceil(folds / arrays) * (2 * r + c + double(w.m) - 2);
+    double perArray = std::ceil(folds / arrays), m = double(w.m);
+    // SCALE-Sim: each fold loads its weights (R), streams M rows, drains
+    // (C - 1) and skews (R - 1). Pipelined: the next fold's weights load
+    // while this one streams, and rows follow each other through the
+    // array, so a fold costs max(R, M) and the fill and drain are paid once.
+    double cycles = t.systolicModel == "pipelined-ws"
+                        ? perArray * std::max(r, m) + (r + c - 2)
+                        : perArray * (2 * r + c + m - 2);
     time.compute = cycles / std::max(1.0, t.clockHz.value);
     return time;
   }
+  double peak = peakRate(t, w.matrix, w.dtype);
+  time.compute = peak > 0 ? w.flops / (peak * share) : 0;
+  return time;
+}
+
+double dfa::target::peakRate(const Target &t, bool matrix,
+                             llvm::StringRef dtype, bool measured) {
   // Vector work runs at the published vector rate where there is one, else
   // at the matrix peak (an optimistic bound; such kernels are memory-bound).
-  double peak = t.peak(w.dtype);
-  if (!w.matrix) {
-    auto it = t.peakFlopsVector.find(w.dtype);
+  double peak = t.peak(dtype);
+  if (!matrix) {
+    auto it = t.peakFlopsVector.find(dtype.str());
     if (it == t.peakFlopsVector.end())
       it = t.peakFlopsVector.find("f32");
     if (it != t.peakFlopsVector.end())
       peak = it->second.value;
-  } else if (t.matrixEfficiency) {
+  } else if (measured && t.matrixEfficiency) {
     peak *= t.matrixEfficiency->value;
   }
-  time.compute = peak > 0 ? w.flops / (peak * share) : 0;
-  return time;
+  return peak;
 }
 
 double dfa::target::computeSeconds(const Target &t, const Work &w) {

@@ -262,6 +262,15 @@ std::optional<Target> dfa::target::parseTarget(llvm::StringRef file,
     if (r.ok && t.matrixEfficiency &&
         (t.matrixEfficiency->value <= 0 || t.matrixEfficiency->value > 1))
       r.fail("compute.matrix_efficiency.value", "expected a fraction in (0, 1]");
+    std::string systolic =
+        r.string(*c, "systolic_model", "compute.systolic_model", false);
+    if (!systolic.empty() && systolic != "scalesim-ws" &&
+        systolic != "pipelined-ws")
+      r.fail("compute.systolic_model", "'" + systolic +
+                                           "' is not one of scalesim-ws, "
+                                           "pipelined-ws");
+    else if (!systolic.empty())
+      t.systolicModel = systolic;
     std::string acc = r.string(*c, "accumulator", "compute.accumulator", false);
     if (!acc.empty())
       t.accumulator = acc;

@@ -198,17 +198,22 @@ Status Lowering::run() {
 
   // Weights and constants are resident for the whole program: place them
   // all first, where their first reader runs.
-  for (KernelOp k : kernels)
+  for (KernelOp k : kernels) {
+    currentKernel = k.getSymNameAttr();
     for (Value v : k.getInputs())
       if (isResident(v) && failed(placeResident(v, plans[k]))) {
         program.erase();
         return Status::DoesNotFit;
       }
-  for (auto [i, k] : llvm::enumerate(kernels))
+  }
+  for (auto [i, k] : llvm::enumerate(kernels)) {
+    currentKernel = k.getSymNameAttr();
     if (failed(emitKernel(k, plans[k], lastUse, i))) {
       program.erase();
       return Status::DoesNotFit;
     }
+  }
+  currentKernel = {};
   // A result no kernel computes (the graph folded it to a constant, or it
   // is a weight) is placed like any resident, where the outer memory is.
   SmallVector<Value> results;

@@ -144,7 +144,8 @@ Value Lowering::dmaRegion(Location loc, Value src, Value dst,
       b.getDenseI64ArrayAttr(srcOffsets), b.getDenseI64ArrayAttr(dstOffsets),
       b.getDenseI64ArrayAttr(sizes), b.getI64IntegerAttr(engine),
       chips > 1 ? b.getI64IntegerAttr(chip) : IntegerAttr(),
-      b.getI64IntegerAttr(bytes), IntegerAttr(), IntegerAttr());
+      b.getI64IntegerAttr(bytes), IntegerAttr(), IntegerAttr(),
+      currentKernel);
   ++numDmas;
   dmaBytes += bytes;
   int64_t cycles = target::toCycles(

@@ -87,6 +87,8 @@ struct Lowering {
 
   // Stats.
   int64_t numDmas = 0, dmaBytes = 0;
+  /// The kernel whose copies are being emitted (stamped on each DMA).
+  StringAttr currentKernel;
   SmallVector<Attribute> spills;
   SmallVector<Attribute> chunked; // kernels run as chunks: kernel, dim, chunks
 

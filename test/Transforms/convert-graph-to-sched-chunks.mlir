@@ -34,7 +34,7 @@ func.func @main(%x: tensor<128x1024xf32> {graph.name = "x"}, %b: tensor<8192xf32
 // CHECK: graph.matmul {{.*}} : (tensor<128x1024xf32>, tensor<1024x3456xf32>) -> tensor<128x3456xf32>
 // CHECK: graph.add {{.*}} : (tensor<128x3456xf32>, tensor<3456xf32>) -> tensor<128x3456xf32>
 // CHECK: %[[S0:.*]] = sched.dma %[[O0]] to %[[OUT:[^ ]*]] after(%[[C0]]
-// CHECK-SAME: dst_offsets = array<i64: 0, 0>, engine = 1 : i64, sizes = array<i64: 128, 3456>
+// CHECK-SAME: dst_offsets = array<i64: 0, 0>, engine = 1 : i64, kernel = "fc", sizes = array<i64: 128, 3456>
 // The second chunk's weight slice starts at column 3456; its store waits for
 // the first store, so the last store's token covers the whole result.
 // CHECK: sizes = array<i64: 1024, 3456>, src_offsets = array<i64: 0, 3456>
@@ -42,7 +42,7 @@ func.func @main(%x: tensor<128x1024xf32> {graph.name = "x"}, %b: tensor<8192xf32
 // The last chunk is the 1280-column remainder: 2 * 3456 + 1280 = 8192.
 // CHECK: chunk = 2 : i64
 // CHECK: tensor<128x1280xf32>
-// CHECK: dst_offsets = array<i64: 0, 6912>, engine = 1 : i64, sizes = array<i64: 128, 1280>
+// CHECK: dst_offsets = array<i64: 0, 6912>, engine = 1 : i64, kernel = "fc", sizes = array<i64: 128, 1280>
 // STATS: chunked = [{chunks = 3 : i64, dim = 1 : i64, extent = 3456 : i64, kernel = "fc"}]
 // STATS-SAME: spills = [{kernel = "sm", reason = "working set exceeds half of VMEM and no split of the output fits: operands stream from HBM"}]
 

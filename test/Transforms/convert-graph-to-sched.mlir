@@ -19,7 +19,7 @@ func.func @main(%x: tensor<65xf16> {graph.name = "x"}) -> tensor<65xf16> {
 // SPYRE: ^bb0(%[[IN:.*]]: !sched.buffer<"LPDDR5", tensor<65xf16>>):
 // The LX buffer is split over the 2 cores that hold a stick each.
 // SPYRE: %[[LX:.*]] = sched.alloc {layout = "stick(64)", offset = 0 : i64, size = 128 : i64, unit = 0 : i64, unit_end = 2 : i64} : !sched.buffer<"LX", tensor<65xf16>>
-// SPYRE: %[[LOAD:.*]] = sched.dma %[[IN]] to %[[LX]] {bytes = 256 : i64, cycles = {{[0-9]+}} : i64, dst_offsets = array<i64: 0>, sizes = array<i64: 65>, src_offsets = array<i64: 0>, start = 0 : i64}
+// SPYRE: %[[LOAD:.*]] = sched.dma %[[IN]] to %[[LX]] {bytes = 256 : i64, cycles = {{[0-9]+}} : i64, dst_offsets = array<i64: 0>, kernel = "copy", sizes = array<i64: 65>, src_offsets = array<i64: 0>, start = 0 : i64}
 // SPYRE: %[[OUT:.*]] = sched.alloc {layout = "stick(64)", offset = 128 : i64, size = 128 : i64, unit = 0 : i64, unit_end = 2 : i64} : !sched.buffer<"LX", tensor<65xf16>>
 // SPYRE: %[[KERN:.*]] = sched.compute "copy" ins(%[[LX]] : {{.*}}) outs(%[[OUT]] : {{.*}}) after(%[[LOAD]])
 // SPYRE-SAME: unit_end = 2 : i64

@@ -71,8 +71,25 @@ struct RunOptions {
 };
 
 /// Return the process exit code (docs/cli.md).
+struct RooflineOptions {
+  ModelFlags model;
+  /// More saved schedules (`.sched.mlir`), profiled with the first input.
+  std::vector<std::string> schedules;
+  /// `NAME[,NAME...]` or `all` (every accelerator; the CPU has no schedule).
+  std::string target = "all";
+  std::vector<std::string> targetDirs;
+  /// The cost model's times, no simulation.
+  bool analytic = false;
+  bool json = false;
+  std::string csv, svg, html;
+  /// Rows of the terminal table per target (0: all).
+  size_t top = 20;
+  std::string inject;
+};
+
 int compileMain(const CompileOptions &options);
 int runMain(const RunOptions &options);
+int rooflineMain(const RooflineOptions &options);
 
 } // namespace dfa::driver
 

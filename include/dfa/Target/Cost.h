@@ -44,11 +44,21 @@ struct KernelTime {
 
 /// The compute and memory times of a kernel. Matrix work with a known
 /// GEMM shape on a systolic target (arrays of R x C = `compute.matrix_unit`
-/// k x n, `limits.mxu_count` of them per chip) takes, as SCALE-Sim's
-/// weight-stationary model, ceil(K/R) * ceil(N/C) folds of 2R + C + M - 2
-/// cycles, spread over the arrays of the units it uses; other work runs at the peak FLOP rate scaled by
+/// k x n, `limits.mxu_count` of them per chip) takes ceil(K/R) * ceil(N/C)
+/// folds spread over the arrays of the units it uses: as SCALE-Sim's
+/// weight-stationary model, 2R + C + M - 2 cycles each
+/// (`compute.systolic_model` scalesim-ws), or pipelined with the next
+/// fold's weights loading behind this one's rows, max(R, M) each plus one
+/// fill and drain of R + C - 2 (pipelined-ws); other work runs at the peak FLOP rate scaled by
 /// `compute.matrix_efficiency` (matrix) where the description gives one.
 KernelTime kernelTime(const Target &t, const Work &w);
+/// The FLOP/s rate of all the target's units for work of `dtype` on the
+/// matrix units (`matrix`) or the vector units: the published vector rate
+/// for vector work where there is one, else the matrix peak; matrix work
+/// scaled by `compute.matrix_efficiency` (the measured ceiling) when the
+/// description gives one and `measured` is set.
+double peakRate(const Target &t, bool matrix, llvm::StringRef dtype,
+                bool measured = true);
 /// Seconds a kernel takes: kernelTime(t, w).seconds().
 double computeSeconds(const Target &t, const Work &w);
 /// Seconds a transfer of `bytes` takes over `bandwidth` (bytes/s) with

@@ -67,6 +67,10 @@ struct Target {
   /// description gives one.
   std::optional<Sourced> matrixEfficiency;
   std::string accumulator = "f32";
+  /// How systolic matrix units are timed (`compute.systolic_model`):
+  /// "scalesim-ws", SCALE-Sim's weight-stationary folds one after another,
+  /// or "pipelined-ws", folds overlapped as with double-buffered weights.
+  std::string systolicModel = "scalesim-ws";
   std::vector<MemoryLevel> memory;
   std::optional<Link> onChip, chipToChip;
   llvm::json::Object layout;

@@ -1,0 +1,135 @@
+//===- Roofline.h - hierarchical rooflines of a schedule ----------*- C++ -*-===//
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+///
+/// dfa-roofline's engine. For each kernel of a `sched.program`: its FLOPs,
+/// the bytes it moves at each memory level (its compute's operands where
+/// they live, and both ends of the DMAs the compiler made for it), the
+/// arithmetic intensity per level, the roofline bound
+/// max(FLOPs / peak, bytes_l / bandwidth_l), the time it took in the
+/// simulation (or the cost model's, analytic) and the bottleneck: compute,
+/// memory at a level, or scheduling, with where the time beyond the bound
+/// went (launch overhead, pipeline bubbles, DMA waits, dependency waits,
+/// bandwidth contention).
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef DFA_ROOFLINE_ROOFLINE_H
+#define DFA_ROOFLINE_ROOFLINE_H
+
+#include "dfa/Sim/Sim.h"
+#include "dfa/Target/Target.h"
+
+#include "dialects/Sched/SchedOps.h"
+
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace dfa::roofline {
+
+/// A kernel is scheduling-bound when its time exceeds its roofline bound
+/// by more than this factor.
+constexpr double kSchedulingFactor = 1.25;
+
+/// Traffic of one kernel at one memory level.
+struct LevelTraffic {
+  std::string level;
+  double bytes = 0;     // read plus written there
+  double bandwidth = 0; // bytes/s the kernel's units have there
+  double seconds() const { return bandwidth > 0 ? bytes / bandwidth : 0; }
+};
+
+/// Where a kernel's time beyond its bound went (seconds).
+struct Waits {
+  double launch = 0;     // per-op launch or sync overhead
+  double bubbles = 0;    // matrix-unit fill and drain, padding, efficiency
+  double dma = 0;        // its copies ran and nothing computed
+  double deps = 0;       // nothing ran: it waited on other work or chips
+  double contention = 0; // the rest: shared units and bandwidth
+};
+
+enum class Bottleneck { Compute, Memory, Scheduling };
+
+struct KernelRoof {
+  std::string name, kind, dtype;
+  int64_t chip = 0, units = 0;
+  /// Source nodes (fusion provenance) and the FLOPs of each.
+  std::vector<std::pair<std::string, double>> sources;
+  double flops = 0;    // useful, from the graph ops
+  double padFlops = 0; // on padding (tiles, sticks, arrays)
+  double peak = 0;     // FLOP/s roof of the units it holds
+  std::vector<LevelTraffic> levels;
+  double computeSeconds = 0;      // flops / peak
+  double modelComputeSeconds = 0; // the cost model's compute time
+  double launchSeconds = 0;       // its ops' launch or sync overhead
+  double boundSeconds = 0;        // max(compute, every level)
+  /// Its time: computing (simulated, or the cost model's when analytic)
+  /// plus the DMA and dependency waits charged to it.
+  double seconds = 0;
+  /// Its part of the total: intervals where several kernels compute are
+  /// split among them, so the parts add up to the total.
+  double attributed = 0;
+  int64_t computeOps = 0, dmas = 0;
+  Waits waits;
+  Bottleneck bottleneck = Bottleneck::Compute;
+  std::string level;  // the binding level, for Memory
+  std::string reason; // for Scheduling: the largest wait
+  double attainable() const; // min(peak, AI_l * BW_l) FLOP/s
+  double efficiency() const { return seconds > 0 ? boundSeconds / seconds : 0; }
+  /// "compute", "memory:HBM" or "scheduling".
+  std::string bottleneckName() const;
+};
+
+/// One memory level's roof on the chart (whole chip).
+struct LevelRoof {
+  std::string name;
+  double bandwidth = 0; // bytes/s
+};
+
+struct Report {
+  std::string model, target, family;
+  bool simulated = true;
+  double seconds = 0; // total
+  double flops = 0, padFlops = 0;
+  int64_t padBytes = 0;
+  std::string dtype;   // the type most FLOPs are in
+  double peak = 0;     // chip FLOP/s for it (the chart's flat roof)
+  std::vector<LevelRoof> roofs;
+  std::vector<KernelRoof> kernels; // by time, largest first
+  std::map<std::string, int64_t> memoryPeaks;
+  /// Share of the total time per bottleneck name.
+  std::map<std::string, double> mix;
+};
+
+/// Profiles `program` for `t`: with `timing` (dfa-run's time-only
+/// simulation) the kernels' times are the simulation's, the total split
+/// among kernels by what was running (a kernel computing first, then its
+/// copies, then idle gaps to the kernel that starts next); without, the
+/// cost model's planned times.
+Report analyze(sched::ProgramOp program, const target::Target &t,
+               const sim::Result *timing);
+
+/// A table sorted by share of time (the `top` largest kernels; 0: all).
+void printTable(const Report &r, llvm::raw_ostream &os, size_t top = 20);
+/// One report as a `dfa.roofline/1` target object.
+void writeJson(llvm::json::OStream &j, const Report &r);
+/// One row per kernel of every report.
+void writeCsv(llvm::ArrayRef<Report> reports, llvm::raw_ostream &os);
+/// A log-log chart: a roof and ridge point per memory level, a point per
+/// kernel and level coloured by bottleneck and sized by time.
+void writeSvg(const Report &r, llvm::raw_ostream &os);
+/// A self-contained page (no fetches): the landscape, a row per target
+/// (time, mix of bottlenecks, top kernels, padding, memory peaks), then each
+/// target's chart and table.
+void writeHtml(llvm::ArrayRef<Report> reports, llvm::StringRef title,
+               llvm::raw_ostream &os);
+
+} // namespace dfa::roofline
+
+#endif // DFA_ROOFLINE_ROOFLINE_H

@@ -1,0 +1,211 @@
+//===- Roofline.cpp - dfa-roofline: profile schedules against their roofs --===//
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+///
+/// A model is imported once (shapes only: no weight data is needed) and
+/// compiled per target; saved schedules are read as they are. Each schedule
+/// is simulated for time (unless --analytic) and profiled (lib/Roofline).
+/// A target that fails is reported and skipped; the exit code is the first
+/// failure's.
+///
+//===----------------------------------------------------------------------===//
+
+#include "ModelFlags.h"
+#include "Pipeline.h"
+#include "RunTarget.h"
+
+#include "dfa/Roofline/Roofline.h"
+
+#include "mlir/Support/FileUtilities.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/ToolOutputFile.h"
+
+using namespace mlir;
+using namespace dfa;
+using namespace dfa::driver;
+
+namespace {
+
+/// Simulates (unless analytic) and profiles one schedule.
+Status profile(sched::ProgramOp program, const target::Target &t,
+               const RooflineOptions &opts, llvm::StringRef model,
+               std::vector<roofline::Report> &reports,
+               DiagnosticPrinter &printer) {
+  sim::Result timing;
+  if (!opts.analytic) {
+    RunOptions ro;
+    ro.timeOnly = true;
+    if (Status s = simulateForRun(program, t, {}, ro, timing, printer);
+        s != Status::Ok)
+      return s;
+  }
+  reports.push_back(
+      roofline::analyze(program, t, opts.analytic ? nullptr : &timing));
+  reports.back().model = model.str();
+  return Status::Ok;
+}
+
+/// Writes `write(os)` to `path`, keeping no partial file on failure.
+template <typename F>
+Status writeFile(const std::string &path, DiagnosticPrinter &printer, F write) {
+  std::string err;
+  auto out = openOutputFile(path, &err);
+  if (!out) {
+    printer.error(err);
+    return Status::IOError;
+  }
+  write(out->os());
+  out->keep();
+  return Status::Ok;
+}
+
+/// FILE for one target; FILE's stem + "-TARGET" + its extension for several.
+std::string perTarget(llvm::StringRef file, llvm::StringRef target, bool several) {
+  if (!several)
+    return file.str();
+  llvm::SmallString<128> p(file);
+  std::string ext = llvm::sys::path::extension(file).str();
+  llvm::sys::path::replace_extension(p, "");
+  return (p + "-" + target + ext).str();
+}
+
+Status writeOutputs(const std::vector<roofline::Report> &reports,
+                    const RooflineOptions &opts, llvm::StringRef title,
+                    DiagnosticPrinter &printer) {
+  Status first = Status::Ok;
+  auto note = [&](Status s) {
+    if (first == Status::Ok)
+      first = s;
+  };
+  if (opts.json) {
+    llvm::json::OStream j(llvm::outs(), 2);
+    j.object([&] {
+      j.attribute("schema", "dfa.roofline/1");
+      j.attribute("model", title);
+      j.attribute("scheduling_factor", roofline::kSchedulingFactor);
+      j.attributeArray("targets", [&] {
+        for (const roofline::Report &r : reports)
+          roofline::writeJson(j, r);
+      });
+    });
+    llvm::outs() << "\n";
+  } else {
+    for (const roofline::Report &r : reports) {
+      roofline::printTable(r, llvm::outs(), opts.top);
+      llvm::outs() << "\n";
+    }
+  }
+  if (!opts.csv.empty())
+    note(writeFile(opts.csv, printer, [&](llvm::raw_ostream &os) {
+      roofline::writeCsv(reports, os);
+    }));
+  if (!opts.svg.empty())
+    for (const roofline::Report &r : reports)
+      note(writeFile(perTarget(opts.svg, r.target, reports.size() > 1), printer,
+                     [&](llvm::raw_ostream &os) { roofline::writeSvg(r, os); }));
+  if (!opts.html.empty()) {
+    note(writeFile(opts.html, printer, [&](llvm::raw_ostream &os) {
+      roofline::writeHtml(reports, ("dfa-roofline: " + title).str(), os);
+    }));
+    if (first == Status::Ok)
+      llvm::errs() << "dfa-roofline: report in " << opts.html << "\n";
+  }
+  return first;
+}
+
+bool isSchedule(llvm::StringRef path) { return path.ends_with(".sched.mlir"); }
+
+} // namespace
+
+int dfa::driver::rooflineMain(const RooflineOptions &opts) {
+  auto ctx = createContext();
+  DiagnosticPrinter printer(*ctx, "dfa-roofline");
+  target::Registry registry(opts.targetDirs);
+  std::vector<roofline::Report> reports;
+  Status first = Status::Ok;
+  auto note = [&](Status s) {
+    if (first == Status::Ok)
+      first = s;
+  };
+  std::string title = llvm::sys::path::filename(opts.model.model).str();
+
+  // Saved schedules: each names its target.
+  std::vector<std::string> schedules = opts.schedules;
+  if (isSchedule(opts.model.model))
+    schedules.insert(schedules.begin(), opts.model.model);
+  else if (!schedules.empty()) {
+    printer.error("give either one model or saved .sched.mlir files");
+    return exitCode(Status::Usage);
+  }
+  if (!schedules.empty()) {
+    for (const std::string &file : schedules) {
+      if (!isSchedule(file)) {
+        printer.error("'" + file + "' is not a saved schedule (.sched.mlir)");
+        return exitCode(Status::Usage);
+      }
+      ImportResult parsed = loadModel(file, *ctx, {});
+      if (parsed.status != Status::Ok)
+        return exitCode(parsed.status);
+      sched::ProgramOp program = findProgram(*parsed.module);
+      if (!program) {
+        printer.error("'" + file + "' holds no sched.program");
+        return exitCode(Status::InvalidModel);
+      }
+      target::Target t;
+      std::string err;
+      if (Status s = registry.find(program.getTarget().getName(), t, err);
+          s != Status::Ok) {
+        printer.error(err);
+        return exitCode(s);
+      }
+      note(profile(program, t, opts, file, reports, printer));
+    }
+    return exitCode(first != Status::Ok
+                        ? first
+                        : writeOutputs(reports, opts, title, printer));
+  }
+
+  std::vector<target::Target> targets;
+  std::string err;
+  if (Status s = registry.resolve(opts.target, targets, err); s != Status::Ok) {
+    printer.error(err);
+    return exitCode(s);
+  }
+  if (opts.target == "all")
+    llvm::erase_if(targets, [](const target::Target &t) { return t.family == "cpu"; });
+  for (const target::Target &t : targets)
+    if (t.family == "cpu") {
+      printer.error("the cpu target runs the graph, not a schedule: nothing "
+                    "to profile (name an accelerator, or --target all)");
+      return exitCode(Status::Usage);
+    }
+  ModelFlags flags = opts.model;
+  flags.noWeights = true; // shapes are all a profile needs
+  ONNXImportOptions importOpts;
+  if (Status s = buildImportOptions(flags, {}, {}, importOpts, printer);
+      s != Status::Ok)
+    return exitCode(s);
+  ImportResult r = loadModel(opts.model.model, *ctx, importOpts);
+  if (r.status != Status::Ok)
+    return exitCode(r.status);
+  CompileOptions co;
+  co.targetDirs = opts.targetDirs;
+  co.inject = opts.inject;
+  for (const target::Target &t : targets) {
+    OwningOpRef<ModuleOp> m = cast<ModuleOp>((*r.module)->clone());
+    Status s = runPipeline(*m, t, 0, kSchedStage, co, printer);
+    sched::ProgramOp program = s == Status::Ok ? findProgram(*m) : nullptr;
+    if (s == Status::Ok && !program) {
+      printer.error("no schedule for '" + t.name + "'");
+      s = Status::Internal;
+    }
+    if (s == Status::Ok)
+      s = profile(program, t, opts, opts.model.model, reports, printer);
+    note(s);
+  }
+  Status out = writeOutputs(reports, opts, title, printer);
+  return exitCode(first != Status::Ok ? first : out);
+}

@@ -1,0 +1,395 @@
+//===- Analyze.cpp - kernel traffic, roofs and bottlenecks ------------------===//
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+///
+/// Traffic: a kernel's compute reads its inputs and writes its outputs in
+/// the levels those buffers live in (dense bytes), and each DMA the
+/// compiler made for it (its `kernel` attribute) moves its bytes out of one
+/// level and into another (layout bytes, padding included). The roofs are
+/// the kernel's share of the target: the FLOP/s of the units it holds and
+/// the bandwidth of each level to them (per-unit levels times its units).
+///
+/// Time, when simulated: the total is split among kernels by what ran in
+/// each interval — kernels computing share it; if none computes, the
+/// kernels whose copies run share it (DMA waits); if nothing runs, it goes
+/// to the kernel whose op starts next (dependency waits). So the kernels'
+/// times add up to the total.
+///
+//===----------------------------------------------------------------------===//
+
+#include "dfa/Roofline/Roofline.h"
+#include "dfa/Target/Cost.h"
+
+#include "dialects/Graph/GraphInterfaces.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/StringMap.h"
+
+#include <algorithm>
+#include <cmath>
+
+using namespace mlir;
+using namespace dfa;
+using namespace dfa::roofline;
+
+namespace {
+
+/// The source node names of a location (a fused one has several).
+void sourceNames(Location loc, SmallVectorImpl<std::string> &out) {
+  if (auto n = dyn_cast<NameLoc>(loc)) {
+    out.push_back(n.getName().str());
+  } else if (auto f = dyn_cast<FusedLoc>(loc)) {
+    for (Location l : f.getLocations())
+      sourceNames(l, out);
+  } else if (auto c = dyn_cast<CallSiteLoc>(loc)) {
+    sourceNames(c.getCallee(), out);
+  } else if (auto fl = dyn_cast<FileLineColLoc>(loc)) {
+    out.push_back(fl.getFilename().str() + ":" + std::to_string(fl.getLine()));
+  }
+}
+
+double denseBytes(Value buffer) {
+  auto tt = cast<sched::BufferType>(buffer.getType()).getTensor();
+  int64_t bits = tt.getElementType().getIntOrFloatBitWidth();
+  return double(tt.getNumElements()) * double((bits + 7) / 8);
+}
+
+std::string typeName(Type t) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  t.print(os);
+  return s;
+}
+
+bool isMatrixKind(StringRef kind) {
+  return kind == "matmul" || kind == "conv" || kind == "attention";
+}
+
+class Analyzer {
+public:
+  Analyzer(sched::ProgramOp program, const target::Target &t)
+      : program(program), t(t),
+        cycle(1.0 / std::max(1.0, t.clockHz.value)),
+        overhead((program.getTarget().getStaticPlan() ? t.syncNs.value
+                                                      : t.launchNs.value) *
+                 1e-9) {}
+
+  Report run(const sim::Result *timing);
+
+private:
+  KernelRoof &kernel(StringRef name) {
+    auto [it, inserted] = index.try_emplace(name, kernels.size());
+    if (inserted) {
+      kernels.emplace_back();
+      kernels.back().name = name.str();
+    }
+    return kernels[it->second];
+  }
+  void addBytes(KernelRoof &k, StringRef level, double bytes) {
+    for (LevelTraffic &l : k.levels)
+      if (l.level == level) {
+        l.bytes += bytes;
+        return;
+      }
+    k.levels.push_back({level.str(), bytes, 0});
+  }
+  void addCompute(sched::ComputeOp c);
+  void addDma(sched::DmaOp d);
+  void finishRoofs(KernelRoof &k);
+  void attribute(const sim::Result &timing);
+  static void classify(KernelRoof &k);
+
+  sched::ProgramOp program;
+  const target::Target &t;
+  double cycle, overhead;
+  std::vector<KernelRoof> kernels;
+  llvm::StringMap<size_t> index;
+  llvm::StringMap<double> flopsByType;
+};
+
+void Analyzer::addCompute(sched::ComputeOp c) {
+  KernelRoof &k = kernel(c.getKernel());
+  if (auto kind = c->getAttrOfType<StringAttr>("kind"))
+    k.kind = kind.str();
+  k.units = std::max(k.units, int64_t(c.getUnitEnd() - c.getUnitBegin()));
+  k.chip = c.getChip().value_or(0);
+  if (k.dtype.empty() && !c.getOutputs().empty())
+    k.dtype = typeName(cast<sched::BufferType>(c.getOutputs()[0].getType())
+                           .getTensor()
+                           .getElementType());
+  for (Operation &op : c.getBody().front()) {
+    auto cost = dyn_cast<graph::CostOpInterface>(&op);
+    if (!cost)
+      continue;
+    double f = double(cost.getFlops());
+    k.flops += f;
+    SmallVector<std::string> names;
+    sourceNames(op.getLoc(), names);
+    if (names.empty())
+      names.push_back(k.name);
+    for (const std::string &n : names) {
+      auto it = llvm::find_if(k.sources, [&](auto &s) { return s.first == n; });
+      if (it == k.sources.end())
+        k.sources.push_back({n, f / double(names.size())});
+      else
+        it->second += f / double(names.size());
+    }
+  }
+  // Padding is the kernel's (each chunk carries the whole kernel's figure).
+  if (k.computeOps == 0)
+    if (auto pad = c->getAttrOfType<IntegerAttr>("pad_flops"))
+      k.padFlops = double(pad.getInt());
+  for (Value v : c.getInputs())
+    addBytes(k, cast<sched::BufferType>(v.getType()).getMemory(), denseBytes(v));
+  for (Value v : c.getOutputs())
+    addBytes(k, cast<sched::BufferType>(v.getType()).getMemory(), denseBytes(v));
+  if (auto cc = c->getAttrOfType<IntegerAttr>("compute_cycles"))
+    k.modelComputeSeconds += double(cc.getInt()) * cycle;
+  k.launchSeconds += overhead;
+  ++k.computeOps;
+  // Analytic time: the cost model's, kernel after kernel.
+  if (std::optional<int64_t> cycles = c.getCycles())
+    k.seconds += double(*cycles) * cycle;
+}
+
+void Analyzer::addDma(sched::DmaOp d) {
+  KernelRoof &k = kernel(d.getKernel() ? *d.getKernel() : "(copies)");
+  if (k.kind.empty() && !d.getKernel())
+    k.kind = "dma";
+  double bytes = d.getBytes() ? double(*d.getBytes()) : denseBytes(d.getSource());
+  addBytes(k, cast<sched::BufferType>(d.getSource().getType()).getMemory(), bytes);
+  addBytes(k, cast<sched::BufferType>(d.getDest().getType()).getMemory(), bytes);
+  ++k.dmas;
+}
+
+void Analyzer::finishRoofs(KernelRoof &k) {
+  bool matrix = isMatrixKind(k.kind);
+  double share =
+      t.family == "lpu"
+          ? 1.0
+          : std::clamp(double(std::max<int64_t>(k.units, 1)) /
+                           std::max(1.0, t.units.value),
+                       0.0, 1.0);
+  k.peak = target::peakRate(t, matrix, k.dtype.empty() ? "f32" : k.dtype) * share;
+  k.computeSeconds = k.peak > 0 ? k.flops / k.peak : 0;
+  k.boundSeconds = k.computeSeconds;
+  for (LevelTraffic &l : k.levels) {
+    if (const target::MemoryLevel *m = t.level(l.level))
+      l.bandwidth = m->bandwidthBytesPerS.value *
+                    (m->scope == "unit" ? double(std::max<int64_t>(k.units, 1))
+                                        : 1.0);
+    k.boundSeconds = std::max(k.boundSeconds, l.seconds());
+  }
+  // Levels in the order of the description (outermost first).
+  llvm::stable_sort(k.levels, [&](const LevelTraffic &a, const LevelTraffic &b) {
+    auto pos = [&](StringRef n) {
+      for (size_t i = 0; i < t.memory.size(); ++i)
+        if (t.memory[i].name == n)
+          return i;
+      return t.memory.size();
+    };
+    return pos(a.level) < pos(b.level);
+  });
+  if (!k.dtype.empty())
+    flopsByType[k.dtype] += k.flops;
+}
+
+void Analyzer::attribute(const sim::Result &timing) {
+  for (KernelRoof &k : kernels) {
+    k.seconds = k.attributed = 0;
+    k.waits = Waits();
+  }
+  struct Edge {
+    double time;
+    bool start;
+    bool compute;
+    size_t kernel;
+  };
+  std::vector<Edge> edges;
+  for (const sim::OpRecord &r : timing.ops) {
+    if (!r.op)
+      continue;
+    StringRef name;
+    bool compute = false;
+    if (auto c = dyn_cast<sched::ComputeOp>(r.op)) {
+      name = c.getKernel();
+      compute = true;
+    } else if (auto d = dyn_cast<sched::DmaOp>(r.op)) {
+      name = d.getKernel() ? *d.getKernel() : "(copies)";
+    } else {
+      continue;
+    }
+    auto it = index.find(name);
+    if (it == index.end())
+      continue;
+    edges.push_back({r.start, true, compute, it->second});
+    edges.push_back({r.end, false, compute, it->second});
+  }
+  // Ends before starts at one instant; then program order.
+  llvm::stable_sort(edges, [](const Edge &a, const Edge &b) {
+    return a.time != b.time ? a.time < b.time : (!a.start && b.start);
+  });
+  std::vector<int> computing(kernels.size()), copying(kernels.size());
+  int nComputing = 0, nCopying = 0;
+  double prev = 0, idle = 0;
+  for (const Edge &e : edges) {
+    double span = e.time - prev;
+    if (span > 0) {
+      if (nComputing > 0 || nCopying > 0) {
+        bool c = nComputing > 0;
+        const std::vector<int> &active = c ? computing : copying;
+        int n = 0;
+        for (size_t i = 0; i < kernels.size(); ++i)
+          n += active[i] > 0;
+        for (size_t i = 0; i < kernels.size(); ++i)
+          if (active[i] > 0) {
+            kernels[i].attributed += span / n;
+            kernels[i].seconds += c ? span : span / n;
+            if (!c)
+              kernels[i].waits.dma += span / n;
+          }
+      } else {
+        idle += span;
+      }
+      prev = e.time;
+    }
+    if (e.start && idle > 0) {
+      kernels[e.kernel].seconds += idle;
+      kernels[e.kernel].attributed += idle;
+      kernels[e.kernel].waits.deps += idle;
+      idle = 0;
+    }
+    int d = e.start ? 1 : -1;
+    if (e.compute) {
+      nComputing += d;
+      computing[e.kernel] += d;
+    } else {
+      nCopying += d;
+      copying[e.kernel] += d;
+    }
+  }
+}
+
+void Analyzer::classify(KernelRoof &k) {
+  // The time it spent computing beyond its bound: launch overhead first,
+  // then what the cost model charges over the peak (fill and drain,
+  // padding, efficiency), then contention.
+  double computing = k.seconds - k.waits.dma - k.waits.deps;
+  double excess = std::max(0.0, computing - k.boundSeconds);
+  k.waits.launch = std::min(excess, k.launchSeconds);
+  excess -= k.waits.launch;
+  k.waits.bubbles =
+      std::min(excess, std::max(0.0, k.modelComputeSeconds - k.computeSeconds));
+  k.waits.contention = excess - k.waits.bubbles;
+  if (k.seconds > kSchedulingFactor * k.boundSeconds) {
+    k.bottleneck = Bottleneck::Scheduling;
+    // Copies beyond what the memory bound explains.
+    double dma = std::max(
+        0.0, k.waits.dma - std::max(0.0, k.boundSeconds - computing));
+    std::pair<double, const char *> why[] = {
+        {k.waits.launch, "launch overhead"},
+        {k.waits.bubbles, "pipeline bubbles"},
+        {dma, "DMA waits"},
+        {k.waits.deps, "dependency waits"},
+        {k.waits.contention, "contention"}};
+    k.reason = std::max_element(std::begin(why), std::end(why),
+                                [](auto &a, auto &b) { return a.first < b.first; })
+                   ->second;
+    return;
+  }
+  k.bottleneck = Bottleneck::Compute;
+  double most = k.computeSeconds;
+  for (const LevelTraffic &l : k.levels)
+    if (l.seconds() > most) {
+      most = l.seconds();
+      k.bottleneck = Bottleneck::Memory;
+      k.level = l.level;
+    }
+}
+
+Report Analyzer::run(const sim::Result *timing) {
+  for (Operation &op : program.getBlock()) {
+    if (auto c = dyn_cast<sched::ComputeOp>(op))
+      addCompute(c);
+    else if (auto d = dyn_cast<sched::DmaOp>(op))
+      addDma(d);
+  }
+  for (KernelRoof &k : kernels)
+    finishRoofs(k);
+  Report r;
+  r.target = t.name;
+  r.family = t.family;
+  r.simulated = timing != nullptr;
+  if (timing)
+    attribute(*timing);
+  for (KernelRoof &k : kernels) {
+    if (!timing)
+      k.attributed = k.seconds;
+    classify(k);
+    r.flops += k.flops;
+    r.padFlops += k.padFlops;
+    r.seconds += k.attributed;
+  }
+  if (timing)
+    r.seconds = timing->seconds;
+  // The chart's roofs: the whole chip.
+  double most = -1;
+  for (auto &kv : flopsByType)
+    if (kv.second > most || (kv.second == most && kv.first() < r.dtype)) {
+      most = kv.second;
+      r.dtype = kv.first().str();
+    }
+  r.peak = target::peakRate(t, true, r.dtype.empty() ? "f32" : r.dtype);
+  for (const target::MemoryLevel &m : t.memory)
+    if (m.bandwidthBytesPerS.value > 0)
+      r.roofs.push_back({m.name, m.bandwidthBytesPerS.value *
+                                     (m.scope == "unit" ? t.units.value : 1.0)});
+  if (auto stats = program.getStats()) {
+    if (auto pad = stats->getAs<IntegerAttr>("pad_bytes"))
+      r.padBytes = pad.getInt();
+    if (!timing)
+      if (auto peaks = stats->getAs<DictionaryAttr>("peak_bytes"))
+        for (NamedAttribute a : peaks)
+          if (auto v = dyn_cast<IntegerAttr>(a.getValue()))
+            r.memoryPeaks[a.getName().str()] = v.getInt();
+  }
+  if (timing)
+    for (const sim::Occupancy &o : timing->memory)
+      r.memoryPeaks[o.level] = std::max(r.memoryPeaks[o.level], o.peakBytes);
+  llvm::stable_sort(kernels, [](const KernelRoof &a, const KernelRoof &b) {
+    return a.attributed > b.attributed;
+  });
+  for (const KernelRoof &k : kernels)
+    if (r.seconds > 0)
+      r.mix[k.bottleneckName()] += k.attributed / r.seconds;
+  r.kernels = std::move(kernels);
+  return r;
+}
+} // namespace
+
+double KernelRoof::attainable() const {
+  double a = peak;
+  for (const LevelTraffic &l : levels)
+    if (l.bytes > 0 && l.bandwidth > 0)
+      a = std::min(a, flops / l.bytes * l.bandwidth);
+  return a;
+}
+
+std::string KernelRoof::bottleneckName() const {
+  switch (bottleneck) {
+  case Bottleneck::Compute:
+    return "compute";
+  case Bottleneck::Memory:
+    return "memory:" + level;
+  case Bottleneck::Scheduling:
+    return "scheduling";
+  }
+  return "";
+}
+
+Report dfa::roofline::analyze(sched::ProgramOp program, const target::Target &t,
+                              const sim::Result *timing) {
+  return Analyzer(program, t).run(timing);
+}

@@ -1,0 +1,27 @@
+//===- Format.h - numbers and names in roofline reports (private) -*- C++ -*-===//
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef LIB_ROOFLINE_FORMAT_H
+#define LIB_ROOFLINE_FORMAT_H
+
+#include "dfa/Roofline/Roofline.h"
+
+#include <string>
+
+namespace dfa::roofline {
+
+/// "12.3 us", three significant digits.
+std::string humanSeconds(double seconds);
+/// "4.19 GFLOP": SI prefixes, three significant digits.
+std::string humanNumber(double x, const char *unit);
+/// "memory:HBM 80%, scheduling 15%, compute 5%", largest first.
+std::string mixLine(const Report &r);
+/// A CSV field, quoted when it must be.
+std::string csvField(llvm::StringRef s);
+
+} // namespace dfa::roofline
+
+#endif // LIB_ROOFLINE_FORMAT_H

@@ -1,0 +1,217 @@
+//===- Report.cpp - the roofline as a table, JSON and CSV -------------------===//
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+#include "Format.h"
+
+#include "dfa/Roofline/Roofline.h"
+
+#include "llvm/Support/Format.h"
+#include "llvm/Support/FormatVariadic.h"
+
+#include <cmath>
+
+using namespace dfa;
+using namespace dfa::roofline;
+
+std::string dfa::roofline::humanSeconds(double s) {
+  char buf[32];
+  if (s >= 1)
+    std::snprintf(buf, sizeof buf, "%.3g s", s);
+  else if (s >= 1e-3)
+    std::snprintf(buf, sizeof buf, "%.3g ms", s * 1e3);
+  else if (s >= 1e-6)
+    std::snprintf(buf, sizeof buf, "%.3g us", s * 1e6);
+  else
+    std::snprintf(buf, sizeof buf, "%.3g ns", s * 1e9);
+  return buf;
+}
+
+std::string dfa::roofline::humanNumber(double x, const char *unit) {
+  static const char *prefixes[] = {"", "k", "M", "G", "T", "P", "E"};
+  int i = 0;
+  while (std::abs(x) >= 1000 && i < 6) {
+    x /= 1000;
+    ++i;
+  }
+  char buf[48];
+  std::snprintf(buf, sizeof buf, "%.3g %s%s", x, prefixes[i], unit);
+  return buf;
+}
+
+std::string dfa::roofline::mixLine(const Report &r) {
+  std::vector<std::pair<double, std::string>> parts;
+  for (auto &[name, share] : r.mix)
+    parts.push_back({-share, name});
+  llvm::sort(parts);
+  std::string s;
+  for (auto &[share, name] : parts) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%s%s %.0f%%", s.empty() ? "" : ", ",
+                  name.c_str(), -share * 100);
+    s += buf;
+  }
+  return s;
+}
+
+/// The kernel's intensity at its first (outermost) level with traffic.
+static const LevelTraffic *outerLevel(const KernelRoof &k) {
+  for (const LevelTraffic &l : k.levels)
+    if (l.bytes > 0)
+      return &l;
+  return nullptr;
+}
+
+void dfa::roofline::printTable(const Report &r, llvm::raw_ostream &os,
+                               size_t top) {
+  os << r.target << " (" << (r.simulated ? "simulated" : "analytic") << "): "
+     << humanSeconds(r.seconds) << ", " << humanNumber(r.flops, "FLOP")
+     << ", " << r.kernels.size() << " kernels; " << mixLine(r) << "\n";
+  const char *row = "  {0,-28} {1,-10} {2,+10} {3,+6} {4,+11} {5,+14} {6,+8} "
+                    "{7,+10} {8,+14} {9,+5}  {10}\n";
+  os << llvm::formatv(row, "kernel", "kind", "time", "share", "FLOPs", "bytes",
+                      "AI", "bound", "attained", "eff", "bottleneck");
+  size_t n = top ? std::min(top, r.kernels.size()) : r.kernels.size();
+  for (size_t i = 0; i < n; ++i) {
+    const KernelRoof &k = r.kernels[i];
+    const LevelTraffic *l = outerLevel(k);
+    std::string name = k.name.size() > 28 ? k.name.substr(0, 27) + "~" : k.name;
+    std::string ai = l ? llvm::formatv("{0:g3}", k.flops / l->bytes).str() : "-";
+    std::string bytes = l ? humanNumber(l->bytes, "B") + " " + l->level : "-";
+    std::string why = k.bottleneckName() +
+                      (k.reason.empty() ? "" : " (" + k.reason + ")");
+    os << llvm::formatv(
+        row, name, k.kind, humanSeconds(k.seconds),
+        llvm::formatv("{0:f1}%", r.seconds > 0 ? 100 * k.attributed / r.seconds
+                                               : 0.0)
+            .str(),
+        humanNumber(k.flops, ""), bytes, ai, humanSeconds(k.boundSeconds),
+        humanNumber(k.seconds > 0 ? k.flops / k.seconds : 0, "FLOP/s"),
+        llvm::formatv("{0:f0}%", 100 * k.efficiency()).str(), why);
+  }
+  if (n < r.kernels.size())
+    os << "  ... " << (r.kernels.size() - n) << " more kernels (--top 0 for all)\n";
+}
+
+void dfa::roofline::writeJson(llvm::json::OStream &j, const Report &r) {
+  j.object([&] {
+    j.attribute("target", r.target);
+    j.attribute("family", r.family);
+    j.attribute("mode", r.simulated ? "simulated" : "analytic");
+    j.attribute("seconds", r.seconds);
+    j.attribute("flops", r.flops);
+    j.attribute("pad_flops", r.padFlops);
+    j.attribute("padding_waste",
+                r.flops + r.padFlops > 0 ? r.padFlops / (r.flops + r.padFlops) : 0.0);
+    j.attribute("pad_bytes", r.padBytes);
+    j.attribute("dtype", r.dtype);
+    j.attribute("peak_flops", r.peak);
+    j.attributeArray("roofs", [&] {
+      for (const LevelRoof &l : r.roofs)
+        j.object([&] {
+          j.attribute("level", l.name);
+          j.attribute("bandwidth", l.bandwidth);
+          j.attribute("ridge", r.peak / l.bandwidth);
+        });
+    });
+    j.attributeObject("memory_peaks", [&] {
+      for (auto &[level, bytes] : r.memoryPeaks)
+        j.attribute(level, bytes);
+    });
+    j.attributeObject("bottlenecks", [&] {
+      for (auto &[name, share] : r.mix)
+        j.attribute(name, share);
+    });
+    j.attributeArray("kernels", [&] {
+      for (const KernelRoof &k : r.kernels)
+        j.object([&] {
+          j.attribute("name", k.name);
+          j.attribute("kind", k.kind);
+          j.attribute("dtype", k.dtype);
+          j.attribute("chip", k.chip);
+          j.attribute("units", k.units);
+          j.attributeArray("sources", [&] {
+            for (auto &[name, flops] : k.sources)
+              j.object([&] {
+                j.attribute("name", name);
+                j.attribute("flops", flops);
+              });
+          });
+          j.attribute("flops", k.flops);
+          j.attribute("pad_flops", k.padFlops);
+          j.attribute("peak_flops", k.peak);
+          j.attributeArray("levels", [&] {
+            for (const LevelTraffic &l : k.levels)
+              j.object([&] {
+                j.attribute("level", l.level);
+                j.attribute("bytes", l.bytes);
+                j.attribute("bandwidth", l.bandwidth);
+                j.attribute("intensity", l.bytes > 0 ? k.flops / l.bytes : 0.0);
+                j.attribute("seconds", l.seconds());
+              });
+          });
+          j.attribute("compute_seconds", k.computeSeconds);
+          j.attribute("model_compute_seconds", k.modelComputeSeconds);
+          j.attribute("bound_seconds", k.boundSeconds);
+          j.attribute("attainable_flops", k.attainable());
+          j.attribute("seconds", k.seconds);
+          j.attribute("attributed_seconds", k.attributed);
+          j.attribute("share", r.seconds > 0 ? k.attributed / r.seconds : 0.0);
+          j.attribute("efficiency", k.efficiency());
+          j.attribute("bottleneck", k.bottleneckName());
+          if (!k.reason.empty())
+            j.attribute("reason", k.reason);
+          j.attributeObject("waits", [&] {
+            j.attribute("launch", k.waits.launch);
+            j.attribute("pipeline_bubbles", k.waits.bubbles);
+            j.attribute("dma", k.waits.dma);
+            j.attribute("dependencies", k.waits.deps);
+            j.attribute("contention", k.waits.contention);
+          });
+          j.attribute("compute_ops", k.computeOps);
+          j.attribute("dmas", k.dmas);
+        });
+    });
+  });
+}
+
+void dfa::roofline::writeCsv(llvm::ArrayRef<Report> reports,
+                             llvm::raw_ostream &os) {
+  os << "target,kernel,kind,dtype,chip,units,flops,pad_flops,peak_flops,"
+        "level,bytes,bandwidth,intensity,bound_seconds,seconds,share,efficiency,"
+        "bottleneck,reason\n";
+  for (const Report &r : reports)
+    for (const KernelRoof &k : r.kernels) {
+      // One row per level the kernel moves bytes at (one without, if none).
+      std::vector<const LevelTraffic *> rows;
+      for (const LevelTraffic &l : k.levels)
+        rows.push_back(&l);
+      if (rows.empty())
+        rows.push_back(nullptr);
+      for (const LevelTraffic *l : rows)
+        os << r.target << "," << csvField(k.name) << "," << k.kind << ","
+           << k.dtype << "," << k.chip << "," << k.units << ","
+           << llvm::formatv("{0:e6},{1:e6},{2:e6},", k.flops, k.padFlops,
+                            k.peak)
+           << (l ? l->level : "") << ","
+           << llvm::formatv("{0:e6},{1:e6},{2:e6},", l ? l->bytes : 0.0,
+                            l ? l->bandwidth : 0.0,
+                            l && l->bytes > 0 ? k.flops / l->bytes : 0.0)
+           << llvm::formatv("{0:e6},{1:e6},{2:f4},{3:f4},", k.boundSeconds,
+                            k.seconds,
+                            r.seconds > 0 ? k.attributed / r.seconds : 0.0,
+                            k.efficiency())
+           << k.bottleneckName() << "," << k.reason << "\n";
+    }
+}
+
+std::string dfa::roofline::csvField(llvm::StringRef s) {
+  if (!s.contains(',') && !s.contains('"') && !s.contains('\n'))
+    return s.str();
+  std::string out = "\"";
+  for (char c : s)
+    out += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return out + "\"";
+}
