@@ -78,7 +78,9 @@ void dfa::roofline::printTable(const Report &r, llvm::raw_ostream &os,
     const KernelRoof &k = r.kernels[i];
     const LevelTraffic *l = outerLevel(k);
     std::string name = k.name.size() > 28 ? k.name.substr(0, 27) + "~" : k.name;
-    std::string ai = l ? llvm::formatv("{0:g3}", k.flops / l->bytes).str() : "-";
+    char ai[32] = "-";
+    if (l)
+      std::snprintf(ai, sizeof ai, "%.3g", k.flops / l->bytes);
     std::string bytes = l ? humanNumber(l->bytes, "B") + " " + l->level : "-";
     std::string why = k.bottleneckName() +
                       (k.reason.empty() ? "" : " (" + k.reason + ")");
