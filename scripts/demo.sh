@@ -4,15 +4,16 @@
 # checks op coverage, imports it to the graph dialect, compiles it for every
 # target and prints the side-by-side summary, runs it on the cpu target with
 # seeded inputs, then simulates every target's schedule (values checked
-# against the cpu run, time per target, a Perfetto trace each). Outputs go
-# to out/demo/.
+# against the cpu run, time per target, a Perfetto trace each), and writes
+# the roofline landscape report of every target (out/demo/landscape.html).
+# Outputs go to out/demo/.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 build="${DFA_BUILD_DIR:-$root/build}"
 model="${1:-$root/examples/gpt_block.onnx}"
 out="$root/out/demo"
 
-"$root/scripts/build.sh" dfa-compile dfa-run >/dev/null
+"$root/scripts/build.sh" dfa-compile dfa-run dfa-roofline >/dev/null
 mkdir -p "$out"
 bin="$build/bin"
 name="$(basename "$model" .onnx)"
@@ -42,4 +43,6 @@ for t in $("$bin/dfa-compile" --list-targets --json | /usr/bin/python3 -c \
   values=$(printf '%s\n' "$log" | sed -n 's/^output 0 .*  \(ok\|MISMATCH\)\(.*\)/\1\2/p' | head -1)
   printf '%-10s %-28s values %s\n' "$t" "$time" "$values"
 done
-
+echo
+echo "== rooflines of every target (the largest kernels of each; the landscape report in $out/landscape.html)"
+"$bin/dfa-roofline" "$model" --top 3 --html "$out/landscape.html"

@@ -110,6 +110,7 @@ Status writeOutputs(const std::vector<roofline::Report> &reports,
     note(writeFile(opts.html, printer, [&](llvm::raw_ostream &os) {
       roofline::writeHtml(reports, ("dfa-roofline: " + title).str(), os);
     }));
+    llvm::outs().flush();
     if (first == Status::Ok)
       llvm::errs() << "dfa-roofline: report in " << opts.html << "\n";
   }
