@@ -63,10 +63,6 @@ std::string typeName(Type t) {
   return s;
 }
 
-bool isMatrixKind(StringRef kind) {
-  return kind == "matmul" || kind == "conv" || kind == "attention";
-}
-
 class Analyzer {
 public:
   Analyzer(sched::ProgramOp program, const target::Target &t)
@@ -165,7 +161,7 @@ void Analyzer::addDma(sched::DmaOp d) {
 }
 
 void Analyzer::finishRoofs(KernelRoof &k) {
-  bool matrix = isMatrixKind(k.kind);
+  bool matrix = target::isMatrixKind(k.kind);
   double share =
       t.family == "lpu"
           ? 1.0

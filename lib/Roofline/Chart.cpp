@@ -95,8 +95,10 @@ Axes axesFor(const Report &r) {
   return a;
 }
 
+/// Writes the marker of the `level`-th roof at (x, y) with `title` inside.
 void shape(llvm::raw_ostream &os, size_t level, double x, double y, double s,
-           const std::string &attrs) {
+           const std::string &attrs, const std::string &title) {
+  const char *tags[] = {"circle", "rect", "polygon", "polygon"};
   switch (level % 4) {
   case 0:
     os << llvm::formatv("<circle {0} cx=\"{1:f1}\" cy=\"{2:f1}\" r=\"{3:f1}\"",
@@ -117,6 +119,7 @@ void shape(llvm::raw_ostream &os, size_t level, double x, double y, double s,
                         "{5:f1},{4:f1}\"",
                         attrs, x, y - s, x + s, y + s, x - s);
   }
+  os << "><title>" << title << "</title></" << tags[level % 4] << ">\n";
 }
 } // namespace
 
@@ -200,16 +203,13 @@ void dfa::roofline::writeSvg(const Report &r, llvm::raw_ostream &os) {
           "stroke=\"#222\" stroke-width=\"0.5\"",
           xml(k->name), xml(l.level), xml(k->bottleneckName()),
           colour(k->bottleneck));
-      shape(os, li, a.px(k->flops / l.bytes), y, s, attrs);
-      os << llvm::formatv("><title>{0} ({1}) at {2}: {3}, {4:g3} FLOP/B, "
-                          "{5} of {6}, {7}{8}</title>",
-                          xml(k->name), xml(k->kind), xml(l.level),
-                          humanSeconds(k->seconds), k->flops / l.bytes,
-                          humanNumber(k->flops / k->seconds, "FLOP/s"),
-                          humanNumber(k->attainable(), "FLOP/s"),
-                          xml(k->bottleneckName()),
-                          k->reason.empty() ? "" : " (" + xml(k->reason) + ")");
-      os << (li % 4 == 0 ? "</circle>\n" : li % 4 == 1 ? "</rect>\n" : "</polygon>\n");
+      std::string title = llvm::formatv(
+          "{0} ({1}) at {2}: {3}, {4:g3} FLOP/B, {5} of {6}, {7}{8}",
+          xml(k->name), xml(k->kind), xml(l.level), humanSeconds(k->seconds),
+          k->flops / l.bytes, humanNumber(k->flops / k->seconds, "FLOP/s"),
+          humanNumber(k->attainable(), "FLOP/s"), xml(k->bottleneckName()),
+          k->reason.empty() ? "" : " (" + xml(k->reason) + ")");
+      shape(os, li, a.px(k->flops / l.bytes), y, s, attrs, title);
     }
   }
   // Labels: the largest kernels' first source name, at their outer level.

@@ -33,7 +33,6 @@ struct Task {
   double planned = -1;              // planned start (s); -1: none
   llvm::SmallVector<int32_t, 4> deps, users;
   int32_t waiting = 0;              // deps not done
-  double ready = 0; // when its last dependency completed
   double start = -1, end = -1, remaining = 0;
 };
 
@@ -266,10 +265,8 @@ private:
     else if (task.kind == Kind::Dma)
       busyEngines.erase({task.chip, task.engine});
     for (int32_t u : task.users)
-      if (--tasks[u].waiting == 0) {
-        tasks[u].ready = now;
+      if (--tasks[u].waiting == 0)
         push(now, Event::Ready, u);
-      }
   }
 
   /// Advances a path's transfers to `now` at their shared rate.
@@ -476,7 +473,6 @@ void Simulator::record() {
       continue;
     OpRecord rec;
     rec.op = task.op;
-    rec.ready = task.ready;
     rec.chip = task.chip;
     rec.start = task.start;
     rec.end = task.end;

@@ -11,6 +11,10 @@
 
 using namespace dfa::target;
 
+bool dfa::target::isMatrixKind(llvm::StringRef kind) {
+  return kind == "matmul" || kind == "conv" || kind == "attention";
+}
+
 KernelTime dfa::target::kernelTime(const Target &t, const Work &w) {
   KernelTime time;
   time.memory = w.bandwidth > 0 ? w.bytes / w.bandwidth : 0;

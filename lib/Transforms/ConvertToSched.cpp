@@ -76,7 +76,7 @@ LogicalResult Lowering::planKernels(ArrayRef<KernelOp> kernels,
       KernelPlan p;
       p.chip = chip;
       StringRef kind = k.getKind();
-      if (kind == "matmul" || kind == "conv" || kind == "attention") {
+      if (target::isMatrixKind(kind)) {
         p.unitBegin = 0;
         p.unitEnd = std::clamp<int64_t>(attrOr(k, "mxm_planes", 1), 1, kVXM);
       } else if (kind == "data" || kind == "relayout") {

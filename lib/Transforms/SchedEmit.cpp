@@ -298,7 +298,7 @@ sched::ComputeOp Lowering::buildCompute(KernelOp k, const KernelPlan &p,
   // Matrix products accumulate in the target's format when it is narrower
   // than f32 (or in f16, with the accum-f16 fault planted).
   StringRef kind = k.getKind();
-  if (kind == "matmul" || kind == "conv" || kind == "attention") {
+  if (target::isMatrixKind(kind)) {
     std::string acc = opts.inject == "accum-f16" ? "f16" : t.accumulator;
     std::optional<target::StorageFormat> f = t.floatFormat(acc);
     if (f && f->mantissaBits < 23)
@@ -346,7 +346,7 @@ void Lowering::timeKernel(KernelOp k, const KernelPlan &p,
   for (Value v : compute.getOutputs())
     w.bytes += double(tensorBytes(cast<sched::BufferType>(v.getType()).getTensor()));
   StringRef kind = k.getKind();
-  w.matrix = kind == "matmul" || kind == "conv" || kind == "attention";
+  w.matrix = target::isMatrixKind(kind);
   if (!k.getOutputs().empty()) {
     Type et =
         cast<RankedTensorType>(k.getOutputs()[0].getType()).getElementType();

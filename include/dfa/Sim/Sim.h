@@ -44,7 +44,6 @@ struct OpRecord {
   std::string kind;     // compute kind ("matmul", ...) or "dma"
   std::string resource; // "SM 0-131", "dma engine 0", "link 0", ...
   int64_t chip = 0;
-  double ready = 0;          // seconds: its dependencies were done
   double start = 0, end = 0; // seconds
   double plannedStart = -1;  // seconds; -1 when the plan has none
   int64_t bytes = 0;         // DMAs

@@ -35,6 +35,10 @@ struct Work {
   int64_t batch = 1, m = 0, n = 0, k = 0;
 };
 
+/// Whether a kernel of this kind (a graph.kernel's `kind`) runs on the
+/// matrix units: matmul, conv and attention.
+bool isMatrixKind(llvm::StringRef kind);
+
 /// The two bounds of a kernel's time.
 struct KernelTime {
   double compute = 0; // on its units: FLOPs over the rate, or systolic folds
