@@ -42,10 +42,15 @@ using namespace mlir;
 using namespace dfa;
 using namespace dfa::lowering;
 
-int64_t Lowering::weightBytesOf(KernelOp k, llvm::DenseSet<Value> &seen) {
+int64_t Lowering::residentBytesOf(KernelOp k, llvm::DenseSet<Value> &seen) {
   int64_t n = 0;
+  // Weights, and the graph inputs (a KV cache) that first land here.
   for (Value v : k.getInputs())
-    if (isResident(v) && seen.insert(v).second)
+    if ((isResident(v) || isa<BlockArgument>(v)) && seen.insert(v).second)
+      n += layoutOf(t, v).bytes;
+  // Graph results are never freed: they stay where they are made.
+  for (Value v : k.getOutputs())
+    if (llvm::any_of(v.getUsers(), [](Operation *u) { return isa<func::ReturnOp>(u); }))
       n += layoutOf(t, v).bytes;
   return n;
 }
@@ -62,9 +67,9 @@ LogicalResult Lowering::planKernels(ArrayRef<KernelOp> kernels,
     double used = 0;
     llvm::DenseSet<Value> seen;
     for (KernelOp k : kernels) {
-      double w = double(weightBytesOf(k, seen));
+      double w = double(residentBytesOf(k, seen));
       if (w > budget)
-        return k.emitError("does not fit: the weights of kernel '")
+        return k.emitError("does not fit: the weights and resident tensors of kernel '")
                << k.getSymName() << "' (" << int64_t(w)
                << " B) exceed the SRAM of one " << t.name << " chip ("
                << int64_t(budget) << " B usable of " << int64_t(cap) << " B)";
@@ -92,7 +97,7 @@ LogicalResult Lowering::planKernels(ArrayRef<KernelOp> kernels,
     double chipsMax = t.limit("chips_max").value_or(1e9);
     if (double(chips) > chipsMax)
       return emitError(module.getLoc())
-             << "does not fit: the weights need " << chips << " " << t.name
+             << "does not fit: the weights and resident tensors need " << chips << " " << t.name
              << " chips; at most " << int64_t(chipsMax) << " connect";
     return success();
   }

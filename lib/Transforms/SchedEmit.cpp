@@ -275,9 +275,13 @@ bool Lowering::fitsStaged(KernelOp k, const KernelPlan &p) {
 }
 
 void Lowering::sortDeps(SmallVectorImpl<Value> &deps) {
-  // Deterministic: deps in the order their ops appear, each once.
-  llvm::sort(deps, [](Value a, Value c) {
-    return a.getDefiningOp()->isBeforeInBlock(c.getDefiningOp());
+  auto &pos = sequencer.position;
+  llvm::sort(deps, [&](Value a, Value c) {
+    Operation *x = a.getDefiningOp(), *y = c.getDefiningOp();
+    auto i = pos.find(x), j = pos.find(y);
+    if (i != pos.end() && j != pos.end())
+      return i->second < j->second;
+    return x->isBeforeInBlock(y);
   });
   deps.erase(std::unique(deps.begin(), deps.end()), deps.end());
 }

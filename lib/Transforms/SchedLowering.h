@@ -92,10 +92,30 @@ struct Lowering {
   SmallVector<Attribute> spills;
   SmallVector<Attribute> chunked; // kernels run as chunks: kernel, dim, chunks
 
+  /// Program order of the ops made in `body`: the prologue (weights,
+  /// placed before `weightsEnd`) first, then the rest as appended. Kept by
+  /// a builder listener because MLIR's isBeforeInBlock renumbers the whole
+  /// block whenever appends left ops unnumbered: quadratic over a program
+  /// of 10^5 ops.
+  struct Sequencer : OpBuilder::Listener {
+    Lowering &l;
+    int64_t next = 0;
+    DenseMap<Operation *, std::pair<int, int64_t>> position;
+    explicit Sequencer(Lowering &l) : l(l) {}
+    void notifyOperationInserted(Operation *op,
+                                 OpBuilder::InsertPoint) override {
+      if (op->getBlock() != l.body)
+        return;
+      bool prologue = l.weightsEnd && op->getNextNode() == l.weightsEnd;
+      position[op] = {prologue ? 0 : 1, next++};
+    }
+  } sequencer{*this};
+
   Lowering(ModuleOp m, const Target &t, ScheduleOptions o)
       : module(m), t(t), opts(o), family(t.family), b(m.getContext()) {
     isStatic = family == "tpu" || family == "wse" || family == "lpu" ||
                family == "spyre";
+    b.setListener(&sequencer);
   }
 
   //===--------------------------------------------------------------------===//
@@ -176,7 +196,9 @@ struct Lowering {
     return isa_and_nonnull<WeightOp, ConstantOp>(def);
   }
 
-  int64_t weightBytesOf(KernelOp k, llvm::DenseSet<Value> &seen);
+  /// Bytes a kernel keeps on its chip for the whole program: the weights
+  /// and graph inputs it reads first, the graph results it makes.
+  int64_t residentBytesOf(KernelOp k, llvm::DenseSet<Value> &seen);
 
   /// Units and chip of every kernel; fails when the weights fit no chip.
   LogicalResult planKernels(ArrayRef<KernelOp> kernels,
@@ -206,7 +228,8 @@ struct Lowering {
   /// Does the kernel's working set fit half of the scratchpad per unit?
   bool fitsStaged(KernelOp k, const KernelPlan &p);
 
-  static void sortDeps(SmallVectorImpl<Value> &deps);
+  /// Deterministic: `deps` in program order, each once.
+  void sortDeps(SmallVectorImpl<Value> &deps);
 
   /// The compute op of kernel `k` over `ins` and `outs`, its body a copy of
   /// the kernel's; with `split`, on a chunk of `extent` along the split.
