@@ -18,6 +18,7 @@ config.test_exec_root = os.path.join(config.dfa_obj_root, "test")
 config.substitutions.append(("%PATH%", config.environment["PATH"]))
 config.substitutions.append(("%python", "/usr/bin/python3"))
 config.substitutions.append(("%dfa_bin", config.dfa_tools_dir))
+config.substitutions.append(("%dfa_src", os.path.dirname(os.path.abspath(__file__))))
 
 llvm_config.use_default_substitutions()
 llvm_config.with_system_environment(["HOME", "TMPDIR"])

@@ -4,7 +4,15 @@ every weight in one external-data file, without materializing the weights:
 the data file is created sparse at its full size (the importer references
 weights by offset and never reads them).
 
+With --kv-cache the model is an LLM decoder step with symbolic dims, as
+exported by Hugging Face Optimum: tokens [batch, seq, D], per layer
+past_key.L / past_value.L [batch, heads, past, D/heads] and an additive
+attention mask [batch, 1, seq, past + seq]; it returns the hidden state and
+present_key.L / present_value.L (the cache with this step's keys and values
+appended). Bind the dims with --dim (or dfa-roofline --llm).
+
 usage: make_transformer.py OUT.onnx [--layers 24] [--d-model 1024] [--seq 128]
+                           [--kv-cache]
 """
 import argparse
 import math
@@ -24,6 +32,8 @@ ap.add_argument("--ffn", type=int, default=0, help="MLP width (default 4 x d_mod
 ap.add_argument("--swiglu", action="store_true",
                 help="Llama-style gated MLP: down(silu(x W_gate) * (x W_up))")
 ap.add_argument("--dtype", choices=["f32", "f16"], default="f32")
+ap.add_argument("--kv-cache", action="store_true",
+                help="a decoder step with a KV cache and symbolic batch/seq/past dims")
 ap.add_argument("--no-data", action="store_true",
                 help="do not create the (sparse) external-data file: compile with --no-weights")
 a = ap.parse_args()
@@ -63,15 +73,21 @@ def node(op, ins, outs=None, **attrs):
     return outs[0]
 
 
-const("shape_heads", np.array([1, T, H, D // H], np.int64))
-const("shape_model", np.array([1, T, D], np.int64))
+KV = a.kv_cache
+# Reshape's 0 copies the input's dim: the same shapes serve any batch and seq.
+const("shape_heads", np.array([0, 0, H, D // H] if KV else [1, T, H, D // H], np.int64))
+const("shape_model", np.array([0, 0, D] if KV else [1, T, D], np.int64))
 const("scale", np.array(1.0 / math.sqrt(D // H), NP))
-const("mask", np.triu(np.full((T, T), -1e4 if a.dtype == "f16" else -1e9, NP), 1))
+if not KV:
+    const("mask", np.triu(np.full((T, T), -1e4 if a.dtype == "f16" else -1e9, NP), 1))
 const("half", np.array(0.5, NP))
 const("one", np.array(1.0, NP))
 const("rsqrt2", np.array(1 / math.sqrt(2), NP))
 
 x = "tokens"
+inputs, outputs = [], []
+if KV:
+    inputs.append(helper.make_tensor_value_info("attn_mask", PT, ["batch", 1, "seq", "past + seq"]))
 for l in range(L):
     p = "layer%d." % l
     h = node("LayerNormalization", [x, weight(p + "ln1.w", [D]), weight(p + "ln1.b", [D])], axis=-1)
@@ -82,9 +98,15 @@ for l in range(L):
     for t in (q, k, v):
         r = node("Reshape", [t, "shape_heads"])
         heads.append(node("Transpose", [r], perm=[0, 2, 1, 3]))
+    if KV:
+        for i, kind in ((1, "key"), (2, "value")):
+            past = "past_%s.%d" % (kind, l)
+            inputs.append(helper.make_tensor_value_info(past, PT, ["batch", H, "past", D // H]))
+            heads[i] = node("Concat", [past, heads[i]], ["present_%s.%d" % (kind, l)], axis=2)
+            outputs.append(helper.make_tensor_value_info(heads[i], PT, ["batch", H, "past + seq", D // H]))
     kt = node("Transpose", [heads[1]], perm=[0, 1, 3, 2])
     s = node("Mul", [node("MatMul", [heads[0], kt]), "scale"])
-    att = node("Softmax", [node("Add", [s, "mask"])], axis=-1)
+    att = node("Softmax", [node("Add", [s, "attn_mask" if KV else "mask"])], axis=-1)
     y = node("Transpose", [node("MatMul", [att, heads[2]])], perm=[0, 2, 1, 3])
     y = node("Reshape", [y, "shape_model"])
     x = node("Add", [x, node("MatMul", [y, weight(p + "attn.proj", [D, D])])])
@@ -98,10 +120,11 @@ for l in range(L):
                          node("Add", [node("Erf", [node("Mul", [u, "rsqrt2"])]), "one"])])
     x = node("Add", [x, node("MatMul", [g, weight(p + "mlp.down", [F, D])])])
 
+tokens = ["batch", "seq", D] if KV else [1, T, D]
 graph = helper.make_graph(
     nodes, "transformer",
-    [helper.make_tensor_value_info("tokens", PT, [1, T, D])],
-    [helper.make_tensor_value_info(x, PT, [1, T, D])], initializer=inits)
+    [helper.make_tensor_value_info("tokens", PT, tokens)] + inputs,
+    [helper.make_tensor_value_info(x, PT, tokens)] + outputs, initializer=inits)
 model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
 onnx.save_model(model, a.out)
 if not a.no_data:

@@ -21,3 +21,18 @@ for mode in simulated analytic; do
   m=$(median "${times[@]}")
   echo "Llama-7B-shaped decode, landscape report on every accelerator target ($mode): median of ${runs}: $m s (target < 5 s, ratio $(awk "BEGIN{printf \"%.2f\", $m/5}")), peak RSS $((rss / 1024)) MB, report $(($(stat -c %s "$work/report.html") / 1024)) KB"
 done
+# LLM mode: the KV-cache form of the same decoder, prefill and decode at
+# batches 1, 8, 32 and contexts 512, 4096 on every accelerator (96 steps,
+# each compiled, simulated and profiled; steps that do not fit are rows).
+/usr/bin/python3 "$root/bench/make_transformer.py" "$work/kv.onnx" --kv-cache "${llama[@]}" >/dev/null
+times=() ; rss=0
+for i in $(seq "$runs"); do
+  start=$(date +%s.%N)
+  /usr/bin/time -o "$work/rss" -f "%M" "$bin/dfa-roofline" "$work/kv.onnx" --llm prefill,decode \
+    --batch 1,8,32 --context 512,4096 --json > "$work/llm.json" 2> "$work/err" \
+    || { cat "$work/err"; exit 1; }
+  times+=("$(awk "BEGIN{printf \"%.3f\", $(date +%s.%N) - $start}")")
+  r=$(cat "$work/rss") ; [ "$r" -gt "$rss" ] && rss=$r
+done
+ran=$(/usr/bin/python3 -c "import json,sys; t=json.load(open(sys.argv[1]))['llm']['targets']; p=[x for y in t for x in y['points']]; print('%d of %d steps ran' % (sum('error' not in x for x in p), len(p)))" "$work/llm.json")
+echo "Llama-7B-shaped LLM sweep (prefill+decode, batch 1,8,32, context 512,4096, 8 targets): median of ${runs}: $(median "${times[@]}") s, $ran, peak RSS $((rss / 1024)) MB"

@@ -24,6 +24,15 @@ Status dfa::driver::buildImportOptions(
     }
     out.shapes[name] = dims;
   }
+  for (const std::string &arg : flags.dims) {
+    auto [name, value] = llvm::StringRef(arg).split('=');
+    int64_t n;
+    if (name.empty() || value.getAsInteger(10, n) || n < 0) {
+      printer.error("--dim expects NAME=N with N >= 0, got '" + arg + "'");
+      return Status::Usage;
+    }
+    out.dims[name.trim().str()] = n;
+  }
   std::vector<std::string> all = flags.specialize;
   all.insert(all.end(), extraSpecialize.begin(), extraSpecialize.end());
   for (const std::string &arg : all) {

@@ -14,6 +14,7 @@
 
 #include "ModelFlags.h"
 #include "Pipeline.h"
+#include "RooflineDriver.h"
 #include "RunTarget.h"
 
 #include "dfa/Roofline/Roofline.h"
@@ -27,13 +28,10 @@ using namespace mlir;
 using namespace dfa;
 using namespace dfa::driver;
 
-namespace {
-
-/// Simulates (unless analytic) and profiles one schedule.
-Status profile(sched::ProgramOp program, const target::Target &t,
-               const RooflineOptions &opts, llvm::StringRef model,
-               std::vector<roofline::Report> &reports,
-               DiagnosticPrinter &printer) {
+Status dfa::driver::profile(sched::ProgramOp program, const target::Target &t,
+                           const RooflineOptions &opts, llvm::StringRef model,
+                           std::vector<roofline::Report> &reports,
+                           DiagnosticPrinter &printer) {
   sim::Result timing;
   if (!opts.analytic) {
     RunOptions ro;
@@ -47,6 +45,8 @@ Status profile(sched::ProgramOp program, const target::Target &t,
   reports.back().model = model.str();
   return Status::Ok;
 }
+
+namespace {
 
 /// Writes `write(os)` to `path`, keeping no partial file on failure.
 template <typename F>
@@ -72,9 +72,13 @@ std::string perTarget(llvm::StringRef file, llvm::StringRef target, bool several
   return (p + "-" + target + ext).str();
 }
 
-Status writeOutputs(const std::vector<roofline::Report> &reports,
-                    const RooflineOptions &opts, llvm::StringRef title,
-                    DiagnosticPrinter &printer) {
+} // namespace
+
+Status dfa::driver::writeOutputs(const std::vector<roofline::Report> &reports,
+                                 const RooflineOptions &opts,
+                                 llvm::StringRef title,
+                                 DiagnosticPrinter &printer,
+                                 const roofline::LLMSweep *llm) {
   Status first = Status::Ok;
   auto note = [&](Status s) {
     if (first == Status::Ok)
@@ -86,15 +90,22 @@ Status writeOutputs(const std::vector<roofline::Report> &reports,
       j.attribute("schema", "dfa.roofline/1");
       j.attribute("model", title);
       j.attribute("scheduling_factor", roofline::kSchedulingFactor);
+      if (llm)
+        roofline::writeLLMJson(j, *llm);
       j.attributeArray("targets", [&] {
         for (const roofline::Report &r : reports)
           roofline::writeJson(j, r);
       });
     });
     llvm::outs() << "\n";
+  } else if (llm) {
+    roofline::printLLM(*llm, llvm::outs());
   } else {
     for (const roofline::Report &r : reports) {
-      roofline::printTable(r, llvm::outs(), opts.top);
+      if (opts.byNode)
+        roofline::printNodeTable(r, llvm::outs(), opts.top);
+      else
+        roofline::printTable(r, llvm::outs(), opts.top);
       llvm::outs() << "\n";
     }
   }
@@ -108,7 +119,7 @@ Status writeOutputs(const std::vector<roofline::Report> &reports,
                      [&](llvm::raw_ostream &os) { roofline::writeSvg(r, os); }));
   if (!opts.html.empty()) {
     note(writeFile(opts.html, printer, [&](llvm::raw_ostream &os) {
-      roofline::writeHtml(reports, ("dfa-roofline: " + title).str(), os);
+      roofline::writeHtml(reports, ("dfa-roofline: " + title).str(), os, llm);
     }));
     llvm::outs().flush();
     if (first == Status::Ok)
@@ -117,11 +128,33 @@ Status writeOutputs(const std::vector<roofline::Report> &reports,
   return first;
 }
 
-bool isSchedule(llvm::StringRef path) { return path.ends_with(".sched.mlir"); }
+static bool isSchedule(llvm::StringRef path) {
+  return path.ends_with(".sched.mlir");
+}
 
-} // namespace
+Status dfa::driver::profileTargets(const RooflineOptions &opts,
+                                   target::Registry &registry,
+                                   std::vector<target::Target> &targets,
+                                   DiagnosticPrinter &printer) {
+  std::string err;
+  if (Status s = registry.resolve(opts.target, targets, err); s != Status::Ok) {
+    printer.error(err);
+    return s;
+  }
+  if (opts.target == "all")
+    llvm::erase_if(targets, [](const target::Target &t) { return t.family == "cpu"; });
+  for (const target::Target &t : targets)
+    if (t.family == "cpu") {
+      printer.error("the cpu target runs the graph, not a schedule: nothing "
+                    "to profile (name an accelerator, or --target all)");
+      return Status::Usage;
+    }
+  return Status::Ok;
+}
 
 int dfa::driver::rooflineMain(const RooflineOptions &opts) {
+  if (!opts.llm.empty())
+    return llmMain(opts);
   auto ctx = createContext();
   DiagnosticPrinter printer(*ctx, "dfa-roofline");
   target::Registry registry(opts.targetDirs);
@@ -170,19 +203,9 @@ int dfa::driver::rooflineMain(const RooflineOptions &opts) {
   }
 
   std::vector<target::Target> targets;
-  std::string err;
-  if (Status s = registry.resolve(opts.target, targets, err); s != Status::Ok) {
-    printer.error(err);
+  if (Status s = profileTargets(opts, registry, targets, printer);
+      s != Status::Ok)
     return exitCode(s);
-  }
-  if (opts.target == "all")
-    llvm::erase_if(targets, [](const target::Target &t) { return t.family == "cpu"; });
-  for (const target::Target &t : targets)
-    if (t.family == "cpu") {
-      printer.error("the cpu target runs the graph, not a schedule: nothing "
-                    "to profile (name an accelerator, or --target all)");
-      return exitCode(Status::Usage);
-    }
   ModelFlags flags = opts.model;
   flags.noWeights = true; // shapes are all a profile needs
   ONNXImportOptions importOpts;

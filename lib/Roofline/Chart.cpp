@@ -17,6 +17,8 @@
 
 #include "Format.h"
 
+#include "dfa/Roofline/LLM.h"
+
 #include "llvm/Support/FormatVariadic.h"
 
 #include <algorithm>
@@ -26,21 +28,6 @@ using namespace dfa;
 using namespace dfa::roofline;
 
 namespace {
-
-std::string xml(llvm::StringRef s) {
-  std::string out;
-  for (char c : s) {
-    switch (c) {
-    case '&': out += "&amp;"; break;
-    case '<': out += "&lt;"; break;
-    case '>': out += "&gt;"; break;
-    case '"': out += "&quot;"; break;
-    case '\'': out += "&#39;"; break;
-    default: out += c;
-    }
-  }
-  return out;
-}
 
 const char *colour(Bottleneck b) {
   switch (b) {
@@ -238,7 +225,8 @@ void dfa::roofline::writeSvg(const Report &r, llvm::raw_ostream &os) {
 }
 
 void dfa::roofline::writeHtml(llvm::ArrayRef<Report> reports,
-                              llvm::StringRef title, llvm::raw_ostream &os) {
+                              llvm::StringRef title, llvm::raw_ostream &os,
+                              const LLMSweep *llm) {
   os << "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
      << "<title>" << xml(title) << "</title>\n<style>\n"
      << "body{font-family:sans-serif;margin:24px;color:#222}"
@@ -259,6 +247,8 @@ void dfa::roofline::writeHtml(llvm::ArrayRef<Report> reports,
      << llvm::formatv("{0:f2}", kSchedulingFactor)
      << "x the roofline bound: launch overhead, pipeline bubbles, DMA or "
         "dependency waits).</p>\n";
+  if (llm)
+    writeLLMHtml(*llm, os);
   os << "<table class=\"landscape\">\n<tr><th>target</th><th>family</th>"
         "<th>time</th><th>bottlenecks</th><th>top kernels</th>"
         "<th>padding waste</th><th>memory peaks</th></tr>\n";

@@ -19,6 +19,8 @@ std::string humanSeconds(double seconds);
 std::string humanNumber(double x, const char *unit);
 /// "memory:HBM 80%, scheduling 15%, compute 5%", largest first.
 std::string mixLine(const Report &r);
+/// Text escaped for HTML and SVG.
+std::string xml(llvm::StringRef s);
 /// A CSV field, quoted when it must be.
 std::string csvField(llvm::StringRef s);
 

@@ -176,6 +176,28 @@ void dfa::roofline::writeJson(llvm::json::OStream &j, const Report &r) {
           j.attribute("dmas", k.dmas);
         });
     });
+    j.attributeArray("nodes", [&] {
+      for (const NodeRoof &n : byNode(r))
+        j.object([&] {
+          j.attribute("name", n.name);
+          j.attribute("flops", n.flops);
+          j.attribute("seconds", n.seconds);
+          j.attribute("share", r.seconds > 0 ? n.seconds / r.seconds : 0.0);
+          j.attributeArray("levels", [&] {
+            for (auto &[level, bytes] : n.bytes)
+              j.object([&] {
+                j.attribute("level", level);
+                j.attribute("bytes", bytes);
+                j.attribute("intensity", bytes > 0 ? n.flops / bytes : 0.0);
+              });
+          });
+          j.attribute("bottleneck", n.bottleneck);
+          j.attributeArray("kernels", [&] {
+            for (const std::string &k : n.kernels)
+              j.value(k);
+          });
+        });
+    });
   });
 }
 
@@ -207,6 +229,21 @@ void dfa::roofline::writeCsv(llvm::ArrayRef<Report> reports,
                             k.efficiency())
            << k.bottleneckName() << "," << k.reason << "\n";
     }
+}
+
+std::string dfa::roofline::xml(llvm::StringRef s) {
+  std::string out;
+  for (char c : s) {
+    switch (c) {
+    case '&': out += "&amp;"; break;
+    case '<': out += "&lt;"; break;
+    case '>': out += "&gt;"; break;
+    case '"': out += "&quot;"; break;
+    case '\'': out += "&#39;"; break;
+    default: out += c;
+    }
+  }
+  return out;
 }
 
 std::string dfa::roofline::csvField(llvm::StringRef s) {

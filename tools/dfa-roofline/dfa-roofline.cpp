@@ -34,9 +34,31 @@ int main(int argc, char **argv) {
   app.add_option("--html", o.html,
                  "Write the self-contained landscape report to FILE");
   app.add_option("--top", o.top, "Kernels per target in the table (0: all)");
+  app.add_flag("--by-node", o.byNode,
+               "The table by source node: each node's part of the kernels "
+               "it was fused into (time and bytes split by FLOPs)");
   app.add_option("--shape", o.model.shapes,
                  "Static shape for a dynamic input: NAME=D0,D1,...")
       ->take_all();
+  app.add_option("--dim", o.model.dims,
+                 "Size of a symbolic input dim (an ONNX dim_param): NAME=N")
+      ->take_all();
+  app.add_option("--llm", o.llm,
+                 "LLM mode for a decoder with a KV cache: sweep prefill "
+                 "and/or decode (comma-separated) over --batch and --context")
+      ->delimiter(',')
+      ->check(CLI::IsMember({"prefill", "decode"}));
+  app.add_option("--batch", o.batches, "LLM mode: batch sizes (default 1,8,32)")
+      ->delimiter(',')
+      ->check(CLI::PositiveNumber);
+  app.add_option("--context", o.contexts,
+                 "LLM mode: context lengths in tokens (default 512)")
+      ->delimiter(',')
+      ->check(CLI::PositiveNumber);
+  app.add_option("--llm-dims", o.llmDims,
+                 "LLM mode: the model's symbolic dims by role, when their "
+                 "names do not say: batch=NAME,seq=NAME,past=NAME")
+      ->delimiter(',');
   app.add_option("--inject", o.inject,
                  "Plant a compiler fault, for tests and teaching: " +
                      dfa::faultHelp())

@@ -51,6 +51,9 @@ int main(int argc, char **argv) {
   app.add_option("--shape", o.model.shapes,
                  "Static shape for a dynamic input: NAME=D0,D1,...")
       ->take_all();
+  app.add_option("--dim", o.model.dims,
+                 "Size of a symbolic input dim (an ONNX dim_param): NAME=N")
+      ->take_all();
   app.add_option("--specialize", o.model.specialize,
                  "Fix an input's value at compile time: NAME (from --inputs) "
                  "or NAME=FILE")

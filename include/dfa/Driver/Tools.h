@@ -22,6 +22,7 @@ namespace dfa::driver {
 struct ModelFlags {
   std::string model;
   std::vector<std::string> shapes;      // name=d0,d1,...
+  std::vector<std::string> dims;        // symbolic dim NAME=N
   std::vector<std::string> specialize;  // NAME or NAME=FILE
   bool noWeights = false;
 };
@@ -84,7 +85,16 @@ struct RooflineOptions {
   std::string csv, svg, html;
   /// Rows of the terminal table per target (0: all).
   size_t top = 20;
+  /// The terminal table by source node instead of by kernel.
+  bool byNode = false;
   std::string inject;
+  /// LLM mode (`--llm`): the phases to sweep, "prefill" and/or "decode",
+  /// at every batch and context.
+  std::vector<std::string> llm;
+  std::vector<int64_t> batches{1, 8, 32}, contexts{512};
+  /// The roles of the model's symbolic dims, when their names do not say:
+  /// batch=NAME, seq=NAME, past=NAME.
+  std::vector<std::string> llmDims;
 };
 
 int compileMain(const CompileOptions &options);

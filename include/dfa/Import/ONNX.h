@@ -24,6 +24,10 @@ namespace dfa {
 struct ONNXImportOptions {
   /// Static shapes for graph inputs, overriding the model's (`--shape`).
   std::map<std::string, std::vector<int64_t>> shapes;
+  /// Sizes of symbolic dims by name (`--dim`): an input dim whose
+  /// `dim_param` is a bound name, or a sum of products of names and
+  /// integers ("past_sequence_length + sequence_length"), takes its value.
+  std::map<std::string, int64_t> dims;
   /// Graph inputs whose values are fixed at compile time (`--specialize`):
   /// they become constants, and shape computations on them fold.
   std::map<std::string, ref::Tensor> specialized;
@@ -48,6 +52,22 @@ ImportResult checkONNX(llvm::StringRef path, mlir::MLIRContext &ctx,
 /// order.
 Status onnxGraphInputs(llvm::StringRef path, std::vector<std::string> &names,
                        std::string &error);
+
+/// A graph input as the model declares it.
+struct GraphInputSignature {
+  std::string name;
+  /// Bytes per element; 0 for a type without a fixed size.
+  int64_t elementBytes = 0;
+  /// Each dim as written: its size in decimal, its symbolic name (the
+  /// `dim_param`, possibly an expression such as "past + seq"), or "" when
+  /// it is neither. Empty when the input declares no shape.
+  std::vector<std::string> dims;
+};
+
+/// The signatures of the graph inputs a caller must feed, in order.
+Status onnxInputSignatures(llvm::StringRef path,
+                           std::vector<GraphInputSignature> &inputs,
+                           std::string &error);
 
 /// The ONNX op types dfa imports.
 std::vector<std::string> supportedONNXOps();

@@ -107,6 +107,24 @@ struct Report {
   std::map<std::string, double> mix;
 };
 
+/// A source node's part of the schedule: the kernels it was fused into,
+/// its FLOPs, and its part of their time and bytes (a kernel's split among
+/// its sources by FLOPs; evenly when it has none).
+struct NodeRoof {
+  std::string name;
+  double flops = 0;
+  double seconds = 0; // its part of the attributed time
+  std::vector<std::pair<std::string, double>> bytes; // per level
+  std::vector<std::string> kernels;
+  /// The bottleneck of the kernel that holds most of its time.
+  std::string bottleneck;
+};
+
+/// Every source node of `r`, by time, largest first.
+std::vector<NodeRoof> byNode(const Report &r);
+/// A table of the `top` source nodes (0: all) by share of time.
+void printNodeTable(const Report &r, llvm::raw_ostream &os, size_t top = 20);
+
 /// Profiles `program` for `t`: with `timing` (dfa-run's time-only
 /// simulation) the kernels' times are the simulation's, the total split
 /// among kernels by what was running (a kernel computing first, then its
@@ -127,8 +145,10 @@ void writeSvg(const Report &r, llvm::raw_ostream &os);
 /// A self-contained page (no fetches): the landscape, a row per target
 /// (time, mix of bottlenecks, top kernels, padding, memory peaks), then each
 /// target's chart and table.
+struct LLMSweep;
+/// With `llm`, the page opens with the sweep's tables (LLM mode).
 void writeHtml(llvm::ArrayRef<Report> reports, llvm::StringRef title,
-               llvm::raw_ostream &os);
+               llvm::raw_ostream &os, const LLMSweep *llm = nullptr);
 
 } // namespace dfa::roofline
 

@@ -21,6 +21,7 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MathExtras.h"
 #include "llvm/Support/Path.h"
 
 #include <onnx/defs/schema.h>
@@ -70,6 +71,9 @@ private:
   LogicalResult importNode(const onnx::NodeProto &node, size_t index);
   void foldConstants(Block::iterator from, DenseMap<Value, Value> &replaced);
   void runONNXShapeInference();
+  /// The size of a symbolic dim: `NAME`, or a sum of products of names
+  /// and integers ("past_sequence_length + 1"), the names bound by --dim.
+  std::optional<int64_t> symbolicDim(llvm::StringRef param);
   void crossCheck(const onnx::NodeProto &node, Location loc);
 
   LoadedModel &m;
@@ -83,6 +87,8 @@ private:
   llvm::StringMap<Value> values;
   llvm::StringMap<const onnx::TensorProto *> initializers;
   llvm::StringSet<> usedNames;
+  /// The static shape each graph input was imported with.
+  llvm::StringMap<SmallVector<int64_t>> inputShapes;
   /// Fully static result types that ONNX's own shape inference found.
   llvm::StringMap<RankedTensorType> onnxTypes;
   func::FuncOp func;
@@ -253,17 +259,30 @@ LogicalResult Importer::createFunction() {
       }
       for (int d = 0; d < tt.shape().dim_size(); ++d) {
         const auto &dim = tt.shape().dim(d);
-        if (!dim.has_dim_value() || dim.dim_value() < 0) {
-          auto diag = error(Status::InvalidModel);
-          diag << "input '" << name << "' has a dynamic dimension " << d;
-          if (dim.has_dim_param())
-            diag << " ('" << dim.dim_param() << "')";
-          diag << "; pass --shape " << name << "=d0,d1,...";
-          return failure();
+        if (dim.has_dim_value() && dim.dim_value() >= 0) {
+          shape.push_back(dim.dim_value());
+          continue;
         }
-        shape.push_back(dim.dim_value());
+        if (dim.has_dim_param() && !opts.dims.empty()) {
+          if (std::optional<int64_t> v = symbolicDim(dim.dim_param())) {
+            shape.push_back(*v);
+            continue;
+          }
+          if (status != Status::Ok)
+            return failure();
+        }
+        auto diag = error(Status::InvalidModel);
+        diag << "input '" << name << "' has a dynamic dimension " << d;
+        if (dim.has_dim_param())
+          diag << " ('" << dim.dim_param() << "'); pass --dim NAME=N for its "
+                  "names, or";
+        else
+          diag << ";";
+        diag << " --shape " << name << "=d0,d1,...";
+        return failure();
       }
     }
+    inputShapes[name] = shape;
     argTypes.push_back(RankedTensorType::get(shape, elt));
     argNames.push_back(name);
   }
@@ -294,12 +313,53 @@ LogicalResult Importer::createFunction() {
   return success();
 }
 
+std::optional<int64_t> Importer::symbolicDim(llvm::StringRef param) {
+  // Terms separated by + or -, each a product of factors separated by *.
+  int64_t sum = 0;
+  int sign = 1;
+  llvm::StringRef rest = param;
+  auto bad = [&](llvm::StringRef why) -> std::optional<int64_t> {
+    error(Status::BadInput) << "symbolic dim '" << param << "': " << why;
+    return std::nullopt;
+  };
+  while (true) {
+    size_t end = rest.find_first_of("+-");
+    llvm::StringRef term = rest.substr(0, end);
+    int64_t product = 1;
+    llvm::SmallVector<llvm::StringRef> factors;
+    term.split(factors, '*');
+    for (llvm::StringRef f : factors) {
+      f = f.trim();
+      int64_t v;
+      if (f.empty())
+        return bad("not NAME or a sum of products of names and integers");
+      if (f.getAsInteger(10, v)) {
+        auto it = opts.dims.find(f.str());
+        if (it == opts.dims.end())
+          return std::nullopt; // unbound: the caller asks for --dim
+        v = it->second;
+      }
+      if (llvm::MulOverflow(product, v, product))
+        return bad("overflows");
+    }
+    if (llvm::AddOverflow(sum, sign * product, sum))
+      return bad("overflows");
+    if (end == llvm::StringRef::npos)
+      break;
+    sign = rest[end] == '-' ? -1 : 1;
+    rest = rest.substr(end + 1);
+  }
+  if (sum < 0)
+    return bad("is negative (" + std::to_string(sum) + ")");
+  return sum;
+}
+
 void Importer::runONNXShapeInference() {
   // Give the graph inputs the shapes they are imported with, so that
   // inference (with data propagation) reaches static shapes.
   for (auto &input : *m.model.mutable_graph()->mutable_input()) {
-    auto it = opts.shapes.find(input.name());
-    if (it == opts.shapes.end() || !input.type().has_tensor_type())
+    auto it = inputShapes.find(input.name());
+    if (it == inputShapes.end() || !input.type().has_tensor_type())
       continue;
     auto *shape = input.mutable_type()->mutable_tensor_type()->mutable_shape();
     shape->clear_dim();
@@ -649,6 +709,33 @@ Status dfa::onnxGraphInputs(llvm::StringRef path,
       return Status::Unsupported;
     }
     names.push_back(in.name());
+  }
+  return Status::Ok;
+}
+
+Status dfa::onnxInputSignatures(llvm::StringRef path,
+                               std::vector<GraphInputSignature> &inputs,
+                               std::string &error) {
+  LoadedModel model;
+  Status s = loadModel(path, model, error);
+  if (s != Status::Ok)
+    return s;
+  MLIRContext types; // builtin types only, for their sizes
+  llvm::StringSet<> inits;
+  for (const auto &init : model.model.graph().initializer())
+    inits.insert(init.name());
+  for (const auto &in : model.model.graph().input()) {
+    if (inits.count(in.name()) || !in.type().has_tensor_type())
+      continue;
+    GraphInputSignature sig;
+    sig.name = in.name();
+    const auto &tt = in.type().tensor_type();
+    if (Type elt = elementType(tt.elem_type(), &types))
+      sig.elementBytes = elt.isInteger(1) ? 1 : elt.getIntOrFloatBitWidth() / 8;
+    for (const auto &d : tt.shape().dim())
+      sig.dims.push_back(d.has_dim_value() ? std::to_string(d.dim_value())
+                                           : d.dim_param());
+    inputs.push_back(std::move(sig));
   }
   return Status::Ok;
 }

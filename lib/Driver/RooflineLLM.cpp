@@ -1,0 +1,261 @@
+//===- RooflineLLM.cpp - dfa-roofline --llm: prefill and decode sweeps ------===//
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+///
+/// The model is a decoder step with symbolic dims (as Hugging Face Optimum
+/// exports them): a batch, the new tokens, and the cached context that the
+/// past key/value inputs carry. Each (phase, context, batch) binds them
+/// (prefill: `context` new tokens, an empty cache; decode: one new token, a
+/// cache of `context`), imports the model's shapes, and compiles, simulates
+/// and profiles it per target. A step that does not fit a target is a
+/// result of the sweep, not a failure: it is reported with the reason.
+///
+//===----------------------------------------------------------------------===//
+
+#include "ModelFlags.h"
+#include "Pipeline.h"
+#include "RooflineDriver.h"
+#include "RunTarget.h"
+
+#include "dfa/Import/ONNX.h"
+
+#include "mlir/IR/Diagnostics.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/Path.h"
+
+using namespace mlir;
+using namespace dfa;
+using namespace dfa::driver;
+
+namespace {
+
+/// A dim_param that is a plain name (not an expression such as "a + 1").
+bool isName(llvm::StringRef d) {
+  return !d.empty() && !llvm::isDigit(d.front()) &&
+         llvm::all_of(d, [](char c) { return llvm::isAlnum(c) || c == '_' || c == '.'; });
+}
+
+std::string list(llvm::ArrayRef<std::string> names) {
+  return names.empty() ? "none" : "'" + llvm::join(names, "', '") + "'";
+}
+
+/// Fills the roles from the names and --llm-dims; checks what LLM mode
+/// needs.
+Status assignRoles(const RooflineOptions &opts, llvm::ArrayRef<std::string> names,
+                   roofline::LLMDims &dims, DiagnosticPrinter &printer) {
+  dims = roofline::guessLLMDims(names);
+  for (const std::string &arg : opts.llmDims) {
+    auto [role, name] = llvm::StringRef(arg).split('=');
+    std::string *slot = role == "batch" ? &dims.batch
+                        : role == "seq" ? &dims.seq
+                        : role == "past" ? &dims.past
+                                         : nullptr;
+    if (!slot || name.empty()) {
+      printer.error("--llm-dims expects batch=NAME, seq=NAME or past=NAME, "
+                    "got '" + arg + "'");
+      return Status::Usage;
+    }
+    if (!llvm::is_contained(names, name)) {
+      printer.error("--llm-dims " + arg + ": the model has no symbolic dim '" +
+                    name + "' (its symbolic dims: " + list(names) + ")");
+      return Status::Usage;
+    }
+    *slot = name.str();
+  }
+  if (dims.batch.empty() || dims.seq.empty()) {
+    printer.error("--llm: cannot tell which of the model's symbolic dims (" +
+                  list(names) + ") is the batch and which the new tokens; "
+                  "name them: --llm-dims batch=NAME,seq=NAME,past=NAME");
+    return Status::Usage;
+  }
+  auto same = [&](const std::string &a, const std::string &b, const char *ra,
+                  const char *rb) {
+    if (a.empty() || a != b)
+      return false;
+    printer.error("--llm-dims: '" + a + "' cannot be both " + ra + " and " + rb);
+    return true;
+  };
+  if (same(dims.batch, dims.seq, "the batch", "the new tokens") ||
+      same(dims.batch, dims.past, "the batch", "the cached context") ||
+      same(dims.seq, dims.past, "the new tokens", "the cached context"))
+    return Status::Usage;
+  if (dims.past.empty() && llvm::is_contained(opts.llm, "decode")) {
+    printer.error("--llm decode needs a KV cache, and no symbolic dim of the "
+                  "model (" + list(names) + ") is the cached context; name it "
+                  "with --llm-dims past=NAME");
+    return Status::Usage;
+  }
+  return Status::Ok;
+}
+
+/// KV-cache bytes per token of one sequence: the inputs that carry the
+/// cache dim, with the batch at 1 and the cache at one token.
+Status kvBytesPerToken(llvm::ArrayRef<GraphInputSignature> inputs,
+                       const roofline::LLMDims &dims,
+                       const std::map<std::string, int64_t> &bound,
+                       double &bytes, DiagnosticPrinter &printer) {
+  bytes = 0;
+  if (dims.past.empty())
+    return Status::Ok;
+  for (const GraphInputSignature &in : inputs) {
+    if (!llvm::is_contained(in.dims, dims.past))
+      continue;
+    double n = double(in.elementBytes);
+    for (const std::string &d : in.dims) {
+      int64_t v = 1;
+      if (d == dims.past || d == dims.batch)
+        continue;
+      if (llvm::StringRef(d).getAsInteger(10, v)) {
+        auto it = bound.find(d);
+        if (it == bound.end()) {
+          printer.error("input '" + in.name + "': dim '" + d +
+                        "' has no size; pass --dim " + d + "=N");
+          return Status::Usage;
+        }
+        v = it->second;
+      }
+      n *= double(v);
+    }
+    bytes += n;
+  }
+  return Status::Ok;
+}
+
+} // namespace
+
+int dfa::driver::llmMain(const RooflineOptions &opts) {
+  auto ctx = createContext();
+  DiagnosticPrinter printer(*ctx, "dfa-roofline");
+  const std::string &path = opts.model.model;
+  if (!opts.schedules.empty() || !llvm::StringRef(path).ends_with(".onnx")) {
+    printer.error("--llm needs an ONNX decoder whose inputs have symbolic "
+                  "batch, token and cache dims (saved schedules and FX "
+                  "exports have static shapes)");
+    return exitCode(Status::Usage);
+  }
+  std::vector<GraphInputSignature> inputs;
+  std::string err;
+  if (Status s = onnxInputSignatures(path, inputs, err); s != Status::Ok) {
+    printer.error(err);
+    return exitCode(s);
+  }
+  std::vector<std::string> names;
+  for (const GraphInputSignature &in : inputs)
+    for (const std::string &d : in.dims)
+      if (isName(d) && !llvm::is_contained(names, d))
+        names.push_back(d);
+
+  roofline::LLMSweep sweep;
+  if (Status s = assignRoles(opts, names, sweep.dims, printer); s != Status::Ok)
+    return exitCode(s);
+  ModelFlags flags = opts.model;
+  flags.noWeights = true;
+  ONNXImportOptions base;
+  if (Status s = buildImportOptions(flags, {}, {}, base, printer);
+      s != Status::Ok)
+    return exitCode(s);
+  for (const std::string &role : {sweep.dims.batch, sweep.dims.seq, sweep.dims.past})
+    if (!role.empty() && base.dims.count(role)) {
+      printer.error("--dim " + role + ": LLM mode sets the batch, token and "
+                    "cache dims (--batch, --context)");
+      return exitCode(Status::Usage);
+    }
+  if (Status s = kvBytesPerToken(inputs, sweep.dims, base.dims,
+                                 sweep.kvBytesPerToken, printer);
+      s != Status::Ok)
+    return exitCode(s);
+
+  target::Registry registry(opts.targetDirs);
+  std::vector<target::Target> targets;
+  if (Status s = profileTargets(opts, registry, targets, printer);
+      s != Status::Ok)
+    return exitCode(s);
+
+  for (const char *phase : {"prefill", "decode"})
+    if (llvm::is_contained(opts.llm, phase))
+      sweep.phases.push_back(phase);
+  sweep.batches = opts.batches;
+  sweep.contexts = opts.contexts;
+  sweep.referencePhase = sweep.phases.back();
+  sweep.referenceBatch = sweep.batches.front();
+  sweep.referenceContext = sweep.contexts.front();
+  for (const target::Target &t : targets)
+    sweep.targets.push_back({t.name, {}});
+
+  CompileOptions co;
+  co.targetDirs = opts.targetDirs;
+  co.inject = opts.inject;
+  std::vector<roofline::Report> reference;
+  Status first = Status::Ok;
+  // A step that does not fit is an answer; anything else is a failure.
+  auto note = [&](Status s) {
+    if (first == Status::Ok && s != Status::DoesNotFit)
+      first = s;
+  };
+  for (const std::string &phase : sweep.phases)
+    for (int64_t context : sweep.contexts)
+      for (int64_t batch : sweep.batches) {
+        bool prefill = phase == "prefill";
+        bool isReference = phase == sweep.referencePhase &&
+                           batch == sweep.referenceBatch &&
+                           context == sweep.referenceContext;
+        ONNXImportOptions io = base;
+        io.dims[sweep.dims.batch] = batch;
+        io.dims[sweep.dims.seq] = prefill ? context : 1;
+        if (!sweep.dims.past.empty())
+          io.dims[sweep.dims.past] = prefill ? 0 : context;
+        // The first error of each step is its answer, not a message.
+        std::string captured;
+        ScopedDiagnosticHandler capture(ctx.get(), [&](Diagnostic &d) {
+          if (d.getSeverity() != DiagnosticSeverity::Error)
+            return failure();
+          if (captured.empty())
+            captured = d.str();
+          return success();
+        });
+        auto pointFor = [&](size_t i) -> roofline::LLMPoint & {
+          sweep.targets[i].points.push_back({});
+          roofline::LLMPoint &p = sweep.targets[i].points.back();
+          p.phase = phase;
+          p.batch = batch;
+          p.context = context;
+          return p;
+        };
+        ImportResult r = loadModel(path, *ctx, io);
+        if (r.status != Status::Ok) {
+          note(r.status);
+          for (size_t i = 0; i < targets.size(); ++i)
+            pointFor(i).error = captured.empty() ? "the import failed" : captured;
+          continue;
+        }
+        for (auto [i, t] : llvm::enumerate(targets)) {
+          captured.clear();
+          OwningOpRef<ModuleOp> m = cast<ModuleOp>((*r.module)->clone());
+          Status s = runPipeline(*m, t, 0, kSchedStage, co, printer);
+          sched::ProgramOp program = s == Status::Ok ? findProgram(*m) : nullptr;
+          std::vector<roofline::Report> one;
+          if (s == Status::Ok && program)
+            s = profile(program, t, opts, path, one, printer);
+          else if (s == Status::Ok)
+            s = Status::Internal;
+          note(s);
+          if (s != Status::Ok) {
+            pointFor(i).error = captured.empty()
+                                    ? "failed (exit " +
+                                          std::to_string(exitCode(s)) + ")"
+                                    : captured;
+            continue;
+          }
+          roofline::LLMPoint p = roofline::summarize(
+              one.front(), phase, batch, context, sweep.kvBytesPerToken);
+          pointFor(i) = p;
+          if (isReference)
+            reference.push_back(std::move(one.front()));
+        }
+      }
+  std::string title = llvm::sys::path::filename(path).str();
+  Status out = writeOutputs(reference, opts, title, printer, &sweep);
+  return exitCode(first != Status::Ok ? first : out);
+}

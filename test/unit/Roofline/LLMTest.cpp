@@ -1,0 +1,90 @@
+//===- LLMTest.cpp - LLM-mode roles and crossovers -------------------------===//
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+#include "dfa/Roofline/LLM.h"
+
+#include <catch2/catch.hpp>
+
+using namespace dfa::roofline;
+
+TEST_CASE("roles from Optimum's and short dim names", "[roofline][llm]") {
+  LLMDims d = guessLLMDims({"batch_size", "sequence_length",
+                            "past_sequence_length + 1", "past_sequence_length"});
+  CHECK(d.batch == "batch_size");
+  CHECK(d.seq == "sequence_length");
+  CHECK(d.past == "past_sequence_length");
+  d = guessLLMDims({"B", "T", "cache_len"});
+  CHECK(d.batch == "B");
+  CHECK(d.seq == "T");
+  CHECK(d.past == "cache_len");
+  d = guessLLMDims({"width", "height"});
+  CHECK(d.batch.empty());
+  CHECK(d.seq.empty());
+  CHECK(d.past.empty());
+}
+
+namespace {
+LLMPoint decode(int64_t batch, double computeRoof, double memoryRoof,
+                double share) {
+  LLMPoint p;
+  p.phase = "decode";
+  p.batch = batch;
+  p.context = 512;
+  p.seconds = memoryRoof;
+  p.computeRoofSeconds = computeRoof;
+  p.memoryRoofSeconds = memoryRoof;
+  p.bandwidthBoundShare = share;
+  return p;
+}
+} // namespace
+
+TEST_CASE("decode crossover from the roofs' lines", "[roofline][llm]") {
+  // Weights: 4 ms of reads at any batch; per sequence 10 us of compute and
+  // 2 us of cache reads. The roofs cross at 4000 / (10 - 2) = 500; compute
+  // matches the weight reads alone at 4000 / 10 = 400.
+  LLMTarget t;
+  t.target = "x";
+  for (int64_t b : {1, 8, 32})
+    t.points.push_back(decode(b, 10e-6 * b, 4e-3 + 2e-6 * b, 1.0));
+  std::vector<Crossover> cs = t.crossovers();
+  REQUIRE(cs.size() == 1);
+  CHECK(cs[0].context == 512);
+  CHECK_FALSE(cs[0].sweptBatch);
+  REQUIRE(cs[0].roofBatch);
+  CHECK(*cs[0].roofBatch == Approx(500));
+  REQUIRE(cs[0].weightBatch);
+  CHECK(*cs[0].weightBatch == Approx(400));
+  CHECK(cs[0].computePerSequence == Approx(10e-6));
+  CHECK(cs[0].memoryPerSequence == Approx(2e-6));
+
+  // Cache reads grow faster than compute: the roofs never cross.
+  t.points.clear();
+  for (int64_t b : {1, 8, 32})
+    t.points.push_back(decode(b, 10e-6 * b, 4e-3 + 50e-6 * b, 1.0));
+  cs = t.crossovers();
+  CHECK_FALSE(cs[0].roofBatch);
+  CHECK(*cs[0].weightBatch == Approx(400));
+
+  // The first swept batch that is not bandwidth-bound; failed steps are
+  // left out of the fit.
+  t.points.clear();
+  t.points.push_back(decode(1, 1, 2, 0.9));
+  t.points.push_back(decode(8, 8, 3, 0.3));
+  LLMPoint failed = decode(32, 0, 0, 0);
+  failed.error = "does not fit";
+  t.points.push_back(failed);
+  cs = t.crossovers();
+  REQUIRE(cs[0].sweptBatch);
+  CHECK(*cs[0].sweptBatch == 8);
+}
+
+TEST_CASE("tokens per second per phase", "[roofline][llm]") {
+  LLMPoint p = decode(8, 0, 0, 0);
+  p.seconds = 0.02;
+  CHECK(p.tokensPerSecond() == Approx(400));
+  p.phase = "prefill";
+  CHECK(p.tokensPerSecond() == Approx(8 * 512 / 0.02));
+}
