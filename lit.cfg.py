@@ -27,7 +27,7 @@ llvm_config.with_environment("PATH", config.dfa_tools_dir, append_path=True)
 # FileCheck variables do not leak across CHECK-LABELs.
 config.environment["FILECHECK_OPTS"] = "-enable-var-scope"
 
-tools = ["dfa-opt", "dfa-compile", "dfa-run", "dfa-roofline"]
+tools = ["dfa-opt", "dfa-compile", "dfa-run", "dfa-roofline", "dfa-bisect"]
 # DFA_VERIFY_ROUNDTRIP=1 makes every dfa-opt run check that its output
 # parses back to the same IR (CIRCT's round-trip switch).
 if os.environ.get("DFA_VERIFY_ROUNDTRIP"):

@@ -14,6 +14,7 @@
 #include "dfa/Transforms/Passes.h"
 #include "dfa/Transforms/Schedule.h"
 
+#include "mlir/Debug/Counter.h"
 #include "mlir/Pass/PassManager.h"
 
 #include "mlir/IR/AsmState.h"
@@ -364,7 +365,22 @@ Status dfa::driver::runPipeline(ModuleOp module, const target::Target &t, int fr
       } else {
         pm.addPass(createGraphLayoutPass(withTarget(GraphLayoutPassOptions())));
       }
-      if (failed(pm.run(module)))
+      // Pass bisection: an MLIR debug counter stops the stage's pass
+      // executions after the limit.
+      std::optional<mlir::tracing::DebugCounter> counter;
+      if (stage == to && opts.lastStagePassLimit >= 0) {
+        counter.emplace();
+        counter->addCounter("pass-execution", 0, opts.lastStagePassLimit);
+        ctx->registerActionHandler(
+            [&](llvm::function_ref<void()> transform,
+                const mlir::tracing::Action &action) {
+              (*counter)(transform, action);
+            });
+      }
+      LogicalResult ran = pm.run(module);
+      if (counter)
+        ctx->registerActionHandler(nullptr);
+      if (failed(ran))
         return stage == 3 ? Status::DoesNotFit : Status::Internal;
     }
     if (Status s = dump(stage); s != Status::Ok)

@@ -18,6 +18,8 @@
 
 #include "mlir/IR/BuiltinOps.h"
 
+#include <vector>
+
 namespace dfa::driver {
 
 /// The pipeline's stages, in order; `--emit`, `--compile-from` and the
@@ -26,6 +28,19 @@ inline const char *const kStages[] = {"graph",  "decomposed", "fused",
                                       "tiled",  "laid-out",   "sched"};
 constexpr int kNumStages = 6;
 constexpr int kSchedStage = 5;
+
+/// The passes each stage runs, in order (the sched stage's lowering is the
+/// convert-graph-to-sched pass's work).
+inline const std::vector<std::vector<const char *>> &stagePasses() {
+  static const std::vector<std::vector<const char *>> passes = {
+      {},
+      {"graph-raise", "graph-decompose"},
+      {"graph-fuse"},
+      {"graph-tile"},
+      {"graph-layout"},
+      {"convert-graph-to-sched"}};
+  return passes;
+}
 
 /// The index of a stage name, or -1.
 int stageIndex(llvm::StringRef name);

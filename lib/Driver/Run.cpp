@@ -33,13 +33,11 @@ using namespace dfa;
 using namespace dfa::driver;
 
 namespace {
-struct Named {
-  std::string file, name;
-  ref::Tensor tensor;
-};
+using Named = NamedTensor;
+} // namespace
 
 /// input_N.pb and output_N.pb of an ONNX test-data folder, in N order.
-Status listTestData(llvm::StringRef dir, std::vector<std::string> &inputs,
+Status dfa::driver::listTestData(llvm::StringRef dir, std::vector<std::string> &inputs,
                     std::vector<std::string> &outputs,
                     DiagnosticPrinter &printer) {
   if (!llvm::sys::fs::is_directory(dir)) {
@@ -66,6 +64,9 @@ Status listTestData(llvm::StringRef dir, std::vector<std::string> &inputs,
   }
   return Status::Ok;
 }
+
+namespace {
+
 
 Status readAll(const std::vector<std::string> &files, std::vector<Named> &out,
                DiagnosticPrinter &printer) {
@@ -310,28 +311,14 @@ int runSchedule(sched::ProgramOp program, const RunOptions &opts,
 }
 } // namespace
 
-int dfa::driver::runMain(const RunOptions &opts) {
-  auto ctx = createContext();
-  DiagnosticPrinter printer(*ctx, "dfa-run");
-  std::vector<std::string> inputFiles = opts.inputs, expectFiles = opts.expect;
-  if (!opts.testData.empty()) {
-    if (!inputFiles.empty() || !expectFiles.empty()) {
-      printer.error("--test-data cannot be combined with --inputs or --expect");
-      return exitCode(Status::Usage);
-    }
-    Status s = listTestData(opts.testData, inputFiles, expectFiles, printer);
-    if (s != Status::Ok)
-      return exitCode(s);
-  }
-  // A saved schedule runs on the target it was compiled for.
+Status dfa::driver::prepareModelRun(const RunOptions &opts,
+                                    const std::vector<std::string> &inputFiles,
+                                    const std::vector<std::string> &expectFiles,
+                                    MLIRContext &context,
+                                    DiagnosticPrinter &printer,
+                                    PreparedRun &out) {
+  MLIRContext *ctx = &context;
   llvm::StringRef modelPath(opts.model.model);
-  if (modelPath.ends_with(".mlir")) {
-    ImportResult parsed = loadModel(opts.model.model, *ctx, {});
-    if (parsed.status != Status::Ok)
-      return exitCode(parsed.status);
-    if (sched::ProgramOp program = findProgram(*parsed.module))
-      return runSchedule(program, opts, inputFiles, expectFiles, printer);
-  }
   // The model's own problems (unsupported ops, non-tensor inputs) come
   // before any complaint about the data given for it.
   std::vector<std::string> names;
@@ -341,29 +328,29 @@ int dfa::driver::runMain(const RunOptions &opts) {
     ImportResult check = checkModel(opts.model.model, *ctx, cov);
     if (check.status == Status::Unsupported && !cov.unsupported.empty()) {
       ImportResult full = loadModel(opts.model.model, *ctx, {});
-      return exitCode(full.status);
+      return full.status;
     }
     if (check.status != Status::Ok)
-      return exitCode(check.status);
+      return check.status;
   }
   if (Status s = modelInputNames(opts.model.model, *ctx, names, err);
       s != Status::Ok) {
     if (!err.empty())
       printer.error(err);
-    return exitCode(s);
+    return s;
   }
 
   std::vector<Named> inputs, expected;
   if (Status s = readBoth(inputFiles, expectFiles, inputs, expected, printer);
       s != Status::Ok)
-    return exitCode(s);
+    return s;
 
   // Match input files to the model's inputs: by the names TensorProto files
   // carry when they all match, else by position.
   if (!inputs.empty() && inputs.size() != names.size()) {
     printer.error("the model takes " + std::to_string(names.size()) +
                   " inputs, " + std::to_string(inputs.size()) + " were given");
-    return exitCode(Status::BadInput);
+    return Status::BadInput;
   }
   std::map<std::string, ref::Tensor> byName;
   bool useNames = llvm::all_of(inputs, [&](const Named &n) {
@@ -380,14 +367,14 @@ int dfa::driver::runMain(const RunOptions &opts) {
     if (Status s = buildImportOptions(opts.model, byName, extra, importOpts,
                                       printer);
         s != Status::Ok)
-      return exitCode(s);
+      return s;
     bool retryable = opts.specializeAsNeeded && attempt < 16;
     // Hold back the errors of an attempt that a retry may fix.
     std::vector<std::pair<Location, std::string>> held;
     {
       std::optional<ScopedDiagnosticHandler> hold;
       if (retryable)
-        hold.emplace(ctx.get(), [&](Diagnostic &d) {
+        hold.emplace(ctx, [&](Diagnostic &d) {
           held.emplace_back(d.getLocation(), d.str());
           return success();
         });
@@ -414,12 +401,12 @@ int dfa::driver::runMain(const RunOptions &opts) {
     }
   }
   if (r.status != Status::Ok)
-    return exitCode(r.status);
+    return r.status;
 
   auto func = r.module->lookupSymbol<func::FuncOp>("main");
   if (!func) {
     printer.error("the model has no function @main");
-    return exitCode(Status::InvalidModel);
+    return Status::InvalidModel;
   }
   // A parsed .mlir function may take anything; dfa runs statically shaped
   // tensors of the element types it knows.
@@ -438,7 +425,7 @@ int dfa::driver::runMain(const RunOptions &opts) {
       printer.error("@main takes or returns " + s +
                     "; dfa runs statically shaped tensors of f64, f32, f16, "
                     "bf16, integer and bool elements");
-      return exitCode(Status::InvalidModel);
+      return Status::InvalidModel;
     }
   }
   std::mt19937_64 rng(opts.seed);
@@ -454,7 +441,7 @@ int dfa::driver::runMain(const RunOptions &opts) {
     auto it = byName.find(name);
     if (it == byName.end()) {
       printer.error("no value for input '" + name + "'");
-      return exitCode(Status::BadInput);
+      return Status::BadInput;
     }
     auto dt = ref::dtypeOf(type.getElementType());
     adoptBF16Bits(it->second, dt);
@@ -465,7 +452,7 @@ int dfa::driver::runMain(const RunOptions &opts) {
       os << type;
       printer.error("input '" + name + "' is " + describe(it->second) +
                     ", the model expects " + expect);
-      return exitCode(Status::BadInput);
+      return Status::BadInput;
     }
     args.push_back(it->second);
   }
@@ -475,6 +462,46 @@ int dfa::driver::runMain(const RunOptions &opts) {
     auto nameAttr = func.getResultAttrOfType<StringAttr>(i, "graph.name");
     outNames.push_back(nameAttr ? nameAttr.str() : "output" + std::to_string(i));
   }
+  out.model = std::move(r);
+  out.func = func;
+  out.args = std::move(args);
+  out.outNames = std::move(outNames);
+  out.expected = std::move(expected);
+  return Status::Ok;
+}
+
+int dfa::driver::runMain(const RunOptions &opts) {
+  auto ctx = createContext();
+  DiagnosticPrinter printer(*ctx, "dfa-run");
+  std::vector<std::string> inputFiles = opts.inputs, expectFiles = opts.expect;
+  if (!opts.testData.empty()) {
+    if (!inputFiles.empty() || !expectFiles.empty()) {
+      printer.error("--test-data cannot be combined with --inputs or --expect");
+      return exitCode(Status::Usage);
+    }
+    Status s = listTestData(opts.testData, inputFiles, expectFiles, printer);
+    if (s != Status::Ok)
+      return exitCode(s);
+  }
+  // A saved schedule runs on the target it was compiled for.
+  llvm::StringRef modelPath(opts.model.model);
+  if (modelPath.ends_with(".mlir")) {
+    ImportResult parsed = loadModel(opts.model.model, *ctx, {});
+    if (parsed.status != Status::Ok)
+      return exitCode(parsed.status);
+    if (sched::ProgramOp program = findProgram(*parsed.module))
+      return runSchedule(program, opts, inputFiles, expectFiles, printer);
+  }
+  PreparedRun prepared;
+  if (Status s = prepareModelRun(opts, inputFiles, expectFiles, *ctx, printer,
+                                 prepared);
+      s != Status::Ok)
+    return exitCode(s);
+  ImportResult &r = prepared.model;
+  func::FuncOp func = prepared.func;
+  SmallVector<ref::Tensor> &args = prepared.args;
+  std::vector<std::string> &outNames = prepared.outNames;
+  std::vector<Named> &expected = prepared.expected;
   if (opts.target != "cpu") {
     target::Target t;
     if (Status s = loadTarget(opts.target, opts, t, printer); s != Status::Ok)

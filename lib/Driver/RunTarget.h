@@ -17,10 +17,40 @@
 #include "dfa/Driver/Tools.h"
 #include "dfa/Sim/Sim.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/Support/JSON.h"
 
 namespace dfa::driver {
+
+/// A tensor read from a file, with the name it carries.
+struct NamedTensor {
+  std::string file, name;
+  ref::Tensor tensor;
+};
+
+/// A model imported to run, with its arguments and expected outputs.
+struct PreparedRun {
+  ImportResult model;
+  mlir::func::FuncOp func;
+  llvm::SmallVector<ref::Tensor> args;
+  std::vector<std::string> outNames;
+  std::vector<NamedTensor> expected;
+};
+
+/// Imports `opts.model` (specializing inputs as asked) and makes its
+/// arguments, from `inputFiles` (matched by the names they carry, else by
+/// position) or seeded random values, and reads `expectFiles`.
+Status prepareModelRun(const RunOptions &opts,
+                       const std::vector<std::string> &inputFiles,
+                       const std::vector<std::string> &expectFiles,
+                       mlir::MLIRContext &ctx, DiagnosticPrinter &printer,
+                       PreparedRun &out);
+
+/// input_N.pb and output_N.pb of an ONNX test-data folder, in N order.
+Status listTestData(llvm::StringRef dir, std::vector<std::string> &inputs,
+                    std::vector<std::string> &outputs,
+                    DiagnosticPrinter &printer);
 
 /// The schedule in `module`, if it holds one.
 sched::ProgramOp findProgram(mlir::ModuleOp module);

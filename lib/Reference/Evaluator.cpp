@@ -177,7 +177,8 @@ FailureOr<SmallVector<Tensor>> Evaluator::runBlock(Block &body,
       SmallVector<Tensor> results;
       for (Value v : op.getOperands())
         results.push_back(get(v));
-      values.clear();
+      if (!opts.keepValues)
+        values.clear();
       return results;
     }
     auto iface = dyn_cast<ReferenceOpInterface>(op);
@@ -185,8 +186,9 @@ FailureOr<SmallVector<Tensor>> Evaluator::runBlock(Block &body,
       return op.emitOpError("has no reference implementation");
     if (failed(iface.evaluate(*this)))
       return failure();
-    for (Value v : lastUses.lookup(&op))
-      values.erase(v);
+    if (!opts.keepValues)
+      for (Value v : lastUses.lookup(&op))
+        values.erase(v);
   }
   return emitError(body.getParentOp()->getLoc()) << "block has no terminator";
 }

@@ -426,6 +426,23 @@ std::optional<double> Target::layoutValue(llvm::StringRef key) const {
   return std::nullopt;
 }
 
+int64_t Target::minorGranule(int64_t elementBytes, std::string *name) const {
+  auto set = [&](const char *n, int64_t g) {
+    if (name)
+      *name = n;
+    return std::max<int64_t>(1, g);
+  };
+  if (auto stick = layoutValue("stick_bytes"))
+    return set("stick", int64_t(*stick) / std::max<int64_t>(1, elementBytes));
+  if (auto vec = layoutValue("vector_elems"))
+    return set("vector", int64_t(*vec));
+  if (const json::Array *tile = layout.getArray("tile"))
+    if (tile->size() == 2)
+      if (auto n = (*tile)[1].getAsNumber())
+        return set("tile", int64_t(*n));
+  return set("element", 1);
+}
+
 std::optional<double> Target::limit(llvm::StringRef key) const {
   auto it = limits.find(key.str());
   return it == limits.end() ? std::nullopt : std::optional<double>(it->second.value);

@@ -12,8 +12,17 @@ llvm::ArrayRef<Fault> dfa::knownFaults() {
   static const Fault faults[] = {
       {"tail-drop", "copies cover whole sticks, tiles or vectors only: the "
                     "partial last one is dropped"},
+      {"nan", "the kernel computing NODE writes a NaN into its first "
+              "element", /*takesNode=*/true},
+      {"swap-strides", "the first kernel reading a matrix reads it with its "
+                       "two minor strides swapped"},
+      {"drop-dep", "the first op that waits on others loses its "
+                   "dependencies: it runs before its operands are ready"},
+      {"dma-hang", "the first copy never completes"},
       {"accum-f16", "matrix kernels accumulate in f16 instead of the "
                     "target's accumulator"},
+      {"ulp1", "the first kernel's float result moves by at most one unit "
+               "in the last place"},
   };
   return faults;
 }
@@ -21,13 +30,36 @@ llvm::ArrayRef<Fault> dfa::knownFaults() {
 std::string dfa::faultHelp() {
   std::string s;
   for (const Fault &f : knownFaults())
-    s += std::string(s.empty() ? "" : "; ") + f.name + " (" + f.effect + ")";
+    s += std::string(s.empty() ? "" : "; ") + f.name +
+         (f.takesNode ? "@NODE" : "") + " (" + f.effect + ")";
   return s;
 }
 
 std::vector<std::string> dfa::faultNames() {
   std::vector<std::string> names;
   for (const Fault &f : knownFaults())
-    names.push_back(f.name);
+    names.push_back(std::string(f.name) + (f.takesNode ? "@NODE" : ""));
   return names;
+}
+
+std::string dfa::parseFault(llvm::StringRef spec, FaultSpec &out) {
+  out = {};
+  if (spec.empty())
+    return "";
+  auto [name, node] = spec.split('@');
+  for (const Fault &f : knownFaults()) {
+    if (name != f.name)
+      continue;
+    if (f.takesNode && node.empty())
+      return "fault '" + name.str() + "' needs a node: " + name.str() + "@NODE";
+    if (!f.takesNode && spec.contains('@'))
+      return "fault '" + name.str() + "' takes no node";
+    out.name = name.str();
+    out.node = node.str();
+    return "";
+  }
+  std::string known;
+  for (const std::string &n : faultNames())
+    known += (known.empty() ? "" : ", ") + n;
+  return "unknown fault '" + spec.str() + "' (known: " + known + ")";
 }

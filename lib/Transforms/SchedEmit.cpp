@@ -121,7 +121,7 @@ Value Lowering::dma(Location loc, Value v, Value src, Value dst,
 
 void Lowering::plantFaults(RankedTensorType type, const TensorLayout &layout,
                            SmallVectorImpl<int64_t> &sizes) {
-  if (opts.inject != "tail-drop" || sizes.empty())
+  if (fault.name != "tail-drop" || sizes.empty())
     return;
   // Cover whole sticks, tiles or vectors of the minor dim only.
   int64_t minor = layout.order.empty() ? int64_t(sizes.size()) - 1
@@ -137,7 +137,7 @@ Value Lowering::dmaRegion(Location loc, Value src, Value dst,
                           ArrayRef<int64_t> sizes, int64_t bytes,
                           ArrayRef<Value> deps, int64_t engine, int64_t chip,
                           double bandwidth, double latencyNs) {
-  SmallVector<Value> waits(deps);
+  SmallVector<Value> waits(deps.begin(), deps.end());
   sortDeps(waits);
   auto op = b.create<sched::DmaOp>(
       loc, sched::TokenType::get(b.getContext()), src, dst, waits,
@@ -155,6 +155,11 @@ Value Lowering::dmaRegion(Location loc, Value src, Value dst,
                  t, cast<sched::BufferType>(src.getType()).getMemory(),
                  cast<sched::BufferType>(dst.getType()).getMemory())));
   op.setCyclesAttr(b.getI64IntegerAttr(cycles));
+  if (fault.name == "dma-hang" && !planted) {
+    // The plan expects it done in `cycles`; the transfer never ends.
+    op.setBytesAttr(b.getI64IntegerAttr(int64_t(1) << 62));
+    planted = true;
+  }
   if (isStatic) {
     int64_t start =
         std::max(readyAt(waits), enginesBusy[chip].freeAt(engine, engine + 1));
@@ -293,9 +298,11 @@ sched::ComputeOp Lowering::buildCompute(KernelOp k, const KernelPlan &p,
                                         int64_t extent) {
   Location loc = k.getLoc();
   sortDeps(deps);
+  SmallVector<Value> waits(deps.begin(), deps.end());
+  plantDependencyFault(waits);
   auto compute = b.create<sched::ComputeOp>(
       loc, sched::TokenType::get(b.getContext()), k.getSymNameAttr(), ins, outs,
-      deps, b.getI64IntegerAttr(p.unitBegin), b.getI64IntegerAttr(p.unitEnd),
+      waits, b.getI64IntegerAttr(p.unitBegin), b.getI64IntegerAttr(p.unitEnd),
       chips > 1 ? b.getI64IntegerAttr(p.chip) : IntegerAttr(), IntegerAttr(),
       IntegerAttr(), StringAttr());
   compute->setAttr("kind", k.getKindAttr());
@@ -303,7 +310,7 @@ sched::ComputeOp Lowering::buildCompute(KernelOp k, const KernelPlan &p,
   // than f32 (or in f16, with the accum-f16 fault planted).
   StringRef kind = k.getKind();
   if (target::isMatrixKind(kind)) {
-    std::string acc = opts.inject == "accum-f16" ? "f16" : t.accumulator;
+    std::string acc = fault.name == "accum-f16" ? "f16" : t.accumulator;
     std::optional<target::StorageFormat> f = t.floatFormat(acc);
     if (f && f->mantissaBits < 23)
       compute.setAccumulatorAttr(b.getStringAttr(acc));
@@ -334,6 +341,7 @@ sched::ComputeOp Lowering::buildCompute(KernelOp k, const KernelPlan &p,
   for (Value v : cast<YieldOp>(k.getBlock().getTerminator()).getValues())
     yielded.push_back(map.lookup(v));
   b.create<sched::YieldOp>(loc, yielded);
+  plantBodyFault(*cb);
   return compute;
 }
 

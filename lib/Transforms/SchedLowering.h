@@ -116,6 +116,7 @@ struct Lowering {
     isStatic = family == "tpu" || family == "wse" || family == "lpu" ||
                family == "spyre";
     b.setListener(&sequencer);
+    (void)parseFault(opts.inject, fault); // checked by the caller
   }
 
   //===--------------------------------------------------------------------===//
@@ -169,6 +170,15 @@ struct Lowering {
   Value dma(Location loc, Value v, Value src, Value dst, ArrayRef<Value> deps,
             int64_t engine, int64_t chip, double bandwidth, double latencyNs);
 
+  /// The fault `opts.inject` names, and whether it is in the program yet
+  /// (the faults other than tail-drop and accum-f16 are planted once).
+  FaultSpec fault;
+  bool planted = false;
+  /// drop-dep: the first op with dependencies loses them. True if planted.
+  bool plantDependencyFault(SmallVectorImpl<Value> &deps);
+  /// nan@NODE, ulp1, swap-strides, in a compute body just built.
+  void plantBodyFault(Block &body);
+
   /// Plants the fault `opts.inject` names, if any, in a copy's `sizes`.
   void plantFaults(RankedTensorType type, const TensorLayout &layout,
                    SmallVectorImpl<int64_t> &sizes);
@@ -196,9 +206,11 @@ struct Lowering {
     return isa_and_nonnull<WeightOp, ConstantOp>(def);
   }
 
-  /// Bytes a kernel keeps on its chip for the whole program: the weights
-  /// and graph inputs it reads first, the graph results it makes.
-  int64_t residentBytesOf(KernelOp k, llvm::DenseSet<Value> &seen);
+  /// Bytes of the weights a kernel reads first (kept on its chip for the
+  /// whole program); `graphBytes`: the graph inputs it reads first and the
+  /// graph results it makes, which stay there too.
+  int64_t residentBytesOf(KernelOp k, llvm::DenseSet<Value> &seen,
+                          int64_t &graphBytes);
 
   /// Units and chip of every kernel; fails when the weights fit no chip.
   LogicalResult planKernels(ArrayRef<KernelOp> kernels,

@@ -174,12 +174,10 @@ int64_t dfa::layoutGranule(const target::Target &t, RankedTensorType type,
   // granule: a chunk boundary must fall on a stick, tile or vector edge.
   int64_t eb = elementBytes(type.getElementType());
   if (dim == physical(rank - 1)) {
-    if (auto stick = t.layoutValue("stick_bytes"))
-      return std::max<int64_t>(1, int64_t(*stick) / eb);
-    if (auto vec = t.layoutValue("vector_elems"))
-      return int64_t(*vec);
-    if (auto tile = layoutPair(t, "tile"))
-      return tile->second;
+    std::string kind;
+    int64_t g = t.minorGranule(eb, &kind);
+    if (kind != "element")
+      return g;
   }
   if (rank >= 2 && dim == physical(rank - 2))
     if (auto tile = layoutPair(t, "tile")) {
@@ -274,15 +272,3 @@ std::optional<MatmulShape> dfa::gemmShape(Operation *op) {
   return s;
 }
 
-std::string dfa::sourceName(Operation *op) {
-  Location loc = op->getLoc();
-  if (auto fused = dyn_cast<FusedLoc>(loc))
-    for (Location l : fused.getLocations())
-      if (isa<NameLoc>(l)) {
-        loc = l;
-        break;
-      }
-  if (auto name = dyn_cast<NameLoc>(loc))
-    return name.getName().str();
-  return "";
-}

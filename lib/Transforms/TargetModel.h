@@ -13,6 +13,7 @@
 #ifndef LIB_TRANSFORMS_TARGETMODEL_H
 #define LIB_TRANSFORMS_TARGETMODEL_H
 
+#include "dfa/Support/SourceName.h"
 #include "dfa/Target/Target.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -91,9 +92,6 @@ std::optional<MatmulShape> matmulShape(mlir::Operation *op);
 /// convolution as im2col (M = batch x output pixels, K = input channels per
 /// group x window, N = output channels per group, one product per group).
 std::optional<MatmulShape> gemmShape(mlir::Operation *op);
-
-/// The name of an op's source node (its NameLoc), or "" when it has none.
-std::string sourceName(mlir::Operation *op);
 
 } // namespace dfa
 

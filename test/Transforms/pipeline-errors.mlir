@@ -31,7 +31,7 @@ func.func @main(%x: tensor<1x100000xf32>) -> tensor<1x100000xf32> {
 module attributes {graph.target = "groq-tsp"} {
 func.func @main(%x: tensor<1x10240xf16>) -> tensor<1x10240xf16> {
   %w = graph.weight "w" at ""[0] : tensor<10240x10240xf16>
-  // expected-error @+1 {{does not fit: the weights and resident tensors of kernel}}
+  // expected-error @+1 {{does not fit: the weights of kernel}}
   %0 = graph.matmul %x, %w : (tensor<1x10240xf16>, tensor<10240x10240xf16>) -> tensor<1x10240xf16>
   return %0 : tensor<1x10240xf16>
 }

@@ -44,7 +44,10 @@ int main(int argc, char **argv) {
   app.add_option("--inject", o.inject,
                  "Plant a compiler fault, for tests and teaching: " +
                      dfa::faultHelp())
-      ->check(CLI::IsMember(dfa::faultNames()));
+      ->check([](const std::string &v) {
+        dfa::FaultSpec f;
+        return dfa::parseFault(v, f);
+      });
   app.add_option("--dump-dir", o.dumpDir,
                  "Write the IR after every stage to DIR/<target>/NN-<stage>.mlir");
   app.add_option("--compile-from", o.compileFrom,

@@ -62,7 +62,10 @@ int main(int argc, char **argv) {
   app.add_option("--inject", o.inject,
                  "Plant a compiler fault, for tests and teaching: " +
                      dfa::faultHelp())
-      ->check(CLI::IsMember(dfa::faultNames()));
+      ->check([](const std::string &v) {
+        dfa::FaultSpec f;
+        return dfa::parseFault(v, f);
+      });
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError &e) {

@@ -32,7 +32,10 @@ int main(int argc, char **argv) {
   app.add_option("--inject", o.inject,
                  "Plant a compiler fault, for tests and teaching: " +
                      dfa::faultHelp())
-      ->check(CLI::IsMember(dfa::faultNames()));
+      ->check([](const std::string &v) {
+        dfa::FaultSpec f;
+        return dfa::parseFault(v, f);
+      });
   app.add_option("--inputs", o.inputs,
                  "Input tensors (.pb or .npy), one per model input")
       ->take_all();

@@ -45,8 +45,11 @@ struct CompileOptions {
   std::string target;
   bool remarks = false;
   /// A fault the compiler plants on purpose (`--inject`), for tests and
-  /// teaching: `tail-drop`.
+  /// teaching (knownFaults()).
   std::string inject;
+  /// Run only this many pass executions of the last stage (an MLIR debug
+  /// counter on "pass-execution"; -1: all). dfa-bisect's pass bisection.
+  int lastStagePassLimit = -1;
 };
 
 struct RunOptions {
@@ -97,7 +100,27 @@ struct RooflineOptions {
   std::vector<std::string> llmDims;
 };
 
+/// dfa-bisect's options; its exit codes are its own (dfa/Bisect/Bisect.h).
+struct BisectOptions {
+  /// The model, inputs (--inputs, --test-data, --seed), --expect, the
+  /// target, its description folders and the fault to plant.
+  RunOptions run;
+  /// "strict" or "lenient".
+  std::string profile = "strict";
+  /// Per-node ULP budgets: NODE=ULPS.
+  std::vector<std::string> tolerances;
+  bool json = false;
+  /// Predicate mode for reducers: compare the outputs only and exit with
+  /// the verdict's code; with `interesting` >= 0, exit 0 when the code is
+  /// that one and 1 otherwise.
+  bool check = false;
+  int interesting = -1;
+  /// Delta-debug the failing graph into this folder (a reproducer).
+  std::string reduce;
+};
+
 int compileMain(const CompileOptions &options);
+int bisectMain(const BisectOptions &options);
 int runMain(const RunOptions &options);
 int rooflineMain(const RooflineOptions &options);
 

@@ -87,6 +87,10 @@ struct Target {
   const MemoryLevel *level(llvm::StringRef name) const;
   /// A numeric layout entry, if present.
   std::optional<double> layoutValue(llvm::StringRef key) const;
+  /// The elements of a tensor's minor dim that are stored and moved as one
+  /// (a Spyre stick, a vector, the minor side of a TPU tile); `name` is set
+  /// to "stick", "vector", "tile" or "element" (1: none).
+  int64_t minorGranule(int64_t elementBytes, std::string *name = nullptr) const;
   /// The device storage format of host element type `dtype` ("f16", ...)
   /// when the device keeps it in another format; null otherwise.
   const StorageFormat *deviceFormat(llvm::StringRef dtype) const;

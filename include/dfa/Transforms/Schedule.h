@@ -22,21 +22,32 @@ namespace dfa {
 struct ScheduleOptions {
   /// Emit a remark for each placement decision.
   bool remarks = false;
-  /// A fault to plant, one of knownFaults().
+  /// A fault to plant, one of knownFaults() (parseFault's syntax).
   std::string inject;
 };
 
-/// A compiler fault `--inject` can plant, for tests and teaching.
+/// A compiler fault `--inject` can plant, for tests and teaching (and for
+/// dfa-bisect's own tests: each is a known bug class to localize).
 struct Fault {
   const char *name;
   const char *effect;
+  /// Takes a source node: `NAME@NODE`.
+  bool takesNode = false;
 };
 /// Every fault, in the order the help lists them.
 llvm::ArrayRef<Fault> knownFaults();
-/// "tail-drop (...), accum-f16 (...)": the faults for a help text.
+/// "tail-drop (...); nan@NODE (...)": the faults for a help text.
 std::string faultHelp();
-/// The fault names, for checking a command-line value.
+/// The fault names, as written on the command line ("nan@NODE").
 std::vector<std::string> faultNames();
+
+/// An --inject value, parsed.
+struct FaultSpec {
+  std::string name; // "" for none
+  std::string node; // nan@NODE's node
+};
+/// Parses `spec` into `out`; returns why it is not a fault ("" if it is).
+std::string parseFault(llvm::StringRef spec, FaultSpec &out);
 
 /// Replaces the function `main` of `module` (its ops grouped into
 /// graph.kernel ops, tiled and laid out) by a `sched.program` for `t`:

@@ -1,0 +1,257 @@
+//===- Classify.cpp - evidence to a layer of the taxonomy -----------------===//
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+///
+/// The rules, strongest evidence first: how the run failed (a compile
+/// error names its stage; a deadlock or race is scheduling); which rung of
+/// the stage ladder first computes a wrong answer (a graph stage's IR runs
+/// on the CPU reference, so its fault is that stage's); and, when only the
+/// schedule is wrong, the structure of the bad elements in the device's
+/// layout (a tail, a stick position, swapped strides: tiling and layout)
+/// against numerics (no structure; a probe with f32 accumulation removes
+/// it). Each rule states its evidence and the layer it ruled out.
+///
+//===----------------------------------------------------------------------===//
+
+#include "dfa/Bisect/Bisect.h"
+
+#include "llvm/Support/FormatVariadic.h"
+
+using namespace dfa;
+using namespace dfa::bisect;
+
+const char *dfa::bisect::layerName(int layer) {
+  static const char *names[] = {"none",
+                                "model source",
+                                "graph capture and import",
+                                "decomposition",
+                                "fusion",
+                                "tiling and layout",
+                                "memory placement",
+                                "scheduling and synchronization",
+                                "execution numerics"};
+  return layer >= 0 && layer <= 8 ? names[layer] : "unknown";
+}
+
+namespace {
+
+int stageLayer(llvm::StringRef stage) {
+  if (stage == "graph")
+    return 2;
+  if (stage == "decomposed")
+    return 3;
+  if (stage == "fused")
+    return 4;
+  if (stage == "tiled" || stage == "laid-out")
+    return 5;
+  return 6; // sched: placement and copies
+}
+
+} // namespace
+
+Classification dfa::bisect::classify(const Findings &f) {
+  Classification c;
+  auto say = [&](std::string e) { c.evidence.push_back(std::move(e)); };
+  if (f.failure == "compile") {
+    c.verdict = "compile";
+    c.exitCode = CompileFailure;
+    c.layer = stageLayer(f.failureStage);
+    c.confidence = 0.8;
+    llvm::StringRef msg(f.failureMessage);
+    if (f.failureStage == "sched" &&
+        (msg.contains("scheduling conflict") || msg.contains("wait"))) {
+      // The schedule's verifier caught an op racing its producer.
+      c.layer = 7;
+      c.confidence = 0.9;
+      say("the schedule verifier rejects the compiler's own schedule: an op "
+          "does not wait for what it reads");
+      c.runnerUp = 6;
+      c.runnerUpWhyNot = "every buffer is placed; only an order is missing";
+      say("the " + f.failureStage + " stage fails to compile: " + f.failureMessage);
+      return c;
+    }
+    say("the " + f.failureStage + " stage fails to compile: " + f.failureMessage);
+    c.runnerUp = c.layer == 2 ? 1 : c.layer - 1;
+    c.runnerUpWhyNot = "the stages before " + f.failureStage + " compile";
+    return c;
+  }
+  if (f.failure == "deadlock") {
+    c.verdict = "deadlock";
+    c.exitCode = Deadlock;
+    c.layer = 7;
+    c.confidence = 0.9;
+    say("the simulation's watchdog tripped: " + f.failureMessage);
+    say("every stage up to laid-out computes the right answer on the CPU "
+        "reference");
+    c.runnerUp = 6;
+    c.runnerUpWhyNot = "the schedule verifies: every buffer is placed and "
+                       "every copy is in bounds";
+    return c;
+  }
+  if (f.failure == "race") {
+    c.verdict = "runtime";
+    c.exitCode = RuntimeFailure;
+    c.layer = 7;
+    c.confidence = 0.95;
+    say("an op reads a buffer without waiting for the op that writes it: " +
+        f.failureMessage);
+    c.runnerUp = 6;
+    c.runnerUpWhyNot = "the buffers do not overlap: the reader and writer "
+                       "agree on where the value lives";
+    return c;
+  }
+  if (f.failure == "runtime") {
+    c.verdict = "runtime";
+    c.exitCode = RuntimeFailure;
+    c.layer = 6;
+    c.confidence = 0.5;
+    say("the schedule fails to run: " + f.failureMessage);
+    c.runnerUp = 7;
+    c.runnerUpWhyNot = "no deadlock and no race was detected";
+    return c;
+  }
+  if (f.nondeterministic) {
+    c.verdict = "nondeterministic";
+    c.exitCode = Nondeterministic;
+    c.layer = 7;
+    c.confidence = 0.7;
+    say("two runs of the same schedule on the same inputs differ");
+    c.runnerUp = 8;
+    c.runnerUpWhyNot = "the simulator's arithmetic is deterministic";
+    return c;
+  }
+  bool anyFailed = llvm::any_of(f.outputs, [](const Comparison &o) { return o.failed(); });
+  if (!anyFailed)
+    return c;
+
+  // Which outputs failed and how: logic (structure, NaN, a bit-exact
+  // contract) or numerics.
+  const Comparison *worst = nullptr;
+  for (const Comparison &o : f.outputs)
+    if (o.failed() && !worst)
+      worst = &o;
+  const Comparison &at = f.node ? *f.node : *worst;
+  bool exact = at.cls == OpClass::Movement || at.cls == OpClass::Exact;
+  // Errors of the order of the values themselves, on more than a few
+  // elements: rounding does not do that.
+  // Accumulating in f32 removes it: precision, however large.
+  bool precision = f.f32AccumulatorFixes.value_or(false);
+  bool gross = !precision &&
+               double(at.metrics.grossErrors) > 0.01 * double(at.metrics.elements);
+  bool logic = (at.pattern.structural() && !precision) ||
+               at.metrics.nanMismatches > 0 ||
+               at.metrics.infMismatches > 0 || gross ||
+               f.swappedOperand.has_value() ||
+               (exact && f.isolatedFails.value_or(true));
+  c.verdict = logic ? "logic" : "numeric";
+  c.exitCode = logic ? LogicMismatch : NumericMismatch;
+  if (f.referenceMatchesExpected == false) {
+    c.layer = 2;
+    c.confidence = 0.6;
+    say("the CPU reference of the imported graph disagrees with the "
+        "expected outputs");
+    c.runnerUp = 1;
+    c.runnerUpWhyNot = "the expected outputs come from the model's source";
+    return c;
+  }
+  std::string node = f.node ? "'" + f.node->name + "' (" + f.node->op + ")" : "";
+  if (!f.node.has_value() && worst)
+    node = "output '" + worst->name + "'";
+  if (f.stage != "sched" && !f.stage.empty()) {
+    c.layer = stageLayer(f.stage);
+    c.confidence = 0.85;
+    say("the " + f.stage + " stage's IR, run on the CPU reference, already "
+        "computes " + node + " wrong" +
+        (f.pass.empty() ? "" : " (after pass " + f.pass + ")"));
+    say("the stage before it computes the right answer");
+    c.runnerUp = c.layer == 3 ? 2 : c.layer - 1;
+    c.runnerUpWhyNot = "the previous stage's IR runs right";
+    return c;
+  }
+  say("every stage up to laid-out computes the right answer on the CPU "
+      "reference; the schedule does not");
+  if (f.node)
+    say("the first diverging node in graph order is " + node +
+        (f.kernel.empty() ? "" : ", in kernel '" + f.kernel + "'") +
+        llvm::formatv(" ({0} prefix runs)", f.prefixRuns).str());
+  if (f.isolatedFails)
+    say(*f.isolatedFails
+            ? "alone, fed the reference's inputs, it is still wrong: the "
+              "fault is in its own kernel or copies"
+            : "alone, fed the reference's inputs, it is right: the error "
+              "comes from upstream values");
+  if (at.pattern.kind != "none")
+    say("pattern: " + at.pattern.kind + ": " + at.pattern.where);
+  if (exact && !at.metrics.bitExact)
+    say("a " + className(at.cls).str() + " op is not bit-exact");
+  if (f.swappedOperand) {
+    c.layer = 5;
+    c.confidence = 0.9;
+    say("its result is exactly the reference's with operand " +
+        std::to_string(*f.swappedOperand) +
+        " read with its two minor strides swapped: the kernel reads that "
+        "buffer in the wrong layout");
+    c.runnerUp = 6;
+    c.runnerUpWhyNot = "the operand's values are all there, in another order";
+    return c;
+  }
+  if (at.pattern.structural() && !precision) {
+    c.layer = 5;
+    c.confidence = at.pattern.kind == "block" ? 0.6 : 0.9;
+    if (at.pattern.kind == "block") {
+      c.layer = 6;
+      c.runnerUp = 7;
+      c.runnerUpWhyNot = "the schedule has no race and no deadlock";
+    } else {
+      c.runnerUp = 6;
+      c.runnerUpWhyNot = "the right values arrive everywhere else: the "
+                         "buffers are placed right, the copies' extents or "
+                         "strides are not";
+    }
+    return c;
+  }
+  if (at.metrics.nanMismatches > 0 || at.metrics.infMismatches > 0) {
+    c.layer = 8;
+    c.confidence = f.isolatedFails.value_or(false) ? 0.7 : 0.5;
+    say(llvm::formatv("{0} NaN and {1} Inf where the reference is finite, "
+                      "with no layout structure",
+                      at.metrics.nanMismatches, at.metrics.infMismatches)
+            .str());
+    c.runnerUp = 6;
+    c.runnerUpWhyNot = "an element never written reads as NaN poison, but "
+                       "the bad elements are not where a copy would miss";
+    return c;
+  }
+  if (gross) {
+    c.layer = 6;
+    c.confidence = 0.5;
+    say(std::to_string(at.metrics.grossErrors) +
+        " elements off by more than 5% of the values' scale, with no "
+        "structure in the output: the kernel computes on wrong data");
+    c.runnerUp = 5;
+    c.runnerUpWhyNot = "no layout misreading of its operands reproduces it";
+    return c;
+  }
+  c.layer = 8;
+  c.confidence = 0.6;
+  say("no structure: " + std::to_string(at.metrics.bad.size()) +
+      " elements over budget, at most " + shortNumber(at.metrics.maxUlp) +
+      " ulps; rmse " + shortNumber(at.metrics.rmseVsOracle) +
+      " against the fp64 oracle, the reference's own " +
+      shortNumber(at.metrics.referenceRmseVsOracle));
+  if (f.f32AccumulatorFixes) {
+    if (*f.f32AccumulatorFixes) {
+      c.confidence = 0.9;
+      say("with the matrix kernels accumulating in f32 the error goes away: "
+          "the accumulation precision");
+    } else {
+      say("accumulating in f32 does not remove it");
+    }
+  }
+  c.runnerUp = 4;
+  c.runnerUpWhyNot = "the fused graph runs right on the reference: fusion "
+                     "alone does not change the answer";
+  return c;
+}

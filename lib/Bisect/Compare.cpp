@@ -1,0 +1,346 @@
+//===- Compare.cpp - dfa-bisect's tolerance model and metrics --------------===//
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+#include "dfa/Bisect/Compare.h"
+
+#include "mlir/IR/BuiltinTypes.h"
+#include "llvm/ADT/StringSwitch.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+
+using namespace mlir;
+using namespace dfa;
+using namespace dfa::bisect;
+
+llvm::StringRef dfa::bisect::className(OpClass c) {
+  switch (c) {
+  case OpClass::Movement: return "movement";
+  case OpClass::Exact: return "exact";
+  case OpClass::Elementwise: return "elementwise";
+  case OpClass::Transcendental: return "transcendental";
+  case OpClass::Reduction: return "reduction";
+  case OpClass::Composite: return "composite";
+  }
+  return "elementwise";
+}
+
+namespace {
+
+int64_t elementsOf(Value v) {
+  auto t = dyn_cast<RankedTensorType>(v.getType());
+  return t && t.hasStaticShape() ? t.getNumElements() : 1;
+}
+
+int64_t lastDim(Value v) {
+  auto t = dyn_cast<RankedTensorType>(v.getType());
+  return t && t.getRank() > 0 ? std::max<int64_t>(1, t.getShape().back()) : 1;
+}
+
+} // namespace
+
+OpClass dfa::bisect::classOf(Operation *op, int64_t &k) {
+  k = 1;
+  if (op->getNumResults() == 0)
+    return OpClass::Movement;
+  auto type = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+  if (type && !isa<FloatType>(type.getElementType()))
+    return OpClass::Exact;
+  llvm::StringRef name = op->getName().stripDialect();
+  auto cls = llvm::StringSwitch<std::optional<OpClass>>(name)
+                 .Cases("reshape", "expand", "transpose", "concat", "split",
+                        "slice", "gather", "gather_elements", "gather_nd",
+                        OpClass::Movement)
+                 .Cases("scatter_nd", "scatter_elements", "pad", "tile",
+                        "trilu", "relayout", "constant", "weight",
+                        OpClass::Movement)
+                 .Cases("max_pool", "global_max_pool", "reduce_max",
+                        "reduce_min", "top_k", "hardmax", OpClass::Movement)
+                 .Cases("exp", "log", "sigmoid", "tanh", "erf", "gelu",
+                        "silu", "mish", "softplus", OpClass::Transcendental)
+                 .Cases("sin", "cos", "tan", "asin", "acos", "atan", "sinh",
+                        "cosh", "asinh", OpClass::Transcendental)
+                 .Cases("acosh", "atanh", "pow", "elu", "selu", "celu",
+                        "hard_swish", "softsign", OpClass::Transcendental)
+                 .Cases("softmax", "log_softmax", "layer_norm", "instance_norm",
+                        "lp_norm", "batch_norm", OpClass::Composite)
+                 .Default(std::nullopt);
+  if (cls == OpClass::Composite) {
+    k = lastDim(op->getOperand(0));
+    return *cls;
+  }
+  if (cls)
+    return *cls;
+  if (name == "matmul" || name == "gemm" || name == "attention") {
+    k = lastDim(op->getOperand(0));
+    return OpClass::Reduction;
+  }
+  if (name == "conv" || name == "conv_transpose") {
+    Value w = op->getOperand(1);
+    auto wt = cast<RankedTensorType>(w.getType());
+    k = wt.getRank() > 0 ? elementsOf(w) / std::max<int64_t>(1, wt.getDimSize(0))
+                         : 1;
+    return OpClass::Reduction;
+  }
+  if (name.starts_with("reduce_") || name.ends_with("_pool") ||
+      name == "cumsum" || name == "resize") {
+    k = std::max<int64_t>(1, elementsOf(op->getOperand(0)) /
+                                 std::max<int64_t>(1, elementsOf(op->getResult(0))));
+    if (name == "cumsum")
+      k = lastDim(op->getOperand(0));
+    return OpClass::Reduction;
+  }
+  return OpClass::Elementwise;
+}
+
+Profile dfa::bisect::strictProfile() {
+  Profile p;
+  p.name = "strict";
+  p.elementwiseUlps = 0.5;
+  p.transcendentalUlps = 4;
+  p.reductionC = 4;
+  p.referenceMultiple = 2;
+  return p;
+}
+
+Profile dfa::bisect::lenientProfile() {
+  Profile p;
+  p.name = "lenient";
+  p.elementwiseUlps = 2;
+  p.transcendentalUlps = 16;
+  p.reductionC = 8;
+  p.referenceMultiple = 3;
+  return p;
+}
+
+std::optional<Profile> dfa::bisect::profileNamed(llvm::StringRef name) {
+  if (name == "strict")
+    return strictProfile();
+  if (name == "lenient")
+    return lenientProfile();
+  return std::nullopt;
+}
+
+double dfa::bisect::ulp(double x, const Format &f) {
+  int emin = 2 - (1 << (f.exponentBits - 1)); // smallest normal exponent
+  int e = emin;
+  if (x != 0 && std::isfinite(x))
+    e = std::max(emin, std::ilogb(x));
+  return std::ldexp(1.0, e - f.mantissaBits);
+}
+
+Budget dfa::bisect::budgetFor(OpClass cls, int64_t k, const Profile &p,
+                              const Format &stored, const Format &acc,
+                              bool accumulated) {
+  Budget b;
+  b.cls = cls;
+  b.stored = stored;
+  b.accumulator = acc;
+  b.reductionLength = std::max<int64_t>(1, k);
+  b.ulps = cls == OpClass::Transcendental ? p.transcendentalUlps
+                                          : p.elementwiseUlps;
+  b.reductionC = p.reductionC;
+  b.accumulated = accumulated;
+  b.referenceMultiple = p.referenceMultiple;
+  return b;
+}
+
+namespace {
+
+bool sameBits(const ref::Tensor &a, const ref::Tensor &b, int64_t i) {
+  size_t n = ref::dtypeSize(a.dtype());
+  if (ref::isFloat(a.dtype())) {
+    double x = a.getDouble(i), y = b.getDouble(i);
+    if (std::isnan(x) && std::isnan(y))
+      return true;
+  }
+  return std::memcmp(a.bytes() + i * n, b.bytes() + i * n, n) == 0;
+}
+
+int bucket(double ulps) {
+  if (ulps == 0)
+    return 0;
+  if (ulps <= 1)
+    return 1;
+  if (ulps <= 2)
+    return 2;
+  if (ulps <= 10)
+    return 3;
+  if (ulps <= 100)
+    return 4;
+  return 5;
+}
+
+} // namespace
+
+std::string dfa::bisect::shortNumber(double x) {
+  if (std::isnan(x))
+    return "nan";
+  if (std::isinf(x))
+    return x > 0 ? "inf" : "-inf";
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.3g", x);
+  return buf;
+}
+
+Metrics dfa::bisect::compare(const ref::Tensor &got, const ref::Tensor &want,
+                             const ref::Tensor &oracle, const Budget &b) {
+  Metrics m;
+  int64_t n = want.numElements();
+  m.elements = n;
+  bool exactClass = b.cls == OpClass::Movement || b.cls == OpClass::Exact ||
+                    !ref::isFloat(want.dtype());
+  bool haveOracle = oracle.defined() && oracle.numElements() == n;
+  double sumSq = 0, refSq = 0, gotSq = 0, dot = 0, oracleErr = 0,
+         referenceErr = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    double y = want.getDouble(i);
+    if (std::isfinite(y))
+      refSq += y * y;
+  }
+  double rms = n ? std::sqrt(refSq / double(n)) : 0;
+  // The reference's own error against the oracle, over the tensor.
+  double referenceRms = 0;
+  if (haveOracle) {
+    double sq = 0;
+    for (int64_t i = 0; i < n; ++i) {
+      double y = want.getDouble(i), o = oracle.getDouble(i);
+      if (std::isfinite(y) && std::isfinite(o))
+        sq += (y - o) * (y - o);
+    }
+    referenceRms = n ? std::sqrt(sq / double(n)) : 0;
+  }
+  std::vector<double> ulps;
+  ulps.reserve(size_t(n));
+  for (int64_t i = 0; i < n; ++i) {
+    double x = got.getDouble(i), y = want.getDouble(i);
+    bool same = sameBits(got, want, i);
+    m.bitExact &= same;
+    bool xn = std::isnan(x), yn = std::isnan(y);
+    bool xi = std::isinf(x), yi = std::isinf(y);
+    if (xn != yn)
+      ++m.nanMismatches;
+    if (!xn && !yn && (xi || yi) && !(xi && yi && (x > 0) == (y > 0)))
+      ++m.infMismatches;
+    double diff = (xn || yn) ? (xn == yn ? 0 : INFINITY) : std::fabs(x - y);
+    if (xi && yi && (x > 0) == (y > 0))
+      diff = 0;
+    if (!xn && !yn && x != 0 && y != 0 && std::signbit(x) != std::signbit(y))
+      ++m.signFlips;
+    if (x == 0 && y != 0 && !yn)
+      ++m.zerosWhereNonzero;
+    if (std::isfinite(diff)) {
+      sumSq += diff * diff;
+      if (diff > m.maxAbs) {
+        m.maxAbs = diff;
+        m.maxAbsIndex = i;
+        m.worstGot = x;
+        m.worstWant = y;
+      }
+      double rel = diff / std::max({std::fabs(y), 1e-3 * rms, 1e-30});
+      if (rel > m.maxRel) {
+        m.maxRel = rel;
+        m.maxRelIndex = i;
+      }
+    } else if (m.maxAbs != INFINITY) {
+      m.maxAbs = INFINITY;
+      m.maxAbsIndex = i;
+      m.worstGot = x;
+      m.worstWant = y;
+    }
+    if (!(diff <= 0.05 * std::max(std::fabs(y), rms)))
+      ++m.grossErrors;
+    if (std::isfinite(x) && std::isfinite(y)) {
+      gotSq += x * x;
+      dot += x * y;
+    }
+    double u = ref::isFloat(want.dtype()) ? ulp(y, b.stored) : 1;
+    // The distance in ulps of the larger of the two (a zero reference
+    // would count subnormal steps).
+    double uLarger = ref::isFloat(want.dtype())
+                         ? ulp(std::max(std::fabs(x), std::fabs(y)), b.stored)
+                         : 1;
+    double inUlps = std::isfinite(diff) ? diff / uLarger : INFINITY;
+    ulps.push_back(inUlps);
+    ++m.ulpHistogram[bucket(inUlps)];
+    double o = 0;
+    if (haveOracle) {
+      o = oracle.getDouble(i);
+      if (std::isfinite(o) && std::isfinite(x) && std::isfinite(y)) {
+        oracleErr += (x - o) * (x - o);
+        referenceErr += (y - o) * (y - o);
+      }
+    }
+    // The element's allowance.
+    bool bad;
+    double allowed = 0;
+    if (exactClass) {
+      bad = !same;
+    } else {
+      allowed = b.ulps * u;
+      if (b.cls == OpClass::Reduction || b.cls == OpClass::Composite) {
+        double uAcc = std::ldexp(1.0, -(b.accumulator.mantissaBits + 1));
+        allowed += b.reductionC * std::sqrt(double(b.reductionLength)) * uAcc *
+                   std::max(std::fabs(y), rms);
+      }
+      if (b.accumulated) {
+        // Error carried in from upstream: cancellation leaves an element
+        // near zero with the error of the values it came from, so the
+        // ulps are counted at the tensor's scale too ...
+        allowed = std::max(allowed, b.ulps * ulp(rms, b.stored));
+        // ... and the reference's own error against the oracle (at an
+        // element, and three times its rms over the tensor) is admitted
+        // m times.
+        if (haveOracle && std::isfinite(o))
+          allowed += b.referenceMultiple *
+                         std::max(std::fabs(y - o), 3 * referenceRms) +
+                     0.5 * ulp(o, b.stored); // the storage round trip
+      }
+      bad = (xn != yn) || (!xn && !(diff <= allowed));
+    }
+    if (bad) {
+      m.bad.push_back(i);
+      if (!m.constantFill && m.bad.size() == 1)
+        m.constantFill = x;
+      else if (m.constantFill &&
+               !(*m.constantFill == x ||
+                 (std::isnan(*m.constantFill) && std::isnan(x))))
+        m.constantFill.reset();
+    }
+    double ratio = exactClass ? (same ? 0 : INFINITY)
+                              : (allowed > 0 ? diff / allowed
+                                             : (diff > 0 ? INFINITY : 0));
+    if (xn != yn)
+      ratio = INFINITY;
+    m.worstRatio = std::max(m.worstRatio, ratio);
+  }
+  if (m.bad.size() < 2)
+    m.constantFill.reset();
+  if (m.bad.empty())
+    m.constantFill.reset();
+  m.rmse = n ? std::sqrt(sumSq / double(n)) : 0;
+  m.cosine = (gotSq > 0 && refSq > 0) ? dot / std::sqrt(gotSq * refSq)
+                                      : (gotSq == refSq ? 1 : 0);
+  if (haveOracle) {
+    m.rmseVsOracle = std::sqrt(oracleErr / double(std::max<int64_t>(1, n)));
+    m.referenceRmseVsOracle =
+        std::sqrt(referenceErr / double(std::max<int64_t>(1, n)));
+  }
+  if (!ulps.empty()) {
+    std::vector<double> sorted = ulps;
+    auto at = [&](double q) {
+      size_t k = std::min(sorted.size() - 1, size_t(q * double(sorted.size() - 1)));
+      std::nth_element(sorted.begin(), sorted.begin() + k, sorted.end());
+      return sorted[k];
+    };
+    m.ulpP50 = at(0.5);
+    m.ulpP99 = at(0.99);
+    m.maxUlp = *std::max_element(ulps.begin(), ulps.end());
+  }
+  return m;
+}

@@ -1,0 +1,426 @@
+//===- Bisect.cpp - dfa-bisect: where a compiled answer first goes wrong ----===//
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+///
+/// 1. References: the CPU reference on the inputs as the target stores them
+///    (outputs rounded likewise), an fp64-accumulating oracle, and the
+///    storage round trip (in the budgets).
+/// 2. The compiled schedule, simulated; every output judged by the
+///    tolerance model. A compile error, race or deadlock stops here.
+/// 3. The stage ladder: each stage's IR run on the CPU reference, the
+///    first that computes a wrong answer; inside it, the pass (an MLIR
+///    debug counter on pass executions).
+/// 4. The layer: the first node in graph order whose value is wrong in
+///    that stage, by bisecting prefixes of the graph; then that node alone,
+///    fed the reference's inputs.
+/// 5. Probes, the classification and the report.
+///
+//===----------------------------------------------------------------------===//
+
+#include "BisectRun.h"
+#include "Pipeline.h"
+#include "RunTarget.h"
+
+#include "dfa/Reference/Evaluator.h"
+
+#include "dialects/Sched/SchedOps.h"
+
+#include "llvm/Support/Path.h"
+
+#include <cstring>
+
+using namespace mlir;
+using namespace dfa;
+using namespace dfa::driver;
+using namespace dfa::bisect;
+
+namespace {
+
+int usage(DiagnosticPrinter &printer, const std::string &message) {
+  printer.error(message);
+  return Usage;
+}
+
+/// dfa-bisect's code for a failure before any comparison.
+int setupFailure(Status s) {
+  switch (s) {
+  case Status::Ok:
+    return Pass;
+  case Status::Unsupported:
+    return CompileFailure;
+  case Status::Internal:
+    return Internal;
+  default:
+    return Usage; // the model, inputs or target given cannot be used
+  }
+}
+
+bool anyFailed(llvm::ArrayRef<bisect::Comparison> cs) {
+  return llvm::any_of(cs, [](const bisect::Comparison &c) { return c.failed(); });
+}
+
+/// Compares the outputs of an execution with the references.
+std::vector<bisect::Comparison> compareOutputs(BisectEnv &env, func::FuncOp main,
+                                       llvm::ArrayRef<std::string> names,
+                                       llvm::ArrayRef<ref::Tensor> got,
+                                       llvm::ArrayRef<ref::Tensor> want,
+                                       llvm::ArrayRef<ref::Tensor> oracle) {
+  std::vector<bisect::Comparison> out;
+  Operation *ret = main.getBody().front().getTerminator();
+  for (size_t i = 0; i < got.size() && i < want.size(); ++i) {
+    Value v = ret->getOperand(i);
+    out.push_back(compareValue(env, names[i], v.getDefiningOp(), v.getType(),
+                               got[i], want[i], oracle[i], /*accumulated=*/true));
+  }
+  return out;
+}
+
+/// The kernel of the schedule that computes `node`.
+std::string kernelOf(ModuleOp compiled, llvm::StringRef node) {
+  std::string found;
+  compiled.walk([&](sched::ComputeOp c) {
+    if (!found.empty())
+      return;
+    c.getBody().walk([&](Operation *op) {
+      if (found.empty() && nodeName(op) == node)
+        found = c.getKernel().str();
+    });
+  });
+  return found;
+}
+
+/// `t` [.., M, N] as read with its two minor strides swapped: element
+/// [.., i, j] from position j * M + i of the row-major image.
+std::optional<ref::Tensor> swapMinorStrides(const ref::Tensor &t) {
+  llvm::ArrayRef<int64_t> s = t.shape();
+  if (s.size() < 2 || s[s.size() - 1] < 2 || s[s.size() - 2] < 2)
+    return std::nullopt;
+  int64_t m = s[s.size() - 2], n = s.back(), plane = m * n;
+  ref::Tensor out = t.clone();
+  size_t e = ref::dtypeSize(t.dtype());
+  for (int64_t p = 0; p < t.numElements() / plane; ++p)
+    for (int64_t i = 0; i < m; ++i)
+      for (int64_t j = 0; j < n; ++j)
+        std::memcpy(out.bytes() + (p * plane + i * n + j) * e,
+                    t.bytes() + (p * plane + j * m + i) * e, e);
+  return out;
+}
+
+struct Bisector {
+  Bisector(BisectEnv &env, ModuleOp graph, func::FuncOp main)
+      : env(env), graph(graph), main(main) {}
+  BisectEnv &env;
+  ModuleOp graph;
+  func::FuncOp main;
+  SmallVector<ref::Tensor> args, argsStored;
+  ref::Evaluator same{keep(false)}, oracle{keep(true)};
+
+  static ref::EvalOptions keep(bool fp64) {
+    ref::EvalOptions o;
+    o.fp64Accumulate = fp64;
+    o.keepValues = true;
+    return o;
+  }
+  std::vector<ref::Tensor> sameOut, oracleOut;
+  Findings f;
+
+  /// Does the prefix ending at node `k` compute it wrong at `stage`?
+  bool prefixFails(size_t k, int stage, bisect::Comparison *at, std::string *kernel) {
+    ++f.prefixRuns;
+    OwningOpRef<ModuleOp> p = prefix(graph, k);
+    Execution e = execute(env, *p, stage, argsStored);
+    if (!e.failure.empty())
+      return true;
+    Operation *node = nodesOf(main)[k];
+    for (auto [i, r] : llvm::enumerate(node->getResults())) {
+      bisect::Comparison c = compareValue(env, nodeName(node), node, r.getType(),
+                                  e.outputs[i], toStored(env.target, same.get(r)),
+                                  oracle.get(r), /*accumulated=*/true);
+      if (c.failed()) {
+        if (at)
+          *at = c;
+        if (kernel && stage == kSchedStage)
+          *kernel = kernelOf(*e.module, nodeName(node));
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /// The first node (graph order) that is wrong at `stage`, bisecting
+  /// prefixes up to the producer of the first wrong output.
+  void locateNode(int stage) {
+    std::vector<Operation *> nodes = nodesOf(main);
+    Operation *ret = main.getBody().front().getTerminator();
+    size_t hi = nodes.size();
+    for (auto [i, c] : llvm::enumerate(f.outputs))
+      if (c.failed())
+        if (Operation *def = ret->getOperand(i).getDefiningOp()) {
+          auto it = llvm::find(nodes, def);
+          if (it != nodes.end()) {
+            hi = size_t(it - nodes.begin());
+            break;
+          }
+        }
+    if (hi == nodes.size())
+      return;
+    size_t lo = 0;
+    while (lo < hi) {
+      size_t mid = lo + (hi - lo) / 2;
+      if (prefixFails(mid, stage, nullptr, nullptr))
+        hi = mid;
+      else
+        lo = mid + 1;
+    }
+    bisect::Comparison c;
+    std::string kernel;
+    if (!prefixFails(lo, stage, &c, &kernel))
+      return;
+    f.node = c;
+    f.kernel = kernel;
+    // The node alone, fed the reference's values.
+    SmallVector<Value> operands;
+    OwningOpRef<ModuleOp> one = isolate(nodes[lo], operands);
+    SmallVector<ref::Tensor> inputs;
+    for (Value v : operands)
+      inputs.push_back(toStored(env.target, same.get(v)));
+    Execution e = execute(env, *one, stage, inputs);
+    if (!e.failure.empty()) {
+      f.isolatedFails = true;
+      return;
+    }
+    ref::Evaluator alone;
+    FailureOr<SmallVector<ref::Tensor>> want =
+        alone.run(one->lookupSymbol<func::FuncOp>("main"), inputs);
+    if (failed(want))
+      return;
+    auto matches = [&](llvm::ArrayRef<ref::Tensor> reference) {
+      for (auto [i, r] : llvm::enumerate(nodes[lo]->getResults()))
+        if (compareValue(env, c.name, nodes[lo], r.getType(), e.outputs[i],
+                         toStored(env.target, reference[i]), ref::Tensor(),
+                         /*accumulated=*/false)
+                .failed())
+          return false;
+      return true;
+    };
+    f.isolatedFails = !matches(*want);
+    if (!*f.isolatedFails)
+      return;
+    // Probe: is it the reference on an operand read with its two minor
+    // strides swapped (a layout misread)?
+    for (size_t j = 0; j < inputs.size(); ++j) {
+      std::optional<ref::Tensor> swapped = swapMinorStrides(inputs[j]);
+      if (!swapped)
+        continue;
+      SmallVector<ref::Tensor> probe(inputs.begin(), inputs.end());
+      probe[j] = *swapped;
+      ref::Evaluator ev;
+      FailureOr<SmallVector<ref::Tensor>> alt =
+          ev.run(one->lookupSymbol<func::FuncOp>("main"), probe);
+      if (succeeded(alt) && matches(*alt)) {
+        f.swappedOperand = int(j);
+        return;
+      }
+    }
+  }
+
+  /// The stage ladder: the first stage whose IR computes a wrong answer.
+  void climb(llvm::ArrayRef<std::string> names, int deviceStage) {
+    for (int s = 1; s <= kSchedStage; ++s) {
+      Rung r;
+      r.stage = kStages[s];
+      if (s == kSchedStage) {
+        r.status = f.failure.empty() ? "mismatch" : f.failure;
+        r.detail = f.failureMessage;
+        f.ladder.push_back(r);
+        f.stage = "sched";
+        f.pass = stagePasses()[s].front();
+        return;
+      }
+      Execution e = execute(env, graph, s, argsStored);
+      if (!e.failure.empty()) {
+        r.status = e.failure == "compile" ? "compile-error" : e.failure;
+        r.detail = e.message;
+        f.ladder.push_back(r);
+        return;
+      }
+      std::vector<bisect::Comparison> cs =
+          compareOutputs(env, main, names, e.outputs, sameOut, oracleOut);
+      r.status = anyFailed(cs) ? "mismatch" : "ok";
+      f.ladder.push_back(r);
+      if (r.status == "ok")
+        continue;
+      f.stage = kStages[s];
+      // Inside the stage: the first pass execution after which it is wrong.
+      const std::vector<const char *> &passes = stagePasses()[s];
+      f.pass = passes.back();
+      for (size_t n = 1; n < passes.size(); ++n) {
+        Execution part = execute(env, graph, s, argsStored, int(n));
+        if (part.failure.empty() &&
+            anyFailed(compareOutputs(env, main, names, part.outputs, sameOut,
+                                     oracleOut))) {
+          f.pass = passes[n - 1];
+          break;
+        }
+      }
+      (void)deviceStage;
+      return;
+    }
+  }
+};
+
+/// Strips the matrix kernels' narrow accumulators and reruns: does the
+/// answer come right?
+std::optional<bool> f32AccumulatorProbe(BisectEnv &env, ModuleOp compiled,
+                                        Bisector &b,
+                                        llvm::ArrayRef<std::string> names) {
+  bool any = false;
+  OwningOpRef<ModuleOp> m = cast<ModuleOp>(compiled->clone());
+  m->walk([&](sched::ComputeOp c) {
+    if (c.getAccumulator()) {
+      c.removeAccumulatorAttr();
+      any = true;
+    }
+  });
+  if (!any)
+    return std::nullopt;
+  Execution e = rerun(env, *m, b.argsStored);
+  if (!e.failure.empty())
+    return false;
+  return !anyFailed(compareOutputs(env, b.main, names, e.outputs, b.sameOut,
+                                   b.oracleOut));
+}
+
+} // namespace
+
+int dfa::driver::bisectMain(const BisectOptions &opts) {
+  auto ctx = createContext();
+  DiagnosticPrinter printer(*ctx, "dfa-bisect");
+  const RunOptions &run = opts.run;
+  std::optional<Profile> profile = profileNamed(opts.profile);
+  if (!profile)
+    return usage(printer, "--profile must be strict or lenient, got '" +
+                              opts.profile + "'");
+  if (run.target == "cpu")
+    return usage(printer, "name the target whose schedule to check: --target "
+                          "NAME (the cpu target is the reference)");
+  BisectEnv env{opts, *ctx, printer, {}, *profile, {}, {}};
+  for (const std::string &t : opts.tolerances) {
+    auto [node, ulps] = llvm::StringRef(t).split('=');
+    double v;
+    if (node.empty() || ulps.getAsDouble(v) || v < 0)
+      return usage(printer, "--tolerance expects NODE=ULPS, got '" + t + "'");
+    env.nodeUlps[node.str()] = v;
+  }
+  if (llvm::StringRef(run.model.model).ends_with(".sched.mlir"))
+    return usage(printer, "dfa-bisect needs the model (its graph), not a "
+                          "saved schedule");
+  if (Status s = loadTarget(run.target, run, env.target, printer); s != Status::Ok)
+    return setupFailure(s);
+  env.compile.targetDirs = run.targetDirs;
+  env.compile.inject = run.inject;
+
+  std::vector<std::string> inputFiles = run.inputs, expectFiles = run.expect;
+  if (!run.testData.empty()) {
+    if (!inputFiles.empty() || !expectFiles.empty())
+      return usage(printer, "--test-data cannot be combined with --inputs or --expect");
+    if (Status s = listTestData(run.testData, inputFiles, expectFiles, printer);
+        s != Status::Ok)
+      return setupFailure(s);
+  }
+  PreparedRun prepared;
+  if (Status s = prepareModelRun(run, inputFiles, expectFiles, *ctx, printer,
+                                 prepared);
+      s != Status::Ok)
+    return setupFailure(s);
+
+  Bisector b(env, *prepared.model.module, prepared.func);
+  Findings &f = b.f;
+  f.model = llvm::sys::path::filename(run.model.model).str();
+  f.target = env.target.name;
+  f.profile = profile->name;
+  f.inject = run.inject;
+  b.args = prepared.args;
+  for (const ref::Tensor &a : b.args)
+    b.argsStored.push_back(toStored(env.target, a));
+
+  // 1. References.
+  FailureOr<SmallVector<ref::Tensor>> same = b.same.run(b.main, b.argsStored);
+  FailureOr<SmallVector<ref::Tensor>> exact = b.oracle.run(b.main, b.args);
+  if (failed(same) || failed(exact)) {
+    printer.error("the CPU reference cannot run the model on these inputs");
+    return Usage;
+  }
+  for (const ref::Tensor &t : *same)
+    b.sameOut.push_back(toStored(env.target, t));
+  b.oracleOut.assign(exact->begin(), exact->end());
+  const std::vector<std::string> &names = prepared.outNames;
+  if (!prepared.expected.empty()) {
+    // The reference against the model's own expected outputs, leniently:
+    // they come from another implementation.
+    bool ok = prepared.expected.size() == b.sameOut.size();
+    Operation *ret = b.main.getBody().front().getTerminator();
+    for (size_t i = 0; ok && i < b.sameOut.size(); ++i) {
+      Value v = ret->getOperand(i);
+      int64_t k = 1;
+      OpClass cls = v.getDefiningOp() ? classOf(v.getDefiningOp(), k)
+                                      : OpClass::Movement;
+      Format stored = storedFormat(
+          env.target, cast<RankedTensorType>(v.getType()).getElementType());
+      const ref::Tensor &want = prepared.expected[i].tensor;
+      ok = want.shape() == b.sameOut[i].shape() &&
+           want.dtype() == b.sameOut[i].dtype() &&
+           !compare(b.sameOut[i], want, b.oracleOut[i],
+                    budgetFor(cls == OpClass::Movement ? OpClass::Elementwise : cls,
+                              k, lenientProfile(), stored, Format(), true))
+                .failed();
+    }
+    f.referenceMatchesExpected = ok;
+  }
+
+  // 2. The schedule.
+  Execution device = execute(env, b.graph, kSchedStage, b.argsStored);
+  for (const std::string &w : device.warnings)
+    llvm::errs() << "dfa-bisect: warning: " << w << "\n";
+  if (!device.failure.empty()) {
+    f.failure = device.failure;
+    f.failureMessage = device.message;
+    f.failureStage = device.failedStage;
+  } else {
+    f.outputs = compareOutputs(env, b.main, names, device.outputs, b.sameOut,
+                               b.oracleOut);
+    Execution again = rerun(env, *device.module, b.argsStored);
+    for (size_t i = 0; i < again.outputs.size() && i < device.outputs.size(); ++i)
+      if (std::memcmp(again.outputs[i].bytes(), device.outputs[i].bytes(),
+                      device.outputs[i].byteSize()) != 0)
+        f.nondeterministic = true;
+  }
+  bool failing = !f.failure.empty() || anyFailed(f.outputs) || f.nondeterministic;
+
+  // 3-4. Where, unless only the verdict was asked for.
+  if (failing && !opts.check) {
+    if (f.failure == "compile") {
+      f.stage = f.failureStage;
+    } else {
+      b.climb(names, kSchedStage);
+      if (f.failure.empty() && !f.stage.empty())
+        b.locateNode(stageIndex(f.stage));
+      if (f.failure.empty() && f.stage == "sched" && f.node &&
+          (f.node->cls == OpClass::Reduction || f.node->cls == OpClass::Composite))
+        f.f32AccumulatorFixes = f32AccumulatorProbe(env, *device.module, b, names);
+    }
+  }
+  Classification c = classify(f);
+  if (opts.json)
+    writeJson(f, c, llvm::outs());
+  else if (opts.check)
+    llvm::outs() << verdictLine(f, c) << "\n";
+  else
+    printReport(f, c, llvm::outs());
+  llvm::outs().flush();
+  if (opts.interesting >= 0)
+    return int(c.exitCode) == opts.interesting ? 0 : 1;
+  return int(c.exitCode);
+}

@@ -1,0 +1,249 @@
+//===- BisectRun.cpp - dfa-bisect's executions ----------------------------===//
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+#include "BisectRun.h"
+#include "Pipeline.h"
+#include "RunTarget.h"
+
+#include "dfa/Reference/Evaluator.h"
+#include "dfa/Support/SourceName.h"
+#include "dfa/Sim/Sim.h"
+
+#include "dialects/Graph/GraphOps.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/IRMapping.h"
+
+using namespace mlir;
+using namespace dfa;
+using namespace dfa::driver;
+
+namespace {
+
+std::string typeName(Type t) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  t.print(os);
+  return s;
+}
+
+func::FuncOp mainOf(ModuleOp m) { return m.lookupSymbol<func::FuncOp>("main"); }
+
+/// Runs `body` with the first error diagnostic captured into `message`
+/// and the warnings into `warnings` (a bisection's many runs print
+/// nothing).
+template <typename F>
+void capturing(MLIRContext &ctx, std::string &message,
+               std::vector<std::string> &warnings, F body) {
+  ScopedDiagnosticHandler capture(&ctx, [&](Diagnostic &d) {
+    if (d.getSeverity() == DiagnosticSeverity::Error && message.empty())
+      message = d.str();
+    if (d.getSeverity() == DiagnosticSeverity::Warning)
+      warnings.push_back(d.str());
+    return success();
+  });
+  body();
+}
+
+void simulateInto(BisectEnv &env, sched::ProgramOp program,
+                  ArrayRef<ref::Tensor> args, Execution &e) {
+  sim::Options so;
+  sim::Result r;
+  Status s = Status::Ok;
+  capturing(env.ctx, e.message, e.warnings, [&] {
+    s = sim::simulate(program, env.target, args, so, r);
+  });
+  if (s == Status::Ok) {
+    e.outputs.assign(r.outputs.begin(), r.outputs.end());
+    e.message.clear();
+    return;
+  }
+  e.failedStage = "sched";
+  e.failure = s == Status::ScheduleConflict ? "race"
+              : s == Status::Deadlock       ? "deadlock"
+                                            : "runtime";
+}
+
+} // namespace
+
+bisect::Format dfa::driver::storedFormat(const target::Target &t, Type elt) {
+  std::string n = typeName(elt);
+  bisect::Format f;
+  f.name = n;
+  if (const target::StorageFormat *d = t.deviceFormat(n)) {
+    f.name = t.storageFormats.at(n).device;
+    f.mantissaBits = d->mantissaBits;
+    f.exponentBits = d->exponentBits;
+  } else if (std::optional<target::StorageFormat> s = t.floatFormat(n)) {
+    f.mantissaBits = s->mantissaBits;
+    f.exponentBits = s->exponentBits;
+  }
+  return f;
+}
+
+ref::Tensor dfa::driver::toStored(const target::Target &t, const ref::Tensor &x) {
+  if (!ref::isFloat(x.dtype()))
+    return x;
+  const target::StorageFormat *d = t.deviceFormat(ref::dtypeName(x.dtype()));
+  if (!d)
+    return x;
+  ref::Tensor y = x.clone();
+  for (int64_t i = 0, n = y.numElements(); i < n; ++i)
+    y.setDouble(i, ref::roundToFormat(y.getDouble(i), d->mantissaBits,
+                                      d->exponentBits));
+  return y;
+}
+
+Execution dfa::driver::execute(BisectEnv &env, ModuleOp graph, int stage,
+                               ArrayRef<ref::Tensor> args, int passLimit) {
+  Execution e;
+  e.module = cast<ModuleOp>(graph->clone());
+  for (int s = 1; s <= stage; ++s) {
+    CompileOptions co = env.compile;
+    if (s == stage)
+      co.lastStagePassLimit = passLimit;
+    Status st = Status::Ok;
+    capturing(env.ctx, e.message, e.warnings, [&] {
+      st = runPipeline(*e.module, env.target, s - 1, s, co, env.printer);
+    });
+    if (st != Status::Ok) {
+      e.failure = "compile";
+      e.failedStage = kStages[s];
+      if (e.message.empty())
+        e.message = "the " + std::string(kStages[s]) + " stage failed";
+      return e;
+    }
+  }
+  if (stage == kSchedStage) {
+    sched::ProgramOp program = findProgram(*e.module);
+    if (!program) {
+      e.failure = "compile";
+      e.failedStage = "sched";
+      e.message = "no schedule";
+      return e;
+    }
+    simulateInto(env, program, args, e);
+    return e;
+  }
+  ref::Evaluator ev;
+  FailureOr<SmallVector<ref::Tensor>> out;
+  capturing(env.ctx, e.message, e.warnings, [&] { out = ev.run(mainOf(*e.module), args); });
+  if (failed(out)) {
+    e.failure = "runtime";
+    e.failedStage = kStages[stage];
+    return e;
+  }
+  for (const ref::Tensor &t : *out)
+    e.outputs.push_back(toStored(env.target, t));
+  return e;
+}
+
+Execution dfa::driver::rerun(BisectEnv &env, ModuleOp compiled,
+                             ArrayRef<ref::Tensor> args) {
+  Execution e;
+  if (sched::ProgramOp program = findProgram(compiled))
+    simulateInto(env, program, args, e);
+  return e;
+}
+
+std::string dfa::driver::nodeName(Operation *op) {
+  std::string name = sourceName(op);
+  return name.empty() ? op->getName().getStringRef().str() : name;
+}
+
+std::vector<Operation *> dfa::driver::nodesOf(func::FuncOp main) {
+  std::vector<Operation *> nodes;
+  for (Operation &op : main.getBody().front().without_terminator())
+    if (op.getNumResults() > 0 && !isa<graph::ConstantOp, graph::WeightOp>(op))
+      nodes.push_back(&op);
+  return nodes;
+}
+
+OwningOpRef<ModuleOp> dfa::driver::prefix(ModuleOp graph, size_t index) {
+  OwningOpRef<ModuleOp> m = cast<ModuleOp>(graph->clone());
+  func::FuncOp main = mainOf(*m);
+  Operation *node = nodesOf(main)[index];
+  Operation *ret = main.getBody().front().getTerminator();
+  ret->setOperands(node->getResults());
+  main.setType(FunctionType::get(m->getContext(), main.getArgumentTypes(),
+                                 node->getResultTypes()));
+  main.removeResAttrsAttr();
+  // Everything the prefix no longer needs (graph ops are pure).
+  SmallVector<Operation *> ops;
+  for (Operation &op : main.getBody().front().without_terminator())
+    ops.push_back(&op);
+  for (Operation *op : llvm::reverse(ops))
+    if (op->use_empty())
+      op->erase();
+  return m;
+}
+
+OwningOpRef<ModuleOp> dfa::driver::isolate(Operation *op,
+                                           SmallVectorImpl<Value> &argsOf) {
+  MLIRContext *ctx = op->getContext();
+  OpBuilder b(ctx);
+  OwningOpRef<ModuleOp> m = ModuleOp::create(op->getLoc());
+  if (Attribute src = op->getParentOfType<ModuleOp>()->getAttr("graph.source"))
+    (*m)->setAttr("graph.source", src);
+  SmallVector<Type> argTypes;
+  for (Value v : op->getOperands())
+    if (!isa_and_nonnull<graph::ConstantOp, graph::WeightOp>(v.getDefiningOp()) &&
+        !llvm::is_contained(argsOf, v)) {
+      argsOf.push_back(v);
+      argTypes.push_back(v.getType());
+    }
+  b.setInsertionPointToEnd(m->getBody());
+  auto f = b.create<func::FuncOp>(op->getLoc(), "main",
+                                  b.getFunctionType(argTypes, op->getResultTypes()));
+  Block *entry = f.addEntryBlock();
+  b.setInsertionPointToEnd(entry);
+  IRMapping map;
+  for (auto [v, arg] : llvm::zip(argsOf, entry->getArguments()))
+    map.map(v, arg);
+  for (Value v : op->getOperands())
+    if (!map.contains(v))
+      map.map(v, b.clone(*v.getDefiningOp())->getResult(0));
+  Operation *c = b.clone(*op, map);
+  b.create<func::ReturnOp>(op->getLoc(), c->getResults());
+  return m;
+}
+
+bisect::Comparison dfa::driver::compareValue(
+    BisectEnv &env, llvm::StringRef name, Operation *producer, Type type,
+    const ref::Tensor &got, const ref::Tensor &want, const ref::Tensor &oracle,
+    bool accumulated) {
+  bisect::Comparison c;
+  c.name = name.str();
+  int64_t k = 1;
+  c.cls = producer ? bisect::classOf(producer, k) : bisect::OpClass::Movement;
+  c.op = producer ? producer->getName().getStringRef().str() : "input";
+  auto tt = cast<RankedTensorType>(type);
+  c.dtype = typeName(tt.getElementType());
+  c.shape.assign(tt.getShape().begin(), tt.getShape().end());
+  bisect::Format stored = storedFormat(env.target, tt.getElementType());
+  c.storedFormat = stored.name;
+  bisect::Format acc;
+  if (std::optional<target::StorageFormat> a =
+          env.target.floatFormat(env.target.accumulator.empty()
+                                     ? "f32"
+                                     : env.target.accumulator)) {
+    acc.name = env.target.accumulator;
+    acc.mantissaBits = a->mantissaBits;
+    acc.exponentBits = a->exponentBits;
+  }
+  bisect::Budget b =
+      bisect::budgetFor(c.cls, k, env.profile, stored, acc, accumulated);
+  auto over = env.nodeUlps.find(c.name);
+  if (over != env.nodeUlps.end())
+    b.ulps = over->second;
+  c.metrics = bisect::compare(got, want, oracle, b);
+  bisect::DeviceLayout layout;
+  layout.granule = env.target.minorGranule(int64_t(ref::dtypeSize(want.dtype())),
+                                           &layout.granuleName);
+  c.pattern = bisect::findPattern(c.metrics, got, want, layout);
+  return c;
+}

@@ -1,0 +1,72 @@
+//===- dfa-bisect.cpp - where a compiled answer first goes wrong, and why ---===//
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+#include "dfa/Bisect/Bisect.h"
+#include "dfa/Driver/Tools.h"
+#include "dfa/Transforms/Schedule.h"
+
+#include <CLI/CLI.hpp>
+
+int main(int argc, char **argv) {
+  dfa::driver::BisectOptions o;
+  dfa::driver::RunOptions &r = o.run;
+  r.target = "";
+  CLI::App app{"dfa-bisect: compare a target's compiled answer with the "
+               "references; find the first stage, pass and node where it "
+               "goes wrong, and classify why"};
+  app.set_version_flag("--version", "dfa-bisect " DFA_VERSION);
+  app.add_option("model", r.model.model, "Model file (.onnx, .fx.json, .mlir)")
+      ->required();
+  app.add_option("--target", r.target, "Target whose schedule to check")
+      ->required();
+  app.add_option("--target-dir", r.targetDirs,
+                 "Directory of extra target descriptions (searched first)")
+      ->take_all();
+  app.add_option("--inputs", r.inputs,
+                 "Input tensors (.pb or .npy), one per model input")
+      ->take_all();
+  app.add_option("--expect", r.expect,
+                 "Expected outputs: the reference is checked against them")
+      ->take_all();
+  app.add_option("--test-data", r.testData,
+                 "ONNX test-data folder (input_N.pb, output_N.pb)");
+  app.add_option("--seed", r.seed, "Seed for random inputs (when none given)");
+  app.add_option("--inject", r.inject,
+                 "Plant a compiler fault: " + dfa::faultHelp())
+      ->check([](const std::string &v) {
+        dfa::FaultSpec f;
+        return dfa::parseFault(v, f);
+      });
+  app.add_option("--profile", o.profile,
+                 "Tolerance profile: strict (CI, default) or lenient (bring-up)")
+      ->check(CLI::IsMember({"strict", "lenient"}));
+  app.add_option("--tolerance", o.tolerances,
+                 "A node's budget in ULPs of its stored format: NODE=ULPS")
+      ->take_all();
+  app.add_flag("--json", o.json, "Print the dfa.bisect/1 report on stdout");
+  app.add_flag("--check", o.check,
+               "Predicate mode: compare the outputs only; the exit code is "
+               "the verdict's");
+  app.add_option("--interesting", o.interesting,
+                 "With --check: exit 0 when the verdict's code is CODE, else "
+                 "1 (for reducers)");
+  app.add_option("--shape", r.model.shapes,
+                 "Static shape for a dynamic input: NAME=D0,D1,...")
+      ->take_all();
+  app.add_option("--dim", r.model.dims,
+                 "Size of a symbolic input dim (an ONNX dim_param): NAME=N")
+      ->take_all();
+  app.add_option("--specialize", r.model.specialize,
+                 "Fix an input's value at compile time: NAME or NAME=FILE")
+      ->take_all();
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError &e) {
+    int code = app.exit(e);
+    return code == 0 ? 0 : int(dfa::bisect::Usage);
+  }
+  return dfa::driver::bisectMain(o);
+}
