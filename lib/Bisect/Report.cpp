@@ -148,6 +148,10 @@ void dfa::bisect::printReport(const Findings &f, const Classification &c,
       os << "  runner-up: layer " << c.runnerUp << " ("
          << layerName(c.runnerUp) << "): not it, " << c.runnerUpWhyNot << "\n";
   }
+  if (!f.reproducer.empty())
+    os << "  reduced: " << f.reducedFrom << " nodes to " << f.reducedTo
+       << (f.shapesReduced ? ", shapes shrunk" : "") << " (" << f.reduceChecks
+       << " checks); reproducer: " << f.reproducer << "/run.sh\n";
   os << verdictLine(f, c) << "\n";
 }
 
@@ -207,6 +211,14 @@ void dfa::bisect::writeJson(const Findings &f, const Classification &c,
       opt("reference_matches_expected", f.referenceMatchesExpected);
       j.attribute("nondeterministic", f.nondeterministic);
     });
+    if (!f.reproducer.empty())
+      j.attributeObject("reduction", [&] {
+        j.attribute("nodes_before", f.reducedFrom);
+        j.attribute("nodes_after", f.reducedTo);
+        j.attribute("shapes_reduced", f.shapesReduced);
+        j.attribute("checks", f.reduceChecks);
+        j.attribute("reproducer", f.reproducer);
+      });
     j.attributeObject("classification", [&] {
       j.attribute("layer", c.layer);
       j.attribute("name", layerName(c.layer));

@@ -19,6 +19,7 @@
 ///
 //===----------------------------------------------------------------------===//
 
+#include "BisectReduce.h"
 #include "BisectRun.h"
 #include "Pipeline.h"
 #include "RunTarget.h"
@@ -293,6 +294,50 @@ std::optional<bool> f32AccumulatorProbe(BisectEnv &env, ModuleOp compiled,
                                    b.oracleOut));
 }
 
+/// The signature of a failure: its code, and the structure of the first
+/// wrong output when it has one (numeric patterns vary as a graph shrinks).
+Signature signatureOf(const Findings &f, const Classification &c) {
+  Signature s;
+  s.exitCode = int(c.exitCode);
+  for (const bisect::Comparison &o : f.outputs)
+    if (o.failed()) {
+      if (o.pattern.structural())
+        s.pattern = o.pattern.kind;
+      break;
+    }
+  return s;
+}
+
+/// Compares `graph`'s schedule with its references on `args` (already in
+/// the target's storage formats): the verdict without localization.
+Signature quickCheck(BisectEnv &env, ModuleOp graph, ArrayRef<ref::Tensor> args) {
+  func::FuncOp main = graph.lookupSymbol<func::FuncOp>("main");
+  ref::Evaluator same;
+  ref::EvalOptions o;
+  o.fp64Accumulate = true;
+  ref::Evaluator exact(o);
+  FailureOr<SmallVector<ref::Tensor>> want = same.run(main, args);
+  FailureOr<SmallVector<ref::Tensor>> oracle = exact.run(main, args);
+  if (failed(want) || failed(oracle))
+    return {};
+  std::vector<ref::Tensor> wantStored, oracleOut(oracle->begin(), oracle->end());
+  for (const ref::Tensor &t : *want)
+    wantStored.push_back(toStored(env.target, t));
+  Findings f;
+  Execution e = execute(env, graph, kSchedStage, args);
+  if (!e.failure.empty()) {
+    f.failure = e.failure;
+    f.failureStage = e.failedStage;
+    f.failureMessage = e.message;
+  } else {
+    std::vector<std::string> names;
+    for (size_t i = 0; i < wantStored.size(); ++i)
+      names.push_back("output" + std::to_string(i));
+    f.outputs = compareOutputs(env, main, names, e.outputs, wantStored, oracleOut);
+  }
+  return signatureOf(f, classify(f));
+}
+
 } // namespace
 
 int dfa::driver::bisectMain(const BisectOptions &opts) {
@@ -413,6 +458,29 @@ int dfa::driver::bisectMain(const BisectOptions &opts) {
     }
   }
   Classification c = classify(f);
+  if (!opts.reduce.empty() && c.exitCode != Pass && f.failure != "compile") {
+    std::optional<size_t> first;
+    if (f.node) {
+      std::vector<Operation *> nodes = nodesOf(b.main);
+      for (size_t i = 0; i < nodes.size(); ++i)
+        if (nodeName(nodes[i]) == f.node->name) {
+          first = i;
+          break;
+        }
+    }
+    Reduction red = reduce(
+        env, b.graph, b.argsStored, first,
+        [&](ModuleOp m, ArrayRef<ref::Tensor> a) { return quickCheck(env, m, a); },
+        signatureOf(f, c));
+    f.reducedFrom = int64_t(red.nodesBefore);
+    f.reducedTo = int64_t(red.nodesAfter);
+    f.reduceChecks = red.checks;
+    f.shapesReduced = red.shapesReduced;
+    if (writeReproducer(red, opts, env.target.name, verdictLine(f, c),
+                        int(c.exitCode), printer) != Status::Ok)
+      return Usage;
+    f.reproducer = opts.reduce;
+  }
   if (opts.json)
     writeJson(f, c, llvm::outs());
   else if (opts.check)

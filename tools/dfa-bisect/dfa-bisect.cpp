@@ -53,6 +53,9 @@ int main(int argc, char **argv) {
   app.add_option("--interesting", o.interesting,
                  "With --check: exit 0 when the verdict's code is CODE, else "
                  "1 (for reducers)");
+  app.add_option("--reduce", o.reduce,
+                 "Delta-debug the failing graph; write the reproducer (IR, "
+                 "inputs, run.sh) to DIR");
   app.add_option("--shape", r.model.shapes,
                  "Static shape for a dynamic input: NAME=D0,D1,...")
       ->take_all();

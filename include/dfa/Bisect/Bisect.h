@@ -89,6 +89,10 @@ struct Findings {
   std::optional<int> swappedOperand;
   std::optional<bool> referenceMatchesExpected;
   bool nondeterministic = false;
+  /// --reduce: graph nodes before and after, checks made, the folder.
+  int64_t reducedFrom = -1, reducedTo = -1, reduceChecks = 0;
+  bool shapesReduced = false;
+  std::string reproducer;
 };
 
 struct Classification {
