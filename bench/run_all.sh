@@ -6,7 +6,7 @@ set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
-"$root/scripts/build.sh" dfa-compile dfa-run dfa-roofline dfa-bench-gemm >/dev/null
+"$root/scripts/build.sh" dfa-compile dfa-run dfa-roofline dfa-bisect dfa-bench-gemm >/dev/null
 echo "== GEMM (CPU reference) vs the naive triple loop, float32"
 "${DFA_BUILD_DIR:-$root/build}/bin/dfa-bench-gemm"
 echo "== ResNet-18 inference on the CPU reference"
@@ -19,6 +19,8 @@ echo "== simulator: a Llama-7B-shaped decode step on every target; event-loop th
 "$root/bench/sim_bench.sh" "$work"
 echo "== dfa-roofline: the landscape report of a Llama-7B-shaped decode step"
 "$root/bench/roofline_bench.sh" "$work"
+echo "== dfa-bisect: a full bisect of the GPT-style block"
+"$root/bench/bisect_bench.sh" "$work"
 echo "== timing validation against published references (docs/validation.md)"
 /usr/bin/python3 "$root/bench/validate.py" "${DFA_BUILD_DIR:-$root/build}/bin" "$work/validate"
 echo "== export and import of a GPT-2-small-sized model through FX"
