@@ -150,7 +150,8 @@ void dfa::bisect::printReport(const Findings &f, const Classification &c,
   }
   if (!f.reproducer.empty())
     os << "  reduced: " << f.reducedFrom << " nodes to " << f.reducedTo
-       << (f.shapesReduced ? ", shapes shrunk" : "") << " (" << f.reduceChecks
+       << (f.shapesReduced ? ", shapes shrunk" : "") << ", pipeline "
+       << f.pipeline << " (" << f.reduceChecks
        << " checks); reproducer: " << f.reproducer << "/run.sh\n";
   os << verdictLine(f, c) << "\n";
 }
@@ -216,6 +217,7 @@ void dfa::bisect::writeJson(const Findings &f, const Classification &c,
         j.attribute("nodes_before", f.reducedFrom);
         j.attribute("nodes_after", f.reducedTo);
         j.attribute("shapes_reduced", f.shapesReduced);
+        j.attribute("pipeline", f.pipeline);
         j.attribute("checks", f.reduceChecks);
         j.attribute("reproducer", f.reproducer);
       });

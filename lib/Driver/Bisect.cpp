@@ -127,11 +127,17 @@ struct Bisector {
   std::vector<ref::Tensor> sameOut, oracleOut;
   Findings f;
 
+  /// Pass executions of `stage` to run: all, unless it is the last stage
+  /// and --stop-after limits it.
+  int passLimit(int stage) const {
+    return stage == env.stopStage ? env.stopPasses : -1;
+  }
+
   /// Does the prefix ending at node `k` compute it wrong at `stage`?
   bool prefixFails(size_t k, int stage, bisect::Comparison *at, std::string *kernel) {
     ++f.prefixRuns;
     OwningOpRef<ModuleOp> p = prefix(graph, k);
-    Execution e = execute(env, *p, stage, argsStored);
+    Execution e = execute(env, *p, stage, argsStored, passLimit(stage));
     if (!e.failure.empty())
       return true;
     Operation *node = nodesOf(main)[k];
@@ -187,7 +193,7 @@ struct Bisector {
     SmallVector<ref::Tensor> inputs;
     for (Value v : operands)
       inputs.push_back(toStored(env.target, same.get(v)));
-    Execution e = execute(env, *one, stage, inputs);
+    Execution e = execute(env, *one, stage, inputs, passLimit(stage));
     if (!e.failure.empty()) {
       f.isolatedFails = true;
       return;
@@ -227,12 +233,14 @@ struct Bisector {
     }
   }
 
-  /// The stage ladder: the first stage whose IR computes a wrong answer.
-  void climb(llvm::ArrayRef<std::string> names, int deviceStage) {
-    for (int s = 1; s <= kSchedStage; ++s) {
+  /// The stage ladder: the first stage whose IR computes a wrong answer,
+  /// up to the last one run (`env.stopStage`, whose answer is known wrong).
+  void climb(llvm::ArrayRef<std::string> names) {
+    for (int s = 1; s <= env.stopStage; ++s) {
       Rung r;
       r.stage = kStages[s];
-      if (s == kSchedStage) {
+      bool last = s == env.stopStage;
+      if (last && s == kSchedStage) {
         r.status = f.failure.empty() ? "mismatch" : f.failure;
         r.detail = f.failureMessage;
         f.ladder.push_back(r);
@@ -240,7 +248,7 @@ struct Bisector {
         f.pass = stagePasses()[s].front();
         return;
       }
-      Execution e = execute(env, graph, s, argsStored);
+      Execution e = execute(env, graph, s, argsStored, last ? env.stopPasses : -1);
       if (!e.failure.empty()) {
         r.status = e.failure == "compile" ? "compile-error" : e.failure;
         r.detail = e.message;
@@ -256,8 +264,11 @@ struct Bisector {
       f.stage = kStages[s];
       // Inside the stage: the first pass execution after which it is wrong.
       const std::vector<const char *> &passes = stagePasses()[s];
-      f.pass = passes.back();
-      for (size_t n = 1; n < passes.size(); ++n) {
+      size_t ran = last && env.stopPasses >= 0
+                       ? std::min(passes.size(), size_t(env.stopPasses))
+                       : passes.size();
+      f.pass = ran ? passes[ran - 1] : "";
+      for (size_t n = 1; n < ran; ++n) {
         Execution part = execute(env, graph, s, argsStored, int(n));
         if (part.failure.empty() &&
             anyFailed(compareOutputs(env, main, names, part.outputs, sameOut,
@@ -266,7 +277,6 @@ struct Bisector {
           break;
         }
       }
-      (void)deviceStage;
       return;
     }
   }
@@ -324,7 +334,7 @@ Signature quickCheck(BisectEnv &env, ModuleOp graph, ArrayRef<ref::Tensor> args)
   for (const ref::Tensor &t : *want)
     wantStored.push_back(toStored(env.target, t));
   Findings f;
-  Execution e = execute(env, graph, kSchedStage, args);
+  Execution e = execute(env, graph, env.stopStage, args, env.stopPasses);
   if (!e.failure.empty()) {
     f.failure = e.failure;
     f.failureStage = e.failedStage;
@@ -358,6 +368,16 @@ int dfa::driver::bisectMain(const BisectOptions &opts) {
     if (node.empty() || ulps.getAsDouble(v) || v < 0)
       return usage(printer, "--tolerance expects NODE=ULPS, got '" + t + "'");
     env.nodeUlps[node.str()] = v;
+  }
+  if (!opts.stopAfter.empty()) {
+    auto [stage, count] = llvm::StringRef(opts.stopAfter).split(':');
+    env.stopStage = stageIndex(stage);
+    int n = -1;
+    if (env.stopStage < 1 || (!count.empty() && (count.getAsInteger(10, n) || n < 0)))
+      return usage(printer, "--stop-after expects STAGE or STAGE:PASSES (a "
+                            "stage after graph: decomposed, fused, tiled, "
+                            "laid-out, sched), got '" + opts.stopAfter + "'");
+    env.stopPasses = n;
   }
   if (llvm::StringRef(run.model.model).ends_with(".sched.mlir"))
     return usage(printer, "dfa-bisect needs the model (its graph), not a "
@@ -426,7 +446,8 @@ int dfa::driver::bisectMain(const BisectOptions &opts) {
   }
 
   // 2. The schedule.
-  Execution device = execute(env, b.graph, kSchedStage, b.argsStored);
+  Execution device =
+      execute(env, b.graph, env.stopStage, b.argsStored, env.stopPasses);
   for (const std::string &w : device.warnings)
     llvm::errs() << "dfa-bisect: warning: " << w << "\n";
   if (!device.failure.empty()) {
@@ -436,7 +457,10 @@ int dfa::driver::bisectMain(const BisectOptions &opts) {
   } else {
     f.outputs = compareOutputs(env, b.main, names, device.outputs, b.sameOut,
                                b.oracleOut);
-    Execution again = rerun(env, *device.module, b.argsStored);
+    Execution again =
+        env.stopStage == kSchedStage
+            ? rerun(env, *device.module, b.argsStored)
+            : execute(env, b.graph, env.stopStage, b.argsStored, env.stopPasses);
     for (size_t i = 0; i < again.outputs.size() && i < device.outputs.size(); ++i)
       if (std::memcmp(again.outputs[i].bytes(), device.outputs[i].bytes(),
                       device.outputs[i].byteSize()) != 0)
@@ -449,7 +473,7 @@ int dfa::driver::bisectMain(const BisectOptions &opts) {
     if (f.failure == "compile") {
       f.stage = f.failureStage;
     } else {
-      b.climb(names, kSchedStage);
+      b.climb(names);
       if (f.failure.empty() && !f.stage.empty())
         b.locateNode(stageIndex(f.stage));
       if (f.failure.empty() && f.stage == "sched" && f.node &&
@@ -472,6 +496,13 @@ int dfa::driver::bisectMain(const BisectOptions &opts) {
         env, b.graph, b.argsStored, first,
         [&](ModuleOp m, ArrayRef<ref::Tensor> a) { return quickCheck(env, m, a); },
         signatureOf(f, c));
+    f.pipeline = red.stopStage == kSchedStage && red.stopPasses < 0
+                     ? "every stage"
+                     : std::string("through ") + kStages[red.stopStage] +
+                           (red.stopPasses >= 0
+                                ? " (" + std::to_string(red.stopPasses) +
+                                      " pass(es))"
+                                : "");
     f.reducedFrom = int64_t(red.nodesBefore);
     f.reducedTo = int64_t(red.nodesAfter);
     f.reduceChecks = red.checks;

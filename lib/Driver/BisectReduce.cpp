@@ -217,6 +217,30 @@ Reduction dfa::driver::reduce(BisectEnv &env, ModuleOp graph,
       }
     }
   }
+  // 4. The pipeline: the fewest stages and passes that still fail so.
+  int stage = env.stopStage, passes = env.stopPasses;
+  r.stopStage = stage;
+  r.stopPasses = passes;
+  bool found = false;
+  for (int s = 1; s <= stage && !found; ++s) {
+    size_t count = s == kSchedStage ? 1 : stagePasses()[size_t(s)].size();
+    for (size_t n = 1; n <= count && !found; ++n) {
+      bool whole = n == count;
+      if (s == stage && (passes < 0 ? whole : int(n) >= passes))
+        found = true; // the pipeline it failed with: nothing shorter
+      if (found)
+        break;
+      env.stopStage = s;
+      env.stopPasses = whole ? -1 : int(n);
+      if (interesting(best)) {
+        r.stopStage = s;
+        r.stopPasses = env.stopPasses;
+        found = true;
+      }
+    }
+  }
+  env.stopStage = stage;
+  env.stopPasses = passes;
   r.nodesAfter = nodesOf(mainOf(*best.module)).size();
   r.module = std::move(best.module);
   r.args = std::move(best.args);
@@ -279,6 +303,9 @@ Status dfa::driver::writeReproducer(const Reduction &r, const BisectOptions &opt
     (void)llvm::sys::fs::make_absolute(abs);
     sh << " --target-dir " << shellQuote(abs);
   }
+  if (r.stopStage != kSchedStage || r.stopPasses >= 0)
+    sh << " --stop-after " << kStages[r.stopStage]
+       << (r.stopPasses >= 0 ? ":" + std::to_string(r.stopPasses) : "");
   sh << " --check \"$@\"\n";
   return Status::Ok;
 }

@@ -25,6 +25,9 @@ struct Reduction {
   size_t nodesBefore = 0, nodesAfter = 0;
   int64_t checks = 0;
   bool shapesReduced = false;
+  /// The shortest pipeline that reproduces: through this stage, with this
+  /// many of its passes (-1: all).
+  int stopStage = 5, stopPasses = -1;
   mlir::OwningOpRef<mlir::ModuleOp> module;
   llvm::SmallVector<ref::Tensor> args;
 };

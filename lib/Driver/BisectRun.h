@@ -36,6 +36,10 @@ struct BisectEnv {
   bisect::Profile profile;
   std::map<std::string, double> nodeUlps; // --tolerance NODE=ULPS
   CompileOptions compile;                 // target dirs and the fault
+  /// The last stage compiled and run (--stop-after; default the schedule)
+  /// and the pass executions of it (-1: all).
+  int stopStage = 5;
+  int stopPasses = -1;
 };
 
 /// A module compiled to a stage and run.

@@ -357,7 +357,9 @@ Status dfa::driver::runPipeline(ModuleOp module, const target::Target &t, int fr
       };
       if (stage == 1) {
         pm.addPass(createGraphRaisePass(withTarget(GraphRaisePassOptions())));
-        pm.addPass(createGraphDecomposePass(withTarget(GraphDecomposePassOptions())));
+        GraphDecomposePassOptions decompose = withTarget(GraphDecomposePassOptions());
+        decompose.inject = opts.inject;
+        pm.addPass(createGraphDecomposePass(decompose));
       } else if (stage == 2) {
         pm.addPass(createGraphFusePass(withTarget(GraphFusePassOptions())));
       } else if (stage == 3) {

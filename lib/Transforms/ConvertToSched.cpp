@@ -231,7 +231,7 @@ Status Lowering::run() {
   currentKernel = {};
   // A fault planted once that found no place is a test that tests nothing.
   if (!planted && !fault.name.empty() && fault.name != "tail-drop" &&
-      fault.name != "accum-f16")
+      fault.name != "accum-f16" && fault.name != "var-unbiased")
     emitWarning(module.getLoc())
         << "--inject " << opts.inject << ": nothing to plant it in on "
         << t.name

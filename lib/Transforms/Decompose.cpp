@@ -25,6 +25,34 @@ using namespace dfa;
 using namespace dfa::graph;
 
 namespace {
+
+/// The var-unbiased fault: in a layer norm's decomposition (the ops between
+/// `before` and `after`), the variance mean(c * c) scaled by N / (N - 1).
+bool plantUnbiasedVariance(IRRewriter &rw, Operation *before, Operation *after) {
+  Block *block = after ? after->getBlock() : before->getBlock();
+  Operation *op = before ? before->getNextNode() : &block->front();
+  for (; op && op != after; op = op->getNextNode()) {
+    auto var = dyn_cast<ReduceMeanOp>(op);
+    auto sq = var ? var.getInput().getDefiningOp<MulOp>() : MulOp();
+    if (!sq || sq.getLhs() != sq.getRhs())
+      continue;
+    auto in = cast<RankedTensorType>(sq.getType());
+    auto out = cast<RankedTensorType>(var.getType());
+    double n = double(in.getNumElements()) / double(out.getNumElements());
+    if (n < 2)
+      return false;
+    rw.setInsertionPointAfter(var);
+    Value scale = rw.create<ConstantOp>(
+        var.getLoc(), DenseElementsAttr::get(
+                          out, rw.getFloatAttr(out.getElementType(), n / (n - 1))
+                                   .getValue()));
+    Value biased = rw.create<MulOp>(var.getLoc(), var, scale);
+    var.getResult().replaceAllUsesExcept(biased, biased.getDefiningOp());
+    return true;
+  }
+  return false;
+}
+
 struct GraphDecomposePass
     : dfa::impl::GraphDecomposePassBase<GraphDecomposePass> {
   using GraphDecomposePassBase::GraphDecomposePassBase;
@@ -46,6 +74,7 @@ struct GraphDecomposePass
     }
     std::string suffix = tname.empty() ? "" : " for " + tname;
     IRRewriter rewriter(&getContext());
+    bool planted = false;
     // Decompositions create composite ops of their own (attention makes a
     // softmax): repeat until nothing is left to split.
     for (int round = 0; round < 8; ++round) {
@@ -59,8 +88,12 @@ struct GraphDecomposePass
         rewriter.setInsertionPoint(op);
         std::string name = op->getName().getStringRef().str();
         Location loc = op->getLoc();
+        Operation *before = op->getPrevNode(), *after = op->getNextNode();
+        bool layerNorm = isa<LayerNormOp>(op);
         if (failed(op.decompose(rewriter)))
           continue;
+        if (layerNorm && inject == "var-unbiased")
+          planted |= plantUnbiasedVariance(rewriter, before, after);
         changed = true;
         ++numDecomposed;
         if (remarks)
@@ -69,6 +102,10 @@ struct GraphDecomposePass
       if (!changed)
         break;
     }
+    if (inject == "var-unbiased" && !planted)
+      emitWarning(getOperation().getLoc())
+          << "--inject var-unbiased: nothing to plant it in" << suffix
+          << " (no layer norm is decomposed)";
     if (remarks && !fallback.empty())
       getOperation().walk([&](Operation *op) {
         StringRef name = op->getName().getStringRef();

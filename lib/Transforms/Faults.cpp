@@ -23,6 +23,8 @@ llvm::ArrayRef<Fault> dfa::knownFaults() {
                     "target's accumulator"},
       {"ulp1", "the first kernel's float result moves by at most one unit "
                "in the last place"},
+      {"var-unbiased", "layer norms, decomposed, divide their variance by "
+                       "N - 1 instead of N", false, "graph-decompose"},
   };
   return faults;
 }

@@ -92,6 +92,8 @@ struct Findings {
   /// --reduce: graph nodes before and after, checks made, the folder.
   int64_t reducedFrom = -1, reducedTo = -1, reduceChecks = 0;
   bool shapesReduced = false;
+  /// The shortest pipeline that still fails the same way.
+  std::string pipeline;
   std::string reproducer;
 };
 

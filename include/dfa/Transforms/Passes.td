@@ -48,6 +48,9 @@ def GraphDecomposePass : Pass<"graph-decompose", "::mlir::ModuleOp"> {
                "Op names (e.g. graph.softmax) to keep whole">,
     Option<"remarks", "remarks", "bool", /*default=*/"false",
            "Emit a remark for every decomposed op">,
+    Option<"inject", "inject", "std::string", /*default=*/"\"\"",
+           "A fault to plant for tests and teaching (var-unbiased: layer "
+           "norms divide their variance by N - 1); others are the lowering's">,
   ];
   let statistics = [
     Statistic<"numDecomposed", "decomposed", "Number of ops decomposed">,
@@ -216,9 +219,9 @@ def ConvertGraphToSchedPass : Pass<"convert-graph-to-sched", "::mlir::ModuleOp">
     Option<"remarks", "remarks", "bool", /*default=*/"false",
            "Emit a remark for every decision">,
     Option<"inject", "inject", "std::string", /*default=*/"\"\"",
-           "A fault to plant for tests and teaching: tail-drop (copies "
-           "cover whole sticks, tiles or vectors only) or accum-f16 "
-           "(matrix kernels accumulate in f16)">,
+           "A fault to plant for tests and teaching (knownFaults(): "
+           "tail-drop, nan@NODE, swap-strides, drop-dep, dma-hang, "
+           "accum-f16, ulp1)">,
   ];
 }
 

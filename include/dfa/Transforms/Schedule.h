@@ -33,6 +33,8 @@ struct Fault {
   const char *effect;
   /// Takes a source node: `NAME@NODE`.
   bool takesNode = false;
+  /// The pass that plants it: "graph-decompose" or (default) the lowering.
+  const char *pass = "convert-graph-to-sched";
 };
 /// Every fault, in the order the help lists them.
 llvm::ArrayRef<Fault> knownFaults();
