@@ -35,7 +35,7 @@ std::string summary(const Comparison &c) {
   return s;
 }
 
-double finite(double x) { return std::isfinite(x) ? x : 1e308; }
+double jsonNumber(double x) { return std::isfinite(x) ? x : 1e308; }
 
 void metricsJson(llvm::json::OStream &j, const Comparison &c) {
   const Metrics &m = c.metrics;
@@ -57,31 +57,31 @@ void metricsJson(llvm::json::OStream &j, const Comparison &c) {
         j.value(indexString(m.bad[i], c.shape));
     });
     j.attribute("bit_exact", m.bitExact);
-    j.attribute("max_abs", finite(m.maxAbs));
-    j.attribute("worst_got", finite(m.worstGot));
-    j.attribute("worst_expected", finite(m.worstWant));
+    j.attribute("max_abs", jsonNumber(m.maxAbs));
+    j.attribute("worst_got", jsonNumber(m.worstGot));
+    j.attribute("worst_expected", jsonNumber(m.worstWant));
     j.attribute("max_abs_index", m.maxAbsIndex >= 0
                                      ? llvm::json::Value(indexString(m.maxAbsIndex, c.shape))
                                      : llvm::json::Value(nullptr));
-    j.attribute("max_rel", finite(m.maxRel));
-    j.attribute("max_ulp", finite(m.maxUlp));
-    j.attribute("ulp_p50", finite(m.ulpP50));
-    j.attribute("ulp_p99", finite(m.ulpP99));
+    j.attribute("max_rel", jsonNumber(m.maxRel));
+    j.attribute("max_ulp", jsonNumber(m.maxUlp));
+    j.attribute("ulp_p50", jsonNumber(m.ulpP50));
+    j.attribute("ulp_p99", jsonNumber(m.ulpP99));
     j.attributeObject("ulp_histogram", [&] {
       const char *names[] = {"0", "1", "2", "3-10", "11-100", ">100"};
       for (int i = 0; i < 6; ++i)
         j.attribute(names[i], m.ulpHistogram[i]);
     });
-    j.attribute("rmse", finite(m.rmse));
-    j.attribute("rmse_vs_fp64", finite(m.rmseVsOracle));
-    j.attribute("reference_rmse_vs_fp64", finite(m.referenceRmseVsOracle));
-    j.attribute("cosine", finite(m.cosine));
+    j.attribute("rmse", jsonNumber(m.rmse));
+    j.attribute("rmse_vs_fp64", jsonNumber(m.rmseVsOracle));
+    j.attribute("reference_rmse_vs_fp64", jsonNumber(m.referenceRmseVsOracle));
+    j.attribute("cosine", jsonNumber(m.cosine));
     j.attribute("nan_mismatches", m.nanMismatches);
     j.attribute("inf_mismatches", m.infMismatches);
     j.attribute("sign_flips", m.signFlips);
     j.attribute("zeros_where_nonzero", m.zerosWhereNonzero);
     j.attribute("gross_errors", m.grossErrors);
-    j.attribute("worst_over_budget", finite(m.worstRatio));
+    j.attribute("worst_over_budget", jsonNumber(m.worstRatio));
   });
   j.attributeObject("pattern", [&] {
     j.attribute("kind", c.pattern.kind);
@@ -134,6 +134,18 @@ void dfa::bisect::printReport(const Findings &f, const Classification &c,
     for (const Rung &r : f.ladder)
       os << " " << r.stage << ":" << r.status;
     os << "\n";
+  }
+  if (!f.nodes.empty()) {
+    size_t wrong = 0;
+    std::string names;
+    for (const Comparison &n : f.nodes)
+      if (n.failed() || n.pattern.kind == "did not run") {
+        if (++wrong <= 8)
+          names += (names.empty() ? "" : ", ") + n.name;
+      }
+    os << "  nodes: " << f.nodes.size() << " compared in graph order, "
+       << wrong << " wrong" << (names.empty() ? "" : ": " + names)
+       << (wrong > 8 ? ", ..." : "") << "\n";
   }
   if (f.node)
     os << "  first diverging node: '" << f.node->name << "' (" << f.node->op
@@ -200,6 +212,18 @@ void dfa::bisect::writeJson(const Findings &f, const Classification &c,
         j.attribute("isolated_fails", f.isolatedFails
                                           ? llvm::json::Value(*f.isolatedFails)
                                           : llvm::json::Value(nullptr));
+      });
+    if (!f.nodes.empty())
+      j.attributeArray("nodes", [&] {
+        for (const Comparison &n : f.nodes)
+          j.object([&] {
+            j.attribute("name", n.name);
+            j.attribute("op", n.op);
+            j.attribute("failed", n.failed() || n.pattern.kind == "did not run");
+            j.attribute("over_budget", int64_t(n.metrics.bad.size()));
+            j.attribute("max_ulp", jsonNumber(n.metrics.maxUlp));
+            j.attribute("pattern", n.pattern.kind);
+          });
       });
     j.attributeObject("probes", [&] {
       auto opt = [&](const char *k, std::optional<bool> v) {

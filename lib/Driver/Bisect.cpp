@@ -133,27 +133,41 @@ struct Bisector {
     return stage == env.stopStage ? env.stopPasses : -1;
   }
 
-  /// Does the prefix ending at node `k` compute it wrong at `stage`?
-  bool prefixFails(size_t k, int stage, bisect::Comparison *at, std::string *kernel) {
+  /// Node `k`'s value in the prefix that ends at it, compiled to `stage`
+  /// and run: the comparison of its first wrong result, else of its first;
+  /// nullopt when the prefix does not compile or run.
+  std::optional<bisect::Comparison> nodeValue(size_t k, int stage,
+                                              std::string *kernel) {
     ++f.prefixRuns;
     OwningOpRef<ModuleOp> p = prefix(graph, k);
     Execution e = execute(env, *p, stage, argsStored, passLimit(stage));
     if (!e.failure.empty())
-      return true;
+      return std::nullopt;
     Operation *node = nodesOf(main)[k];
+    std::optional<bisect::Comparison> first;
     for (auto [i, r] : llvm::enumerate(node->getResults())) {
-      bisect::Comparison c = compareValue(env, nodeName(node), node, r.getType(),
-                                  e.outputs[i], toStored(env.target, same.get(r)),
-                                  oracle.get(r), /*accumulated=*/true);
-      if (c.failed()) {
-        if (at)
-          *at = c;
-        if (kernel && stage == kSchedStage)
-          *kernel = kernelOf(*e.module, nodeName(node));
-        return true;
+      bisect::Comparison c = compareValue(
+          env, nodeName(node), node, r.getType(), e.outputs[i],
+          toStored(env.target, same.get(r)), oracle.get(r), /*accumulated=*/true);
+      if (c.failed() || !first) {
+        bool failed = c.failed();
+        first = std::move(c);
+        if (failed)
+          break;
       }
     }
-    return false;
+    if (kernel && stage == kSchedStage)
+      *kernel = kernelOf(*e.module, nodeName(node));
+    return first;
+  }
+
+  /// Does the prefix ending at node `k` compute it wrong at `stage`?
+  bool prefixFails(size_t k, int stage, bisect::Comparison *at,
+                   std::string *kernel) {
+    std::optional<bisect::Comparison> c = nodeValue(k, stage, kernel);
+    if (c && at)
+      *at = *c;
+    return !c || c->failed();
   }
 
   /// The first node (graph order) that is wrong at `stage`, bisecting
@@ -174,17 +188,45 @@ struct Bisector {
     if (hi == nodes.size())
       return;
     size_t lo = 0;
-    while (lo < hi) {
-      size_t mid = lo + (hi - lo) / 2;
-      if (prefixFails(mid, stage, nullptr, nullptr))
-        hi = mid;
-      else
-        lo = mid + 1;
-    }
     bisect::Comparison c;
     std::string kernel;
-    if (!prefixFails(lo, stage, &c, &kernel))
-      return;
+    if (env.opts.allNodes) {
+      // Every node, in graph order: the first wrong one, not assuming a
+      // wrong value stays wrong downstream.
+      std::optional<size_t> first;
+      for (size_t k = 0; k < nodes.size(); ++k) {
+        std::string kk;
+        std::optional<bisect::Comparison> v = nodeValue(k, stage, &kk);
+        bisect::Comparison row;
+        if (v) {
+          row = *v;
+        } else {
+          row.name = nodeName(nodes[k]);
+          row.op = nodes[k]->getName().getStringRef().str();
+          row.pattern.kind = "did not run";
+        }
+        if (!first && (!v || v->failed())) {
+          first = k;
+          kernel = kk;
+          if (v)
+            c = *v;
+        }
+        f.nodes.push_back(std::move(row));
+      }
+      if (!first || c.name.empty())
+        return;
+      lo = *first;
+    } else {
+      while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (prefixFails(mid, stage, nullptr, nullptr))
+          hi = mid;
+        else
+          lo = mid + 1;
+      }
+      if (!prefixFails(lo, stage, &c, &kernel))
+        return;
+    }
     f.node = c;
     f.kernel = kernel;
     // The node alone, fed the reference's values.

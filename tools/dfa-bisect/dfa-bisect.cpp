@@ -56,6 +56,9 @@ int main(int argc, char **argv) {
   app.add_option("--reduce", o.reduce,
                  "Delta-debug the failing graph; write the reproducer (IR, "
                  "inputs, run.sh) to DIR");
+  app.add_flag("--all-nodes", o.allNodes,
+               "Compare every node's value in graph order (a run each) "
+               "instead of bisecting prefixes");
   app.add_option("--stop-after", o.stopAfter,
                  "Compile and run only through STAGE (or its first N passes: "
                  "STAGE:N), judging that stage's IR on the CPU reference");

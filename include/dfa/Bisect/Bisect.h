@@ -77,6 +77,9 @@ struct Findings {
   /// device values flowing (accumulated) ...
   std::optional<Comparison> node;
   std::string kernel; // the kernel that computes it on the target
+  /// --all-nodes: every node's value in graph order (a node whose prefix
+  /// does not run has pattern "did not run").
+  std::vector<Comparison> nodes;
   /// ... and the node alone fed the reference's inputs (isolated).
   std::optional<bool> isolatedFails;
   int64_t prefixRuns = 0;

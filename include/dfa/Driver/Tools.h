@@ -117,6 +117,8 @@ struct BisectOptions {
   int interesting = -1;
   /// Delta-debug the failing graph into this folder (a reproducer).
   std::string reduce;
+  /// Compare every node's value (a prefix run each) instead of bisecting.
+  bool allNodes = false;
   /// Compile and run only through STAGE (or its first N passes:
   /// STAGE:N), judging that stage's IR on the CPU reference.
   std::string stopAfter;
