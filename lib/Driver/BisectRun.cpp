@@ -40,8 +40,11 @@ template <typename F>
 void capturing(MLIRContext &ctx, std::string &message,
                std::vector<std::string> &warnings, F body) {
   ScopedDiagnosticHandler capture(&ctx, [&](Diagnostic &d) {
-    if (d.getSeverity() == DiagnosticSeverity::Error && message.empty())
-      message = d.str();
+    if (d.getSeverity() == DiagnosticSeverity::Error && message.empty()) {
+      // Name the source node the diagnostic is at, when it has one.
+      std::string node = sourceName(d.getLocation());
+      message = (node.empty() ? "" : "'" + node + "': ") + d.str();
+    }
     if (d.getSeverity() == DiagnosticSeverity::Warning)
       warnings.push_back(d.str());
     return success();

@@ -20,10 +20,9 @@
 
 namespace dfa {
 
-/// The source node an op came from: its location's name, or the first name
-/// of a fused location; "" when it has none.
-inline std::string sourceName(mlir::Operation *op) {
-  mlir::Location loc = op->getLoc();
+/// The source node a location names: its name, or the first name of a
+/// fused location; "" when it has none.
+inline std::string sourceName(mlir::Location loc) {
   if (auto fused = mlir::dyn_cast<mlir::FusedLoc>(loc))
     for (mlir::Location l : fused.getLocations())
       if (mlir::isa<mlir::NameLoc>(l)) {
@@ -33,6 +32,11 @@ inline std::string sourceName(mlir::Operation *op) {
   if (auto name = mlir::dyn_cast<mlir::NameLoc>(loc))
     return name.getName().str();
   return "";
+}
+
+/// The source node an op came from ("" when its location names none).
+inline std::string sourceName(mlir::Operation *op) {
+  return sourceName(op->getLoc());
 }
 
 } // namespace dfa
