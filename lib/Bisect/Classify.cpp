@@ -49,6 +49,18 @@ int stageLayer(llvm::StringRef stage) {
   return 6; // sched: placement and copies
 }
 
+/// What the ladder showed about the stages before the schedule.
+std::string earlierStages(const Findings &f) {
+  if (f.ladder.empty())
+    return "the stages before the schedule were not checked (--check)";
+  for (size_t i = 0; i + 1 < f.ladder.size(); ++i)
+    if (f.ladder[i].status != "ok")
+      return "the " + f.ladder[i].stage + " stage's IR is " +
+             f.ladder[i].status + " on the CPU reference";
+  return "every stage up to laid-out computes the right answer on the CPU "
+         "reference; the schedule does not";
+}
+
 } // namespace
 
 Classification dfa::bisect::classify(const Findings &f) {
@@ -83,8 +95,7 @@ Classification dfa::bisect::classify(const Findings &f) {
     c.layer = 7;
     c.confidence = 0.9;
     say("the simulation's watchdog tripped: " + f.failureMessage);
-    say("every stage up to laid-out computes the right answer on the CPU "
-        "reference");
+    say(earlierStages(f));
     c.runnerUp = 6;
     c.runnerUpWhyNot = "the schedule verifies: every buffer is placed and "
                        "every copy is in bounds";
@@ -170,8 +181,7 @@ Classification dfa::bisect::classify(const Findings &f) {
     c.runnerUpWhyNot = "the previous stage's IR runs right";
     return c;
   }
-  say("every stage up to laid-out computes the right answer on the CPU "
-      "reference; the schedule does not");
+  say(earlierStages(f));
   if (f.node)
     say("the first diverging node in graph order is " + node +
         (f.kernel.empty() ? "" : ", in kernel '" + f.kernel + "'") +
@@ -215,8 +225,8 @@ Classification dfa::bisect::classify(const Findings &f) {
   if (at.metrics.nanMismatches > 0 || at.metrics.infMismatches > 0) {
     c.layer = 8;
     c.confidence = f.isolatedFails.value_or(false) ? 0.7 : 0.5;
-    say(llvm::formatv("{0} NaN and {1} Inf where the reference is finite, "
-                      "with no layout structure",
+    say(llvm::formatv("{0} NaN and {1} Inf mismatches against the "
+                      "reference, with no layout structure",
                       at.metrics.nanMismatches, at.metrics.infMismatches)
             .str());
     c.runnerUp = 6;

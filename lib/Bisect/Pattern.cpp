@@ -125,7 +125,8 @@ Pattern dfa::bisect::findPattern(const Metrics &m, const ref::Tensor &got,
     }
   }
   // The right values, in the wrong places.
-  if (m.bad.size() > 1 && m.nanMismatches == 0 &&
+  // (Not for integers and bools: any balanced set of flips would match.)
+  if (m.bad.size() > 1 && m.nanMismatches == 0 && ref::isFloat(ref.dtype()) &&
       sameValues(sortedValues(got), sortedValues(ref))) {
     if (stridesSwapped(got, ref)) {
       p.kind = "transposed";
@@ -156,8 +157,14 @@ Pattern dfa::bisect::findPattern(const Metrics &m, const ref::Tensor &got,
   }
   if (m.nanMismatches == int64_t(m.bad.size())) {
     p.kind = "nan";
-    p.where = count(m.bad.size()) + " are NaN where the reference is not, "
-              "first at " + indexString(m.bad.front(), shape);
+    p.where = count(m.bad.size()) + " differ in NaN-ness from the "
+              "reference (NaN on one side only), first at " +
+              indexString(m.bad.front(), shape);
+    return p;
+  }
+  if (int64_t(m.bad.size()) == n) {
+    p.kind = "all";
+    p.where = "every element, worst at " + indexString(m.maxAbsIndex, shape);
     return p;
   }
   if (m.constantFill) {
@@ -165,11 +172,6 @@ Pattern dfa::bisect::findPattern(const Metrics &m, const ref::Tensor &got,
     p.where = count(m.bad.size()) + " all hold " +
               llvm::formatv("{0}", *m.constantFill).str() + ", first at " +
               indexString(m.bad.front(), shape);
-    return p;
-  }
-  if (int64_t(m.bad.size()) == n) {
-    p.kind = "all";
-    p.where = "every element, worst at " + indexString(m.maxAbsIndex, shape);
     return p;
   }
   p.kind = "scattered";

@@ -224,8 +224,11 @@ struct Bisector {
         else
           lo = mid + 1;
       }
-      if (!prefixFails(lo, stage, &c, &kernel))
+      // A prefix that does not run names no value: no first node then.
+      std::optional<bisect::Comparison> v = nodeValue(lo, stage, &kernel);
+      if (!v || !v->failed())
         return;
+      c = *v;
     }
     f.node = c;
     f.kernel = kernel;
@@ -327,8 +330,11 @@ struct Bisector {
 /// Strips the matrix kernels' narrow accumulators and reruns: does the
 /// answer come right?
 std::optional<bool> f32AccumulatorProbe(BisectEnv &env, ModuleOp compiled,
-                                        Bisector &b,
-                                        llvm::ArrayRef<std::string> names) {
+                                        ArrayRef<ref::Tensor> args,
+                                        func::FuncOp main,
+                                        llvm::ArrayRef<std::string> names,
+                                        ArrayRef<ref::Tensor> want,
+                                        ArrayRef<ref::Tensor> oracle) {
   bool any = false;
   OwningOpRef<ModuleOp> m = cast<ModuleOp>(compiled->clone());
   m->walk([&](sched::ComputeOp c) {
@@ -339,11 +345,10 @@ std::optional<bool> f32AccumulatorProbe(BisectEnv &env, ModuleOp compiled,
   });
   if (!any)
     return std::nullopt;
-  Execution e = rerun(env, *m, b.argsStored);
+  Execution e = rerun(env, *m, args);
   if (!e.failure.empty())
     return false;
-  return !anyFailed(compareOutputs(env, b.main, names, e.outputs, b.sameOut,
-                                   b.oracleOut));
+  return !anyFailed(compareOutputs(env, main, names, e.outputs, want, oracle));
 }
 
 /// The signature of a failure: its code, and the structure of the first
@@ -386,6 +391,9 @@ Signature quickCheck(BisectEnv &env, ModuleOp graph, ArrayRef<ref::Tensor> args)
     for (size_t i = 0; i < wantStored.size(); ++i)
       names.push_back("output" + std::to_string(i));
     f.outputs = compareOutputs(env, main, names, e.outputs, wantStored, oracleOut);
+    if (anyFailed(f.outputs) && env.stopStage == kSchedStage)
+      f.f32AccumulatorFixes = f32AccumulatorProbe(env, *e.module, args, main,
+                                                  names, wantStored, oracleOut);
   }
   return signatureOf(f, classify(f));
 }
@@ -509,6 +517,13 @@ int dfa::driver::bisectMain(const BisectOptions &opts) {
         f.nondeterministic = true;
   }
   bool failing = !f.failure.empty() || anyFailed(f.outputs) || f.nondeterministic;
+  // Precision or logic: with narrow accumulators, does f32 accumulation
+  // make the answer right? (The verdict's own evidence, so --check and
+  // --reduce's checks run it too.)
+  if (f.failure.empty() && anyFailed(f.outputs) && env.stopStage == kSchedStage)
+    f.f32AccumulatorFixes = f32AccumulatorProbe(env, *device.module, b.argsStored,
+                                                b.main, names, b.sameOut,
+                                                b.oracleOut);
 
   // 3-4. Where, unless only the verdict was asked for.
   if (failing && !opts.check) {
@@ -518,9 +533,7 @@ int dfa::driver::bisectMain(const BisectOptions &opts) {
       b.climb(names);
       if (f.failure.empty() && !f.stage.empty())
         b.locateNode(stageIndex(f.stage));
-      if (f.failure.empty() && f.stage == "sched" && f.node &&
-          (f.node->cls == OpClass::Reduction || f.node->cls == OpClass::Composite))
-        f.f32AccumulatorFixes = f32AccumulatorProbe(env, *device.module, b, names);
+
     }
   }
   Classification c = classify(f);
@@ -534,10 +547,19 @@ int dfa::driver::bisectMain(const BisectOptions &opts) {
           break;
         }
     }
+    // The signature --check sees: the verdict without localization.
+    Findings checked = f;
+    checked.node.reset();
+    checked.isolatedFails.reset();
+    checked.swappedOperand.reset();
+    checked.ladder.clear();
+    checked.stage.clear();
+    checked.pass.clear();
+    Signature want = signatureOf(checked, classify(checked));
     Reduction red = reduce(
         env, b.graph, b.argsStored, first,
         [&](ModuleOp m, ArrayRef<ref::Tensor> a) { return quickCheck(env, m, a); },
-        signatureOf(f, c));
+        want);
     f.pipeline = red.stopStage == kSchedStage && red.stopPasses < 0
                      ? "every stage"
                      : std::string("through ") + kStages[red.stopStage] +
@@ -550,7 +572,7 @@ int dfa::driver::bisectMain(const BisectOptions &opts) {
     f.reduceChecks = red.checks;
     f.shapesReduced = red.shapesReduced;
     if (writeReproducer(red, opts, env.target.name, verdictLine(f, c),
-                        int(c.exitCode), printer) != Status::Ok)
+                        want.exitCode, printer) != Status::Ok)
       return Usage;
     f.reproducer = opts.reduce;
   }

@@ -31,6 +31,7 @@
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Verifier.h"
 #include "mlir/Interfaces/InferTypeOpInterface.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
@@ -80,11 +81,21 @@ std::optional<Candidate> cut(BisectEnv &env, const Candidate &c, size_t index) {
   if (failed(ev.run(main, n.args)))
     return std::nullopt;
   Operation *node = nodesOf(main)[index];
-  for (Value r : node->getResults()) {
+  llvm::StringSet<> taken;
+  for (unsigned i = 0; i < main.getNumArguments(); ++i)
+    if (auto n = main.getArgAttrOfType<StringAttr>(i, "graph.name"))
+      taken.insert(n.getValue());
+  for (auto [k, r] : llvm::enumerate(node->getResults())) {
+    // A unique input name: a reproducer's .npy files are matched by it.
+    std::string name = nodeName(node);
+    if (node->getNumResults() > 1)
+      name += "#" + std::to_string(k);
+    for (int u = 1; taken.contains(name); ++u)
+      name = nodeName(node) + "#" + std::to_string(k) + "." + std::to_string(u);
+    taken.insert(name);
     unsigned at = main.getNumArguments();
     main.insertArgument(at, r.getType(), {}, r.getLoc());
-    main.setArgAttr(at, "graph.name",
-                    StringAttr::get(main.getContext(), nodeName(node)));
+    main.setArgAttr(at, "graph.name", StringAttr::get(main.getContext(), name));
     r.replaceAllUsesWith(main.getArgument(at));
     n.args.push_back(toStored(env.target, ev.get(r)));
   }
@@ -272,6 +283,12 @@ Status dfa::driver::writeReproducer(const Reduction &r, const BisectOptions &opt
     OpPrintingFlags flags;
     flags.enableDebugInfo(/*enable=*/true, /*prettyForm=*/false);
     ModuleOp m = *const_cast<OwningOpRef<ModuleOp> &>(r.module);
+    // run.sh runs from DIR: the weights' files by absolute path.
+    m.walk([](graph::WeightOp w) {
+      llvm::SmallString<256> abs(w.getFile());
+      if (!abs.empty() && !llvm::sys::fs::make_absolute(abs))
+        w.setFileAttr(StringAttr::get(w.getContext(), abs));
+    });
     m->print(os, flags);
   }
   std::string inputs;

@@ -240,9 +240,13 @@ bisect::Comparison dfa::driver::compareValue(
   }
   bisect::Budget b =
       bisect::budgetFor(c.cls, k, env.profile, stored, acc, accumulated);
-  auto over = env.nodeUlps.find(c.name);
-  if (over != env.nodeUlps.end())
-    b.ulps = over->second;
+  // By the value's name, or the node that makes it (an output's producer).
+  for (const std::string &key :
+       {c.name, producer ? nodeName(producer) : std::string()}) {
+    auto over = env.nodeUlps.find(key);
+    if (!key.empty() && over != env.nodeUlps.end())
+      b.ulps = over->second;
+  }
   c.metrics = bisect::compare(got, want, oracle, b);
   bisect::DeviceLayout layout;
   layout.granule = env.target.minorGranule(int64_t(ref::dtypeSize(want.dtype())),

@@ -100,7 +100,10 @@ Status kvBytesPerToken(llvm::ArrayRef<GraphInputSignature> inputs,
   if (dims.past.empty())
     return Status::Ok;
   for (const GraphInputSignature &in : inputs) {
-    if (!llvm::is_contained(in.dims, dims.past))
+    // The cache: inputs with the cache dim but not the new tokens' (an
+    // attention mask [batch, 1, seq, past + seq] is not cache).
+    if (!llvm::is_contained(in.dims, dims.past) ||
+        llvm::is_contained(in.dims, dims.seq))
       continue;
     double n = double(in.elementBytes);
     for (const std::string &d : in.dims) {
@@ -176,8 +179,14 @@ int dfa::driver::llmMain(const RooflineOptions &opts) {
   for (const char *phase : {"prefill", "decode"})
     if (llvm::is_contained(opts.llm, phase))
       sweep.phases.push_back(phase);
-  sweep.batches = opts.batches;
-  sweep.contexts = opts.contexts;
+  // Sorted, each once: the crossover fit needs distinct batches.
+  auto distinct = [](std::vector<int64_t> v) {
+    llvm::sort(v);
+    v.erase(std::unique(v.begin(), v.end()), v.end());
+    return v;
+  };
+  sweep.batches = distinct(opts.batches);
+  sweep.contexts = distinct(opts.contexts);
   sweep.referencePhase = sweep.phases.back();
   sweep.referenceBatch = sweep.batches.front();
   sweep.referenceContext = sweep.contexts.front();

@@ -153,3 +153,15 @@ TEST_CASE("aggregates hide the one dropped element", "[bisect]") {
   CHECK(m.failed());
   CHECK(m.zerosWhereNonzero == 1);
 }
+
+TEST_CASE("an infinite reference admits only the same infinity", "[bisect]") {
+  ref::Tensor want = f32({3}, {INFINITY, 1, -INFINITY});
+  ref::Tensor got = f32({3}, {-INFINITY, 1, -INFINITY});
+  ref::Tensor oracle = f32({3}, {1e30, 1, -INFINITY});
+  Budget b = budgetFor(OpClass::Reduction, 4096, lenientProfile(), ieee32(),
+                       ieee32(), /*accumulated=*/true);
+  Metrics m = compare(got, want, oracle, b);
+  REQUIRE(m.bad.size() == 1);
+  CHECK(m.bad[0] == 0);
+  CHECK(m.infMismatches == 1);
+}
