@@ -71,13 +71,43 @@ OpClass dfa::bisect::classOf(Operation *op, int64_t &k) {
                         "lp_norm", "batch_norm", OpClass::Composite)
                  .Default(std::nullopt);
   if (cls == OpClass::Composite) {
-    k = lastDim(op->getOperand(0));
+    // The length it reduces over: the axis (softmax), the dims from the
+    // axis on (layer norm), the spatial dims (instance norm); batch norm
+    // at inference reduces nothing.
+    auto in = dyn_cast<RankedTensorType>(op->getOperand(0).getType());
+    int64_t rank = in ? in.getRank() : 0;
+    auto axisAttr = op->getAttrOfType<IntegerAttr>("axis");
+    int64_t axis = axisAttr ? axisAttr.getInt() : rank - 1;
+    if (axis < 0)
+      axis += rank;
+    k = 1;
+    if (in && rank > 0) {
+      if (name == "layer_norm" || name == "lp_norm")
+        for (int64_t d = std::clamp<int64_t>(axis, 0, rank - 1); d < rank; ++d)
+          k *= std::max<int64_t>(1, in.getDimSize(d));
+      else if (name == "instance_norm")
+        for (int64_t d = 2; d < rank; ++d)
+          k *= std::max<int64_t>(1, in.getDimSize(d));
+      else if (name != "batch_norm")
+        k = std::max<int64_t>(1, in.getDimSize(std::clamp<int64_t>(axis, 0, rank - 1)));
+    }
     return *cls;
   }
   if (cls)
     return *cls;
-  if (name == "matmul" || name == "gemm" || name == "attention") {
+  if (name == "matmul" || name == "attention") {
     k = lastDim(op->getOperand(0));
+    // Attention's second product reduces over the keys.
+    if (name == "attention" && op->getNumOperands() > 1)
+      if (auto keys = dyn_cast<RankedTensorType>(op->getOperand(1).getType());
+          keys && keys.getRank() >= 2)
+        k = std::max(k, keys.getDimSize(keys.getRank() - 2));
+    return OpClass::Reduction;
+  }
+  if (name == "gemm") {
+    auto a = dyn_cast<RankedTensorType>(op->getOperand(0).getType());
+    auto t = op->getAttrOfType<BoolAttr>("trans_a");
+    k = a && a.getRank() == 2 ? a.getDimSize(t && t.getValue() ? 0 : 1) : 1;
     return OpClass::Reduction;
   }
   if (name == "conv" || name == "conv_transpose") {

@@ -26,6 +26,19 @@ std::vector<NodeRoof> dfa::roofline::byNode(const Report &r) {
   llvm::StringMap<size_t> index;
   std::vector<double> largest; // per node: the most time from one kernel
   for (const KernelRoof &k : r.kernels) {
+    // Copies no kernel claims keep their time, in a row of their own.
+    if (k.sources.empty()) {
+      NodeRoof n;
+      n.name = k.name;
+      n.seconds = k.attributed;
+      n.kernels.push_back(k.name);
+      for (const LevelTraffic &l : k.levels)
+        n.bytes.push_back({l.level, l.bytes});
+      n.bottleneck = k.bottleneckName();
+      nodes.push_back(std::move(n));
+      largest.push_back(k.attributed);
+      continue;
+    }
     double total = 0;
     for (auto &[name, flops] : k.sources)
       total += flops;

@@ -314,7 +314,10 @@ LogicalResult Importer::createFunction() {
 }
 
 std::optional<int64_t> Importer::symbolicDim(llvm::StringRef param) {
-  // Terms separated by + or -, each a product of factors separated by *.
+  // A bound name as it is ("seq-len"), else terms separated by + or -,
+  // each a product of factors separated by *.
+  if (auto it = opts.dims.find(param.trim().str()); it != opts.dims.end())
+    return it->second;
   int64_t sum = 0;
   int sign = 1;
   llvm::StringRef rest = param;
