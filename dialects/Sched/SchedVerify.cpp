@@ -16,6 +16,8 @@
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/DenseSet.h"
 
+#include <map>
+
 using namespace mlir;
 using namespace dfa::sched;
 
@@ -152,17 +154,23 @@ ValueRange depsOf(Operation *op) {
 
 /// Does `op` wait (transitively, through tokens) for `writer`?
 bool dependsOn(Operation *op, Operation *writer,
-               DenseMap<std::pair<Operation *, Operation *>, bool> &memo) {
+               const DenseMap<Operation *, int64_t> &index) {
+  // Tokens are SSA values in one block: every dependency comes earlier in
+  // program order, so nothing before the writer can lead to it (the search
+  // stays between the two ops).
+  int64_t floor = index.lookup(writer);
   SmallVector<Operation *> stack{op};
   DenseSet<Operation *> seen;
   while (!stack.empty()) {
     Operation *o = stack.pop_back_val();
     for (Value t : depsOf(o)) {
       Operation *d = t.getDefiningOp();
-      if (!d || !seen.insert(d).second)
+      if (!d)
         continue;
       if (d == writer)
         return true;
+      if (index.lookup(d) < floor || !seen.insert(d).second)
+        continue;
       stack.push_back(d);
     }
   }
@@ -224,11 +232,23 @@ LogicalResult ProgramOp::verify() {
         {&op, first, last, lo, hi, p->unit, p->unitEnd});
   }
   for (auto &[key, lives] : groups) {
-    // Live buffers sharing bytes of one unit: sweep in allocation order.
-    std::vector<Live *> active;
+    // Live buffers sharing bytes of one unit: sweep in allocation order,
+    // the live ones by address (a buffer can only reach back as far as the
+    // largest is long) and by the end of their lives (to retire them), so
+    // that resident weights do not make the sweep quadratic.
+    int64_t longest = 0;
+    for (const Live &l : lives)
+      longest = std::max(longest, l.hi - l.lo);
+    std::multimap<int64_t, Live *> byAddress;
+    std::multimap<int64_t, std::multimap<int64_t, Live *>::iterator> byLast;
     for (Live &l : lives) {
-      llvm::erase_if(active, [&](Live *a) { return a->last < l.first; });
-      for (Live *a : active)
+      while (!byLast.empty() && byLast.begin()->first < l.first) {
+        byAddress.erase(byLast.begin()->second);
+        byLast.erase(byLast.begin());
+      }
+      for (auto it = byAddress.lower_bound(l.lo - longest);
+           it != byAddress.end() && it->first < l.hi; ++it) {
+        Live *a = it->second;
         if (l.lo < a->hi && a->lo < l.hi && l.uLo < a->uHi && a->uLo < l.uHi) {
           auto diag = l.op->emitOpError("bytes [")
                       << l.lo << ", " << l.hi << ") of " << key.first
@@ -238,7 +258,8 @@ LogicalResult ProgramOp::verify() {
           diag.attachNote(a->op->getLoc()) << "the live buffer";
           return diag;
         }
-      active.push_back(&l);
+      }
+      byLast.emplace(l.last, byAddress.emplace(l.lo, &l));
     }
   }
 
@@ -249,7 +270,6 @@ LogicalResult ProgramOp::verify() {
   for (Operation &op : block)
     if (isa<WeightOp>(op) || (isa<AllocOp>(op) && cast<AllocOp>(op).getInit()))
       writer[op.getResult(0)] = nullptr;
-  DenseMap<std::pair<Operation *, Operation *>, bool> memo;
   bool isStatic = target.getStaticPlan();
   for (Operation &op : block) {
     SmallVector<Value> reads, writes;
@@ -258,7 +278,7 @@ LogicalResult ProgramOp::verify() {
       auto it = writer.find(r);
       if (it == writer.end())
         return op.emitOpError("reads a buffer before anything writes it");
-      if (isStatic && it->second && !dependsOn(&op, it->second, memo)) {
+      if (isStatic && it->second && !dependsOn(&op, it->second, index)) {
         auto diag = op.emitOpError(
             "scheduling conflict: reads a buffer without waiting for the op "
             "that writes it");
