@@ -66,72 +66,63 @@ std::string earlierStages(const Findings &f) {
 Classification dfa::bisect::classify(const Findings &f) {
   Classification c;
   auto say = [&](std::string e) { c.evidence.push_back(std::move(e)); };
+  // The verdict of a run that stopped before any values.
+  auto stopped = [&](const char *verdict, ExitCode code) {
+    c.verdict = verdict;
+    c.exitCode = code;
+  };
+  auto conclude = [&](int layer, double confidence, int runnerUp,
+                      std::string whyNot) {
+    c.layer = layer;
+    c.confidence = confidence;
+    c.runnerUp = runnerUp;
+    c.runnerUpWhyNot = std::move(whyNot);
+    return c;
+  };
   if (f.failure == "compile") {
-    c.verdict = "compile";
-    c.exitCode = CompileFailure;
-    c.layer = stageLayer(f.failureStage);
-    c.confidence = 0.8;
+    stopped("compile", CompileFailure);
     llvm::StringRef msg(f.failureMessage);
+    std::string what =
+        "the " + f.failureStage + " stage fails to compile: " + f.failureMessage;
     if (f.failureStage == "sched" &&
         (msg.contains("scheduling conflict") || msg.contains("wait"))) {
       // The schedule's verifier caught an op racing its producer.
-      c.layer = 7;
-      c.confidence = 0.9;
       say("the schedule verifier rejects the compiler's own schedule: an op "
           "does not wait for what it reads");
-      c.runnerUp = 6;
-      c.runnerUpWhyNot = "every buffer is placed; only an order is missing";
-      say("the " + f.failureStage + " stage fails to compile: " + f.failureMessage);
-      return c;
+      say(what);
+      return conclude(7, 0.9, 6,
+                      "every buffer is placed; only an order is missing");
     }
-    say("the " + f.failureStage + " stage fails to compile: " + f.failureMessage);
-    c.runnerUp = c.layer == 2 ? 1 : c.layer - 1;
-    c.runnerUpWhyNot = "the stages before " + f.failureStage + " compile";
-    return c;
+    say(what);
+    int layer = stageLayer(f.failureStage);
+    return conclude(layer, 0.8, layer == 2 ? 1 : layer - 1,
+                    "the stages before " + f.failureStage + " compile");
   }
   if (f.failure == "deadlock") {
-    c.verdict = "deadlock";
-    c.exitCode = Deadlock;
-    c.layer = 7;
-    c.confidence = 0.9;
+    stopped("deadlock", Deadlock);
     say("the simulation's watchdog tripped: " + f.failureMessage);
     say(earlierStages(f));
-    c.runnerUp = 6;
-    c.runnerUpWhyNot = "the schedule verifies: every buffer is placed and "
-                       "every copy is in bounds";
-    return c;
+    return conclude(7, 0.9, 6,
+                    "the schedule verifies: every buffer is placed and every "
+                    "copy is in bounds");
   }
   if (f.failure == "race") {
-    c.verdict = "runtime";
-    c.exitCode = RuntimeFailure;
-    c.layer = 7;
-    c.confidence = 0.95;
+    stopped("runtime", RuntimeFailure);
     say("an op reads a buffer without waiting for the op that writes it: " +
         f.failureMessage);
-    c.runnerUp = 6;
-    c.runnerUpWhyNot = "the buffers do not overlap: the reader and writer "
-                       "agree on where the value lives";
-    return c;
+    return conclude(7, 0.95, 6,
+                    "the buffers do not overlap: the reader and writer agree "
+                    "on where the value lives");
   }
   if (f.failure == "runtime") {
-    c.verdict = "runtime";
-    c.exitCode = RuntimeFailure;
-    c.layer = 6;
-    c.confidence = 0.5;
+    stopped("runtime", RuntimeFailure);
     say("the schedule fails to run: " + f.failureMessage);
-    c.runnerUp = 7;
-    c.runnerUpWhyNot = "no deadlock and no race was detected";
-    return c;
+    return conclude(6, 0.5, 7, "no deadlock and no race was detected");
   }
   if (f.nondeterministic) {
-    c.verdict = "nondeterministic";
-    c.exitCode = Nondeterministic;
-    c.layer = 7;
-    c.confidence = 0.7;
+    stopped("nondeterministic", Nondeterministic);
     say("two runs of the same schedule on the same inputs differ");
-    c.runnerUp = 8;
-    c.runnerUpWhyNot = "the simulator's arithmetic is deterministic";
-    return c;
+    return conclude(7, 0.7, 8, "the simulator's arithmetic is deterministic");
   }
   bool anyFailed = llvm::any_of(f.outputs, [](const Comparison &o) { return o.failed(); });
   if (!anyFailed)

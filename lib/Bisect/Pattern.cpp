@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <set>
 
 using namespace dfa;
@@ -52,28 +53,22 @@ bool sameValues(const std::vector<double> &a, const std::vector<double> &b) {
   return true;
 }
 
-/// Does `got` hold `ref`'s elements read with the two minor strides
-/// swapped: got[.., i, j] = ref_flat[.., j * M + i] for [.., M, N]?
-bool stridesSwapped(const ref::Tensor &got, const ref::Tensor &ref) {
-  llvm::ArrayRef<int64_t> s = ref.shape();
-  if (s.size() < 2)
-    return false;
-  int64_t m = s[s.size() - 2], n = s.back();
-  if (m < 2 || n < 2)
-    return false;
-  int64_t plane = m * n, planes = ref.numElements() / plane;
-  for (int64_t p = 0; p < planes; ++p)
-    for (int64_t i = 0; i < m; ++i)
-      for (int64_t j = 0; j < n; ++j) {
-        double a = got.getDouble(p * plane + i * n + j);
-        double b = ref.getDouble(p * plane + j * m + i);
-        if (!(a == b || (std::isnan(a) && std::isnan(b))))
-          return false;
-      }
-  return true;
-}
-
 } // namespace
+
+std::optional<ref::Tensor> dfa::bisect::swapMinorStrides(const ref::Tensor &t) {
+  llvm::ArrayRef<int64_t> s = t.shape();
+  if (s.size() < 2 || s[s.size() - 1] < 2 || s[s.size() - 2] < 2)
+    return std::nullopt;
+  int64_t m = s[s.size() - 2], n = s.back(), plane = m * n;
+  ref::Tensor out = t.clone();
+  size_t e = ref::dtypeSize(t.dtype());
+  for (int64_t p = 0; p < t.numElements() / plane; ++p)
+    for (int64_t i = 0; i < m; ++i)
+      for (int64_t j = 0; j < n; ++j)
+        std::memcpy(out.bytes() + (p * plane + i * n + j) * e,
+                    t.bytes() + (p * plane + j * m + i) * e, e);
+  return out;
+}
 
 Pattern dfa::bisect::findPattern(const Metrics &m, const ref::Tensor &got,
                                  const ref::Tensor &ref,
@@ -128,7 +123,8 @@ Pattern dfa::bisect::findPattern(const Metrics &m, const ref::Tensor &got,
   // (Not for integers and bools: any balanced set of flips would match.)
   if (m.bad.size() > 1 && m.nanMismatches == 0 && ref::isFloat(ref.dtype()) &&
       sameValues(sortedValues(got), sortedValues(ref))) {
-    if (stridesSwapped(got, ref)) {
+    std::optional<ref::Tensor> swapped = swapMinorStrides(ref);
+    if (swapped && std::memcmp(swapped->bytes(), got.bytes(), got.byteSize()) == 0) {
       p.kind = "transposed";
       p.where = count(m.bad.size()) +
                 " hold the reference's values read with the two minor "

@@ -92,23 +92,6 @@ std::string kernelOf(ModuleOp compiled, llvm::StringRef node) {
   return found;
 }
 
-/// `t` [.., M, N] as read with its two minor strides swapped: element
-/// [.., i, j] from position j * M + i of the row-major image.
-std::optional<ref::Tensor> swapMinorStrides(const ref::Tensor &t) {
-  llvm::ArrayRef<int64_t> s = t.shape();
-  if (s.size() < 2 || s[s.size() - 1] < 2 || s[s.size() - 2] < 2)
-    return std::nullopt;
-  int64_t m = s[s.size() - 2], n = s.back(), plane = m * n;
-  ref::Tensor out = t.clone();
-  size_t e = ref::dtypeSize(t.dtype());
-  for (int64_t p = 0; p < t.numElements() / plane; ++p)
-    for (int64_t i = 0; i < m; ++i)
-      for (int64_t j = 0; j < n; ++j)
-        std::memcpy(out.bytes() + (p * plane + i * n + j) * e,
-                    t.bytes() + (p * plane + j * m + i) * e, e);
-  return out;
-}
-
 struct Bisector {
   Bisector(BisectEnv &env, ModuleOp graph, func::FuncOp main)
       : env(env), graph(graph), main(main) {}
@@ -148,7 +131,7 @@ struct Bisector {
     for (auto [i, r] : llvm::enumerate(node->getResults())) {
       bisect::Comparison c = compareValue(
           env, nodeName(node), node, r.getType(), e.outputs[i],
-          toStored(env.target, same.get(r)), oracle.get(r), /*accumulated=*/true);
+          sim::toDeviceFormat(env.target, same.get(r)), oracle.get(r), /*accumulated=*/true);
       if (c.failed() || !first) {
         bool failed = c.failed();
         first = std::move(c);
@@ -237,7 +220,7 @@ struct Bisector {
     OwningOpRef<ModuleOp> one = isolate(nodes[lo], operands);
     SmallVector<ref::Tensor> inputs;
     for (Value v : operands)
-      inputs.push_back(toStored(env.target, same.get(v)));
+      inputs.push_back(sim::toDeviceFormat(env.target, same.get(v)));
     Execution e = execute(env, *one, stage, inputs, passLimit(stage));
     if (!e.failure.empty()) {
       f.isolatedFails = true;
@@ -251,7 +234,7 @@ struct Bisector {
     auto matches = [&](llvm::ArrayRef<ref::Tensor> reference) {
       for (auto [i, r] : llvm::enumerate(nodes[lo]->getResults()))
         if (compareValue(env, c.name, nodes[lo], r.getType(), e.outputs[i],
-                         toStored(env.target, reference[i]), ref::Tensor(),
+                         sim::toDeviceFormat(env.target, reference[i]), ref::Tensor(),
                          /*accumulated=*/false)
                 .failed())
           return false;
@@ -379,7 +362,7 @@ Signature quickCheck(BisectEnv &env, ModuleOp graph, ArrayRef<ref::Tensor> args)
     return {};
   std::vector<ref::Tensor> wantStored, oracleOut(oracle->begin(), oracle->end());
   for (const ref::Tensor &t : *want)
-    wantStored.push_back(toStored(env.target, t));
+    wantStored.push_back(sim::toDeviceFormat(env.target, t));
   Findings f;
   Execution e = execute(env, graph, env.stopStage, args, env.stopPasses);
   if (!e.failure.empty()) {
@@ -459,7 +442,7 @@ int dfa::driver::bisectMain(const BisectOptions &opts) {
   f.inject = run.inject;
   b.args = prepared.args;
   for (const ref::Tensor &a : b.args)
-    b.argsStored.push_back(toStored(env.target, a));
+    b.argsStored.push_back(sim::toDeviceFormat(env.target, a));
 
   // 1. References.
   FailureOr<SmallVector<ref::Tensor>> same = b.same.run(b.main, b.argsStored);
@@ -469,7 +452,7 @@ int dfa::driver::bisectMain(const BisectOptions &opts) {
     return Usage;
   }
   for (const ref::Tensor &t : *same)
-    b.sameOut.push_back(toStored(env.target, t));
+    b.sameOut.push_back(sim::toDeviceFormat(env.target, t));
   b.oracleOut.assign(exact->begin(), exact->end());
   const std::vector<std::string> &names = prepared.outNames;
   if (!prepared.expected.empty()) {

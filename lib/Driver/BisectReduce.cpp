@@ -97,7 +97,7 @@ std::optional<Candidate> cut(BisectEnv &env, const Candidate &c, size_t index) {
     main.insertArgument(at, r.getType(), {}, r.getLoc());
     main.setArgAttr(at, "graph.name", StringAttr::get(main.getContext(), name));
     r.replaceAllUsesWith(main.getArgument(at));
-    n.args.push_back(toStored(env.target, ev.get(r)));
+    n.args.push_back(sim::toDeviceFormat(env.target, ev.get(r)));
   }
   prune(n);
   return n;

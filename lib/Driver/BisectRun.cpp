@@ -88,19 +88,6 @@ bisect::Format dfa::driver::storedFormat(const target::Target &t, Type elt) {
   return f;
 }
 
-ref::Tensor dfa::driver::toStored(const target::Target &t, const ref::Tensor &x) {
-  if (!ref::isFloat(x.dtype()))
-    return x;
-  const target::StorageFormat *d = t.deviceFormat(ref::dtypeName(x.dtype()));
-  if (!d)
-    return x;
-  ref::Tensor y = x.clone();
-  for (int64_t i = 0, n = y.numElements(); i < n; ++i)
-    y.setDouble(i, ref::roundToFormat(y.getDouble(i), d->mantissaBits,
-                                      d->exponentBits));
-  return y;
-}
-
 Execution dfa::driver::execute(BisectEnv &env, ModuleOp graph, int stage,
                                ArrayRef<ref::Tensor> args, int passLimit) {
   Execution e;
@@ -141,7 +128,7 @@ Execution dfa::driver::execute(BisectEnv &env, ModuleOp graph, int stage,
     return e;
   }
   for (const ref::Tensor &t : *out)
-    e.outputs.push_back(toStored(env.target, t));
+    e.outputs.push_back(sim::toDeviceFormat(env.target, t));
   return e;
 }
 

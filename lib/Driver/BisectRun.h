@@ -18,6 +18,7 @@
 #include "dfa/Bisect/Bisect.h"
 #include "dfa/Driver/Driver.h"
 #include "dfa/Driver/Tools.h"
+#include "dfa/Sim/Sim.h"
 #include "dfa/Target/Target.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -74,8 +75,6 @@ mlir::OwningOpRef<mlir::ModuleOp> isolate(mlir::Operation *op,
 
 /// The format `t` stores elements of `elt` in (its own, when none other).
 bisect::Format storedFormat(const target::Target &t, mlir::Type elt);
-/// `x` rounded to the format the target stores its elements in.
-ref::Tensor toStored(const target::Target &t, const ref::Tensor &x);
 
 /// Compares `got` with `want` (and the oracle) for the value `producer`
 /// makes (null: a graph input).

@@ -6,6 +6,8 @@
 
 #include "Machine.h"
 
+#include "dfa/Sim/Sim.h"
+
 #include "dfa/Reference/Evaluator.h"
 
 #include "mlir/IR/Diagnostics.h"
@@ -79,7 +81,8 @@ void Memories::read(const Placement &p, int64_t at, uint8_t *dst, int64_t n) {
 // Storage formats
 //===----------------------------------------------------------------------===//
 
-ref::Tensor Executor::toDevice(const ref::Tensor &in) const {
+ref::Tensor dfa::sim::toDeviceFormat(const target::Target &t,
+                                     const ref::Tensor &in) {
   if (!ref::isFloat(in.dtype()))
     return in;
   const char *name = in.dtype() == ref::DType::F16    ? "f16"
@@ -92,7 +95,7 @@ ref::Tensor Executor::toDevice(const ref::Tensor &in) const {
   ref::Tensor out = in.clone();
   for (int64_t i = 0, n = out.numElements(); i < n; ++i)
     out.setDouble(i, ref::roundToFormat(out.getDouble(i), f->mantissaBits,
-                                   f->exponentBits));
+                                        f->exponentBits));
   return out;
 }
 
@@ -190,7 +193,7 @@ FailureOr<Executor::Buffer *> Executor::describe(Value v) {
 }
 
 void Executor::store(const Buffer &b, const ref::Tensor &in, bool zeroPads) {
-  ref::Tensor t = toDevice(in);
+  ref::Tensor t = toDeviceFormat(this->t, in);
   if (zeroPads) {
     std::vector<uint8_t> zeros(b.layout.bytes, 0);
     mem.write(b.at, 0, zeros.data(), zeros.size());

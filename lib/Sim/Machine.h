@@ -96,8 +96,6 @@ private:
   ref::Tensor load(const Buffer &b);
   mlir::LogicalResult dma(sched::DmaOp op);
   mlir::LogicalResult compute(sched::ComputeOp op);
-  /// `t` rounded to the device storage format of its element type.
-  ref::Tensor toDevice(const ref::Tensor &t) const;
 
   const target::Target &t;
   Memories mem;

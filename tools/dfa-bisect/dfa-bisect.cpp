@@ -5,8 +5,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "dfa/Bisect/Bisect.h"
+#include "dfa/Driver/ToolFlags.h"
 #include "dfa/Driver/Tools.h"
-#include "dfa/Transforms/Schedule.h"
 
 #include <CLI/CLI.hpp>
 
@@ -34,12 +34,7 @@ int main(int argc, char **argv) {
   app.add_option("--test-data", r.testData,
                  "ONNX test-data folder (input_N.pb, output_N.pb)");
   app.add_option("--seed", r.seed, "Seed for random inputs (when none given)");
-  app.add_option("--inject", r.inject,
-                 "Plant a compiler fault: " + dfa::faultHelp())
-      ->check([](const std::string &v) {
-        dfa::FaultSpec f;
-        return dfa::parseFault(v, f);
-      });
+  dfa::driver::addInjectOption(app, r.inject);
   app.add_option("--profile", o.profile,
                  "Tolerance profile: strict (CI, default) or lenient (bring-up)")
       ->check(CLI::IsMember({"strict", "lenient"}));
@@ -62,12 +57,7 @@ int main(int argc, char **argv) {
   app.add_option("--stop-after", o.stopAfter,
                  "Compile and run only through STAGE (or its first N passes: "
                  "STAGE:N), judging that stage's IR on the CPU reference");
-  app.add_option("--shape", r.model.shapes,
-                 "Static shape for a dynamic input: NAME=D0,D1,...")
-      ->take_all();
-  app.add_option("--dim", r.model.dims,
-                 "Size of a symbolic input dim (an ONNX dim_param): NAME=N")
-      ->take_all();
+  dfa::driver::addShapeFlags(app, r.model);
   app.add_option("--specialize", r.model.specialize,
                  "Fix an input's value at compile time: NAME or NAME=FILE")
       ->take_all();

@@ -4,9 +4,9 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "dfa/Driver/ToolFlags.h"
 #include "dfa/Driver/Tools.h"
 #include "dfa/Support/Status.h"
-#include "dfa/Transforms/Schedule.h"
 
 #include <CLI/CLI.hpp>
 
@@ -26,12 +26,7 @@ int main(int argc, char **argv) {
                "(exit 3 when there are any)");
   app.add_flag("--json", o.json,
                "Machine-readable output (with --check or --list-targets)");
-  app.add_option("--shape", o.model.shapes,
-                 "Static shape for a dynamic input: NAME=D0,D1,...")
-      ->take_all();
-  app.add_option("--dim", o.model.dims,
-                 "Size of a symbolic input dim (an ONNX dim_param): NAME=N")
-      ->take_all();
+  dfa::driver::addShapeFlags(app, o.model);
   app.add_option("--specialize", o.model.specialize,
                  "Fix an input's value at compile time: NAME=FILE (.pb/.npy)")
       ->take_all();
@@ -41,13 +36,7 @@ int main(int argc, char **argv) {
                "Print each op's source location");
   app.add_option("--target", o.target,
                  "Targets to compile for: NAME[,NAME...] or all");
-  app.add_option("--inject", o.inject,
-                 "Plant a compiler fault, for tests and teaching: " +
-                     dfa::faultHelp())
-      ->check([](const std::string &v) {
-        dfa::FaultSpec f;
-        return dfa::parseFault(v, f);
-      });
+  dfa::driver::addInjectOption(app, o.inject);
   app.add_option("--dump-dir", o.dumpDir,
                  "Write the IR after every stage to DIR/<target>/NN-<stage>.mlir");
   app.add_option("--compile-from", o.compileFrom,

@@ -4,9 +4,9 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "dfa/Driver/ToolFlags.h"
 #include "dfa/Driver/Tools.h"
 #include "dfa/Support/Status.h"
-#include "dfa/Transforms/Schedule.h"
 
 #include <CLI/CLI.hpp>
 
@@ -37,12 +37,7 @@ int main(int argc, char **argv) {
   app.add_flag("--by-node", o.byNode,
                "The table by source node: each node's part of the kernels "
                "it was fused into (time and bytes split by FLOPs)");
-  app.add_option("--shape", o.model.shapes,
-                 "Static shape for a dynamic input: NAME=D0,D1,...")
-      ->take_all();
-  app.add_option("--dim", o.model.dims,
-                 "Size of a symbolic input dim (an ONNX dim_param): NAME=N")
-      ->take_all();
+  dfa::driver::addShapeFlags(app, o.model);
   app.add_option("--llm", o.llm,
                  "LLM mode for a decoder with a KV cache: sweep prefill "
                  "and/or decode (comma-separated) over --batch and --context")
@@ -59,13 +54,7 @@ int main(int argc, char **argv) {
                  "LLM mode: the model's symbolic dims by role, when their "
                  "names do not say: batch=NAME,seq=NAME,past=NAME")
       ->delimiter(',');
-  app.add_option("--inject", o.inject,
-                 "Plant a compiler fault, for tests and teaching: " +
-                     dfa::faultHelp())
-      ->check([](const std::string &v) {
-        dfa::FaultSpec f;
-        return dfa::parseFault(v, f);
-      });
+  dfa::driver::addInjectOption(app, o.inject);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError &e) {

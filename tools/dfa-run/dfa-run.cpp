@@ -4,9 +4,9 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "dfa/Driver/ToolFlags.h"
 #include "dfa/Driver/Tools.h"
 #include "dfa/Support/Status.h"
-#include "dfa/Transforms/Schedule.h"
 
 #include <CLI/CLI.hpp>
 
@@ -29,13 +29,7 @@ int main(int argc, char **argv) {
                "Simulate time only, not values (no weight data needed)");
   app.add_flag("--no-weights", o.model.noWeights,
                "Import shapes only, no weight data (implies --time-only)");
-  app.add_option("--inject", o.inject,
-                 "Plant a compiler fault, for tests and teaching: " +
-                     dfa::faultHelp())
-      ->check([](const std::string &v) {
-        dfa::FaultSpec f;
-        return dfa::parseFault(v, f);
-      });
+  dfa::driver::addInjectOption(app, o.inject);
   app.add_option("--inputs", o.inputs,
                  "Input tensors (.pb or .npy), one per model input")
       ->take_all();
@@ -51,12 +45,7 @@ int main(int argc, char **argv) {
   app.add_flag("--json", o.json, "Print a dfa.run/1 JSON summary on stdout");
   app.add_flag("--fp64-accumulate", o.fp64Accumulate,
                "Accumulate reductions, matmuls and convolutions in double");
-  app.add_option("--shape", o.model.shapes,
-                 "Static shape for a dynamic input: NAME=D0,D1,...")
-      ->take_all();
-  app.add_option("--dim", o.model.dims,
-                 "Size of a symbolic input dim (an ONNX dim_param): NAME=N")
-      ->take_all();
+  dfa::driver::addShapeFlags(app, o.model);
   app.add_option("--specialize", o.model.specialize,
                  "Fix an input's value at compile time: NAME (from --inputs) "
                  "or NAME=FILE")

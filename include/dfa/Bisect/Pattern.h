@@ -47,6 +47,11 @@ struct Pattern {
 Pattern findPattern(const Metrics &m, const ref::Tensor &got,
                     const ref::Tensor &reference, const DeviceLayout &layout);
 
+/// `t` [.., M, N] as read with its two minor strides swapped: element
+/// [.., i, j] from position j * M + i of the row-major image; nullopt when
+/// the two minor dims are not both at least 2.
+std::optional<ref::Tensor> swapMinorStrides(const ref::Tensor &t);
+
 /// "[0, 64]": a flat index as a multi-index of `shape`.
 std::string indexString(int64_t flat, llvm::ArrayRef<int64_t> shape);
 

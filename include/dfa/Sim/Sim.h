@@ -81,6 +81,10 @@ Status simulate(sched::ProgramOp program, const target::Target &t,
                 llvm::ArrayRef<ref::Tensor> inputs, const Options &options,
                 Result &result);
 
+/// `x` rounded to the format `t` stores its element type in (Spyre keeps
+/// f16 as dfp16); `x` itself when the target keeps the type as it is.
+ref::Tensor toDeviceFormat(const target::Target &t, const ref::Tensor &x);
+
 /// Chrome trace-event JSON (opens in Perfetto): a process per chip, a track
 /// per unit range or engine, source names in each event's args.
 void writeTrace(const Result &result, const target::Target &t,

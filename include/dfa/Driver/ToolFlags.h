@@ -1,0 +1,44 @@
+//===- ToolFlags.h - command-line flags the tools share ----------*- C++ -*-===//
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+///
+/// For the tools' mains only (CLI11 throws; the libraries are built without
+/// exceptions): the flags several tools take, declared once.
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef DFA_DRIVER_TOOLFLAGS_H
+#define DFA_DRIVER_TOOLFLAGS_H
+
+#include "dfa/Driver/Tools.h"
+#include "dfa/Transforms/Schedule.h"
+
+#include <CLI/CLI.hpp>
+
+namespace dfa::driver {
+
+/// --shape NAME=D0,D1,... and --dim NAME=N.
+inline void addShapeFlags(CLI::App &app, ModelFlags &flags) {
+  app.add_option("--shape", flags.shapes,
+                 "Static shape for a dynamic input: NAME=D0,D1,...")
+      ->take_all();
+  app.add_option("--dim", flags.dims,
+                 "Size of a symbolic input dim (an ONNX dim_param): NAME=N")
+      ->take_all();
+}
+
+/// --inject FAULT, checked against knownFaults().
+inline void addInjectOption(CLI::App &app, std::string &inject) {
+  app.add_option("--inject", inject,
+                 "Plant a compiler fault, for tests and teaching: " + faultHelp())
+      ->check([](const std::string &v) {
+        FaultSpec f;
+        return parseFault(v, f);
+      });
+}
+
+} // namespace dfa::driver
+
+#endif // DFA_DRIVER_TOOLFLAGS_H
