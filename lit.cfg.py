@@ -24,6 +24,10 @@ llvm_config.use_default_substitutions()
 llvm_config.with_system_environment(["HOME", "TMPDIR"])
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 llvm_config.with_environment("PATH", config.dfa_tools_dir, append_path=True)
+# A sanitized build (scripts/sanitize.sh) maps its shadow memory as data,
+# so --max-memory's process limit is off there: `UNSUPPORTED: asan`.
+if "address" in getattr(config, "dfa_sanitize", ""):
+    config.available_features.add("asan")
 # FileCheck variables do not leak across CHECK-LABELs.
 config.environment["FILECHECK_OPTS"] = "-enable-var-scope"
 

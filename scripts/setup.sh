@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Installs every Debian package dfa needs, only when something is missing.
 # Idempotent: when all packages are present it changes nothing and touches no
-# network. Runs `apt-get update` only when it must install.
+# network. Runs `apt-get update` only when it must install. Extra package
+# names on the command line are installed too (scripts/sanitize.sh asks for
+# clang-19 and libclang-rt-19-dev).
 set -euo pipefail
 
 packages=(
@@ -11,6 +13,7 @@ packages=(
   libcli11-dev libfmt-dev nlohmann-json3-dev libzstd-dev catch2
   python3 python3-numpy python3-onnx python3-torch python3-torchvision
   python3-zstandard chromium
+  "$@"
 )
 
 missing=()

@@ -25,6 +25,7 @@
 #include "RunTarget.h"
 
 #include "dfa/Reference/Evaluator.h"
+#include "dfa/Support/Limits.h"
 
 #include "dialects/Sched/SchedOps.h"
 
@@ -53,6 +54,8 @@ int setupFailure(Status s) {
     return CompileFailure;
   case Status::Internal:
     return Internal;
+  case Status::LimitExceeded:
+    return LimitExceeded;
   default:
     return Usage; // the model, inputs or target given cannot be used
   }
@@ -433,6 +436,14 @@ int dfa::driver::bisectMain(const BisectOptions &opts) {
                                  prepared);
       s != Status::Ok)
     return setupFailure(s);
+  // Two references keep every value (the stored-format one and the oracle).
+  double need =
+      2 * ref::peakLiveBytes(prepared.func.getBody().front(), /*keepValues=*/true);
+  if (!limits::fits(need)) {
+    printer.error("bisecting keeps every value of two reference runs, about " +
+                  limits::formatSize(need) + ", " + limits::overBudget());
+    return LimitExceeded;
+  }
 
   Bisector b(env, *prepared.model.module, prepared.func);
   Findings &f = b.f;

@@ -10,6 +10,7 @@
 #include "dfa/Driver/Driver.h"
 #include "dfa/Driver/Tools.h"
 
+#include "dfa/Support/Limits.h"
 #include "dfa/Target/Target.h"
 #include "dfa/Transforms/Passes.h"
 #include "dfa/Transforms/Schedule.h"
@@ -317,6 +318,17 @@ void writeSummary(llvm::raw_ostream &os, const CompileOptions &opts,
 Status dfa::driver::runPipeline(ModuleOp module, const target::Target &t, int from, int to,
                    const CompileOptions &opts, DiagnosticPrinter &printer) {
   MLIRContext *ctx = module.getContext();
+  if (to > from) {
+    int64_t ops = 0;
+    module.walk([&](Operation *) { ++ops; });
+    double need = limits::kCompileBytesPerOp * (double)ops;
+    if (!limits::fits(need)) {
+      printer.error("compiling " + std::to_string(ops) + " ops for " + t.name +
+                    " needs about " + limits::formatSize(need) + ", " +
+                    limits::overBudget());
+      return Status::LimitExceeded;
+    }
+  }
   module->setAttr("graph.target", StringAttr::get(ctx, t.name));
   auto dump = [&](int stage) -> Status {
     if (opts.dumpDir.empty())

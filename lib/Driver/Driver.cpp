@@ -10,6 +10,7 @@
 #include "dfa/InitAllDialects.h"
 #include "dfa/Reference/Evaluator.h"
 #include "dfa/Reference/Npy.h"
+#include "dfa/Support/Limits.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Verifier.h"
@@ -106,6 +107,25 @@ ImportResult dfa::driver::loadModel(llvm::StringRef path, MLIRContext &ctx,
   if (!file) {
     emitError(UnknownLoc::get(&ctx)) << err;
     result.status = Status::IOError;
+    return result;
+  }
+  // MLIR's parser recurses into nested types, attributes and regions.
+  llvm::StringRef text = file->getBuffer();
+  if (limits::nestingDepth(text, /*lineComments=*/true, limits::kMaxNesting) >
+      limits::kMaxNesting) {
+    emitError(FileLineColLoc::get(&ctx, path, 0, 0))
+        << "nests deeper than " << limits::kMaxNesting << " levels";
+    result.status = Status::LimitExceeded;
+    return result;
+  }
+  // Parsed IR takes several times its text (dense constants about once).
+  double need = 8.0 * (double)text.size();
+  if (!limits::fits(need)) {
+    emitError(FileLineColLoc::get(&ctx, path, 0, 0))
+        << "is " << limits::formatSize((double)text.size())
+        << "; parsing it needs about " << limits::formatSize(need) << ", "
+        << limits::overBudget();
+    result.status = Status::LimitExceeded;
     return result;
   }
   llvm::SourceMgr sm;

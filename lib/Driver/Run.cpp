@@ -16,6 +16,8 @@
 
 #include "dfa/Reference/Evaluator.h"
 #include "dfa/Reference/Npy.h"
+#include "dfa/Support/Limits.h"
+#include "dfa/Support/SourceName.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "llvm/Support/FileSystem.h"
@@ -119,6 +121,35 @@ void adoptBF16Bits(ref::Tensor &t, std::optional<ref::DType> want) {
     std::memcpy(b.bytes(), t.bytes(), t.byteSize());
     t = b;
   }
+}
+
+/// Refuses work that would need more than --max-memory.
+Status checkFits(double bytes, const std::string &what,
+                 DiagnosticPrinter &printer) {
+  if (limits::fits(bytes))
+    return Status::Ok;
+  printer.error(what + " needs about " + limits::formatSize(bytes) + ", " +
+                limits::overBudget());
+  return Status::LimitExceeded;
+}
+
+/// Bytes of the values a run makes for `types` (its inputs).
+double inputBytes(TypeRange types) {
+  double total = 0;
+  for (Type t : types) {
+    if (auto b = dyn_cast<sched::BufferType>(t))
+      t = b.getTensor();
+    auto rt = dyn_cast<RankedTensorType>(t);
+    std::optional<ref::DType> dt =
+        rt ? ref::dtypeOf(rt.getElementType()) : std::nullopt;
+    if (!dt || !rt.hasStaticShape())
+      continue;
+    double n = (double)ref::dtypeSize(*dt);
+    for (int64_t d : rt.getShape())
+      n *= (double)d;
+    total += n;
+  }
+  return total;
 }
 
 std::string describe(const ref::Tensor &t) {
@@ -276,6 +307,10 @@ int runSchedule(sched::ProgramOp program, const RunOptions &opts,
                   " inputs, " + std::to_string(inputs.size()) + " were given");
     return exitCode(Status::BadInput);
   }
+  if (Status s = checkFits(inputBytes(body.getArgumentTypes()),
+                           "making the schedule's inputs", printer);
+      s != Status::Ok)
+    return exitCode(s);
   std::mt19937_64 rng(opts.seed);
   SmallVector<ref::Tensor> args;
   for (BlockArgument arg : body.getArguments()) {
@@ -428,6 +463,10 @@ Status dfa::driver::prepareModelRun(const RunOptions &opts,
       return Status::InvalidModel;
     }
   }
+  if (Status s = checkFits(inputBytes(func.getArgumentTypes()),
+                           "making the model's inputs", printer);
+      s != Status::Ok)
+    return s;
   std::mt19937_64 rng(opts.seed);
   SmallVector<ref::Tensor> args;
   for (unsigned i = 0; i < func.getNumArguments(); ++i) {
@@ -512,6 +551,16 @@ int dfa::driver::runMain(const RunOptions &opts) {
                              expected, printer);
   }
 
+  Operation *peakAt = nullptr;
+  double peak = ref::peakLiveBytes(func.getBody().front(), false, &peakAt);
+  if (Status s = checkFits(peak,
+                           "running the model on the CPU reference" +
+                               (peakAt ? " (its live values peak at node '" +
+                                             sourceName(peakAt) + "')"
+                                       : std::string()),
+                           printer);
+      s != Status::Ok)
+    return exitCode(s);
   ref::EvalOptions evalOpts;
   evalOpts.fp64Accumulate = opts.fp64Accumulate;
   ref::Evaluator evaluator(evalOpts);

@@ -158,12 +158,9 @@ FailureOr<SmallVector<Tensor>> Evaluator::run(func::FuncOp func,
   return runBlock(body);
 }
 
-FailureOr<SmallVector<Tensor>> Evaluator::runBlock(Block &body,
-                                                   ArrayRef<Tensor> args) {
-  for (auto [arg, t] : llvm::zip(body.getArguments(), args))
-    values[arg] = t;
-  // Free every value after its last use so that peak memory stays near the
-  // largest live set, not the sum of all activations.
+/// The values each op of `body` uses for the last time: the evaluator frees
+/// them after it.
+static DenseMap<Operation *, SmallVector<Value>> lastUsesIn(Block &body) {
   DenseMap<Operation *, SmallVector<Value>> lastUses;
   DenseMap<Value, Operation *> lastUser;
   for (Operation &op : body)
@@ -171,7 +168,54 @@ FailureOr<SmallVector<Tensor>> Evaluator::runBlock(Block &body,
       lastUser[v] = &op;
   for (auto &[v, op] : lastUser)
     lastUses[op].push_back(v);
+  return lastUses;
+}
 
+static double valueBytes(Value v) {
+  auto t = dyn_cast<RankedTensorType>(v.getType());
+  std::optional<DType> dt = t ? dtypeOf(t.getElementType()) : std::nullopt;
+  if (!dt || !t.hasStaticShape())
+    return 0;
+  double n = (double)dtypeSize(*dt);
+  for (int64_t d : t.getShape())
+    n *= (double)d;
+  return n;
+}
+
+double dfa::ref::peakLiveBytes(Block &body, bool keepValues, Operation **at) {
+  // The evaluator's own policy (runBlock): a value is freed after the op
+  // that uses it last.
+  DenseMap<Operation *, SmallVector<Value>> lastUses;
+  if (!keepValues)
+    lastUses = lastUsesIn(body);
+  double live = 0;
+  for (BlockArgument a : body.getArguments())
+    live += valueBytes(a);
+  double peak = live;
+  if (at)
+    *at = nullptr;
+  for (Operation &op : body) {
+    for (Value r : op.getResults())
+      live += valueBytes(r);
+    if (live > peak) {
+      peak = live;
+      if (at)
+        *at = &op;
+    }
+    for (Value v : lastUses.lookup(&op))
+      if (v.getParentBlock() == &body)
+        live -= valueBytes(v);
+  }
+  return peak;
+}
+
+FailureOr<SmallVector<Tensor>> Evaluator::runBlock(Block &body,
+                                                   ArrayRef<Tensor> args) {
+  for (auto [arg, t] : llvm::zip(body.getArguments(), args))
+    values[arg] = t;
+  // Free every value after its last use so that peak memory stays near the
+  // largest live set, not the sum of all activations.
+  DenseMap<Operation *, SmallVector<Value>> lastUses = lastUsesIn(body);
   for (Operation &op : body) {
     if (op.hasTrait<OpTrait::IsTerminator>()) {
       SmallVector<Tensor> results;

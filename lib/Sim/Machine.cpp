@@ -192,6 +192,46 @@ FailureOr<Executor::Buffer *> Executor::describe(Value v) {
   return &buffers.try_emplace(v, std::move(b)).first->second;
 }
 
+FailureOr<double> Executor::hostBytes(sched::ProgramOp program) {
+  // Per memory (level, chip; per-unit levels by their unit count): the
+  // highest byte placed, as Memories grows its images.
+  std::map<std::pair<std::string, int64_t>, std::pair<double, double>> images;
+  double inputs = 0, largest = 0;
+  auto add = [&](Value v) -> LogicalResult {
+    FailureOr<Buffer *> b = describe(v);
+    if (failed(b))
+      return failure();
+    const Placement &p = (*b)->at;
+    double bytes = (double)(*b)->layout.bytes;
+    largest = std::max(largest, bytes);
+    if (p.space >= 0) {
+      inputs += bytes;
+      return success();
+    }
+    auto &[end, units] = images[{p.level, p.chip}];
+    if (p.perUnit) {
+      end = std::max(end, (double)p.offset + (double)p.share);
+      units = std::max(units, (double)p.unitEnd);
+    } else {
+      end = std::max(end, (double)p.offset + bytes);
+      units = std::max(units, 1.0);
+    }
+    return success();
+  };
+  Block &body = program.getBlock();
+  for (BlockArgument a : body.getArguments())
+    if (failed(add(a)))
+      return failure();
+  for (Operation &op : body)
+    if (isa<sched::AllocOp, sched::WeightOp>(op))
+      if (failed(add(op.getResult(0))))
+        return failure();
+  double total = inputs + 3 * largest;
+  for (auto &[key, image] : images)
+    total += image.first * image.second;
+  return total;
+}
+
 void Executor::store(const Buffer &b, const ref::Tensor &in, bool zeroPads) {
   ref::Tensor t = toDeviceFormat(this->t, in);
   if (zeroPads) {

@@ -82,6 +82,11 @@ public:
                           llvm::ArrayRef<ref::Tensor> inputs,
                           llvm::SmallVectorImpl<ref::Tensor> &outputs);
 
+  /// Host bytes the run will hold: the images of the target's memories up
+  /// to the highest byte any buffer is placed at, the program's inputs,
+  /// and the operands of the largest step.
+  mlir::FailureOr<double> hostBytes(sched::ProgramOp program);
+
 private:
   struct Buffer {
     Placement at;

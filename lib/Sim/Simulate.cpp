@@ -7,6 +7,8 @@
 #include "Machine.h"
 #include "Timing.h"
 
+#include "dfa/Support/Limits.h"
+
 #include "llvm/Support/JSON.h"
 
 using namespace mlir;
@@ -21,6 +23,17 @@ Status dfa::sim::simulate(sched::ProgramOp program, const target::Target &t,
   if (!options.values)
     return Status::Ok;
   Executor ex(t);
+  FailureOr<double> need = ex.hostBytes(program);
+  if (failed(need))
+    return Status::RuntimeError;
+  if (!limits::fits(*need)) {
+    program.emitError() << "simulating the values needs about "
+                        << limits::formatSize(*need)
+                        << " of host memory for the target's memories, "
+                        << limits::overBudget()
+                        << "; --time-only needs none";
+    return Status::LimitExceeded;
+  }
   SmallVector<ref::Tensor> outputs;
   if (failed(ex.run(program, inputs, outputs)))
     return Status::RuntimeError;

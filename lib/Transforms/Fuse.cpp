@@ -309,7 +309,7 @@ struct GraphFusePass : dfa::impl::GraphFusePassBase<GraphFusePass> {
       return signalPassFailure();
     SmallVector<Attribute> refusedAttrs;
     module.walk([&](func::FuncOp func) {
-      Fuser f{policyFor(*t), *t, std::nullopt, {}, {}, {}, 0};
+      Fuser f{policyFor(*t), *t, std::nullopt, {}, llvm::DenseMap<Operation *, unsigned>(), {}, 0};
       f.workingSetLimit = t->limit("usable_lx_bytes_per_core");
       Block &block = func.getBody().front();
       for (Operation &op : block) {

@@ -58,6 +58,7 @@ int main(int argc, char **argv) {
                  "Compile and run only through STAGE (or its first N passes: "
                  "STAGE:N), judging that stage's IR on the CPU reference");
   dfa::driver::addShapeFlags(app, r.model);
+  dfa::driver::addMaxMemoryFlag(app, r.model);
   app.add_option("--specialize", r.model.specialize,
                  "Fix an input's value at compile time: NAME or NAME=FILE")
       ->take_all();
@@ -67,5 +68,6 @@ int main(int argc, char **argv) {
     int code = app.exit(e);
     return code == 0 ? 0 : int(dfa::bisect::Usage);
   }
+  dfa::driver::applyMaxMemory(r.model, "dfa-bisect");
   return dfa::driver::bisectMain(o);
 }

@@ -27,6 +27,7 @@ int main(int argc, char **argv) {
   app.add_flag("--json", o.json,
                "Machine-readable output (with --check or --list-targets)");
   dfa::driver::addShapeFlags(app, o.model);
+  dfa::driver::addMaxMemoryFlag(app, o.model);
   app.add_option("--specialize", o.model.specialize,
                  "Fix an input's value at compile time: NAME=FILE (.pb/.npy)")
       ->take_all();
@@ -54,5 +55,6 @@ int main(int argc, char **argv) {
     int code = app.exit(e);
     return code == 0 ? 0 : dfa::exitCode(dfa::Status::Usage);
   }
+  dfa::driver::applyMaxMemory(o.model, "dfa-compile");
   return dfa::driver::compileMain(o);
 }

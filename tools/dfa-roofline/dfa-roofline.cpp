@@ -38,6 +38,7 @@ int main(int argc, char **argv) {
                "The table by source node: each node's part of the kernels "
                "it was fused into (time and bytes split by FLOPs)");
   dfa::driver::addShapeFlags(app, o.model);
+  dfa::driver::addMaxMemoryFlag(app, o.model);
   app.add_option("--llm", o.llm,
                  "LLM mode for a decoder with a KV cache: sweep prefill "
                  "and/or decode (comma-separated) over --batch and --context")
@@ -61,5 +62,6 @@ int main(int argc, char **argv) {
     int code = app.exit(e);
     return code == 0 ? 0 : dfa::exitCode(dfa::Status::Usage);
   }
+  dfa::driver::applyMaxMemory(o.model, "dfa-roofline");
   return dfa::driver::rooflineMain(o);
 }

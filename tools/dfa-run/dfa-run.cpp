@@ -46,6 +46,7 @@ int main(int argc, char **argv) {
   app.add_flag("--fp64-accumulate", o.fp64Accumulate,
                "Accumulate reductions, matmuls and convolutions in double");
   dfa::driver::addShapeFlags(app, o.model);
+  dfa::driver::addMaxMemoryFlag(app, o.model);
   app.add_option("--specialize", o.model.specialize,
                  "Fix an input's value at compile time: NAME (from --inputs) "
                  "or NAME=FILE")
@@ -59,5 +60,6 @@ int main(int argc, char **argv) {
     return code == 0 ? 0 : dfa::exitCode(dfa::Status::Usage);
   }
   o.timeOnly |= o.model.noWeights;
+  dfa::driver::applyMaxMemory(o.model, "dfa-run");
   return dfa::driver::runMain(o);
 }

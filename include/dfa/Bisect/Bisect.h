@@ -31,6 +31,8 @@ enum ExitCode : int {
   Pass = 0,
   LogicMismatch = 10,
   NumericMismatch = 11,
+  /// The run needs more memory than --max-memory (the tools' code 14).
+  LimitExceeded = 14,
   CompileFailure = 20,
   RuntimeFailure = 21,
   Deadlock = 22,

@@ -13,6 +13,7 @@
 #define DFA_DRIVER_TOOLFLAGS_H
 
 #include "dfa/Driver/Tools.h"
+#include "dfa/Support/Limits.h"
 #include "dfa/Transforms/Schedule.h"
 
 #include <CLI/CLI.hpp>
@@ -27,6 +28,27 @@ inline void addShapeFlags(CLI::App &app, ModelFlags &flags) {
   app.add_option("--dim", flags.dims,
                  "Size of a symbolic input dim (an ONNX dim_param): NAME=N")
       ->take_all();
+}
+
+/// --max-memory SIZE: the memory budget (dfa/Support/Limits.h).
+inline void addMaxMemoryFlag(CLI::App &app, ModelFlags &flags) {
+  app.add_option("--max-memory", flags.maxMemory,
+                 "Memory budget: bytes, or a number with K, M, G or T; 0 for "
+                 "none (default: 3/4 of physical memory). Past it: exit 14")
+      ->check([](const std::string &v) {
+        int64_t bytes;
+        return limits::parseSize(v, bytes);
+      });
+}
+
+/// Sets and enforces the budget of --max-memory (or the default) for this
+/// process; the mains call it once, after parsing.
+inline void applyMaxMemory(const ModelFlags &flags, llvm::StringRef tool) {
+  int64_t bytes = limits::defaultMaxMemory();
+  if (!flags.maxMemory.empty())
+    (void)limits::parseSize(flags.maxMemory, bytes);
+  limits::setMaxMemory(bytes);
+  limits::enforceMaxMemory(tool);
 }
 
 /// --inject FAULT, checked against knownFaults().

@@ -25,6 +25,8 @@ struct ModelFlags {
   std::vector<std::string> dims;        // symbolic dim NAME=N
   std::vector<std::string> specialize;  // NAME or NAME=FILE
   bool noWeights = false;
+  /// `--max-memory` as given ("" for the default; dfa/Support/Limits.h).
+  std::string maxMemory;
 };
 
 struct CompileOptions {

@@ -33,6 +33,13 @@ struct EvalOptions {
   bool keepValues = false;
 };
 
+/// The most bytes an Evaluator holds at once running `body`: its arguments
+/// and each value until its last use (every value, with `keepValues`).
+/// `at` is set to the op after which the peak is reached (null when the
+/// arguments alone are the peak).
+double peakLiveBytes(mlir::Block &body, bool keepValues,
+                     mlir::Operation **at = nullptr);
+
 class Evaluator {
 public:
   explicit Evaluator(EvalOptions options = {}) : opts(options) {}

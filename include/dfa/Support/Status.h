@@ -41,6 +41,9 @@ enum class Status : int {
   /// A wait that can never complete (deadlock), or an op the watchdog
   /// stopped.
   Deadlock = 13,
+  /// The input exceeds a limit of dfa: it would need more memory than
+  /// `--max-memory`, or nests deeper than a parser may recurse.
+  LimitExceeded = 14,
   /// A bug in dfa.
   Internal = 70,
 };

@@ -15,6 +15,7 @@
 #include "FXImporter.h"
 
 #include "dfa/Reference/Evaluator.h"
+#include "dfa/Support/Limits.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Verifier.h"
@@ -69,7 +70,25 @@ LogicalResult FXImporter::load(std::string &error, Status &st) {
     st = Status::IOError;
     return failure();
   }
-  auto parsed = llvm::json::parse((*buf)->getBuffer());
+  llvm::StringRef text = (*buf)->getBuffer();
+  // llvm::json parses recursively: refuse what would overflow the stack.
+  if (limits::nestingDepth(text, /*lineComments=*/false, limits::kMaxNesting) >
+      limits::kMaxNesting) {
+    error = "'" + path + "' nests deeper than " +
+            std::to_string(limits::kMaxNesting) + " levels";
+    st = Status::LimitExceeded;
+    return failure();
+  }
+  // The JSON tree takes several times its text; each node imports into ops.
+  double need = 8.0 * (double)text.size();
+  if (!limits::fits(need)) {
+    error = "'" + path + "' is " + limits::formatSize((double)text.size()) +
+            "; parsing it needs about " + limits::formatSize(need) + ", " +
+            limits::overBudget();
+    st = Status::LimitExceeded;
+    return failure();
+  }
+  auto parsed = llvm::json::parse(text);
   if (!parsed) {
     error = "'" + path + "' is not valid JSON: " + llvm::toString(parsed.takeError());
     st = Status::InvalidModel;
@@ -88,6 +107,16 @@ LogicalResult FXImporter::load(std::string &error, Status &st) {
       !root->getObject("weights")) {
     error = "'" + path + "' lacks 'nodes', 'tensors' or 'weights'";
     st = Status::InvalidModel;
+    return failure();
+  }
+  size_t numNodes = root->getArray("nodes")->size();
+  if (!limits::fits(need + limits::kImportBytesPerNode * (double)numNodes)) {
+    error = "'" + path + "' has " + std::to_string(numNodes) +
+            " nodes; importing them needs about " +
+            limits::formatSize(need + limits::kImportBytesPerNode *
+                                          (double)numNodes) +
+            ", " + limits::overBudget();
+    st = Status::LimitExceeded;
     return failure();
   }
   const auto *w = root->getObject("weights");

@@ -12,7 +12,10 @@
 
 #include "Importer.h"
 
+#include "dfa/Support/Limits.h"
+
 #include "mlir/IR/BuiltinTypes.h"
+
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 
@@ -137,10 +140,28 @@ Status dfa::onnximport::loadModel(llvm::StringRef path, LoadedModel &out,
             "in external data files";
     return Status::InvalidModel;
   }
+  // Parsing copies every tensor and string out of the file, and importing
+  // copies inline tensors again: about three times the file.
+  if (!limits::fits(3.0 * (double)size)) {
+    error = "'" + path.str() + "' is " + limits::formatSize((double)size) +
+            "; parsing and importing it needs about " +
+            limits::formatSize(3.0 * (double)size) + ", " + limits::overBudget();
+    return Status::LimitExceeded;
+  }
   if (!out.model.ParseFromArray(data, static_cast<int>(size))) {
     error = "'" + path.str() + "' is not a valid ONNX model (protobuf parse "
-            "failed: truncated or not a ModelProto)";
+            "failed: truncated, not a ModelProto, or subgraphs nested deeper "
+            "than 100 levels)";
     return Status::InvalidModel;
+  }
+  double need = 3.0 * (double)size +
+                limits::kImportBytesPerNode * out.model.graph().node_size();
+  if (!limits::fits(need)) {
+    error = "'" + path.str() + "' has " +
+            std::to_string(out.model.graph().node_size()) +
+            " nodes; importing them needs about " + limits::formatSize(need) +
+            ", " + limits::overBudget();
+    return Status::LimitExceeded;
   }
   if (!out.model.has_graph() || out.model.ir_version() <= 0) {
     error = "'" + path.str() + "' is not a valid ONNX model (no graph or no "

@@ -1,0 +1,90 @@
+#!/usr/bin/env python3
+"""Writes the seed corpus of one fuzzer from the test suite's models.
+
+usage: make_seeds.py NAME OUT_DIR BUILD_DIR
+  onnx-import  the ONNX node-test models (libonnx-testdata), the hostile
+               models of test/Import/Hostile and a small transformer
+  fx-import    FX graphs exported from the test modules (dfa-export-fx)
+               and the hostile graphs of test/Import/Hostile
+  target       the shipped target descriptions
+  sched-run    schedules dfa-compile (from BUILD_DIR, a normal build)
+               writes for small node-test models and the bisect inputs,
+               on every target
+"""
+import glob
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+name, out, build = sys.argv[1], sys.argv[2], sys.argv[3]
+root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+py = "/usr/bin/python3"
+node_tests = sorted(glob.glob("/usr/share/libonnx-testdata/data/node/*/model.onnx"))
+os.makedirs(out, exist_ok=True)
+work = tempfile.mkdtemp()
+
+
+def keep(src, dst_name):
+    shutil.copyfile(src, os.path.join(out, dst_name))
+
+
+def quiet(cmd):
+    return subprocess.run(cmd, capture_output=True, text=True)
+
+
+if name == "onnx-import":
+    for m in node_tests:
+        keep(m, os.path.basename(os.path.dirname(m)) + ".onnx")
+    quiet([py, os.path.join(root, "test/Import/Hostile/Inputs/make_onnx.py"), work])
+    for m in glob.glob(os.path.join(work, "*.onnx")):
+        keep(m, "hostile_" + os.path.basename(m))
+    t = os.path.join(work, "gpt.onnx")
+    quiet([py, os.path.join(root, "bench/make_transformer.py"), t, "--layers", "1",
+           "--d-model", "32", "--seq", "8"])
+    if os.path.exists(t):
+        keep(t, "transformer.onnx")
+elif name == "fx-import":
+    quiet([py, os.path.join(root, "test/Import/Hostile/Inputs/make_fx.py"), work])
+    for m in glob.glob(os.path.join(work, "fx", "*.fx.json")):
+        keep(m, "hostile_" + os.path.basename(m))
+    export = os.path.join(root, "tools/dfa-export-fx/dfa-export-fx")
+    models = os.path.join(root, "test/Import/FX/Inputs/models.py")
+    for factory, shape in [("net", "3,8"), ("masked", "3,8,8"), ("unsupported", "4,4")]:
+        prefix = os.path.join(work, factory)
+        quiet([py, export, models + ":" + factory, "--input-shape", shape, "-o", prefix])
+        if os.path.exists(prefix + ".fx.json"):
+            keep(prefix + ".fx.json", factory + ".fx.json")
+    sys.path.insert(0, os.path.join(root, "test/models"))
+    sys.path.insert(0, os.path.join(root, "tools/dfa-export-fx"))
+    import torch_models  # noqa: E402
+    import dfa_fx  # noqa: E402
+    for model in ["mlp", "gpt_block", "mha", "resnet18"]:
+        m, x = torch_models.build_extra(model)
+        prefix = os.path.join(work, model)
+        try:
+            keep(dfa_fx.export(m, (x,), prefix), model + ".fx.json")
+        except dfa_fx.ExportError:
+            pass
+elif name == "target":
+    for t in glob.glob(os.path.join(root, "targets", "*.json")):
+        keep(t, os.path.basename(t))
+elif name == "sched-run":
+    compile_ = os.path.join(build, "bin", "dfa-compile")
+    small = [m for m in node_tests if os.path.getsize(m) < 400][::12]
+    small += sorted(glob.glob(os.path.join(root, "test/tools/dfa-bisect/Inputs/*.mlir")))
+    for m in small:
+        base = os.path.basename(os.path.dirname(m)) if m.endswith("model.onnx") else \
+            os.path.basename(m).split(".")[0]
+        d = os.path.join(work, base)
+        p = quiet([compile_, m, "--target", "all", "-o", d])
+        if p.returncode != 0:
+            continue
+        for s in glob.glob(os.path.join(d, "*.sched.mlir")):
+            if os.path.getsize(s) < 256 * 1024:
+                keep(s, base + "." + os.path.basename(s))
+else:
+    sys.exit("make_seeds.py: unknown fuzzer '%s'" % name)
+print("make_seeds.py: %s: %d seeds in %s" % (name, len(os.listdir(out)), out))
+shutil.rmtree(work)
