@@ -9,7 +9,7 @@ from lit.llvm import llvm_config
 config.name = "dfa"
 config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
 config.suffixes = [".mlir", ".test"]
-config.excludes = ["Inputs", "CMakeLists.txt", "lit.site.cfg.py", "unit",
+config.excludes = ["Inputs", "regressions", "CMakeLists.txt", "lit.site.cfg.py", "unit",
                    "conformance", "models"]
 
 config.test_source_root = os.path.join(os.path.dirname(__file__), "test")

@@ -8,7 +8,8 @@
 # the seed corpus from the test models on first use. The corpus grows in
 # build-san/fuzz/NAME/corpus; crashes land in build-san/fuzz/NAME/ and
 # fail the script (exit 1). Each crash fixed becomes a regression input in
-# fuzz/regressions/NAME/, replayed by the lit test fuzz/regressions.test.
+# test/fuzz/regressions/NAME/, replayed by the lit test
+# test/fuzz/regressions.test.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 name="${1:?usage: fuzz.sh NAME [SECONDS]}"
@@ -28,7 +29,9 @@ case "$name" in
      exit 2 ;;
 esac
 
-"$root/scripts/sanitize.sh" --build-only dfa-fuzzers
+mkdir -p "$build"
+# Fuzzers run side by side (one per core); one of them builds at a time.
+flock "$build/.fuzz-build.lock" "$root/scripts/sanitize.sh" --build-only dfa-fuzzers
 dir="$build/fuzz/$name"
 mkdir -p "$dir/corpus" "$dir/seeds"
 if [ -z "$(ls -A "$dir/seeds")" ]; then
@@ -37,7 +40,10 @@ fi
 cd "$dir"
 log="$dir/fuzz.log"
 set +e
-ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=0}" \
+# allow_user_poisoning=0: LLVM's BumpPtrAllocator poisons slabs from the
+# inline code compiled into dfa but not from Debian's uninstrumented
+# libMLIR, which then trips over its own allocations (false positives).
+ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=0:allow_user_poisoning=0}" \
 "$build/bin/fuzz/$name-fuzzer" -max_total_time="$seconds" -timeout=30 \
   -rss_limit_mb=4096 -max_len=1048576 -close_fd_mask=3 -print_final_stats=1 \
   -artifact_prefix="$dir/" "$@" "$dir/corpus" "$dir/seeds" > "$log" 2>&1

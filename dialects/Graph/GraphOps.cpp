@@ -47,7 +47,9 @@ LogicalResult KernelOp::verify() {
     if (arg.getType() != in.getType())
       return emitOpError("body argument type ")
              << arg.getType() << " differs from input type " << in.getType();
-  auto yield = cast<YieldOp>(body.getTerminator());
+  auto yield = body.empty() ? YieldOp() : dyn_cast<YieldOp>(body.back());
+  if (!yield)
+    return emitOpError("body must end in graph.yield");
   if (yield.getValues().getTypes() != getOutputs().getTypes())
     return emitOpError("yields ") << yield.getValues().getTypes()
                                   << " but the kernel returns "

@@ -13,6 +13,7 @@
 #include "dialects/Graph/GraphOps.h"
 
 #include "mlir/IR/Diagnostics.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace dfa::graph;
@@ -577,7 +578,12 @@ LogicalResult TileOp::inferReturnTypes(MLIRContext *, std::optional<Location> lo
   for (int64_t d = 0; d < in.getRank(); ++d) {
     if (reps[d] < 0)
       return inferFailure(loc, results, "negative repeat");
-    out.push_back(in.getDimSize(d) * reps[d]);
+    // Saturates: a size past 2^62 fails the 2^40-element check instead of
+    // wrapping.
+    int64_t size;
+    if (llvm::MulOverflow(in.getDimSize(d), reps[d], size) || size > (int64_t(1) << 62))
+      size = int64_t(1) << 62;
+    out.push_back(size);
   }
   results.push_back(tensorOf(out, in.getElementType()));
   return success();

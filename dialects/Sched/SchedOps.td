@@ -88,7 +88,9 @@ def Sched_ProgramOp : Sched_Op<"program", [Symbol, IsolatedFromAbove,
                        OptionalAttr<DictionaryAttr>:$stats);
   let regions = (region SizedRegion<1>:$body);
   let assemblyFormat = "$sym_name `target` $target attr-dict-with-keyword $body";
-  let hasVerifier = 1;
+  // The program's checks read its ops' attributes: they run once those ops
+  // have verified.
+  let hasRegionVerifier = 1;
   let extraClassDeclaration = [{
     ::mlir::Block &getBlock() { return getBody().front(); }
   }];

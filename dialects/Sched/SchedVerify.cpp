@@ -87,7 +87,9 @@ LogicalResult ComputeOp::verify() {
       return emitOpError("body argument ") << arg.getType()
                                            << " does not match input buffer "
                                            << in.getType();
-  auto yield = cast<YieldOp>(body.getTerminator());
+  auto yield = body.empty() ? YieldOp() : dyn_cast<YieldOp>(body.back());
+  if (!yield)
+    return emitOpError("body must end in sched.yield");
   if (yield.getValues().size() != getOutputs().size())
     return emitOpError("body yields ") << yield.getValues().size()
                                        << " tensors for " << getOutputs().size()
@@ -189,7 +191,7 @@ std::optional<std::pair<int64_t, int64_t>> interval(Operation *op) {
 }
 } // namespace
 
-LogicalResult ProgramOp::verify() {
+LogicalResult ProgramOp::verifyRegions() {
   TargetAttr target = getTarget();
   Block &block = getBlock();
   DenseMap<Operation *, int64_t> index;

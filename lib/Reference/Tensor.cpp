@@ -6,6 +6,7 @@
 
 #include "dfa/Reference/Tensor.h"
 
+#include <algorithm>
 #include <cassert>
 #include <cmath>
 #include <cstring>
@@ -140,8 +141,10 @@ std::string dfa::ref::shapeString(llvm::ArrayRef<int64_t> shape) {
 
 Tensor::Tensor(DType dtype, llvm::ArrayRef<int64_t> shape)
     : type(dtype), dims(shape.begin(), shape.end()),
-      storage(std::make_shared<std::vector<uint8_t>>(
-          ref::numElements(shape) * dtypeSize(dtype))) {}
+      // At least one byte: an empty tensor's bytes() is still a pointer
+      // memcpy and friends may take (with a count of zero).
+      storage(std::make_shared<std::vector<uint8_t>>(std::max<size_t>(
+          1, ref::numElements(shape) * dtypeSize(dtype)))) {}
 
 double Tensor::getDouble(int64_t i) const {
   switch (type) {

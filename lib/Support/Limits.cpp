@@ -133,11 +133,12 @@ std::string limits::overBudget() {
 
 void limits::enforceMaxMemory(llvm::StringRef tool) {
   int64_t b = maxMemory();
-  std::string msg = tool.str() +
-                    ": error: out of memory: the run needed more than "
-                    "--max-memory " +
-                    formatSize((double)b) +
-                    " (pass a larger --max-memory; 0: no limit)\n";
+  std::string msg =
+      tool.str() + ": error: out of memory: " +
+      (b ? "the run needed more than --max-memory " + formatSize((double)b) +
+               " (pass a larger --max-memory; 0: no limit)\n"
+         : std::string("the machine could not provide what the run "
+                       "needed\n"));
   oomLength = std::min(msg.size(), sizeof oomMessage);
   std::memcpy(oomMessage, msg.data(), oomLength);
   std::set_new_handler(outOfMemory);

@@ -6,6 +6,8 @@
 
 #include "dfa/Target/Target.h"
 
+#include "dfa/Support/Limits.h"
+
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FileSystem.h"
@@ -206,6 +208,13 @@ void checkFamilyKeys(Reader &r, const json::Object &root, const Target &t) {
 std::optional<Target> dfa::target::parseTarget(llvm::StringRef file,
                                                llvm::StringRef text,
                                                std::string &error) {
+  // llvm::json parses recursively: refuse what would overflow the stack.
+  if (limits::nestingDepth(text, /*lineComments=*/false, limits::kMaxNesting) >
+      limits::kMaxNesting) {
+    error = file.str() + ": nests deeper than " +
+            std::to_string(limits::kMaxNesting) + " levels";
+    return std::nullopt;
+  }
   auto parsed = json::parse(text);
   if (!parsed) {
     error = file.str() + ": not valid JSON: " + llvm::toString(parsed.takeError());

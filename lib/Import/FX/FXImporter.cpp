@@ -298,10 +298,12 @@ static LogicalResult checkMeta(FXNode &n, const PyValue &r,
   Type elt = elementTypeOf(m->getString("dtype").value_or(""), n.b.getContext());
   if ((shapeArr && type.getShape() != ArrayRef<int64_t>(shape)) ||
       (elt && elt != type.getElementType())) {
+    // The graph is user input: a record that disagrees is an invalid
+    // model (a hand-edited file) as much as a dfa bug.
     n.error() << "dfa computes " << r.tensor.getType()
-              << " where torch recorded "
+              << " where the graph records "
               << RankedTensorType::get(shape, elt ? elt : type.getElementType());
-    n.imp.status = Status::Internal;
+    n.imp.status = Status::InvalidModel;
     return failure();
   }
   return success();
@@ -406,11 +408,22 @@ LogicalResult FXImporter::importNode(const llvm::json::Object &node) {
            moduleRec);
   PyValue result;
   LogicalResult handled = failure();
+  int errors = 0;
   {
     graph::LenientInference lenient;
+    // Counts the handler's errors and passes them on.
+    ScopedDiagnosticHandler count(&ctx, [&](Diagnostic &d) {
+      errors += d.getSeverity() == DiagnosticSeverity::Error;
+      return failure();
+    });
     handled = handler(n, result);
   }
   if (failed(handled)) {
+    // Every lowering reports what it rejects; one that gives up on a
+    // missing argument says so here.
+    if (errors == 0)
+      emitError(loc) << "node '" << name << "' (" << target
+                     << "): missing or malformed arguments";
     if (status == Status::Ok)
       status = Status::InvalidModel;
     return failure();

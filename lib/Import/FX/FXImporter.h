@@ -92,6 +92,8 @@ public:
   std::vector<int64_t> attrInts(llvm::StringRef name, size_t n) const;
   /// A parameter or buffer of the module, or null if it has none by that name.
   mlir::Value param(llvm::StringRef name);
+  /// A parameter the module must have; an error names it when it has not.
+  mlir::Value requiredParam(llvm::StringRef name);
 
   mlir::InFlightDiagnostic error();
   mlir::InFlightDiagnostic unsupported();

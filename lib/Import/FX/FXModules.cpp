@@ -23,7 +23,7 @@ using R = PyValue;
 
 LogicalResult linearModule(FXNode &n, R &r) {
   auto x = n.tensor(0, "input");
-  Value w = n.param("weight");
+  Value w = n.requiredParam("weight");
   if (failed(x) || !w)
     return failure();
   return setTensor(r, linear(n, *x, w, n.param("bias")));
@@ -31,7 +31,7 @@ LogicalResult linearModule(FXNode &n, R &r) {
 
 LogicalResult convModule(FXNode &n, R &r) {
   auto x = n.tensor(0, "input");
-  Value w = n.param("weight");
+  Value w = n.requiredParam("weight");
   if (failed(x) || !w)
     return failure();
   const auto *pad = n.attr("padding");
@@ -69,7 +69,7 @@ LogicalResult layerNormModule(FXNode &n, R &r) {
 
 LogicalResult embeddingModule(FXNode &n, R &r) {
   auto idx = n.tensor(0, "input");
-  Value w = n.param("weight");
+  Value w = n.requiredParam("weight");
   if (failed(idx) || !w)
     return failure();
   if (!isa<IntegerType>(n.type(*idx).getElementType())) {

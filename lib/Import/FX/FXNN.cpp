@@ -76,6 +76,12 @@ template <bool IsMax> LogicalResult maxMin(FXNode &n, R &r) {
     r = R::ofTensor(vals);
     return success();
   }
+  if (dims->size() != 1) {
+    n.error() << (IsMax ? "max" : "min")
+              << " with values and indices takes one dim, not "
+              << dims->size();
+    return failure();
+  }
   auto axis = n.b.getI64IntegerAttr((*dims)[0]);
   Value idx = IsMax ? Value(n.b.create<ArgMaxOp>(n.loc, *x, axis, n.b.getBoolAttr(*keep),
                                                  n.b.getBoolAttr(false)))

@@ -136,6 +136,13 @@ Value FXNode::param(StringRef p) {
   return tname ? imp.weight(*tname, loc) : Value();
 }
 
+Value FXNode::requiredParam(StringRef p) {
+  Value v = param(p);
+  if (!v && imp.status == Status::Ok) // weight() says why when it fails
+    error() << "module has no parameter '" << p << "'";
+  return v;
+}
+
 Value FXNode::scalar(Type elt, double v) {
   auto type = RankedTensorType::get({}, elt);
   Attribute a;

@@ -124,6 +124,10 @@ LogicalResult transposeFn(FXNode &n, R &r) {
   auto da = n.dim(*a, rank), db = n.dim(*b, rank);
   if (failed(da) || failed(db))
     return failure();
+  if (rank == 0) { // torch takes dims 0 and -1 of a scalar: itself
+    r = R::ofTensor(*x);
+    return success();
+  }
   SmallVector<int64_t> perm;
   for (int64_t i = 0; i < rank; ++i)
     perm.push_back(i);
@@ -390,8 +394,9 @@ LogicalResult getitem(FXNode &n, R &r) {
   Value x = obj->tensor;
   auto t = n.type(x);
   std::vector<R> items = idx->kind == R::List ? idx->list : std::vector<R>{*idx};
-  int64_t consumed = 0;
+  int64_t consumed = 0, ellipses = 0;
   for (const R &i : items) {
+    ellipses += i.kind == R::Ellipsis;
     if (i.kind == R::Tensor) {
       n.unsupported() << "indexing with a tensor (advanced indexing)";
       return failure();
@@ -400,6 +405,10 @@ LogicalResult getitem(FXNode &n, R &r) {
   }
   if (consumed > t.getRank()) {
     n.error() << "too many indices for " << x.getType();
+    return failure();
+  }
+  if (ellipses > 1) {
+    n.error() << "an index can only have a single ellipsis";
     return failure();
   }
   SmallVector<int64_t> starts(t.getRank(), 0), steps(t.getRank(), 1),

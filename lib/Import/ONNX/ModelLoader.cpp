@@ -291,11 +291,13 @@ Status dfa::onnximport::tensorFromProto(const onnx::TensorProto &proto,
               "' is too short";
       return Status::IOError;
     }
-    std::memcpy(out.bytes(), (*buf)->getBufferStart(), bytes);
+    if (bytes)
+      std::memcpy(out.bytes(), (*buf)->getBufferStart(), bytes);
     return Status::Ok;
   }
   if (proto.has_raw_data()) {
-    std::memcpy(out.bytes(), proto.raw_data().data(), bytes);
+    if (bytes) // an empty tensor has no storage
+      std::memcpy(out.bytes(), proto.raw_data().data(), bytes);
     return Status::Ok;
   }
   switch (*dt) {

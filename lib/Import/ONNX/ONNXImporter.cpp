@@ -430,9 +430,9 @@ Value Importer::importInitializer(const onnx::TensorProto &init) {
   int64_t bytes = graph::tensorBytes(type);
   bool external = init.data_location() == onnx::TensorProto::EXTERNAL;
   auto rawOffset = m.rawDataOffsets.find(init.name());
-  bool byReference = external || (rawOffset != m.rawDataOffsets.end() &&
-                                  init.has_raw_data() &&
-                                  bytes > opts.inlineLimitBytes);
+  bool inModelFile = !external && rawOffset != m.rawDataOffsets.end() &&
+                     init.has_raw_data() && bytes > opts.inlineLimitBytes;
+  bool byReference = external || inModelFile;
   if (byReference && opts.noWeights)
     return b.create<graph::WeightOp>(loc, type, init.name(), "", 0);
   if (external && bytes > opts.inlineLimitBytes) {
@@ -465,7 +465,7 @@ Value Importer::importInitializer(const onnx::TensorProto &init) {
     }
     return b.create<graph::WeightOp>(loc, type, init.name(), file, offset);
   }
-  if (byReference)
+  if (inModelFile)
     return b.create<graph::WeightOp>(loc, type, init.name(), m.path,
                                      rawOffset->second);
   ref::Tensor t;

@@ -521,7 +521,13 @@ LogicalResult convertResize(NodeContext &c, Results &r) {
       return failure();
     }
     for (int64_t d = 0; d < rank; ++d) {
-      out.push_back((int64_t)std::floor(t.getDimSize(d) * scales[d]));
+      double size = std::floor(t.getDimSize(d) * scales[d]);
+      if (!(size >= 0 && size < 0x1p62)) {
+        c.error() << "scale " << scales[d] << " of dim " << d
+                  << " gives no valid size";
+        return failure();
+      }
+      out.push_back((int64_t)size);
       effective.push_back(scales[d]);
     }
   }

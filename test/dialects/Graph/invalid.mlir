@@ -191,3 +191,16 @@ func.func @attention_mask(%q: tensor<8x16xf32>, %m: tensor<4x8xi1>) {
   %0 = graph.attention %q, %q, %q, %m {scale = 1.0 : f64} : (tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<4x8xi1>) -> tensor<8x16xf32>
   return
 }
+
+// -----
+
+// A kernel whose body does not end in graph.yield is an error, not a crash.
+func.func @kernel_no_yield(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'graph.kernel' op body must end in graph.yield}}
+  %y = graph.kernel "k" kind "pointwise" (%x) : (tensor<4xf32>) -> tensor<4xf32> {
+  ^bb0(%a: tensor<4xf32>):
+    %r = graph.relu %a : tensor<4xf32>
+    func.return %r : tensor<4xf32>
+  }
+  return %y : tensor<4xf32>
+}

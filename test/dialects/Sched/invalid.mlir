@@ -114,3 +114,13 @@ sched.program @body target <name = "gpu-h100", static_plan = false, units = 132,
     sched.yield %y : tensor<4xf32>
   }
 }
+
+// -----
+
+// The program's checks read its ops' attributes, so they run after the ops
+// verify: an alloc without its offset is the alloc's error, not a crash
+// (found by the sched-run fuzzer).
+sched.program @no_offset target <name = "spyre", static_plan = false, units = 32, levels = {LX = 1024 : i64}> {
+  // expected-error @+1 {{'sched.alloc' op requires attribute 'offset'}}
+  %a = sched.alloc {size = 16} : !sched.buffer<"LX", tensor<4xf32>>
+}
