@@ -59,10 +59,10 @@ for f, tool, args in limit_cases:
     cmd = [os.path.join(bin_dir, tool), os.path.join(work, f)] + args
     p = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
     err = next((l for l in p.stderr.splitlines() if "error" in l), "")
-    err = err.split("error: ", 1)[-1].replace("|", "\\|")[:160]
+    err = err.split("error: ", 1)[-1].replace("|", "\\|")[:200]
     err = err.replace(work + "/", "")
     shown = " ".join(a for a in args if a != os.devnull and a != "-o")
-    limit_rows.append("| `%s` | `%s %s` | %d | %s |" % (f, tool, shown, p.returncode,
+    limit_rows.append("| `%s` | `%s` | %d | %s |" % (f, (tool + " " + shown).strip(), p.returncode,
                                                        err or "(accepted)"))
 
 # The inputs the fuzzers found bugs with (test/fuzz/regressions), as a user
@@ -83,7 +83,7 @@ for kind in sorted(os.listdir(regress)) if os.path.isdir(regress) else []:
         p = subprocess.run([os.path.join(bin_dir, tool), copy] + args, capture_output=True,
                            text=True, timeout=120)
         err = next((l for l in p.stderr.splitlines() if "error" in l), "")
-        err = err.split("error: ", 1)[-1].replace("|", "\\|").replace(work + "/", "")[:160]
+        err = err.split("error: ", 1)[-1].replace("|", "\\|").replace(work + "/", "")[:200]
         fuzz_rows.append("| `%s/%s` | %s | %d | %s |" % (kind, os.path.basename(f), tool,
                                                          p.returncode, err or "(accepted)"))
 

@@ -42,6 +42,12 @@ std::string onnxTypeName(int onnxType);
 Status tensorFromProto(const onnx::TensorProto &proto, llvm::StringRef dir,
                        ref::Tensor &out, std::string &error);
 
+/// Checks an external-data `location` as ONNX's checker does: a path
+/// relative to the model's folder that does not climb out of it (no
+/// absolute path, no ".."), so a model cannot make dfa read other files.
+/// Returns "" or the problem.
+std::string checkExternalLocation(llvm::StringRef location);
+
 class NodeContext;
 using Converter = mlir::LogicalResult (*)(NodeContext &ctx,
                                           llvm::SmallVectorImpl<mlir::Value> &);

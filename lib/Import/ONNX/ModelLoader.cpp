@@ -172,6 +172,21 @@ Status dfa::onnximport::loadModel(llvm::StringRef path, LoadedModel &out,
   return Status::Ok;
 }
 
+std::string dfa::onnximport::checkExternalLocation(llvm::StringRef location) {
+  if (location.empty())
+    return "external data has no location";
+  if (llvm::sys::path::is_absolute(location) ||
+      llvm::sys::path::is_absolute(location, llvm::sys::path::Style::windows))
+    return "external data location '" + location.str() +
+           "' is absolute; it must be relative to the model's folder";
+  for (llvm::StringRef part : llvm::make_range(llvm::sys::path::begin(location),
+                                               llvm::sys::path::end(location)))
+    if (part == "..")
+      return "external data location '" + location.str() +
+             "' leaves the model's folder";
+  return "";
+}
+
 Type dfa::onnximport::elementType(int t, MLIRContext *ctx) {
   Builder b(ctx);
   auto u = [&](unsigned w) { return IntegerType::get(ctx, w, IntegerType::Unsigned); };
@@ -277,6 +292,10 @@ Status dfa::onnximport::tensorFromProto(const onnx::TensorProto &proto,
         location = kv.value();
       else if (kv.key() == "offset")
         offset = std::strtoull(kv.value().c_str(), nullptr, 10);
+    }
+    if (std::string bad = checkExternalLocation(location); !bad.empty()) {
+      error = what + ": " + bad;
+      return Status::InvalidModel;
     }
     llvm::SmallString<256> file(dir);
     llvm::sys::path::append(file, location);

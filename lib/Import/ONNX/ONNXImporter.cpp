@@ -446,6 +446,10 @@ Value Importer::importInitializer(const onnx::TensorProto &init) {
       else if (kv.key() == "length")
         length = std::strtoll(kv.value().c_str(), nullptr, 10);
     }
+    if (std::string bad = checkExternalLocation(location); !bad.empty()) {
+      error(Status::InvalidModel) << "initializer '" << init.name() << "': " << bad;
+      return {};
+    }
     llvm::SmallString<256> file(m.dir);
     llvm::sys::path::append(file, location);
     uint64_t size = 0;

@@ -53,6 +53,16 @@ def build(name, out):
         nodes = [helper.make_node("MatMul", ["x", "fc.weight"], ["h"], name="fc/MatMul"),
                  helper.make_node("Add", ["h", "fc.bias"], ["y"], name="fc/Add")]
         return model(nodes, [vi("x", F, [4, 64])], [vi("y", F, [4, 32])], [w, b])
+    if name in ("external_escape", "external_absolute"):
+        # A location that climbs out of the model's folder, or an absolute one.
+        t = numpy_helper.from_array(rng.standard_normal((64, 32)).astype(np.float32), "w")
+        t.ClearField("raw_data")
+        t.data_location = TensorProto.EXTERNAL
+        where = "../../etc/passwd" if name == "external_escape" else "/etc/passwd"
+        t.external_data.add(key="location", value=where)
+        m = model([helper.make_node("MatMul", ["x", "w"], ["y"], name="mm")],
+                  [vi("x", F, [2, 64])], [vi("y", F, [2, 32])], [t])
+        return m
     if name in ("external", "external_missing"):
         w = rng.standard_normal((64, 32)).astype(np.float32)
         t = numpy_helper.from_array(w, "w")
