@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Compile time and peak memory from 1k to 100k graph ops, for every target:
 # generated transformer chains (d_model 64, 4 heads, 16 tokens, shapes
-# only), `dfa-compile MODEL --no-weights --target T`, median wall time and
-# peak RSS over $RUNS runs (default 3; $SIZES overrides the layer counts).
+# only), `dfa-compile MODEL --no-weights --target T`, median CPU time
+# (user + system: the compile is single-threaded, and CPU time does not move
+# with other load on a shared machine the way wall time does) and peak RSS
+# over $RUNS runs (default 3; $SIZES overrides the layer counts).
 # Linear growth shows as a flat marginal cost: the time and memory each op
 # past the smallest graph adds, at the second size and at the largest.
 #   bench/scale_bench.sh [WORK_DIR]
@@ -20,16 +22,17 @@ for n in $sizes; do
 done
 printf '%-9s' target
 for n in $sizes; do printf ' %16s' "${ops[$n]} ops"; done
-printf '   %s\n' "marginal us/op and kB/op (from the smallest): second size, largest, ratio"
+printf '   %s\n' "CPU s and peak MB per size; marginal us/op and kB/op from the smallest: at the second size, at the largest (ratio)"
 for t in $targets; do
   printf '%-9s' "$t"
   tt=(); mm=(); nn=()
   for n in $sizes; do
     times=(); rss=()
     for i in $(seq "$runs"); do
-      out=$( { /usr/bin/time -f "%e %M" "$bin/dfa-compile" "$work/chain$n.onnx" \
+      out=$( { /usr/bin/time -f "%U %S %M" "$bin/dfa-compile" "$work/chain$n.onnx" \
                  --no-weights --target "$t" -o "$work/out.mlir" >/dev/null; } 2>&1 | tail -1)
-      times+=("${out% *}"); rss+=("${out#* }")
+      read -r u sy m <<< "$out"
+      times+=("$(awk "BEGIN{print $u + $sy}")"); rss+=("$m")
     done
     tm=$(median "${times[@]}"); m=$(median "${rss[@]}")
     printf ' %7ss %6sMB' "$tm" "$((m / 1024))"

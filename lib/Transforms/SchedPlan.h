@@ -20,6 +20,7 @@
 #include "llvm/ADT/SmallVector.h"
 
 #include <algorithm>
+#include <limits>
 #include <optional>
 #include <vector>
 
@@ -38,8 +39,15 @@ public:
   std::optional<int64_t> allocate(int64_t size, int64_t ub, int64_t ue,
                                   llvm::SmallVectorImpl<mlir::Value> &deps) {
     size = padded(size);
-    int64_t at = 0;
-    for (const Block &b : live) {
+    // First fit. The scan starts past the gapless prefix when every block
+    // of it overlaps [ub, ue): resident weights fill the bottom of a
+    // memory, and rescanning them for every activation made lowering
+    // quadratic in the program.
+    extendPrefix();
+    bool skip = prefixCount > 0 && ub < prefixUe && prefixUb < ue;
+    int64_t at = skip ? prefixHi : 0;
+    for (size_t i = skip ? prefixCount : 0; i < live.size(); ++i) {
+      const Block &b = live[i];
       if (!b.overlapsUnits(ub, ue))
         continue;
       if (b.lo >= at + size)
@@ -49,11 +57,13 @@ public:
     if (at + size > capacity)
       return std::nullopt;
     Block nb{at, at + size, ub, ue};
-    live.insert(std::upper_bound(live.begin(), live.end(), nb,
-                                 [](const Block &x, const Block &y) {
-                                   return x.lo < y.lo;
-                                 }),
-                nb);
+    auto pos = std::upper_bound(live.begin(), live.end(), nb,
+                                [](const Block &x, const Block &y) {
+                                  return x.lo < y.lo;
+                                });
+    if (size_t(pos - live.begin()) < prefixCount)
+      resetPrefix();
+    live.insert(pos, nb);
     high = std::max(high, at + size);
     llvm::erase_if(ghosts, [&](Ghost &g) {
       if (g.block.hi <= at || at + size <= g.block.lo ||
@@ -69,11 +79,15 @@ public:
   /// Frees the block at `offset` of units starting at `ub`; later users of
   /// its bytes wait for `tokens`.
   void release(int64_t offset, int64_t ub, llvm::ArrayRef<mlir::Value> tokens) {
-    auto it = std::find_if(live.begin(), live.end(), [&](const Block &b) {
-      return b.lo == offset && b.ub == ub;
-    });
-    if (it == live.end())
+    auto it = std::lower_bound(
+        live.begin(), live.end(), offset,
+        [](const Block &b, int64_t lo) { return b.lo < lo; });
+    while (it != live.end() && it->lo == offset && it->ub != ub)
+      ++it;
+    if (it == live.end() || it->lo != offset)
       return;
+    if (size_t(it - live.begin()) < prefixCount)
+      resetPrefix();
     ghosts.push_back({*it, {tokens.begin(), tokens.end()}});
     live.erase(it);
   }
@@ -103,9 +117,33 @@ private:
     Block block;
     llvm::SmallVector<mlir::Value, 2> tokens;
   };
+  /// Grows the prefix of `live` that covers [0, prefixHi) without a gap
+  /// and whose blocks all share units [prefixUb, prefixUe).
+  void extendPrefix() {
+    while (prefixCount < live.size()) {
+      const Block &b = live[prefixCount];
+      int64_t u0 = std::max(prefixUb, b.ub), u1 = std::min(prefixUe, b.ue);
+      if (b.lo > prefixHi || u0 >= u1)
+        return;
+      prefixHi = std::max(prefixHi, b.hi);
+      prefixUb = u0;
+      prefixUe = u1;
+      ++prefixCount;
+    }
+  }
+  void resetPrefix() {
+    prefixCount = 0;
+    prefixHi = 0;
+    prefixUb = std::numeric_limits<int64_t>::min();
+    prefixUe = std::numeric_limits<int64_t>::max();
+  }
+
   int64_t capacity, align, high = 0;
   std::vector<Block> live; // sorted by offset
   std::vector<Ghost> ghosts;
+  size_t prefixCount = 0;
+  int64_t prefixHi = 0, prefixUb = std::numeric_limits<int64_t>::min(),
+          prefixUe = std::numeric_limits<int64_t>::max();
 };
 
 /// When ranges of resources (units, or DMA engines) are next free.
