@@ -36,8 +36,8 @@ constexpr int kMaxNesting = 256;
 /// (1.5 kB per node, docs/reliability.md).
 constexpr double kImportBytesPerNode = 2048;
 /// Bytes one graph op takes to compile for a target (every stage's IR and
-/// the schedule), rounded up from generated transformers of 1k to 100k ops
-/// (bench/scale_bench.sh: 4-7 kB per op).
+/// the schedule), rounded up from generated transformers of 1k to 130k ops
+/// (bench/scale_bench.sh: 1.8 to 4.7 kB per op past start-up).
 constexpr double kCompileBytesPerOp = 8192;
 
 /// The budget in bytes; 0 means none. Until setMaxMemory, the default.
