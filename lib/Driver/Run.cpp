@@ -139,15 +139,7 @@ double inputBytes(TypeRange types) {
   for (Type t : types) {
     if (auto b = dyn_cast<sched::BufferType>(t))
       t = b.getTensor();
-    auto rt = dyn_cast<RankedTensorType>(t);
-    std::optional<ref::DType> dt =
-        rt ? ref::dtypeOf(rt.getElementType()) : std::nullopt;
-    if (!dt || !rt.hasStaticShape())
-      continue;
-    double n = (double)ref::dtypeSize(*dt);
-    for (int64_t d : rt.getShape())
-      n *= (double)d;
-    total += n;
+    total += ref::staticTensorBytes(t);
   }
   return total;
 }

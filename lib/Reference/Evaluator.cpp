@@ -171,8 +171,10 @@ static DenseMap<Operation *, SmallVector<Value>> lastUsesIn(Block &body) {
   return lastUses;
 }
 
-static double valueBytes(Value v) {
-  auto t = dyn_cast<RankedTensorType>(v.getType());
+static double valueBytes(Value v) { return staticTensorBytes(v.getType()); }
+
+double dfa::ref::staticTensorBytes(Type type) {
+  auto t = dyn_cast<RankedTensorType>(type);
   std::optional<DType> dt = t ? dtypeOf(t.getElementType()) : std::nullopt;
   if (!dt || !t.hasStaticShape())
     return 0;

@@ -33,6 +33,10 @@ struct EvalOptions {
   bool keepValues = false;
 };
 
+/// Bytes of a statically shaped tensor of an element type the reference
+/// knows (0 for any other type), in double: hostile shapes overflow int64.
+double staticTensorBytes(mlir::Type type);
+
 /// The most bytes an Evaluator holds at once running `body`: its arguments
 /// and each value until its last use (every value, with `keepValues`).
 /// `at` is set to the op after which the peak is reached (null when the
