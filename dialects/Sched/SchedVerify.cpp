@@ -179,6 +179,90 @@ bool dependsOn(Operation *op, Operation *writer,
   return false;
 }
 
+/// Fails on the first buffer of `lives` (in allocation order) whose bytes
+/// and units overlap those of a buffer still live, in memory `mem`.
+///
+/// A sweep in allocation order over the live set, indexed by unit range and
+/// then by address: a buffer is compared only with live buffers of the unit
+/// ranges that overlap its own, from as far back in address as the longest
+/// of them reaches. Retiring by end of life keeps the live set small; the
+/// range index keeps resident weights, which live from the start at the same
+/// addresses of many disjoint unit ranges (PE rectangles), from making the
+/// sweep quadratic.
+LogicalResult checkOverlaps(StringRef mem, std::vector<Live> &lives) {
+  struct Range {
+    int64_t lo, hi, longest = 0;
+    std::multimap<int64_t, Live *> byAddress;
+    SmallVector<int, 2> overlapping; // ranges sharing a unit, itself included
+  };
+  std::map<std::pair<int64_t, int64_t>, int> rangeIndex;
+  for (const Live &l : lives)
+    rangeIndex.try_emplace({l.uLo, l.uHi}, 0);
+  std::vector<Range> ranges;
+  for (auto &[lohi, idx] : rangeIndex) {
+    idx = int(ranges.size());
+    ranges.push_back({lohi.first, lohi.second});
+  }
+  // Ranges in order of their first unit; `open` holds those reaching it.
+  std::vector<int> open;
+  for (int i = 0, e = int(ranges.size()); i < e; ++i) {
+    llvm::erase_if(open, [&](int j) { return ranges[j].hi <= ranges[i].lo; });
+    ranges[i].overlapping.push_back(i);
+    for (int j : open) {
+      ranges[i].overlapping.push_back(j);
+      ranges[j].overlapping.push_back(i);
+    }
+    open.push_back(i);
+  }
+  std::vector<int> rangeOf;
+  rangeOf.reserve(lives.size());
+  for (const Live &l : lives) {
+    rangeOf.push_back(rangeIndex.at({l.uLo, l.uHi}));
+    Range &r = ranges[rangeOf.back()];
+    r.longest = std::max(r.longest, l.hi - l.lo);
+  }
+
+  std::multimap<int64_t, std::pair<int, std::multimap<int64_t, Live *>::iterator>>
+      byLast;
+  for (size_t n = 0; n < lives.size(); ++n) {
+    Live &l = lives[n];
+    while (!byLast.empty() && byLast.begin()->first < l.first) {
+      auto [r, it] = byLast.begin()->second;
+      ranges[r].byAddress.erase(it);
+      byLast.erase(byLast.begin());
+    }
+    // The clash lowest in memory, whatever its range.
+    Live *clash = nullptr;
+    for (int r : ranges[rangeOf[n]].overlapping) {
+      const Range &range = ranges[r];
+      for (auto it = range.byAddress.lower_bound(l.lo - range.longest);
+           it != range.byAddress.end() && it->first < l.hi; ++it) {
+        Live *a = it->second;
+        if (l.lo < a->hi && a->lo < l.hi && l.uLo < a->uHi && a->uLo < l.uHi) {
+          if (!clash || a->lo < clash->lo)
+            clash = a;
+          break;
+        }
+      }
+    }
+    if (clash) {
+      auto diag = l.op->emitOpError("bytes [")
+                  << l.lo << ", " << l.hi << ") of " << mem
+                  << (l.uLo >= 0 ? " (unit " +
+                                       std::to_string(std::max(l.uLo, clash->uLo)) +
+                                       ")"
+                                 : std::string())
+                  << " overlap a live buffer at [" << clash->lo << ", "
+                  << clash->hi << ")";
+      diag.attachNote(clash->op->getLoc()) << "the live buffer";
+      return diag;
+    }
+    int r = rangeOf[n];
+    byLast.emplace(l.last, std::make_pair(r, ranges[r].byAddress.emplace(l.lo, &l)));
+  }
+  return success();
+}
+
 std::optional<std::pair<int64_t, int64_t>> interval(Operation *op) {
   std::optional<uint64_t> start, cycles;
   if (auto d = dyn_cast<DmaOp>(op))
@@ -233,37 +317,9 @@ LogicalResult ProgramOp::verifyRegions() {
     groups[{mem.str(), p->chip}].push_back(
         {&op, first, last, lo, hi, p->unit, p->unitEnd});
   }
-  for (auto &[key, lives] : groups) {
-    // Live buffers sharing bytes of one unit: sweep in allocation order,
-    // the live ones by address (a buffer can only reach back as far as the
-    // largest is long) and by the end of their lives (to retire them), so
-    // that resident weights do not make the sweep quadratic.
-    int64_t longest = 0;
-    for (const Live &l : lives)
-      longest = std::max(longest, l.hi - l.lo);
-    std::multimap<int64_t, Live *> byAddress;
-    std::multimap<int64_t, std::multimap<int64_t, Live *>::iterator> byLast;
-    for (Live &l : lives) {
-      while (!byLast.empty() && byLast.begin()->first < l.first) {
-        byAddress.erase(byLast.begin()->second);
-        byLast.erase(byLast.begin());
-      }
-      for (auto it = byAddress.lower_bound(l.lo - longest);
-           it != byAddress.end() && it->first < l.hi; ++it) {
-        Live *a = it->second;
-        if (l.lo < a->hi && a->lo < l.hi && l.uLo < a->uHi && a->uLo < l.uHi) {
-          auto diag = l.op->emitOpError("bytes [")
-                      << l.lo << ", " << l.hi << ") of " << key.first
-                      << (l.uLo >= 0 ? " (unit " + std::to_string(std::max(l.uLo, a->uLo)) + ")"
-                                     : std::string())
-                      << " overlap a live buffer at [" << a->lo << ", " << a->hi << ")";
-          diag.attachNote(a->op->getLoc()) << "the live buffer";
-          return diag;
-        }
-      }
-      byLast.emplace(l.last, byAddress.emplace(l.lo, &l));
-    }
-  }
+  for (auto &[key, lives] : groups)
+    if (failed(checkOverlaps(key.first, lives)))
+      return failure();
 
   // Every read follows a write; in a static plan, one it waits for.
   DenseMap<Value, Operation *> writer;

@@ -86,7 +86,8 @@ void Lowering::release(Home &h) {
   SmallVector<Value> tokens(h.readers.begin(), h.readers.end());
   if (h.token)
     tokens.push_back(h.token);
-  arena(h.arena).release(h.offset, h.perUnit ? h.unitBegin : 0, tokens);
+  arena(h.arena).release(h.offset, h.perUnit ? h.unitBegin : 0,
+                         h.perUnit ? h.unitEnd : 1, tokens);
   h.arena = -1;
 }
 

@@ -21,6 +21,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <map>
 #include <optional>
 #include <vector>
 
@@ -39,57 +40,36 @@ public:
   std::optional<int64_t> allocate(int64_t size, int64_t ub, int64_t ue,
                                   llvm::SmallVectorImpl<mlir::Value> &deps) {
     size = padded(size);
-    // First fit. The scan starts past the gapless prefix when every block
-    // of it overlaps [ub, ue): resident weights fill the bottom of a
-    // memory, and rescanning them for every activation made lowering
-    // quadratic in the program.
-    extendPrefix();
-    bool skip = prefixCount > 0 && ub < prefixUe && prefixUb < ue;
-    int64_t at = skip ? prefixHi : 0;
-    for (size_t i = skip ? prefixCount : 0; i < live.size(); ++i) {
-      const Block &b = live[i];
-      if (!b.overlapsUnits(ub, ue))
-        continue;
-      if (b.lo >= at + size)
-        break;
-      at = std::max(at, b.hi);
+    Lane &own = lanes.try_emplace({ub, ue}, Lane{ub, ue}).first->second;
+    widest = std::max(widest, ue - ub);
+    llvm::SmallVector<Lane *, 4> near = lanesOver(ub, ue);
+    // The lowest offset that fits every lane sharing a unit: each lane
+    // moves it up past its blocks until none does.
+    int64_t at = 0;
+    for (bool moved = true; moved;) {
+      moved = false;
+      for (Lane *lane : near) {
+        int64_t fit = lane->firstFit(at, size);
+        moved |= fit != at;
+        at = fit;
+      }
     }
     if (at + size > capacity)
       return std::nullopt;
-    Block nb{at, at + size, ub, ue};
-    auto pos = std::upper_bound(live.begin(), live.end(), nb,
-                                [](const Block &x, const Block &y) {
-                                  return x.lo < y.lo;
-                                });
-    if (size_t(pos - live.begin()) < prefixCount)
-      resetPrefix();
-    live.insert(pos, nb);
+    own.insert({at, at + size});
     high = std::max(high, at + size);
-    llvm::erase_if(ghosts, [&](Ghost &g) {
-      if (g.block.hi <= at || at + size <= g.block.lo ||
-          !g.block.overlapsUnits(ub, ue))
-        return false;
-      deps.append(g.tokens.begin(), g.tokens.end());
-      return at <= g.block.lo && g.block.hi <= at + size && ub <= g.block.ub &&
-             g.block.ue <= ue;
-    });
+    for (Lane *lane : near)
+      lane->reuse(at, at + size, ub, ue, deps);
     return at;
   }
 
-  /// Frees the block at `offset` of units starting at `ub`; later users of
-  /// its bytes wait for `tokens`.
-  void release(int64_t offset, int64_t ub, llvm::ArrayRef<mlir::Value> tokens) {
-    auto it = std::lower_bound(
-        live.begin(), live.end(), offset,
-        [](const Block &b, int64_t lo) { return b.lo < lo; });
-    while (it != live.end() && it->lo == offset && it->ub != ub)
-      ++it;
-    if (it == live.end() || it->lo != offset)
-      return;
-    if (size_t(it - live.begin()) < prefixCount)
-      resetPrefix();
-    ghosts.push_back({*it, {tokens.begin(), tokens.end()}});
-    live.erase(it);
+  /// Frees the block at `offset` of units [ub, ue); later users of its bytes
+  /// wait for `tokens`.
+  void release(int64_t offset, int64_t ub, int64_t ue,
+               llvm::ArrayRef<mlir::Value> tokens) {
+    auto lane = lanes.find({ub, ue});
+    if (lane != lanes.end())
+      lane->second.release(offset, tokens);
   }
 
   int64_t highWater() const { return high; }
@@ -98,52 +78,110 @@ public:
     return (std::max<int64_t>(size, 1) + align - 1) / align * align;
   }
   /// Bytes live in the memory of any unit of [ub, ue).
-  int64_t liveBytes(int64_t ub, int64_t ue) const {
+  int64_t liveBytes(int64_t ub, int64_t ue) {
     int64_t n = 0;
-    for (const Block &b : live)
-      if (b.overlapsUnits(ub, ue))
+    for (Lane *lane : lanesOver(ub, ue))
+      for (const Block &b : lane->live)
         n += b.hi - b.lo;
     return n;
   }
 
 private:
   struct Block {
-    int64_t lo, hi, ub, ue;
-    bool overlapsUnits(int64_t u0, int64_t u1) const {
-      return ub < u1 && u0 < ue;
-    }
+    int64_t lo, hi;
   };
   struct Ghost {
-    Block block;
+    int64_t hi;
     llvm::SmallVector<mlir::Value, 2> tokens;
   };
-  /// Grows the prefix of `live` that covers [0, prefixHi) without a gap
-  /// and whose blocks all share units [prefixUb, prefixUe).
-  void extendPrefix() {
-    while (prefixCount < live.size()) {
-      const Block &b = live[prefixCount];
-      int64_t u0 = std::max(prefixUb, b.ub), u1 = std::min(prefixUe, b.ue);
-      if (b.lo > prefixHi || u0 >= u1)
-        return;
-      prefixHi = std::max(prefixHi, b.hi);
-      prefixUb = u0;
-      prefixUe = u1;
-      ++prefixCount;
+  /// The blocks of one unit range, which never overlap each other: sorted
+  /// by offset, they are sorted by end too. A released block leaves a ghost
+  /// with the tokens of its last users until a new block of this or a
+  /// narrower range covers it whole.
+  struct Lane {
+    int64_t ub = 0, ue = 0;
+    std::vector<Block> live;
+    size_t prefix = 0;       // live[0, prefix) cover [0, prefixHi) gaplessly
+    int64_t prefixHi = 0;
+    std::multimap<int64_t, Ghost> ghosts; // by offset
+    int64_t longestGhost = 0;
+
+    /// The lowest offset from `at` up where `size` bytes miss every block.
+    /// Resident weights fill the bottom of a memory: the gapless prefix is
+    /// skipped whole, or rescanning it for every activation would make
+    /// lowering quadratic in the program.
+    int64_t firstFit(int64_t at, int64_t size) {
+      while (prefix < live.size() && live[prefix].lo <= prefixHi)
+        prefixHi = std::max(prefixHi, live[prefix++].hi);
+      if (at < prefixHi)
+        at = prefixHi;
+      auto it = std::upper_bound(
+          live.begin() + prefix, live.end(), at,
+          [](int64_t a, const Block &b) { return a < b.hi; });
+      for (; it != live.end() && it->lo < at + size; ++it)
+        at = it->hi;
+      return at;
     }
-  }
-  void resetPrefix() {
-    prefixCount = 0;
-    prefixHi = 0;
-    prefixUb = std::numeric_limits<int64_t>::min();
-    prefixUe = std::numeric_limits<int64_t>::max();
+    void insert(Block nb) {
+      auto pos = std::upper_bound(
+          live.begin(), live.end(), nb.lo,
+          [](int64_t lo, const Block &b) { return lo < b.lo; });
+      if (size_t(pos - live.begin()) < prefix)
+        resetPrefix();
+      live.insert(pos, nb);
+    }
+    void release(int64_t offset, llvm::ArrayRef<mlir::Value> tokens) {
+      auto it = std::lower_bound(
+          live.begin(), live.end(), offset,
+          [](const Block &b, int64_t lo) { return b.lo < lo; });
+      if (it == live.end() || it->lo != offset)
+        return;
+      if (size_t(it - live.begin()) < prefix)
+        resetPrefix();
+      longestGhost = std::max(longestGhost, it->hi - it->lo);
+      ghosts.emplace(it->lo,
+                     Ghost{it->hi, {tokens.begin(), tokens.end()}});
+      live.erase(it);
+    }
+    /// A new block [lo, hi) over units [u0, u1) waits for the ghosts whose
+    /// bytes it reuses, and lays those it covers to rest.
+    void reuse(int64_t lo, int64_t hi, int64_t u0, int64_t u1,
+               llvm::SmallVectorImpl<mlir::Value> &deps) {
+      bool coversUnits = u0 <= ub && ue <= u1;
+      for (auto it = ghosts.lower_bound(lo - longestGhost);
+           it != ghosts.end() && it->first < hi;) {
+        if (it->second.hi <= lo) {
+          ++it;
+          continue;
+        }
+        deps.append(it->second.tokens.begin(), it->second.tokens.end());
+        if (coversUnits && lo <= it->first && it->second.hi <= hi)
+          it = ghosts.erase(it);
+        else
+          ++it;
+      }
+    }
+    void resetPrefix() {
+      prefix = 0;
+      prefixHi = 0;
+    }
+  };
+
+  /// The lanes whose unit ranges overlap [ub, ue), in order.
+  llvm::SmallVector<Lane *, 4> lanesOver(int64_t ub, int64_t ue) {
+    llvm::SmallVector<Lane *, 4> out;
+    for (auto it = lanes.lower_bound(
+             {ub - widest, std::numeric_limits<int64_t>::min()});
+         it != lanes.end() && it->first.first < ue; ++it)
+      if (ub < it->first.second)
+        out.push_back(&it->second);
+    return out;
   }
 
   int64_t capacity, align, high = 0;
-  std::vector<Block> live; // sorted by offset
-  std::vector<Ghost> ghosts;
-  size_t prefixCount = 0;
-  int64_t prefixHi = 0, prefixUb = std::numeric_limits<int64_t>::min(),
-          prefixUe = std::numeric_limits<int64_t>::max();
+  /// Lanes by unit range; no range is wider than `widest` units.
+  std::map<std::pair<int64_t, int64_t>, Lane> lanes;
+  int64_t widest = 0;
 };
 
 /// When ranges of resources (units, or DMA engines) are next free.
@@ -151,23 +189,29 @@ class Timeline {
 public:
   int64_t freeAt(int64_t lo, int64_t hi) const {
     int64_t t = 0;
-    for (const Busy &b : busy)
-      if (b.lo < hi && lo < b.hi)
-        t = std::max(t, b.until);
+    for (auto it = busy.lower_bound(lo - widest);
+         it != busy.end() && it->first < hi; ++it)
+      if (lo < it->second.hi)
+        t = std::max(t, it->second.until);
     return t;
   }
+  /// Ranges inside [lo, hi) that free up by `until` are forgotten.
   void occupy(int64_t lo, int64_t hi, int64_t until) {
-    llvm::erase_if(busy, [&](Busy &b) {
-      return lo <= b.lo && b.hi <= hi && b.until <= until;
-    });
-    busy.push_back({lo, hi, until});
+    for (auto it = busy.lower_bound(lo); it != busy.end() && it->first < hi;)
+      if (it->second.hi <= hi && it->second.until <= until)
+        it = busy.erase(it);
+      else
+        ++it;
+    widest = std::max(widest, hi - lo);
+    busy.emplace(lo, Busy{hi, until});
   }
 
 private:
   struct Busy {
-    int64_t lo, hi, until;
+    int64_t hi, until;
   };
-  std::vector<Busy> busy;
+  std::multimap<int64_t, Busy> busy; // by first resource
+  int64_t widest = 0;
 };
 
 } // namespace dfa

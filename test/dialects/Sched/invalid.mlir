@@ -46,6 +46,23 @@ sched.program @per_unit target <name = "spyre", static_plan = false, units = 32,
 
 // -----
 
+// Blocks over ranges of units (PE rectangles): the same bytes of disjoint
+// ranges do not overlap; a block over a range crossing both clashes with
+// each, and the clash lowest in memory is reported.
+sched.program @unit_ranges target <name = "wse-2", static_plan = false, units = 32, levels = {SRAM = 4096 : i64}> {
+  // expected-note @+1 {{the live buffer}}
+  %a = sched.alloc {offset = 0, size = 256, unit = 0, unit_end = 4} : !sched.buffer<"SRAM", tensor<64xf32>>
+  %b = sched.alloc {offset = 64, size = 256, unit = 4, unit_end = 8} : !sched.buffer<"SRAM", tensor<64xf32>>
+  %w = sched.alloc {offset = 1024, size = 256, unit = 0, unit_end = 32} : !sched.buffer<"SRAM", tensor<64xf32>>
+  // expected-error @+1 {{'sched.alloc' op bytes [128, 384) of SRAM (unit 2) overlap a live buffer at [0, 256)}}
+  %c = sched.alloc {offset = 128, size = 256, unit = 2, unit_end = 6} : !sched.buffer<"SRAM", tensor<64xf32>>
+  %t0 = sched.dma %w to %a {src_offsets = array<i64: 0>, dst_offsets = array<i64: 0>, sizes = array<i64: 64>} : !sched.buffer<"SRAM", tensor<64xf32>> -> !sched.buffer<"SRAM", tensor<64xf32>>
+  %t1 = sched.dma %w to %b {src_offsets = array<i64: 0>, dst_offsets = array<i64: 0>, sizes = array<i64: 64>} : !sched.buffer<"SRAM", tensor<64xf32>> -> !sched.buffer<"SRAM", tensor<64xf32>>
+  sched.return
+}
+
+// -----
+
 sched.program @unwritten target <name = "tpu-v5e", static_plan = false, units = 1, levels = {VMEM = 4096 : i64, HBM = 1000000 : i64}> {
 ^bb0(%out: !sched.buffer<"HBM", tensor<64xf32>>):
   %a = sched.alloc {offset = 0, size = 256} : !sched.buffer<"VMEM", tensor<64xf32>>
