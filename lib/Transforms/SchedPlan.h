@@ -126,8 +126,7 @@ private:
       auto pos = std::upper_bound(
           live.begin(), live.end(), nb.lo,
           [](int64_t lo, const Block &b) { return lo < b.lo; });
-      if (size_t(pos - live.begin()) < prefix)
-        resetPrefix();
+      truncatePrefix(size_t(pos - live.begin()));
       live.insert(pos, nb);
     }
     void release(int64_t offset, llvm::ArrayRef<mlir::Value> tokens) {
@@ -136,8 +135,7 @@ private:
           [](const Block &b, int64_t lo) { return b.lo < lo; });
       if (it == live.end() || it->lo != offset)
         return;
-      if (size_t(it - live.begin()) < prefix)
-        resetPrefix();
+      truncatePrefix(size_t(it - live.begin()));
       longestGhost = std::max(longestGhost, it->hi - it->lo);
       ghosts.emplace(it->lo,
                      Ghost{it->hi, {tokens.begin(), tokens.end()}});
@@ -161,9 +159,14 @@ private:
           ++it;
       }
     }
-    void resetPrefix() {
-      prefix = 0;
-      prefixHi = 0;
+    /// Keeps the prefix below block `i`, which is about to change: what
+    /// lies below it is still gapless (blocks are disjoint and sorted, so
+    /// the last one ends highest).
+    void truncatePrefix(size_t i) {
+      if (i >= prefix)
+        return;
+      prefix = i;
+      prefixHi = i ? live[i - 1].hi : 0;
     }
   };
 
