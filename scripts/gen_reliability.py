@@ -50,6 +50,7 @@ limit_cases = [
     ("nested.fx.json", "dfa-compile", ["-o", os.devnull]),
     ("nested_attr.mlir", "dfa-run", []),
     ("nested_type.mlir", "dfa-compile", ["-o", os.devnull]),
+    ("nested_type.mlir", "dfa-opt", []),
     ("huge_attr.onnx", "dfa-compile", ["-o", os.devnull]),
     ("huge_attr.onnx", "dfa-compile", ["--max-memory", "64M", "-o", os.devnull]),
     ("huge_attr.onnx", "dfa-run", ["--seed", "1", "--max-memory", "200M"]),

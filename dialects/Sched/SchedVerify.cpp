@@ -191,6 +191,7 @@ bool dependsOn(Operation *op, Operation *writer,
 /// sweep quadratic.
 LogicalResult checkOverlaps(StringRef mem, std::vector<Live> &lives) {
   struct Range {
+    Range(int64_t lo, int64_t hi) : lo(lo), hi(hi) {}
     int64_t lo, hi, longest = 0;
     std::multimap<int64_t, Live *> byAddress;
     SmallVector<int, 2> overlapping; // ranges sharing a unit, itself included
@@ -201,7 +202,7 @@ LogicalResult checkOverlaps(StringRef mem, std::vector<Live> &lives) {
   std::vector<Range> ranges;
   for (auto &[lohi, idx] : rangeIndex) {
     idx = int(ranges.size());
-    ranges.push_back({lohi.first, lohi.second});
+    ranges.emplace_back(lohi.first, lohi.second);
   }
   // Ranges in order of their first unit; `open` holds those reaching it.
   std::vector<int> open;

@@ -109,22 +109,9 @@ ImportResult dfa::driver::loadModel(llvm::StringRef path, MLIRContext &ctx,
     result.status = Status::IOError;
     return result;
   }
-  // MLIR's parser recurses into nested types, attributes and regions.
-  llvm::StringRef text = file->getBuffer();
-  if (limits::nestingDepth(text, /*lineComments=*/true, limits::kMaxNesting) >
-      limits::kMaxNesting) {
-    emitError(FileLineColLoc::get(&ctx, path, 0, 0))
-        << "nests deeper than " << limits::kMaxNesting << " levels";
-    result.status = Status::LimitExceeded;
-    return result;
-  }
-  // Parsed IR takes several times its text (dense constants about once).
-  double need = 8.0 * (double)text.size();
-  if (!limits::fits(need)) {
-    emitError(FileLineColLoc::get(&ctx, path, 0, 0))
-        << "is " << limits::formatSize((double)text.size())
-        << "; parsing it needs about " << limits::formatSize(need) << ", "
-        << limits::overBudget();
+  std::string tooMuch = limits::checkMlirText(file->getBuffer());
+  if (!tooMuch.empty()) {
+    emitError(FileLineColLoc::get(&ctx, path, 0, 0)) << tooMuch;
     result.status = Status::LimitExceeded;
     return result;
   }

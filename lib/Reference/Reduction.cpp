@@ -173,7 +173,10 @@ template <>
 LogicalResult dfa::ref::evalOp<TopKOp>(TopKOp op, Evaluator &ev) {
   const Tensor &x = ev.get(op.getInput());
   int64_t axis = op.getAxis(), k = op.getK();
-  auto [outer, len, inner] = around(x.shape(), axis);
+  // Plain variables, not structured bindings: the lambdas below capture
+  // them, which C++17 does not allow of bindings.
+  int64_t outer, len, inner;
+  std::tie(outer, len, inner) = around(x.shape(), axis);
   std::vector<double> vx = x.toDoubles(), vals(outer * k * inner);
   std::vector<int64_t> idx(outer * k * inner), order(len);
   bool largest = op.getLargest();

@@ -198,3 +198,13 @@ int limits::nestingDepth(llvm::StringRef text, bool lineComments, int stopAt) {
   }
   return deepest;
 }
+
+std::string limits::checkMlirText(llvm::StringRef text) {
+  if (nestingDepth(text, /*lineComments=*/true, kMaxNesting) > kMaxNesting)
+    return "nests deeper than " + std::to_string(kMaxNesting) + " levels";
+  double need = 8.0 * (double)text.size();
+  if (!fits(need))
+    return "is " + formatSize((double)text.size()) + "; parsing it needs about " +
+           formatSize(need) + ", " + overBudget();
+  return "";
+}

@@ -40,7 +40,7 @@ public:
   std::optional<int64_t> allocate(int64_t size, int64_t ub, int64_t ue,
                                   llvm::SmallVectorImpl<mlir::Value> &deps) {
     size = padded(size);
-    Lane &own = lanes.try_emplace({ub, ue}, Lane{ub, ue}).first->second;
+    Lane &own = lanes.try_emplace({ub, ue}, ub, ue).first->second;
     widest = std::max(widest, ue - ub);
     llvm::SmallVector<Lane *, 4> near = lanesOver(ub, ue);
     // The lowest offset that fits every lane sharing a unit: each lane
@@ -99,7 +99,8 @@ private:
   /// with the tokens of its last users until a new block of this or a
   /// narrower range covers it whole.
   struct Lane {
-    int64_t ub = 0, ue = 0;
+    Lane(int64_t ub, int64_t ue) : ub(ub), ue(ue) {}
+    int64_t ub, ue;
     std::vector<Block> live;
     size_t prefix = 0;       // live[0, prefix) cover [0, prefixHi) gaplessly
     int64_t prefixHi = 0;

@@ -70,6 +70,12 @@ void enforceMaxMemory(llvm::StringRef tool);
 /// passes `stopAt`.
 int nestingDepth(llvm::StringRef text, bool lineComments, int stopAt);
 
+/// Why MLIR text cannot be parsed within the limits, or "": nested deeper
+/// than kMaxNesting (MLIR's parser recurses into types, attributes and
+/// regions), or a parse (several times the text; dense constants about
+/// once) estimated past the budget.
+std::string checkMlirText(llvm::StringRef text);
+
 } // namespace dfa::limits
 
 #endif // DFA_SUPPORT_LIMITS_H
