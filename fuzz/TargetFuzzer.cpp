@@ -48,7 +48,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   // A description must be named after its file: name the file after the
   // description, so that the loader goes past that check.
   std::string file = "fuzz.json";
-  if (limits::nestingDepth(text, false, limits::kMaxNesting) <= limits::kMaxNesting)
+  if (limits::nestingDepth(text, false, limits::kMaxNesting) <= limits::kMaxNesting) {
     if (llvm::Expected<llvm::json::Value> v = llvm::json::parse(text)) {
       if (const llvm::json::Object *o = v->getAsObject())
         if (std::optional<llvm::StringRef> name = o->getString("name"))
@@ -56,6 +56,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     } else {
       llvm::consumeError(v.takeError());
     }
+  }
   std::optional<target::Target> t = target::parseTarget(file, text, error);
   if (!t) {
     if (error.empty())

@@ -33,7 +33,7 @@ for f in sorted(glob.glob(os.path.join(work, "*.onnx")) + glob.glob(os.path.join
     cmd = [os.path.join(bin_dir, tool), f] + (["--seed", "1"] if tool == "dfa-run" else ["-o", os.devnull])
     p = subprocess.run(cmd, capture_output=True, text=True, timeout=60)
     err = next((l for l in p.stderr.splitlines() if "error" in l), "")
-    err = err.split("error: ", 1)[-1].replace("|", "\\|")[:140]
+    err = err.split("error: ", 1)[-1].replace("|", "\\|").replace(work + "/", "")[:140]
     rows.append("| `%s` | %s | %d | %s |" % (os.path.basename(f), tool, p.returncode,
                                               err or "(accepted)"))
 # Limits (test/Import/Hostile/limits.test): each with the flags it is tried

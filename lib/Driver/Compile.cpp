@@ -50,8 +50,8 @@ static int printCoverage(const CompileOptions &opts, const OpCoverage &cov,
           j.attribute(type, n);
       });
       j.attributeObject("unsupported", [&] {
-        for (const auto &[type, nodes] : cov.unsupported)
-          j.attributeObject(type, [&] {
+        for (const auto &entry : cov.unsupported)
+          j.attributeObject(entry.first, [&, &nodes = entry.second] {
             j.attribute("count", (int64_t)nodes.size());
             j.attributeArray("nodes", [&] {
               for (const auto &n : nodes)

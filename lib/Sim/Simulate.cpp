@@ -52,7 +52,9 @@ void dfa::sim::writeTrace(const Result &r, const target::Target &t,
     j.attribute("displayTimeUnit", "ns");
     j.attributeArray("traceEvents", [&] {
       std::set<int64_t> chips;
-      for (auto &[key, tid] : tids) {
+      for (auto &entry : tids) {
+        const auto &key = entry.first;
+        int tid = entry.second;
         if (chips.insert(key.first).second)
           j.object([&] {
             j.attribute("ph", "M");
