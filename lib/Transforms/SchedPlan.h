@@ -96,8 +96,8 @@ private:
   };
   /// The blocks of one unit range, which never overlap each other: sorted
   /// by offset, they are sorted by end too. A released block leaves a ghost
-  /// with the tokens of its last users until a new block of this or a
-  /// narrower range covers it whole.
+  /// with the tokens of its last users until a new block covers it whole,
+  /// in bytes and in units (a block of this range or of a wider one).
   struct Lane {
     Lane(int64_t ub, int64_t ue) : ub(ub), ue(ue) {}
     int64_t ub, ue;
