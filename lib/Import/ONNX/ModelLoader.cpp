@@ -310,13 +310,12 @@ Status dfa::onnximport::tensorFromProto(const onnx::TensorProto &proto,
               "' is too short";
       return Status::IOError;
     }
-    if (bytes)
+    if (bytes) // an empty slice may have no buffer
       std::memcpy(out.bytes(), (*buf)->getBufferStart(), bytes);
     return Status::Ok;
   }
   if (proto.has_raw_data()) {
-    if (bytes) // an empty tensor has no storage
-      std::memcpy(out.bytes(), proto.raw_data().data(), bytes);
+    std::memcpy(out.bytes(), proto.raw_data().data(), bytes);
     return Status::Ok;
   }
   switch (*dt) {
