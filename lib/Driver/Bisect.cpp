@@ -394,7 +394,7 @@ int dfa::driver::bisectMain(const BisectOptions &opts) {
   if (!profile)
     return usage(printer, "--profile must be strict or lenient, got '" +
                               opts.profile + "'");
-  if (run.target == "cpu")
+  if (run.target == target::kReferenceTarget)
     return usage(printer, "name the target whose schedule to check: --target "
                           "NAME (the cpu target is the reference)");
   BisectEnv env{opts, *ctx, printer, {}, *profile, {}, {}};

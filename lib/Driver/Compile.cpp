@@ -106,6 +106,19 @@ static int listTargets(const CompileOptions &opts, DiagnosticPrinter &printer) {
             j.attribute("family", t.family);
             j.attribute("description", t.description);
             j.attribute("file", t.file);
+            j.attributeObject("compiler", [&] {
+              const target::Capabilities &c = t.caps;
+              j.attribute("fusion", target::name(c.fusion));
+              j.attribute("tiling", target::name(c.tiling));
+              j.attribute("placement", target::name(c.placement));
+              j.attribute("plan", c.staticPlan ? "static" : "dynamic");
+              j.attribute("timing", c.cycleExact ? "cycle-exact" : "events");
+              j.attribute("staging", c.staging);
+              j.attribute("relayout_minor_dim", c.relayoutMinorDim);
+              j.attribute("weight_streaming", c.weightStreaming);
+              j.attribute("reference", c.reference);
+              j.attribute("matrix_model", target::name(c.matrixModel));
+            });
             j.attribute("clock_hz", t.clockHz.value);
             j.attribute("units", t.units.value);
             j.attributeObject("peak_flops", [&] {

@@ -142,9 +142,10 @@ Status dfa::driver::profileTargets(const RooflineOptions &opts,
     return s;
   }
   if (opts.target == "all")
-    llvm::erase_if(targets, [](const target::Target &t) { return t.family == "cpu"; });
+    llvm::erase_if(targets,
+                   [](const target::Target &t) { return t.caps.reference; });
   for (const target::Target &t : targets)
-    if (t.family == "cpu") {
+    if (t.caps.reference) {
       printer.error("the cpu target runs the graph, not a schedule: nothing "
                     "to profile (name an accelerator, or --target all)");
       return Status::Usage;

@@ -281,7 +281,7 @@ int runSchedule(sched::ProgramOp program, const RunOptions &opts,
                 const std::vector<std::string> &expectFiles,
                 DiagnosticPrinter &printer) {
   std::string name = program.getTarget().getName().str();
-  if (opts.target != "cpu" && opts.target != name) {
+  if (opts.target != target::kReferenceTarget && opts.target != name) {
     printer.error("the schedule was compiled for '" + name + "', not '" +
                   opts.target + "'");
     return exitCode(Status::Usage);
@@ -533,7 +533,7 @@ int dfa::driver::runMain(const RunOptions &opts) {
   SmallVector<ref::Tensor> &args = prepared.args;
   std::vector<std::string> &outNames = prepared.outNames;
   std::vector<Named> &expected = prepared.expected;
-  if (opts.target != "cpu") {
+  if (opts.target != target::kReferenceTarget) {
     target::Target t;
     if (Status s = loadTarget(opts.target, opts, t, printer); s != Status::Ok)
       return exitCode(s);

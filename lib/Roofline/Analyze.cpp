@@ -162,12 +162,10 @@ void Analyzer::addDma(sched::DmaOp d) {
 
 void Analyzer::finishRoofs(KernelRoof &k) {
   bool matrix = target::isMatrixKind(k.kind);
-  double share =
-      t.family == "lpu"
-          ? 1.0
-          : std::clamp(double(std::max<int64_t>(k.units, 1)) /
-                           std::max(1.0, t.units.value),
-                       0.0, 1.0);
+  double share = std::clamp(
+      target::kernelUnits(t, std::max<int64_t>(k.units, 1)) /
+          std::max(1.0, t.units.value),
+      0.0, 1.0);
   k.peak = target::peakRate(t, matrix, k.dtype.empty() ? "f32" : k.dtype) * share;
   k.computeSeconds = k.peak > 0 ? k.flops / k.peak : 0;
   k.boundSeconds = k.computeSeconds;

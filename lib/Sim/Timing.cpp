@@ -83,7 +83,7 @@ public:
             const Options &o, Result &r)
       : program(program), t(t), opts(o), r(r) {
     cycle = 1.0 / std::max(t.clockHz.value, 1.0);
-    cycleExact = t.family == "lpu";
+    cycleExact = t.caps.cycleExact;
   }
 
   Status run() {

@@ -15,6 +15,11 @@ bool dfa::target::isMatrixKind(llvm::StringRef kind) {
   return kind == "matmul" || kind == "conv" || kind == "attention";
 }
 
+double dfa::target::kernelUnits(const Target &t, int64_t planned) {
+  return t.caps.placement == Placement::ChipPartition ? t.units.value
+                                                      : double(planned);
+}
+
 KernelTime dfa::target::kernelTime(const Target &t, const Work &w) {
   KernelTime time;
   time.memory = w.bandwidth > 0 ? w.bytes / w.bandwidth : 0;
@@ -23,7 +28,7 @@ KernelTime dfa::target::kernelTime(const Target &t, const Work &w) {
   // The array is K rows by N columns (`compute.matrix_unit` k and n);
   // `limits.mxu_count` arrays per chip, shared by its units.
   std::optional<double> arraysPerChip = t.limit("mxu_count");
-  if (w.matrix && w.m > 0 && w.n > 0 && w.k > 0 && t.family == "tpu" &&
+  if (w.matrix && w.m > 0 && w.n > 0 && w.k > 0 && t.caps.matrixModel == MatrixModel::Systolic &&
       t.matrixK && t.matrixN && arraysPerChip) {
     double r = t.matrixK->value, c = t.matrixN->value;
     double arrays = std::max(

@@ -144,7 +144,6 @@ private:
   std::string &error;
 };
 
-const llvm::StringRef kFamilies[] = {"gpu", "tpu", "wse", "lpu", "spyre", "cpu"};
 const llvm::StringRef kKinds[] = {"dram", "sram", "cache", "scratchpad", "registers"};
 const llvm::StringRef kScopes[] = {"chip", "unit"};
 const llvm::StringRef kManaged[] = {"hardware", "software"};
@@ -166,42 +165,178 @@ std::optional<Link> readLink(Reader &r, const json::Object &o,
     link.links = *v;
   return link;
 }
-/// The layout and limit keys the passes of each family read: required where
-/// a family's decisions depend on them, checked for shape wherever present.
-void checkFamilyKeys(Reader &r, const json::Object &root, const Target &t) {
+/// The layout and limit keys the passes read: required where a property of
+/// the target makes a decision depend on them, checked for shape wherever
+/// present.
+void checkCapabilityKeys(Reader &r, const json::Object &root, const Target &t) {
   static const json::Object empty;
   const json::Object *layout = root.getObject("layout");
   const json::Object *limits = root.getObject("limits");
   const json::Object &lay = layout ? *layout : empty;
   const json::Object &lim = limits ? *limits : empty;
-  llvm::StringRef f = t.family;
-  r.intArray(lay, "cta_tile", "layout.cta_tile", 3, f == "gpu",
-             "a gpu target's CTA tile [m, n, k]");
-  r.intArray(lay, "mma_tile", "layout.mma_tile", 3, f == "gpu",
-             "a gpu target's tensor-core instruction shape [m, n, k]");
-  r.intArray(lay, "tile", "layout.tile", 2, f == "tpu",
-             "a tpu target's (sublane, lane) tile of the two minor dims");
+  const Capabilities &c = t.caps;
+  bool cta = c.tiling == TilingScheme::CtaTiles;
+  bool mxu = c.tiling == TilingScheme::MxuTiles;
+  bool planes = c.tiling == TilingScheme::MxmPlanes;
+  bool cores = c.tiling == TilingScheme::CoreSplit;
+  bool rects = c.tiling == TilingScheme::PeRectangles;
+  r.intArray(lay, "cta_tile", "layout.cta_tile", 3, cta,
+             "compiler.tiling 'cta' tiles by the CTA tile [m, n, k]");
+  r.intArray(lay, "mma_tile", "layout.mma_tile", 3, cta,
+             "compiler.tiling 'cta' pads to the tensor-core instruction shape [m, n, k]");
+  r.intArray(lay, "tile", "layout.tile", 2, mxu,
+             "compiler.tiling 'mxu' tiles by the (sublane, lane) tile of the two minor dims");
   r.intArray(lay, "tile_16bit", "layout.tile_16bit", 2, false, "");
   r.intArray(lay, "tile_8bit", "layout.tile_8bit", 2, false, "");
-  r.intArray(lay, "mxm_plane", "layout.mxm_plane", 2, f == "lpu",
-             "an lpu target's matrix plane [rows, cols]");
+  r.intArray(lay, "mxm_plane", "layout.mxm_plane", 2, planes,
+             "compiler.tiling 'mxm-planes' needs the matrix plane [rows, cols]");
   r.intArray(lay, "fabric_dims", "layout.fabric_dims", 2, false, "");
-  r.positive(lay, "vector_elems", "layout.vector_elems", f == "lpu",
-             "an lpu target's vector length");
-  r.positive(lay, "stick_bytes", "layout.stick_bytes", f == "spyre",
-             "a spyre target's stick size");
+  r.positive(lay, "vector_elems", "layout.vector_elems", planes,
+             "compiler.tiling 'mxm-planes' needs the vector length");
+  r.positive(lay, "stick_bytes", "layout.stick_bytes", cores,
+             "compiler.tiling 'core-split' splits in whole sticks");
   r.positive(lay, "matmul_pad", "layout.matmul_pad", false, "");
   r.positive(lay, "alignment_bytes", "layout.alignment_bytes", false, "");
   r.positive(lim, "smem_bytes_per_block_max", "limits.smem_bytes_per_block_max",
-             f == "gpu", "a gpu target's shared memory per CTA");
+             cta, "compiler.tiling 'cta' sizes tiles to shared memory per CTA");
   r.positive(lim, "usable_lx_bytes_per_core", "limits.usable_lx_bytes_per_core",
-             f == "spyre", "a spyre target's scratchpad budget for fusion");
+             cores, "compiler.tiling 'core-split' bounds a fusion's working set per core");
   r.positive(lim, "max_span_bytes_per_core", "limits.max_span_bytes_per_core",
-             f == "spyre", "a spyre core's addressable span");
-  r.positive(lim, "sram_bytes_total", "limits.sram_bytes_total", f == "wse",
-             "a wse target's on-wafer SRAM, for weight streaming");
-  r.positive(lim, "pe_sram_bytes", "limits.pe_sram_bytes", f == "wse",
-             "a wse target's SRAM per PE");
+             cores, "compiler.tiling 'core-split' checks a core's addressable span");
+  r.positive(lim, "sram_bytes_total", "limits.sram_bytes_total",
+             c.weightStreaming, "compiler.weight_streaming compares the weights with it");
+  r.positive(lim, "pe_sram_bytes", "limits.pe_sram_bytes", rects,
+             "compiler.tiling 'pe-rectangles' sizes rectangles to hold weights");
+}
+
+/// What the compiler of each shipped family does (docs/targets.md).
+std::optional<Capabilities> familyDefaults(llvm::StringRef family) {
+  Capabilities c;
+  if (family == "gpu") {
+    c.fusion = FusionPolicy::Inductor;
+    c.tiling = TilingScheme::CtaTiles;
+  } else if (family == "tpu") {
+    c.fusion = FusionPolicy::XLA;
+    c.tiling = TilingScheme::MxuTiles;
+    c.staticPlan = c.staging = c.relayoutMinorDim = true;
+    c.matrixModel = MatrixModel::Systolic;
+  } else if (family == "wse") {
+    c.fusion = FusionPolicy::Layer;
+    c.tiling = TilingScheme::PeRectangles;
+    c.placement = Placement::Spatial;
+    c.staticPlan = c.weightStreaming = true;
+  } else if (family == "lpu") {
+    c.fusion = FusionPolicy::Stream;
+    c.tiling = TilingScheme::MxmPlanes;
+    c.placement = Placement::ChipPartition;
+    c.staticPlan = c.cycleExact = true;
+  } else if (family == "spyre") {
+    c.fusion = FusionPolicy::Inductor;
+    c.tiling = TilingScheme::CoreSplit;
+    c.staticPlan = c.staging = c.relayoutMinorDim = true;
+  } else if (family == "cpu") {
+    c.reference = true;
+  } else {
+    return std::nullopt;
+  }
+  return c;
+}
+
+/// One enumerated property: its value in the description, or the default.
+/// `missing` is the error when the key is absent ("": it may be).
+template <typename E>
+void readEnum(Reader &r, const json::Object *o, llvm::StringRef key,
+              const std::string &path, const std::string &missing,
+              llvm::ArrayRef<E> values, E &out) {
+  if (!o || !o->get(key)) {
+    if (!missing.empty())
+      r.fail(path, missing);
+    return;
+  }
+  llvm::SmallVector<llvm::StringRef> names;
+  for (E v : values)
+    names.push_back(name(v));
+  std::string s = r.string(*o, key, path, true, names);
+  for (E v : values)
+    if (s == name(v))
+      out = v;
+}
+
+void readBool(Reader &r, const json::Object *o, llvm::StringRef key,
+              const std::string &path, bool &out) {
+  const json::Value *v = o ? o->get(key) : nullptr;
+  if (!v)
+    return;
+  if (auto b = v->getAsBoolean())
+    out = *b;
+  else
+    r.fail(path, "expected true or false");
+}
+
+/// The compiler properties: the family's defaults, then the description's
+/// `compiler` object.
+void readCapabilities(Reader &r, const json::Object &root, Target &t) {
+  std::optional<Capabilities> defaults = familyDefaults(t.family);
+  bool known = defaults.has_value();
+  t.caps = defaults.value_or(Capabilities());
+  const json::Object *c = r.object(root, "compiler", "compiler", false);
+  // A misspelt property would silently keep the family's default.
+  static const llvm::StringRef kCompilerKeys[] = {
+      "fusion", "tiling", "placement", "plan", "timing", "staging",
+      "relayout_minor_dim", "weight_streaming", "reference"};
+  if (c)
+    for (const auto &kv : *c) {
+      llvm::StringRef key = kv.first;
+      if (!llvm::is_contained(kCompilerKeys, key) && key != "notes" &&
+          !key.ends_with("_source")) {
+        std::string list;
+        for (llvm::StringRef k : kCompilerKeys)
+          list += (list.empty() ? "" : ", ") + k.str();
+        r.fail("compiler." + key.str(), "unknown property (known: " + list + ")");
+      }
+    }
+  Capabilities &caps = t.caps;
+  std::string missing =
+      known ? ""
+            : "missing: family '" + t.family +
+                  "' is not one dfa ships (gpu, tpu, wse, lpu, spyre, cpu), "
+                  "so the description gives every compiler property "
+                  "(docs/targets.md)";
+  readEnum<FusionPolicy>(r, c, "fusion", "compiler.fusion", missing,
+                         {FusionPolicy::None, FusionPolicy::Inductor,
+                          FusionPolicy::XLA, FusionPolicy::Layer,
+                          FusionPolicy::Stream},
+                         caps.fusion);
+  readEnum<TilingScheme>(r, c, "tiling", "compiler.tiling", missing,
+                         {TilingScheme::Single, TilingScheme::CtaTiles,
+                          TilingScheme::MxuTiles, TilingScheme::PeRectangles,
+                          TilingScheme::MxmPlanes, TilingScheme::CoreSplit},
+                         caps.tiling);
+  readEnum<Placement>(r, c, "placement", "compiler.placement", missing,
+                      {Placement::Shared, Placement::Spatial,
+                       Placement::ChipPartition},
+                      caps.placement);
+  if (c && c->get("plan"))
+    caps.staticPlan = r.string(*c, "plan", "compiler.plan", true,
+                               {"static", "dynamic"}) == "static";
+  else if (!known)
+    r.fail("compiler.plan", missing);
+  if (c && c->get("timing"))
+    caps.cycleExact = r.string(*c, "timing", "compiler.timing", true,
+                               {"events", "cycle-exact"}) == "cycle-exact";
+  readBool(r, c, "staging", "compiler.staging", caps.staging);
+  readBool(r, c, "relayout_minor_dim", "compiler.relayout_minor_dim",
+           caps.relayoutMinorDim);
+  readBool(r, c, "weight_streaming", "compiler.weight_streaming",
+           caps.weightStreaming);
+  readBool(r, c, "reference", "compiler.reference", caps.reference);
+  if (r.ok && caps.cycleExact && !caps.staticPlan)
+    r.fail("compiler.timing", "'cycle-exact' checks a static plan: set "
+                              "compiler.plan to 'static'");
+  if (const json::Object *compute = root.getObject("compute"))
+    readEnum<MatrixModel>(r, compute, "matrix_model", "compute.matrix_model",
+                          "", {MatrixModel::Throughput, MatrixModel::Systolic},
+                          caps.matrixModel);
 }
 } // namespace
 
@@ -235,7 +370,9 @@ std::optional<Target> dfa::target::parseTarget(llvm::StringRef file,
   llvm::StringRef stem = llvm::sys::path::stem(file);
   if (r.ok && t.name != stem)
     r.fail("name", "'" + t.name + "' differs from the file name '" + stem.str() + "'");
-  t.family = r.string(*root, "family", "family", true, kFamilies);
+  t.family = r.string(*root, "family", "family", true);
+  if (r.ok && t.family.empty())
+    r.fail("family", "expected a non-empty name");
   t.description = r.string(*root, "description", "description", false);
   if (auto v = r.sourced(*root, "clock_hz", "clock_hz", true))
     t.clockHz = *v;
@@ -377,7 +514,9 @@ std::optional<Target> dfa::target::parseTarget(llvm::StringRef file,
            "expected a float format: f16, bf16, tf32, f32, f64 or one of "
            "storage_formats");
   if (r.ok)
-    checkFamilyKeys(r, *root, t);
+    readCapabilities(r, *root, t);
+  if (r.ok)
+    checkCapabilityKeys(r, *root, t);
   if (!r.ok)
     return std::nullopt;
   return t;
@@ -450,6 +589,70 @@ int64_t Target::minorGranule(int64_t elementBytes, std::string *name) const {
       if (auto n = (*tile)[1].getAsNumber())
         return set("tile", int64_t(*n));
   return set("element", 1);
+}
+
+llvm::StringRef dfa::target::name(FusionPolicy p) {
+  switch (p) {
+  case FusionPolicy::None: return "none";
+  case FusionPolicy::Inductor: return "inductor";
+  case FusionPolicy::XLA: return "xla";
+  case FusionPolicy::Layer: return "layer";
+  case FusionPolicy::Stream: return "stream";
+  }
+  return "none";
+}
+
+llvm::StringRef dfa::target::name(TilingScheme s) {
+  switch (s) {
+  case TilingScheme::Single: return "single";
+  case TilingScheme::CtaTiles: return "cta";
+  case TilingScheme::MxuTiles: return "mxu";
+  case TilingScheme::PeRectangles: return "pe-rectangles";
+  case TilingScheme::MxmPlanes: return "mxm-planes";
+  case TilingScheme::CoreSplit: return "core-split";
+  }
+  return "single";
+}
+
+llvm::StringRef dfa::target::name(Placement p) {
+  switch (p) {
+  case Placement::Shared: return "shared";
+  case Placement::Spatial: return "spatial";
+  case Placement::ChipPartition: return "chip-partition";
+  }
+  return "shared";
+}
+
+llvm::StringRef dfa::target::name(MatrixModel m) {
+  return m == MatrixModel::Systolic ? "systolic" : "throughput";
+}
+
+const MemoryLevel &Target::outerLevel() const {
+  for (const MemoryLevel &m : memory)
+    if (m.kind == "dram")
+      return m;
+  for (const MemoryLevel &m : memory)
+    if (m.scope == "chip")
+      return m;
+  return memory.front();
+}
+
+const MemoryLevel *Target::scratchLevel() const {
+  for (const MemoryLevel &m : memory)
+    if (m.scope == "unit" && m.managed == "software" && m.kind != "registers")
+      return &m;
+  return nullptr;
+}
+
+const MemoryLevel &Target::activationLevel() const {
+  if (caps.placement == Placement::Spatial)
+    if (const MemoryLevel *s = scratchLevel())
+      return *s;
+  if (caps.placement == Placement::ChipPartition)
+    for (const MemoryLevel &m : memory)
+      if (m.kind == "sram")
+        return m;
+  return outerLevel();
 }
 
 std::optional<double> Target::limit(llvm::StringRef key) const {

@@ -1,26 +1,29 @@
-//===- ConvertToSched.cpp - kernels to a per-target schedule
-//----------------===//
+//===- ConvertToSched.cpp - kernels to a per-target schedule ---------------===//
 //
 // SPDX-License-Identifier: Apache-2.0
 //
 //===----------------------------------------------------------------------===//
 //
 // Lowers `main` (kernels that graph-fuse, graph-tile and graph-layout made)
-// to a `sched.program`. Where each target keeps its tensors (design §6):
-//   gpu, cpu  everything in the outer memory (HBM, DDR); kernels in stream
-//             order, no start cycles
-//   tpu       tensors in HBM; each kernel stages its operands into VMEM
-//             when they fit half of it (the other half takes the next
-//             kernel's prefetch: double buffering), else streams from HBM
-//   spyre     the same with LX per core (SPMD over the cores, per-core
-//             sizes in whole sticks) and LPDDR5
-//   wse       a layer pipeline: each kernel on its own PE rectangle, its
-//             weights in the rectangle's PE memory, activations sent over
-//             the fabric; under weight streaming, every kernel on the whole
-//             wafer in turn, its weights streamed from MemoryX
-//   lpu       everything in SRAM; MXM, VXM and SXM as units; kernels
-//             partitioned over chips by weight bytes when the weights
-//             exceed one chip, tensors crossing chips over C2C links
+// to a `sched.program`. Where each target keeps its tensors follows its
+// compiler properties (`compiler` in the description, design §6):
+//   placement shared      everything in the outer memory (HBM, DDR); with
+//                         a dynamic plan (GPU, CPU) kernels run in stream
+//                         order, no start cycles
+//     + staging           (TPU, Spyre) each kernel stages its operands into
+//                         the per-unit scratchpad (VMEM, LX per core) when
+//                         they fit half of it (the other half takes the next
+//                         kernel's prefetch: double buffering), else runs as
+//                         chunks, else streams from the outer memory
+//   placement spatial     (WSE) a layer pipeline: each kernel on its own PE
+//                         rectangle, its weights in the rectangle's PE
+//                         memory, activations sent over the fabric; under
+//                         weight streaming, every kernel on the whole wafer
+//                         in turn, its weights streamed from MemoryX
+//   chip-partition        (LPU) everything in SRAM; MXM, VXM and SXM as
+//                         units; kernels partitioned over chips by weight
+//                         bytes when the weights exceed one chip, tensors
+//                         crossing chips over C2C links
 // Static targets get start cycles from a list scheduler over the token
 // dependencies, the units each op uses and the DMA engines.
 //
@@ -65,7 +68,7 @@ int64_t Lowering::residentBytesOf(KernelOp k, llvm::DenseSet<Value> &seen,
 LogicalResult Lowering::planKernels(ArrayRef<KernelOp> kernels,
                                     DenseMap<Operation *, KernelPlan> &plans) {
   int64_t units = std::max<int64_t>(1, int64_t(t.units.value));
-  if (family == "lpu") {
+  if (chipPartition()) {
     double cap = home->capacityBytes.value;
     // A tenth of each chip's SRAM stays free for activations.
     double budget = 0.9 * cap;
@@ -115,7 +118,7 @@ LogicalResult Lowering::planKernels(ArrayRef<KernelOp> kernels,
   for (KernelOp k : kernels) {
     KernelPlan p;
     int64_t used = std::clamp<int64_t>(attrOr(k, "units", 1), 1, units);
-    if (family == "wse" && !weightStreaming) {
+    if (spatial() && !weightStreaming) {
       // Layer pipeline: rectangles side by side; wrap around (and share
       // PEs in time) when the wafer is full.
       if (cursor + used > units)
@@ -138,26 +141,11 @@ Status Lowering::run() {
     emitError(module.getLoc()) << "no function 'main' to schedule";
     return Status::InvalidModel;
   }
-  outer =
-      findLevel([](const target::MemoryLevel &m) { return m.kind == "dram"; });
-  if (!outer)
-    outer = findLevel(
-        [](const target::MemoryLevel &m) { return m.scope == "chip"; });
-  if (!outer)
-    outer = &t.memory.front();
-  scratch = findLevel([](const target::MemoryLevel &m) {
-    return m.scope == "unit" && m.managed == "software" &&
-           m.kind != "registers";
-  });
-  staging = (family == "tpu" || family == "spyre") && scratch;
+  outer = &t.outerLevel();
+  scratch = t.scratchLevel();
+  staging = t.caps.staging && scratch;
   weightStreaming = module->hasAttr("graph.weight_streaming");
-  if (family == "wse")
-    home = scratch ? scratch : outer;
-  else if (family == "lpu")
-    home = findLevel(
-        [](const target::MemoryLevel &m) { return m.kind == "sram"; });
-  if (!home)
-    home = outer;
+  home = &t.activationLevel();
 
   Block &fblock = func.getBody().front();
   SmallVector<KernelOp> kernels;
@@ -181,7 +169,7 @@ Status Lowering::run() {
   for (const target::MemoryLevel &m : t.memory)
     levels.push_back(attrs.getNamedAttr(
         m.name, attrs.getI64IntegerAttr(int64_t(m.capacityBytes.value))));
-  int64_t units = family == "lpu" ? kLpuUnits : int64_t(t.units.value);
+  int64_t units = chipPartition() ? kLpuUnits : int64_t(t.units.value);
   auto targetAttr =
       sched::TargetAttr::get(module.getContext(), t.name, isStatic, units,
                              attrs.getDictionaryAttr(levels));

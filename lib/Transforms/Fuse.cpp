@@ -10,18 +10,19 @@
 // every group depends on older groups only, so the groups are acyclic and
 // emitting them in creation order is a topological order.
 //
-// What may join what is the target's fusion policy (design §6):
-//   gpu, spyre  Inductor-like: epilogues into GEMMs and convolutions,
+// What may join what is the target's fusion policy, `compiler.fusion` of
+// its description (design §6):
+//   inductor    (GPU, Spyre) Inductor-like: epilogues into GEMMs and convolutions,
 //               pointwise chains, reductions with pointwise prologues and
 //               epilogues, views anywhere. Spyre also refuses a fusion
 //               whose working set exceeds the usable LX of a core.
-//   tpu         XLA-like: loop fusion, input fusion into a reduction (the
+//   xla         (TPU) XLA-like: loop fusion, input fusion into a reduction (the
 //               reduction is the root), output fusion into a matmul.
-//   wse         layer regions: one anchor (matmul, conv, attention) and
+//   layer       (WSE) layer regions: one anchor (matmul, conv, attention) and
 //               what follows it until the next anchor.
-//   lpu         stream chains: a consumer joins its producer when it is the
+//   stream      (LPU) stream chains: a consumer joins its producer when it is the
 //               producer's only reader; at most one MXM op per chain.
-//   cpu         none: one op per kernel (the reference).
+//   none        (CPU) one op per kernel (the reference).
 //
 //===----------------------------------------------------------------------===//
 
@@ -48,7 +49,7 @@ using namespace dfa;
 using namespace dfa::graph;
 
 namespace {
-enum class Policy { None, Inductor, XLA, Layer, Stream };
+using target::FusionPolicy;
 
 struct Group {
   SmallVector<Operation *> ops;
@@ -79,7 +80,7 @@ bool movesMinorDim(Operation *op) {
 }
 
 struct Fuser {
-  Policy policy;
+  FusionPolicy policy;
   const target::Target &t;
   std::optional<double> workingSetLimit; // bytes per unit
   std::vector<Group> groups;
@@ -95,13 +96,13 @@ struct Fuser {
   std::string refuse(Group &g, Operation *op, OpClass c, Value via) {
     if (g.sealed)
       return "sealed";
-    bool relayout = movesMinorDim(op) && (t.family == "spyre" || t.family == "tpu");
+    bool relayout = movesMinorDim(op) && t.caps.relayoutMinorDim;
     if (relayout)
       return "relayout";
     switch (policy) {
-    case Policy::None:
+    case FusionPolicy::None:
       return "none";
-    case Policy::Inductor:
+    case FusionPolicy::Inductor:
       if (isView(op))
         return "";
       if (isAnchor(c))
@@ -112,7 +113,7 @@ struct Fuser {
           g.kind == OpClass::Window)
         return c == OpClass::Pointwise ? "" : "not an epilogue";
       return "";
-    case Policy::XLA:
+    case FusionPolicy::XLA:
       if (isAnchor(c))
         return "anchor";
       if (g.kind == OpClass::Reduction)
@@ -121,9 +122,9 @@ struct Fuser {
           g.kind == OpClass::Window || g.kind == OpClass::Attention)
         return c == OpClass::Pointwise || isView(op) ? "" : "not an output fusion";
       return "";
-    case Policy::Layer:
+    case FusionPolicy::Layer:
       return isAnchor(c) && g.anchors > 0 ? "next layer" : "";
-    case Policy::Stream:
+    case FusionPolicy::Stream:
       if (!via || !via.hasOneUse())
         return "producer has other readers";
       if ((c == OpClass::Matmul || c == OpClass::Conv) && g.anchors > 0)
@@ -155,7 +156,7 @@ struct Fuser {
   void startGroup(Operation *op, OpClass c) {
     Group g;
     g.kind = c;
-    g.sealed = movesMinorDim(op) && (t.family == "spyre" || t.family == "tpu");
+    g.sealed = movesMinorDim(op) && t.caps.relayoutMinorDim;
     g.anchors = isAnchor(c) ? 1 : 0;
     g.ops.push_back(op);
     account(g, op);
@@ -232,18 +233,6 @@ struct Fuser {
   }
 };
 
-Policy policyFor(const target::Target &t) {
-  if (t.family == "gpu" || t.family == "spyre")
-    return Policy::Inductor;
-  if (t.family == "tpu")
-    return Policy::XLA;
-  if (t.family == "wse")
-    return Policy::Layer;
-  if (t.family == "lpu")
-    return Policy::Stream;
-  return Policy::None;
-}
-
 /// Replaces the ops of one group by a kernel before `before`.
 KernelOp materialize(Group &g, StringRef name, Operation *before) {
   llvm::DenseSet<Operation *> in(g.ops.begin(), g.ops.end());
@@ -309,7 +298,7 @@ struct GraphFusePass : dfa::impl::GraphFusePassBase<GraphFusePass> {
       return signalPassFailure();
     SmallVector<Attribute> refusedAttrs;
     module.walk([&](func::FuncOp func) {
-      Fuser f{policyFor(*t), *t, std::nullopt, {}, llvm::DenseMap<Operation *, unsigned>(), {}, 0};
+      Fuser f{t->caps.fusion, *t, std::nullopt, {}, llvm::DenseMap<Operation *, unsigned>(), {}, 0};
       f.workingSetLimit = t->limit("usable_lx_bytes_per_core");
       Block &block = func.getBody().front();
       for (Operation &op : block) {

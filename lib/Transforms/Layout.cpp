@@ -65,7 +65,7 @@ struct GraphLayoutPass : dfa::impl::GraphLayoutPassBase<GraphLayoutPass> {
       return signalPassFailure();
     Builder b(&getContext());
     // Targets whose compilers restickify / relayout on a minor-dim change.
-    bool relayoutTargets = t->layoutValue("stick_bytes") || t->layout.getArray("tile");
+    bool relayoutTargets = t->caps.relayoutMinorDim;
     module.walk([&](KernelOp k) {
       SmallVector<Attribute> names;
       int64_t padBytes = 0;

@@ -221,7 +221,7 @@ Lowering::operand(Location loc, Value v, const KernelPlan &p,
   } else if (bool onWafer =
                  cast<sched::BufferType>(h.buffer.getType()).getMemory() ==
                  home->name;
-             family == "wse" && (!onWafer || h.unitBegin != p.unitBegin)) {
+             spatial() && (!onWafer || h.unitBegin != p.unitBegin)) {
     // Over the fabric into this kernel's rectangle (or from MemoryX).
     want = home;
     if (t.onChip && onWafer) {
@@ -229,7 +229,7 @@ Lowering::operand(Location loc, Value v, const KernelPlan &p,
       lat = t.onChip->latencyNs.value;
       engine = kLinkEngine;
     }
-  } else if (family == "lpu" && h.chip != p.chip) {
+  } else if (chipPartition() && h.chip != p.chip) {
     want = home;
     if (t.chipToChip) {
       bw = t.chipToChip->bandwidthBytesPerS.value;
@@ -368,8 +368,7 @@ void Lowering::timeKernel(KernelOp k, const KernelPlan &p,
     et.print(os);
     w.dtype = s;
   }
-  w.units =
-      family == "lpu" ? double(t.units.value) : double(p.unitEnd - p.unitBegin);
+  w.units = target::kernelUnits(t, p.unitEnd - p.unitBegin);
   w.bandwidth = src.bandwidthBytesPerS.value *
                 (src.scope == "unit" ? double(p.unitEnd - p.unitBegin) : 1.0);
   // The GEMM the body performs (on this chunk's slice, for a chunk).
@@ -429,10 +428,9 @@ LogicalResult Lowering::emitKernel(KernelOp k, const KernelPlan &p,
     ins.push_back(*buf);
   }
   // Outputs: in the scratchpad when staged, else at home.
-  const target::MemoryLevel &outLevel = stage ? *scratch
-                                        : (family == "wse" || family == "lpu")
-                                            ? *home
-                                            : *outer;
+  // (The activation level is the outer memory unless placement keeps
+  // activations on chip.)
+  const target::MemoryLevel &outLevel = stage ? *scratch : *home;
   SmallVector<Value> outs;
   SmallVector<Home> outHomes;
   for (Value r : k.getOutputs()) {

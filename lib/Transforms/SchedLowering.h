@@ -36,7 +36,8 @@ using namespace dfa::graph;
 using dfa::target::Target;
 
 enum : int64_t { kLoadEngine = 0, kStoreEngine = 1, kLinkEngine = 2 };
-/// LPU functional units: MXM planes 0-3, VXM 4, SXM 5.
+/// Under chip partition (the LPU), a chip's units are its functional
+/// slices: MXM planes 0-3, VXM 4, SXM 5.
 enum : int64_t { kVXM = 4, kSXM = 5, kLpuUnits = 6 };
 
 /// Where a graph value lives.
@@ -59,7 +60,6 @@ struct Lowering {
   ModuleOp module;
   const Target &t;
   ScheduleOptions opts;
-  std::string family;
   bool isStatic;
   const target::MemoryLevel *outer = nullptr, *scratch = nullptr;
   const target::MemoryLevel *home = nullptr; // where activations live
@@ -112,9 +112,8 @@ struct Lowering {
   } sequencer{*this};
 
   Lowering(ModuleOp m, const Target &t, ScheduleOptions o)
-      : module(m), t(t), opts(o), family(t.family), b(m.getContext()) {
-    isStatic = family == "tpu" || family == "wse" || family == "lpu" ||
-               family == "spyre";
+      : module(m), t(t), opts(o), isStatic(t.caps.staticPlan),
+        b(m.getContext()) {
     b.setListener(&sequencer);
     (void)parseFault(opts.inject, fault); // checked by the caller
   }
@@ -282,12 +281,11 @@ struct Lowering {
     return (isStatic ? t.syncNs.value : t.launchNs.value) * 1e-9;
   }
 
-  const target::MemoryLevel *
-  findLevel(bool (*pred)(const target::MemoryLevel &)) {
-    for (const target::MemoryLevel &m : t.memory)
-      if (pred(m))
-        return &m;
-    return nullptr;
+  bool spatial() const {
+    return t.caps.placement == target::Placement::Spatial;
+  }
+  bool chipPartition() const {
+    return t.caps.placement == target::Placement::ChipPartition;
   }
 
   Status run();

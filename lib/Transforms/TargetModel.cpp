@@ -143,7 +143,8 @@ TensorLayout dfa::layoutFor(const target::Target &t, RankedTensorType type,
     if (rank > 0)
       l.padded.back() = roundUp(l.padded.back(), int64_t(*vec));
     l.name = "vector(" + std::to_string(int64_t(*vec)) + ")";
-  } else if (t.family == "wse") {
+  } else if (t.caps.placement == target::Placement::Spatial) {
+    // Spread over the PEs of a rectangle.
     l.name = "pe-slices";
   }
   if (!l.order.empty()) {

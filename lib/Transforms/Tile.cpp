@@ -4,17 +4,19 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// Per kernel, from the description (design §6):
-//   gpu    CTA tiles (cta_tile, shrunk until two pipeline stages fit the
-//          shared memory of a block), a grid and its waves over the SMs
-//   tpu    tiles in multiples of the (8,128) layout tile and the 128x128
-//          MXU, double-buffered in VMEM
-//   wse    a rectangle of PEs sized to the kernel's share of the work, and
-//          big enough to hold its weights
-//   lpu    320x320 MXM weight planes, 320-element vectors
-//   spyre  a split over the cores in whole sticks; the per-core span must
-//          stay within max_span_bytes_per_core
-//   cpu    one tile per thread
+// Per kernel, by the description's tiling scheme (`compiler.tiling`,
+// design §6):
+//   cta            (GPU) CTA tiles (cta_tile, shrunk until two pipeline
+//                  stages fit the shared memory of a block), a grid and its
+//                  waves over the SMs
+//   mxu            (TPU) tiles in multiples of the (8,128) layout tile and
+//                  the 128x128 MXU, double-buffered in VMEM
+//   pe-rectangles  (WSE) a rectangle of PEs sized to the kernel's share of
+//                  the work, and big enough to hold its weights
+//   mxm-planes     (LPU) 320x320 MXM weight planes, 320-element vectors
+//   core-split     (Spyre) a split over the cores in whole sticks; the
+//                  per-core span must stay within max_span_bytes_per_core
+//   single         (CPU) one tile on one unit
 //
 //===----------------------------------------------------------------------===//
 
@@ -100,23 +102,27 @@ struct Tiler {
     Operation *anchor = anchorOf(k);
     std::optional<MatmulShape> mm = anchor ? matmulShape(anchor) : std::nullopt;
     int64_t eb = elemBytesOf(k);
-    if (t.family == "gpu")
-      return gpu(k, anchor, mm, eb);
-    if (t.family == "tpu")
-      return tpu(k, mm, eb);
-    if (t.family == "wse")
-      return wse(k);
-    if (t.family == "lpu")
-      return lpu(k, mm);
-    if (t.family == "spyre")
-      return spyre(k, mm, eb);
+    switch (t.caps.tiling) {
+    case target::TilingScheme::CtaTiles:
+      return ctaTiles(k, anchor, mm, eb);
+    case target::TilingScheme::MxuTiles:
+      return mxuTiles(k, mm, eb);
+    case target::TilingScheme::PeRectangles:
+      return peRectangle(k);
+    case target::TilingScheme::MxmPlanes:
+      return mxmPlanes(k, mm);
+    case target::TilingScheme::CoreSplit:
+      return coreSplit(k, mm, eb);
+    case target::TilingScheme::Single:
+      break;
+    }
     setArray(k, "tile", {outputElements(k)});
     set(k, "grid", 1);
     set(k, "units", 1);
     return success();
   }
 
-  LogicalResult gpu(KernelOp k, Operation *anchor, std::optional<MatmulShape> mm,
+  LogicalResult ctaTiles(KernelOp k, Operation *anchor, std::optional<MatmulShape> mm,
                     int64_t eb) {
     int64_t smemMax = int64_t(t.limit("smem_bytes_per_block_max").value_or(49152));
     int64_t grid;
@@ -161,7 +167,7 @@ struct Tiler {
     return success();
   }
 
-  LogicalResult tpu(KernelOp k, std::optional<MatmulShape> mm, int64_t eb) {
+  LogicalResult mxuTiles(KernelOp k, std::optional<MatmulShape> mm, int64_t eb) {
     const target::MemoryLevel *vmem = t.level("VMEM");
     int64_t cap = vmem ? int64_t(vmem->capacityBytes.value) : (16 << 20);
     int64_t pad = int64_t(t.layoutValue("matmul_pad").value_or(128));
@@ -204,7 +210,7 @@ struct Tiler {
     return success();
   }
 
-  LogicalResult wse(KernelOp k) {
+  LogicalResult peRectangle(KernelOp k) {
     // Pipelined: a rectangle sized to the kernel's share of the FLOPs, and
     // at least enough PEs to hold its weights. Weight streaming (weights
     // over on-wafer SRAM): every kernel gets the whole wafer in turn.
@@ -238,7 +244,7 @@ struct Tiler {
     return success();
   }
 
-  LogicalResult lpu(KernelOp k, std::optional<MatmulShape> mm) {
+  LogicalResult mxmPlanes(KernelOp k, std::optional<MatmulShape> mm) {
     int64_t vec = int64_t(t.layoutValue("vector_elems").value_or(320));
     if (mm) {
       int64_t planes = ceilDiv(mm->k, vec) * ceilDiv(mm->n, vec);
@@ -254,7 +260,7 @@ struct Tiler {
     return success();
   }
 
-  LogicalResult spyre(KernelOp k, std::optional<MatmulShape> mm, int64_t eb) {
+  LogicalResult coreSplit(KernelOp k, std::optional<MatmulShape> mm, int64_t eb) {
     int64_t stickBytes = int64_t(t.layoutValue("stick_bytes").value_or(128));
     int64_t stick = std::max<int64_t>(1, stickBytes / eb);
     auto out = k.getOutputs().empty()
@@ -316,7 +322,7 @@ struct GraphTilePass : dfa::impl::GraphTilePassBase<GraphTilePass> {
       flops += double(cast<CostOpInterface>(k.getOperation()).getFlops());
     });
     tiler.totalFlops = std::max(flops, 1.0);
-    if (t->family == "wse") {
+    if (t->caps.weightStreaming) {
       double sram = t->limit("sram_bytes_total").value_or(0);
       if (double(weights) > 0.5 * sram) {
         module->setAttr("graph.weight_streaming", UnitAttr::get(&getContext()));

@@ -12,6 +12,8 @@
 #ifndef DFA_DRIVER_TOOLS_H
 #define DFA_DRIVER_TOOLS_H
 
+#include "dfa/Target/Target.h"
+
 #include <map>
 #include <string>
 #include <vector>
@@ -56,7 +58,7 @@ struct CompileOptions {
 
 struct RunOptions {
   ModelFlags model;
-  std::string target = "cpu";
+  std::string target = dfa::target::kReferenceTarget;
   std::vector<std::string> inputs;
   std::vector<std::string> expect;
   std::string testData;

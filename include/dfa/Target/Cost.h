@@ -35,6 +35,12 @@ struct Work {
   int64_t batch = 1, m = 0, n = 0, k = 0;
 };
 
+/// The units whose compute a kernel placed on `planned` units holds: all of
+/// the chip's under chip partition (its units are functional slices, and
+/// the kernel streams through them all), else the planned ones. The
+/// scheduler times a kernel with it and the roofline draws its roof.
+double kernelUnits(const Target &t, int64_t planned);
+
 /// Whether a kernel of this kind (a graph.kernel's `kind`) runs on the
 /// matrix units: matmul, conv and attention.
 bool isMatrixKind(llvm::StringRef kind);

@@ -53,8 +53,89 @@ struct StorageFormat {
   std::string device;
 };
 
+/// Which ops `graph-fuse` puts in one kernel (`compiler.fusion`).
+enum class FusionPolicy {
+  None,     // "none": one op per kernel (the CPU reference)
+  Inductor, // "inductor": epilogues into GEMMs, pointwise chains, reductions
+            // with pointwise prologues (TorchInductor; GPU, Spyre)
+  XLA,      // "xla": loop, input and output fusion (TPU)
+  Layer,    // "layer": one anchor and what follows it (WSE layer regions)
+  Stream,   // "stream": a consumer joins its only producer (LPU chains)
+};
+/// How `graph-tile` splits a kernel over the units (`compiler.tiling`).
+enum class TilingScheme {
+  Single,       // "single": one tile on one unit
+  CtaTiles,     // "cta": CTA tiles sized to shared memory, waves over SMs
+  MxuTiles,     // "mxu": layout-tile multiples for systolic arrays, VMEM blocks
+  PeRectangles, // "pe-rectangles": a PE rectangle per kernel
+  MxmPlanes,    // "mxm-planes": matrix planes and vectors
+  CoreSplit,    // "core-split": a split over the cores in whole sticks
+};
+/// Where kernels run and activations live (`compiler.placement`).
+enum class Placement {
+  /// "shared": every kernel on units [0, n); activations in the outer memory.
+  Shared,
+  /// "spatial": a layer pipeline, each kernel on its own range of units
+  /// (a PE rectangle) with its activations and weights in their per-unit
+  /// memory; tensors move between ranges over the on-chip fabric.
+  Spatial,
+  /// "chip-partition": kernels partitioned over chips by weight bytes,
+  /// everything in on-chip SRAM; a kernel's units are the chip's functional
+  /// slices (matrix planes, vector and switch units), so it has the whole
+  /// chip's compute; tensors cross chips over chip-to-chip links.
+  ChipPartition,
+};
+/// How matrix work is timed (`compute.matrix_model`).
+enum class MatrixModel {
+  Throughput, // "throughput": FLOPs over the peak (scaled by matrix_efficiency)
+  Systolic,   // "systolic": weight-stationary folds over the arrays
+};
+
+/// What the family's compiler does, as typed properties. Every pass, the
+/// simulator and the roofline read these, never the family name: each has
+/// a default per shipped family, derived once when the description is
+/// parsed, and the description's `compiler` object (and
+/// `compute.matrix_model`) may set any of them. A description of a family
+/// dfa does not ship sets them all.
+struct Capabilities {
+  FusionPolicy fusion = FusionPolicy::None;
+  TilingScheme tiling = TilingScheme::Single;
+  Placement placement = Placement::Shared;
+  /// `compiler.plan` "static": every op gets a compile-time start cycle;
+  /// "dynamic": ops run in stream order.
+  bool staticPlan = false;
+  /// `compiler.timing` "cycle-exact": the simulator checks the static plan
+  /// cycle by cycle instead of simulating events.
+  bool cycleExact = false;
+  /// `compiler.staging`: kernels stage their operands through the per-unit
+  /// software-managed scratchpad (TPU VMEM, Spyre LX), chunked when needed.
+  bool staging = false;
+  /// `compiler.relayout_minor_dim`: a transpose that moves the minor dim
+  /// changes the stored layout, so it is a relayout kernel of its own.
+  bool relayoutMinorDim = false;
+  /// `compiler.weight_streaming`: when the weights exceed half of the
+  /// on-chip SRAM (`limits.sram_bytes_total`), they stream from the outer
+  /// memory and every kernel takes all units in turn.
+  bool weightStreaming = false;
+  MatrixModel matrixModel = MatrixModel::Throughput;
+  /// `compiler.reference`: the description stands for the host that runs
+  /// dfa's CPU reference (the `cpu` target): its schedule is the graph's
+  /// op order, and there is no accelerator to profile.
+  bool reference = false;
+};
+
+/// The target tools run on when none is named: the CPU reference.
+inline constexpr const char *kReferenceTarget = "cpu";
+
+/// The names the description uses for each property value.
+llvm::StringRef name(FusionPolicy p);
+llvm::StringRef name(TilingScheme s);
+llvm::StringRef name(Placement p);
+llvm::StringRef name(MatrixModel m);
+
 struct Target {
   std::string name, family, description, file;
+  Capabilities caps;
   Sourced clockHz;
   std::string unitName;
   Sourced units;
@@ -98,6 +179,16 @@ struct Target {
   /// formats, else IEEE f16, bf16, tf32, f32 or f64; nullopt for others.
   std::optional<StorageFormat> floatFormat(llvm::StringRef name) const;
   std::optional<double> limit(llvm::StringRef key) const;
+
+  /// The outermost memory: the first `dram` level, else the first
+  /// chip-wide one, else the first.
+  const MemoryLevel &outerLevel() const;
+  /// The per-unit software-managed scratchpad (TPU VMEM, Spyre LX, WSE PE
+  /// SRAM), if the target has one.
+  const MemoryLevel *scratchLevel() const;
+  /// Where activations live: the outer memory; under spatial placement the
+  /// per-unit scratchpad; under chip partition the on-chip SRAM.
+  const MemoryLevel &activationLevel() const;
 };
 
 /// Parses and checks one description. On failure `error` names the file,

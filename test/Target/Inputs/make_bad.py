@@ -32,5 +32,19 @@ d = copy.deepcopy(good); d["family"] = "spyre"; d["layout"] = {"stick_bytes": {"
 d = copy.deepcopy(good); d["family"] = "spyre"; d["layout"] = {"stick_bytes": {"value": 128, "source": "x"}}; write("spyre-no-lx", d)
 d = copy.deepcopy(good); d["family"] = "lpu"; d["layout"] = {"vector_elems": 320, "mxm_plane": [320, 320]}; write("lpu-bare-number", d)
 d = copy.deepcopy(good); d["compute"]["accumulator"] = "fp12"; write("bad-accumulator", d)
+# Compiler properties (docs/targets.md): a family dfa does not ship must
+# give them all; values and keys are checked.
+d = copy.deepcopy(good); d["family"] = "fpga"; d["compiler"] = {"fusion": "magic"}; write("bad-fusion", d)
+d = copy.deepcopy(good); d["compiler"] = {"plan": "dynamic", "timing": "cycle-exact"}; write("cycle-exact-dynamic", d)
+d = copy.deepcopy(good); d["compiler"] = {"fusoin": "none"}; write("misspelt-property", d)
+d = copy.deepcopy(good); d["compiler"] = {"staging": "yes"}; write("staging-not-bool", d)
+# Not broken: a family of the user's own whose properties are the tpu
+# family's, which compiles exactly as the tpu family does; and a tpu whose
+# fusion policy is overridden.
+d = copy.deepcopy(good); d["family"] = "my-npu"
+d["compiler"] = {"fusion": "xla", "tiling": "mxu", "placement": "shared", "plan": "static",
+                 "timing": "events", "staging": True, "relayout_minor_dim": True}
+d["compute"]["matrix_model"] = "systolic"; write("new-family", d)
+d = copy.deepcopy(good); d["compiler"] = {"fusion": "none"}; write("no-fusion", d)
 # Not broken: the same chip with an f16 accumulator (dfa-run's accumulator test).
 d = copy.deepcopy(good); d["compute"]["accumulator"] = "f16"; write("f16-accumulator", d)
