@@ -22,8 +22,6 @@
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Parser/Parser.h"
-#include "llvm/ADT/ScopeExit.h"
-#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/JSON.h"
 
 using namespace dfa;
@@ -72,28 +70,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       mlir::parseSourceString<mlir::ModuleOp>(kGraph, ctx.get());
   if (!module)
     fuzz::bug("the built-in graph does not parse");
-  // The passes find their target by name, as dfa-compile --target-dir
-  // does: the description goes into a folder of its own.
-  static const std::string dir = [] {
-    std::string d = fuzz::writeInput(nullptr, 0, ".targets");
-    std::remove(d.c_str());
-    llvm::sys::fs::create_directories(d);
-    return d;
-  }();
-  if (file.find('/') != std::string::npos || file == ".json")
-    return 0;
-  std::string path = dir + "/" + file;
-  {
-    std::error_code ec;
-    llvm::raw_fd_ostream os(path, ec);
-    if (ec)
-      return 0; // a name no file can have
-    os << text;
-  }
-  auto cleanup = llvm::make_scope_exit([&] { llvm::sys::fs::remove(path); });
+  // The pipeline takes the parsed description itself.
   driver::DiagnosticPrinter printer(*ctx, "fuzz");
   driver::CompileOptions opts;
-  opts.targetDirs = {dir};
   Status s = driver::runPipeline(*module, *t, 0, driver::kSchedStage, opts,
                                  printer);
   if (s == Status::Internal)

@@ -269,14 +269,14 @@ struct Bisector {
   void climb(llvm::ArrayRef<std::string> names) {
     for (int s = 1; s <= env.stopStage; ++s) {
       Rung r;
-      r.stage = kStages[s];
+      r.stage = stageName(Stage(s));
       bool last = s == env.stopStage;
       if (last && s == kSchedStage) {
         r.status = f.failure.empty() ? "mismatch" : f.failure;
         r.detail = f.failureMessage;
         f.ladder.push_back(r);
         f.stage = "sched";
-        f.pass = stagePasses()[s].front();
+        f.pass = stagePasses(Stage(s)).front().str();
         return;
       }
       Execution e = execute(env, graph, s, argsStored, last ? env.stopPasses : -1);
@@ -292,19 +292,19 @@ struct Bisector {
       f.ladder.push_back(r);
       if (r.status == "ok")
         continue;
-      f.stage = kStages[s];
+      f.stage = stageName(Stage(s));
       // Inside the stage: the first pass execution after which it is wrong.
-      const std::vector<const char *> &passes = stagePasses()[s];
+      llvm::ArrayRef<llvm::StringRef> passes = stagePasses(Stage(s));
       size_t ran = last && env.stopPasses >= 0
                        ? std::min(passes.size(), size_t(env.stopPasses))
                        : passes.size();
-      f.pass = ran ? passes[ran - 1] : "";
+      f.pass = ran ? passes[ran - 1].str() : "";
       for (size_t n = 1; n < ran; ++n) {
         Execution part = execute(env, graph, s, argsStored, int(n));
         if (part.failure.empty() &&
             anyFailed(compareOutputs(env, main, names, part.outputs, sameOut,
                                      oracleOut))) {
-          f.pass = passes[n - 1];
+          f.pass = passes[n - 1].str();
           break;
         }
       }
@@ -556,7 +556,7 @@ int dfa::driver::bisectMain(const BisectOptions &opts) {
         want);
     f.pipeline = red.stopStage == kSchedStage && red.stopPasses < 0
                      ? "every stage"
-                     : std::string("through ") + kStages[red.stopStage] +
+                     : "through " + stageName(Stage(red.stopStage)).str() +
                            (red.stopPasses >= 0
                                 ? " (" + std::to_string(red.stopPasses) +
                                       " pass(es))"

@@ -234,7 +234,7 @@ Reduction dfa::driver::reduce(BisectEnv &env, ModuleOp graph,
   r.stopPasses = passes;
   bool found = false;
   for (int s = 1; s <= stage && !found; ++s) {
-    size_t count = s == kSchedStage ? 1 : stagePasses()[size_t(s)].size();
+    size_t count = stagePasses(Stage(s)).size();
     for (size_t n = 1; n <= count && !found; ++n) {
       bool whole = n == count;
       if (s == stage && (passes < 0 ? whole : int(n) >= passes))
@@ -321,7 +321,7 @@ Status dfa::driver::writeReproducer(const Reduction &r, const BisectOptions &opt
     sh << " --target-dir " << shellQuote(abs);
   }
   if (r.stopStage != kSchedStage || r.stopPasses >= 0)
-    sh << " --stop-after " << kStages[r.stopStage]
+    sh << " --stop-after " << stageName(Stage(r.stopStage))
        << (r.stopPasses >= 0 ? ":" + std::to_string(r.stopPasses) : "");
   sh << " --check \"$@\"\n";
   return Status::Ok;

@@ -102,9 +102,9 @@ Execution dfa::driver::execute(BisectEnv &env, ModuleOp graph, int stage,
     });
     if (st != Status::Ok) {
       e.failure = "compile";
-      e.failedStage = kStages[s];
+      e.failedStage = stageName(Stage(s));
       if (e.message.empty())
-        e.message = "the " + std::string(kStages[s]) + " stage failed";
+        e.message = "the " + std::string(stageName(Stage(s))) + " stage failed";
       return e;
     }
   }
@@ -124,7 +124,7 @@ Execution dfa::driver::execute(BisectEnv &env, ModuleOp graph, int stage,
   capturing(env.ctx, e.message, e.warnings, [&] { out = ev.run(mainOf(*e.module), args); });
   if (failed(out)) {
     e.failure = "runtime";
-    e.failedStage = kStages[stage];
+    e.failedStage = stageName(Stage(stage));
     return e;
   }
   for (const ref::Tensor &t : *out)

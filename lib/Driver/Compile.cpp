@@ -12,11 +12,15 @@
 
 #include "dfa/Support/Limits.h"
 #include "dfa/Target/Target.h"
-#include "dfa/Transforms/Passes.h"
-#include "dfa/Transforms/Schedule.h"
+#include "dfa/Pipeline/Pipeline.h"
+#include "dfa/Transforms/TargetModel.h"
 
 #include "mlir/Debug/Counter.h"
+#include "mlir/Pass/Pass.h"
+#include "mlir/Pass/PassInstrumentation.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "mlir/Pass/PassManager.h"
+#include "mlir/Support/Timing.h"
 
 #include "mlir/IR/AsmState.h"
 #include "mlir/Support/FileUtilities.h"
@@ -143,13 +147,6 @@ static int listTargets(const CompileOptions &opts, DiagnosticPrinter &printer) {
   for (const auto &t : targets)
     llvm::outs() << target::summary(t) << "\n";
   return 0;
-}
-
-int dfa::driver::stageIndex(llvm::StringRef name) {
-  for (int i = 0; i < kNumStages; ++i)
-    if (name == kStages[i])
-      return i;
-  return -1;
 }
 
 namespace {
@@ -328,6 +325,27 @@ void writeSummary(llvm::raw_ostream &os, const CompileOptions &opts,
 }
 } // namespace
 
+namespace {
+/// Writes the IR after the last pass of each stage (`--dump-dir`).
+class StageDumps : public PassInstrumentation {
+public:
+  StageDumps(llvm::ArrayRef<StageEnd> ends,
+             std::function<Status(int)> dump, Status &status)
+      : ends(ends.begin(), ends.end()), dump(std::move(dump)), status(status) {}
+
+  void runAfterPass(Pass *pass, Operation *) override {
+    for (const StageEnd &e : ends)
+      if (e.pass == pass && status == Status::Ok)
+        status = dump(int(e.stage));
+  }
+
+private:
+  llvm::SmallVector<StageEnd> ends;
+  std::function<Status(int)> dump;
+  Status &status;
+};
+} // namespace
+
 Status dfa::driver::runPipeline(ModuleOp module, const target::Target &t, int from, int to,
                    const CompileOptions &opts, DiagnosticPrinter &printer) {
   MLIRContext *ctx = module.getContext();
@@ -342,7 +360,8 @@ Status dfa::driver::runPipeline(ModuleOp module, const target::Target &t, int fr
       return Status::LimitExceeded;
     }
   }
-  module->setAttr("graph.target", StringAttr::get(ctx, t.name));
+  // The graph stage's dump names its target too.
+  setModuleTarget(module, t);
   auto dump = [&](int stage) -> Status {
     if (opts.dumpDir.empty())
       return Status::Ok;
@@ -354,69 +373,70 @@ Status dfa::driver::runPipeline(ModuleOp module, const target::Target &t, int fr
     }
     llvm::SmallString<256> file(dir);
     llvm::sys::path::append(file, llvm::formatv("{0:2}-{1}.mlir", stage,
-                                                kStages[stage]).str());
+                                                stageName(Stage(stage))).str());
     std::replace(file.begin(), file.end(), ' ', '0');
     return writeModule(module, file, opts.printLocations, printer);
   };
   if (from == 0)
     if (Status s = dump(0); s != Status::Ok)
       return s;
-  std::vector<std::string> dirs = opts.targetDirs;
-  for (int stage = from + 1; stage <= to; ++stage) {
-    if (stage == 5) {
-      ScheduleOptions so;
-      so.remarks = opts.remarks;
-      so.inject = opts.inject;
-      if (Status s = convertToSched(module, t, so); s != Status::Ok)
-        return s;
-      if (failed(mlir::verify(module)))
-        return Status::Internal;
-    } else {
-      PassManager pm(ctx);
-      // Every stage pass takes the same target options.
-      auto withTarget = [&](auto options) {
-        options.targetName = t.name;
-        options.targetDirs = dirs;
-        options.remarks = opts.remarks;
-        return options;
-      };
-      if (stage == 1) {
-        pm.addPass(createGraphRaisePass(withTarget(GraphRaisePassOptions())));
-        GraphDecomposePassOptions decompose = withTarget(GraphDecomposePassOptions());
-        decompose.inject = opts.inject;
-        pm.addPass(createGraphDecomposePass(decompose));
-      } else if (stage == 2) {
-        pm.addPass(createGraphFusePass(withTarget(GraphFusePassOptions())));
-      } else if (stage == 3) {
-        pm.addPass(createGraphTilePass(withTarget(GraphTilePassOptions())));
-      } else {
-        pm.addPass(createGraphLayoutPass(withTarget(GraphLayoutPassOptions())));
-      }
-      // Pass bisection: an MLIR debug counter stops the stage's pass
-      // executions after the limit.
-      std::optional<mlir::tracing::DebugCounter> counter;
-      if (stage == to && opts.lastStagePassLimit >= 0) {
-        counter.emplace();
-        counter->addCounter("pass-execution", 0, opts.lastStagePassLimit);
-        ctx->registerActionHandler(
-            [&](llvm::function_ref<void()> transform,
-                const mlir::tracing::Action &action) {
-              (*counter)(transform, action);
-            });
-      }
-      LogicalResult ran = pm.run(module);
-      if (counter)
-        ctx->registerActionHandler(nullptr);
-      if (failed(ran))
-        return stage == 3 ? Status::DoesNotFit : Status::Internal;
-    }
-    if (Status s = dump(stage); s != Status::Ok)
-      return s;
+  if (to <= from)
+    return Status::Ok;
+
+  // One pass manager for the whole range: MLIR's pass-manager options
+  // (--mlir-timing, IR printing, statistics, crash reproducers) see the
+  // pipeline as one.
+  PassManager pm(ctx);
+  if (Status s = applyMlirOptions(pm); s != Status::Ok)
+    return s;
+  PassTarget target;
+  target.target = std::make_shared<const target::Target>(t);
+  target.failure = std::make_shared<Status>(Status::Ok);
+  PipelineOptions options;
+  options.targetDirs = opts.targetDirs;
+  options.remarks = opts.remarks;
+  options.inject = opts.inject;
+  llvm::SmallVector<StageEnd> ends;
+  buildPipeline(pm, target, Stage(from), Stage(to), options, &ends);
+  Status dumped = Status::Ok;
+  if (!opts.dumpDir.empty())
+    pm.addInstrumentation(std::make_unique<StageDumps>(ends, dump, dumped));
+
+  // Pass bisection: an MLIR debug counter stops the last stage's pass
+  // executions after the limit; earlier stages run whole.
+  std::optional<mlir::tracing::DebugCounter> counter;
+  llvm::SmallPtrSet<const Pass *, 4> lastStage;
+  if (opts.lastStagePassLimit >= 0) {
+    size_t n = stagePasses(Stage(to)).size();
+    for (Pass &p : llvm::drop_begin(pm.getPasses(), pm.size() - n))
+      lastStage.insert(&p);
+    counter.emplace();
+    counter->addCounter("pass-execution", 0, opts.lastStagePassLimit);
+    ctx->registerActionHandler([&](llvm::function_ref<void()> transform,
+                                   const mlir::tracing::Action &action) {
+      if (action.getTag() == PassExecutionAction::tag &&
+          lastStage.contains(
+              &static_cast<const PassExecutionAction &>(action).getPass()))
+        (*counter)(transform, action);
+      else
+        transform();
+    });
   }
+  LogicalResult ran = pm.run(module);
+  if (counter)
+    ctx->registerActionHandler(nullptr);
+  if (dumped != Status::Ok)
+    return dumped;
+  if (failed(ran))
+    return *target.failure != Status::Ok ? *target.failure : Status::Internal;
   return Status::Ok;
 }
 
 int dfa::driver::compileMain(const CompileOptions &opts) {
+  // MLIR's own options first: some apply to the context made next.
+  if (Status s = parseMlirOptions("dfa-compile", opts.mlirOptions);
+      s != Status::Ok)
+    return exitCode(s);
   auto ctx = createContext();
   DiagnosticPrinter printer(*ctx, "dfa-compile");
   if (opts.listTargets)
@@ -437,15 +457,18 @@ int dfa::driver::compileMain(const CompileOptions &opts) {
       return exitCode(r.status);
     return printCoverage(opts, cov, r.status);
   }
-  std::string emit = opts.emit.empty() ? (opts.target.empty() && opts.compileFrom.empty()
-                                              ? "graph"
-                                              : "sched")
-                                       : opts.emit;
+  std::string emit =
+      opts.emit.empty()
+          ? stageName(opts.target.empty() && opts.compileFrom.empty()
+                          ? Stage::Graph
+                          : Stage::Sched)
+                .str()
+          : opts.emit;
   int to = stageIndex(emit);
   int from = opts.compileFrom.empty() ? 0 : stageIndex(opts.compileFrom);
   if (to < 0 || from < 0) {
     printer.error("unknown stage '" + (to < 0 ? emit : opts.compileFrom) +
-                  "' (stages: graph, decomposed, fused, tiled, laid-out, sched)");
+                  "' (stages: " + stageList() + ")");
     return exitCode(Status::Usage);
   }
   if (from >= to && !(from == 0 && to == 0)) {
@@ -528,7 +551,7 @@ int dfa::driver::compileMain(const CompileOptions &opts) {
       first = res.status;
     results.push_back(std::move(res));
   }
-  if (emit != "sched")
+  if (emit != stageName(Stage::Sched))
     return exitCode(first);
   if (toDir) {
     llvm::SmallString<256> p(opts.output);

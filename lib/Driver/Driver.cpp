@@ -13,6 +13,11 @@
 #include "dfa/Support/Limits.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/AsmState.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Support/Timing.h"
+#include "llvm/Support/CommandLine.h"
 #include "mlir/IR/Verifier.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Support/FileUtilities.h"
@@ -72,6 +77,53 @@ DiagnosticPrinter::~DiagnosticPrinter() {
 
 void DiagnosticPrinter::error(const llvm::Twine &message) {
   llvm::errs() << tool << ": error: " << message << "\n";
+}
+
+/// Whether parseMlirOptions registered MLIR's options (applying them
+/// before is an error in MLIR).
+static bool mlirOptionsRegistered = false;
+
+Status dfa::driver::applyMlirOptions(mlir::PassManager &pm) {
+  if (!mlirOptionsRegistered)
+    return Status::Ok;
+  if (failed(mlir::applyPassManagerCLOptions(pm)))
+    return Status::Usage;
+  mlir::applyDefaultTimingPassManagerCLOptions(pm);
+  return Status::Ok;
+}
+
+Status dfa::driver::parseMlirOptions(llvm::StringRef tool,
+                                    const std::vector<std::string> &args) {
+  if (args.empty())
+    return Status::Ok;
+  if (!mlirOptionsRegistered) {
+    mlir::registerAsmPrinterCLOptions();
+    mlir::registerMLIRContextCLOptions();
+    mlir::registerPassManagerCLOptions();
+    mlir::registerDefaultTimingManagerCLOptions();
+    mlirOptionsRegistered = true;
+  }
+  std::vector<const char *> argv = {tool.data()};
+  for (const std::string &a : args)
+    argv.push_back(a.c_str());
+  std::string errors;
+  llvm::raw_string_ostream os(errors);
+  if (!llvm::cl::ParseCommandLineOptions(int(argv.size()), argv.data(), "",
+                                         &os)) {
+    // cl's message names the option; one line per problem, as ours.
+    llvm::StringRef rest = llvm::StringRef(errors).trim();
+    while (!rest.empty()) {
+      auto [line, next] = rest.split('\n');
+      line = line.trim();
+      if (line.consume_front(tool) && line.consume_front(":"))
+        line = line.ltrim();
+      if (!line.empty())
+        llvm::errs() << tool << ": error: " << line << "\n";
+      rest = next;
+    }
+    return Status::Usage;
+  }
+  return Status::Ok;
 }
 
 std::unique_ptr<MLIRContext> dfa::driver::createContext() {

@@ -1,11 +1,14 @@
-//===- Pipeline.h - the per-target compile pipeline -------------*- C++ -*-===//
+//===- Pipeline.h - running the compile pipeline in the tools ---*- C++ -*-===//
 //
 // SPDX-License-Identifier: Apache-2.0
 //
 //===----------------------------------------------------------------------===//
 ///
-/// Private to lib/Driver: dfa-compile and dfa-run (which compiles before it
-/// simulates) share the stage pipeline.
+/// Private to lib/Driver: dfa-compile, dfa-run, dfa-roofline and dfa-bisect
+/// run the library's pipeline (dfa/Pipeline/Pipeline.h) through one
+/// function, which adds what the tools need around it: the memory estimate,
+/// stage dumps, pass bisection, MLIR's pass-manager options and the exit
+/// status of a failure.
 ///
 //===----------------------------------------------------------------------===//
 
@@ -14,39 +17,25 @@
 
 #include "dfa/Driver/Driver.h"
 #include "dfa/Driver/Tools.h"
+#include "dfa/Pipeline/Stages.h"
 #include "dfa/Target/Target.h"
 
 #include "mlir/IR/BuiltinOps.h"
 
-#include <vector>
-
 namespace dfa::driver {
 
-/// The pipeline's stages, in order; `--emit`, `--compile-from` and the
-/// `--dump-dir` file names use these names.
-inline const char *const kStages[] = {"graph",  "decomposed", "fused",
-                                      "tiled",  "laid-out",   "sched"};
-constexpr int kNumStages = 6;
-constexpr int kSchedStage = 5;
-
-/// The passes each stage runs, in order (the sched stage's lowering is the
-/// convert-graph-to-sched pass's work).
-inline const std::vector<std::vector<const char *>> &stagePasses() {
-  static const std::vector<std::vector<const char *>> passes = {
-      {},
-      {"graph-raise", "graph-decompose"},
-      {"graph-fuse"},
-      {"graph-tile"},
-      {"graph-layout"},
-      {"convert-graph-to-sched"}};
-  return passes;
+/// Stages by index, as the bisector walks them.
+inline constexpr int kSchedStage = int(Stage::Sched);
+/// The index of a stage name, or -1.
+inline int stageIndex(llvm::StringRef name) {
+  std::optional<Stage> s = stageNamed(name);
+  return s ? int(*s) : -1;
 }
 
-/// The index of a stage name, or -1.
-int stageIndex(llvm::StringRef name);
-
-/// Runs stages (from, to] on `module` for `t`, dumping after each when
-/// `opts.dumpDir` is set; every schedule is verified.
+/// Runs stages (from, to] on `module` for `t` in one pass manager, dumping
+/// after each stage when `opts.dumpDir` is set; every schedule is verified.
+/// A failure's status is the one the failing pass recorded (DoesNotFit for
+/// a model the target cannot hold), else Internal.
 Status runPipeline(mlir::ModuleOp module, const target::Target &t, int from,
                    int to, const CompileOptions &opts,
                    DiagnosticPrinter &printer);

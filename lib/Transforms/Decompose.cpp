@@ -4,7 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "TargetModel.h"
+#include "dfa/Transforms/TargetModel.h"
 
 #include "dfa/Transforms/Passes.h"
 
@@ -54,7 +54,7 @@ bool plantUnbiasedVariance(IRRewriter &rw, Operation *before, Operation *after) 
 }
 
 struct GraphDecomposePass
-    : dfa::impl::GraphDecomposePassBase<GraphDecomposePass> {
+    : dfa::impl::GraphDecomposePassBase<GraphDecomposePass>, TargetedPass {
   using GraphDecomposePassBase::GraphDecomposePassBase;
 
   void runOnOperation() override {
@@ -62,11 +62,10 @@ struct GraphDecomposePass
     for (const std::string &k : keep)
       kept.insert(k);
     std::vector<std::string> fallback;
-    std::string tname = targetName;
+    std::string tname = given.target ? given.target->name : targetName;
     if (!tname.empty()) {
-      FailureOr<target::Target> t =
-          loadPassTarget(getOperation(), tname, targetDirs);
-      if (failed(t))
+      const target::Target *t = passTarget(getOperation(), tname, targetDirs);
+      if (!t)
         return signalPassFailure();
       for (const std::string &op : t->nativeOps)
         kept.insert("graph." + op);
@@ -116,3 +115,8 @@ struct GraphDecomposePass
   }
 };
 } // namespace
+
+std::unique_ptr<Pass> dfa::createGraphDecomposePass(PassTarget target,
+                                    const GraphDecomposePassOptions &options) {
+  return makeTargetedPass<GraphDecomposePass>(std::move(target), options);
+}

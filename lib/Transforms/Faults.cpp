@@ -4,7 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "dfa/Transforms/Schedule.h"
+#include "dfa/Transforms/Faults.h"
 
 using namespace dfa;
 

@@ -26,7 +26,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "TargetModel.h"
+#include "dfa/Transforms/TargetModel.h"
 
 #include "dfa/Transforms/Passes.h"
 
@@ -287,14 +287,13 @@ KernelOp materialize(Group &g, StringRef name, Operation *before) {
   return kernel;
 }
 
-struct GraphFusePass : dfa::impl::GraphFusePassBase<GraphFusePass> {
+struct GraphFusePass : dfa::impl::GraphFusePassBase<GraphFusePass>, TargetedPass {
   using GraphFusePassBase::GraphFusePassBase;
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    FailureOr<target::Target> t =
-        loadPassTarget(module, targetName, targetDirs);
-    if (failed(t))
+    const target::Target *t = passTarget(module, targetName, targetDirs);
+    if (!t)
       return signalPassFailure();
     SmallVector<Attribute> refusedAttrs;
     module.walk([&](func::FuncOp func) {
@@ -341,3 +340,8 @@ struct GraphFusePass : dfa::impl::GraphFusePassBase<GraphFusePass> {
   }
 };
 } // namespace
+
+std::unique_ptr<Pass> dfa::createGraphFusePass(PassTarget target,
+                                    const GraphFusePassOptions &options) {
+  return makeTargetedPass<GraphFusePass>(std::move(target), options);
+}

@@ -15,7 +15,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "TargetModel.h"
+#include "dfa/Transforms/TargetModel.h"
 
 #include "dfa/Transforms/Passes.h"
 
@@ -54,14 +54,13 @@ std::array<int64_t, 3> matmulGranules(const target::Target &t, int64_t eb) {
   return {1, 1, 1};
 }
 
-struct GraphLayoutPass : dfa::impl::GraphLayoutPassBase<GraphLayoutPass> {
+struct GraphLayoutPass : dfa::impl::GraphLayoutPassBase<GraphLayoutPass>, TargetedPass {
   using GraphLayoutPassBase::GraphLayoutPassBase;
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    FailureOr<target::Target> t =
-        loadPassTarget(module, targetName, targetDirs);
-    if (failed(t))
+    const target::Target *t = passTarget(module, targetName, targetDirs);
+    if (!t)
       return signalPassFailure();
     Builder b(&getContext());
     // Targets whose compilers restickify / relayout on a minor-dim change.
@@ -120,3 +119,8 @@ struct GraphLayoutPass : dfa::impl::GraphLayoutPassBase<GraphLayoutPass> {
   }
 };
 } // namespace
+
+std::unique_ptr<Pass> dfa::createGraphLayoutPass(PassTarget target,
+                                    const GraphLayoutPassOptions &options) {
+  return makeTargetedPass<GraphLayoutPass>(std::move(target), options);
+}

@@ -9,7 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "TargetModel.h"
+#include "dfa/Transforms/TargetModel.h"
 
 #include "dfa/Transforms/Passes.h"
 
@@ -231,16 +231,17 @@ Value negate(OpBuilder &b, Location loc, Value mask) {
   return b.create<NotOp>(loc, mask);
 }
 
-struct GraphRaisePass : dfa::impl::GraphRaisePassBase<GraphRaisePass> {
+struct GraphRaisePass : dfa::impl::GraphRaisePassBase<GraphRaisePass>,
+                        TargetedPass {
   using GraphRaisePassBase::GraphRaisePassBase;
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
     bool wantAttention = true;
-    if (!targetName.empty() || module->hasAttr("graph.target")) {
-      FailureOr<target::Target> t =
-          loadPassTarget(module, targetName, targetDirs);
-      if (failed(t))
+    if (given.target || !targetName.empty() ||
+        module->hasAttr("graph.target")) {
+      const target::Target *t = passTarget(module, targetName, targetDirs);
+      if (!t)
         return signalPassFailure();
       wantAttention = llvm::is_contained(t->nativeOps, "attention");
     }
@@ -305,3 +306,8 @@ struct GraphRaisePass : dfa::impl::GraphRaisePassBase<GraphRaisePass> {
   }
 };
 } // namespace
+
+std::unique_ptr<Pass> dfa::createGraphRaisePass(PassTarget target,
+                                    const GraphRaisePassOptions &options) {
+  return makeTargetedPass<GraphRaisePass>(std::move(target), options);
+}

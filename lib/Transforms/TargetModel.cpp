@@ -4,7 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "TargetModel.h"
+#include "dfa/Transforms/TargetModel.h"
 
 #include "dialects/Graph/GraphOps.h"
 
@@ -30,8 +30,12 @@ dfa::loadPassTarget(ModuleOp module, StringRef name,
   std::string err;
   if (registry.find(tname, t, err) != Status::Ok)
     return emitError(module.getLoc()) << err;
-  module->setAttr("graph.target", StringAttr::get(module.getContext(), t.name));
+  setModuleTarget(module, t);
   return t;
+}
+
+void dfa::setModuleTarget(ModuleOp module, const target::Target &t) {
+  module->setAttr("graph.target", StringAttr::get(module.getContext(), t.name));
 }
 
 OpClass dfa::classify(Operation *op) {

@@ -20,7 +20,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "TargetModel.h"
+#include "dfa/Transforms/TargetModel.h"
 
 #include "dfa/Transforms/Passes.h"
 
@@ -304,14 +304,13 @@ struct Tiler {
   }
 };
 
-struct GraphTilePass : dfa::impl::GraphTilePassBase<GraphTilePass> {
+struct GraphTilePass : dfa::impl::GraphTilePassBase<GraphTilePass>, TargetedPass {
   using GraphTilePassBase::GraphTilePassBase;
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    FailureOr<target::Target> t =
-        loadPassTarget(module, targetName, targetDirs);
-    if (failed(t))
+    const target::Target *t = passTarget(module, targetName, targetDirs);
+    if (!t)
       return signalPassFailure();
     Tiler tiler{*t, Builder(&getContext()), std::max<int64_t>(1, int64_t(t->units.value))};
     // WSE: do the weights fit on the wafer?
@@ -350,8 +349,15 @@ struct GraphTilePass : dfa::impl::GraphTilePassBase<GraphTilePass> {
           << (used == 1 ? "" : "s");
       }
     });
-    if (failedAny)
+    if (failedAny) {
+      given.fail(Status::DoesNotFit);
       signalPassFailure();
+    }
   }
 };
 } // namespace
+
+std::unique_ptr<Pass> dfa::createGraphTilePass(PassTarget target,
+                                    const GraphTilePassOptions &options) {
+  return makeTargetedPass<GraphTilePass>(std::move(target), options);
+}

@@ -8,10 +8,23 @@
 #include "dfa/Driver/Tools.h"
 #include "dfa/Support/Status.h"
 
+#include "dfa/Pipeline/Pipeline.h"
+
 #include <CLI/CLI.hpp>
+
+/// The stage names, as CLI11 checks them.
+static std::vector<std::string> stages() {
+  std::vector<std::string> names;
+  for (llvm::StringRef n : dfa::stageNames())
+    names.push_back(n.str());
+  return names;
+}
 
 int main(int argc, char **argv) {
   dfa::driver::CompileOptions o;
+  // Every stage but the last can be resumed from.
+  std::vector<std::string> resumable = stages();
+  resumable.pop_back();
   CLI::App app{"dfa-compile: import a model (ONNX or MLIR) into the graph "
                "dialect and compile it"};
   app.set_version_flag("--version", "dfa-compile " DFA_VERSION);
@@ -19,8 +32,7 @@ int main(int argc, char **argv) {
   app.add_option("-o,--output", o.output, "Output file ('-' for stdout)");
   app.add_option("--emit", o.emit,
                  "Stage to emit (default: graph without --target, sched with)")
-      ->check(CLI::IsMember({"graph", "decomposed", "fused", "tiled",
-                             "laid-out", "sched"}));
+      ->check(CLI::IsMember(stages()));
   app.add_flag("--check", o.check,
                "List the op types the model uses that dfa does not support "
                "(exit 3 when there are any)");
@@ -42,15 +54,28 @@ int main(int argc, char **argv) {
                  "Write the IR after every stage to DIR/<target>/NN-<stage>.mlir");
   app.add_option("--compile-from", o.compileFrom,
                  "The input is a file dumped at this stage: resume after it")
-      ->check(CLI::IsMember({"graph", "decomposed", "fused", "tiled", "laid-out"}));
+      ->check(CLI::IsMember(resumable));
   app.add_flag("--remarks", o.remarks, "Report what each pass decided");
   app.add_flag("--list-targets", o.listTargets,
                "List the target descriptions found, one line of key numbers each");
   app.add_option("--target-dir", o.targetDirs,
                  "Directory of extra target descriptions (searched first)")
       ->take_all();
+  app.footer("MLIR's pass-manager options are taken as well: --mlir-timing, "
+             "--mlir-print-ir-after-all, --mlir-pass-statistics, "
+             "--mlir-pass-pipeline-crash-reproducer=FILE and the other "
+             "--mlir-* options of mlir-opt (docs/cli.md).");
+  // MLIR's options go to MLIR's parser, the rest to ours.
+  std::vector<const char *> args;
+  for (int i = 0; i < argc; ++i) {
+    llvm::StringRef a(argv[i]);
+    if (i > 0 && (a.starts_with("--mlir-") || a.starts_with("-mlir-")))
+      o.mlirOptions.push_back(a.str());
+    else
+      args.push_back(argv[i]);
+  }
   try {
-    app.parse(argc, argv);
+    app.parse(int(args.size()), args.data());
   } catch (const CLI::ParseError &e) {
     int code = app.exit(e);
     return code == 0 ? 0 : dfa::exitCode(dfa::Status::Usage);

@@ -22,6 +22,10 @@
 #include <string>
 #include <vector>
 
+namespace mlir {
+class PassManager;
+} // namespace mlir
+
 namespace dfa::driver {
 
 /// Prints every diagnostic as one line on stderr:
@@ -38,6 +42,17 @@ private:
   mlir::DiagnosticEngine::HandlerID id;
   std::string tool;
 };
+
+/// Parses MLIR's own options (`--mlir-timing`, `--mlir-print-ir-after-all`,
+/// `--mlir-pass-statistics`, `--mlir-pass-pipeline-crash-reproducer=FILE`,
+/// the IR printing and context options): every pass manager and context
+/// made afterwards applies them. An unknown one is printed and is Usage.
+Status parseMlirOptions(llvm::StringRef tool,
+                        const std::vector<std::string> &args);
+
+/// Applies what parseMlirOptions read to a pass manager (nothing when it
+/// read nothing).
+Status applyMlirOptions(mlir::PassManager &pm);
 
 /// Creates a context with every dfa dialect and the reference interfaces.
 std::unique_ptr<mlir::MLIRContext> createContext();

@@ -14,7 +14,7 @@
 
 #include "dfa/Driver/Tools.h"
 #include "dfa/Support/Limits.h"
-#include "dfa/Transforms/Schedule.h"
+#include "dfa/Transforms/Faults.h"
 
 #include <CLI/CLI.hpp>
 

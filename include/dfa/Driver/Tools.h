@@ -51,6 +51,9 @@ struct CompileOptions {
   /// A fault the compiler plants on purpose (`--inject`), for tests and
   /// teaching (knownFaults()).
   std::string inject;
+  /// MLIR's pass-manager, timing, IR-printing and context options
+  /// (`--mlir-*`), as given (parseMlirOptions).
+  std::vector<std::string> mlirOptions;
   /// Run only this many pass executions of the last stage (an MLIR debug
   /// counter on "pass-execution"; -1: all). dfa-bisect's pass bisection.
   int lastStagePassLimit = -1;

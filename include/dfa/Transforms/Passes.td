@@ -107,7 +107,8 @@ def GraphFusePass : Pass<"graph-fuse", "::mlir::ModuleOp"> {
     Greedy producer-consumer fusion in program order: each op joins the
     newest group among its producers' groups when the target's policy
     allows, or starts a kernel of its own (so kernels stay acyclic). The
-    policy follows the target family: GPU and Spyre fuse like Inductor
+    policy is the description's `compiler.fusion` (defaults by family: docs/targets.md):
+    GPU and Spyre fuse like Inductor
     (GEMM and convolution epilogues, pointwise chains, reductions with
     pointwise prologues); the TPU like XLA (loop, input and output fusion);
     the WSE into layer regions (one anchor op each); the LPU into stream
@@ -138,7 +139,8 @@ def GraphTilePass : Pass<"graph-tile", "::mlir::ModuleOp"> {
   let summary = "Choose each kernel's tile and the units it runs on";
   let description = [{
     Attaches `tile`, `grid` (number of tiles) and `units` to every
-    `graph.kernel`, with the target's own extras: GPU CTA tiles from
+    `graph.kernel`, by the description's `compiler.tiling` scheme, with its
+    own extras: GPU CTA tiles from
     `cta_tile`, shrunk until two stages of A and B tiles fit a block's
     shared memory, and `waves` over the SMs; TPU tiles in multiples of the
     layout tile and the MXU, with their double-buffered `vmem_bytes`; WSE
@@ -185,43 +187,6 @@ def GraphLayoutPass : Pass<"graph-layout", "::mlir::ModuleOp"> {
   ];
   let statistics = [
     Statistic<"numRelayouts", "relayouts", "Number of relayouts inserted">,
-  ];
-}
-
-//===----------------------------------------------------------------------===//
-// Scheduling
-//===----------------------------------------------------------------------===//
-
-def ConvertGraphToSchedPass : Pass<"convert-graph-to-sched", "::mlir::ModuleOp"> {
-  let summary = "Lower kernels to a sched.program for the target";
-  let description = [{
-    Replaces `main` by a `sched.program`: placement (units, PE rectangles,
-    LPU chips partitioned by weight bytes), memory planning with live
-    ranges (first-fit arenas per memory level; a reused block makes its
-    new writer wait for the old readers), DMA insertion (TPU and Spyre
-    stage each kernel's operands into VMEM/LX when they fit half of it,
-    leaving the other half for the next kernel's prefetch; WSE copies over
-    the fabric between rectangles; LPU over chip-to-chip links), issue
-    order, and, for static targets, start cycles from a list scheduler over
-    the token dependencies, units and DMA engines. Weights become
-    `sched.weight` buffers where their first reader runs. The program's
-    `stats` record kernels, fusions made and refused, padding, relayouts,
-    spills (kernels whose operands stream from off-chip memory), DMAs,
-    peak bytes per memory level and chips. A model that fits no memory of
-    the target is an error.
-  }];
-  let dependentDialects = ["::dfa::sched::SchedDialect"];
-  let options = [
-    Option<"targetName", "target", "std::string", /*default=*/"\"\"",
-           "Target description (default: the module's graph.target)">,
-    ListOption<"targetDirs", "target-dir", "std::string",
-               "Extra directories of target descriptions">,
-    Option<"remarks", "remarks", "bool", /*default=*/"false",
-           "Emit a remark for every decision">,
-    Option<"inject", "inject", "std::string", /*default=*/"\"\"",
-           "A fault to plant for tests and teaching (knownFaults(): "
-           "tail-drop, nan@NODE, swap-strides, drop-dep, dma-hang, "
-           "accum-f16, ulp1)">,
   ];
 }
 

@@ -4,7 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "lib/Transforms/Chunk.h"
+#include "lib/Conversion/GraphToSched/Chunk.h"
 
 #include "dfa/Driver/Driver.h"
 

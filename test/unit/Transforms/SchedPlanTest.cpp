@@ -14,7 +14,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "lib/Transforms/SchedPlan.h"
+#include "lib/Conversion/GraphToSched/SchedPlan.h"
 
 #include "mlir/IR/Block.h"
 #include "mlir/IR/BuiltinTypes.h"

@@ -1,30 +1,19 @@
-//===- Schedule.h - lower kernels to a per-target schedule ------*- C++ -*-===//
+//===- Faults.h - compiler faults planted on purpose -------------*- C++ -*-===//
 //
 // SPDX-License-Identifier: Apache-2.0
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef DFA_TRANSFORMS_SCHEDULE_H
-#define DFA_TRANSFORMS_SCHEDULE_H
-
-#include "dfa/Support/Status.h"
-#include "dfa/Target/Target.h"
-
-#include "mlir/IR/BuiltinOps.h"
+#ifndef DFA_TRANSFORMS_FAULTS_H
+#define DFA_TRANSFORMS_FAULTS_H
 
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
 
 #include <string>
 #include <vector>
 
 namespace dfa {
-
-struct ScheduleOptions {
-  /// Emit a remark for each placement decision.
-  bool remarks = false;
-  /// A fault to plant, one of knownFaults() (parseFault's syntax).
-  std::string inject;
-};
 
 /// A compiler fault `--inject` can plant, for tests and teaching (and for
 /// dfa-bisect's own tests: each is a known bug class to localize).
@@ -51,15 +40,6 @@ struct FaultSpec {
 /// Parses `spec` into `out`; returns why it is not a fault ("" if it is).
 std::string parseFault(llvm::StringRef spec, FaultSpec &out);
 
-/// Replaces the function `main` of `module` (its ops grouped into
-/// graph.kernel ops, tiled and laid out) by a `sched.program` for `t`:
-/// placement, memory planning with live ranges, DMA insertion with double
-/// buffering, issue order and, for static targets, start cycles. Errors are
-/// emitted as diagnostics; the status says which kind (DoesNotFit when the
-/// model fits no memory of the target).
-Status convertToSched(mlir::ModuleOp module, const target::Target &t,
-                      const ScheduleOptions &options = {});
-
 } // namespace dfa
 
-#endif // DFA_TRANSFORMS_SCHEDULE_H
+#endif // DFA_TRANSFORMS_FAULTS_H

@@ -1,4 +1,4 @@
-//===- ConvertToSched.cpp - kernels to a per-target schedule ---------------===//
+//===- GraphToSched.cpp - kernels to a per-target schedule -----------------===//
 //
 // SPDX-License-Identifier: Apache-2.0
 //
@@ -31,14 +31,14 @@
 
 #include "SchedLowering.h"
 
-#include "dfa/Transforms/Passes.h"
+#include "dfa/Conversion/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "llvm/ADT/StringExtras.h"
 
 namespace dfa {
 #define GEN_PASS_DEF_CONVERTGRAPHTOSCHEDPASS
-#include "dfa/Transforms/Passes.h.inc"
+#include "dfa/Conversion/Passes.h.inc"
 } // namespace dfa
 
 using namespace mlir;
@@ -293,14 +293,14 @@ DictionaryAttr Lowering::stats(ArrayRef<KernelOp> kernels) {
 
 namespace {
 struct ConvertGraphToSchedPass
-    : dfa::impl::ConvertGraphToSchedPassBase<ConvertGraphToSchedPass> {
+    : dfa::impl::ConvertGraphToSchedPassBase<ConvertGraphToSchedPass>,
+      TargetedPass {
   using ConvertGraphToSchedPassBase::ConvertGraphToSchedPassBase;
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    FailureOr<target::Target> t =
-        loadPassTarget(module, targetName, targetDirs);
-    if (failed(t))
+    const target::Target *t = passTarget(module, targetName, targetDirs);
+    if (!t)
       return signalPassFailure();
     ScheduleOptions options;
     options.remarks = remarks;
@@ -308,16 +308,19 @@ struct ConvertGraphToSchedPass
     FaultSpec fault;
     if (std::string err = parseFault(options.inject, fault); !err.empty()) {
       emitError(module.getLoc()) << err;
+      given.fail(Status::Usage);
       return signalPassFailure();
     }
-    if (convertToSched(module, *t, options) != Status::Ok)
+    Lowering lowering(module, *t, options);
+    if (Status s = lowering.run(); s != Status::Ok) {
+      given.fail(s);
       signalPassFailure();
+    }
   }
 };
 } // namespace
 
-Status dfa::convertToSched(ModuleOp module, const Target &t,
-                           const ScheduleOptions &options) {
-  Lowering l(module, t, options);
-  return l.run();
+std::unique_ptr<Pass> dfa::createConvertGraphToSchedPass(PassTarget target,
+                                    const ConvertGraphToSchedPassOptions &options) {
+  return makeTargetedPass<ConvertGraphToSchedPass>(std::move(target), options);
 }

@@ -4,7 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 ///
-/// Private to lib/Transforms. An Arena places buffers in one memory (per
+/// Private to lib/Conversion/GraphToSched. An Arena places buffers in one memory (per
 /// unit for per-unit memories, blocks spanning ranges of units) first-fit by
 /// live range: a released block remembers the
 /// tokens of the ops that last used it, so whoever reuses its bytes waits
@@ -13,8 +13,8 @@
 ///
 //===----------------------------------------------------------------------===//
 
-#ifndef LIB_TRANSFORMS_SCHEDPLAN_H
-#define LIB_TRANSFORMS_SCHEDPLAN_H
+#ifndef LIB_CONVERSION_GRAPHTOSCHED_SCHEDPLAN_H
+#define LIB_CONVERSION_GRAPHTOSCHED_SCHEDPLAN_H
 
 #include "mlir/IR/Value.h"
 #include "llvm/ADT/SmallVector.h"
@@ -220,4 +220,4 @@ private:
 
 } // namespace dfa
 
-#endif // LIB_TRANSFORMS_SCHEDPLAN_H
+#endif // LIB_CONVERSION_GRAPHTOSCHED_SCHEDPLAN_H

@@ -4,22 +4,23 @@
 //
 //===----------------------------------------------------------------------===//
 ///
-/// Private to lib/Transforms. The lowering of kernels to a sched.program,
-/// split over ConvertToSched.cpp (placement decisions, the driver, stats),
+/// Private to lib/Conversion/GraphToSched. The lowering of kernels to a
+/// sched.program, split over GraphToSched.cpp (placement decisions, the
+/// pass, stats),
 /// SchedEmit.cpp (memory, time, DMAs, kernels) and SchedChunk.cpp (kernels
 /// run as chunks through the scratchpad).
 ///
 //===----------------------------------------------------------------------===//
 
-#ifndef LIB_TRANSFORMS_SCHEDLOWERING_H
-#define LIB_TRANSFORMS_SCHEDLOWERING_H
+#ifndef LIB_CONVERSION_GRAPHTOSCHED_SCHEDLOWERING_H
+#define LIB_CONVERSION_GRAPHTOSCHED_SCHEDLOWERING_H
 
 #include "Chunk.h"
 #include "SchedPlan.h"
-#include "TargetModel.h"
+#include "dfa/Transforms/TargetModel.h"
 
 #include "dfa/Target/Cost.h"
-#include "dfa/Transforms/Schedule.h"
+#include "dfa/Transforms/Faults.h"
 
 #include "dialects/Graph/GraphOps.h"
 #include "dialects/Sched/SchedOps.h"
@@ -34,6 +35,13 @@ namespace dfa::lowering {
 using namespace mlir;
 using namespace dfa::graph;
 using dfa::target::Target;
+
+struct ScheduleOptions {
+  /// Emit a remark for each placement decision.
+  bool remarks = false;
+  /// A fault to plant, one of knownFaults() (parseFault's syntax).
+  std::string inject;
+};
 
 enum : int64_t { kLoadEngine = 0, kStoreEngine = 1, kLinkEngine = 2 };
 /// Under chip partition (the LPU), a chip's units are its functional
@@ -295,4 +303,4 @@ struct Lowering {
 
 } // namespace dfa::lowering
 
-#endif // LIB_TRANSFORMS_SCHEDLOWERING_H
+#endif // LIB_CONVERSION_GRAPHTOSCHED_SCHEDLOWERING_H

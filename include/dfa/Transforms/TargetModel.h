@@ -4,24 +4,31 @@
 //
 //===----------------------------------------------------------------------===//
 ///
-/// Private to lib/Transforms: the target a pass works for, the class of an
-/// op (what fusion and tiling look at), and the memory layout each target
-/// gives a tensor. Every number comes from the machine description.
+/// What the passes of lib/Transforms and lib/Conversion share: the target a
+/// pass works for, the class of an op (what fusion and tiling look at), and
+/// the memory layout each target gives a tensor. Every number comes from
+/// the machine description.
 ///
 //===----------------------------------------------------------------------===//
 
-#ifndef LIB_TRANSFORMS_TARGETMODEL_H
-#define LIB_TRANSFORMS_TARGETMODEL_H
+#ifndef DFA_TRANSFORMS_TARGETMODEL_H
+#define DFA_TRANSFORMS_TARGETMODEL_H
 
 #include "dfa/Support/SourceName.h"
+#include "dfa/Transforms/PassTarget.h"
 #include "dfa/Target/Target.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/BuiltinTypes.h"
 
+#include <optional>
 #include <string>
 
 namespace dfa {
+
+/// Records the target a module is compiled for as its `graph.target`, so
+/// that later stages and `--compile-from` find it.
+void setModuleTarget(mlir::ModuleOp module, const target::Target &t);
 
 /// The target named by a pass option, or, when that is empty, by the
 /// module's `graph.target` attribute (set by the first pass that names one,
@@ -30,13 +37,44 @@ namespace dfa {
 mlir::FailureOr<target::Target>
 loadPassTarget(mlir::ModuleOp module, llvm::StringRef name,
                llvm::ArrayRef<std::string> targetDirs);
-/// The same, taking a pass's `target-dir` list option as it is.
-template <typename DirList>
-mlir::FailureOr<target::Target> loadPassTarget(mlir::ModuleOp module,
-                                               llvm::StringRef name,
-                                               const DirList &dirs) {
-  std::vector<std::string> list(dirs.begin(), dirs.end());
-  return loadPassTarget(module, name, llvm::ArrayRef<std::string>(list));
+
+/// Mixed into every pass that works for a target.
+class TargetedPass {
+public:
+  /// What buildPipeline handed the pass (empty when run on its own).
+  PassTarget given;
+
+protected:
+  /// The pass's target: the one handed over, else the one `name` names (or
+  /// the module's graph.target), parsed once per run and kept here. Either
+  /// way it is recorded on the module. Null after an error, emitted on the
+  /// module.
+  template <typename DirList>
+  const target::Target *passTarget(mlir::ModuleOp module, llvm::StringRef name,
+                                   const DirList &dirs) {
+    if (given.target) {
+      setModuleTarget(module, *given.target);
+      return given.target.get();
+    }
+    std::vector<std::string> list(dirs.begin(), dirs.end());
+    mlir::FailureOr<target::Target> t = loadPassTarget(module, name, list);
+    if (mlir::failed(t))
+      return nullptr;
+    loaded = std::move(*t);
+    return &*loaded;
+  }
+
+private:
+  std::optional<target::Target> loaded;
+};
+
+/// A pass of type `P` built with `options` and handed `target`: the body
+/// of every create function that takes a PassTarget.
+template <typename P, typename Options>
+std::unique_ptr<P> makeTargetedPass(PassTarget target, const Options &options) {
+  auto pass = std::make_unique<P>(options);
+  pass->given = std::move(target);
+  return pass;
 }
 
 enum class OpClass { Source, Pointwise, Data, Reduction, Window, Matmul, Conv,
@@ -95,4 +133,4 @@ std::optional<MatmulShape> gemmShape(mlir::Operation *op);
 
 } // namespace dfa
 
-#endif // LIB_TRANSFORMS_TARGETMODEL_H
+#endif // DFA_TRANSFORMS_TARGETMODEL_H

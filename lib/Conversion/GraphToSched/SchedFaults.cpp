@@ -13,7 +13,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "SchedLowering.h"
-#include "TargetModel.h"
+#include "dfa/Transforms/TargetModel.h"
 
 #include <cmath>
 

@@ -5,7 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Chunk.h"
-#include "TargetModel.h"
+#include "dfa/Transforms/TargetModel.h"
 
 #include "llvm/ADT/TypeSwitch.h"
 

@@ -4,7 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 ///
-/// Private to lib/Transforms. A kernel whose operands do not fit the
+/// Private to lib/Conversion/GraphToSched. A kernel whose operands do not fit the
 /// scratchpad runs as chunks along one dim of its output: each chunk's
 /// operand slices are copied in, computed and copied out, while the next
 /// chunk's copies overlap it. `splitKernel` says, for a dim of the output,
@@ -15,8 +15,8 @@
 ///
 //===----------------------------------------------------------------------===//
 
-#ifndef LIB_TRANSFORMS_CHUNK_H
-#define LIB_TRANSFORMS_CHUNK_H
+#ifndef LIB_CONVERSION_GRAPHTOSCHED_CHUNK_H
+#define LIB_CONVERSION_GRAPHTOSCHED_CHUNK_H
 
 #include "dialects/Graph/GraphOps.h"
 
@@ -45,4 +45,4 @@ mlir::RankedTensorType chunkType(mlir::RankedTensorType type, int64_t d,
 
 } // namespace dfa
 
-#endif // LIB_TRANSFORMS_CHUNK_H
+#endif // LIB_CONVERSION_GRAPHTOSCHED_CHUNK_H
