@@ -34,8 +34,12 @@ int64_t dfa::graph::tensorElements(Type type) {
   return shaped.getNumElements();
 }
 
+int64_t dfa::graph::elementBytes(Type elementType) {
+  int64_t bits = elementType.getIntOrFloatBitWidth();
+  return std::max<int64_t>(1, (bits + 7) / 8);
+}
+
 int64_t dfa::graph::tensorBytes(Type type) {
   auto shaped = cast<ShapedType>(type);
-  int64_t bits = shaped.getElementTypeBitWidth();
-  return shaped.getNumElements() * std::max<int64_t>(1, (bits + 7) / 8);
+  return shaped.getNumElements() * elementBytes(shaped.getElementType());
 }

@@ -16,7 +16,13 @@ class Evaluator;
 
 namespace dfa::graph {
 
-/// Size in bytes of a statically shaped tensor type (i1 counts one byte).
+/// Bytes one element of an integer or float type takes: ceil(bits / 8), at
+/// least 1 (i1 and 4-bit types count one byte). Every byte count in dfa
+/// goes through it.
+int64_t elementBytes(mlir::Type elementType);
+
+/// Size in bytes of a statically shaped tensor type: elements times
+/// elementBytes.
 int64_t tensorBytes(mlir::Type type);
 
 /// Number of elements of a statically shaped tensor type.

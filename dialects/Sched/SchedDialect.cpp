@@ -41,3 +41,21 @@ void SchedDialect::initialize() {
 #include "dialects/Sched/SchedOps.cpp.inc"
       >();
 }
+
+dfa::sched::BufferSite dfa::sched::siteOf(mlir::Value buffer) {
+  BufferSite s;
+  mlir::Operation *def = buffer.getDefiningOp();
+  if (!def)
+    return s;
+  auto get = [&](llvm::StringRef name) {
+    return def->getAttrOfType<mlir::IntegerAttr>(name);
+  };
+  if (mlir::IntegerAttr c = get("chip"))
+    s.chip = c.getInt();
+  if (mlir::IntegerAttr u = get("unit")) {
+    s.unitBegin = u.getInt();
+    mlir::IntegerAttr e = get("unit_end");
+    s.unitEnd = e ? e.getInt() : s.unitBegin + 1;
+  }
+  return s;
+}

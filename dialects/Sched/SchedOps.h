@@ -24,4 +24,17 @@
 #define GET_OP_CLASSES
 #include "dialects/Sched/SchedOps.h.inc"
 
+namespace dfa::sched {
+
+/// Where a buffer is: its chip and the units it spans in a per-unit memory
+/// ([unit, unit_end) of its alloc or weight; [0, 1) for chip-wide buffers
+/// and the program's arguments).
+struct BufferSite {
+  int64_t chip = 0, unitBegin = 0, unitEnd = 1;
+  int64_t units() const { return unitEnd - unitBegin; }
+};
+BufferSite siteOf(mlir::Value buffer);
+
+} // namespace dfa::sched
+
 #endif // DIALECTS_SCHED_SCHEDOPS_H

@@ -13,6 +13,8 @@
 
 #include "dialects/Sched/SchedOps.h"
 
+#include "dialects/Graph/GraphInterfaces.h"
+
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/DenseSet.h"
 
@@ -21,10 +23,7 @@
 using namespace mlir;
 using namespace dfa::sched;
 
-static int64_t tensorBytes(RankedTensorType t) {
-  int64_t bits = t.getElementTypeBitWidth();
-  return t.getNumElements() * std::max<int64_t>(1, (bits + 7) / 8);
-}
+using dfa::graph::tensorBytes;
 
 LogicalResult AllocOp::verify() {
   auto offset = static_cast<int64_t>(getOffset());

@@ -51,9 +51,8 @@ void sourceNames(Location loc, SmallVectorImpl<std::string> &out) {
 }
 
 double denseBytes(Value buffer) {
-  auto tt = cast<sched::BufferType>(buffer.getType()).getTensor();
-  int64_t bits = tt.getElementType().getIntOrFloatBitWidth();
-  return double(tt.getNumElements()) * double((bits + 7) / 8);
+  return double(graph::tensorBytes(
+      cast<sched::BufferType>(buffer.getType()).getTensor()));
 }
 
 std::string typeName(Type t) {
@@ -68,9 +67,7 @@ public:
   Analyzer(sched::ProgramOp program, const target::Target &t)
       : program(program), t(t),
         cycle(1.0 / std::max(1.0, t.clockHz.value)),
-        overhead((program.getTarget().getStaticPlan() ? t.syncNs.value
-                                                      : t.launchNs.value) *
-                 1e-9) {}
+        overhead(target::kernelOverheadSeconds(t)) {}
 
   Report run(const sim::Result *timing);
 
@@ -162,18 +159,13 @@ void Analyzer::addDma(sched::DmaOp d) {
 
 void Analyzer::finishRoofs(KernelRoof &k) {
   bool matrix = target::isMatrixKind(k.kind);
-  double share = std::clamp(
-      target::kernelUnits(t, std::max<int64_t>(k.units, 1)) /
-          std::max(1.0, t.units.value),
-      0.0, 1.0);
+  double share = target::unitShare(t, k.units);
   k.peak = target::peakRate(t, matrix, k.dtype.empty() ? "f32" : k.dtype) * share;
   k.computeSeconds = k.peak > 0 ? k.flops / k.peak : 0;
   k.boundSeconds = k.computeSeconds;
   for (LevelTraffic &l : k.levels) {
     if (const target::MemoryLevel *m = t.level(l.level))
-      l.bandwidth = m->bandwidthBytesPerS.value *
-                    (m->scope == "unit" ? double(std::max<int64_t>(k.units, 1))
-                                        : 1.0);
+      l.bandwidth = target::bandwidthOf(*m, k.units);
     k.boundSeconds = std::max(k.boundSeconds, l.seconds());
   }
   // Levels in the order of the description (outermost first).

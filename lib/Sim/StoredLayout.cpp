@@ -6,6 +6,8 @@
 
 #include "StoredLayout.h"
 
+#include "dfa/Support/MathExtras.h"
+
 using namespace dfa::sim;
 using llvm::ArrayRef;
 using llvm::SmallVector;
@@ -13,7 +15,6 @@ using llvm::SmallVectorImpl;
 using llvm::StringRef;
 
 namespace {
-int64_t roundUp(int64_t x, int64_t m) { return m <= 1 ? x : (x + m - 1) / m * m; }
 
 /// "(a,b,...)" at the front of `s`, consumed.
 bool parseInts(StringRef &s, SmallVector<int64_t, 4> &out) {

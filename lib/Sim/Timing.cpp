@@ -110,45 +110,40 @@ private:
   const target::MemoryLevel *levelOf(Value buffer) {
     return t.level(cast<sched::BufferType>(buffer.getType()).getMemory());
   }
-  static int64_t chipOf(Value buffer) {
-    Operation *d = buffer.getDefiningOp();
-    IntegerAttr c = d ? d->getAttrOfType<IntegerAttr>("chip") : IntegerAttr();
-    return c ? c.getInt() : 0;
-  }
-
-  /// The path a DMA's bytes take and its fixed latency, as the scheduler
-  /// costs it: a chip-to-chip link between chips, the on-chip fabric
-  /// between two buffers of one level, else the slower of the two levels.
-  int pathOf(sched::DmaOp d, double &latencyNs) {
+  /// The bandwidth resource a DMA's bytes share, and its fixed time (DMA
+  /// setup and latency): the path the scheduler costs it on
+  /// (target::transferPath). Copies on one link, one chip's fabric, or one
+  /// memory level of a chip (of one unit range, for a per-unit level) share
+  /// its bandwidth.
+  int pathOf(sched::DmaOp d, double &fixedSeconds) {
+    sched::BufferSite from = sched::siteOf(d.getSource()),
+                      to = sched::siteOf(d.getDest());
     const target::MemoryLevel *src = levelOf(d.getSource());
     const target::MemoryLevel *dst = levelOf(d.getDest());
     int64_t chip = d.getChip() ? int64_t(*d.getChip()) : 0;
+    // The verifier checks that both memories are the target's.
+    target::TransferPath p = target::transferPath(
+        t, *src, from.units(), *dst, to.units(), from.chip != to.chip);
+    fixedSeconds = target::transferSeconds(t, p, 0);
     std::string key;
-    double bw = 0;
-    latencyNs = 0;
-    if (chipOf(d.getSource()) != chipOf(d.getDest()) && t.chipToChip) {
-      key = "link " + std::to_string(chipOf(d.getSource())) + "->" +
-            std::to_string(chipOf(d.getDest()));
-      bw = t.chipToChip->bandwidthBytesPerS.value;
-      latencyNs = t.chipToChip->latencyNs.value;
-    } else if (src && dst && src == dst && t.onChip) {
+    switch (p.kind) {
+    case target::TransferPath::Link:
+      key = "link " + std::to_string(from.chip) + "->" + std::to_string(to.chip);
+      break;
+    case target::TransferPath::Fabric:
       key = "fabric (chip " + std::to_string(chip) + ")";
-      bw = t.onChip->bandwidthBytesPerS.value;
-      latencyNs = t.onChip->latencyNs.value;
-    } else {
-      const target::MemoryLevel *slow =
-          !src ? dst
-          : !dst ? src
-          : src->bandwidthBytesPerS.value <= dst->bandwidthBytesPerS.value ? src
-                                                                           : dst;
-      key = (slow ? slow->name : std::string("memory")) + " (chip " +
-            std::to_string(chip) + ")";
-      bw = slow ? slow->bandwidthBytesPerS.value : 1e12;
-      latencyNs = slow ? slow->latencyNs.value : 0;
+      break;
+    case target::TransferPath::Memory: {
+      key = p.level->name + " (chip " + std::to_string(chip) + ")";
+      const sched::BufferSite &s = p.level == src ? from : to;
+      if (p.level->scope == "unit")
+        key += " " + unitRange(t, s.unitBegin, s.unitEnd);
+      break;
+    }
     }
     auto [it, inserted] = pathIndex.try_emplace(key, int(paths.size()));
     if (inserted) {
-      paths.push_back({key, std::max(bw, 1.0), {}, 0, 0});
+      paths.push_back({key, std::max(p.bandwidth, 1.0), {}, 0, 0});
     }
     return it->second;
   }
@@ -172,12 +167,12 @@ private:
         task.kind = Kind::Dma;
         task.chip = d.getChip() ? int64_t(*d.getChip()) : 0;
         task.engine = d.getEngine();
-        double latencyNs;
-        task.path = pathOf(d, latencyNs);
-        bool engine = target::isDmaTransfer(
-            t, cast<sched::BufferType>(d.getSource().getType()).getMemory(),
-            cast<sched::BufferType>(d.getDest().getType()).getMemory());
-        task.fixed = ((engine ? t.dmaSetupNs.value : 0) + latencyNs) * 1e-9;
+        if (!levelOf(d.getSource()) || !levelOf(d.getDest())) {
+          d.emitOpError() << "copies between memories " << t.name
+                          << " does not have";
+          return Status::InvalidModel;
+        }
+        task.path = pathOf(d, task.fixed);
         task.bytes = d.getBytes() ? double(*d.getBytes()) : 0;
         if (d.getStart())
           task.planned = double(*d.getStart()) * cycle;

@@ -20,10 +20,20 @@ double dfa::target::kernelUnits(const Target &t, int64_t planned) {
                                                       : double(planned);
 }
 
+double dfa::target::unitShare(const Target &t, int64_t planned) {
+  return std::clamp(kernelUnits(t, std::max<int64_t>(planned, 1)) /
+                        std::max(1.0, t.units.value),
+                    1e-9, 1.0);
+}
+
+double dfa::target::kernelOverheadSeconds(const Target &t) {
+  return (t.caps.staticPlan ? t.syncNs.value : t.launchNs.value) * 1e-9;
+}
+
 KernelTime dfa::target::kernelTime(const Target &t, const Work &w) {
   KernelTime time;
   time.memory = w.bandwidth > 0 ? w.bytes / w.bandwidth : 0;
-  double share = std::clamp(w.units / std::max(1.0, t.units.value), 1e-9, 1.0);
+  double share = unitShare(t, w.units);
   // Systolic arrays: weight-stationary folds (SCALE-Sim's closed form).
   // The array is K rows by N columns (`compute.matrix_unit` k and n);
   // `limits.mxu_count` arrays per chip, shared by its units.
@@ -72,19 +82,44 @@ double dfa::target::computeSeconds(const Target &t, const Work &w) {
   return kernelTime(t, w).seconds();
 }
 
-double dfa::target::transferSeconds(const Target &t, double bytes,
-                                    double bandwidth, double latencyNs,
-                                    bool dmaTransfer) {
-  double s = ((dmaTransfer ? t.dmaSetupNs.value : 0) + latencyNs) * 1e-9;
-  if (bandwidth > 0)
-    s += bytes / bandwidth;
-  return s;
+double dfa::target::bandwidthOf(const MemoryLevel &m, int64_t units) {
+  return m.bandwidthBytesPerS.value *
+         (m.scope == "unit" ? double(std::max<int64_t>(units, 1)) : 1.0);
 }
 
-bool dfa::target::isDmaTransfer(const Target &t, llvm::StringRef a,
-                                llvm::StringRef b) {
-  const MemoryLevel *x = t.level(a), *y = t.level(b);
-  return (x && x->kind == "dram") || (y && y->kind == "dram");
+TransferPath dfa::target::transferPath(const Target &t, const MemoryLevel &src,
+                                       int64_t srcUnits, const MemoryLevel &dst,
+                                       int64_t dstUnits, bool crossChip) {
+  TransferPath p;
+  p.dma = src.kind == "dram" || dst.kind == "dram";
+  if (crossChip && t.chipToChip) {
+    p.kind = TransferPath::Link;
+    p.bandwidth = t.chipToChip->bandwidthBytesPerS.value;
+    p.latencyNs = t.chipToChip->latencyNs.value;
+    return p;
+  }
+  if (&src == &dst && t.onChip) {
+    p.kind = TransferPath::Fabric;
+    p.bandwidth = t.onChip->bandwidthBytesPerS.value;
+    p.latencyNs = t.onChip->latencyNs.value;
+    return p;
+  }
+  // A per-unit memory moves its bytes through every unit the buffer spans.
+  double a = bandwidthOf(src, srcUnits), b = bandwidthOf(dst, dstUnits);
+  p.kind = TransferPath::Memory;
+  p.level = a <= b ? &src : &dst;
+  p.bandwidth = std::min(a, b);
+  // The farther memory's latency, whichever side bounds the bandwidth.
+  p.latencyNs = std::max(src.latencyNs.value, dst.latencyNs.value);
+  return p;
+}
+
+double dfa::target::transferSeconds(const Target &t, const TransferPath &path,
+                                    double bytes) {
+  double s = ((path.dma ? t.dmaSetupNs.value : 0) + path.latencyNs) * 1e-9;
+  if (path.bandwidth > 0)
+    s += bytes / path.bandwidth;
+  return s;
 }
 
 int64_t dfa::target::toCycles(const Target &t, double seconds) {

@@ -85,13 +85,6 @@ bool dfa::isAnchor(OpClass c) {
          c == OpClass::Window || c == OpClass::Other;
 }
 
-int64_t dfa::elementBytes(Type t) {
-  unsigned bits = t.getIntOrFloatBitWidth();
-  return bits <= 8 ? 1 : bits / 8;
-}
-
-int64_t dfa::roundUp(int64_t x, int64_t m) { return m <= 1 ? x : ceilDiv(x, m) * m; }
-int64_t dfa::ceilDiv(int64_t x, int64_t m) { return m <= 1 ? x : (x + m - 1) / m; }
 
 /// A layout entry that is a pair of integers, e.g. "tile": [8, 128].
 static std::optional<std::pair<int64_t, int64_t>>

@@ -4,10 +4,13 @@
 //
 //===----------------------------------------------------------------------===//
 ///
-/// The analytic model the scheduler uses for start cycles: a kernel takes
-/// the longer of its compute time (FLOPs over the peak of the units it
-/// uses) and its memory time (bytes over the bandwidth of the level it
-/// reads); a transfer takes its setup, latency and bytes over bandwidth.
+/// The one cost model of dfa: the scheduler plans start cycles with it, the
+/// simulator times and shares bandwidth by it, and the roofline draws its
+/// roofs from it. A kernel takes the longer of its compute time (FLOPs over
+/// the peak of the units it holds, or systolic folds) and its memory time
+/// (bytes over the bandwidth of the level it reads), plus the target's
+/// launch or sync overhead; a copy takes its path's setup, latency and
+/// bytes over the path's bandwidth.
 ///
 //===----------------------------------------------------------------------===//
 
@@ -26,8 +29,9 @@ struct Work {
   /// Runs on the matrix units (matmul, conv, attention) or the vector units.
   bool matrix = false;
   std::string dtype = "f32";
-  /// Units used out of the target's.
-  double units = 1;
+  /// Units the kernel is placed on (kernelUnits() says whose compute it
+  /// holds).
+  int64_t units = 1;
   /// Bandwidth of the memory the operands stream from (bytes/s); 0: none.
   double bandwidth = 0;
   /// The GEMM shape of matrix work, when known: `batch` products of
@@ -37,9 +41,46 @@ struct Work {
 
 /// The units whose compute a kernel placed on `planned` units holds: all of
 /// the chip's under chip partition (its units are functional slices, and
-/// the kernel streams through them all), else the planned ones. The
-/// scheduler times a kernel with it and the roofline draws its roof.
+/// the kernel streams through them all), else the planned ones.
 double kernelUnits(const Target &t, int64_t planned);
+/// The fraction of the chip's compute those units are, in (0, 1]: the
+/// scheduler times a kernel with it and the roofline draws its roof.
+double unitShare(const Target &t, int64_t planned);
+/// What every kernel pays besides its work: a launch on a target that runs
+/// kernels in stream order (a GPU), a synchronization inside a static plan.
+double kernelOverheadSeconds(const Target &t);
+
+/// The bandwidth of level `m` to a buffer or kernel spanning `units` units:
+/// a per-unit memory's times the units, a chip-wide one's as it is.
+double bandwidthOf(const MemoryLevel &m, int64_t units);
+
+/// How a copy between two buffers travels.
+struct TransferPath {
+  enum Kind {
+    Link,   // between chips, over a chip-to-chip link
+    Fabric, // between two buffers of one level, over the on-chip network
+    Memory, // between levels: bounded by the slower side
+  } kind = Memory;
+  /// Memory: the level whose bandwidth bounds the copy.
+  const MemoryLevel *level = nullptr;
+  /// Bytes per second of the path (a per-unit level's times the units the
+  /// buffer spans) and its latency.
+  double bandwidth = 0, latencyNs = 0;
+  /// A DMA engine moves it (an endpoint is off-chip memory), paying the
+  /// target's DMA setup; on-chip streams do not.
+  bool dma = false;
+};
+/// The path of a copy from a buffer in `src` spanning `srcUnits` units to
+/// one in `dst` spanning `dstUnits` (1 for chip-wide levels), across chips
+/// or not. Chips apart: the chip-to-chip link; the same level: the on-chip
+/// fabric; else the bandwidth of the slower of the two levels and the
+/// latency of the farther.
+TransferPath transferPath(const Target &t, const MemoryLevel &src,
+                          int64_t srcUnits, const MemoryLevel &dst,
+                          int64_t dstUnits, bool crossChip);
+/// Seconds a copy of `bytes` takes on `path`: DMA setup where an engine
+/// moves it, latency, bytes over bandwidth.
+double transferSeconds(const Target &t, const TransferPath &path, double bytes);
 
 /// Whether a kernel of this kind (a graph.kernel's `kind`) runs on the
 /// matrix units: matmul, conv and attention.
@@ -71,15 +112,6 @@ double peakRate(const Target &t, bool matrix, llvm::StringRef dtype,
                 bool measured = true);
 /// Seconds a kernel takes: kernelTime(t, w).seconds().
 double computeSeconds(const Target &t, const Work &w);
-/// Seconds a transfer of `bytes` takes over `bandwidth` (bytes/s) with
-/// `latencyNs`, plus the target's DMA setup when a DMA engine moves it
-/// (`dmaTransfer`: an endpoint is off-chip memory); on-chip streams (a
-/// wafer's fabric, chip-to-chip links between SRAMs) pay no setup.
-double transferSeconds(const Target &t, double bytes, double bandwidth,
-                       double latencyNs, bool dmaTransfer = true);
-/// Whether a copy between levels `a` and `b` (names) is a DMA-engine
-/// transfer: one of them is off-chip (dram) memory.
-bool isDmaTransfer(const Target &t, llvm::StringRef a, llvm::StringRef b);
 /// Cycles of the target's clock, at least 1.
 int64_t toCycles(const Target &t, double seconds);
 

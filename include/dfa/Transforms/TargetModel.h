@@ -14,12 +14,15 @@
 #ifndef DFA_TRANSFORMS_TARGETMODEL_H
 #define DFA_TRANSFORMS_TARGETMODEL_H
 
+#include "dfa/Support/MathExtras.h"
 #include "dfa/Support/SourceName.h"
 #include "dfa/Transforms/PassTarget.h"
 #include "dfa/Target/Target.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/BuiltinTypes.h"
+
+#include "dialects/Graph/GraphInterfaces.h"
 
 #include <optional>
 #include <string>
@@ -85,9 +88,7 @@ llvm::StringRef kindName(OpClass c);
 /// Anchors start a kernel of their own: matmul, conv, attention, windows.
 bool isAnchor(OpClass c);
 
-int64_t elementBytes(mlir::Type elementType);
-int64_t roundUp(int64_t x, int64_t m);
-int64_t ceilDiv(int64_t x, int64_t m);
+using graph::elementBytes;
 
 /// How a target stores one tensor.
 struct TensorLayout {

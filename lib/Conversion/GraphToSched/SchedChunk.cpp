@@ -96,7 +96,6 @@ LogicalResult Lowering::emitChunked(KernelOp k, const KernelPlan &p,
   auto ot = cast<RankedTensorType>(out.getType());
   int64_t d = c.split.outDim, D = ot.getDimSize(d);
   Block &body = k.getBlock();
-  double bw = outer->bandwidthBytesPerS.value, lat = outer->latencyNs.value;
   if (opts.remarks)
     emitRemark(loc) << "kernel '" << k.getSymName() << "': " << c.count
                     << " chunks of " << c.extent << " along dim " << d
@@ -152,7 +151,7 @@ LogicalResult Lowering::emitChunked(KernelOp k, const KernelPlan &p,
       from[dim] = start;
       Value done = dmaRegion(loc, src.buffer, h->buffer, from, to, sizes,
                              layout.bytes, dmaDeps,
-                             kLoadEngine, p.chip, bw, lat);
+                             kLoadEngine, p.chip);
       src.readers.push_back(done);
       h->token = done;
       deps.push_back(done);
@@ -190,7 +189,7 @@ LogicalResult Lowering::emitChunked(KernelOp k, const KernelPlan &p,
     to[d] = start;
     lastStore = dmaRegion(loc, oh->buffer, result->buffer, from, to, sizes,
                           olayout.bytes, storeDeps,
-                          kStoreEngine, p.chip, bw, lat);
+                          kStoreEngine, p.chip);
     oh->token = done;
     oh->readers.push_back(lastStore);
     previous.push_back(*oh);

@@ -109,15 +109,14 @@ void Lowering::timeCompute(sched::ComputeOp op, double seconds) {
 }
 
 Value Lowering::dma(Location loc, Value v, Value src, Value dst,
-                    ArrayRef<Value> deps, int64_t engine, int64_t chip,
-                    double bandwidth, double latencyNs) {
+                    ArrayRef<Value> deps, int64_t engine, int64_t chip) {
   auto type = cast<sched::BufferType>(src.getType()).getTensor();
   SmallVector<int64_t> zeros(type.getRank(), 0);
   SmallVector<int64_t> sizes(type.getShape());
   TensorLayout layout = layoutOf(t, v);
   plantFaults(type, layout, sizes);
   return dmaRegion(loc, src, dst, zeros, zeros, sizes, layout.bytes, deps,
-                   engine, chip, bandwidth, latencyNs);
+                   engine, chip);
 }
 
 void Lowering::plantFaults(RankedTensorType type, const TensorLayout &layout,
@@ -136,8 +135,7 @@ Value Lowering::dmaRegion(Location loc, Value src, Value dst,
                           ArrayRef<int64_t> srcOffsets,
                           ArrayRef<int64_t> dstOffsets,
                           ArrayRef<int64_t> sizes, int64_t bytes,
-                          ArrayRef<Value> deps, int64_t engine, int64_t chip,
-                          double bandwidth, double latencyNs) {
+                          ArrayRef<Value> deps, int64_t engine, int64_t chip) {
   SmallVector<Value> waits(deps.begin(), deps.end());
   sortDeps(waits);
   auto op = b.create<sched::DmaOp>(
@@ -149,12 +147,13 @@ Value Lowering::dmaRegion(Location loc, Value src, Value dst,
       currentKernel);
   ++numDmas;
   dmaBytes += bytes;
-  int64_t cycles = target::toCycles(
-      t, target::transferSeconds(
-             t, double(bytes), bandwidth, latencyNs,
-             target::isDmaTransfer(
-                 t, cast<sched::BufferType>(src.getType()).getMemory(),
-                 cast<sched::BufferType>(dst.getType()).getMemory())));
+  sched::BufferSite from = sched::siteOf(src), to = sched::siteOf(dst);
+  target::TransferPath path = target::transferPath(
+      t, *t.level(cast<sched::BufferType>(src.getType()).getMemory()),
+      from.units(), *t.level(cast<sched::BufferType>(dst.getType()).getMemory()),
+      to.units(), from.chip != to.chip);
+  int64_t cycles =
+      target::toCycles(t, target::transferSeconds(t, path, double(bytes)));
   op.setCyclesAttr(b.getI64IntegerAttr(cycles));
   if (fault.name == "dma-hang" && !planted) {
     // The plan expects it done in `cycles`; the transfer never ends.
@@ -214,7 +213,6 @@ Lowering::operand(Location loc, Value v, const KernelPlan &p,
                   SmallVectorImpl<std::pair<Home, Value>> &temps, bool stage) {
   Home &h = homes[v];
   const target::MemoryLevel *want = nullptr;
-  double bw = outer->bandwidthBytesPerS.value, lat = outer->latencyNs.value;
   int64_t engine = kLoadEngine;
   if (stage) {
     want = scratch;
@@ -224,17 +222,10 @@ Lowering::operand(Location loc, Value v, const KernelPlan &p,
              spatial() && (!onWafer || h.unitBegin != p.unitBegin)) {
     // Over the fabric into this kernel's rectangle (or from MemoryX).
     want = home;
-    if (t.onChip && onWafer) {
-      bw = t.onChip->bandwidthBytesPerS.value;
-      lat = t.onChip->latencyNs.value;
+    if (t.onChip && onWafer)
       engine = kLinkEngine;
-    }
   } else if (chipPartition() && h.chip != p.chip) {
     want = home;
-    if (t.chipToChip) {
-      bw = t.chipToChip->bandwidthBytesPerS.value;
-      lat = t.chipToChip->latencyNs.value;
-    }
     engine = kLinkEngine;
   }
   if (!want) {
@@ -242,7 +233,7 @@ Lowering::operand(Location loc, Value v, const KernelPlan &p,
       deps.push_back(h.token);
     return h.buffer;
   }
-  FailureOr<Home> copy = copyOf(loc, v, h, *want, p, engine, bw, lat);
+  FailureOr<Home> copy = copyOf(loc, v, h, *want, p, engine);
   if (failed(copy))
     return failure();
   deps.push_back(copy->token);
@@ -252,8 +243,7 @@ Lowering::operand(Location loc, Value v, const KernelPlan &p,
 
 FailureOr<Home> Lowering::copyOf(Location loc, Value v, Home &from,
                                  const target::MemoryLevel &level,
-                                 const KernelPlan &p, int64_t engine,
-                                 double bandwidth, double latencyNs) {
+                                 const KernelPlan &p, int64_t engine) {
   SmallVector<Value> deps;
   FailureOr<Home> copy =
       place(loc, level, v, p.chip, p.unitBegin, p.unitEnd, deps);
@@ -261,8 +251,7 @@ FailureOr<Home> Lowering::copyOf(Location loc, Value v, Home &from,
     return failure();
   if (from.token)
     deps.push_back(from.token);
-  Value done = dma(loc, v, from.buffer, copy->buffer, deps, engine, p.chip,
-                   bandwidth, latencyNs);
+  Value done = dma(loc, v, from.buffer, copy->buffer, deps, engine, p.chip);
   from.readers.push_back(done);
   copy->token = done;
   return copy;
@@ -368,9 +357,8 @@ void Lowering::timeKernel(KernelOp k, const KernelPlan &p,
     et.print(os);
     w.dtype = s;
   }
-  w.units = target::kernelUnits(t, p.unitEnd - p.unitBegin);
-  w.bandwidth = src.bandwidthBytesPerS.value *
-                (src.scope == "unit" ? double(p.unitEnd - p.unitBegin) : 1.0);
+  w.units = p.unitEnd - p.unitBegin;
+  w.bandwidth = target::bandwidthOf(src, p.unitEnd - p.unitBegin);
   // The GEMM the body performs (on this chunk's slice, for a chunk).
   if (w.matrix)
     for (Operation &op : compute.getBody().front())
@@ -387,7 +375,7 @@ void Lowering::timeKernel(KernelOp k, const KernelPlan &p,
                    b.getI64IntegerAttr(target::toCycles(t, time.compute)));
   compute->setAttr("memory_cycles",
                    b.getI64IntegerAttr(target::toCycles(t, time.memory)));
-  timeCompute(compute, time.seconds() + overheadSeconds());
+  timeCompute(compute, time.seconds() + target::kernelOverheadSeconds(t));
 }
 
 void Lowering::releaseDead(KernelOp k, const DenseMap<Value, int64_t> &lastUse,
@@ -461,8 +449,7 @@ LogicalResult Lowering::emitKernel(KernelOp k, const KernelPlan &p,
       continue;
     }
     FailureOr<Home> back =
-        copyOf(loc, r, h, *outer, p, kStoreEngine,
-               outer->bandwidthBytesPerS.value, outer->latencyNs.value);
+        copyOf(loc, r, h, *outer, p, kStoreEngine);
     if (failed(back))
       return failure();
     release(h);

@@ -175,7 +175,7 @@ struct Lowering {
 
   /// A copy of all of `v` from `src` to `dst`.
   Value dma(Location loc, Value v, Value src, Value dst, ArrayRef<Value> deps,
-            int64_t engine, int64_t chip, double bandwidth, double latencyNs);
+            int64_t engine, int64_t chip);
 
   /// The fault `opts.inject` names, and whether it is in the program yet
   /// (the faults other than tail-drop and accum-f16 are planted once).
@@ -191,12 +191,12 @@ struct Lowering {
                    SmallVectorImpl<int64_t> &sizes);
 
   /// A copy of the region `sizes` at `srcOffsets` of `src` to `dstOffsets`
-  /// of `dst`, moving `bytes` in the target's layout.
+  /// of `dst`, moving `bytes` in the target's layout, timed on the path
+  /// between the two buffers (target::transferPath, as the simulator).
   Value dmaRegion(Location loc, Value src, Value dst,
                   ArrayRef<int64_t> srcOffsets, ArrayRef<int64_t> dstOffsets,
                   ArrayRef<int64_t> sizes, int64_t bytes, ArrayRef<Value> deps,
-                  int64_t engine, int64_t chip, double bandwidth,
-                  double latencyNs);
+                  int64_t engine, int64_t chip);
 
   //===--------------------------------------------------------------------===//
   // Placement decided before emission
@@ -242,7 +242,7 @@ struct Lowering {
   /// reuses; the copy's token is the DMA.
   FailureOr<Home> copyOf(Location loc, Value v, Home &from,
                          const target::MemoryLevel &level, const KernelPlan &p,
-                         int64_t engine, double bandwidth, double latencyNs);
+                         int64_t engine);
 
   /// Does the kernel's working set fit half of the scratchpad per unit?
   bool fitsStaged(KernelOp k, const KernelPlan &p);
@@ -283,11 +283,6 @@ struct Lowering {
                            const DenseMap<Value, int64_t> &lastUse,
                            int64_t index);
 
-  /// A GPU launches every kernel; a static target launches its program
-  /// once and synchronizes between kernels.
-  double overheadSeconds() const {
-    return (isStatic ? t.syncNs.value : t.launchNs.value) * 1e-9;
-  }
 
   bool spatial() const {
     return t.caps.placement == target::Placement::Spatial;

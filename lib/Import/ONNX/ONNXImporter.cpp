@@ -738,7 +738,7 @@ Status dfa::onnxInputSignatures(llvm::StringRef path,
     sig.name = in.name();
     const auto &tt = in.type().tensor_type();
     if (Type elt = elementType(tt.elem_type(), &types))
-      sig.elementBytes = elt.isInteger(1) ? 1 : elt.getIntOrFloatBitWidth() / 8;
+      sig.elementBytes = graph::elementBytes(elt);
     for (const auto &d : tt.shape().dim())
       sig.dims.push_back(d.has_dim_value() ? std::to_string(d.dim_value())
                                            : d.dim_param());
