@@ -19,6 +19,11 @@ config.substitutions.append(("%PATH%", config.environment["PATH"]))
 config.substitutions.append(("%python", "/usr/bin/python3"))
 config.substitutions.append(("%dfa_bin", config.dfa_tools_dir))
 config.substitutions.append(("%dfa_src", os.path.dirname(os.path.abspath(__file__))))
+# Test-only machine descriptions (frozen copies of the shipped ones, named
+# test-*): pass tests name these, so tuning targets/*.json does not change
+# what a pass test expects.
+config.substitutions.append(("%with_test_targets", "env DFA_TARGET_PATH=" + os.path.join(config.test_source_root, "Inputs", "targets")))
+config.substitutions.append(("%test_targets", os.path.join(config.test_source_root, "Inputs", "targets")))
 
 llvm_config.use_default_substitutions()
 llvm_config.with_system_environment(["HOME", "TMPDIR"])

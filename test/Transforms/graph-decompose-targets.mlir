@@ -4,17 +4,17 @@
 // elementwise ops the way XLA does, Spyre keeps its softmax kernel but not
 // layer norm or attention and runs cumsum on the host, the WSE and Groq
 // split everything composite.
-// RUN: dfa-opt %s -graph-decompose="target=gpu-h100" | FileCheck %s --check-prefix=GPU
-// RUN: dfa-opt %s -graph-decompose="target=tpu-v5e" | FileCheck %s --check-prefix=TPU
-// RUN: dfa-opt %s -graph-decompose="target=spyre" | FileCheck %s --check-prefix=SPYRE
-// RUN: dfa-opt %s -graph-decompose="target=wse-2" | FileCheck %s --check-prefix=SPLIT
-// RUN: dfa-opt %s -graph-decompose="target=groq-tsp" | FileCheck %s --check-prefix=SPLIT
-// RUN: dfa-opt %s -graph-decompose="target=spyre remarks=true" -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
-// RUN: not dfa-opt %s -graph-decompose="target=nosuchchip" -o /dev/null 2>&1 | FileCheck %s --check-prefix=UNKNOWN
+// RUN: %with_test_targets dfa-opt %s -graph-decompose="target=test-gpu" | FileCheck %s --check-prefix=GPU
+// RUN: %with_test_targets dfa-opt %s -graph-decompose="target=test-tpu-v5e" | FileCheck %s --check-prefix=TPU
+// RUN: %with_test_targets dfa-opt %s -graph-decompose="target=test-spyre" | FileCheck %s --check-prefix=SPYRE
+// RUN: %with_test_targets dfa-opt %s -graph-decompose="target=test-wse" | FileCheck %s --check-prefix=SPLIT
+// RUN: %with_test_targets dfa-opt %s -graph-decompose="target=test-lpu" | FileCheck %s --check-prefix=SPLIT
+// RUN: %with_test_targets dfa-opt %s -graph-decompose="target=test-spyre remarks=true" -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
+// RUN: not %with_test_targets dfa-opt %s -graph-decompose="target=nosuchchip" -o /dev/null 2>&1 | FileCheck %s --check-prefix=UNKNOWN
 // The decompositions compute what the composite ops compute:
-// RUN: dfa-opt %s -graph-decompose="target=tpu-v5e" -o %t.split.mlir
-// RUN: dfa-run %s --seed 4 --outputs %t.whole > /dev/null
-// RUN: dfa-run %t.split.mlir --seed 4 --outputs %t.split > /dev/null
+// RUN: %with_test_targets dfa-opt %s -graph-decompose="target=test-tpu-v5e" -o %t.split.mlir
+// RUN: %with_test_targets dfa-run %s --seed 4 --outputs %t.whole > /dev/null
+// RUN: %with_test_targets dfa-run %t.split.mlir --seed 4 --outputs %t.split > /dev/null
 // RUN: %python -c "import numpy as np; a, b = (np.load('%t.' + s + '/output_0.npy') for s in ('whole', 'split')); assert np.allclose(a, b, rtol=1e-5, atol=1e-6), abs(a - b).max()"
 
 func.func @main(%q: tensor<2x8x16xf32> {graph.name = "q"}, %g: tensor<16xf32> {graph.name = "g"}) -> tensor<2x8x16xf32> {
@@ -48,7 +48,7 @@ func.func @main(%q: tensor<2x8x16xf32> {graph.name = "q"}, %g: tensor<16xf32> {g
 // SPLIT-NOT: graph.softmax
 // SPLIT-NOT: graph.layer_norm
 
-// REMARK-DAG: remark: decomposed 'graph.layer_norm' for spyre
-// REMARK-DAG: remark: decomposed 'graph.attention' for spyre
-// REMARK-DAG: remark: 'graph.cumsum' has no spyre kernel: it runs on the host
+// REMARK-DAG: remark: decomposed 'graph.layer_norm' for test-spyre
+// REMARK-DAG: remark: decomposed 'graph.attention' for test-spyre
+// REMARK-DAG: remark: 'graph.cumsum' has no test-spyre kernel: it runs on the host
 // UNKNOWN: error: unknown target 'nosuchchip'; available: cpu, gpu-h100

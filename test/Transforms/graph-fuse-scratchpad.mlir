@@ -2,9 +2,9 @@
 // 2048x4096x4096 f16 GEMM with a relu epilogue touches 80 MiB, 2.5 MiB per
 // Spyre core, more than the usable LX (1625216 B); the GPU keeps its
 // epilogue in registers. A smaller GEMM fuses on both.
-// RUN: dfa-opt %s -graph-fuse="target=spyre remarks=true" 2>&1 | FileCheck %s --check-prefix=SPYRE
-// RUN: dfa-opt %s -graph-fuse="target=gpu-h100" | FileCheck %s --check-prefix=GPU
-// RUN: dfa-compile %s --target spyre,gpu-h100 --json | FileCheck %s --check-prefix=JSON
+// RUN: %with_test_targets dfa-opt %s -graph-fuse="target=test-spyre remarks=true" 2>&1 | FileCheck %s --check-prefix=SPYRE
+// RUN: %with_test_targets dfa-opt %s -graph-fuse="target=test-gpu" | FileCheck %s --check-prefix=GPU
+// RUN: %with_test_targets dfa-compile %s --target test-spyre,test-gpu --json | FileCheck %s --check-prefix=JSON
 
 func.func @main(%x: tensor<2048x4096xf16> {graph.name = "x"}, %w: tensor<4096x4096xf16> {graph.name = "w"},
                 %s: tensor<64x128xf16> {graph.name = "s"}, %v: tensor<128x128xf16> {graph.name = "v"})
@@ -30,10 +30,10 @@ func.func @main(%x: tensor<2048x4096xf16> {graph.name = "x"}, %w: tensor<4096x40
 // GPU: graph.kernel "small" kind "matmul"
 // GPU: graph.relu
 
-// JSON: "target": "spyre"
+// JSON: "target": "test-spyre"
 // JSON: "fusions_refused": [
 // JSON-NEXT: {
 // JSON-NEXT: "op": "graph.relu",
 // JSON-NEXT: "kernel": "big",
-// JSON: "target": "gpu-h100"
+// JSON: "target": "test-gpu"
 // JSON: "fusions_refused": [],

@@ -1,16 +1,16 @@
 // What each target fuses (design §6). The same small block: a GEMM with a
 // bias-add and relu epilogue, a row softmax (decomposed into reductions and
 // elementwise ops), and a transpose of the minor dims feeding a second GEMM.
-// RUN: dfa-opt %s -graph-fuse="target=gpu-h100" | FileCheck %s --check-prefix=GPU
-// RUN: dfa-opt %s -graph-fuse="target=tpu-v5e" | FileCheck %s --check-prefix=TPU
-// RUN: dfa-opt %s -graph-fuse="target=wse-2" | FileCheck %s --check-prefix=WSE
-// RUN: dfa-opt %s -graph-fuse="target=groq-tsp" | FileCheck %s --check-prefix=LPU
-// RUN: dfa-opt %s -graph-fuse="target=spyre" | FileCheck %s --check-prefix=SPYRE
-// RUN: dfa-opt %s -graph-fuse="target=cpu" | FileCheck %s --check-prefix=CPU
+// RUN: %with_test_targets dfa-opt %s -graph-fuse="target=test-gpu" | FileCheck %s --check-prefix=GPU
+// RUN: %with_test_targets dfa-opt %s -graph-fuse="target=test-tpu-v5e" | FileCheck %s --check-prefix=TPU
+// RUN: %with_test_targets dfa-opt %s -graph-fuse="target=test-wse" | FileCheck %s --check-prefix=WSE
+// RUN: %with_test_targets dfa-opt %s -graph-fuse="target=test-lpu" | FileCheck %s --check-prefix=LPU
+// RUN: %with_test_targets dfa-opt %s -graph-fuse="target=test-spyre" | FileCheck %s --check-prefix=SPYRE
+// RUN: %with_test_targets dfa-opt %s -graph-fuse="target=test-cpu" | FileCheck %s --check-prefix=CPU
 // Fused kernels compute what the ops did:
-// RUN: dfa-opt %s -graph-fuse="target=gpu-h100" -o %t.gpu.mlir
-// RUN: dfa-run %s --seed 3 --outputs %t.ref > /dev/null
-// RUN: dfa-run %t.gpu.mlir --seed 3 --outputs %t.fused > /dev/null
+// RUN: %with_test_targets dfa-opt %s -graph-fuse="target=test-gpu" -o %t.gpu.mlir
+// RUN: %with_test_targets dfa-run %s --seed 3 --outputs %t.ref > /dev/null
+// RUN: %with_test_targets dfa-run %t.gpu.mlir --seed 3 --outputs %t.fused > /dev/null
 // RUN: %python -c "import numpy as np; a, b = (np.load('%t.' + s + '/output_0.npy') for s in ('ref', 'fused')); assert np.array_equal(a, b)"
 
 func.func @main(%x: tensor<8x16xf32> {graph.name = "x"}, %w: tensor<16x32xf32> {graph.name = "w"},

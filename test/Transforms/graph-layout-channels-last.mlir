@@ -1,11 +1,11 @@
 // Feature maps of a convolutional net are stored channels-last on targets
 // whose layout is tied to the minor dim: channels, not the 7-wide spatial
 // dim, fill Spyre sticks, TPU tiles and Groq vectors. Weights are HWIO.
-// RUN: dfa-opt %s -graph-fuse="target=spyre" -graph-tile -graph-layout | FileCheck %s --check-prefix=SPYRE
-// RUN: dfa-opt %s -graph-fuse="target=tpu-v4" -graph-tile -graph-layout | FileCheck %s --check-prefix=TPU
-// RUN: dfa-opt %s -graph-fuse="target=groq-tsp" -graph-tile -graph-layout | FileCheck %s --check-prefix=LPU
-// RUN: dfa-opt %s -graph-fuse="target=gpu-h100" -graph-tile -graph-layout | FileCheck %s --check-prefix=GPU
-// RUN: dfa-opt %s -graph-fuse="target=groq-tsp" -graph-tile -graph-layout -convert-graph-to-sched | FileCheck %s --check-prefix=SCHED
+// RUN: %with_test_targets dfa-opt %s -graph-fuse="target=test-spyre" -graph-tile -graph-layout | FileCheck %s --check-prefix=SPYRE
+// RUN: %with_test_targets dfa-opt %s -graph-fuse="target=test-tpu-v4" -graph-tile -graph-layout | FileCheck %s --check-prefix=TPU
+// RUN: %with_test_targets dfa-opt %s -graph-fuse="target=test-lpu" -graph-tile -graph-layout | FileCheck %s --check-prefix=LPU
+// RUN: %with_test_targets dfa-opt %s -graph-fuse="target=test-gpu" -graph-tile -graph-layout | FileCheck %s --check-prefix=GPU
+// RUN: %with_test_targets dfa-opt %s -graph-fuse="target=test-lpu" -graph-tile -graph-layout -convert-graph-to-sched | FileCheck %s --check-prefix=SCHED
 
 func.func @main(%x: tensor<1x64x7x7xf32> {graph.name = "x"}) -> tensor<1x64x7x7xf32> {
   %w = graph.constant dense<1.0> : tensor<64x64x3x3xf32> loc("w")

@@ -1,9 +1,9 @@
 // Layouts and padding per target, and relayouts where a transpose moves the
 // minor dim on a target whose layout is tied to it.
-// RUN: dfa-opt %s -graph-fuse="target=spyre" -graph-tile -graph-layout="remarks=true" 2>&1 | FileCheck %s --check-prefix=SPYRE
-// RUN: dfa-opt %s -graph-fuse="target=tpu-v5e" -graph-tile -graph-layout | FileCheck %s --check-prefix=TPU
-// RUN: dfa-opt %s -graph-fuse="target=groq-tsp" -graph-tile -graph-layout | FileCheck %s --check-prefix=LPU
-// RUN: dfa-opt %s -graph-fuse="target=gpu-h100" -graph-tile -graph-layout | FileCheck %s --check-prefix=GPU
+// RUN: %with_test_targets dfa-opt %s -graph-fuse="target=test-spyre" -graph-tile -graph-layout="remarks=true" 2>&1 | FileCheck %s --check-prefix=SPYRE
+// RUN: %with_test_targets dfa-opt %s -graph-fuse="target=test-tpu-v5e" -graph-tile -graph-layout | FileCheck %s --check-prefix=TPU
+// RUN: %with_test_targets dfa-opt %s -graph-fuse="target=test-lpu" -graph-tile -graph-layout | FileCheck %s --check-prefix=LPU
+// RUN: %with_test_targets dfa-opt %s -graph-fuse="target=test-gpu" -graph-tile -graph-layout | FileCheck %s --check-prefix=GPU
 
 func.func @main(%x: tensor<65xf16> {graph.name = "x"}, %a: tensor<10x100xf16> {graph.name = "a"},
                 %b: tensor<100x30xf16> {graph.name = "b"}) -> (tensor<65xf16>, tensor<30x10xf16>) {

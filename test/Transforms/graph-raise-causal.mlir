@@ -1,13 +1,13 @@
 // An additive f16 causal mask (0 on and below the diagonal, -1e4 above, as
 // bench/make_transformer.py and many exporters write it) raises to a causal
 // graph.attention with no mask operand; the values agree within f16.
-// RUN: dfa-opt %s -graph-raise="target=gpu-h200" | FileCheck %s
-// RUN: dfa-opt %s -graph-raise="target=gpu-h200" -o %t.raised.mlir
-// RUN: dfa-run %s --seed 2 --outputs %t.ref > /dev/null
-// RUN: dfa-run %t.raised.mlir --seed 2 --outputs %t.raised > /dev/null
+// RUN: %with_test_targets dfa-opt %s -graph-raise="target=test-gpu" | FileCheck %s
+// RUN: %with_test_targets dfa-opt %s -graph-raise="target=test-gpu" -o %t.raised.mlir
+// RUN: %with_test_targets dfa-run %s --seed 2 --outputs %t.ref > /dev/null
+// RUN: %with_test_targets dfa-run %t.raised.mlir --seed 2 --outputs %t.raised > /dev/null
 // RUN: %python -c "import numpy as np; np.testing.assert_allclose(np.load('%t.raised/output_0.npy').astype(np.float32), np.load('%t.ref/output_0.npy').astype(np.float32), rtol=2e-3, atol=2e-3)"
 // A mask with one kept position changed is not causal: it stays a mask.
-// RUN: sed 's/\[0.0, 0.0, 0.0\]\]/[0.0, 0.0, -1.0e+04]]/' %s | dfa-opt -graph-raise="target=gpu-h200" | FileCheck %s --check-prefix=MASK
+// RUN: sed 's/\[0.0, 0.0, 0.0\]\]/[0.0, 0.0, -1.0e+04]]/' %s | %with_test_targets dfa-opt -graph-raise="target=test-gpu" | FileCheck %s --check-prefix=MASK
 
 func.func @main(%q: tensor<2x3x8xf16> {graph.name = "q"}, %kt: tensor<2x8x3xf16> {graph.name = "kt"},
                 %v: tensor<2x3x8xf16> {graph.name = "v"}) -> tensor<2x3x8xf16> {

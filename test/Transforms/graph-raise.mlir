@@ -1,12 +1,12 @@
 // Attention written out by an exporter is raised to one graph.attention on
 // a target that runs it whole (the GPU's flash-attention kernel), and left
 // alone elsewhere.
-// RUN: dfa-opt %s -graph-raise="target=gpu-h100 remarks=true" 2>&1 | FileCheck %s
-// RUN: dfa-opt %s -graph-raise="target=tpu-v4" | FileCheck %s --check-prefix=TPU
+// RUN: %with_test_targets dfa-opt %s -graph-raise="target=test-gpu remarks=true" 2>&1 | FileCheck %s
+// RUN: %with_test_targets dfa-opt %s -graph-raise="target=test-tpu-v4" | FileCheck %s --check-prefix=TPU
 // The raised program computes the same values.
-// RUN: dfa-opt %s -graph-raise="target=gpu-h100" -o %t.raised.mlir
-// RUN: dfa-run %s --seed 5 --outputs %t.ref > /dev/null
-// RUN: dfa-run %t.raised.mlir --seed 5 --outputs %t.raised > /dev/null
+// RUN: %with_test_targets dfa-opt %s -graph-raise="target=test-gpu" -o %t.raised.mlir
+// RUN: %with_test_targets dfa-run %s --seed 5 --outputs %t.ref > /dev/null
+// RUN: %with_test_targets dfa-run %t.raised.mlir --seed 5 --outputs %t.raised > /dev/null
 // RUN: %python -c "import numpy as np; [np.testing.assert_allclose(np.load('%t.raised/output_%%d.npy' %% i), np.load('%t.ref/output_%%d.npy' %% i), rtol=1e-6, atol=1e-6) for i in range(4)]"
 
 func.func @main(%q: tensor<1x2x4x8xf32> {graph.name = "q"}, %k: tensor<1x4x2x8xf32> {graph.name = "k"},

@@ -1,10 +1,10 @@
 // Tiles and units per target for a 512x1024x768 f16 GEMM and a pointwise op.
-// RUN: dfa-opt %s -graph-fuse="target=gpu-h100" -graph-tile | FileCheck %s --check-prefix=GPU
-// RUN: dfa-opt %s -graph-fuse="target=tpu-v5e" -graph-tile | FileCheck %s --check-prefix=TPU
-// RUN: dfa-opt %s -graph-fuse="target=groq-tsp" -graph-tile | FileCheck %s --check-prefix=LPU
-// RUN: dfa-opt %s -graph-fuse="target=spyre" -graph-tile | FileCheck %s --check-prefix=SPYRE
-// RUN: dfa-opt %s -graph-fuse="target=wse-2" -graph-tile | FileCheck %s --check-prefix=WSE
-// RUN: dfa-opt %s -graph-fuse="target=gpu-h100" -graph-tile="remarks=true" -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
+// RUN: %with_test_targets dfa-opt %s -graph-fuse="target=test-gpu" -graph-tile | FileCheck %s --check-prefix=GPU
+// RUN: %with_test_targets dfa-opt %s -graph-fuse="target=test-tpu-v5e" -graph-tile | FileCheck %s --check-prefix=TPU
+// RUN: %with_test_targets dfa-opt %s -graph-fuse="target=test-lpu" -graph-tile | FileCheck %s --check-prefix=LPU
+// RUN: %with_test_targets dfa-opt %s -graph-fuse="target=test-spyre" -graph-tile | FileCheck %s --check-prefix=SPYRE
+// RUN: %with_test_targets dfa-opt %s -graph-fuse="target=test-wse" -graph-tile | FileCheck %s --check-prefix=WSE
+// RUN: %with_test_targets dfa-opt %s -graph-fuse="target=test-gpu" -graph-tile="remarks=true" -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
 
 func.func @main(%a: tensor<512x768xf16> {graph.name = "a"}, %b: tensor<768x1024xf16> {graph.name = "b"},
                 %c: tensor<100x70xf16> {graph.name = "c"}) -> (tensor<512x1024xf16>, tensor<100x70xf16>) {

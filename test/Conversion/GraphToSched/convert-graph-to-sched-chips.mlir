@@ -2,11 +2,11 @@
 // 4096x8192 f32 weights of 128 MiB each go to three chips, the activations
 // cross chips over C2C links, and every op has a compile-time start cycle.
 // A model that fits no memory of a target is an error (exit 9).
-// RUN: dfa-compile %s --target groq-tsp | FileCheck %s --check-prefix=LPU
-// RUN: dfa-compile %s --target gpu-h100 --json | FileCheck %s --check-prefix=GPU
-// RUN: not dfa-compile %S/Inputs/too-big.mlir --target tpu-v5e -o /dev/null 2>&1 | FileCheck %s --check-prefix=NOFIT
-// RUN: dfa-compile %S/Inputs/too-big.mlir --target tpu-v5e -o /dev/null 2>/dev/null; test $? -eq 9
-// RUN: dfa-compile %S/Inputs/too-big.mlir --target gpu-h200 -o /dev/null
+// RUN: %with_test_targets dfa-compile %s --target test-lpu | FileCheck %s --check-prefix=LPU
+// RUN: %with_test_targets dfa-compile %s --target test-gpu --json | FileCheck %s --check-prefix=GPU
+// RUN: not %with_test_targets dfa-compile %S/Inputs/too-big.mlir --target test-tpu-v5e -o /dev/null 2>&1 | FileCheck %s --check-prefix=NOFIT
+// RUN: %with_test_targets dfa-compile %S/Inputs/too-big.mlir --target test-tpu-v5e -o /dev/null 2>/dev/null; test $? -eq 9
+// RUN: %with_test_targets dfa-compile %S/Inputs/too-big.mlir --target test-gpu -o /dev/null
 
 func.func @main(%x: tensor<16x4096xf32> {graph.name = "x"}) -> tensor<16x8192xf32> {
   %w0 = graph.weight "w0" at ""[0] : tensor<4096x8192xf32>
@@ -18,7 +18,7 @@ func.func @main(%x: tensor<16x4096xf32> {graph.name = "x"}) -> tensor<16x8192xf3
   return %2 : tensor<16x8192xf32>
 }
 
-// LPU: sched.program @main target <name = "groq-tsp", static_plan = true, units = 6, levels = {SRAM = 230686720 : i64}> attributes {chips = 3 : i64
+// LPU: sched.program @main target <name = "test-lpu", static_plan = true, units = 6, levels = {SRAM = 230686720 : i64}> attributes {chips = 3 : i64
 // LPU-DAG: sched.weight "w0" {{.*}}chip = 0 : i64
 // LPU-DAG: sched.weight "w1" {{.*}}chip = 1 : i64
 // LPU-DAG: sched.weight "w2" {{.*}}chip = 2 : i64
@@ -31,4 +31,4 @@ func.func @main(%x: tensor<16x4096xf32> {graph.name = "x"}) -> tensor<16x8192xf3
 // The GPU holds everything in its 80 GB of HBM on one chip.
 // GPU: "chips": 1,
 
-// NOFIT: too-big.mlir:3:8: error: does not fit: HBM of tpu-v5e holds 17179869184 B; weight 'w' needs 40038400000 B with 0 B already live
+// NOFIT: too-big.mlir:3:8: error: does not fit: HBM of test-tpu-v5e holds 17179869184 B; weight 'w' needs 40038400000 B with 0 B already live

@@ -3,9 +3,9 @@
 // split does not touch are staged once, the others copied in slice by slice
 // (region DMAs), each chunk computed on its slice and copied out. A kernel
 // with no such dim streams from HBM and is reported as a spill.
-// RUN: dfa-opt %s -graph-fuse="target=tpu-v4" -graph-tile -graph-layout -convert-graph-to-sched="remarks=true" 2>&1 | FileCheck %s
-// RUN: dfa-opt %s -graph-fuse="target=tpu-v4" -graph-tile -graph-layout -convert-graph-to-sched | FileCheck %s --check-prefix=STATS
-// RUN: dfa-opt %s -graph-fuse="target=spyre" -graph-tile -graph-layout -convert-graph-to-sched | FileCheck %s --check-prefix=SPYRE
+// RUN: %with_test_targets dfa-opt %s -graph-fuse="target=test-tpu-v4" -graph-tile -graph-layout -convert-graph-to-sched="remarks=true" 2>&1 | FileCheck %s
+// RUN: %with_test_targets dfa-opt %s -graph-fuse="target=test-tpu-v4" -graph-tile -graph-layout -convert-graph-to-sched | FileCheck %s --check-prefix=STATS
+// RUN: %with_test_targets dfa-opt %s -graph-fuse="target=test-spyre" -graph-tile -graph-layout -convert-graph-to-sched | FileCheck %s --check-prefix=SPYRE
 
 func.func @main(%x: tensor<128x1024xf32> {graph.name = "x"}, %b: tensor<8192xf32> {graph.name = "b"},
                 %row: tensor<1x8388608xf32> {graph.name = "row"})

@@ -1,13 +1,13 @@
 // Schedules per target. The [65] f16 copy on Spyre: the input in LPDDR5
 // as two 64-element sticks (63 pad elements), staged into LX by a DMA that
 // moves both sticks, the copy kernel on the cores, and the copy back.
-// RUN: dfa-compile %s --target spyre | FileCheck %s --check-prefix=SPYRE
-// RUN: dfa-compile %s --target gpu-h100 | FileCheck %s --check-prefix=GPU
-// RUN: dfa-compile %s --target tpu-v5e | FileCheck %s --check-prefix=TPU
+// RUN: %with_test_targets dfa-compile %s --target test-spyre | FileCheck %s --check-prefix=SPYRE
+// RUN: %with_test_targets dfa-compile %s --target test-gpu | FileCheck %s --check-prefix=GPU
+// RUN: %with_test_targets dfa-compile %s --target test-tpu-v5e | FileCheck %s --check-prefix=TPU
 // Every stage can be dumped, and compilation resumed from a dump:
-// RUN: rm -rf %t && dfa-compile %s --target spyre --dump-dir %t -o %t.sched.mlir
-// RUN: ls %t/spyre | FileCheck %s --check-prefix=DUMP
-// RUN: dfa-compile %t/spyre/04-laid-out.mlir --compile-from=laid-out -o %t.resumed.mlir
+// RUN: rm -rf %t && %with_test_targets dfa-compile %s --target test-spyre --dump-dir %t -o %t.sched.mlir
+// RUN: ls %t/test-spyre | FileCheck %s --check-prefix=DUMP
+// RUN: %with_test_targets dfa-compile %t/test-spyre/04-laid-out.mlir --compile-from=laid-out -o %t.resumed.mlir
 // RUN: diff %t.sched.mlir %t.resumed.mlir
 
 func.func @main(%x: tensor<65xf16> {graph.name = "x"}) -> tensor<65xf16> {
@@ -15,7 +15,7 @@ func.func @main(%x: tensor<65xf16> {graph.name = "x"}) -> tensor<65xf16> {
   return %0 : tensor<65xf16>
 }
 
-// SPYRE: sched.program @main target <name = "spyre", static_plan = true, units = 32, levels = {LPDDR5 = 128000000000 : i64, LX = 2097152 : i64}>
+// SPYRE: sched.program @main target <name = "test-spyre", static_plan = true, units = 32, levels = {LPDDR5 = 128000000000 : i64, LX = 2097152 : i64}>
 // SPYRE: ^bb0(%[[IN:.*]]: !sched.buffer<"LPDDR5", tensor<65xf16>>):
 // The LX buffer is split over the 2 cores that hold a stick each.
 // SPYRE: %[[LX:.*]] = sched.alloc {layout = "stick(64)", offset = 0 : i64, size = 128 : i64, unit = 0 : i64, unit_end = 2 : i64} : !sched.buffer<"LX", tensor<65xf16>>
@@ -29,7 +29,7 @@ func.func @main(%x: tensor<65xf16> {graph.name = "x"}) -> tensor<65xf16> {
 // SPYRE: sched.return %[[HOME]]
 
 // The GPU runs kernels in stream order from HBM: no DMAs, no start cycles.
-// GPU: sched.program @main target <name = "gpu-h100", static_plan = false, units = 132
+// GPU: sched.program @main target <name = "test-gpu", static_plan = false, units = 132
 // GPU-NOT: sched.dma
 // GPU: sched.compute "copy"
 // GPU-NOT: start =
