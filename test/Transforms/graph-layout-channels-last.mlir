@@ -1,12 +1,16 @@
 // Feature maps of a convolutional net are stored channels-last on targets
 // whose layout is tied to the minor dim: channels, not the 7-wide spatial
 // dim, fill Spyre sticks, TPU tiles and Groq vectors. Weights are HWIO.
-// RUN: %with_test_targets dfa-opt %s -graph-fuse="target=test-spyre" -graph-tile -graph-layout | FileCheck %s --check-prefix=SPYRE
-// RUN: %with_test_targets dfa-opt %s -graph-fuse="target=test-tpu-v4" -graph-tile -graph-layout | FileCheck %s --check-prefix=TPU
-// RUN: %with_test_targets dfa-opt %s -graph-fuse="target=test-lpu" -graph-tile -graph-layout | FileCheck %s --check-prefix=LPU
-// RUN: %with_test_targets dfa-opt %s -graph-fuse="target=test-gpu" -graph-tile -graph-layout | FileCheck %s --check-prefix=GPU
-// RUN: %with_test_targets dfa-opt %s -graph-fuse="target=test-lpu" -graph-tile -graph-layout -convert-graph-to-sched | FileCheck %s --check-prefix=SCHED
+// Each run starts from what graph-fuse and graph-tile made for its target
+// (Inputs/graph-layout-channels-last.<target>.mlir, test/Inputs/make_stage_input.sh).
+// RUN: %with_test_targets dfa-opt %S/Inputs/graph-layout-channels-last.test-spyre.mlir -graph-layout | FileCheck %s --check-prefix=SPYRE
+// RUN: %with_test_targets dfa-opt %S/Inputs/graph-layout-channels-last.test-tpu-v4.mlir -graph-layout | FileCheck %s --check-prefix=TPU
+// RUN: %with_test_targets dfa-opt %S/Inputs/graph-layout-channels-last.test-lpu.mlir -graph-layout | FileCheck %s --check-prefix=LPU
+// RUN: %with_test_targets dfa-opt %S/Inputs/graph-layout-channels-last.test-gpu.mlir -graph-layout | FileCheck %s --check-prefix=GPU
+// The schedule keeps the layout the pass chose (the weight stored HWIO in vectors).
+// RUN: %with_test_targets dfa-opt %S/Inputs/graph-layout-channels-last.test-lpu.mlir -graph-layout -convert-graph-to-sched | FileCheck %s --check-prefix=SCHED
 
+// The graph the inputs were made from:
 func.func @main(%x: tensor<1x64x7x7xf32> {graph.name = "x"}) -> tensor<1x64x7x7xf32> {
   %w = graph.constant dense<1.0> : tensor<64x64x3x3xf32> loc("w")
   %0 = graph.conv %x, %w {dilations = array<i64: 1, 1>, group = 1 : i64, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>} : (tensor<1x64x7x7xf32>, tensor<64x64x3x3xf32>) -> tensor<1x64x7x7xf32> loc("conv")

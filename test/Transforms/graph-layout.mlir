@@ -1,10 +1,13 @@
 // Layouts and padding per target, and relayouts where a transpose moves the
 // minor dim on a target whose layout is tied to it.
-// RUN: %with_test_targets dfa-opt %s -graph-fuse="target=test-spyre" -graph-tile -graph-layout="remarks=true" 2>&1 | FileCheck %s --check-prefix=SPYRE
-// RUN: %with_test_targets dfa-opt %s -graph-fuse="target=test-tpu-v5e" -graph-tile -graph-layout | FileCheck %s --check-prefix=TPU
-// RUN: %with_test_targets dfa-opt %s -graph-fuse="target=test-lpu" -graph-tile -graph-layout | FileCheck %s --check-prefix=LPU
-// RUN: %with_test_targets dfa-opt %s -graph-fuse="target=test-gpu" -graph-tile -graph-layout | FileCheck %s --check-prefix=GPU
+// Each run starts from what graph-fuse and graph-tile made for its target
+// (Inputs/graph-layout.<target>.mlir, test/Inputs/make_stage_input.sh).
+// RUN: %with_test_targets dfa-opt %S/Inputs/graph-layout.test-spyre.mlir -graph-layout="remarks=true" 2>&1 | FileCheck %s --check-prefix=SPYRE
+// RUN: %with_test_targets dfa-opt %S/Inputs/graph-layout.test-tpu-v5e.mlir -graph-layout | FileCheck %s --check-prefix=TPU
+// RUN: %with_test_targets dfa-opt %S/Inputs/graph-layout.test-lpu.mlir -graph-layout | FileCheck %s --check-prefix=LPU
+// RUN: %with_test_targets dfa-opt %S/Inputs/graph-layout.test-gpu.mlir -graph-layout | FileCheck %s --check-prefix=GPU
 
+// The graph the inputs were made from:
 func.func @main(%x: tensor<65xf16> {graph.name = "x"}, %a: tensor<10x100xf16> {graph.name = "a"},
                 %b: tensor<100x30xf16> {graph.name = "b"}) -> (tensor<65xf16>, tensor<30x10xf16>) {
   %0 = graph.reshape %x : (tensor<65xf16>) -> tensor<65xf16> loc("copy")

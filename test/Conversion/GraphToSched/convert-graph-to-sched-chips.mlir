@@ -2,7 +2,9 @@
 // 4096x8192 f32 weights of 128 MiB each go to three chips, the activations
 // cross chips over C2C links, and every op has a compile-time start cycle.
 // A model that fits no memory of a target is an error (exit 9).
-// RUN: %with_test_targets dfa-compile %s --target test-lpu | FileCheck %s --check-prefix=LPU
+// The LPU run starts from the laid-out IR the pipeline hands the lowering
+// (Inputs/chips.test-lpu.mlir, test/Inputs/make_stage_input.sh).
+// RUN: %with_test_targets dfa-opt %S/Inputs/chips.test-lpu.mlir -convert-graph-to-sched | FileCheck %s --check-prefix=LPU
 // RUN: %with_test_targets dfa-compile %s --target test-gpu --json | FileCheck %s --check-prefix=GPU
 // RUN: not %with_test_targets dfa-compile %S/Inputs/too-big.mlir --target test-tpu-v5e -o /dev/null 2>&1 | FileCheck %s --check-prefix=NOFIT
 // RUN: %with_test_targets dfa-compile %S/Inputs/too-big.mlir --target test-tpu-v5e -o /dev/null 2>/dev/null; test $? -eq 9
@@ -18,7 +20,7 @@ func.func @main(%x: tensor<16x4096xf32> {graph.name = "x"}) -> tensor<16x8192xf3
   return %2 : tensor<16x8192xf32>
 }
 
-// LPU: sched.program @main target <name = "test-lpu", static_plan = true, units = 6, levels = {SRAM = 230686720 : i64}> attributes {chips = 3 : i64
+// LPU-LABEL: sched.program @main target <name = "test-lpu", static_plan = true, units = 6, levels = {SRAM = 230686720 : i64}> attributes {chips = 3 : i64
 // LPU-DAG: sched.weight "w0" {{.*}}chip = 0 : i64
 // LPU-DAG: sched.weight "w1" {{.*}}chip = 1 : i64
 // LPU-DAG: sched.weight "w2" {{.*}}chip = 2 : i64

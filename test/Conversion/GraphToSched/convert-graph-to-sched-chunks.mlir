@@ -3,10 +3,13 @@
 // split does not touch are staged once, the others copied in slice by slice
 // (region DMAs), each chunk computed on its slice and copied out. A kernel
 // with no such dim streams from HBM and is reported as a spill.
-// RUN: %with_test_targets dfa-opt %s -graph-fuse="target=test-tpu-v4" -graph-tile -graph-layout -convert-graph-to-sched="remarks=true" 2>&1 | FileCheck %s
-// RUN: %with_test_targets dfa-opt %s -graph-fuse="target=test-tpu-v4" -graph-tile -graph-layout -convert-graph-to-sched | FileCheck %s --check-prefix=STATS
-// RUN: %with_test_targets dfa-opt %s -graph-fuse="target=test-spyre" -graph-tile -graph-layout -convert-graph-to-sched | FileCheck %s --check-prefix=SPYRE
+// Each run starts from what graph-fuse, graph-tile and graph-layout made for
+// its target (Inputs/chunks.<target>.mlir, test/Inputs/make_stage_input.sh).
+// RUN: %with_test_targets dfa-opt %S/Inputs/chunks.test-tpu-v4.mlir -convert-graph-to-sched="remarks=true" 2>&1 | FileCheck %s
+// RUN: %with_test_targets dfa-opt %S/Inputs/chunks.test-tpu-v4.mlir -convert-graph-to-sched | FileCheck %s --check-prefix=STATS
+// RUN: %with_test_targets dfa-opt %S/Inputs/chunks.test-spyre.mlir -convert-graph-to-sched | FileCheck %s --check-prefix=SPYRE
 
+// The graph the inputs were made from:
 func.func @main(%x: tensor<128x1024xf32> {graph.name = "x"}, %b: tensor<8192xf32> {graph.name = "b"},
                 %row: tensor<1x8388608xf32> {graph.name = "row"})
     -> (tensor<128x8192xf32>, tensor<1x8388608xf32>) {

@@ -1,21 +1,20 @@
 // Schedules per target. The [65] f16 copy on Spyre: the input in LPDDR5
 // as two 64-element sticks (63 pad elements), staged into LX by a DMA that
 // moves both sticks, the copy kernel on the cores, and the copy back.
-// RUN: %with_test_targets dfa-compile %s --target test-spyre | FileCheck %s --check-prefix=SPYRE
-// RUN: %with_test_targets dfa-compile %s --target test-gpu | FileCheck %s --check-prefix=GPU
-// RUN: %with_test_targets dfa-compile %s --target test-tpu-v5e | FileCheck %s --check-prefix=TPU
-// Every stage can be dumped, and compilation resumed from a dump:
-// RUN: rm -rf %t && %with_test_targets dfa-compile %s --target test-spyre --dump-dir %t -o %t.sched.mlir
-// RUN: ls %t/test-spyre | FileCheck %s --check-prefix=DUMP
-// RUN: %with_test_targets dfa-compile %t/test-spyre/04-laid-out.mlir --compile-from=laid-out -o %t.resumed.mlir
-// RUN: diff %t.sched.mlir %t.resumed.mlir
+// Each run starts from the laid-out IR the pipeline hands the lowering for
+// its target (Inputs/convert-graph-to-sched.<target>.mlir,
+// test/Inputs/make_stage_input.sh).
+// RUN: %with_test_targets dfa-opt %S/Inputs/convert-graph-to-sched.test-spyre.mlir -convert-graph-to-sched | FileCheck %s --check-prefix=SPYRE
+// RUN: %with_test_targets dfa-opt %S/Inputs/convert-graph-to-sched.test-gpu.mlir -convert-graph-to-sched | FileCheck %s --check-prefix=GPU
+// RUN: %with_test_targets dfa-opt %S/Inputs/convert-graph-to-sched.test-tpu-v5e.mlir -convert-graph-to-sched | FileCheck %s --check-prefix=TPU
 
+// The graph the inputs were made from:
 func.func @main(%x: tensor<65xf16> {graph.name = "x"}) -> tensor<65xf16> {
   %0 = graph.reshape %x : (tensor<65xf16>) -> tensor<65xf16> loc("copy")
   return %0 : tensor<65xf16>
 }
 
-// SPYRE: sched.program @main target <name = "test-spyre", static_plan = true, units = 32, levels = {LPDDR5 = 128000000000 : i64, LX = 2097152 : i64}>
+// SPYRE-LABEL: sched.program @main target <name = "test-spyre", static_plan = true, units = 32, levels = {LPDDR5 = 128000000000 : i64, LX = 2097152 : i64}>
 // SPYRE: ^bb0(%[[IN:.*]]: !sched.buffer<"LPDDR5", tensor<65xf16>>):
 // The LX buffer is split over the 2 cores that hold a stick each.
 // SPYRE: %[[LX:.*]] = sched.alloc {layout = "stick(64)", offset = 0 : i64, size = 128 : i64, unit = 0 : i64, unit_end = 2 : i64} : !sched.buffer<"LX", tensor<65xf16>>
@@ -29,7 +28,7 @@ func.func @main(%x: tensor<65xf16> {graph.name = "x"}) -> tensor<65xf16> {
 // SPYRE: sched.return %[[HOME]]
 
 // The GPU runs kernels in stream order from HBM: no DMAs, no start cycles.
-// GPU: sched.program @main target <name = "test-gpu", static_plan = false, units = 132
+// GPU-LABEL: sched.program @main target <name = "test-gpu", static_plan = false, units = 132
 // GPU-NOT: sched.dma
 // GPU: sched.compute "copy"
 // GPU-NOT: start =
@@ -37,10 +36,3 @@ func.func @main(%x: tensor<65xf16> {graph.name = "x"}) -> tensor<65xf16> {
 // The TPU stages through VMEM in (8,128)(2,1) tiles: 65 f16 take 128 x 16.
 // TPU: sched.alloc {layout = "tile(8,128)(2,1)", offset = 0 : i64, size = 256 : i64, unit = 0 : i64} : !sched.buffer<"VMEM", tensor<65xf16>>
 // TPU: sched.dma
-
-// DUMP: 00-graph.mlir
-// DUMP-NEXT: 01-decomposed.mlir
-// DUMP-NEXT: 02-fused.mlir
-// DUMP-NEXT: 03-tiled.mlir
-// DUMP-NEXT: 04-laid-out.mlir
-// DUMP-NEXT: 05-sched.mlir

@@ -1,0 +1,23 @@
+// The input of a pass test: graph-layout.mlir through -graph-fuse=target=test-tpu-v5e -graph-tile
+// (test/Inputs/make_stage_input.sh).
+module attributes {graph.fusions_refused = [], graph.target = "test-tpu-v5e"} {
+  func.func @main(%arg0: tensor<65xf16> {graph.name = "x"}, %arg1: tensor<10x100xf16> {graph.name = "a"}, %arg2: tensor<100x30xf16> {graph.name = "b"}) -> (tensor<65xf16>, tensor<30x10xf16>) {
+    %0 = graph.kernel "copy" kind "data"(%arg0) attributes {grid = 1 : i64, tile = array<i64: 65>, units = 1 : i64, vmem_bytes = 520 : i64} : (tensor<65xf16>) -> tensor<65xf16> {
+    ^bb0(%arg3: tensor<65xf16>):
+      %3 = graph.reshape %arg3 : (tensor<65xf16>) -> tensor<65xf16>
+      graph.yield %3 : tensor<65xf16>
+    }
+    %1 = graph.kernel "mm" kind "matmul"(%arg1, %arg2) attributes {grid = 1 : i64, tile = array<i64: 16, 128, 128>, units = 1 : i64, vmem_bytes = 81920 : i64} : (tensor<10x100xf16>, tensor<100x30xf16>) -> tensor<10x30xf16> {
+    ^bb0(%arg3: tensor<10x100xf16>, %arg4: tensor<100x30xf16>):
+      %3 = graph.matmul %arg3, %arg4 : (tensor<10x100xf16>, tensor<100x30xf16>) -> tensor<10x30xf16>
+      graph.yield %3 : tensor<10x30xf16>
+    }
+    %2 = graph.kernel "t" kind "data"(%1) attributes {grid = 1 : i64, tile = array<i64: 300>, units = 1 : i64, vmem_bytes = 2400 : i64} : (tensor<10x30xf16>) -> tensor<30x10xf16> {
+    ^bb0(%arg3: tensor<10x30xf16>):
+      %3 = graph.transpose %arg3 {perm = array<i64: 1, 0>} : (tensor<10x30xf16>) -> tensor<30x10xf16>
+      graph.yield %3 : tensor<30x10xf16>
+    }
+    return %0, %2 : tensor<65xf16>, tensor<30x10xf16>
+  }
+}
+
