@@ -110,8 +110,8 @@ ref::Tensor dfa::sim::toDeviceFormat(const target::Target &t,
 /// computation per row); otherwise every element is placed, and adjacent
 /// ones are merged.
 template <typename F>
-static void forEachRun(const StoredLayout &la, ArrayRef<int64_t> aOff,
-                       const StoredLayout &lb, ArrayRef<int64_t> bOff,
+static void forEachRun(const target::Layout &la, ArrayRef<int64_t> aOff,
+                       const target::Layout &lb, ArrayRef<int64_t> bOff,
                        ArrayRef<int64_t> sizes, F f) {
   int64_t eb = la.elemBytes, rank = sizes.size(), n = 1;
   for (int64_t s : sizes)
@@ -147,9 +147,9 @@ static void forEachRun(const StoredLayout &la, ArrayRef<int64_t> aOff,
 }
 
 /// The dense host image of a tensor of `layout`'s shape.
-static StoredLayout hostLayout(const StoredLayout &layout) {
+static target::Layout hostLayout(const target::Layout &layout) {
   std::string err;
-  return *parseLayout("row-major", layout.shape, layout.elemBytes, err);
+  return *target::Layout::parse("row-major", layout.shape, layout.elemBytes, err);
 }
 
 FailureOr<Executor::Buffer *> Executor::describe(Value v) {
@@ -182,8 +182,9 @@ FailureOr<Executor::Buffer *> Executor::describe(Value v) {
     placed(w);
   else
     b.at.space = mem.newSpace(); // a program input
-  std::optional<StoredLayout> l =
-      parseLayout(layoutName, tensor.getShape(), int64_t(ref::dtypeSize(*dt)), err);
+  std::optional<target::Layout> l =
+      target::Layout::parse(layoutName, tensor.getShape(),
+                            int64_t(ref::dtypeSize(*dt)), err);
   if (!l)
     return emitError(v.getLoc()) << err;
   b.layout = std::move(*l);
@@ -239,7 +240,7 @@ void Executor::store(const Buffer &b, const ref::Tensor &in, bool zeroPads) {
     mem.write(b.at, 0, zeros.data(), zeros.size());
   }
   SmallVector<int64_t> zero(b.layout.shape.size(), 0);
-  StoredLayout host = hostLayout(b.layout);
+  target::Layout host = hostLayout(b.layout);
   forEachRun(b.layout, zero, host, zero, b.layout.shape,
              [&](int64_t, int64_t at, int64_t from, int64_t n) {
                mem.write(b.at, at, t.bytes() + from, n);
@@ -249,7 +250,7 @@ void Executor::store(const Buffer &b, const ref::Tensor &in, bool zeroPads) {
 ref::Tensor Executor::load(const Buffer &b) {
   ref::Tensor t(b.dtype, b.layout.shape);
   SmallVector<int64_t> zero(b.layout.shape.size(), 0);
-  StoredLayout host = hostLayout(b.layout);
+  target::Layout host = hostLayout(b.layout);
   forEachRun(b.layout, zero, host, zero, b.layout.shape,
              [&](int64_t, int64_t at, int64_t to, int64_t n) {
                mem.read(b.at, at, t.bytes() + to, n);
@@ -269,7 +270,7 @@ LogicalResult Executor::dma(sched::DmaOp op) {
   std::vector<uint8_t> staging;
   // A whole tensor between two buffers of one layout: the image, pads and
   // all, in one copy.
-  const StoredLayout &sl = (*src)->layout;
+  const target::Layout &sl = (*src)->layout;
   bool whole = llvm::all_of(op.getSrcOffsets(), [](int64_t o) { return o == 0; }) &&
                llvm::all_of(op.getDstOffsets(), [](int64_t o) { return o == 0; }) &&
                ArrayRef<int64_t>(op.getSizes()) == ArrayRef<int64_t>(sl.shape);

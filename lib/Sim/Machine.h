@@ -18,7 +18,7 @@
 #ifndef LIB_SIM_MACHINE_H
 #define LIB_SIM_MACHINE_H
 
-#include "StoredLayout.h"
+#include "dfa/Target/Layout.h"
 
 #include "dfa/Reference/Tensor.h"
 #include "dfa/Target/Target.h"
@@ -90,7 +90,7 @@ public:
 private:
   struct Buffer {
     Placement at;
-    StoredLayout layout;
+    target::Layout layout;
     ref::DType dtype;
   };
   mlir::FailureOr<Buffer *> describe(mlir::Value buffer);

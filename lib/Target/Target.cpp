@@ -6,6 +6,8 @@
 
 #include "dfa/Target/Target.h"
 
+#include "dfa/Target/Layout.h"
+
 #include "dfa/Support/Limits.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -574,21 +576,35 @@ std::optional<double> Target::layoutValue(llvm::StringRef key) const {
   return std::nullopt;
 }
 
-int64_t Target::minorGranule(int64_t elementBytes, std::string *name) const {
-  auto set = [&](const char *n, int64_t g) {
-    if (name)
-      *name = n;
-    return std::max<int64_t>(1, g);
+std::optional<TileShape> Target::tileFor(int64_t elementBytes) const {
+  auto pair = [&](llvm::StringRef key) -> std::optional<TileShape> {
+    const json::Array *a = layout.getArray(key);
+    if (!a || a->size() != 2)
+      return std::nullopt;
+    auto r = (*a)[0].getAsInteger(), c = (*a)[1].getAsInteger();
+    if (!r || !c || *r < 1 || *c < 1)
+      return std::nullopt;
+    return TileShape{*r, *c};
   };
-  if (auto stick = layoutValue("stick_bytes"))
-    return set("stick", int64_t(*stick) / std::max<int64_t>(1, elementBytes));
-  if (auto vec = layoutValue("vector_elems"))
-    return set("vector", int64_t(*vec));
-  if (const json::Array *tile = layout.getArray("tile"))
-    if (tile->size() == 2)
-      if (auto n = (*tile)[1].getAsNumber())
-        return set("tile", int64_t(*n));
-  return set("element", 1);
+  std::optional<TileShape> base = pair("tile");
+  if (!base)
+    return std::nullopt;
+  if (elementBytes == 2)
+    return pair("tile_16bit").value_or(TileShape{base->rows * 2, base->cols});
+  if (elementBytes == 1)
+    return pair("tile_8bit").value_or(TileShape{base->rows * 4, base->cols});
+  return base;
+}
+
+int64_t Target::minorGranule(int64_t elementBytes, std::string *name) const {
+  // What Layout::of pads the minor dim of a vector to.
+  Layout l = Layout::of(*this, {1}, std::max<int64_t>(1, elementBytes));
+  if (name)
+    *name = l.kind == Layout::Kind::Stick    ? "stick"
+            : l.kind == Layout::Kind::Vector ? "vector"
+            : l.kind == Layout::Kind::Tile   ? "tile"
+                                             : "element";
+  return std::max<int64_t>(1, l.minorGranule);
 }
 
 llvm::StringRef dfa::target::name(FusionPolicy p) {

@@ -42,8 +42,11 @@ std::array<int64_t, 3> matmulGranules(const target::Target &t, int64_t eb) {
   if (const llvm::json::Array *a = t.layout.getArray("mma_tile"))
     if (a->size() == 3)
       return {num((*a)[0], 1), num((*a)[1], 1), num((*a)[2], 1)};
-  if (auto pad = t.layoutValue("matmul_pad"))
-    return {eb == 2 ? 16 : eb == 1 ? 32 : 8, int64_t(*pad), int64_t(*pad)};
+  if (auto pad = t.layoutValue("matmul_pad")) {
+    // Rows in the sublanes of the element type's layout tile.
+    int64_t rows = t.tileFor(eb) ? t.tileFor(eb)->rows : 1;
+    return {rows, int64_t(*pad), int64_t(*pad)};
+  }
   if (const llvm::json::Array *a = t.layout.getArray("mxm_plane"))
     if (a->size() == 2)
       return {1, num((*a)[1], 1), num((*a)[0], 1)};
@@ -70,8 +73,8 @@ struct GraphLayoutPass : dfa::impl::GraphLayoutPassBase<GraphLayoutPass>, Target
       int64_t padBytes = 0;
       for (Value v : k.getOutputs()) {
         TensorLayout l = layoutOf(*t, v);
-        names.push_back(b.getStringAttr(l.name));
-        padBytes += l.bytes - l.logicalBytes;
+        names.push_back(b.getStringAttr(l.name()));
+        padBytes += l.bytes - l.logicalBytes();
       }
       int64_t padFlops = 0;
       for (Operation &op : k.getBlock()) {
@@ -92,9 +95,9 @@ struct GraphLayoutPass : dfa::impl::GraphLayoutPassBase<GraphLayoutPass>, Target
           if (perm.empty() || perm.back() == int64_t(perm.size()) - 1)
             return;
           OpBuilder ob(tr);
-          std::string from = layoutFor(*t, cast<RankedTensorType>(tr.getInput().getType())).name +
+          std::string from = layoutFor(*t, cast<RankedTensorType>(tr.getInput().getType())).name() +
                              " on dim " + std::to_string(perm.size() - 1);
-          std::string to = layoutFor(*t, cast<RankedTensorType>(tr.getType())).name +
+          std::string to = layoutFor(*t, cast<RankedTensorType>(tr.getType())).name() +
                            " on dim " + std::to_string(perm.back());
           auto r = ob.create<RelayoutOp>(tr.getLoc(), tr.getInput(), from, to);
           tr.getInputMutable().assign(r);

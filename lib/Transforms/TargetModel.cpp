@@ -86,105 +86,10 @@ bool dfa::isAnchor(OpClass c) {
 }
 
 
-/// A layout entry that is a pair of integers, e.g. "tile": [8, 128].
-static std::optional<std::pair<int64_t, int64_t>>
-layoutPair(const target::Target &t, StringRef key) {
-  const llvm::json::Array *a = t.layout.getArray(key);
-  if (!a || a->size() != 2)
-    return std::nullopt;
-  auto x = (*a)[0].getAsNumber(), y = (*a)[1].getAsNumber();
-  if (!x || !y)
-    return std::nullopt;
-  return std::make_pair(int64_t(*x), int64_t(*y));
-}
-
 TensorLayout dfa::layoutFor(const target::Target &t, RankedTensorType type,
                             ArrayRef<int64_t> order) {
-  TensorLayout l;
-  ArrayRef<int64_t> shape = type.getShape();
-  if (!order.empty() && order.size() == shape.size()) {
-    l.order.assign(order.begin(), order.end());
-    for (int64_t d : order)
-      l.padded.push_back(shape[d]);
-  } else {
-    l.padded.assign(shape.begin(), shape.end());
-  }
-  int64_t eb = elementBytes(type.getElementType());
-  int64_t rank = type.getRank();
-  l.name = "row-major";
-  if (auto stick = t.layoutValue("stick_bytes")) {
-    // Spyre: the minor dim is stored in sticks of stick_bytes.
-    int64_t per = std::max<int64_t>(1, int64_t(*stick) / eb);
-    if (rank > 0)
-      l.padded.back() = roundUp(l.padded.back(), per);
-    else
-      l.padded.push_back(per);
-    l.name = "stick(" + std::to_string(per) + ")";
-  } else if (auto tile = layoutPair(t, "tile")) {
-    // TPU: (8,128) tiles of the two minor dims; 16-bit types pack two rows
-    // per sublane, (8,128)(2,1), and 8-bit four.
-    auto tl = *tile;
-    if (eb == 2)
-      tl = layoutPair(t, "tile_16bit").value_or(std::make_pair(tl.first * 2, tl.second));
-    else if (eb == 1)
-      tl = layoutPair(t, "tile_8bit").value_or(std::make_pair(tl.first * 4, tl.second));
-    if (rank >= 1)
-      l.padded.back() = roundUp(l.padded.back(), tl.second);
-    if (rank >= 2)
-      l.padded[rank - 2] = roundUp(l.padded[rank - 2], tl.first);
-    l.name = eb == 2 ? "tile(8,128)(2,1)"
-                     : "tile(" + std::to_string(tl.first) + "," +
-                           std::to_string(tl.second) + ")";
-  } else if (auto vec = t.layoutValue("vector_elems")) {
-    // Groq: the minor dim is spread over vectors of 320 elements.
-    if (rank > 0)
-      l.padded.back() = roundUp(l.padded.back(), int64_t(*vec));
-    l.name = "vector(" + std::to_string(int64_t(*vec)) + ")";
-  } else if (t.caps.placement == target::Placement::Spatial) {
-    // Spread over the PEs of a rectangle.
-    l.name = "pe-slices";
-  }
-  if (!l.order.empty()) {
-    l.name += " perm(";
-    for (size_t i = 0; i < l.order.size(); ++i)
-      l.name += (i ? "," : "") + std::to_string(l.order[i]);
-    l.name += ")";
-  }
-  int64_t n = 1, logical = 1;
-  for (int64_t d : l.padded)
-    n *= d;
-  for (int64_t d : shape)
-    logical *= d;
-  l.bytes = n * eb;
-  l.logicalBytes = logical * eb;
-  return l;
-}
-
-int64_t dfa::layoutGranule(const target::Target &t, RankedTensorType type,
-                           const TensorLayout &layout, int64_t dim) {
-  int64_t rank = type.getRank();
-  auto physical = [&](int64_t i) {
-    return layout.order.empty() ? i : layout.order[i];
-  };
-  if (rank == 0)
-    return 1;
-  // Padded extent over logical extent of the physical minor dims tells the
-  // granule: a chunk boundary must fall on a stick, tile or vector edge.
-  int64_t eb = elementBytes(type.getElementType());
-  if (dim == physical(rank - 1)) {
-    std::string kind;
-    int64_t g = t.minorGranule(eb, &kind);
-    if (kind != "element")
-      return g;
-  }
-  if (rank >= 2 && dim == physical(rank - 2))
-    if (auto tile = layoutPair(t, "tile")) {
-      auto key = eb == 2 ? "tile_16bit" : eb == 1 ? "tile_8bit" : "tile";
-      int64_t scale = eb == 2 ? 2 : eb == 1 ? 4 : 1;
-      return layoutPair(t, key).value_or(std::make_pair(tile->first * scale,
-                                                        tile->second)).first;
-    }
-  return 1;
+  return target::Layout::of(t, type.getShape(),
+                            elementBytes(type.getElementType()), order);
 }
 
 bool dfa::minorTied(const target::Target &t) {

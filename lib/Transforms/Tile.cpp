@@ -171,7 +171,8 @@ struct Tiler {
     const target::MemoryLevel *vmem = t.level("VMEM");
     int64_t cap = vmem ? int64_t(vmem->capacityBytes.value) : (16 << 20);
     int64_t pad = int64_t(t.layoutValue("matmul_pad").value_or(128));
-    int64_t sub = eb == 2 ? 16 : eb == 1 ? 32 : 8;
+    // Rows come in the sublanes of the element type's layout tile.
+    int64_t sub = t.tileFor(eb).value_or(target::TileShape{8, 128}).rows;
     int64_t grid;
     if (mm) {
       SmallVector<int64_t> tl = {std::min<int64_t>(512, roundUp(mm->m, sub)),

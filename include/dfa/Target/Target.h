@@ -133,6 +133,11 @@ llvm::StringRef name(TilingScheme s);
 llvm::StringRef name(Placement p);
 llvm::StringRef name(MatrixModel m);
 
+/// Rows and columns of a layout tile of a tensor's two minor dims.
+struct TileShape {
+  int64_t rows = 1, cols = 1;
+};
+
 struct Target {
   std::string name, family, description, file;
   Capabilities caps;
@@ -172,6 +177,12 @@ struct Target {
   /// (a Spyre stick, a vector, the minor side of a TPU tile); `name` is set
   /// to "stick", "vector", "tile" or "element" (1: none).
   int64_t minorGranule(int64_t elementBytes, std::string *name = nullptr) const;
+  /// The tile of the two minor dims for elements of `elementBytes`:
+  /// `layout.tile` for 32-bit and wider elements, `layout.tile_16bit` and
+  /// `layout.tile_8bit` (by default 2 and 4 times the rows: narrower
+  /// elements pack rows into a 32-bit sublane) for narrower ones; nullopt on
+  /// a target that does not tile.
+  std::optional<TileShape> tileFor(int64_t elementBytes) const;
   /// The device storage format of host element type `dtype` ("f16", ...)
   /// when the device keeps it in another format; null otherwise.
   const StorageFormat *deviceFormat(llvm::StringRef dtype) const;

@@ -17,6 +17,7 @@
 #include "dfa/Support/MathExtras.h"
 #include "dfa/Support/SourceName.h"
 #include "dfa/Transforms/PassTarget.h"
+#include "dfa/Target/Layout.h"
 #include "dfa/Target/Target.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -90,24 +91,12 @@ bool isAnchor(OpClass c);
 
 using graph::elementBytes;
 
-/// How a target stores one tensor.
-struct TensorLayout {
-  std::string name;               // "row-major", "tile(8,128)", "stick(64)", ...
-                                  // plus " perm(0,2,3,1)" when dims are reordered
-  llvm::SmallVector<int64_t> order;  // physical order of the logical dims,
-                                     // minor last; empty for identity
-  llvm::SmallVector<int64_t> padded; // padded shape, in physical order
-  int64_t bytes = 0;              // padded size
-  int64_t logicalBytes = 0;       // unpadded size
-};
+/// How a target stores one tensor (dfa/Target/Layout.h).
+using TensorLayout = target::Layout;
 
+/// target::Layout::of for a tensor type, its dims in physical `order`.
 TensorLayout layoutFor(const target::Target &t, mlir::RankedTensorType type,
                        llvm::ArrayRef<int64_t> order = {});
-
-/// The granule chunks along `dim` of a tensor stored as `layout` must be a
-/// multiple of: whole sticks, tiles or vectors on the dims they cover, else 1.
-int64_t layoutGranule(const target::Target &t, mlir::RankedTensorType type,
-                      const TensorLayout &layout, int64_t dim);
 
 /// Whether the target ties its layout to the minor dim (Spyre sticks, TPU
 /// tiles, Groq vectors), so that which dim is minor is a layout decision.

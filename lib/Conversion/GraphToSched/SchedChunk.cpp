@@ -60,7 +60,7 @@ Lowering::chooseChunks(KernelOp k, const KernelPlan &p) {
           n += sliceBytes(v, dim, e);
       return double(fixed) + 2.0 * double(n) <= cap;
     };
-    int64_t g = layoutGranule(t, ot, layoutOf(t, out), d);
+    int64_t g = layoutOf(t, out).granule(d);
     auto extent = [&](int64_t granules) { return std::min(granules * g, D); };
     if (!fits(extent(1)))
       continue;

@@ -66,7 +66,7 @@ FailureOr<Home> Lowering::placeType(Location loc,
   SmallVector<NamedAttribute> attrs = {
       b.getNamedAttr("offset", b.getI64IntegerAttr(*off)),
       b.getNamedAttr("size", b.getI64IntegerAttr(arena(idx).padded(size))),
-      b.getNamedAttr("layout", b.getStringAttr(layout.name))};
+      b.getNamedAttr("layout", b.getStringAttr(layout.name()))};
   if (perUnit) {
     attrs.push_back(b.getNamedAttr("unit", b.getI64IntegerAttr(ub)));
     if (ue - ub > 1)
@@ -124,9 +124,8 @@ void Lowering::plantFaults(RankedTensorType type, const TensorLayout &layout,
   if (fault.name != "tail-drop" || sizes.empty())
     return;
   // Cover whole sticks, tiles or vectors of the minor dim only.
-  int64_t minor = layout.order.empty() ? int64_t(sizes.size()) - 1
-                                       : layout.order.back();
-  int64_t g = layoutGranule(t, type, layout, minor);
+  int64_t minor = layout.order.back();
+  int64_t g = layout.granule(minor);
   if (g > 1 && sizes[minor] > g && sizes[minor] % g)
     sizes[minor] = sizes[minor] / g * g;
 }

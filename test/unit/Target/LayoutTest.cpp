@@ -1,0 +1,168 @@
+//===- LayoutTest.cpp - stored layouts: sizes, offsets, names ---------------===//
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+#include "dfa/Target/Layout.h"
+#include "dfa/Target/Target.h"
+
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <set>
+
+using namespace dfa::target;
+
+namespace {
+Layout parse(const std::string &name, std::vector<int64_t> shape,
+                   int64_t eb) {
+  std::string err;
+  auto l = Layout::parse(name, shape, eb, err);
+  INFO(err);
+  REQUIRE(l);
+  return *l;
+}
+
+/// Every element has its own offset, inside the image.
+void requireBijective(const Layout &l) {
+  llvm::SmallVector<int64_t> offsets, zero(l.shape.size(), 0);
+  l.regionOffsets(zero, l.shape, offsets);
+  std::set<int64_t> seen(offsets.begin(), offsets.end());
+  REQUIRE(seen.size() == offsets.size());
+  for (int64_t o : offsets) {
+    REQUIRE(o >= 0);
+    REQUIRE(o + l.elemBytes <= l.bytes);
+  }
+}
+} // namespace
+
+TEST_CASE("sticks pad the minor dim", "[target][layout]") {
+  Layout l = parse("stick(64)", {65}, 2);
+  // Two sticks of 64 f16: 256 bytes; element 64 opens the second stick.
+  REQUIRE(l.bytes == 256);
+  REQUIRE(l.offsetOf({64}) == 128);
+  requireBijective(l);
+  Layout m = parse("stick(32)", {3, 33}, 4);
+  REQUIRE(m.bytes == 3 * 64 * 4);
+  REQUIRE(m.offsetOf({1, 0}) == 64 * 4);
+}
+
+TEST_CASE("TPU tiles: (8,128) and (8,128)(2,1)", "[target][layout]") {
+  Layout f32 = parse("tile(8,128)", {10, 130}, 4);
+  // Padded to 16 x 256: four tiles of 8 x 128.
+  REQUIRE(f32.bytes == 16 * 256 * 4);
+  REQUIRE(f32.offsetOf({0, 1}) == 4);
+  REQUIRE(f32.offsetOf({1, 0}) == 128 * 4);
+  REQUIRE(f32.offsetOf({0, 128}) == 8 * 128 * 4); // the second tile
+  REQUIRE(f32.offsetOf({8, 0}) == 2 * 8 * 128 * 4);
+  requireBijective(f32);
+  // 16-bit: 16 x 128 tiles, row pairs interleaved in each sublane.
+  Layout f16 = parse("tile(8,128)(2,1)", {16, 128}, 2);
+  REQUIRE(f16.bytes == 16 * 128 * 2);
+  REQUIRE(f16.offsetOf({1, 0}) == 2);      // row 1 next to row 0
+  REQUIRE(f16.offsetOf({0, 1}) == 2 * 2);  // then column 1
+  REQUIRE(f16.offsetOf({2, 0}) == 256 * 2);
+  requireBijective(f16);
+}
+
+TEST_CASE("a permutation stores channels last", "[target][layout]") {
+  Layout l = parse("vector(320) perm(0,2,3,1)", {1, 64, 2, 2}, 4);
+  REQUIRE(l.bytes == 2 * 2 * 320 * 4);
+  REQUIRE(l.offsetOf({0, 1, 0, 0}) == 4);       // channels adjacent
+  REQUIRE(l.offsetOf({0, 0, 0, 1}) == 320 * 4); // next pixel, next vector
+  requireBijective(l);
+}
+
+TEST_CASE("malformed layouts are errors", "[target][layout]") {
+  std::string err;
+  REQUIRE(!Layout::parse("stick(0)", {4}, 2, err));
+  REQUIRE(!Layout::parse("tile(8)", {4, 4}, 4, err));
+  REQUIRE(!Layout::parse("row-major perm(0,0)", {4, 4}, 4, err));
+  REQUIRE(!Layout::parse("zigzag", {4}, 4, err));
+  REQUIRE(err.find("zigzag") != std::string::npos);
+}
+
+namespace {
+/// A shipped description, by name.
+Target shipped(const std::string &name) {
+  Registry registry;
+  Target t;
+  std::string err;
+  INFO(err);
+  REQUIRE(registry.find(name, t, err) == dfa::Status::Ok);
+  return t;
+}
+
+/// `of` and `parse(name())` give the same layout.
+void requireRoundTrip(const Layout &l) {
+  std::string err;
+  std::optional<Layout> back = Layout::parse(l.name(), l.shape, l.elemBytes, err);
+  INFO(l.name() << ": " << err);
+  REQUIRE(back);
+  REQUIRE(back->sameAs(l));
+  REQUIRE(back->bytes == l.bytes);
+  REQUIRE(back->name() == l.name());
+  for (int64_t d = 0; d < int64_t(l.shape.size()); ++d)
+    REQUIRE(back->granule(d) == l.granule(d));
+  requireBijective(l);
+}
+} // namespace
+
+TEST_CASE("every target's layout reads back from its name", "[target][layout]") {
+  const std::vector<std::vector<int64_t>> shapes = {
+      {}, {65}, {3, 33}, {10, 130}, {2, 17, 300}, {1, 64, 7, 7}};
+  for (const char *name : {"cpu", "gpu-h100", "tpu-v4", "tpu-v5e", "wse-2",
+                           "groq-tsp", "spyre"}) {
+    Target t = shipped(name);
+    for (int64_t eb : {1, 2, 4, 8})
+      for (const std::vector<int64_t> &shape : shapes) {
+        INFO(name << " eb " << eb << " rank " << shape.size());
+        requireRoundTrip(Layout::of(t, shape, eb));
+        if (shape.size() == 4)
+          requireRoundTrip(Layout::of(t, shape, eb, {0, 2, 3, 1}));
+      }
+  }
+}
+
+TEST_CASE("TPU tiles come from the description, packed by element width",
+          "[target][layout]") {
+  Target t = shipped("tpu-v4");
+  // 32-bit: the (8,128) tile; 16-bit: (16,128) as (8,128)(2,1); 8-bit:
+  // (32,128) as (8,128)(4,1) -- tile, tile_16bit and tile_8bit.
+  Layout f32 = Layout::of(t, {10, 130}, 4);
+  CHECK(f32.name() == "tile(8,128)");
+  CHECK(f32.granule(0) == 8);
+  CHECK(f32.granule(1) == 128);
+  Layout f16 = Layout::of(t, {10, 130}, 2);
+  CHECK(f16.name() == "tile(8,128)(2,1)");
+  CHECK(f16.bytes == 16 * 256 * 2);
+  CHECK(f16.granule(0) == 16);
+  Layout i8 = Layout::of(t, {10, 130}, 1);
+  CHECK(i8.name() == "tile(8,128)(4,1)");
+  CHECK(i8.bytes == 32 * 256);
+  // Four rows share a 32-bit word: row 1 is the next byte.
+  CHECK(i8.offsetOf({1, 0}) == 1);
+  CHECK(i8.offsetOf({0, 1}) == 4);
+  // A description with another tile gets its own: no (8,128) in the code.
+  std::string err;
+  std::string text = R"({"schema": "dfa.target/1", "name": "t", "family": "tpu",
+    "clock_hz": {"value": 1e9, "source": "x"},
+    "compute": {"unit_name": "core", "units": {"value": 1, "source": "x"},
+                "peak_flops": {"f32": {"value": 1e12, "source": "x"}}},
+    "memory": [{"name": "HBM", "kind": "dram", "scope": "chip", "managed": "software",
+                "capacity_bytes": {"value": 1e9, "source": "x"},
+                "bandwidth_bytes_per_s": {"value": 1e11, "source": "x"}}],
+    "layout": {"tile": [4, 64], "tile_16bit": [8, 64]},
+    "overheads": {"launch_ns": {"value": 1, "source": "x"},
+                  "dma_setup_ns": {"value": 1, "source": "x"},
+                  "sync_ns": {"value": 1, "source": "x"}}})";
+  std::optional<Target> small = parseTarget("t.json", text, err);
+  INFO(err);
+  REQUIRE(small);
+  CHECK(Layout::of(*small, {5, 70}, 4).name() == "tile(4,64)");
+  CHECK(Layout::of(*small, {5, 70}, 2).name() == "tile(4,64)(2,1)");
+  CHECK(Layout::of(*small, {5, 70}, 2).bytes == 8 * 128 * 2);
+  CHECK(Layout::of(*small, {5, 70}, 1).name() == "tile(4,64)(4,1)");
+  requireRoundTrip(Layout::of(*small, {5, 70}, 1));
+}
