@@ -13,6 +13,9 @@
 #include "dfa/Support/Limits.h"
 #include "dfa/Target/Target.h"
 #include "dfa/Pipeline/Pipeline.h"
+
+#include "dialects/Sched/CompileStats.h"
+#include "dialects/Sched/SchedOps.h"
 #include "dfa/Transforms/TargetModel.h"
 
 #include "mlir/Debug/Counter.h"
@@ -155,7 +158,8 @@ struct TargetResult {
   target::Target t;
   Status status = Status::Ok;
   std::string file;
-  DictionaryAttr stats;
+  /// The schedule's `stats`, when one was made.
+  std::optional<sched::CompileStats> stats;
 };
 
 std::string modelStem(llvm::StringRef path) {
@@ -206,22 +210,15 @@ std::string humanCount(double v) {
                 : llvm::formatv("{0:f1}{1}", v, units[u]).str();
 }
 
-int64_t statInt(DictionaryAttr d, llvm::StringRef key) {
-  if (auto a = d.getAs<IntegerAttr>(key))
-    return a.getInt();
-  return 0;
-}
-
 /// The largest peak among the target's on-chip levels, and its name.
 std::pair<std::string, int64_t> onChipPeak(const TargetResult &r) {
   std::pair<std::string, int64_t> best = {"-", 0};
-  auto peaks = r.stats.getAs<DictionaryAttr>("peak_bytes");
   for (const target::MemoryLevel &m : r.t.memory) {
-    if (m.kind == "dram" || !peaks)
+    if (m.kind == "dram")
       continue;
-    if (auto a = peaks.getAs<IntegerAttr>(m.name))
-      if (a.getInt() > best.second)
-        best = {m.name, a.getInt()};
+    auto it = r.stats->peakBytes.find(m.name);
+    if (it != r.stats->peakBytes.end() && it->second > best.second)
+      best = {m.name, it->second};
   }
   return best;
 }
@@ -233,26 +230,21 @@ void printTable(llvm::raw_ostream &os, const std::vector<TargetResult> &results)
                       "pad FLOPs", "relayouts", "spills", "peak on-chip",
                       "chips", "cycles");
   for (const TargetResult &r : results) {
-    if (r.status != Status::Ok) {
+    if (r.status != Status::Ok || !r.stats) {
       os << llvm::formatv("{0,-10} failed (exit {1})\n", r.t.name,
                           exitCode(r.status));
       continue;
     }
-    auto refused = r.stats.getAs<ArrayAttr>("fusions_refused");
-    auto spills = r.stats.getAs<ArrayAttr>("spills");
+    const sched::CompileStats &s = *r.stats;
     auto [level, peak] = onChipPeak(r);
     std::string peakStr = peak ? humanBytes(peak) + " " + level : "-";
-    std::string cycles = r.stats.get("cycles")
-                             ? humanCount(double(statInt(r.stats, "cycles")))
-                             : "dynamic";
+    std::string cycles =
+        s.cycles ? humanCount(double(*s.cycles)) : std::string("dynamic");
     os << llvm::formatv("{0,-10} {1,7} {2,7} {3,7} {4,11} {5,10} {6,9} {7,6} "
                         "{8,18} {9,5} {10,12}\n",
-                        r.t.name, statInt(r.stats, "kernels"),
-                        statInt(r.stats, "fusions"), refused ? refused.size() : 0,
-                        humanBytes(statInt(r.stats, "pad_bytes")),
-                        humanCount(double(statInt(r.stats, "pad_flops"))),
-                        statInt(r.stats, "relayouts"), spills ? spills.size() : 0,
-                        peakStr, statInt(r.stats, "chips"), cycles);
+                        r.t.name, s.kernels, s.fusions, s.fusionsRefused.size(),
+                        humanBytes(s.padBytes), humanCount(double(s.padFlops)),
+                        s.relayouts, s.spills.size(), peakStr, s.chips, cycles);
   }
 }
 
@@ -272,50 +264,49 @@ void writeSummary(llvm::raw_ostream &os, const CompileOptions &opts,
             j.attribute("file", r.file);
           if (r.status != Status::Ok || !r.stats)
             return;
-          for (const char *key : {"kernels", "ops", "fusions", "relayouts",
-                                  "dmas", "dma_bytes", "chips"})
-            j.attribute(key, statInt(r.stats, key));
+          const sched::CompileStats &s = *r.stats;
+          j.attribute("kernels", s.kernels);
+          j.attribute("ops", s.ops);
+          j.attribute("fusions", s.fusions);
+          j.attribute("relayouts", s.relayouts);
+          j.attribute("dmas", s.dmas);
+          j.attribute("dma_bytes", s.dmaBytes);
+          j.attribute("chips", s.chips);
           j.attributeArray("fusions_refused", [&] {
-            for (Attribute a : r.stats.getAs<ArrayAttr>("fusions_refused"))
+            for (const sched::CompileStats::Refusal &f : s.fusionsRefused)
               j.object([&] {
-                auto d = cast<DictionaryAttr>(a);
-                for (const char *key : {"op", "kernel", "reason"})
-                  j.attribute(key, d.getAs<StringAttr>(key).getValue());
+                j.attribute("op", f.op);
+                j.attribute("kernel", f.kernel);
+                j.attribute("reason", f.reason);
               });
           });
           j.attributeObject("padding", [&] {
-            j.attribute("bytes", statInt(r.stats, "pad_bytes"));
-            j.attribute("flops", statInt(r.stats, "pad_flops"));
+            j.attribute("bytes", s.padBytes);
+            j.attribute("flops", s.padFlops);
           });
           j.attributeArray("spills", [&] {
-            for (Attribute a : r.stats.getAs<ArrayAttr>("spills"))
+            for (const sched::CompileStats::Spill &sp : s.spills)
               j.object([&] {
-                auto d = cast<DictionaryAttr>(a);
-                for (const char *key : {"kernel", "reason"})
-                  j.attribute(key, d.getAs<StringAttr>(key).getValue());
+                j.attribute("kernel", sp.kernel);
+                j.attribute("reason", sp.reason);
               });
           });
           j.attributeArray("chunked", [&] {
-            if (auto chunked = r.stats.getAs<ArrayAttr>("chunked"))
-              for (Attribute a : chunked)
-                j.object([&] {
-                  auto d = cast<DictionaryAttr>(a);
-                  j.attribute("kernel", d.getAs<StringAttr>("kernel").getValue());
-                  for (const char *key : {"dim", "chunks", "extent"})
-                    j.attribute(key, d.getAs<IntegerAttr>(key).getInt());
-                });
+            for (const sched::CompileStats::Chunking &c : s.chunked)
+              j.object([&] {
+                j.attribute("kernel", c.kernel);
+                j.attribute("dim", c.dim);
+                j.attribute("chunks", c.chunks);
+                j.attribute("extent", c.extent);
+              });
           });
           j.attributeObject("peak_bytes", [&] {
-            if (auto peaks = r.stats.getAs<DictionaryAttr>("peak_bytes"))
-              for (NamedAttribute na : peaks)
-                j.attribute(na.getName().getValue(),
-                            cast<IntegerAttr>(na.getValue()).getInt());
+            for (const auto &[level, bytes] : s.peakBytes)
+              j.attribute(level, bytes);
           });
-          j.attribute("weight_streaming",
-                      r.stats.get("weight_streaming") &&
-                          cast<BoolAttr>(r.stats.get("weight_streaming")).getValue());
-          if (r.stats.get("cycles"))
-            j.attribute("cycles", statInt(r.stats, "cycles"));
+          j.attribute("weight_streaming", s.weightStreaming);
+          if (s.cycles)
+            j.attribute("cycles", *s.cycles);
           else
             j.attribute("cycles", nullptr);
         });
@@ -531,10 +522,9 @@ int dfa::driver::compileMain(const CompileOptions &opts) {
     // Several targets without -o: the summary only.
     // --json without -o: the summary only.
     bool write = toDir || opts.output != "-" || (targets.size() == 1 && !opts.json);
-    if (res.status == Status::Ok) {
-      if (auto prog = m->lookupSymbol("main"))
-        res.stats = prog->getAttrOfType<DictionaryAttr>("stats");
-    }
+    if (res.status == Status::Ok)
+      if (auto prog = m->lookupSymbol<sched::ProgramOp>("main"))
+        res.stats = sched::CompileStats::fromAttr(prog.getStatsAttr());
     if (res.status == Status::Ok && write) {
       std::string path = opts.output;
       if (toDir) {

@@ -23,6 +23,7 @@
 #include "dfa/Target/Cost.h"
 
 #include "dialects/Graph/GraphInterfaces.h"
+#include "dialects/Sched/CompileStats.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringMap.h"
@@ -330,16 +331,14 @@ Report Analyzer::run(const sim::Result *timing) {
   r.peak = target::peakRate(t, true, r.dtype.empty() ? "f32" : r.dtype);
   for (const target::MemoryLevel &m : t.memory)
     if (m.bandwidthBytesPerS.value > 0)
-      r.roofs.push_back({m.name, m.bandwidthBytesPerS.value *
-                                     (m.scope == "unit" ? t.units.value : 1.0)});
-  if (auto stats = program.getStats()) {
-    if (auto pad = stats->getAs<IntegerAttr>("pad_bytes"))
-      r.padBytes = pad.getInt();
+      r.roofs.push_back(
+          {m.name, target::bandwidthOf(m, int64_t(t.units.value))});
+  if (auto attr = program.getStatsAttr()) {
+    sched::CompileStats stats = sched::CompileStats::fromAttr(attr);
+    r.padBytes = stats.padBytes;
     if (!timing)
-      if (auto peaks = stats->getAs<DictionaryAttr>("peak_bytes"))
-        for (NamedAttribute a : peaks)
-          if (auto v = dyn_cast<IntegerAttr>(a.getValue()))
-            r.memoryPeaks[a.getName().str()] = v.getInt();
+      for (const auto &[level, bytes] : stats.peakBytes)
+        r.memoryPeaks[level] = bytes;
   }
   if (timing)
     for (const sim::Occupancy &o : timing->memory)

@@ -31,6 +31,7 @@
 #include "dfa/Transforms/Passes.h"
 
 #include "dialects/Graph/GraphOps.h"
+#include "dialects/Sched/CompileStats.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
@@ -295,7 +296,7 @@ struct GraphFusePass : dfa::impl::GraphFusePassBase<GraphFusePass>, TargetedPass
     const target::Target *t = passTarget(module, targetName, targetDirs);
     if (!t)
       return signalPassFailure();
-    SmallVector<Attribute> refusedAttrs;
+    std::vector<sched::CompileStats::Refusal> refusals;
     module.walk([&](func::FuncOp func) {
       Fuser f{t->caps.fusion, *t, std::nullopt, {}, llvm::DenseMap<Operation *, unsigned>(), {}, 0};
       f.workingSetLimit = t->limit("usable_lx_bytes_per_core");
@@ -327,16 +328,12 @@ struct GraphFusePass : dfa::impl::GraphFusePassBase<GraphFusePass>, TargetedPass
           op.erase();
       numFused += f.made;
       numKernels += f.groups.size();
-      Builder b(module.getContext());
       for (const Fuser::Refusal &r : f.refused)
-        refusedAttrs.push_back(b.getDictionaryAttr(
-            {b.getNamedAttr("op", b.getStringAttr(r.op)),
-             b.getNamedAttr("kernel", b.getStringAttr(r.kernel)),
-             b.getNamedAttr("reason", b.getStringAttr(r.reason))}));
+        refusals.push_back({r.op, r.kernel, r.reason});
       numRefused += f.refused.size();
     });
-    Builder b(module.getContext());
-    module->setAttr("graph.fusions_refused", b.getArrayAttr(refusedAttrs));
+    module->setAttr("graph.fusions_refused",
+                    sched::CompileStats::refusalsAttr(&getContext(), refusals));
   }
 };
 } // namespace

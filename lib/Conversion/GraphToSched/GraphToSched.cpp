@@ -242,53 +242,38 @@ Status Lowering::run() {
 
   if (chips > 1)
     program.setChipsAttr(b.getI64IntegerAttr(chips));
-  program->setAttr("stats", stats(kernels));
+  finishStats(kernels);
+  program->setAttr("stats", stats.toAttr(module.getContext()));
   func.erase();
   return Status::Ok;
 }
 
-DictionaryAttr Lowering::stats(ArrayRef<KernelOp> kernels) {
-  int64_t padBytes = 0, padFlops = 0, relayouts = 0, ops = 0;
+void Lowering::finishStats(ArrayRef<KernelOp> kernels) {
+  stats.kernels = int64_t(kernels.size());
   for (KernelOp k : kernels) {
-    padBytes += attrOr(k, "pad_bytes", 0);
-    padFlops += attrOr(k, "pad_flops", 0);
+    stats.padBytes += attrOr(k, "pad_bytes", 0);
+    stats.padFlops += attrOr(k, "pad_flops", 0);
     if (k.getKind() == "relayout")
-      ++relayouts;
+      ++stats.relayouts;
     for (Operation &op : k.getBlock().without_terminator())
       if (!isa<ConstantOp>(op))
-        ++ops;
+        ++stats.ops;
   }
-  std::map<std::string, int64_t> peak;
+  stats.fusions = stats.ops - stats.kernels;
+  stats.fusionsRefused = sched::CompileStats::refusalsFrom(
+      module->getAttrOfType<ArrayAttr>("graph.fusions_refused"));
   for (auto &[key, a] : arenas)
-    peak[key.level] = std::max(peak[key.level], a.highWater());
+    stats.peakBytes[key.level] =
+        std::max(stats.peakBytes[key.level], a.highWater());
   // GPU kernels manage their shared memory themselves: its peak is the
   // largest per-SM footprint a tile asked for.
   for (KernelOp k : kernels)
     if (int64_t smem = attrOr(k, "smem_bytes", 0))
-      peak["SMEM"] = std::max(peak["SMEM"], smem);
-  SmallVector<NamedAttribute> peaks;
-  for (auto &[name, bytes] : peak)
-    peaks.push_back(b.getNamedAttr(name, b.getI64IntegerAttr(bytes)));
-  auto refused = module->getAttrOfType<ArrayAttr>("graph.fusions_refused");
-  SmallVector<NamedAttribute> s = {
-      b.getNamedAttr("kernels", b.getI64IntegerAttr(kernels.size())),
-      b.getNamedAttr("ops", b.getI64IntegerAttr(ops)),
-      b.getNamedAttr("fusions",
-                     b.getI64IntegerAttr(ops - int64_t(kernels.size()))),
-      b.getNamedAttr("fusions_refused", refused ? refused : b.getArrayAttr({})),
-      b.getNamedAttr("pad_bytes", b.getI64IntegerAttr(padBytes)),
-      b.getNamedAttr("pad_flops", b.getI64IntegerAttr(padFlops)),
-      b.getNamedAttr("relayouts", b.getI64IntegerAttr(relayouts)),
-      b.getNamedAttr("spills", b.getArrayAttr(spills)),
-      b.getNamedAttr("chunked", b.getArrayAttr(chunked)),
-      b.getNamedAttr("dmas", b.getI64IntegerAttr(numDmas)),
-      b.getNamedAttr("dma_bytes", b.getI64IntegerAttr(dmaBytes)),
-      b.getNamedAttr("peak_bytes", b.getDictionaryAttr(peaks)),
-      b.getNamedAttr("chips", b.getI64IntegerAttr(chips)),
-      b.getNamedAttr("weight_streaming", b.getBoolAttr(weightStreaming))};
+      stats.peakBytes["SMEM"] = std::max(stats.peakBytes["SMEM"], smem);
+  stats.chips = chips;
+  stats.weightStreaming = weightStreaming;
   if (isStatic)
-    s.push_back(b.getNamedAttr("cycles", b.getI64IntegerAttr(makespan)));
-  return b.getDictionaryAttr(s);
+    stats.cycles = makespan;
 }
 
 namespace {

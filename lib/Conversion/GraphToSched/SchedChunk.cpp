@@ -202,11 +202,7 @@ LogicalResult Lowering::emitChunked(KernelOp k, const KernelPlan &p,
   }
   result->token = lastStore;
   homes[out] = *result;
-  chunked.push_back(b.getDictionaryAttr(
-      {b.getNamedAttr("kernel", k.getSymNameAttr()),
-       b.getNamedAttr("dim", b.getI64IntegerAttr(d)),
-       b.getNamedAttr("chunks", b.getI64IntegerAttr(c.count)),
-       b.getNamedAttr("extent", b.getI64IntegerAttr(c.extent))}));
+  stats.chunked.push_back({k.getSymName().str(), d, c.count, c.extent});
   releaseDead(k, lastUse, index);
   return success();
 }

@@ -144,8 +144,8 @@ Value Lowering::dmaRegion(Location loc, Value src, Value dst,
       chips > 1 ? b.getI64IntegerAttr(chip) : IntegerAttr(),
       b.getI64IntegerAttr(bytes), IntegerAttr(), IntegerAttr(),
       currentKernel);
-  ++numDmas;
-  dmaBytes += bytes;
+  ++stats.dmas;
+  stats.dmaBytes += bytes;
   sched::BufferSite from = sched::siteOf(src), to = sched::siteOf(dst);
   target::TransferPath path = target::transferPath(
       t, *t.level(cast<sched::BufferType>(src.getType()).getMemory()),
@@ -400,9 +400,7 @@ LogicalResult Lowering::emitKernel(KernelOp k, const KernelPlan &p,
     std::string reason = "working set exceeds half of " + scratch->name +
                          " and no split of the output fits: operands stream "
                          "from " + outer->name;
-    spills.push_back(b.getDictionaryAttr(
-        {b.getNamedAttr("kernel", k.getSymNameAttr()),
-         b.getNamedAttr("reason", b.getStringAttr(reason))}));
+    stats.spills.push_back({k.getSymName().str(), reason});
     if (opts.remarks)
       emitRemark(loc) << "kernel '" << k.getSymName() << "': " << reason;
   }

@@ -23,6 +23,7 @@
 #include "dfa/Transforms/Faults.h"
 
 #include "dialects/Graph/GraphOps.h"
+#include "dialects/Sched/CompileStats.h"
 #include "dialects/Sched/SchedOps.h"
 
 #include "mlir/IR/Builders.h"
@@ -93,12 +94,11 @@ struct Lowering {
   std::map<int64_t, Timeline> unitsBusy, enginesBusy; // per chip
   int64_t makespan = 0;
 
-  // Stats.
-  int64_t numDmas = 0, dmaBytes = 0;
+  /// What the program records as its `stats` (filled as it is emitted,
+  /// completed by finishStats).
+  sched::CompileStats stats;
   /// The kernel whose copies are being emitted (stamped on each DMA).
   StringAttr currentKernel;
-  SmallVector<Attribute> spills;
-  SmallVector<Attribute> chunked; // kernels run as chunks: kernel, dim, chunks
 
   /// Program order of the ops made in `body`: the prologue (weights,
   /// placed before `weightsEnd`) first, then the rest as appended. Kept by
@@ -293,7 +293,7 @@ struct Lowering {
 
   Status run();
 
-  DictionaryAttr stats(ArrayRef<KernelOp> kernels);
+  void finishStats(ArrayRef<KernelOp> kernels);
 };
 
 } // namespace dfa::lowering
