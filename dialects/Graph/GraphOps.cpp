@@ -12,8 +12,15 @@
 using namespace mlir;
 using namespace dfa::graph;
 
+#include "dialects/Graph/GraphEnums.cpp.inc"
+
 #define GET_OP_CLASSES
 #include "dialects/Graph/GraphOps.cpp.inc"
+
+bool dfa::graph::isMatrixKind(KernelKind k) {
+  return k == KernelKind::Matmul || k == KernelKind::Conv ||
+         k == KernelKind::Attention;
+}
 
 static RankedTensorType asTensor(Value v) {
   return cast<RankedTensorType>(v.getType());
@@ -38,6 +45,8 @@ LogicalResult WeightOp::verify() {
 }
 
 LogicalResult KernelOp::verify() {
+  if (!symbolizeKernelKind(getKind()))
+    return emitOpError("kind '") << getKind() << "' is not a kernel kind";
   Block &body = getBlock();
   if (body.getNumArguments() != getInputs().size())
     return emitOpError("body takes ") << body.getNumArguments()

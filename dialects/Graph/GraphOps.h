@@ -16,6 +16,14 @@
 #include "mlir/Interfaces/InferTypeOpInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
+#include "dialects/Graph/GraphEnums.h.inc"
+
+namespace dfa::graph {
+/// Whether a kernel of this kind runs on the matrix units: matmul, conv
+/// and attention.
+bool isMatrixKind(KernelKind k);
+} // namespace dfa::graph
+
 #define GET_OP_CLASSES
 #include "dialects/Graph/GraphOps.h.inc"
 

@@ -17,6 +17,7 @@
 include "dialects/Graph/GraphDialect.td"
 include "dialects/Graph/GraphInterfaces.td"
 include "mlir/IR/OpBase.td"
+include "mlir/IR/EnumAttr.td"
 include "mlir/IR/BuiltinAttributes.td"
 include "mlir/IR/CommonAttrConstraints.td"
 include "mlir/IR/CommonTypeConstraints.td"
@@ -592,6 +593,23 @@ def Graph_TopKOp : Graph_Op<"top_k", [InferTypeOpAdaptor]> {
 // Fused groups and layout changes (made by graph-fuse and graph-layout)
 //===----------------------------------------------------------------------===//
 
+// What a kernel is, by its anchor: declared once here, read as a typed enum
+// (KernelOp::getKindEnum); the attribute stays its string spelling.
+def Graph_KernelKind : I32EnumAttr<"KernelKind", "the class of a kernel's anchor", [
+    I32EnumAttrCase<"Source", 0, "source">,
+    I32EnumAttrCase<"Pointwise", 1, "pointwise">,
+    I32EnumAttrCase<"Data", 2, "data">,
+    I32EnumAttrCase<"Reduction", 3, "reduction">,
+    I32EnumAttrCase<"Window", 4, "window">,
+    I32EnumAttrCase<"Matmul", 5, "matmul">,
+    I32EnumAttrCase<"Conv", 6, "conv">,
+    I32EnumAttrCase<"Attention", 7, "attention">,
+    I32EnumAttrCase<"Relayout", 8, "relayout">,
+    I32EnumAttrCase<"Other", 9, "other">]> {
+  let cppNamespace = "::dfa::graph";
+  let genSpecializedAttr = 0;
+}
+
 def Graph_KernelOp : Graph_Op<"kernel", [IsolatedFromAbove,
     SingleBlockImplicitTerminator<"YieldOp">]> {
   let summary = "One fused group of ops: what a target runs as one kernel";
@@ -599,9 +617,10 @@ def Graph_KernelOp : Graph_Op<"kernel", [IsolatedFromAbove,
     `graph-fuse` groups ops into kernels; the body's block arguments are
     the kernel's inputs, `graph.yield` names its outputs. Intermediate
     values of the body never reach memory outside the kernel. `kind` is the
-    anchor of the group (`matmul`, `conv`, `attention`, `reduction`,
-    `pointwise`, `data`, `relayout`); later passes attach their decisions as
-    attributes (`tile`, `units`, `layouts`, `padding`).
+    anchor of the group, one of `KernelKind` (`matmul`, `conv`,
+    `attention`, `reduction`, `window`, `pointwise`, `data`, `relayout`,
+    `source`, `other`); later passes attach their decisions as attributes
+    (`tile`, `units`, `layouts`, `padding`).
 
     ```mlir
     %y = graph.kernel "fc1" kind "matmul" (%x, %w) : (tensor<8x16xf32>, tensor<16x4xf32>) -> tensor<8x4xf32> {
@@ -621,6 +640,9 @@ def Graph_KernelOp : Graph_Op<"kernel", [IsolatedFromAbove,
   let hasVerifier = 1;
   let extraClassDeclaration = [{
     ::mlir::Block &getBlock() { return getBody().front(); }
+    /// The kind as the enum (the verifier checks it is one).
+    KernelKind getKindEnum() { return *symbolizeKernelKind(getKind()); }
+    void setKindEnum(KernelKind k) { setKind(stringifyKernelKind(k)); }
   }];
 }
 

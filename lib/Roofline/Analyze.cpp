@@ -23,6 +23,7 @@
 #include "dfa/Target/Cost.h"
 
 #include "dialects/Graph/GraphInterfaces.h"
+#include "dialects/Graph/GraphOps.h"
 #include "dialects/Sched/CompileStats.h"
 
 #include "llvm/ADT/DenseMap.h"
@@ -159,7 +160,8 @@ void Analyzer::addDma(sched::DmaOp d) {
 }
 
 void Analyzer::finishRoofs(KernelRoof &k) {
-  bool matrix = target::isMatrixKind(k.kind);
+  std::optional<graph::KernelKind> kind = graph::symbolizeKernelKind(k.kind);
+  bool matrix = kind && graph::isMatrixKind(*kind);
   double share = target::unitShare(t, k.units);
   k.peak = target::peakRate(t, matrix, k.dtype.empty() ? "f32" : k.dtype) * share;
   k.computeSeconds = k.peak > 0 ? k.flops / k.peak : 0;

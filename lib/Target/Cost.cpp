@@ -11,9 +11,6 @@
 
 using namespace dfa::target;
 
-bool dfa::target::isMatrixKind(llvm::StringRef kind) {
-  return kind == "matmul" || kind == "conv" || kind == "attention";
-}
 
 double dfa::target::kernelUnits(const Target &t, int64_t planned) {
   return t.caps.placement == Placement::ChipPartition ? t.units.value

@@ -266,7 +266,8 @@ KernelOp materialize(Group &g, StringRef name, Operation *before) {
   for (Value v : outputs)
     types.push_back(v.getType());
   auto kernel = b.create<KernelOp>(anchor->getLoc(), types, name,
-                                   kindName(g.kind), inputs.getArrayRef());
+                                   stringifyKernelKind(kernelKindOf(g.kind)),
+                                   inputs.getArrayRef());
   Block *body = new Block();
   kernel.getBody().push_back(body);
   IRMapping map;

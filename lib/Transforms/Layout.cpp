@@ -108,7 +108,7 @@ struct GraphLayoutPass : dfa::impl::GraphLayoutPassBase<GraphLayoutPass>, Target
                              << from << " -> " << to << ")";
         });
       if (relayouts)
-        k.setKind("relayout");
+        k.setKindEnum(KernelKind::Relayout);
       k->setAttr("layouts", b.getArrayAttr(names));
       k->setAttr("pad_bytes", b.getI64IntegerAttr(padBytes));
       k->setAttr("pad_flops", b.getI64IntegerAttr(padFlops));

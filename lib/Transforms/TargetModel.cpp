@@ -65,19 +65,19 @@ OpClass dfa::classify(Operation *op) {
       .Default([](Operation *) { return OpClass::Other; });
 }
 
-StringRef dfa::kindName(OpClass c) {
+KernelKind dfa::kernelKindOf(OpClass c) {
   switch (c) {
-  case OpClass::Source: return "source";
-  case OpClass::Pointwise: return "pointwise";
-  case OpClass::Data: return "data";
-  case OpClass::Reduction: return "reduction";
-  case OpClass::Window: return "window";
-  case OpClass::Matmul: return "matmul";
-  case OpClass::Conv: return "conv";
-  case OpClass::Attention: return "attention";
-  case OpClass::Other: return "other";
+  case OpClass::Source: return KernelKind::Source;
+  case OpClass::Pointwise: return KernelKind::Pointwise;
+  case OpClass::Data: return KernelKind::Data;
+  case OpClass::Reduction: return KernelKind::Reduction;
+  case OpClass::Window: return KernelKind::Window;
+  case OpClass::Matmul: return KernelKind::Matmul;
+  case OpClass::Conv: return KernelKind::Conv;
+  case OpClass::Attention: return KernelKind::Attention;
+  case OpClass::Other: return KernelKind::Other;
   }
-  return "other";
+  return KernelKind::Other;
 }
 
 bool dfa::isAnchor(OpClass c) {

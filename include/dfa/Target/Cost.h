@@ -82,9 +82,6 @@ TransferPath transferPath(const Target &t, const MemoryLevel &src,
 /// moves it, latency, bytes over bandwidth.
 double transferSeconds(const Target &t, const TransferPath &path, double bytes);
 
-/// Whether a kernel of this kind (a graph.kernel's `kind`) runs on the
-/// matrix units: matmul, conv and attention.
-bool isMatrixKind(llvm::StringRef kind);
 
 /// The two bounds of a kernel's time.
 struct KernelTime {

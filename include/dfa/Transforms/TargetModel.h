@@ -24,6 +24,7 @@
 #include "mlir/IR/BuiltinTypes.h"
 
 #include "dialects/Graph/GraphInterfaces.h"
+#include "dialects/Graph/GraphOps.h"
 
 #include <optional>
 #include <string>
@@ -85,7 +86,8 @@ enum class OpClass { Source, Pointwise, Data, Reduction, Window, Matmul, Conv,
                      Attention, Other };
 
 OpClass classify(mlir::Operation *op);
-llvm::StringRef kindName(OpClass c);
+/// The kind of a kernel anchored by an op of class `c`.
+graph::KernelKind kernelKindOf(OpClass c);
 /// Anchors start a kernel of their own: matmul, conv, attention, windows.
 bool isAnchor(OpClass c);
 

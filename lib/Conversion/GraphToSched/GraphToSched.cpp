@@ -93,11 +93,11 @@ LogicalResult Lowering::planKernels(ArrayRef<KernelOp> kernels,
       used += need;
       KernelPlan p;
       p.chip = chip;
-      StringRef kind = k.getKind();
-      if (target::isMatrixKind(kind)) {
+      KernelKind kind = k.getKindEnum();
+      if (isMatrixKind(kind)) {
         p.unitBegin = 0;
         p.unitEnd = std::clamp<int64_t>(attrOr(k, "mxm_planes", 1), 1, kVXM);
-      } else if (kind == "data" || kind == "relayout") {
+      } else if (kind == KernelKind::Data || kind == KernelKind::Relayout) {
         p.unitBegin = kSXM;
         p.unitEnd = kSXM + 1;
       } else {
@@ -253,7 +253,7 @@ void Lowering::finishStats(ArrayRef<KernelOp> kernels) {
   for (KernelOp k : kernels) {
     stats.padBytes += attrOr(k, "pad_bytes", 0);
     stats.padFlops += attrOr(k, "pad_flops", 0);
-    if (k.getKind() == "relayout")
+    if (k.getKindEnum() == KernelKind::Relayout)
       ++stats.relayouts;
     for (Operation &op : k.getBlock().without_terminator())
       if (!isa<ConstantOp>(op))

@@ -78,7 +78,7 @@ Lowering::chooseChunks(KernelOp k, const KernelPlan &p) {
     // Fewest chunks; on a tie, a matrix kernel splits its output columns
     // (conv: output channels), so that each chunk loads only its own
     // weights instead of every chunk reloading all of them.
-    bool columns = d == (k.getKind() == "conv" ? 1 : ot.getRank() - 1);
+    bool columns = d == (k.getKindEnum() == KernelKind::Conv ? 1 : ot.getRank() - 1);
     if (count > kMaxChunks || (best && (count > best->count ||
                                         (count == best->count && !columns))))
       continue;

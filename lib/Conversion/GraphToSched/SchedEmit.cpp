@@ -297,8 +297,7 @@ sched::ComputeOp Lowering::buildCompute(KernelOp k, const KernelPlan &p,
   compute->setAttr("kind", k.getKindAttr());
   // Matrix products accumulate in the target's format when it is narrower
   // than f32 (or in f16, with the accum-f16 fault planted).
-  StringRef kind = k.getKind();
-  if (target::isMatrixKind(kind)) {
+  if (isMatrixKind(k.getKindEnum())) {
     std::string acc = fault.name == "accum-f16" ? "f16" : t.accumulator;
     std::optional<target::StorageFormat> f = t.floatFormat(acc);
     if (f && f->mantissaBits < 23)
@@ -346,8 +345,7 @@ void Lowering::timeKernel(KernelOp k, const KernelPlan &p,
     w.bytes += double(tensorBytes(cast<sched::BufferType>(v.getType()).getTensor()));
   for (Value v : compute.getOutputs())
     w.bytes += double(tensorBytes(cast<sched::BufferType>(v.getType()).getTensor()));
-  StringRef kind = k.getKind();
-  w.matrix = target::isMatrixKind(kind);
+  w.matrix = isMatrixKind(k.getKindEnum());
   if (!k.getOutputs().empty()) {
     Type et =
         cast<RankedTensorType>(k.getOutputs()[0].getType()).getElementType();

@@ -204,3 +204,15 @@ func.func @kernel_no_yield(%x: tensor<4xf32>) -> tensor<4xf32> {
   }
   return %y : tensor<4xf32>
 }
+
+// -----
+
+// A kernel's kind is one of KernelKind.
+func.func @kernel_kind(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'graph.kernel' op kind 'fancy' is not a kernel kind}}
+  %y = graph.kernel "k" kind "fancy" (%x) : (tensor<4xf32>) -> tensor<4xf32> {
+  ^bb0(%a: tensor<4xf32>):
+    graph.yield %a : tensor<4xf32>
+  }
+  return %y : tensor<4xf32>
+}
