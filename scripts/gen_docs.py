@@ -3,6 +3,7 @@
 
   docs/dialects/generated/Graph.md   from the ODS (mlir-tblgen -gen-dialect-doc)
   docs/passes/generated/Passes.md    from Passes.td (-gen-pass-doc)
+  docs/passes/generated/ConversionPasses.md  from Conversion/Passes.td
   docs/ops.md                        ONNX op coverage, from the importer's
                                      converter table and a conformance report
 
@@ -22,7 +23,9 @@ build, report = sys.argv[1], sys.argv[2]
 
 for src, dst in [("docs/dialects/Graph.md", "docs/dialects/generated/Graph.md"),
                  ("docs/dialects/Sched.md", "docs/dialects/generated/Sched.md"),
-                 ("docs/passes/Passes.md", "docs/passes/generated/Passes.md")]:
+                 ("docs/passes/Passes.md", "docs/passes/generated/Passes.md"),
+                 ("docs/passes/ConversionPasses.md",
+                  "docs/passes/generated/ConversionPasses.md")]:
     os.makedirs(os.path.dirname(os.path.join(root, dst)), exist_ok=True)
     shutil.copyfile(os.path.join(build, src), os.path.join(root, dst))
 
