@@ -24,6 +24,8 @@ using namespace dfa::sched;
 #define GET_ATTRDEF_CLASSES
 #include "dialects/Sched/SchedAttrs.cpp.inc"
 
+#include "dialects/Sched/SchedInterfaces.cpp.inc"
+
 #define GET_OP_CLASSES
 #include "dialects/Sched/SchedOps.cpp.inc"
 
@@ -44,18 +46,16 @@ void SchedDialect::initialize() {
 
 dfa::sched::BufferSite dfa::sched::siteOf(mlir::Value buffer) {
   BufferSite s;
-  mlir::Operation *def = buffer.getDefiningOp();
-  if (!def)
-    return s;
-  auto get = [&](llvm::StringRef name) {
-    return def->getAttrOfType<mlir::IntegerAttr>(name);
-  };
-  if (mlir::IntegerAttr c = get("chip"))
-    s.chip = c.getInt();
-  if (mlir::IntegerAttr u = get("unit")) {
-    s.unitBegin = u.getInt();
-    mlir::IntegerAttr e = get("unit_end");
-    s.unitEnd = e ? e.getInt() : s.unitBegin + 1;
+  auto placed =
+      llvm::dyn_cast_or_null<PlacedBufferOpInterface>(buffer.getDefiningOp());
+  if (!placed)
+    return s; // a program argument: chip-wide, chip 0
+  if (std::optional<uint64_t> c = placed.getChip())
+    s.chip = int64_t(*c);
+  if (std::optional<uint64_t> u = placed.getUnit()) {
+    s.unitBegin = int64_t(*u);
+    std::optional<uint64_t> e = placed.getUnitEnd();
+    s.unitEnd = e ? int64_t(*e) : s.unitBegin + 1;
   }
   return s;
 }

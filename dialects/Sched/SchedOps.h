@@ -21,6 +21,8 @@
 #define GET_ATTRDEF_CLASSES
 #include "dialects/Sched/SchedAttrs.h.inc"
 
+#include "dialects/Sched/SchedInterfaces.h.inc"
+
 #define GET_OP_CLASSES
 #include "dialects/Sched/SchedOps.h.inc"
 

@@ -103,7 +103,34 @@ def Sched_ReturnOp : Sched_Op<"return", [Terminator, HasParent<"ProgramOp">]> {
   let builders = [OpBuilder<(ins), [{ build($_builder, $_state, ::mlir::ValueRange()); }]>];
 }
 
-def Sched_AllocOp : Sched_Op<"alloc"> {
+// Where a buffer lives: both sched.alloc and sched.weight place one, and
+// everything that reads a placement (the program verifier, the simulator's
+// memories, the cost of a copy) reads it through this interface.
+def Sched_PlacedBufferOpInterface : OpInterface<"PlacedBufferOpInterface"> {
+  let cppNamespace = "::dfa::sched";
+  let description = [{
+    A buffer at `offset` of its memory level, `size` bytes (per unit for a
+    per-unit level), over units [`unit`, `unit_end`) of a per-unit level
+    (`unit` alone: one unit; neither: a chip-wide level), on chip `chip`
+    of a multi-chip program, stored in `layout` (target::Layout's name).
+  }];
+  let methods = [
+    InterfaceMethod<"Byte offset in the level", "uint64_t", "getOffset">,
+    InterfaceMethod<"Bytes placed (per unit)", "uint64_t", "getSize">,
+    InterfaceMethod<"First unit, in a per-unit level",
+                    "std::optional<uint64_t>", "getUnit">,
+    InterfaceMethod<"One past the last unit, when more than one",
+                    "std::optional<uint64_t>", "getUnitEnd">,
+    InterfaceMethod<"The chip, in a multi-chip program",
+                    "std::optional<uint64_t>", "getChip">,
+    InterfaceMethod<"The stored layout's name", "::llvm::StringRef",
+                    "getLayout">,
+    InterfaceMethod<"The buffer", "::mlir::TypedValue<::dfa::sched::BufferType>",
+                    "getBuffer">,
+  ];
+}
+
+def Sched_AllocOp : Sched_Op<"alloc", [Sched_PlacedBufferOpInterface]> {
   let summary = "A buffer at an offset of a memory level (of one unit)";
   let description = [{
     `size` bytes at `offset` of the level; for a per-unit level, in unit
@@ -123,7 +150,7 @@ def Sched_AllocOp : Sched_Op<"alloc"> {
   let hasVerifier = 1;
 }
 
-def Sched_WeightOp : Sched_Op<"weight"> {
+def Sched_WeightOp : Sched_Op<"weight", [Sched_PlacedBufferOpInterface]> {
   let summary = "A buffer holding a weight read from a file, resident at start";
   let description = [{
     Placed like `sched.alloc` (`offset`, `size`, optional `unit`,

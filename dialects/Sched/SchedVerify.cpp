@@ -113,18 +113,14 @@ struct Placement {
 };
 
 std::optional<Placement> placementOf(Operation *op) {
-  auto make = [&](auto o) {
-    int64_t unit = o.getUnit() ? int64_t(*o.getUnit()) : -1;
-    int64_t unitEnd = o.getUnitEnd() ? int64_t(*o.getUnitEnd()) : unit + 1;
-    return Placement{op, cast<BufferType>(o.getType()), int64_t(o.getOffset()),
-                     int64_t(o.getSize()), unit, unitEnd,
-                     o.getChip() ? int64_t(*o.getChip()) : 0};
-  };
-  if (auto a = dyn_cast<AllocOp>(op))
-    return make(a);
-  if (auto w = dyn_cast<WeightOp>(op))
-    return make(w);
-  return std::nullopt;
+  auto o = dyn_cast<PlacedBufferOpInterface>(op);
+  if (!o)
+    return std::nullopt;
+  int64_t unit = o.getUnit() ? int64_t(*o.getUnit()) : -1;
+  int64_t unitEnd = o.getUnitEnd() ? int64_t(*o.getUnitEnd()) : unit + 1;
+  return Placement{op, o.getBuffer().getType(), int64_t(o.getOffset()),
+                   int64_t(o.getSize()), unit, unitEnd,
+                   o.getChip() ? int64_t(*o.getChip()) : 0};
 }
 
 struct Live {

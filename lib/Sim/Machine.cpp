@@ -166,22 +166,19 @@ FailureOr<Executor::Buffer *> Executor::describe(Value v) {
   b.at.level = type.getMemory().str();
   std::string layoutName = "row-major", err;
   Operation *def = v.getDefiningOp();
-  auto placed = [&](auto op) {
+  if (auto op = dyn_cast_or_null<sched::PlacedBufferOpInterface>(def)) {
     b.at.offset = op.getOffset();
-    b.at.chip = op.getChip() ? int64_t(*op.getChip()) : 0;
     layoutName = op.getLayout().str();
+    sched::BufferSite site = sched::siteOf(v);
+    b.at.chip = site.chip;
     if (op.getUnit()) {
       b.at.perUnit = true;
-      b.at.unitBegin = *op.getUnit();
-      b.at.unitEnd = op.getUnitEnd() ? int64_t(*op.getUnitEnd()) : b.at.unitBegin + 1;
+      b.at.unitBegin = site.unitBegin;
+      b.at.unitEnd = site.unitEnd;
     }
-  };
-  if (auto a = dyn_cast_or_null<sched::AllocOp>(def))
-    placed(a);
-  else if (auto w = dyn_cast_or_null<sched::WeightOp>(def))
-    placed(w);
-  else
+  } else {
     b.at.space = mem.newSpace(); // a program input
+  }
   std::optional<target::Layout> l =
       target::Layout::parse(layoutName, tensor.getShape(),
                             int64_t(ref::dtypeSize(*dt)), err);
