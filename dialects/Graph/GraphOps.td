@@ -631,9 +631,37 @@ def Graph_KernelOp : Graph_Op<"kernel", [IsolatedFromAbove,
     }
     ```
   }];
-  let arguments = (ins StrAttr:$sym_name, StrAttr:$kind, Variadic<Graph_Tensor>:$inputs);
+  // What later passes decide, declared: graph-tile's `tile`, `grid` and
+  // `units` (and, per tiling scheme, `waves` and `smem_bytes` for CTA
+  // tiles, `vmem_bytes` for MXU tiles, `rect` and `pes` for PE rectangles,
+  // `mxm_planes` for matrix planes, `split_dim` and `span_bytes` for a
+  // split over cores); graph-layout's `layouts`, `pad_bytes`, `pad_flops`.
+  // The lowering reads `units`, `mxm_planes`, `smem_bytes`, `pad_bytes` and
+  // `pad_flops`; the others record the decision in the stage's IR.
+  let arguments = (ins StrAttr:$sym_name, StrAttr:$kind, Variadic<Graph_Tensor>:$inputs,
+                       OptionalAttr<DenseI64ArrayAttr>:$tile,
+                       OptionalAttr<I64Attr>:$grid,
+                       OptionalAttr<I64Attr>:$units,
+                       OptionalAttr<I64Attr>:$waves,
+                       OptionalAttr<I64Attr>:$smem_bytes,
+                       OptionalAttr<I64Attr>:$vmem_bytes,
+                       OptionalAttr<DenseI64ArrayAttr>:$rect,
+                       OptionalAttr<I64Attr>:$pes,
+                       OptionalAttr<I64Attr>:$mxm_planes,
+                       OptionalAttr<I64Attr>:$split_dim,
+                       OptionalAttr<I64Attr>:$span_bytes,
+                       OptionalAttr<StrArrayAttr>:$layouts,
+                       OptionalAttr<I64Attr>:$pad_bytes,
+                       OptionalAttr<I64Attr>:$pad_flops);
   let results = (outs Variadic<Graph_Tensor>:$outputs);
   let regions = (region SizedRegion<1>:$body);
+  let builders = [
+    OpBuilder<(ins "::mlir::TypeRange":$outputs, "::llvm::StringRef":$name,
+                   "::llvm::StringRef":$kind, "::mlir::ValueRange":$inputs), [{
+      build($_builder, $_state, outputs, name, kind, inputs, nullptr, nullptr,
+            nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr,
+            nullptr, nullptr, nullptr, nullptr, nullptr);
+    }]>];
   let assemblyFormat = [{
     $sym_name `kind` $kind `(` $inputs `)` attr-dict-with-keyword `:` functional-type($inputs, $outputs) $body
   }];

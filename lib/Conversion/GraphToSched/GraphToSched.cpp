@@ -96,7 +96,7 @@ LogicalResult Lowering::planKernels(ArrayRef<KernelOp> kernels,
       KernelKind kind = k.getKindEnum();
       if (isMatrixKind(kind)) {
         p.unitBegin = 0;
-        p.unitEnd = std::clamp<int64_t>(attrOr(k, "mxm_planes", 1), 1, kVXM);
+        p.unitEnd = std::clamp<int64_t>(int64_t(k.getMxmPlanes().value_or(1)), 1, kVXM);
       } else if (kind == KernelKind::Data || kind == KernelKind::Relayout) {
         p.unitBegin = kSXM;
         p.unitEnd = kSXM + 1;
@@ -117,7 +117,7 @@ LogicalResult Lowering::planKernels(ArrayRef<KernelOp> kernels,
   int64_t cursor = 0;
   for (KernelOp k : kernels) {
     KernelPlan p;
-    int64_t used = std::clamp<int64_t>(attrOr(k, "units", 1), 1, units);
+    int64_t used = std::clamp<int64_t>(int64_t(k.getUnits().value_or(1)), 1, units);
     if (spatial() && !weightStreaming) {
       // Layer pipeline: rectangles side by side; wrap around (and share
       // PEs in time) when the wafer is full.
@@ -251,8 +251,8 @@ Status Lowering::run() {
 void Lowering::finishStats(ArrayRef<KernelOp> kernels) {
   stats.kernels = int64_t(kernels.size());
   for (KernelOp k : kernels) {
-    stats.padBytes += attrOr(k, "pad_bytes", 0);
-    stats.padFlops += attrOr(k, "pad_flops", 0);
+    stats.padBytes += int64_t(k.getPadBytes().value_or(0));
+    stats.padFlops += int64_t(k.getPadFlops().value_or(0));
     if (k.getKindEnum() == KernelKind::Relayout)
       ++stats.relayouts;
     for (Operation &op : k.getBlock().without_terminator())
@@ -268,7 +268,7 @@ void Lowering::finishStats(ArrayRef<KernelOp> kernels) {
   // GPU kernels manage their shared memory themselves: its peak is the
   // largest per-SM footprint a tile asked for.
   for (KernelOp k : kernels)
-    if (int64_t smem = attrOr(k, "smem_bytes", 0))
+    if (int64_t smem = int64_t(k.getSmemBytes().value_or(0)))
       stats.peakBytes["SMEM"] = std::max(stats.peakBytes["SMEM"], smem);
   stats.chips = chips;
   stats.weightStreaming = weightStreaming;

@@ -303,10 +303,11 @@ sched::ComputeOp Lowering::buildCompute(KernelOp k, const KernelPlan &p,
     if (f && f->mantissaBits < 23)
       compute.setAccumulatorAttr(b.getStringAttr(acc));
   }
-  for (StringRef name : {"tile", "grid", "waves", "pad_flops", "smem_bytes",
-                         "vmem_bytes", "rect", "mxm_planes", "split_dim"})
-    if (Attribute a = k->getAttr(name))
-      compute->setAttr(name, a);
+  // The padding FLOPs are the one tiling decision a later stage reads (the
+  // roofline's padding waste); the tile, grid and units stay in the tiled
+  // stage's IR, and the schedule says where the op runs in its own terms.
+  if (IntegerAttr padFlops = k.getPadFlopsAttr())
+    compute->setAttr("pad_flops", padFlops);
   // A chunk computes on slices: every value split along a dim gets the
   // chunk's extent there.
   auto typeOf = [&](Value v) {
@@ -340,7 +341,7 @@ void Lowering::timeKernel(KernelOp k, const KernelPlan &p,
   // the operands come from.
   target::Work w;
   w.flops = fraction * double(cast<CostOpInterface>(k.getOperation()).getFlops() +
-                              attrOr(k, "pad_flops", 0));
+                              int64_t(k.getPadFlops().value_or(0)));
   for (Value v : compute.getInputs())
     w.bytes += double(tensorBytes(cast<sched::BufferType>(v.getType()).getTensor()));
   for (Value v : compute.getOutputs())

@@ -202,12 +202,6 @@ struct Lowering {
   // Placement decided before emission
   //===--------------------------------------------------------------------===//
 
-  static int64_t attrOr(Operation *op, StringRef name, int64_t dflt) {
-    if (auto a = op->getAttrOfType<IntegerAttr>(name))
-      return a.getInt();
-    return dflt;
-  }
-
   static bool isResident(Value v) {
     Operation *def = v.getDefiningOp();
     return isa_and_nonnull<WeightOp, ConstantOp>(def);

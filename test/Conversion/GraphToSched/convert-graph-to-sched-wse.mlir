@@ -28,12 +28,13 @@ func.func @main(%x: tensor<64x256xf16> {graph.name = "x"}) -> tensor<64x256xf16>
 // CHECK: %[[IN:[0-9]+]] = sched.alloc {{.*}}unit = 0 : i64
 // CHECK: %[[LOAD:[0-9]+]] = sched.dma %arg0 to %[[IN]] {bytes = 32768 : i64, cycles = {{[0-9]+}} : i64, dst_offsets = array<i64: 0, 0>, kernel = "fc1", {{.*}}start = 0 : i64} : !sched.buffer<"MemoryX"
 // CHECK: %[[OUT1:[0-9]+]] = sched.alloc {{.*}}unit = 0 : i64
-// CHECK: %[[FC1:[0-9]+]] = sched.compute "fc1" ins(%[[IN]], %[[W0]] : {{.*}}) outs(%[[OUT1]] : {{.*}}) after(%[[LOAD]]) {{.*}}kind = "matmul"{{.*}}rect = array<i64: 461, 462>
+// Each kernel runs on its rectangle's PEs: [0, END0) and [END0, ...).
+// CHECK: %[[FC1:[0-9]+]] = sched.compute "fc1" ins(%[[IN]], %[[W0]] : {{.*}}) outs(%[[OUT1]] : {{.*}}) after(%[[LOAD]]) {{.*}}kind = "matmul"{{.*}}unit_end = [[END0]] : i64}
 // CHECK: graph.matmul
 // CHECK-NEXT: graph.relu
 // Over the fabric into fc2's rectangle: the link engine (2), no DMA setup,
 // a couple of cycles for 32 KiB at the wafer's fabric bandwidth.
 // CHECK: %[[IN2:[0-9]+]] = sched.alloc {{.*}}unit = [[END0]] : i64
 // CHECK: %[[HOP:[0-9]+]] = sched.dma %[[OUT1]] to %[[IN2]] after(%[[FC1]]) {bytes = 32768 : i64, cycles = 2 : i64, {{.*}}engine = 2 : i64, kernel = "fc2"
-// CHECK: sched.compute "fc2" ins(%[[IN2]], %[[W1]] : {{.*}} after(%[[HOP]])
+// CHECK: sched.compute "fc2" ins(%[[IN2]], %[[W1]] : {{.*}} after(%[[HOP]]) {{.*}}unit_begin = [[END0]] : i64
 // CHECK: sched.return
