@@ -43,3 +43,31 @@ int64_t dfa::graph::tensorBytes(Type type) {
   auto shaped = cast<ShapedType>(type);
   return shaped.getNumElements() * elementBytes(shaped.getElementType());
 }
+
+LogicalResult GraphDialect::verifyOperationAttribute(Operation *op,
+                                                    NamedAttribute attr) {
+  StringRef name = attr.getName().getValue();
+  Attribute value = attr.getValue();
+  auto fail = [&](const Twine &what) {
+    return op->emitError() << "'" << name << "' " << what;
+  };
+  if (name == kSourceAttr || name == kTargetAttr || name == kNameAttr)
+    return isa<StringAttr>(value) ? success() : fail("must be a string");
+  if (name == kOpsetAttr)
+    return isa<IntegerAttr>(value) ? success() : fail("must be an integer");
+  if (name == kWeightStreamingAttr)
+    return isa<UnitAttr>(value) ? success() : fail("must be a unit attribute");
+  if (name == kFusionsRefusedAttr) {
+    auto list = dyn_cast<ArrayAttr>(value);
+    if (!list)
+      return fail("must be an array of {op, kernel, reason}");
+    for (Attribute e : list) {
+      auto d = dyn_cast<DictionaryAttr>(e);
+      if (!d || !d.getAs<StringAttr>("op") || !d.getAs<StringAttr>("kernel") ||
+          !d.getAs<StringAttr>("reason"))
+        return fail("entries must be {op, kernel, reason} strings");
+    }
+    return success();
+  }
+  return fail("is not an attribute of the graph dialect");
+}

@@ -12,4 +12,22 @@
 
 #include "dialects/Graph/GraphDialect.h.inc"
 
+namespace dfa::graph {
+/// The module attributes of the graph dialect, declared once; the
+/// dialect's verifier checks each (GraphDialect::verifyOperationAttribute).
+/// The model's file and opset, set by the importers.
+inline constexpr llvm::StringLiteral kSourceAttr = "graph.source";
+inline constexpr llvm::StringLiteral kOpsetAttr = "graph.opset";
+/// The target a module is compiled for, set by the first target pass.
+inline constexpr llvm::StringLiteral kTargetAttr = "graph.target";
+/// Set by graph-tile when the weights stream from the outer memory.
+inline constexpr llvm::StringLiteral kWeightStreamingAttr =
+    "graph.weight_streaming";
+/// graph-fuse's refusals: [{op, kernel, reason}] (sched::CompileStats).
+inline constexpr llvm::StringLiteral kFusionsRefusedAttr =
+    "graph.fusions_refused";
+/// A graph input's or output's name (on function arguments and results).
+inline constexpr llvm::StringLiteral kNameAttr = "graph.name";
+} // namespace dfa::graph
+
 #endif // DIALECTS_GRAPH_GRAPHDIALECT_H

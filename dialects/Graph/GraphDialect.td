@@ -25,6 +25,8 @@ def Graph_Dialect : Dialect {
   }];
   let dependentDialects = ["::mlir::func::FuncDialect"];
   let hasConstantMaterializer = 1;
+  // The module attributes stages hand each other (GraphDialect.h), checked.
+  let hasOperationAttrVerify = 1;
 }
 
 #endif // DFA_GRAPH_DIALECT_TD

@@ -177,8 +177,8 @@ OwningOpRef<ModuleOp> dfa::driver::isolate(Operation *op,
   MLIRContext *ctx = op->getContext();
   OpBuilder b(ctx);
   OwningOpRef<ModuleOp> m = ModuleOp::create(op->getLoc());
-  if (Attribute src = op->getParentOfType<ModuleOp>()->getAttr("graph.source"))
-    (*m)->setAttr("graph.source", src);
+  if (Attribute src = op->getParentOfType<ModuleOp>()->getAttr(graph::kSourceAttr))
+    (*m)->setAttr(graph::kSourceAttr, src);
   SmallVector<Type> argTypes;
   for (Value v : op->getOperands())
     if (!isa_and_nonnull<graph::ConstantOp, graph::WeightOp>(v.getDefiningOp()) &&

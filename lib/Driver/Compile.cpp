@@ -477,7 +477,7 @@ int dfa::driver::compileMain(const CompileOptions &opts) {
   // Targets: --target, or the one a resumed file was compiled for.
   std::string spec = opts.target;
   if (spec.empty())
-    if (auto a = r.module->getOperation()->getAttrOfType<StringAttr>("graph.target"))
+    if (auto a = r.module->getOperation()->getAttrOfType<StringAttr>(graph::kTargetAttr))
       spec = a.str();
   std::vector<target::Target> targets;
   if (to > 0 || !spec.empty()) {

@@ -333,7 +333,7 @@ struct GraphFusePass : dfa::impl::GraphFusePassBase<GraphFusePass>, TargetedPass
         refusals.push_back({r.op, r.kernel, r.reason});
       numRefused += f.refused.size();
     });
-    module->setAttr("graph.fusions_refused",
+    module->setAttr(graph::kFusionsRefusedAttr,
                     sched::CompileStats::refusalsAttr(&getContext(), refusals));
   }
 };

@@ -239,7 +239,7 @@ struct GraphRaisePass : dfa::impl::GraphRaisePassBase<GraphRaisePass>,
     ModuleOp module = getOperation();
     bool wantAttention = true;
     if (given.target || !targetName.empty() ||
-        module->hasAttr("graph.target")) {
+        module->hasAttr(graph::kTargetAttr)) {
       const target::Target *t = passTarget(module, targetName, targetDirs);
       if (!t)
         return signalPassFailure();

@@ -19,7 +19,7 @@ dfa::loadPassTarget(ModuleOp module, StringRef name,
                     ArrayRef<std::string> targetDirs) {
   std::string tname = name.str();
   if (tname.empty())
-    if (auto attr = module->getAttrOfType<StringAttr>("graph.target"))
+    if (auto attr = module->getAttrOfType<StringAttr>(graph::kTargetAttr))
       tname = attr.str();
   if (tname.empty())
     return emitError(module.getLoc(),
@@ -35,7 +35,7 @@ dfa::loadPassTarget(ModuleOp module, StringRef name,
 }
 
 void dfa::setModuleTarget(ModuleOp module, const target::Target &t) {
-  module->setAttr("graph.target", StringAttr::get(module.getContext(), t.name));
+  module->setAttr(graph::kTargetAttr, StringAttr::get(module.getContext(), t.name));
 }
 
 OpClass dfa::classify(Operation *op) {

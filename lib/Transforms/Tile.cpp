@@ -218,7 +218,7 @@ struct Tiler {
     double peSram = t.limit("pe_sram_bytes").value_or(49152);
     int64_t pes;
     auto module = k->getParentOfType<ModuleOp>();
-    bool streaming = module->hasAttr("graph.weight_streaming");
+    bool streaming = module->hasAttr(graph::kWeightStreamingAttr);
     if (streaming) {
       pes = units;
     } else {
@@ -325,7 +325,7 @@ struct GraphTilePass : dfa::impl::GraphTilePassBase<GraphTilePass>, TargetedPass
     if (t->caps.weightStreaming) {
       double sram = t->limit("sram_bytes_total").value_or(0);
       if (double(weights) > 0.5 * sram) {
-        module->setAttr("graph.weight_streaming", UnitAttr::get(&getContext()));
+        module->setAttr(graph::kWeightStreamingAttr, UnitAttr::get(&getContext()));
         if (remarks)
           emitRemark(module.getLoc())
               << "weights of " << weights << " B exceed half the on-wafer SRAM ("

@@ -144,7 +144,7 @@ Status Lowering::run() {
   outer = &t.outerLevel();
   scratch = t.scratchLevel();
   staging = t.caps.staging && scratch;
-  weightStreaming = module->hasAttr("graph.weight_streaming");
+  weightStreaming = module->hasAttr(graph::kWeightStreamingAttr);
   home = &t.activationLevel();
 
   Block &fblock = func.getBody().front();
@@ -261,7 +261,7 @@ void Lowering::finishStats(ArrayRef<KernelOp> kernels) {
   }
   stats.fusions = stats.ops - stats.kernels;
   stats.fusionsRefused = sched::CompileStats::refusalsFrom(
-      module->getAttrOfType<ArrayAttr>("graph.fusions_refused"));
+      module->getAttrOfType<ArrayAttr>(graph::kFusionsRefusedAttr));
   for (auto &[key, a] : arenas)
     stats.peakBytes[key.level] =
         std::max(stats.peakBytes[key.level], a.highWater());

@@ -536,7 +536,7 @@ ImportResult FXImporter::run() {
     argNodes.push_back(name);
   }
   module = ModuleOp::create(fileLoc);
-  module->getOperation()->setAttr("graph.source", b.getStringAttr(path));
+  module->getOperation()->setAttr(graph::kSourceAttr, b.getStringAttr(path));
   b.setInsertionPointToEnd(module->getBody());
   func = b.create<func::FuncOp>(fileLoc, "main", b.getFunctionType(argTypes, {}));
   Block *entry = func.addEntryBlock();

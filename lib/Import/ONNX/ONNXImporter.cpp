@@ -295,8 +295,8 @@ LogicalResult Importer::createFunction() {
     }
 
   module = ModuleOp::create(fileLoc);
-  module->getOperation()->setAttr("graph.source", b.getStringAttr(m.path));
-  module->getOperation()->setAttr("graph.opset", b.getI64IntegerAttr(opset));
+  module->getOperation()->setAttr(graph::kSourceAttr, b.getStringAttr(m.path));
+  module->getOperation()->setAttr(graph::kOpsetAttr, b.getI64IntegerAttr(opset));
   b.setInsertionPointToEnd(module->getBody());
   func = b.create<func::FuncOp>(fileLoc, "main",
                                 b.getFunctionType(argTypes, {}));

@@ -216,3 +216,28 @@ func.func @kernel_kind(%x: tensor<4xf32>) -> tensor<4xf32> {
   }
   return %y : tensor<4xf32>
 }
+
+// -----
+
+// The module attributes stages hand each other are checked.
+// expected-error @+1 {{'graph.weight_streaming' must be a unit attribute}}
+module attributes {graph.weight_streaming = 1 : i64} {
+}
+
+// -----
+
+// expected-error @+1 {{'graph.fusions_refused' entries must be {op, kernel, reason} strings}}
+module attributes {graph.fusions_refused = [{op = "a", kernel = "k"}]} {
+}
+
+// -----
+
+// expected-error @+1 {{'graph.target' must be a string}}
+module attributes {graph.target = 3 : i64} {
+}
+
+// -----
+
+// expected-error @+1 {{'graph.tiling' is not an attribute of the graph dialect}}
+module attributes {graph.tiling = "fast"} {
+}
