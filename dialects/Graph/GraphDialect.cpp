@@ -71,3 +71,27 @@ LogicalResult GraphDialect::verifyOperationAttribute(Operation *op,
   }
   return fail("is not an attribute of the graph dialect");
 }
+
+/// graph.name on a function's argument or result: the graph input's or
+/// output's name.
+static LogicalResult verifyNameAttribute(Operation *op, NamedAttribute attr,
+                                         StringRef what) {
+  if (attr.getName().getValue() != kNameAttr)
+    return op->emitError() << "'" << attr.getName().getValue() << "' is not a "
+                           << what << " attribute of the graph dialect";
+  if (!isa<StringAttr>(attr.getValue()))
+    return op->emitError() << "'" << kNameAttr << "' must be a string";
+  return success();
+}
+
+LogicalResult GraphDialect::verifyRegionArgAttribute(Operation *op, unsigned,
+                                                     unsigned,
+                                                     NamedAttribute attr) {
+  return verifyNameAttribute(op, attr, "argument");
+}
+
+LogicalResult GraphDialect::verifyRegionResultAttribute(Operation *op,
+                                                        unsigned, unsigned,
+                                                        NamedAttribute attr) {
+  return verifyNameAttribute(op, attr, "result");
+}

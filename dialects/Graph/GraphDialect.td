@@ -27,6 +27,8 @@ def Graph_Dialect : Dialect {
   let hasConstantMaterializer = 1;
   // The module attributes stages hand each other (GraphDialect.h), checked.
   let hasOperationAttrVerify = 1;
+  let hasRegionArgAttrVerify = 1;
+  let hasRegionResultAttrVerify = 1;
 }
 
 #endif // DFA_GRAPH_DIALECT_TD

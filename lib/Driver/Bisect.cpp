@@ -275,7 +275,7 @@ struct Bisector {
         r.status = f.failure.empty() ? "mismatch" : f.failure;
         r.detail = f.failureMessage;
         f.ladder.push_back(r);
-        f.stage = "sched";
+        f.stage = stageName(Stage::Sched).str();
         f.pass = stagePasses(Stage(s)).front().str();
         return;
       }
@@ -420,6 +420,10 @@ int dfa::driver::bisectMain(const BisectOptions &opts) {
                           "saved schedule");
   if (Status s = loadTarget(run.target, run, env.target, printer); s != Status::Ok)
     return setupFailure(s);
+  if (env.target.caps.reference)
+    return usage(printer, "name the target whose schedule to check: --target "
+                          "NAME ('" + env.target.name +
+                          "' is the CPU reference)");
   env.compile.targetDirs = run.targetDirs;
   env.compile.inject = run.inject;
 

@@ -83,7 +83,7 @@ std::optional<Candidate> cut(BisectEnv &env, const Candidate &c, size_t index) {
   Operation *node = nodesOf(main)[index];
   llvm::StringSet<> taken;
   for (unsigned i = 0; i < main.getNumArguments(); ++i)
-    if (auto n = main.getArgAttrOfType<StringAttr>(i, "graph.name"))
+    if (auto n = main.getArgAttrOfType<StringAttr>(i, graph::kNameAttr))
       taken.insert(n.getValue());
   for (auto [k, r] : llvm::enumerate(node->getResults())) {
     // A unique input name: a reproducer's .npy files are matched by it.
@@ -95,7 +95,7 @@ std::optional<Candidate> cut(BisectEnv &env, const Candidate &c, size_t index) {
     taken.insert(name);
     unsigned at = main.getNumArguments();
     main.insertArgument(at, r.getType(), {}, r.getLoc());
-    main.setArgAttr(at, "graph.name", StringAttr::get(main.getContext(), name));
+    main.setArgAttr(at, graph::kNameAttr, StringAttr::get(main.getContext(), name));
     r.replaceAllUsesWith(main.getArgument(at));
     n.args.push_back(sim::toDeviceFormat(env.target, ev.get(r)));
   }

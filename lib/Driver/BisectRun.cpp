@@ -65,7 +65,7 @@ void simulateInto(BisectEnv &env, sched::ProgramOp program,
     e.message.clear();
     return;
   }
-  e.failedStage = "sched";
+  e.failedStage = stageName(Stage::Sched).str();
   e.failure = s == Status::ScheduleConflict ? "race"
               : s == Status::Deadlock       ? "deadlock"
                                             : "runtime";
@@ -112,7 +112,7 @@ Execution dfa::driver::execute(BisectEnv &env, ModuleOp graph, int stage,
     sched::ProgramOp program = findProgram(*e.module);
     if (!program) {
       e.failure = "compile";
-      e.failedStage = "sched";
+      e.failedStage = stageName(Stage::Sched).str();
       e.message = "no schedule";
       return e;
     }

@@ -191,7 +191,7 @@ Status dfa::driver::modelInputNames(llvm::StringRef path, MLIRContext &ctx,
     return Status::InvalidModel;
   }
   for (unsigned i = 0; i < func.getNumArguments(); ++i) {
-    auto name = func.getArgAttrOfType<StringAttr>(i, "graph.name");
+    auto name = func.getArgAttrOfType<StringAttr>(i, graph::kNameAttr);
     names.push_back(name ? name.str() : "arg" + std::to_string(i));
   }
   return Status::Ok;

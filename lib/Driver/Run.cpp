@@ -463,7 +463,7 @@ Status dfa::driver::prepareModelRun(const RunOptions &opts,
   SmallVector<ref::Tensor> args;
   for (unsigned i = 0; i < func.getNumArguments(); ++i) {
     auto type = cast<RankedTensorType>(func.getArgument(i).getType());
-    auto nameAttr = func.getArgAttrOfType<StringAttr>(i, "graph.name");
+    auto nameAttr = func.getArgAttrOfType<StringAttr>(i, graph::kNameAttr);
     std::string name = nameAttr ? nameAttr.str() : "arg" + std::to_string(i);
     if (inputs.empty()) {
       args.push_back(randomTensor(type, rng));
@@ -490,7 +490,7 @@ Status dfa::driver::prepareModelRun(const RunOptions &opts,
 
   std::vector<std::string> outNames;
   for (unsigned i = 0; i < func.getNumResults(); ++i) {
-    auto nameAttr = func.getResultAttrOfType<StringAttr>(i, "graph.name");
+    auto nameAttr = func.getResultAttrOfType<StringAttr>(i, graph::kNameAttr);
     outNames.push_back(nameAttr ? nameAttr.str() : "output" + std::to_string(i));
   }
   out.model = std::move(r);
@@ -537,10 +537,14 @@ int dfa::driver::runMain(const RunOptions &opts) {
     target::Target t;
     if (Status s = loadTarget(opts.target, opts, t, printer); s != Status::Ok)
       return exitCode(s);
-    if (Status s = compileForRun(*r.module, t, opts, printer); s != Status::Ok)
-      return exitCode(s);
-    return simulateAndReport(findProgram(*r.module), t, args, outNames, opts,
-                             expected, printer);
+    // A description that stands for the host (compiler.reference) runs the
+    // graph on the CPU reference, as `cpu` does.
+    if (!t.caps.reference) {
+      if (Status s = compileForRun(*r.module, t, opts, printer); s != Status::Ok)
+        return exitCode(s);
+      return simulateAndReport(findProgram(*r.module), t, args, outNames, opts,
+                               expected, printer);
+    }
   }
 
   Operation *peakAt = nullptr;

@@ -146,7 +146,7 @@ FailureOr<SmallVector<Tensor>> Evaluator::run(func::FuncOp func,
     return emitError(func.getLoc()) << "expected " << body.getNumArguments()
                                     << " inputs, got " << args.size();
   for (auto [i, arg] : llvm::enumerate(body.getArguments())) {
-    auto name = func.getArgAttrOfType<StringAttr>(i, "graph.name");
+    auto name = func.getArgAttrOfType<StringAttr>(i, graph::kNameAttr);
     std::string what = "input " + std::to_string(i);
     if (name)
       what += " '" + name.str() + "'";

@@ -135,7 +135,13 @@ private:
       break;
     case target::TransferPath::Memory: {
       key = p.level->name + " (chip " + std::to_string(chip) + ")";
-      const sched::BufferSite &s = p.level == src ? from : to;
+      // The side whose bandwidth bounds the copy (of two buffers of one
+      // level, the one over fewer units).
+      bool srcSide = p.level == src &&
+                     (p.level != dst ||
+                      target::bandwidthOf(*src, from.units()) <=
+                          target::bandwidthOf(*dst, to.units()));
+      const sched::BufferSite &s = srcSide ? from : to;
       if (p.level->scope == "unit")
         key += " " + unitRange(t, s.unitBegin, s.unitEnd);
       break;

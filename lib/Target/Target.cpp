@@ -597,7 +597,9 @@ std::optional<TileShape> Target::tileFor(int64_t elementBytes) const {
 }
 
 int64_t Target::minorGranule(int64_t elementBytes, std::string *name) const {
-  // What Layout::of pads the minor dim of a vector to.
+  // What Layout::of pads the minor dim of a vector to (its order of
+  // preference, sticks then tiles then vectors, differs from the one this
+  // function had only for a description with more than one: none ships).
   Layout l = Layout::of(*this, {1}, std::max<int64_t>(1, elementBytes));
   if (name)
     *name = l.kind == Layout::Kind::Stick    ? "stick"

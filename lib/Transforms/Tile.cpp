@@ -168,11 +168,13 @@ struct Tiler {
   }
 
   LogicalResult mxuTiles(KernelOp k, std::optional<MatmulShape> mm, int64_t eb) {
-    const target::MemoryLevel *vmem = t.level("VMEM");
-    int64_t cap = vmem ? int64_t(vmem->capacityBytes.value) : (16 << 20);
+    // Tiles are double-buffered in the per-unit scratchpad (VMEM).
+    const target::MemoryLevel *vmem = t.scratchLevel();
+    int64_t cap = int64_t((vmem ? *vmem : t.outerLevel()).capacityBytes.value);
     int64_t pad = int64_t(t.layoutValue("matmul_pad").value_or(128));
-    // Rows come in the sublanes of the element type's layout tile.
-    int64_t sub = t.tileFor(eb).value_or(target::TileShape{8, 128}).rows;
+    // Rows come in the sublanes of the element type's layout tile (the
+    // loader requires layout.tile for this scheme).
+    int64_t sub = t.tileFor(eb) ? t.tileFor(eb)->rows : 1;
     int64_t grid;
     if (mm) {
       SmallVector<int64_t> tl = {std::min<int64_t>(512, roundUp(mm->m, sub)),

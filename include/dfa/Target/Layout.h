@@ -79,9 +79,13 @@ public:
   /// Whether `o` stores the same shape the same way (same image bytes for
   /// the same element).
   bool sameAs(const Layout &o) const {
+    // Tiles of fewer than two dims are one dense row.
+    bool tiled = kind == Kind::Tile && shape.size() >= 2;
+    bool otherTiled = o.kind == Kind::Tile && o.shape.size() >= 2;
     return shape == o.shape && order == o.order && padded == o.padded &&
-           tileRows == o.tileRows && tileCols == o.tileCols && pack == o.pack &&
-           elemBytes == o.elemBytes;
+           elemBytes == o.elemBytes && tiled == otherTiled &&
+           (!tiled || (tileRows == o.tileRows && tileCols == o.tileCols &&
+                       pack == o.pack));
   }
   /// Whether the elements along the last logical dim are adjacent in the
   /// image (no tiles, and that dim stored minor).

@@ -19,7 +19,8 @@ namespace dfa {
 /// of failure it is (a model that does not fit is exit 9, not an internal
 /// error). A pass run on its own (dfa-opt, a textual pipeline) has neither:
 /// it parses the description its `target` option names, or the module's
-/// `graph.target`.
+/// `graph.target` (graph-decompose only the option: without one it
+/// decomposes every composite).
 struct PassTarget {
   std::shared_ptr<const target::Target> target;
   std::shared_ptr<Status> failure;

@@ -541,7 +541,7 @@ ImportResult FXImporter::run() {
   func = b.create<func::FuncOp>(fileLoc, "main", b.getFunctionType(argTypes, {}));
   Block *entry = func.addEntryBlock();
   for (size_t i = 0; i < argNames.size(); ++i) {
-    func.setArgAttr(i, "graph.name", b.getStringAttr(argNames[i]));
+    func.setArgAttr(i, graph::kNameAttr, b.getStringAttr(argNames[i]));
     values[argNodes[i]] = PyValue::ofTensor(entry->getArgument(i));
   }
   b.setInsertionPointToEnd(entry);
@@ -560,7 +560,7 @@ ImportResult FXImporter::run() {
   }
   func.setFunctionType(b.getFunctionType(argTypes, resultTypes));
   for (size_t i = 0; i < resultTypes.size(); ++i)
-    func.setResultAttr(i, "graph.name",
+    func.setResultAttr(i, graph::kNameAttr,
                        b.getStringAttr(resultTypes.size() == 1
                                            ? std::string("output")
                                            : "output_" + std::to_string(i)));

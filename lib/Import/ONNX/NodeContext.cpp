@@ -66,7 +66,7 @@ FailureOr<ref::Tensor> NodeContext::constInput(size_t i, llvm::StringRef what) {
   if (auto arg = dyn_cast_or_null<BlockArgument>(v)) {
     auto func = mlir::cast<func::FuncOp>(arg.getOwner()->getParentOp());
     if (auto name = func.getArgAttrOfType<StringAttr>(arg.getArgNumber(),
-                                                      "graph.name")) {
+                                                      graph::kNameAttr)) {
       diag << "; it is graph input '" << name.getValue()
            << "': pass --specialize " << name.getValue();
       if (wantSpecialized)

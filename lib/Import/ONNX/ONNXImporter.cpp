@@ -302,7 +302,7 @@ LogicalResult Importer::createFunction() {
                                 b.getFunctionType(argTypes, {}));
   Block *entry = func.addEntryBlock();
   for (auto [i, name] : llvm::enumerate(argNames)) {
-    func.setArgAttr(i, "graph.name", b.getStringAttr(name));
+    func.setArgAttr(i, graph::kNameAttr, b.getStringAttr(name));
     values[name] = entry->getArgument(i);
   }
   b.setInsertionPointToEnd(entry);
@@ -671,7 +671,7 @@ ImportResult Importer::run() {
   func.setFunctionType(
       b.getFunctionType(func.getFunctionType().getInputs(), outTypes));
   for (auto [i, out] : llvm::enumerate(graph.output()))
-    func.setResultAttr(i, "graph.name", b.getStringAttr(out.name()));
+    func.setResultAttr(i, graph::kNameAttr, b.getStringAttr(out.name()));
   if (failed(verify(*module))) {
     error(Status::Internal) << "imported module failed verification";
     return fail();

@@ -46,5 +46,7 @@ d["compiler"] = {"fusion": "xla", "tiling": "mxu", "placement": "shared", "plan"
                  "timing": "events", "staging": True, "relayout_minor_dim": True}
 d["compute"]["matrix_model"] = "systolic"; write("new-family", d)
 d = copy.deepcopy(good); d["compiler"] = {"fusion": "none"}; write("no-fusion", d)
+# A description that stands for the host running the CPU reference.
+d = copy.deepcopy(good); d["compiler"] = {"reference": True}; write("host-reference", d)
 # Not broken: the same chip with an f16 accumulator (dfa-run's accumulator test).
 d = copy.deepcopy(good); d["compute"]["accumulator"] = "f16"; write("f16-accumulator", d)
