@@ -16,6 +16,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "dfa/Bisect/Bisect.h"
+#include "dfa/Pipeline/Stages.h"
 
 #include "llvm/Support/FormatVariadic.h"
 
@@ -37,16 +38,22 @@ const char *dfa::bisect::layerName(int layer) {
 
 namespace {
 
-int stageLayer(llvm::StringRef stage) {
-  if (stage == "graph")
+/// The taxonomy layer a stage's faults belong to.
+int stageLayer(llvm::StringRef name) {
+  switch (stageNamed(name).value_or(Stage::Sched)) {
+  case Stage::Graph:
     return 2;
-  if (stage == "decomposed")
+  case Stage::Decomposed:
     return 3;
-  if (stage == "fused")
+  case Stage::Fused:
     return 4;
-  if (stage == "tiled" || stage == "laid-out")
+  case Stage::Tiled:
+  case Stage::LaidOut:
     return 5;
-  return 6; // sched: placement and copies
+  case Stage::Sched:
+    return 6; // placement and copies
+  }
+  return 6;
 }
 
 /// What the ladder showed about the stages before the schedule.
@@ -84,7 +91,7 @@ Classification dfa::bisect::classify(const Findings &f) {
     llvm::StringRef msg(f.failureMessage);
     std::string what =
         "the " + f.failureStage + " stage fails to compile: " + f.failureMessage;
-    if (f.failureStage == "sched" &&
+    if (f.failureStage == stageName(Stage::Sched) &&
         (msg.contains("scheduling conflict") || msg.contains("wait"))) {
       // The schedule's verifier caught an op racing its producer.
       say("the schedule verifier rejects the compiler's own schedule: an op "
@@ -161,7 +168,7 @@ Classification dfa::bisect::classify(const Findings &f) {
   std::string node = f.node ? "'" + f.node->name + "' (" + f.node->op + ")" : "";
   if (!f.node.has_value() && worst)
     node = "output '" + worst->name + "'";
-  if (f.stage != "sched" && !f.stage.empty()) {
+  if (f.stage != stageName(Stage::Sched) && !f.stage.empty()) {
     c.layer = stageLayer(f.stage);
     c.confidence = 0.85;
     say("the " + f.stage + " stage's IR, run on the CPU reference, already "

@@ -14,54 +14,17 @@
 using namespace mlir;
 using namespace dfa;
 
-namespace {
-struct StageInfo {
-  llvm::StringRef name;
-  llvm::SmallVector<llvm::StringRef, 2> passes;
-};
-
-/// The stages and their passes: the one table `buildPipeline` follows
-/// (it checks each pass it adds against it).
-const StageInfo &info(Stage s) {
-  static const StageInfo stages[kNumStages] = {
-      {"graph", {}},
-      {"decomposed", {"graph-raise", "graph-decompose"}},
-      {"fused", {"graph-fuse"}},
-      {"tiled", {"graph-tile"}},
-      {"laid-out", {"graph-layout"}},
-      {"sched", {"convert-graph-to-sched"}}};
-  return stages[int(s)];
-}
-} // namespace
-
-llvm::StringRef dfa::stageName(Stage s) { return info(s).name; }
-
-llvm::ArrayRef<llvm::StringRef> dfa::stageNames() {
-  static const llvm::SmallVector<llvm::StringRef, kNumStages> names = [] {
-    llvm::SmallVector<llvm::StringRef, kNumStages> n;
-    for (int i = 0; i < kNumStages; ++i)
-      n.push_back(info(Stage(i)).name);
-    return n;
-  }();
-  return names;
-}
-
-std::optional<Stage> dfa::stageNamed(llvm::StringRef name) {
-  for (int i = 0; i < kNumStages; ++i)
-    if (info(Stage(i)).name == name)
-      return Stage(i);
-  return std::nullopt;
-}
-
-std::string dfa::stageList() {
-  std::string s;
-  for (llvm::StringRef n : stageNames())
-    s += (s.empty() ? "" : ", ") + n.str();
-  return s;
-}
-
 llvm::ArrayRef<llvm::StringRef> dfa::stagePasses(Stage s) {
-  return info(s).passes;
+  // The one table buildPipeline follows (a debug build checks each pass it
+  // adds against it).
+  static const llvm::SmallVector<llvm::StringRef, 2> passes[kNumStages] = {
+      {},
+      {"graph-raise", "graph-decompose"},
+      {"graph-fuse"},
+      {"graph-tile"},
+      {"graph-layout"},
+      {"convert-graph-to-sched"}};
+  return passes[int(s)];
 }
 
 void dfa::buildPipeline(OpPassManager &pm, const PassTarget &target,

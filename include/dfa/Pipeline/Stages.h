@@ -26,15 +26,29 @@ namespace dfa {
 enum class Stage { Graph, Decomposed, Fused, Tiled, LaidOut, Sched };
 inline constexpr int kNumStages = 6;
 
-/// The name `--emit`, `--compile-from`, `--stop-after` and the dump files
-/// use: graph, decomposed, fused, tiled, laid-out, sched.
-llvm::StringRef stageName(Stage s);
+/// Every stage name, in order: the names `--emit`, `--compile-from`,
+/// `--stop-after`, the dump files and dfa-bisect's reports use. (Header-only,
+/// like the enum, so that libraries below lib/Pipeline name stages too.)
+inline llvm::ArrayRef<llvm::StringRef> stageNames() {
+  static const llvm::StringRef names[kNumStages] = {
+      "graph", "decomposed", "fused", "tiled", "laid-out", "sched"};
+  return names;
+}
+inline llvm::StringRef stageName(Stage s) { return stageNames()[int(s)]; }
 /// The stage called `name`, if there is one.
-std::optional<Stage> stageNamed(llvm::StringRef name);
-/// Every stage name, in order.
-llvm::ArrayRef<llvm::StringRef> stageNames();
+inline std::optional<Stage> stageNamed(llvm::StringRef name) {
+  for (int i = 0; i < kNumStages; ++i)
+    if (stageNames()[i] == name)
+      return Stage(i);
+  return std::nullopt;
+}
 /// "graph, decomposed, fused, tiled, laid-out, sched", for messages.
-std::string stageList();
+inline std::string stageList() {
+  std::string s;
+  for (llvm::StringRef n : stageNames())
+    s += (s.empty() ? "" : ", ") + n.str();
+  return s;
+}
 /// The passes a stage runs, in order (their command-line names).
 llvm::ArrayRef<llvm::StringRef> stagePasses(Stage s);
 
