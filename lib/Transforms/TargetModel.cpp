@@ -93,8 +93,11 @@ TensorLayout dfa::layoutFor(const target::Target &t, RankedTensorType type,
 }
 
 bool dfa::minorTied(const target::Target &t) {
-  return t.layoutValue("stick_bytes") || t.layout.getArray("tile") ||
-         t.layoutValue("vector_elems");
+  // Whether the target's layout stores the minor dim in sticks, tiles or
+  // vectors: Layout::of decides, for any element type.
+  target::Layout::Kind k = target::Layout::of(t, {1}, 4).kind;
+  return k == target::Layout::Kind::Stick || k == target::Layout::Kind::Tile ||
+         k == target::Layout::Kind::Vector;
 }
 
 /// Whether `op` (a kernel or a single op) works on feature maps: a
