@@ -121,7 +121,7 @@ private:
     const target::MemoryLevel *src = levelOf(d.getSource());
     const target::MemoryLevel *dst = levelOf(d.getDest());
     int64_t chip = d.getChip() ? int64_t(*d.getChip()) : 0;
-    // The verifier checks that both memories are the target's.
+    // build() checked that both memories are the target's.
     target::TransferPath p = target::transferPath(
         t, *src, from.units(), *dst, to.units(), from.chip != to.chip);
     fixedSeconds = target::transferSeconds(t, p, 0);
@@ -135,13 +135,8 @@ private:
       break;
     case target::TransferPath::Memory: {
       key = p.level->name + " (chip " + std::to_string(chip) + ")";
-      // The side whose bandwidth bounds the copy (of two buffers of one
-      // level, the one over fewer units).
-      bool srcSide = p.level == src &&
-                     (p.level != dst ||
-                      target::bandwidthOf(*src, from.units()) <=
-                          target::bandwidthOf(*dst, to.units()));
-      const sched::BufferSite &s = srcSide ? from : to;
+      // Of a per-unit level, the units of the side that bounds the copy.
+      const sched::BufferSite &s = p.sourceBound ? from : to;
       if (p.level->scope == "unit")
         key += " " + unitRange(t, s.unitBegin, s.unitEnd);
       break;

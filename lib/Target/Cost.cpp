@@ -104,7 +104,8 @@ TransferPath dfa::target::transferPath(const Target &t, const MemoryLevel &src,
   // A per-unit memory moves its bytes through every unit the buffer spans.
   double a = bandwidthOf(src, srcUnits), b = bandwidthOf(dst, dstUnits);
   p.kind = TransferPath::Memory;
-  p.level = a <= b ? &src : &dst;
+  p.sourceBound = a <= b;
+  p.level = p.sourceBound ? &src : &dst;
   p.bandwidth = std::min(a, b);
   // The farther memory's latency, whichever side bounds the bandwidth.
   p.latencyNs = std::max(src.latencyNs.value, dst.latencyNs.value);

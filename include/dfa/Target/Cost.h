@@ -61,8 +61,10 @@ struct TransferPath {
     Fabric, // between two buffers of one level, over the on-chip network
     Memory, // between levels: bounded by the slower side
   } kind = Memory;
-  /// Memory: the level whose bandwidth bounds the copy.
+  /// Memory: the level whose bandwidth bounds the copy, and whether it is
+  /// the source's side (else the destination's).
   const MemoryLevel *level = nullptr;
+  bool sourceBound = true;
   /// Bytes per second of the path (a per-unit level's times the units the
   /// buffer spans) and its latency.
   double bandwidth = 0, latencyNs = 0;

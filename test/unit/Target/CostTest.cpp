@@ -57,9 +57,11 @@ TEST_CASE("a copy between levels is bounded by the slower side",
   TransferPath one = transferPath(t, far, 1, near, 1, false);
   CHECK(one.kind == TransferPath::Memory);
   CHECK(one.level == &near);
+  CHECK_FALSE(one.sourceBound);
   CHECK(one.bandwidth == Approx(3e10));
   TransferPath four = transferPath(t, far, 1, near, 4, false);
   CHECK(four.level == &far);
+  CHECK(four.sourceBound);
   CHECK(four.bandwidth == Approx(1e11));
   // Latency is the farther memory's, whichever side bounds the bandwidth;
   // a DRAM endpoint makes it a DMA that pays the setup.
