@@ -6,18 +6,145 @@
 
 #include "dialects/Graph/GraphDialect.h"
 #include "dialects/Graph/GraphOps.h"
+#include "dialects/Graph/GraphInterfaces.h"
 
 using namespace mlir;
 using namespace dfa::graph;
 
+#include "mlir/IR/DialectImplementation.h"
+#include "llvm/ADT/TypeSwitch.h"
+
 #include "dialects/Graph/GraphDialect.cpp.inc"
 #include "dialects/Graph/GraphInterfaces.cpp.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "dialects/Graph/GraphAttrs.cpp.inc"
 
 void GraphDialect::initialize() {
   addOperations<
 #define GET_OP_LIST
 #include "dialects/Graph/GraphOps.cpp.inc"
       >();
+  addAttributes<
+#define GET_ATTRDEF_LIST
+#include "dialects/Graph/GraphAttrs.cpp.inc"
+      >();
+}
+
+//===----------------------------------------------------------------------===//
+// #graph.layout
+//===----------------------------------------------------------------------===//
+
+using dfa::target::Layout;
+
+namespace {
+/// The keyword of each kind, as written in #graph.layout<...>.
+struct LayoutKindName {
+  Layout::Kind kind;
+  StringLiteral keyword;
+};
+constexpr LayoutKindName kLayoutKinds[] = {
+    {Layout::Kind::Dense, "row_major"}, {Layout::Kind::Slices, "pe_slices"},
+    {Layout::Kind::Stick, "stick"},     {Layout::Kind::Vector, "vector"},
+    {Layout::Kind::Tile, "tile"}};
+} // namespace
+
+LayoutAttr LayoutAttr::get(MLIRContext *context, const Layout::Encoding &e) {
+  return get(context, e.kind, e.granule, e.rows, e.pack, e.order);
+}
+
+Layout::Encoding LayoutAttr::getEncoding() const {
+  Layout::Encoding e;
+  e.kind = getKind();
+  e.granule = getGranule();
+  e.rows = getRows();
+  e.pack = getPack();
+  e.order.assign(getPerm().begin(), getPerm().end());
+  return e;
+}
+
+Layout LayoutAttr::apply(ArrayRef<int64_t> shape, int64_t elemBytes) const {
+  return Layout::make(getEncoding(), shape, elemBytes);
+}
+
+Layout LayoutAttr::apply(ShapedType type) const {
+  return apply(type.getShape(), elementBytes(type.getElementType()));
+}
+
+std::string LayoutAttr::invalidFor(int64_t rank) const {
+  return getEncoding().invalidFor(rank);
+}
+
+LogicalResult LayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                 Layout::Kind kind, int64_t granule,
+                                 int64_t rows, int64_t pack,
+                                 ArrayRef<int64_t> perm) {
+  Layout::Encoding e;
+  e.kind = kind;
+  e.granule = granule;
+  e.rows = rows;
+  e.pack = pack;
+  e.order.assign(perm.begin(), perm.end());
+  std::string why = e.invalidFor(-1);
+  if (!why.empty())
+    return emitError() << "invalid layout: " << why;
+  return success();
+}
+
+Attribute LayoutAttr::parse(AsmParser &p, Type) {
+  StringRef keyword;
+  SMLoc at = p.getCurrentLocation();
+  if (p.parseLess() || p.parseKeyword(&keyword))
+    return {};
+  const LayoutKindName *k = llvm::find_if(
+      kLayoutKinds, [&](const LayoutKindName &n) { return n.keyword == keyword; });
+  if (k == std::end(kLayoutKinds)) {
+    p.emitError(at, "unknown layout '")
+        << keyword << "': expected row_major, pe_slices, stick, vector or tile";
+    return {};
+  }
+  Layout::Encoding e;
+  e.kind = k->kind;
+  if (e.kind == Layout::Kind::Stick || e.kind == Layout::Kind::Vector) {
+    if (p.parseInteger(e.granule))
+      return {};
+  } else if (e.kind == Layout::Kind::Tile) {
+    if (p.parseLSquare() || p.parseInteger(e.rows) || p.parseComma() ||
+        p.parseInteger(e.granule) || p.parseRSquare())
+      return {};
+    if (succeeded(p.parseOptionalKeyword("pack")) && p.parseInteger(e.pack))
+      return {};
+  }
+  if (succeeded(p.parseOptionalKeyword("perm"))) {
+    auto parseDim = [&]() -> ParseResult {
+      return p.parseInteger(e.order.emplace_back());
+    };
+    if (p.parseCommaSeparatedList(AsmParser::Delimiter::Square, parseDim))
+      return {};
+  }
+  if (p.parseGreater())
+    return {};
+  return getChecked([&] { return p.emitError(at); }, p.getContext(), e.kind,
+                    e.granule, e.rows, e.pack, ArrayRef<int64_t>(e.order));
+}
+
+void LayoutAttr::print(AsmPrinter &p) const {
+  const LayoutKindName *k = llvm::find_if(
+      kLayoutKinds, [&](const LayoutKindName &n) { return n.kind == getKind(); });
+  p << "<" << k->keyword;
+  if (getKind() == Layout::Kind::Stick || getKind() == Layout::Kind::Vector)
+    p << " " << getGranule();
+  if (getKind() == Layout::Kind::Tile) {
+    p << " [" << getRows() << ", " << getGranule() << "]";
+    if (getPack() != 1)
+      p << " pack " << getPack();
+  }
+  if (!getPerm().empty()) {
+    p << " perm [";
+    llvm::interleaveComma(getPerm(), p);
+    p << "]";
+  }
+  p << ">";
 }
 
 Operation *GraphDialect::materializeConstant(OpBuilder &builder,
@@ -57,6 +184,18 @@ LogicalResult GraphDialect::verifyOperationAttribute(Operation *op,
     return isa<IntegerAttr>(value) ? success() : fail("must be an integer");
   if (name == kWeightStreamingAttr)
     return isa<UnitAttr>(value) ? success() : fail("must be a unit attribute");
+  if (name == kLayoutAttr) {
+    auto layout = dyn_cast<LayoutAttr>(value);
+    if (!layout)
+      return fail("must be a #graph.layout");
+    if (op->getNumResults() != 1)
+      return fail("belongs on an op with one result");
+    auto type = dyn_cast<ShapedType>(op->getResult(0).getType());
+    if (!type || !type.hasRank())
+      return fail("belongs on an op with a ranked result");
+    std::string why = layout.invalidFor(type.getRank());
+    return why.empty() ? success() : fail("does not fit the result: " + why);
+  }
   if (name == kFusionsRefusedAttr) {
     auto list = dyn_cast<ArrayAttr>(value);
     if (!list)
@@ -76,6 +215,12 @@ LogicalResult GraphDialect::verifyOperationAttribute(Operation *op,
 /// output's name.
 static LogicalResult verifyNameAttribute(Operation *op, NamedAttribute attr,
                                          StringRef what) {
+  if (attr.getName().getValue() == kLayoutAttr && what == "argument") {
+    auto layout = dyn_cast<LayoutAttr>(attr.getValue());
+    if (!layout)
+      return op->emitError() << "'" << kLayoutAttr << "' must be a #graph.layout";
+    return success(); // the rank is checked where the argument is known
+  }
   if (attr.getName().getValue() != kNameAttr)
     return op->emitError() << "'" << attr.getName().getValue() << "' is not a "
                            << what << " attribute of the graph dialect";
@@ -84,10 +229,26 @@ static LogicalResult verifyNameAttribute(Operation *op, NamedAttribute attr,
   return success();
 }
 
-LogicalResult GraphDialect::verifyRegionArgAttribute(Operation *op, unsigned,
-                                                     unsigned,
+LogicalResult GraphDialect::verifyRegionArgAttribute(Operation *op,
+                                                     unsigned region,
+                                                     unsigned index,
                                                      NamedAttribute attr) {
-  return verifyNameAttribute(op, attr, "argument");
+  if (failed(verifyNameAttribute(op, attr, "argument")))
+    return failure();
+  if (attr.getName().getValue() != kLayoutAttr ||
+      op->getNumRegions() <= region || op->getRegion(region).empty())
+    return success();
+  Block &entry = op->getRegion(region).front();
+  if (index >= entry.getNumArguments())
+    return success();
+  auto type = dyn_cast<ShapedType>(entry.getArgument(index).getType());
+  std::string why = !type || !type.hasRank()
+                        ? std::string("the argument is not a ranked tensor")
+                        : cast<LayoutAttr>(attr.getValue()).invalidFor(type.getRank());
+  if (!why.empty())
+    return op->emitError() << "'" << kLayoutAttr << "' of argument " << index
+                           << " does not fit it: " << why;
+  return success();
 }
 
 LogicalResult GraphDialect::verifyRegionResultAttribute(Operation *op,

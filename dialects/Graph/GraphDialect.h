@@ -7,10 +7,16 @@
 #ifndef DIALECTS_GRAPH_GRAPHDIALECT_H
 #define DIALECTS_GRAPH_GRAPHDIALECT_H
 
+#include "dfa/Target/Layout.h"
+
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Dialect.h"
 
 #include "dialects/Graph/GraphDialect.h.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "dialects/Graph/GraphAttrs.h.inc"
 
 namespace dfa::graph {
 /// The module attributes of the graph dialect, declared once; the
@@ -28,6 +34,9 @@ inline constexpr llvm::StringLiteral kFusionsRefusedAttr =
     "graph.fusions_refused";
 /// A graph input's or output's name (on function arguments and results).
 inline constexpr llvm::StringLiteral kNameAttr = "graph.name";
+/// How the target stores a weight, a constant or a function argument (a
+/// LayoutAttr, set by graph-layout; a kernel's outputs have `layouts`).
+inline constexpr llvm::StringLiteral kLayoutAttr = "graph.layout";
 } // namespace dfa::graph
 
 #endif // DIALECTS_GRAPH_GRAPHDIALECT_H

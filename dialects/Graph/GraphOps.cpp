@@ -63,7 +63,37 @@ LogicalResult KernelOp::verify() {
     return emitOpError("yields ") << yield.getValues().getTypes()
                                   << " but the kernel returns "
                                   << getOutputs().getTypes();
+  if (std::optional<ArrayAttr> layouts = getLayouts()) {
+    if (layouts->size() != getOutputs().size())
+      return emitOpError("has ") << layouts->size() << " layouts for "
+                                 << getOutputs().size() << " outputs";
+    for (auto [i, l, out] : llvm::enumerate(
+             layouts->getAsRange<LayoutAttr>(), getOutputs())) {
+      std::string why = l.invalidFor(cast<ShapedType>(out.getType()).getRank());
+      if (!why.empty())
+        return emitOpError("layout ") << i << " does not fit its output: " << why;
+    }
+  }
   return success();
+}
+
+LayoutAttr dfa::graph::layoutAttrOf(Value v) {
+  if (auto arg = dyn_cast<BlockArgument>(v)) {
+    auto fn = dyn_cast_or_null<FunctionOpInterface>(arg.getOwner()->getParentOp());
+    if (!fn || arg.getOwner() != &fn.getFunctionBody().front())
+      return {};
+    return dyn_cast_or_null<LayoutAttr>(
+        fn.getArgAttr(arg.getArgNumber(), kLayoutAttr));
+  }
+  Operation *def = v.getDefiningOp();
+  if (auto k = dyn_cast<KernelOp>(def)) {
+    std::optional<ArrayAttr> layouts = k.getLayouts();
+    unsigned i = cast<OpResult>(v).getResultNumber();
+    if (!layouts || i >= layouts->size())
+      return {};
+    return dyn_cast<LayoutAttr>((*layouts)[i]);
+  }
+  return def ? def->getAttrOfType<LayoutAttr>(kLayoutAttr) : LayoutAttr();
 }
 
 /// Binary ops take operands of one element type (the importer inserts casts

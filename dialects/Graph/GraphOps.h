@@ -29,6 +29,10 @@ bool isMatrixKind(KernelKind k);
 
 namespace dfa::graph {
 
+/// The layout graph-layout gave `v`: a kernel output's entry of `layouts`,
+/// a function argument's or an op's `graph.layout`; null when none.
+LayoutAttr layoutAttrOf(mlir::Value v);
+
 /// Shape of the numpy broadcast of `a` and `b`, or failure when they do not
 /// broadcast.
 mlir::FailureOr<llvm::SmallVector<int64_t>>

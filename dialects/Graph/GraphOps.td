@@ -15,6 +15,7 @@
 #define DFA_GRAPH_OPS_TD
 
 include "dialects/Graph/GraphDialect.td"
+include "dialects/Graph/GraphAttrs.td"
 include "dialects/Graph/GraphInterfaces.td"
 include "mlir/IR/OpBase.td"
 include "mlir/IR/EnumAttr.td"
@@ -650,7 +651,8 @@ def Graph_KernelOp : Graph_Op<"kernel", [IsolatedFromAbove,
                        OptionalAttr<I64Attr>:$mxm_planes,
                        OptionalAttr<I64Attr>:$split_dim,
                        OptionalAttr<I64Attr>:$span_bytes,
-                       OptionalAttr<StrArrayAttr>:$layouts,
+                       OptionalAttr<TypedArrayAttrBase<Graph_LayoutAttr,
+                           "one #graph.layout per output">>:$layouts,
                        OptionalAttr<I64Attr>:$pad_bytes,
                        OptionalAttr<I64Attr>:$pad_flops);
   let results = (outs Variadic<Graph_Tensor>:$outputs);

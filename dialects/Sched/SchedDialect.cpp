@@ -7,6 +7,7 @@
 #include "dialects/Sched/SchedOps.h"
 
 #include "dialects/Graph/GraphDialect.h"
+#include "dialects/Graph/GraphInterfaces.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
@@ -58,4 +59,17 @@ dfa::sched::BufferSite dfa::sched::siteOf(mlir::Value buffer) {
     s.unitEnd = e ? int64_t(*e) : s.unitBegin + 1;
   }
   return s;
+}
+
+dfa::target::Layout dfa::sched::storedLayout(mlir::Value buffer,
+                                             int64_t elemBytes) {
+  mlir::RankedTensorType t = llvm::cast<BufferType>(buffer.getType()).getTensor();
+  if (elemBytes <= 0)
+    elemBytes = graph::elementBytes(t.getElementType());
+  auto placed =
+      llvm::dyn_cast_or_null<PlacedBufferOpInterface>(buffer.getDefiningOp());
+  graph::LayoutAttr layout = placed ? placed.getLayoutAttr() : graph::LayoutAttr();
+  if (!layout)
+    return target::Layout::rowMajor(t.getShape(), elemBytes);
+  return layout.apply(t.getShape(), elemBytes);
 }

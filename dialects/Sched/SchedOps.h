@@ -37,6 +37,11 @@ struct BufferSite {
 };
 BufferSite siteOf(mlir::Value buffer);
 
+/// How `buffer` is stored: its alloc's or weight's `layout` applied to the
+/// buffer's tensor, `elemBytes` per element (0: the type's own); dense
+/// row-major for a program argument or a buffer without one.
+target::Layout storedLayout(mlir::Value buffer, int64_t elemBytes = 0);
+
 } // namespace dfa::sched
 
 #endif // DIALECTS_SCHED_SCHEDOPS_H

@@ -19,6 +19,7 @@ include "mlir/IR/AttrTypeBase.td"
 include "mlir/IR/BuiltinAttributes.td"
 include "mlir/IR/CommonAttrConstraints.td"
 include "mlir/IR/SymbolInterfaces.td"
+include "dialects/Graph/GraphAttrs.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 
 def Sched_Dialect : Dialect {
@@ -112,7 +113,8 @@ def Sched_PlacedBufferOpInterface : OpInterface<"PlacedBufferOpInterface"> {
     A buffer at `offset` of its memory level, `size` bytes (per unit for a
     per-unit level), over units [`unit`, `unit_end`) of a per-unit level
     (`unit` alone: one unit; neither: a chip-wide level), on chip `chip`
-    of a multi-chip program, stored in `layout` (target::Layout's name).
+    of a multi-chip program, stored in `layout` (a `#graph.layout`, as
+    graph-layout chose it; absent: dense row-major).
   }];
   let methods = [
     InterfaceMethod<"Byte offset in the level", "uint64_t", "getOffset">,
@@ -123,8 +125,8 @@ def Sched_PlacedBufferOpInterface : OpInterface<"PlacedBufferOpInterface"> {
                     "std::optional<uint64_t>", "getUnitEnd">,
     InterfaceMethod<"The chip, in a multi-chip program",
                     "std::optional<uint64_t>", "getChip">,
-    InterfaceMethod<"The stored layout's name", "::llvm::StringRef",
-                    "getLayout">,
+    InterfaceMethod<"The stored layout (null: dense row-major)",
+                    "::dfa::graph::LayoutAttr", "getLayoutAttr">,
     InterfaceMethod<"The buffer", "::mlir::TypedValue<::dfa::sched::BufferType>",
                     "getBuffer">,
   ];
@@ -143,7 +145,7 @@ def Sched_AllocOp : Sched_Op<"alloc", [Sched_PlacedBufferOpInterface]> {
   let arguments = (ins I64Attr:$offset, I64Attr:$size,
                        OptionalAttr<I64Attr>:$unit, OptionalAttr<I64Attr>:$unit_end,
                        OptionalAttr<I64Attr>:$chip,
-                       DefaultValuedAttr<StrAttr, "\"row-major\"">:$layout,
+                       OptionalAttr<Graph_LayoutAttr>:$layout,
                        OptionalAttr<ElementsAttr>:$init);
   let results = (outs Sched_BufferType:$buffer);
   let assemblyFormat = "attr-dict `:` qualified(type($buffer))";
@@ -164,11 +166,12 @@ def Sched_WeightOp : Sched_Op<"weight", [Sched_PlacedBufferOpInterface]> {
                        I64Attr:$offset, I64Attr:$size,
                        OptionalAttr<I64Attr>:$unit, OptionalAttr<I64Attr>:$unit_end,
                        OptionalAttr<I64Attr>:$chip,
-                       DefaultValuedAttr<StrAttr, "\"row-major\"">:$layout);
+                       OptionalAttr<Graph_LayoutAttr>:$layout);
   let results = (outs Sched_BufferType:$buffer);
   let assemblyFormat = [{
     $sym_name `at` $file `[` $file_offset `]` (`zstd` $zstd_bytes^)? attr-dict `:` qualified(type($buffer))
   }];
+  let hasVerifier = 1;
 }
 
 def Sched_DmaOp : Sched_Op<"dma"> {

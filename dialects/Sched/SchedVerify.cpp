@@ -25,25 +25,47 @@ using namespace dfa::sched;
 
 using dfa::graph::tensorBytes;
 
+/// What sched.alloc and sched.weight both check: a unit range that is not
+/// empty, a layout that fits the tensor, and room for the whole stored
+/// image (padding included) over the units.
+static LogicalResult verifyPlacement(PlacedBufferOpInterface op) {
+  Operation *o = op.getOperation();
+  int64_t units = 1;
+  if (op.getUnitEnd()) {
+    if (!op.getUnit())
+      return o->emitOpError("unit_end needs unit");
+    units = int64_t(*op.getUnitEnd()) - int64_t(*op.getUnit());
+    if (units <= 0)
+      return o->emitOpError("unit range [") << *op.getUnit() << ", "
+                                            << *op.getUnitEnd() << ") is empty";
+  }
+  RankedTensorType t = op.getBuffer().getType().getTensor();
+  if (dfa::graph::LayoutAttr l = op.getLayoutAttr()) {
+    std::string why = l.invalidFor(t.getRank());
+    if (!why.empty())
+      return o->emitOpError("layout ") << l << " does not fit " << t << ": " << why;
+  }
+  auto size = static_cast<int64_t>(op.getSize());
+  int64_t stored = storedLayout(op.getBuffer()).bytes;
+  if (size < 0 || size * units < stored)
+    return o->emitOpError("size ") << size << (units > 1 ? " per unit" : "")
+                                   << " is smaller than the " << stored
+                                   << " bytes of " << t
+                                   << (stored != tensorBytes(t) ? " as stored" : "");
+  return success();
+}
+
+LogicalResult WeightOp::verify() {
+  return verifyPlacement(cast<PlacedBufferOpInterface>(getOperation()));
+}
+
 LogicalResult AllocOp::verify() {
   auto offset = static_cast<int64_t>(getOffset());
-  auto size = static_cast<int64_t>(getSize());
   auto t = getType().getTensor();
   if (offset < 0)
     return emitOpError("offset must be non-negative, got ") << offset;
-  int64_t units = 1;
-  if (getUnitEnd()) {
-    if (!getUnit())
-      return emitOpError("unit_end needs unit");
-    units = int64_t(*getUnitEnd()) - int64_t(*getUnit());
-    if (units <= 0)
-      return emitOpError("unit range [") << *getUnit() << ", " << *getUnitEnd()
-                                         << ") is empty";
-  }
-  if (size * units < tensorBytes(t))
-    return emitOpError("size ") << size << (units > 1 ? " per unit" : "")
-                                << " is smaller than the " << tensorBytes(t)
-                                << " bytes of " << t;
+  if (failed(verifyPlacement(cast<PlacedBufferOpInterface>(getOperation()))))
+    return failure();
   if (getInit() && getInit()->getShapedType() != t)
     return emitOpError("init of type ") << getInit()->getShapedType()
                                         << " does not match " << t;

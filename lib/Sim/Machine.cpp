@@ -148,8 +148,7 @@ static void forEachRun(const target::Layout &la, ArrayRef<int64_t> aOff,
 
 /// The dense host image of a tensor of `layout`'s shape.
 static target::Layout hostLayout(const target::Layout &layout) {
-  std::string err;
-  return *target::Layout::parse("row-major", layout.shape, layout.elemBytes, err);
+  return target::Layout::rowMajor(layout.shape, layout.elemBytes);
 }
 
 FailureOr<Executor::Buffer *> Executor::describe(Value v) {
@@ -164,11 +163,9 @@ FailureOr<Executor::Buffer *> Executor::describe(Value v) {
   Buffer b;
   b.dtype = *dt;
   b.at.level = type.getMemory().str();
-  std::string layoutName = "row-major", err;
   Operation *def = v.getDefiningOp();
   if (auto op = dyn_cast_or_null<sched::PlacedBufferOpInterface>(def)) {
     b.at.offset = op.getOffset();
-    layoutName = op.getLayout().str();
     sched::BufferSite site = sched::siteOf(v);
     b.at.chip = site.chip;
     if (op.getUnit()) {
@@ -179,12 +176,8 @@ FailureOr<Executor::Buffer *> Executor::describe(Value v) {
   } else {
     b.at.space = mem.newSpace(); // a program input
   }
-  std::optional<target::Layout> l =
-      target::Layout::parse(layoutName, tensor.getShape(),
-                            int64_t(ref::dtypeSize(*dt)), err);
-  if (!l)
-    return emitError(v.getLoc()) << err;
-  b.layout = std::move(*l);
+  // The verifier checked that the layout fits the tensor.
+  b.layout = sched::storedLayout(v, int64_t(ref::dtypeSize(*dt)));
   int64_t units = b.at.unitEnd - b.at.unitBegin;
   b.at.share = (b.layout.bytes + units - 1) / std::max<int64_t>(1, units);
   return &buffers.try_emplace(v, std::move(b)).first->second;

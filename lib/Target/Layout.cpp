@@ -16,132 +16,101 @@ using llvm::SmallVector;
 using llvm::SmallVectorImpl;
 using llvm::StringRef;
 
-namespace {
-
-/// "(a,b,...)" at the front of `s`, consumed.
-bool parseInts(StringRef &s, SmallVector<int64_t, 4> &out) {
-  if (!s.consume_front("("))
-    return false;
-  size_t close = s.find(')');
-  if (close == StringRef::npos)
-    return false;
-  StringRef body = s.take_front(close);
-  s = s.drop_front(close + 1);
-  SmallVector<StringRef, 4> parts;
-  body.split(parts, ',');
-  for (StringRef p : parts) {
-    int64_t v;
-    if (p.trim().getAsInteger(10, v) || v < 0)
-      return false;
-    out.push_back(v);
-  }
-  return true;
-}
-} // namespace
-
-Layout Layout::of(const Target &t, ArrayRef<int64_t> shape, int64_t elemBytes,
-                  ArrayRef<int64_t> order) {
-  Layout l;
-  l.shape.assign(shape.begin(), shape.end());
-  l.elemBytes = elemBytes;
-  if (!order.empty() && order.size() == shape.size())
-    l.order.assign(order.begin(), order.end());
-  else
-    for (int64_t i = 0, e = shape.size(); i < e; ++i)
-      l.order.push_back(i);
+Layout::Encoding Layout::encodingOf(const Target &t, int64_t elemBytes,
+                                    ArrayRef<int64_t> order) {
+  Encoding e;
+  e.order.assign(order.begin(), order.end());
   if (auto stick = t.layoutValue("stick_bytes")) {
     // Spyre: the minor dim is stored in sticks of stick_bytes.
-    l.kind = Kind::Stick;
-    l.minorGranule = std::max<int64_t>(1, int64_t(*stick) / elemBytes);
+    e.kind = Kind::Stick;
+    e.granule = std::max<int64_t>(1, int64_t(*stick) / elemBytes);
   } else if (std::optional<TileShape> tile = t.tileFor(elemBytes)) {
     // TPU: tiles of the two minor dims; narrower types pack rows into a
     // 32-bit sublane, (8,128)(2,1) for 16 bits, as the description's
     // tile_16bit and tile_8bit say.
-    l.kind = Kind::Tile;
+    e.kind = Kind::Tile;
     TileShape base = *t.tileFor(4);
-    l.tileRows = tile->rows;
-    l.tileCols = tile->cols;
+    e.rows = tile->rows;
+    e.granule = tile->cols;
     if (elemBytes < 4 && tile->cols == base.cols && tile->rows > base.rows &&
-        tile->rows % base.rows == 0)
-      l.pack = tile->rows / base.rows;
-    l.minorGranule = tile->cols;
+        tile->rows % base.rows == 0) {
+      e.pack = tile->rows / base.rows;
+      e.rows = base.rows;
+    }
   } else if (auto vec = t.layoutValue("vector_elems")) {
     // Groq: the minor dim is spread over vectors of 320 elements.
-    l.kind = Kind::Vector;
-    l.minorGranule = std::max<int64_t>(1, int64_t(*vec));
+    e.kind = Kind::Vector;
+    e.granule = std::max<int64_t>(1, int64_t(*vec));
   } else if (t.caps.placement == Placement::Spatial) {
     // Spread over the PEs of a rectangle.
-    l.kind = Kind::Slices;
+    e.kind = Kind::Slices;
+  }
+  return e;
+}
+
+Layout Layout::of(const Target &t, ArrayRef<int64_t> shape, int64_t elemBytes,
+                  ArrayRef<int64_t> order) {
+  if (order.size() != shape.size())
+    order = {};
+  return make(encodingOf(t, elemBytes, order), shape, elemBytes);
+}
+
+std::string Layout::Encoding::invalidFor(int64_t rank) const {
+  if (granule < 1)
+    return "the granule must be at least 1";
+  if (kind == Kind::Tile && (rows < 1 || pack < 1))
+    return "a tile needs at least one row";
+  if (kind != Kind::Tile && (rows != 0 || pack != 1))
+    return "only a tile has rows and packing";
+  if ((kind == Kind::Dense || kind == Kind::Slices) && granule != 1)
+    return "only sticks, vectors and tiles have a granule";
+  if (order.empty())
+    return "";
+  if (rank >= 0 && int64_t(order.size()) != rank)
+    return "the permutation has " + std::to_string(order.size()) +
+           " dims, the tensor " + std::to_string(rank);
+  SmallVector<bool, 4> seen(order.size(), false);
+  for (int64_t d : order) {
+    if (d < 0 || d >= int64_t(order.size()) || seen[d])
+      return "not a permutation";
+    seen[d] = true;
+  }
+  return "";
+}
+
+Layout Layout::make(const Encoding &e, ArrayRef<int64_t> shape,
+                    int64_t elemBytes) {
+  Layout l;
+  l.kind = e.kind;
+  l.shape.assign(shape.begin(), shape.end());
+  l.elemBytes = elemBytes;
+  if (e.order.size() == shape.size())
+    l.order.assign(e.order.begin(), e.order.end());
+  else
+    for (int64_t i = 0, n = shape.size(); i < n; ++i)
+      l.order.push_back(i);
+  l.minorGranule = std::max<int64_t>(1, e.granule);
+  if (e.kind == Kind::Tile) {
+    l.pack = std::max<int64_t>(1, e.pack);
+    l.tileRows = std::max<int64_t>(1, e.rows) * l.pack;
+    l.tileCols = l.minorGranule;
   }
   l.finish();
   return l;
 }
 
-std::optional<Layout> Layout::parse(StringRef name, ArrayRef<int64_t> shape,
-                                    int64_t elemBytes, std::string &error) {
-  Layout l;
-  l.shape.assign(shape.begin(), shape.end());
-  l.elemBytes = elemBytes;
-  int64_t rank = shape.size();
-  auto bad = [&](const std::string &why) {
-    error = "layout '" + name.str() + "': " + why;
-    return std::nullopt;
-  };
-  StringRef base = name, permText;
-  if (size_t at = name.find(" perm"); at != StringRef::npos) {
-    base = name.take_front(at);
-    permText = name.drop_front(at + 5);
-    if (!parseInts(permText, l.order) || !permText.empty())
-      return bad("expected ' perm(d0,d1,...)'");
-    if (int64_t(l.order.size()) != rank)
-      return bad("the permutation has " + std::to_string(l.order.size()) +
-                 " dims, the tensor " + std::to_string(rank));
-    SmallVector<bool, 4> seen(rank, false);
-    for (int64_t d : l.order) {
-      if (d >= rank || seen[d])
-        return bad("not a permutation");
-      seen[d] = true;
-    }
-  } else {
-    for (int64_t i = 0; i < rank; ++i)
-      l.order.push_back(i);
+Layout::Encoding Layout::encoding() const {
+  Encoding e;
+  e.kind = kind;
+  if (kind == Kind::Stick || kind == Kind::Vector || kind == Kind::Tile)
+    e.granule = minorGranule;
+  if (kind == Kind::Tile) {
+    e.rows = tileRows / pack;
+    e.pack = pack;
   }
-
-  SmallVector<int64_t, 4> args;
-  if (base == "row-major") {
-    l.kind = Kind::Dense;
-  } else if (base == "pe-slices") {
-    l.kind = Kind::Slices;
-  } else if (base.consume_front("stick")) {
-    if (!parseInts(base, args) || args.size() != 1 || args[0] < 1 || !base.empty())
-      return bad("expected 'stick(N)'");
-    l.kind = Kind::Stick;
-    l.minorGranule = args[0];
-  } else if (base.consume_front("vector")) {
-    if (!parseInts(base, args) || args.size() != 1 || args[0] < 1 || !base.empty())
-      return bad("expected 'vector(N)'");
-    l.kind = Kind::Vector;
-    l.minorGranule = args[0];
-  } else if (base.consume_front("tile")) {
-    if (!parseInts(base, args) || args.size() != 2 || args[0] < 1 || args[1] < 1)
-      return bad("expected 'tile(R,C)' or 'tile(R,C)(P,1)'");
-    l.kind = Kind::Tile;
-    l.tileRows = args[0];
-    l.tileCols = args[1];
-    if (!base.empty()) {
-      SmallVector<int64_t, 4> packing;
-      if (!parseInts(base, packing) || packing.size() != 2 || packing[0] < 1 ||
-          packing[1] != 1 || !base.empty())
-        return bad("expected '(P,1)' after the tile");
-      l.pack = packing[0];
-      l.tileRows *= l.pack;
-    }
-    l.minorGranule = l.tileCols;
-  } else {
-    return bad("unknown layout");
-  }
-  l.finish();
-  return l;
+  if (!identityOrder())
+    e.order = order;
+  return e;
 }
 
 void Layout::finish() {

@@ -596,6 +596,12 @@ std::optional<TileShape> Target::tileFor(int64_t elementBytes) const {
   return base;
 }
 
+int64_t Target::bufferAlignment() const {
+  if (std::optional<double> stick = layoutValue("stick_bytes"))
+    return std::max<int64_t>(1, int64_t(*stick));
+  return std::max<int64_t>(1, int64_t(layoutValue("alignment_bytes").value_or(64)));
+}
+
 int64_t Target::minorGranule(int64_t elementBytes, std::string *name) const {
   // What Layout::of pads the minor dim of a vector to (its order of
   // preference, sticks then tiles then vectors, differs from the one this

@@ -21,6 +21,7 @@
 
 #include "dialects/Graph/GraphOps.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
 
 namespace dfa {
@@ -68,12 +69,31 @@ struct GraphLayoutPass : dfa::impl::GraphLayoutPassBase<GraphLayoutPass>, Target
     Builder b(&getContext());
     // Targets whose compilers restickify / relayout on a minor-dim change.
     bool relayoutTargets = t->caps.relayoutMinorDim;
+    MLIRContext *ctx = &getContext();
+    // Every value a kernel reads or writes gets its layout here, once: the
+    // lowering and everything after it read these attributes.
+    module.walk([&](func::FuncOp fn) {
+      if (fn.isExternal())
+        return;
+      for (BlockArgument arg : fn.getArguments())
+        if (isa<RankedTensorType>(arg.getType()))
+          fn.setArgAttr(arg.getArgNumber(), kLayoutAttr,
+                        LayoutAttr::get(ctx, layoutOf(*t, arg).encoding()));
+      for (Operation &op : fn.getBody().front())
+        if (!isa<KernelOp>(op) && op.getNumResults() == 1 &&
+            isa<RankedTensorType>(op.getResult(0).getType()))
+          op.setAttr(kLayoutAttr,
+                     LayoutAttr::get(ctx, layoutOf(*t, op.getResult(0)).encoding()));
+    });
     module.walk([&](KernelOp k) {
-      SmallVector<Attribute> names;
+      SmallVector<Attribute> layouts;
+      std::string firstName;
       int64_t padBytes = 0;
       for (Value v : k.getOutputs()) {
         TensorLayout l = layoutOf(*t, v);
-        names.push_back(b.getStringAttr(l.name()));
+        layouts.push_back(LayoutAttr::get(ctx, l.encoding()));
+        if (firstName.empty())
+          firstName = l.name();
         padBytes += l.bytes - l.logicalBytes();
       }
       int64_t padFlops = 0;
@@ -109,13 +129,13 @@ struct GraphLayoutPass : dfa::impl::GraphLayoutPassBase<GraphLayoutPass>, Target
         });
       if (relayouts)
         k.setKindEnum(KernelKind::Relayout);
-      k->setAttr("layouts", b.getArrayAttr(names));
+      k.setLayoutsAttr(b.getArrayAttr(layouts));
       k->setAttr("pad_bytes", b.getI64IntegerAttr(padBytes));
       k->setAttr("pad_flops", b.getI64IntegerAttr(padFlops));
       numRelayouts += relayouts;
       if (remarks && (padBytes || padFlops))
         k->emitRemark() << "kernel '" << k.getSymName() << "' laid out as "
-                        << cast<StringAttr>(names.front()).getValue() << ": "
+                        << firstName << ": "
                         << padBytes << " B and " << padFlops
                         << " FLOPs of padding";
     });

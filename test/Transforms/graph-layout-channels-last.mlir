@@ -18,28 +18,37 @@ func.func @main(%x: tensor<1x64x7x7xf32> {graph.name = "x"}) -> tensor<1x64x7x7x
   return %1 : tensor<1x64x7x7xf32>
 }
 
+// graph-layout records the layout of every value the kernels touch: the
+// argument NCHW stored NHWC, the resident weight OIHW stored HWIO.
+// LPU-LABEL: func.func @main
+// LPU-SAME: graph.layout = #graph.layout<vector 320 perm [0, 2, 3, 1]>
+// LPU: graph.constant {graph.layout = #graph.layout<vector 320 perm [2, 3, 1, 0]>}
+// GPU-LABEL: func.func @main
+// GPU-SAME: graph.layout = #graph.layout<row_major>
+// GPU: graph.constant {graph.layout = #graph.layout<row_major>}
+
 // 64 f32 channels are two whole 32-element sticks: no padding at all, where
 // NCHW would pad every 7-wide row to 32 (a 4.6x blow-up).
 // SPYRE: graph.kernel "conv" kind "conv"
-// SPYRE-SAME: layouts = ["stick(32) perm(0,2,3,1)"], pad_bytes = 0 : i64
+// SPYRE-SAME: layouts = [#graph.layout<stick 32 perm [0, 2, 3, 1]>], pad_bytes = 0 : i64
 // The 49 pixels (rows of sticks) are split over the 32 cores.
 // SPYRE-SAME: split_dim = 0 : i64, tile = array<i64: 2, 64>, units = 32
 
 // TPU tiles the two minor dims, W (7 -> 8) and C (64 -> 128):
 // 7*8*128 - 3136 = 4032 elements of 4 B.
 // TPU: graph.kernel "conv" kind "conv"
-// TPU-SAME: layouts = ["tile(8,128) perm(0,2,3,1)"], pad_bytes = 16128 : i64
+// TPU-SAME: layouts = [#graph.layout<tile [8, 128] perm [0, 2, 3, 1]>], pad_bytes = 16128 : i64
 
 // Groq pads the 64 channels to one 320-element vector per pixel:
 // 49 * (320 - 64) * 4 B.
 // LPU: graph.kernel "conv" kind "conv"
-// LPU-SAME: layouts = ["vector(320) perm(0,2,3,1)"], pad_bytes = 50176 : i64
+// LPU-SAME: layouts = [#graph.layout<vector 320 perm [0, 2, 3, 1]>], pad_bytes = 50176 : i64
 
 // The GPU stores row-major and needs no permutation.
 // GPU: graph.kernel "conv" kind "conv"
-// GPU-SAME: layouts = ["row-major"], pad_bytes = 0 : i64
+// GPU-SAME: layouts = [#graph.layout<row_major>], pad_bytes = 0 : i64
 
 // The resident weight is stored HWIO: [3,3,64,64] with 64 -> 320 on Groq,
 // 3*3*64*320*4 B.
-// SCHED: sched.alloc {{.*}}layout = "vector(320) perm(2,3,1,0)"
+// SCHED: sched.alloc {{.*}}layout = #graph.layout<vector 320 perm [2, 3, 1, 0]>
 // SCHED-SAME: size = 737280

@@ -23,22 +23,22 @@ func.func @main(%x: tensor<65xf16> {graph.name = "x"}, %a: tensor<10x100xf16> {g
 // SPYRE-SAME: 103840 FLOPs of padding
 // SPYRE: remark: {{.*}}relayout inserted in kernel 't': the transpose moves the minor dim (stick(64) on dim 1 -> stick(64) on dim 0)
 // SPYRE: graph.kernel "copy" kind "data"
-// SPYRE-SAME: layouts = ["stick(64)"], pad_bytes = 126 : i64
+// SPYRE-SAME: layouts = [#graph.layout<stick 64>], pad_bytes = 126 : i64
 // SPYRE: graph.kernel "t" kind "relayout"
 // SPYRE: graph.relayout %{{.*}} from "stick(64) on dim 1" to "stick(64) on dim 0" : tensor<10x30xf16>
 // SPYRE-NEXT: graph.transpose
 
 // On the TPU 16-bit tiles are (16,128), (8,128)(2,1); the MXU pads K and N to 128.
 // TPU: graph.kernel "mm" kind "matmul"
-// TPU-SAME: layouts = ["tile(8,128)(2,1)"]
+// TPU-SAME: layouts = [#graph.layout<tile [8, 128] pack 2>]
 // TPU-SAME: pad_flops = 464288 : i64
 // TPU: graph.kernel "t" kind "relayout"
 
 // On the LPU the minor dim is in 320-element vectors; K and N padded to the plane.
 // LPU: graph.kernel "copy" kind "data"
-// LPU-SAME: layouts = ["vector(320)"], pad_bytes = 510 : i64
+// LPU-SAME: layouts = [#graph.layout<vector 320>], pad_bytes = 510 : i64
 
 // The GPU pads to the wgmma shape m64n8k16 and never relayouts.
 // GPU: graph.kernel "mm" kind "matmul"
-// GPU-SAME: layouts = ["row-major"], pad_bytes = 0 : i64, pad_flops = 
+// GPU-SAME: layouts = [#graph.layout<row_major>], pad_bytes = 0 : i64, pad_flops = 
 // GPU-NOT: graph.relayout

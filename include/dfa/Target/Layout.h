@@ -10,10 +10,13 @@
 /// every element. `Layout::of` derives it from the description (every tile
 /// and granule read from the JSON); graph-layout and the lowering use it to
 /// size buffers and count padding, the simulator and the bisector to place
-/// elements. A schedule records a buffer's layout as its `name()`
-/// (`row-major`, `stick(64)`, `tile(8,128)`, `tile(8,128)(2,1)`,
-/// `vector(320)`, `pe-slices`, each optionally followed by ` perm(...)`),
-/// which `parse` reads back to the same layout.
+/// elements. What does not depend on the shape is the layout's `Encoding`
+/// (the kind, its granule or tile, the dim order): the IR carries it as a
+/// `#graph.layout` attribute (graph-layout writes it, the lowering, the
+/// schedule verifier, the simulator and the bisector read it), and `make`
+/// applies it to a shape. `name()` is the short text reports and remarks
+/// print (`row-major`, `stick(64)`, `tile(8,128)`, `tile(8,128)(2,1)`,
+/// `vector(320)`, `pe-slices`, each optionally followed by ` perm(...)`).
 ///
 //===----------------------------------------------------------------------===//
 
@@ -41,17 +44,41 @@ public:
     Tile,   // (tileRows x tileCols) tiles of the two minor dims (TPU)
   };
 
+  /// What a layout is apart from the shape it is applied to.
+  struct Encoding {
+    Kind kind = Kind::Dense;
+    /// Stick or vector elements; a tile's columns (1 otherwise).
+    int64_t granule = 1;
+    /// A tile's rows of 32-bit elements, and the rows of narrower elements
+    /// packed into one 32-bit sublane: `pack * rows` rows per tile.
+    int64_t rows = 0, pack = 1;
+    /// Physical order of the logical dims (empty: as they are).
+    llvm::SmallVector<int64_t, 4> order;
+
+    /// Why this encoding stores no tensor of rank `rank`, or empty.
+    std::string invalidFor(int64_t rank) const;
+  };
+
   /// How `t` stores a tensor of `shape` with `elemBytes`-byte elements, its
   /// dims in physical `order` (empty: as they are).
   static Layout of(const Target &t, llvm::ArrayRef<int64_t> shape,
                    int64_t elemBytes, llvm::ArrayRef<int64_t> order = {});
-  /// The layout a schedule names; nullopt with `error` set if `name` is not
-  /// one `name()` writes, or does not fit `shape`.
-  static std::optional<Layout> parse(llvm::StringRef name,
-                                     llvm::ArrayRef<int64_t> shape,
-                                     int64_t elemBytes, std::string &error);
+  /// The encoding `of` gives `elemBytes`-byte elements on `t`.
+  static Encoding encodingOf(const Target &t, int64_t elemBytes,
+                             llvm::ArrayRef<int64_t> order = {});
+  /// `encoding` applied to `shape` (which `encoding.invalidFor` accepts).
+  static Layout make(const Encoding &encoding, llvm::ArrayRef<int64_t> shape,
+                     int64_t elemBytes);
+  /// A dense row-major layout of `shape`.
+  static Layout rowMajor(llvm::ArrayRef<int64_t> shape, int64_t elemBytes) {
+    return make(Encoding(), shape, elemBytes);
+  }
 
-  /// The text a schedule records it by (parse's input).
+  /// What this layout is apart from its shape: make(encoding(), shape,
+  /// elemBytes) gives it back.
+  Encoding encoding() const;
+
+  /// The short text reports and remarks print.
   std::string name() const;
 
   Kind kind = Kind::Dense;

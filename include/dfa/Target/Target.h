@@ -173,6 +173,9 @@ struct Target {
   const MemoryLevel *level(llvm::StringRef name) const;
   /// A numeric layout entry, if present.
   std::optional<double> layoutValue(llvm::StringRef key) const;
+  /// The byte boundary every placed buffer starts on: a whole stick where
+  /// the target stores sticks, else `layout.alignment_bytes` (64).
+  int64_t bufferAlignment() const;
   /// The elements of a tensor's minor dim that are stored and moved as one
   /// (a Spyre stick, a vector, the minor side of a TPU tile); `name` is set
   /// to "stick", "vector", "tile" or "element" (1: none).

@@ -165,11 +165,16 @@ def GraphTilePass : Pass<"graph-tile", "::mlir::ModuleOp"> {
 }
 
 def GraphLayoutPass : Pass<"graph-layout", "::mlir::ModuleOp"> {
-  let summary = "Give kernel outputs the target's layout; count padding; relayout";
+  let summary = "Give every kernel tensor the target's layout; count padding; relayout";
   let description = [{
-    Attaches `layouts` (one per output: `row-major`, `tile(8,128)`,
-    `tile(8,128)(2,1)` for 16-bit types, `stick(64)` for fp16 on Spyre,
-    `vector(320)`, `pe-slices`), `pad_bytes` (storage the padding wastes)
+    Gives every value a kernel reads or writes the target's storage layout,
+    a `#graph.layout` (`row_major`, `tile [8, 128]`, `tile [8, 128] pack 2`
+    for 16-bit types, `stick 64` for fp16 on Spyre, `vector 320`,
+    `pe_slices`, with `perm [...]` where a convolutional net is stored
+    channels-last): kernels get `layouts` (one per output), weights,
+    constants and function arguments `graph.layout`. The lowering places
+    buffers in these layouts and derives none itself. Kernels also get
+    `pad_bytes` (storage the padding wastes)
     and `pad_flops` (matmul work wasted padding M, N and K to the matrix
     unit: GPU `mma_tile`, TPU `matmul_pad`, LPU `mxm_plane`, Spyre sticks
     with K zero-padded) to every kernel. On targets whose layout is tied to

@@ -53,14 +53,14 @@ int64_t Lowering::residentBytesOf(KernelOp k, llvm::DenseSet<Value> &seen,
     if (!seen.insert(v).second)
       continue;
     if (isResident(v))
-      n += layoutOf(t, v).bytes;
+      n += layoutOf(v).bytes;
     else if (isa<BlockArgument>(v)) // a graph input (a KV cache) lands here
-      graphBytes += layoutOf(t, v).bytes;
+      graphBytes += layoutOf(v).bytes;
   }
   // Graph results are never freed: they stay where they are made.
   for (Value v : k.getOutputs())
     if (llvm::any_of(v.getUsers(), [](Operation *u) { return isa<func::ReturnOp>(u); }))
-      graphBytes += layoutOf(t, v).bytes;
+      graphBytes += layoutOf(v).bytes;
   return n;
 }
 
@@ -158,6 +158,22 @@ Status Lowering::run() {
       continue;
     op.emitOpError("is not in a kernel: run graph-fuse before scheduling");
     return Status::InvalidModel;
+  }
+  // Buffers are placed in the layouts graph-layout chose; none is derived
+  // here again.
+  for (KernelOp k : kernels) {
+    auto missing = [&](ValueRange values, StringRef what) {
+      for (auto [i, v] : llvm::enumerate(values))
+        if (!layoutAttrOf(v)) {
+          k.emitError("kernel '") << k.getSymName() << "': its " << what << " "
+                                  << i << " has no layout: run graph-layout "
+                                     "before scheduling";
+          return true;
+        }
+      return false;
+    };
+    if (missing(k.getInputs(), "input") || missing(k.getOutputs(), "output"))
+      return Status::InvalidModel;
   }
   DenseMap<Operation *, KernelPlan> plans;
   if (failed(planKernels(kernels, plans)))

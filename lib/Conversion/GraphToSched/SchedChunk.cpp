@@ -47,10 +47,10 @@ Lowering::chooseChunks(KernelOp k, const KernelPlan &p) {
     int64_t fixed = 0;
     for (auto [arg, v] : llvm::zip(body.getArguments(), k.getInputs()))
       if (split->dim(arg) < 0)
-        fixed += perUnit(layoutOf(t, v).bytes);
+        fixed += perUnit(layoutOf(v).bytes);
     auto sliceBytes = [&](Value v, int64_t dim, int64_t e) {
       auto ct = chunkType(cast<RankedTensorType>(v.getType()), dim, e);
-      return perUnit(layoutFor(t, ct, dimOrder(t, v)).bytes);
+      return perUnit(layoutOf(v, ct).bytes);
     };
     // Whole operands plus two chunks in flight.
     auto fits = [&](int64_t e) {
@@ -60,7 +60,7 @@ Lowering::chooseChunks(KernelOp k, const KernelPlan &p) {
           n += sliceBytes(v, dim, e);
       return double(fixed) + 2.0 * double(n) <= cap;
     };
-    int64_t g = layoutOf(t, out).granule(d);
+    int64_t g = layoutOf(out).granule(d);
     auto extent = [&](int64_t granules) { return std::min(granules * g, D); };
     if (!fits(extent(1)))
       continue;
@@ -137,7 +137,7 @@ LogicalResult Lowering::emitChunked(KernelOp k, const KernelPlan &p,
       }
       Home &src = homes[v];
       auto ct = chunkType(cast<RankedTensorType>(v.getType()), dim, ext);
-      TensorLayout layout = layoutFor(t, ct, dimOrder(t, v));
+      TensorLayout layout = layoutOf(v, ct);
       SmallVector<Value> dmaDeps;
       FailureOr<Home> h = placeType(loc, *scratch, ct, layout, p.chip,
                                     p.unitBegin, p.unitEnd, dmaDeps);
@@ -159,7 +159,7 @@ LogicalResult Lowering::emitChunked(KernelOp k, const KernelPlan &p,
       slices.push_back(*h);
     }
     auto oct = chunkType(ot, d, ext);
-    TensorLayout olayout = layoutFor(t, oct, dimOrder(t, out));
+    TensorLayout olayout = layoutOf(out, oct);
     FailureOr<Home> oh = placeType(loc, *scratch, oct, olayout, p.chip,
                                    p.unitBegin, p.unitEnd, deps);
     if (failed(oh))

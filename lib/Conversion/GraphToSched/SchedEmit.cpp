@@ -28,7 +28,7 @@ FailureOr<Home> Lowering::place(Location loc, const target::MemoryLevel &level,
                                 Value v, int64_t chip, int64_t ub, int64_t ue,
                                 SmallVectorImpl<Value> &deps, StringRef what) {
   auto type = cast<RankedTensorType>(v.getType());
-  return placeType(loc, level, type, layoutOf(t, v), chip, ub, ue, deps, what);
+  return placeType(loc, level, type, layoutOf(v), chip, ub, ue, deps, what);
 }
 
 FailureOr<Home> Lowering::placeType(Location loc,
@@ -66,7 +66,11 @@ FailureOr<Home> Lowering::placeType(Location loc,
   SmallVector<NamedAttribute> attrs = {
       b.getNamedAttr("offset", b.getI64IntegerAttr(*off)),
       b.getNamedAttr("size", b.getI64IntegerAttr(arena(idx).padded(size))),
-      b.getNamedAttr("layout", b.getStringAttr(layout.name()))};
+  };
+  // Dense row-major is the default: only another layout is recorded.
+  if (layout.kind != TensorLayout::Kind::Dense || !layout.identityOrder())
+    attrs.push_back(b.getNamedAttr(
+        "layout", LayoutAttr::get(b.getContext(), layout.encoding())));
   if (perUnit) {
     attrs.push_back(b.getNamedAttr("unit", b.getI64IntegerAttr(ub)));
     if (ue - ub > 1)
@@ -113,7 +117,7 @@ Value Lowering::dma(Location loc, Value v, Value src, Value dst,
   auto type = cast<sched::BufferType>(src.getType()).getTensor();
   SmallVector<int64_t> zeros(type.getRank(), 0);
   SmallVector<int64_t> sizes(type.getShape());
-  TensorLayout layout = layoutOf(t, v);
+  TensorLayout layout = layoutOf(v);
   plantFaults(type, layout, sizes);
   return dmaRegion(loc, src, dst, zeros, zeros, sizes, layout.bytes, deps,
                    engine, chip);

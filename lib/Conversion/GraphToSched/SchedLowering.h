@@ -130,10 +130,16 @@ struct Lowering {
   // Memory
   //===--------------------------------------------------------------------===//
 
-  int64_t alignment() const {
-    if (auto s = t.layoutValue("stick_bytes"))
-      return int64_t(*s);
-    return int64_t(t.layoutValue("alignment_bytes").value_or(64));
+  int64_t alignment() const { return t.bufferAlignment(); }
+
+  /// How graph-layout stores `v` (run() checks that every value the
+  /// kernels touch has its layout).
+  TensorLayout layoutOf(Value v) const {
+    return layoutAttrOf(v).apply(cast<ShapedType>(v.getType()));
+  }
+  /// The same layout applied to a chunk of `v` of type `chunk`.
+  TensorLayout layoutOf(Value v, RankedTensorType chunk) const {
+    return layoutAttrOf(v).apply(chunk);
   }
 
   Arena &arena(int idx) { return arenas[idx].second; }
@@ -142,7 +148,7 @@ struct Lowering {
 
   /// Bytes of `v` per unit when split over `units` in the target's layout.
   int64_t bytesPerUnit(Value v, int64_t units) {
-    return ceilDiv(layoutOf(t, v).bytes, std::max<int64_t>(1, units));
+    return ceilDiv(layoutOf(v).bytes, std::max<int64_t>(1, units));
   }
 
   /// Places a buffer for `v` in `level`; fails with a diagnostic.

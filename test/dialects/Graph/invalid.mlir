@@ -241,3 +241,50 @@ module attributes {graph.target = 3 : i64} {
 // expected-error @+1 {{'graph.tiling' is not an attribute of the graph dialect}}
 module attributes {graph.tiling = "fast"} {
 }
+
+// -----
+
+// expected-error @+1 {{unknown layout 'zigzag': expected row_major, pe_slices, stick, vector or tile}}
+func.func @layout_kind() attributes {l = #graph.layout<zigzag>} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{invalid layout: the granule must be at least 1}}
+func.func @layout_granule() attributes {l = #graph.layout<stick 0>} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{invalid layout: not a permutation}}
+func.func @layout_perm() attributes {l = #graph.layout<row_major perm [0, 0]>} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'graph.layout' of argument 0 does not fit it: the permutation has 2 dims, the tensor 1}}
+func.func @layout_arg(%x: tensor<4xf32> {graph.layout = #graph.layout<row_major perm [1, 0]>}) {
+  return
+}
+
+// -----
+
+func.func @layout_op() {
+  // expected-error @+1 {{'graph.layout' does not fit the result: the permutation has 2 dims, the tensor 1}}
+  %c = graph.constant {graph.layout = #graph.layout<row_major perm [1, 0]>} dense<1.0> : tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @layouts_count(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'graph.kernel' op has 2 layouts for 1 outputs}}
+  %y = graph.kernel "k" kind "pointwise" (%x) attributes {layouts = [#graph.layout<row_major>, #graph.layout<row_major>]} : (tensor<4xf32>) -> tensor<4xf32> {
+  ^bb0(%a: tensor<4xf32>):
+    graph.yield %a : tensor<4xf32>
+  }
+  return %y : tensor<4xf32>
+}

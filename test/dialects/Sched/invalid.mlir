@@ -141,3 +141,25 @@ sched.program @no_offset target <name = "spyre", static_plan = false, units = 32
   // expected-error @+1 {{'sched.alloc' op requires attribute 'offset'}}
   %a = sched.alloc {size = 16} : !sched.buffer<"LX", tensor<4xf32>>
 }
+
+// -----
+
+// The size counts the stored image: 65 f16 in 64-element sticks are 256 bytes.
+sched.program @padded target <name = "spyre", static_plan = false, units = 32, levels = {LX = 1024 : i64}> {
+  // expected-error @+1 {{'sched.alloc' op size 130 is smaller than the 256 bytes of 'tensor<65xf16>' as stored}}
+  %a = sched.alloc {offset = 0, size = 130, layout = #graph.layout<stick 64>} : !sched.buffer<"LX", tensor<65xf16>>
+}
+
+// -----
+
+sched.program @layout_rank target <name = "spyre", static_plan = false, units = 32, levels = {LX = 1024 : i64}> {
+  // expected-error @+1 {{'sched.alloc' op layout #graph.layout<stick 64 perm [1, 0]> does not fit 'tensor<65xf16>': the permutation has 2 dims, the tensor 1}}
+  %a = sched.alloc {offset = 0, size = 256, layout = #graph.layout<stick 64 perm [1, 0]>} : !sched.buffer<"LX", tensor<65xf16>>
+}
+
+// -----
+
+sched.program @weight_size target <name = "spyre", static_plan = false, units = 32, levels = {LX = 1024 : i64}> {
+  // expected-error @+1 {{'sched.weight' op size 8 is smaller than the 16 bytes of 'tensor<4xf32>'}}
+  %w = sched.weight "w" at ""[0] {offset = 0, size = 8} : !sched.buffer<"LX", tensor<4xf32>>
+}

@@ -7,9 +7,9 @@
 // CHECK-LABEL: sched.program @copy65 target <name = "spyre", static_plan = true, units = 32, levels = {LPDDR5 = 128000000000 : i64, LX = 1625216 : i64}>
 sched.program @copy65 target <name = "spyre", static_plan = true, units = 32, levels = {LX = 1625216 : i64, LPDDR5 = 128000000000 : i64}> {
 ^bb0(%in: !sched.buffer<"LPDDR5", tensor<65xf16>>, %out: !sched.buffer<"LPDDR5", tensor<65xf16>>):
-  // CHECK: sched.alloc {layout = "stick(64)", offset = 0 : i64, size = 256 : i64, unit = 0 : i64} : !sched.buffer<"LX", tensor<128xf16>>
-  %lx = sched.alloc {offset = 0, size = 256, unit = 0, layout = "stick(64)"} : !sched.buffer<"LX", tensor<128xf16>>
-  %r = sched.alloc {offset = 256, size = 256, unit = 0, layout = "stick(64)"} : !sched.buffer<"LX", tensor<128xf16>>
+  // CHECK: sched.alloc {layout = #graph.layout<stick 64>, offset = 0 : i64, size = 256 : i64, unit = 0 : i64} : !sched.buffer<"LX", tensor<128xf16>>
+  %lx = sched.alloc {offset = 0, size = 256, unit = 0, layout = #graph.layout<stick 64>} : !sched.buffer<"LX", tensor<128xf16>>
+  %r = sched.alloc {offset = 256, size = 256, unit = 0, layout = #graph.layout<stick 64>} : !sched.buffer<"LX", tensor<128xf16>>
   // CHECK: sched.dma %{{.*}} to %{{.*}} {cycles = 10 : i64, dst_offsets = array<i64: 0>, sizes = array<i64: 65>, src_offsets = array<i64: 0>, start = 0 : i64}
   %t0 = sched.dma %in to %lx {src_offsets = array<i64: 0>, dst_offsets = array<i64: 0>, sizes = array<i64: 65>, start = 0, cycles = 10} : !sched.buffer<"LPDDR5", tensor<65xf16>> -> !sched.buffer<"LX", tensor<128xf16>>
   // CHECK: sched.compute "relu" ins(%{{.*}} : !sched.buffer<"LX", tensor<128xf16>>) outs(%{{.*}} : !sched.buffer<"LX", tensor<128xf16>>) after(%{{.*}})

@@ -1,8 +1,8 @@
 // The input of a pass test: convert-graph-to-sched.mlir through -dfa-pipeline='target=test-tpu-v5e to=laid-out'
 // (test/Inputs/make_stage_input.sh).
 module attributes {graph.fusions_refused = [], graph.target = "test-tpu-v5e"} {
-  func.func @main(%arg0: tensor<65xf16> {graph.name = "x"}) -> tensor<65xf16> {
-    %0 = graph.kernel "copy" kind "data"(%arg0) attributes {grid = 1 : i64, layouts = ["tile(8,128)(2,1)"], pad_bytes = 126 : i64, pad_flops = 0 : i64, tile = array<i64: 65>, units = 1 : i64, vmem_bytes = 520 : i64} : (tensor<65xf16>) -> tensor<65xf16> {
+  func.func @main(%arg0: tensor<65xf16> {graph.layout = #graph.layout<tile [8, 128] pack 2>, graph.name = "x"}) -> tensor<65xf16> {
+    %0 = graph.kernel "copy" kind "data"(%arg0) attributes {grid = 1 : i64, layouts = [#graph.layout<tile [8, 128] pack 2>], pad_bytes = 126 : i64, pad_flops = 0 : i64, tile = array<i64: 65>, units = 1 : i64, vmem_bytes = 520 : i64} : (tensor<65xf16>) -> tensor<65xf16> {
     ^bb0(%arg1: tensor<65xf16>):
       %1 = graph.reshape %arg1 : (tensor<65xf16>) -> tensor<65xf16>
       graph.yield %1 : tensor<65xf16>
