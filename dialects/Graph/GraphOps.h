@@ -22,6 +22,15 @@ namespace dfa::graph {
 /// Whether a kernel of this kind runs on the matrix units: matmul, conv
 /// and attention.
 bool isMatrixKind(KernelKind k);
+
+/// The structure of `op` (GraphOpClass.cpp, the one table of op classes).
+OpClass classify(mlir::Operation *op);
+/// How `op`'s results are rounded (the same table).
+Numerics numericsOf(mlir::Operation *op);
+/// The kind of a kernel anchored by an op of class `c`.
+KernelKind kernelKindOf(OpClass c);
+/// Anchors start a kernel of their own: matmul, conv, attention, windows.
+bool isAnchor(OpClass c);
 } // namespace dfa::graph
 
 #define GET_OP_CLASSES

@@ -594,6 +594,39 @@ def Graph_TopKOp : Graph_Op<"top_k", [InferTypeOpAdaptor]> {
 // Fused groups and layout changes (made by graph-fuse and graph-layout)
 //===----------------------------------------------------------------------===//
 
+// What every graph op is, declared once (classify and numericsOf in
+// GraphOpClass.cpp): its structure, which graph-fuse, graph-tile and the
+// lowering look at, and its numerics, which dfa-bisect's tolerance model
+// looks at.
+def Graph_OpClass : I32EnumAttr<"OpClass", "the structure of a graph op", [
+    I32EnumAttrCase<"Source", 0, "source">,
+    I32EnumAttrCase<"Pointwise", 1, "pointwise">,
+    I32EnumAttrCase<"Data", 2, "data">,
+    I32EnumAttrCase<"Reduction", 3, "reduction">,
+    I32EnumAttrCase<"Window", 4, "window">,
+    I32EnumAttrCase<"Matmul", 5, "matmul">,
+    I32EnumAttrCase<"Conv", 6, "conv">,
+    I32EnumAttrCase<"Attention", 7, "attention">,
+    I32EnumAttrCase<"Other", 8, "other">]> {
+  let cppNamespace = "::dfa::graph";
+  let genSpecializedAttr = 0;
+}
+
+def Graph_Numerics : I32EnumAttr<"Numerics", "how a graph op's results are rounded", [
+    // Moves or selects input values: copies, gathers, max pooling, top-k.
+    I32EnumAttrCase<"Exact", 0, "exact">,
+    // One correctly rounded operation per element: + - * /, sqrt, relu.
+    I32EnumAttrCase<"Rounded", 1, "rounded">,
+    // A library approximation per element: exp, log, tanh, erf, pow.
+    I32EnumAttrCase<"Transcendental", 2, "transcendental">,
+    // Sums over a reduction length K: matmuls, convolutions, means.
+    I32EnumAttrCase<"Accumulated", 3, "accumulated">,
+    // A reduction and transcendentals together: softmax, normalizations.
+    I32EnumAttrCase<"Composite", 4, "composite">]> {
+  let cppNamespace = "::dfa::graph";
+  let genSpecializedAttr = 0;
+}
+
 // What a kernel is, by its anchor: declared once here, read as a typed enum
 // (KernelOp::getKindEnum); the attribute stays its string spelling.
 def Graph_KernelKind : I32EnumAttr<"KernelKind", "the class of a kernel's anchor", [

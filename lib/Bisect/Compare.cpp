@@ -6,8 +6,9 @@
 
 #include "dfa/Bisect/Compare.h"
 
+#include "dialects/Graph/GraphOps.h"
+
 #include "mlir/IR/BuiltinTypes.h"
-#include "llvm/ADT/StringSwitch.h"
 
 #include <algorithm>
 #include <cmath>
@@ -51,81 +52,71 @@ OpClass dfa::bisect::classOf(Operation *op, int64_t &k) {
   auto type = dyn_cast<RankedTensorType>(op->getResult(0).getType());
   if (type && !isa<FloatType>(type.getElementType()))
     return OpClass::Exact;
-  llvm::StringRef name = op->getName().stripDialect();
-  auto cls = llvm::StringSwitch<std::optional<OpClass>>(name)
-                 .Cases("reshape", "expand", "transpose", "concat", "split",
-                        "slice", "gather", "gather_elements", "gather_nd",
-                        OpClass::Movement)
-                 .Cases("scatter_nd", "scatter_elements", "pad", "tile",
-                        "trilu", "relayout", "constant", "weight",
-                        OpClass::Movement)
-                 .Cases("max_pool", "global_max_pool", "reduce_max",
-                        "reduce_min", "top_k", "hardmax", OpClass::Movement)
-                 .Cases("exp", "log", "sigmoid", "tanh", "erf", "gelu",
-                        "silu", "mish", "softplus", OpClass::Transcendental)
-                 .Cases("sin", "cos", "tan", "asin", "acos", "atan", "sinh",
-                        "cosh", "asinh", OpClass::Transcendental)
-                 .Cases("acosh", "atanh", "pow", "elu", "selu", "celu",
-                        "hard_swish", "softsign", OpClass::Transcendental)
-                 .Cases("softmax", "log_softmax", "layer_norm", "instance_norm",
-                        "lp_norm", "batch_norm", OpClass::Composite)
-                 .Default(std::nullopt);
-  if (cls == OpClass::Composite) {
-    // The length it reduces over: the axis (softmax), the dims from the
-    // axis on (layer norm), the spatial dims (instance norm); batch norm
-    // at inference reduces nothing.
+  // The graph dialect's one table of op classes says how the op rounds;
+  // the length it reduces over follows from its structure.
+  switch (graph::numericsOf(op)) {
+  case graph::Numerics::Exact:
+    return OpClass::Movement;
+  case graph::Numerics::Rounded:
+    return OpClass::Elementwise;
+  case graph::Numerics::Transcendental:
+    return OpClass::Transcendental;
+  case graph::Numerics::Composite: {
+    // The axis (softmax), the dims from the axis on (layer and Lp norm),
+    // the spatial dims (instance norm); batch norm at inference reduces
+    // nothing.
     auto in = dyn_cast<RankedTensorType>(op->getOperand(0).getType());
     int64_t rank = in ? in.getRank() : 0;
     auto axisAttr = op->getAttrOfType<IntegerAttr>("axis");
     int64_t axis = axisAttr ? axisAttr.getInt() : rank - 1;
     if (axis < 0)
       axis += rank;
-    k = 1;
     if (in && rank > 0) {
-      if (name == "layer_norm" || name == "lp_norm")
+      if (isa<graph::LayerNormOp, graph::LpNormOp>(op))
         for (int64_t d = std::clamp<int64_t>(axis, 0, rank - 1); d < rank; ++d)
           k *= std::max<int64_t>(1, in.getDimSize(d));
-      else if (name == "instance_norm")
+      else if (isa<graph::InstanceNormOp>(op))
         for (int64_t d = 2; d < rank; ++d)
           k *= std::max<int64_t>(1, in.getDimSize(d));
-      else if (name != "batch_norm")
+      else if (!isa<graph::BatchNormOp>(op))
         k = std::max<int64_t>(1, in.getDimSize(std::clamp<int64_t>(axis, 0, rank - 1)));
     }
-    return *cls;
+    return OpClass::Composite;
   }
-  if (cls)
-    return *cls;
-  if (name == "matmul" || name == "attention") {
+  case graph::Numerics::Accumulated:
+    break;
+  }
+  if (auto gemm = dyn_cast<graph::GemmOp>(op)) {
+    auto a = dyn_cast<RankedTensorType>(gemm.getA().getType());
+    k = a && a.getRank() == 2 ? a.getDimSize(gemm.getTransA() ? 0 : 1) : 1;
+    return OpClass::Reduction;
+  }
+  switch (graph::classify(op)) {
+  case graph::OpClass::Matmul:
+  case graph::OpClass::Attention:
     k = lastDim(op->getOperand(0));
     // Attention's second product reduces over the keys.
-    if (name == "attention" && op->getNumOperands() > 1)
+    if (isa<graph::AttentionOp>(op) && op->getNumOperands() > 1)
       if (auto keys = dyn_cast<RankedTensorType>(op->getOperand(1).getType());
           keys && keys.getRank() >= 2)
         k = std::max(k, keys.getDimSize(keys.getRank() - 2));
     return OpClass::Reduction;
-  }
-  if (name == "gemm") {
-    auto a = dyn_cast<RankedTensorType>(op->getOperand(0).getType());
-    auto t = op->getAttrOfType<BoolAttr>("trans_a");
-    k = a && a.getRank() == 2 ? a.getDimSize(t && t.getValue() ? 0 : 1) : 1;
-    return OpClass::Reduction;
-  }
-  if (name == "conv" || name == "conv_transpose") {
+  case graph::OpClass::Conv: {
     Value w = op->getOperand(1);
     auto wt = cast<RankedTensorType>(w.getType());
     k = wt.getRank() > 0 ? elementsOf(w) / std::max<int64_t>(1, wt.getDimSize(0))
                          : 1;
     return OpClass::Reduction;
   }
-  if (name.starts_with("reduce_") || name.ends_with("_pool") ||
-      name == "cumsum" || name == "resize") {
+  default:
+    break;
+  }
+  if (isa<graph::CumSumOp>(op))
+    k = lastDim(op->getOperand(0));
+  else
     k = std::max<int64_t>(1, elementsOf(op->getOperand(0)) /
                                  std::max<int64_t>(1, elementsOf(op->getResult(0))));
-    if (name == "cumsum")
-      k = lastDim(op->getOperand(0));
-    return OpClass::Reduction;
-  }
-  return OpClass::Elementwise;
+  return OpClass::Reduction;
 }
 
 Profile dfa::bisect::strictProfile() {

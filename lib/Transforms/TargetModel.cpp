@@ -38,54 +38,6 @@ void dfa::setModuleTarget(ModuleOp module, const target::Target &t) {
   module->setAttr(graph::kTargetAttr, StringAttr::get(module.getContext(), t.name));
 }
 
-OpClass dfa::classify(Operation *op) {
-  if (op->hasTrait<OpTrait::Elementwise>())
-    return OpClass::Pointwise;
-  return llvm::TypeSwitch<Operation *, OpClass>(op)
-      .Case<ConstantOp, WeightOp>([](auto) { return OpClass::Source; })
-      .Case<WhereOp, PReluOp, RelayoutOp, AddOp, SubOp, MulOp, DivOp, PowOp,
-            MaxOp, MinOp, ModOp, AndOp, OrOp, XorOp, BitShiftOp, EqualOp,
-            LessOp, LessEqualOp, GreaterOp, GreaterEqualOp>(
-          [](auto) { return OpClass::Pointwise; })
-      .Case<MatMulOp, GemmOp>([](auto) { return OpClass::Matmul; })
-      .Case<ConvOp, ConvTransposeOp>([](auto) { return OpClass::Conv; })
-      .Case<AttentionOp>([](auto) { return OpClass::Attention; })
-      .Case<MaxPoolOp, AvgPoolOp, LpPoolOp, ResizeOp>(
-          [](auto) { return OpClass::Window; })
-      .Case<GlobalAvgPoolOp, GlobalMaxPoolOp, BatchNormOp, InstanceNormOp,
-            LayerNormOp, LpNormOp, SoftmaxOp, LogSoftmaxOp, HardmaxOp, CumSumOp,
-            ReduceSumOp, ReduceMeanOp, ReduceMaxOp, ReduceMinOp, ReduceProdOp,
-            ReduceL1Op, ReduceL2Op, ReduceSumSquareOp, ReduceLogSumOp,
-            ReduceLogSumExpOp, ArgMaxOp, ArgMinOp, TopKOp>(
-          [](auto) { return OpClass::Reduction; })
-      .Case<ReshapeOp, ExpandOp, TransposeOp, ConcatOp, SplitOp, SliceOp,
-            GatherOp, GatherElementsOp, GatherNDOp, ScatterNDOp,
-            ScatterElementsOp, PadOp, TileOp, TriluOp>(
-          [](auto) { return OpClass::Data; })
-      .Default([](Operation *) { return OpClass::Other; });
-}
-
-KernelKind dfa::kernelKindOf(OpClass c) {
-  switch (c) {
-  case OpClass::Source: return KernelKind::Source;
-  case OpClass::Pointwise: return KernelKind::Pointwise;
-  case OpClass::Data: return KernelKind::Data;
-  case OpClass::Reduction: return KernelKind::Reduction;
-  case OpClass::Window: return KernelKind::Window;
-  case OpClass::Matmul: return KernelKind::Matmul;
-  case OpClass::Conv: return KernelKind::Conv;
-  case OpClass::Attention: return KernelKind::Attention;
-  case OpClass::Other: return KernelKind::Other;
-  }
-  return KernelKind::Other;
-}
-
-bool dfa::isAnchor(OpClass c) {
-  return c == OpClass::Matmul || c == OpClass::Conv || c == OpClass::Attention ||
-         c == OpClass::Window || c == OpClass::Other;
-}
-
-
 TensorLayout dfa::layoutFor(const target::Target &t, RankedTensorType type,
                             ArrayRef<int64_t> order) {
   return target::Layout::of(t, type.getShape(),

@@ -38,6 +38,9 @@
 
 namespace dfa::bisect {
 
+/// The tolerance class of a value: how its producer rounds
+/// (graph::numericsOf, the graph dialect's one table of op classes), and
+/// Exact for integer and bool results whatever the op.
 enum class OpClass {
   Movement,       // copy, reshape, transpose, slice, concat, gather, pad
   Exact,          // integer and bool results, comparisons, argmax

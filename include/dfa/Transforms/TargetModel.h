@@ -82,14 +82,12 @@ std::unique_ptr<P> makeTargetedPass(PassTarget target, const Options &options) {
   return pass;
 }
 
-enum class OpClass { Source, Pointwise, Data, Reduction, Window, Matmul, Conv,
-                     Attention, Other };
-
-OpClass classify(mlir::Operation *op);
-/// The kind of a kernel anchored by an op of class `c`.
-graph::KernelKind kernelKindOf(OpClass c);
-/// Anchors start a kernel of their own: matmul, conv, attention, windows.
-bool isAnchor(OpClass c);
+/// The op classes the passes look at are the graph dialect's
+/// (GraphOpClass.cpp), declared once for the compiler and dfa-bisect.
+using graph::classify;
+using graph::isAnchor;
+using graph::kernelKindOf;
+using graph::OpClass;
 
 using graph::elementBytes;
 
