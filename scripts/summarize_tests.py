@@ -40,13 +40,13 @@ for name in sorted(os.listdir(results)):
     rows.append(("conformance on " + m.group(1),
                  sum(c["pass"] for c in tconf["counts"].values()), tbad))
 
-m = re.search(r"(\d+) passed, (\d+) failed", open(os.path.join(results, "models.txt")).read())
-mp, mf = (int(m.group(1)), int(m.group(2))) if m else (0, 1)
-rows.append(("torch exports", mp, mf))
-
-m = re.search(r"(\d+) passed, (\d+) failed", open(os.path.join(results, "fx.txt")).read())
-fp, ff = (int(m.group(1)), int(m.group(2))) if m else (0, 1)
-rows.append(("fx round trips", fp, ff))
+for env, label in (("venv", "torch 2.x"), ("debian", "torch 1.13")):
+    for kind, title in (("models", "torch exports"), ("fx", "fx round trips")):
+        path = os.path.join(results, "%s.%s.txt" % (kind, env))
+        m = re.search(r"(\d+) passed, (\d+) failed", open(path).read()) \
+            if os.path.exists(path) else None
+        p, f = (int(m.group(1)), int(m.group(2))) if m else (0, 1)
+        rows.append(("%s (%s)" % (title, label), p, f))
 
 for name, p, f in rows:
     print("  %-28s %5d passed %3d failed" % (name, p, f))

@@ -3,7 +3,8 @@
 # runs every test: the lit suite, the Catch2 unit tests, the ONNX
 # conformance suite against its expected-pass list (on the CPU reference and
 # through the schedules of one target per family), and the real-model
-# exports from torch. Ends with one 'N passed, N failed' line.
+# exports from torch (on the project's Python environment, which it creates,
+# and on Debian's torch). Ends with one 'N passed, N failed' line.
 set -uo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 build="${DFA_BUILD_DIR:-$root/build}"
@@ -40,15 +41,26 @@ for t in ${DFA_CONFORMANCE_TARGETS:-gpu-h100 tpu-v4 wse-2 groq-tsp spyre}; do
     --report "$results/conformance.$t.json" | tee "$results/conformance.$t.txt" || status=1
 done
 
-echo "== real models exported from torch"
-/usr/bin/python3 "$root/test/models/test_torch_exports.py" "$build/bin" \
-  "$results/models" 2>&1 | grep -v -i warning | tee "$results/models.txt" || status=1
-grep -q " 0 failed" "$results/models.txt" || status=1
+# The torch tests run twice: on the project's own environment (torch 2.x,
+# scripts/pyenv.sh) and on Debian's torch 1.13, the older baseline.
+venv_python="$("$root/scripts/pyenv.sh")" || { echo "pyenv failed"; status=1; venv_python=""; }
+for env in venv debian; do
+  if [ "$env" = venv ]; then py="$venv_python"; label="torch 2.x, .venv"; else py=/usr/bin/python3; label="Debian's torch 1.13"; fi
+  if [ -z "$py" ]; then
+    echo "0 passed, 1 failed" > "$results/models.$env.txt"
+    echo "0 passed, 1 failed" > "$results/fx.$env.txt"
+    continue
+  fi
+  echo "== real models exported from torch ($label)"
+  "$py" "$root/test/models/test_torch_exports.py" "$build/bin" \
+    "$results/models.$env" 2>&1 | grep -v -i warning | tee "$results/models.$env.txt" || status=1
+  grep -q " 0 failed" "$results/models.$env.txt" || status=1
 
-echo "== FX round trips (dfa-export-fx)"
-/usr/bin/python3 "$root/test/models/test_fx_exports.py" "$build/bin" \
-  "$results/fx" 2>&1 | grep -v -i warning | tee "$results/fx.txt" || status=1
-grep -q " 0 failed" "$results/fx.txt" || status=1
+  echo "== FX round trips (dfa-export-fx; $label)"
+  "$py" "$root/test/models/test_fx_exports.py" "$build/bin" \
+    "$results/fx.$env" 2>&1 | grep -v -i warning | tee "$results/fx.$env.txt" || status=1
+  grep -q " 0 failed" "$results/fx.$env.txt" || status=1
+done
 
 /usr/bin/python3 "$root/scripts/summarize_tests.py" "$results" || status=1
 echo "test.sh: $(( $(date +%s) - start )) s"

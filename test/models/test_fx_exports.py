@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """FX round trips: each model is exported with dfa-export-fx's Python API
-(torch.fx.symbolic_trace on Debian's torch 1.13), imported by dfa, run on
+(torch.fx.symbolic_trace; scripts/test.sh runs it on torch 2.x and on
+Debian's torch 1.13), imported by dfa, run on
 the CPU reference and compared with torch eager (max |dfa - torch| <=
 1e-4 * max |torch|). For the models that also export to ONNX, the FX and
 ONNX imports must agree with each other, and their op counts are reported.
@@ -73,7 +74,8 @@ for name in ["mlp", "resnet18", "mobilenet_v2", "gpt_block", "mha"]:
     if name != "mha":
         onnx_path = prefix + ".onnx"
         with torch.no_grad():
-            torch.onnx.export(m, x, onnx_path, opset_version=14)
+            torch.onnx.export(m, x, onnx_path, opset_version=14,
+                              **torch_models.LEGACY_ONNX_EXPORT)
         got_onnx, err = run(onnx_path, prefix + ".x.npy", prefix + ".onnx.out")
         if got_onnx is None:
             ok = False

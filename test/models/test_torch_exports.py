@@ -23,6 +23,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import torch_models  # noqa: E402
 
 MODELS = ["resnet18", "mobilenet_v2", "gpt_block"]
+
 TARGETS = os.environ.get("DFA_MODEL_TARGETS",
                          "gpu-h100 tpu-v4 wse-2 groq-tsp spyre").split()
 
@@ -33,7 +34,8 @@ def check(name, bin_dir, work):
     with torch.no_grad():
         ref = m(x).numpy()
         torch.onnx.export(m, x, path, opset_version=14, input_names=["input"],
-                          output_names=["output"], do_constant_folding=True)
+                          output_names=["output"], do_constant_folding=True,
+                          **torch_models.LEGACY_ONNX_EXPORT)
     np.save(os.path.join(work, name + ".in.npy"), x.numpy())
     out = os.path.join(work, name + ".out")
     t0 = time.time()

@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 """dfa-export-fx: export a PyTorch module to dfa's FX graph format.
 
 usage: dfa-export-fx FILE.py:FACTORY --input-shape 1,3,224,224 [--input-shape ...]
@@ -6,8 +5,11 @@ usage: dfa-export-fx FILE.py:FACTORY --input-shape 1,3,224,224 [--input-shape ..
 
 FACTORY is a function (or class) in FILE.py that returns the module; it is
 called with no arguments. Writes OUT.fx.json and OUT.weights.bin.
-Exit codes: 0 ok, 2 usage, 3 the module cannot be exported (the message
-names the module and the reason), 5 a file cannot be read or written.
+Exit codes: 0 ok, 2 usage (or no Python with torch: the launcher), 3 the
+module cannot be exported (the message names the module and the reason), 5 a
+file cannot be read or written.
+
+Run through the `dfa-export-fx` launcher, which picks the interpreter.
 """
 import argparse
 import importlib.util
