@@ -205,6 +205,13 @@ def table(rows):
     return "\n".join(out)
 
 
+def replace_block(doc, name, text):
+    s = open(doc).read()
+    begin, end = "<!-- %s begin -->" % name, "<!-- %s end -->" % name
+    i, j = s.index(begin) + len(begin), s.index(end)
+    open(doc, "w").write(s[:i] + "\n" + text + "\n" + s[j:])
+
+
 def main():
     bin_dir, work = sys.argv[1], sys.argv[2]
     os.makedirs(work, exist_ok=True)
@@ -212,12 +219,16 @@ def main():
             + decode_rows(bin_dir, work))
     text = table(rows)
     print(text)
+    # XLA's measured H100 matmul table, every shape (bench/gemm_validate.py).
+    sys.path.insert(0, HERE)
+    import gemm_validate
+    gemm = gemm_validate.markdown(gemm_validate.validate(bin_dir, dtypes=("bf16",)),
+                                  "gpu-h100")
+    print(gemm)
     if "--write" in sys.argv:
         doc = sys.argv[sys.argv.index("--write") + 1]
-        s = open(doc).read()
-        begin, end = "<!-- validate.py begin -->", "<!-- validate.py end -->"
-        i, j = s.index(begin) + len(begin), s.index(end)
-        open(doc, "w").write(s[:i] + "\n" + text + "\n" + s[j:])
+        replace_block(doc, "validate.py", text)
+        replace_block(doc, "gemm_validate.py", gemm)
 
 
 if __name__ == "__main__":

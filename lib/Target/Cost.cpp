@@ -27,9 +27,116 @@ double dfa::target::kernelOverheadSeconds(const Target &t) {
   return (t.caps.staticPlan ? t.syncNs.value : t.launchNs.value) * 1e-9;
 }
 
+namespace {
+/// Bytes of one element of `dtype` ("bf16", "f32", "tf32", ...).
+double elementBytesOf(llvm::StringRef dtype) {
+  unsigned bits = 0;
+  llvm::StringRef digits = dtype.drop_while([](char c) { return !isdigit(c); });
+  if (dtype == "tf32")
+    bits = 32;
+  else if (digits.getAsInteger(10, bits) || bits == 0)
+    bits = 32;
+  return std::max(1.0, double(bits) / 8.0);
+}
+} // namespace
+
+/// A GEMM as a GPU's libraries run it (`compute.matrix_model` "tiled"): the
+/// output in CTA tiles (`compute.cta_tiles`), one CTA per SM at a time, each
+/// walking K in pipeline stages that fill shared memory. The time follows
+/// from the description's quantities alone, for every candidate tile and
+/// split of K (the fastest wins, as the library's heuristics aim to):
+///  - per k-step, the longest of: the tile's MMAs at the SM's share of the
+///    peak; the wave's operand panels from the L2 (a cluster's CTAs share
+///    one panel of the operand they have in common); the wave's distinct
+///    panels from the outer memory; and the latency-bound rate, a load's
+///    round trip over the stages in flight;
+///  - tile and wave quantization: whole tiles, whole waves of SMs;
+///  - the pipeline fill (the outer memory's latency and the first stage's
+///    loads) and the last wave's epilogue (its tiles stored), paid once;
+///    earlier epilogues overlap the next wave's main loop;
+///  - a split of K writes and reads back fp32 partial tiles through the L2;
+///  - never faster than the compulsory traffic of the outer memory.
+/// Returns nullopt when no tile fits (the caller falls back to the peak).
+static std::optional<KernelTime> tiledGemm(const Target &t, const Work &w) {
+  const CtaTiles &tiles = *t.ctaTiles;
+  const MemoryLevel *l2 = t.cacheLevel();
+  const MemoryLevel &outer = t.outerLevel();
+  double sms = std::max(1.0, t.units.value);
+  double peakPerSm = t.peak(w.mathType.empty() ? w.dtype : w.mathType) / sms;
+  double l2Bw = l2 ? l2->bandwidthBytesPerS.value : 0;
+  double hbmBw = outer.bandwidthBytesPerS.value;
+  std::optional<double> smem = t.limit("smem_bytes_per_block_max");
+  std::optional<double> regs = t.limit("registers_per_unit");
+  if (peakPerSm <= 0 || l2Bw <= 0 || hbmBw <= 0 || !smem || !regs)
+    return std::nullopt;
+  double eb = elementBytesOf(w.dtype), ob = eb;
+  double latency = outer.latencyNs.value * 1e-9;
+  double kt = std::max(1.0, std::floor(double(tiles.kBytes) / eb));
+  double b = double(std::max<int64_t>(1, w.batch)), M = double(w.m),
+         N = double(w.n), K = double(w.k);
+  std::optional<KernelTime> best;
+  for (auto [tmI, tnI] : tiles.shapes) {
+    double tm = double(tmI), tn = double(tnI);
+    double stageBytes = (tm + tn) * kt * eb;
+    double stages = std::floor(*smem / stageBytes);
+    // Two stages at least (one loads while one computes); the fp32
+    // accumulators in at most half the register file (the rest holds the
+    // other consumer's tile, addresses and the epilogue).
+    if (stages < 2 || tm * tn * 4 > *regs * 4 / 2)
+      continue;
+    double mBlocks = std::ceil(M / tm), nBlocks = std::ceil(N / tn);
+    double outTiles = b * mBlocks * nBlocks;
+    for (double split = 1; split <= 16; split *= 2) {
+      double iters = std::ceil(std::ceil(K / split) / kt);
+      // A split leaves each CTA a few k-steps at least.
+      if (split > 1 && iters < 4)
+        break;
+      double ctas = outTiles * split;
+      double waves = std::ceil(ctas / sms);
+      double mma = 2 * tm * tn * kt / peakPerSm;
+      double main = 0, computeOnly = 0, outerBytes = 0;
+      for (double wave = 0; wave < waves; ++wave) {
+        double active = std::min(sms, ctas - wave * sms);
+        double shared = active >= double(tiles.cluster) ? double(tiles.cluster) : 1;
+        double l2Step = active * (tm + tn / shared) * kt * eb / l2Bw;
+        // The wave's distinct panels: about a square of its tiles.
+        double side = std::max(1.0, std::floor(std::sqrt(active)));
+        double nDistinct = std::min(nBlocks, side);
+        double mDistinct = std::min(mBlocks * b, std::ceil(active / nDistinct));
+        double panelBytes = (mDistinct * tm + nDistinct * tn) * kt * eb;
+        double outerStep = panelBytes / hbmBw;
+        double latencyStep = (latency + std::max(l2Step, outerStep)) / (stages - 1);
+        main += iters * std::max({mma, l2Step, outerStep, latencyStep});
+        computeOnly += iters * mma;
+        outerBytes += iters * panelBytes;
+      }
+      double outBytes = b * M * N * ob;
+      double partials = split > 1 ? 2 * (split - 1) * b * M * N * 4 : 0;
+      double fill = latency + (tm + tn) * kt * eb * std::min(ctas, sms) / l2Bw;
+      double lastWave = ctas - (waves - 1) * sms;
+      double epilogue = lastWave * tm * tn * ob / hbmBw;
+      double memory = (outerBytes + outBytes) / hbmBw;
+      double total =
+          std::max(main + partials / l2Bw, memory) + fill + epilogue;
+      KernelTime k;
+      // The compute roof with quantization, fill and epilogue: what the
+      // kernel takes when nothing but its MMAs limits it.
+      k.compute = computeOnly + fill + epilogue;
+      k.memory = total > k.compute * (1 + 1e-9) ? total : memory;
+      if (!best || k.seconds() < best->seconds())
+        best = k;
+    }
+  }
+  return best;
+}
+
 KernelTime dfa::target::kernelTime(const Target &t, const Work &w) {
   KernelTime time;
   time.memory = w.bandwidth > 0 ? w.bytes / w.bandwidth : 0;
+  if (w.matrix && w.m > 0 && w.n > 0 && w.k > 0 &&
+      t.caps.matrixModel == MatrixModel::Tiled && t.ctaTiles)
+    if (std::optional<KernelTime> g = tiledGemm(t, w))
+      return *g;
   double share = unitShare(t, w.units);
   // Systolic arrays: weight-stationary folds (SCALE-Sim's closed form).
   // The array is K rows by N columns (`compute.matrix_unit` k and n);

@@ -200,7 +200,9 @@ void checkCapabilityKeys(Reader &r, const json::Object &root, const Target &t) {
   r.positive(lay, "matmul_pad", "layout.matmul_pad", false, "");
   r.positive(lay, "alignment_bytes", "layout.alignment_bytes", false, "");
   r.positive(lim, "smem_bytes_per_block_max", "limits.smem_bytes_per_block_max",
-             cta, "compiler.tiling 'cta' sizes tiles to shared memory per CTA");
+             cta || c.matrixModel == MatrixModel::Tiled,
+             "compiler.tiling 'cta' and compute.matrix_model 'tiled' size tiles "
+             "and pipeline stages to shared memory per CTA");
   r.positive(lim, "usable_lx_bytes_per_core", "limits.usable_lx_bytes_per_core",
              cores, "compiler.tiling 'core-split' bounds a fusion's working set per core");
   r.positive(lim, "max_span_bytes_per_core", "limits.max_span_bytes_per_core",
@@ -209,6 +211,18 @@ void checkCapabilityKeys(Reader &r, const json::Object &root, const Target &t) {
              c.weightStreaming, "compiler.weight_streaming compares the weights with it");
   r.positive(lim, "pe_sram_bytes", "limits.pe_sram_bytes", rects,
              "compiler.tiling 'pe-rectangles' sizes rectangles to hold weights");
+  bool tiled = c.matrixModel == MatrixModel::Tiled;
+  r.positive(lim, "registers_per_unit", "limits.registers_per_unit", tiled,
+             "compute.matrix_model 'tiled' keeps a CTA's accumulators in registers");
+  if (tiled && r.ok) {
+    if (!t.ctaTiles)
+      r.fail("compute.cta_tiles",
+             "missing (expected {\"shapes\": [[M, N], ...], \"source\": "
+             "string}; compute.matrix_model 'tiled' chooses among these CTA tiles)");
+    else if (!t.cacheLevel())
+      r.fail("memory", "no chip-wide level of kind 'cache' (compute.matrix_model "
+                       "'tiled' loads the operand panels from the L2)");
+  }
 }
 
 /// What the compiler of each shipped family does (docs/targets.md).
@@ -217,6 +231,7 @@ std::optional<Capabilities> familyDefaults(llvm::StringRef family) {
   if (family == "gpu") {
     c.fusion = FusionPolicy::Inductor;
     c.tiling = TilingScheme::CtaTiles;
+    c.matrixModel = MatrixModel::Tiled;
   } else if (family == "tpu") {
     c.fusion = FusionPolicy::XLA;
     c.tiling = TilingScheme::MxuTiles;
@@ -337,7 +352,8 @@ void readCapabilities(Reader &r, const json::Object &root, Target &t) {
                               "compiler.plan to 'static'");
   if (const json::Object *compute = root.getObject("compute"))
     readEnum<MatrixModel>(r, compute, "matrix_model", "compute.matrix_model",
-                          "", {MatrixModel::Throughput, MatrixModel::Systolic},
+                          "", {MatrixModel::Throughput, MatrixModel::Systolic,
+                               MatrixModel::Tiled},
                           caps.matrixModel);
 }
 } // namespace
@@ -419,6 +435,38 @@ std::optional<Target> dfa::target::parseTarget(llvm::StringRef file,
                                            "pipelined-ws");
     else if (!systolic.empty())
       t.systolicModel = systolic;
+    if (const json::Object *ct = r.object(*c, "cta_tiles", "compute.cta_tiles", false)) {
+      CtaTiles tiles;
+      const json::Array *shapes = ct->getArray("shapes");
+      if (!shapes || shapes->empty())
+        r.fail("compute.cta_tiles.shapes", "expected a non-empty array of [M, N] tiles");
+      else
+        for (const json::Value &v : *shapes) {
+          const json::Array *pair = v.getAsArray();
+          std::optional<int64_t> m, n;
+          if (pair && pair->size() == 2) {
+            m = (*pair)[0].getAsInteger();
+            n = (*pair)[1].getAsInteger();
+          }
+          if (!m || !n || *m < 1 || *n < 1) {
+            r.fail("compute.cta_tiles.shapes", "expected [M, N] pairs of positive integers");
+            break;
+          }
+          tiles.shapes.push_back({*m, *n});
+        }
+      for (auto [key, field] : {std::pair<const char *, int64_t *>{"k_bytes", &tiles.kBytes},
+                                {"cluster", &tiles.cluster}})
+        if (const json::Value *v = ct->get(key)) {
+          std::optional<int64_t> i = v->getAsInteger();
+          if (!i || *i < 1)
+            r.fail(std::string("compute.cta_tiles.") + key, "expected a positive integer");
+          else
+            *field = *i;
+        }
+      tiles.source = r.string(*ct, "source", "compute.cta_tiles.source", true);
+      if (r.ok)
+        t.ctaTiles = std::move(tiles);
+    }
     std::string acc = r.string(*c, "accumulator", "compute.accumulator", false);
     if (!acc.empty())
       t.accumulator = acc;
@@ -648,7 +696,12 @@ llvm::StringRef dfa::target::name(Placement p) {
 }
 
 llvm::StringRef dfa::target::name(MatrixModel m) {
-  return m == MatrixModel::Systolic ? "systolic" : "throughput";
+  switch (m) {
+  case MatrixModel::Systolic: return "systolic";
+  case MatrixModel::Tiled: return "tiled";
+  case MatrixModel::Throughput: break;
+  }
+  return "throughput";
 }
 
 const MemoryLevel &Target::outerLevel() const {
@@ -664,6 +717,13 @@ const MemoryLevel &Target::outerLevel() const {
 const MemoryLevel *Target::scratchLevel() const {
   for (const MemoryLevel &m : memory)
     if (m.scope == "unit" && m.managed == "software" && m.kind != "registers")
+      return &m;
+  return nullptr;
+}
+
+const MemoryLevel *Target::cacheLevel() const {
+  for (const MemoryLevel &m : memory)
+    if (m.kind == "cache" && m.scope == "chip")
       return &m;
   return nullptr;
 }

@@ -28,7 +28,10 @@ struct Work {
   double bytes = 0;
   /// Runs on the matrix units (matmul, conv, attention) or the vector units.
   bool matrix = false;
+  /// The element type in memory; the matrix units' arithmetic when it
+  /// differs (empty: the same), e.g. f32 operands on TF32 tensor cores.
   std::string dtype = "f32";
+  std::string mathType;
   /// Units the kernel is placed on (kernelUnits() says whose compute it
   /// holds).
   int64_t units = 1;

@@ -89,6 +89,20 @@ enum class Placement {
 enum class MatrixModel {
   Throughput, // "throughput": FLOPs over the peak (scaled by matrix_efficiency)
   Systolic,   // "systolic": weight-stationary folds over the arrays
+  Tiled,      // "tiled": CTA tiles over the SMs (compute.cta_tiles), Cost.cpp
+};
+
+/// The CTA tiles a GPU's GEMM libraries choose among (`compute.cta_tiles`),
+/// for the "tiled" matrix model.
+struct CtaTiles {
+  /// Output tiles [rows, columns] (M x N).
+  std::vector<std::pair<int64_t, int64_t>> shapes;
+  /// Bytes of K one pipeline stage loads per row (a 128-byte swizzle row:
+  /// 64 16-bit or 32 32-bit elements).
+  int64_t kBytes = 128;
+  /// CTAs of a cluster that share (multicast) one operand's panel.
+  int64_t cluster = 1;
+  std::string source;
 };
 
 /// What the family's compiler does, as typed properties. Every pass, the
@@ -153,6 +167,8 @@ struct Target {
   /// description gives one.
   std::optional<Sourced> matrixEfficiency;
   std::string accumulator = "f32";
+  /// The tiles of the "tiled" matrix model.
+  std::optional<CtaTiles> ctaTiles;
   /// How systolic matrix units are timed (`compute.systolic_model`):
   /// "scalesim-ws", SCALE-Sim's weight-stationary folds one after another,
   /// or "pipelined-ws", folds overlapped as with double-buffered weights.
@@ -200,6 +216,9 @@ struct Target {
   /// The per-unit software-managed scratchpad (TPU VMEM, Spyre LX, WSE PE
   /// SRAM), if the target has one.
   const MemoryLevel *scratchLevel() const;
+  /// The chip-wide hardware cache between the units and the outer memory
+  /// (a GPU's L2), if the target has one.
+  const MemoryLevel *cacheLevel() const;
   /// Where activations live: the outer memory; under spatial placement the
   /// per-unit scratchpad; under chip partition the on-chip SRAM.
   const MemoryLevel &activationLevel() const;

@@ -32,6 +32,13 @@ d = copy.deepcopy(good); d["family"] = "spyre"; d["layout"] = {"stick_bytes": {"
 d = copy.deepcopy(good); d["family"] = "spyre"; d["layout"] = {"stick_bytes": {"value": 128, "source": "x"}}; write("spyre-no-lx", d)
 d = copy.deepcopy(good); d["family"] = "lpu"; d["layout"] = {"vector_elems": 320, "mxm_plane": [320, 320]}; write("lpu-bare-number", d)
 d = copy.deepcopy(good); d["compute"]["accumulator"] = "fp12"; write("bad-accumulator", d)
+# The tiled GEMM model (compute.matrix_model "tiled", the gpu family's)
+# chooses among compute.cta_tiles: without them, or with a bad tile, exit 8.
+d = copy.deepcopy(good); d["compute"]["matrix_model"] = "tiled"
+d["limits"] = {"smem_bytes_per_block_max": {"value": 232448, "source": "x"},
+               "registers_per_unit": {"value": 65536, "source": "x"}}
+write("tiled-no-tiles", d)
+d["compute"]["cta_tiles"] = {"shapes": [[128, 0]], "source": "x"}; write("tiled-bad-tile", d)
 # Compiler properties (docs/targets.md): a family dfa does not ship must
 # give them all; values and keys are checked.
 d = copy.deepcopy(good); d["family"] = "fpga"; d["compiler"] = {"fusion": "magic"}; write("bad-fusion", d)

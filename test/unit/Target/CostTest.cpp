@@ -116,3 +116,113 @@ TEST_CASE("a kernel's share of the chip and its overhead follow the "
   CHECK(kernelTime(partitioned, w).compute == Approx(1.0));
   CHECK(kernelTime(shared, w).compute == Approx(8.0));
 }
+
+namespace {
+/// A GPU of `sms` SMs at 1 GHz, 1 TFLOP/s of bf16 per SM, 128 KiB of shared
+/// memory per CTA, 64K registers per SM, an L2 and an HBM of the given
+/// bandwidths, and one 128x128 CTA tile (`tiles` overrides the shapes).
+Target gpu(int sms, double l2Bw, double hbmBw,
+           const std::string &tiles = "[[128, 128]]") {
+  auto num = [](double v) {
+    return "{\"value\": " + std::to_string(v) + ", \"source\": \"test\"}";
+  };
+  std::string text =
+      "{\"schema\": \"dfa.target/1\", \"name\": \"g\", \"family\": \"gpu\", "
+      "\"clock_hz\": " + num(1e9) +
+      ", \"compute\": {\"unit_name\": \"SM\", \"units\": " + num(sms) +
+      ", \"peak_flops\": {\"bf16\": " + num(sms * 1e12) + "},"
+      " \"cta_tiles\": {\"shapes\": " + tiles +
+      ", \"k_bytes\": 128, \"cluster\": 1, \"source\": \"test\"}},"
+      " \"memory\": ["
+      "{\"name\": \"HBM\", \"kind\": \"dram\", \"scope\": \"chip\", "
+      "\"managed\": \"hardware\", \"capacity_bytes\": " + num(1e10) +
+      ", \"bandwidth_bytes_per_s\": " + num(hbmBw) +
+      ", \"latency_ns\": " + num(500) + "},"
+      "{\"name\": \"L2\", \"kind\": \"cache\", \"scope\": \"chip\", "
+      "\"managed\": \"hardware\", \"capacity_bytes\": " + num(5e7) +
+      ", \"bandwidth_bytes_per_s\": " + num(l2Bw) +
+      ", \"latency_ns\": " + num(200) + "},"
+      "{\"name\": \"SMEM\", \"kind\": \"scratchpad\", \"scope\": \"unit\", "
+      "\"managed\": \"software\", \"capacity_bytes\": " + num(131072) +
+      ", \"bandwidth_bytes_per_s\": " + num(1e11) +
+      ", \"latency_ns\": " + num(20) + "}],"
+      " \"layout\": {\"cta_tile\": [128, 128, 64], \"mma_tile\": [64, 8, 16]},"
+      " \"limits\": {\"smem_bytes_per_block_max\": " + num(131072) +
+      ", \"registers_per_unit\": " + num(65536) + "},"
+      " \"overheads\": {\"launch_ns\": " + num(1000) + ", \"dma_setup_ns\": " +
+      num(50) + ", \"sync_ns\": " + num(100) + "}}";
+  std::string error;
+  std::optional<Target> t = parseTarget("g.json", text, error);
+  INFO(error);
+  REQUIRE(t);
+  return *t;
+}
+
+Work gemm(int64_t m, int64_t n, int64_t k) {
+  Work w;
+  w.matrix = true;
+  w.dtype = "bf16";
+  w.m = m;
+  w.n = n;
+  w.k = k;
+  w.flops = 2.0 * double(m) * double(n) * double(k);
+  return w;
+}
+} // namespace
+
+TEST_CASE("the tiled GEMM model: one wave of 128x128 tiles, compute-bound",
+          "[target][cost][gpu]") {
+  // 4 SMs, 4 tiles of 128x128, K = 4096: 64 k-steps of 128x128x64 MMAs,
+  // 2 MFLOP each at 1 TFLOP/s per SM = 2.097 us a step; the bandwidths are
+  // ample. Fill: 500 ns + 4 CTAs x 32 KiB over the L2; epilogue: 4 tiles
+  // of 32 KiB stored over the HBM.
+  Target t = gpu(4, 1e15, 1e15);
+  KernelTime k = kernelTime(t, gemm(256, 256, 4096));
+  double step = 2.0 * 128 * 128 * 64 / 1e12;
+  double fill = 500e-9 + 4 * 256 * 64 * 2 / 1e15;
+  double epilogue = 4 * 128 * 128 * 2 / 1e15;
+  CHECK(k.compute == Approx(64 * step + fill + epilogue).epsilon(1e-9));
+  CHECK(k.seconds() == Approx(k.compute));
+}
+
+TEST_CASE("the tiled GEMM model quantizes tiles and waves",
+          "[target][cost][gpu]") {
+  Target t = gpu(4, 1e15, 1e15);
+  // 4 tiles fill one wave; M = 257 makes 6 tiles: two waves of 64 k-steps,
+  // or, split in two along K, 12 CTAs in three waves of 32 steps, which the
+  // model prefers: 1.5 times the time, not twice.
+  double one = kernelTime(t, gemm(256, 256, 4096)).seconds();
+  double two = kernelTime(t, gemm(257, 256, 4096)).seconds();
+  CHECK(two == Approx(1.5 * one).epsilon(0.03));
+  // Within a tile the time does not change.
+  CHECK(kernelTime(t, gemm(250, 250, 4096)).seconds() == Approx(one));
+}
+
+TEST_CASE("the tiled GEMM model splits K when the output has few tiles",
+          "[target][cost][gpu]") {
+  // One output tile on 8 SMs: split 8 ways, each CTA walks an eighth of K,
+  // plus the fp32 partial tiles written and read back through the L2.
+  Target t = gpu(8, 1e15, 1e15);
+  double split = kernelTime(t, gemm(128, 128, 8192)).seconds();
+  double step = 2.0 * 128 * 128 * 64 / 1e12;
+  CHECK(split < 128 * step / 7);
+  CHECK(split > 128 * step / 8);
+}
+
+TEST_CASE("the tiled GEMM model is bound by the L2 when panels outrun it",
+          "[target][cost][gpu]") {
+  // 1 TB/s of L2 for 4 SMs each loading (128 + 128) x 64 x 2 B = 32 KiB per
+  // 2.1 us step: 62 GB/s needed per SM, ample; at 10 GB/s of L2 the steps
+  // take 4 x 32 KiB / 10 GB/s = 13.1 us each and the kernel is memory-bound.
+  Target slow = gpu(4, 1e10, 1e15);
+  KernelTime k = kernelTime(slow, gemm(256, 256, 4096));
+  double step = 4 * 256 * 64 * 2 / 1e10;
+  CHECK(k.memory > k.compute);
+  CHECK(k.seconds() > 64 * step);
+  CHECK(k.seconds() < 64 * step * 1.1);
+  // A tile that does not fit shared memory in two stages is never chosen:
+  // 512x512x64 x 2 B = 128 KiB a stage.
+  Target big = gpu(4, 1e15, 1e15, "[[512, 512], [128, 128]]");
+  CHECK(kernelTime(big, gemm(256, 256, 4096)).seconds() ==
+        Approx(kernelTime(gpu(4, 1e15, 1e15), gemm(256, 256, 4096)).seconds()));
+}

@@ -1,0 +1,137 @@
+#!/usr/bin/env python3
+"""Simulated GEMM times against XLA's measured H100 table.
+
+Every row of bench/data/xla_h100_matmul.csv (one batched matmul
+[b,m,k] x [b,k,n], bf16 or f32, its median kernel time measured with CUPTI)
+becomes an ONNX MatMul model; `dfa-run --target TARGET --time-only --json`
+simulates its schedule. Prints the mean, median and max |error| per dtype
+and the worst shapes.
+
+usage: gemm_validate.py BIN_DIR [--target gpu-h100] [--dtype bf16] [--json OUT]
+       [--fp32-matmul MODE]   (passed to dfa-run for the f32 rows)
+bench/validate.py writes its summary into docs/validation.md.
+"""
+import argparse
+import csv
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+
+import onnx
+from onnx import TensorProto, helper
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+TABLE = os.path.join(HERE, "data", "xla_h100_matmul.csv")
+TYPES = {"bf16": TensorProto.BFLOAT16, "f32": TensorProto.FLOAT}
+
+
+def rows(path):
+    with open(path) as f:
+        lines = [l for l in f if not l.startswith("#")]
+    r = csv.DictReader(lines)
+    for row in r:
+        yield (row["dtype"], int(row["b"]), int(row["m"]), int(row["n"]),
+               int(row["k"]), float(row["time_us"]))
+
+
+def model(path, dtype, b, m, n, k):
+    t = TYPES[dtype]
+    g = helper.make_graph(
+        [helper.make_node("MatMul", ["a", "b"], ["y"])], "matmul",
+        [helper.make_tensor_value_info("a", t, [b, m, k]),
+         helper.make_tensor_value_info("b", t, [b, k, n])],
+        [helper.make_tensor_value_info("y", t, [b, m, n])])
+    mo = helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)])
+    mo.ir_version = 8
+    onnx.save(mo, path)
+
+
+def summary(errors):
+    a = [abs(e) for e in errors]
+    return {"count": len(a), "mean": statistics.mean(a),
+            "median": statistics.median(a), "max": max(a),
+            "mean_signed": statistics.mean(errors)}
+
+
+def validate(bin_dir, target="gpu-h100", dtypes=("bf16", "f32"), table=TABLE,
+             fp32_matmul=None, worst=5):
+    """Simulates every shape of `table` of the given dtypes on `target`;
+    returns {dtype: summary with the `worst` shapes}."""
+    result = {}
+    with tempfile.TemporaryDirectory() as work:
+        for dtype in dtypes:
+            errs, ranked = [], []
+            for (dt, b, m, n, k, meas) in rows(table):
+                if dt != dtype:
+                    continue
+                path = os.path.join(work, "mm.onnx")
+                model(path, dt, b, m, n, k)
+                cmd = [os.path.join(bin_dir, "dfa-run"), path, "--target", target,
+                       "--time-only", "--json"]
+                if dtype == "f32" and fp32_matmul:
+                    cmd += ["--fp32-matmul", fp32_matmul]
+                p = subprocess.run(cmd, capture_output=True, text=True)
+                if p.returncode != 0:
+                    sys.exit("dfa-run failed on %s %dx%dx%dx%d: %s" % (dt, b, m, n, k, p.stderr))
+                sim = json.loads(p.stdout)["time"]["seconds"] * 1e6
+                e = (sim - meas) / meas
+                errs.append(e)
+                ranked.append((abs(e), e, b, m, n, k, meas, sim))
+            ranked.sort(reverse=True)
+            s = summary(errs)
+            s["worst"] = [{"b": b, "m": m, "n": n, "k": k, "measured_us": meas,
+                           "simulated_us": round(sim, 3), "error": round(e, 4)}
+                          for (_, e, b, m, n, k, meas, sim) in ranked[:worst]]
+            result[dtype] = s
+    return result
+
+
+def markdown(result, target, fp32_matmul=None):
+    """The result as the table docs/validation.md shows."""
+    out = ["| dtype | shapes | mean \\|error\\| | median | max | signed mean | worst shapes (b, m, n, k: measured -> simulated) |",
+           "|---|---|---|---|---|---|---|"]
+    for dtype, s in result.items():
+        label = dtype + (" (--fp32-matmul=%s)" % fp32_matmul if dtype == "f32" and fp32_matmul else "")
+        worst = "; ".join("%d,%d,%d,%d: %.1f -> %.1f us (%+.0f%%)" % (
+            w["b"], w["m"], w["n"], w["k"], w["measured_us"], w["simulated_us"],
+            100 * w["error"]) for w in s["worst"][:3])
+        out.append("| %s | %d | %.1f%% | %.1f%% | %.1f%% | %+.1f%% | %s |" % (
+            label, s["count"], 100 * s["mean"], 100 * s["median"], 100 * s["max"],
+            100 * s["mean_signed"], worst))
+    return "\n".join(out)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("bin")
+    ap.add_argument("--target", default="gpu-h100")
+    ap.add_argument("--dtype", action="append", choices=sorted(TYPES))
+    ap.add_argument("--fp32-matmul", default=None)
+    ap.add_argument("--table", default=TABLE)
+    ap.add_argument("--json", default=None)
+    ap.add_argument("--worst", type=int, default=5)
+    args = ap.parse_args()
+    dtypes = args.dtype or sorted(TYPES)
+    result = validate(args.bin, args.target, dtypes, args.table, args.fp32_matmul,
+                      args.worst)
+    for dtype, s in result.items():
+        print("%s on %s: %d shapes, |error| mean %.1f%%, median %.1f%%, max %.1f%% "
+              "(signed mean %+.1f%%)" % (dtype, args.target, s["count"], 100 * s["mean"],
+                                          100 * s["median"], 100 * s["max"],
+                                          100 * s["mean_signed"]))
+        for w in s["worst"]:
+            print("  b %d m %d n %d k %d: measured %.1f us, simulated %.1f us (%+.0f%%)"
+                  % (w["b"], w["m"], w["n"], w["k"], w["measured_us"],
+                     w["simulated_us"], 100 * w["error"]))
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump({"target": args.target, "dtypes": result}, f, indent=2,
+                      sort_keys=True)
+            f.write("\n")
+
+
+if __name__ == "__main__":
+    main()
