@@ -184,6 +184,15 @@ LogicalResult GraphDialect::verifyOperationAttribute(Operation *op,
     return isa<IntegerAttr>(value) ? success() : fail("must be an integer");
   if (name == kWeightStreamingAttr)
     return isa<UnitAttr>(value) ? success() : fail("must be a unit attribute");
+  if (name == kFp32MatmulAttr) {
+    auto mode = dyn_cast<StringAttr>(value);
+    if (!mode || !fp32MatmulNamed(mode.getValue()))
+      return fail("must be \"ieee\", \"tf32\", \"bf16\" or \"bf16x3\"");
+    OpClass c = classify(op);
+    if (c != OpClass::Matmul && c != OpClass::Conv && c != OpClass::Attention)
+      return fail("belongs on a matmul, gemm, convolution or attention");
+    return success();
+  }
   if (name == kLayoutAttr) {
     auto layout = dyn_cast<LayoutAttr>(value);
     if (!layout)

@@ -34,6 +34,11 @@ inline constexpr llvm::StringLiteral kFusionsRefusedAttr =
     "graph.fusions_refused";
 /// A graph input's or output's name (on function arguments and results).
 inline constexpr llvm::StringLiteral kNameAttr = "graph.name";
+/// How a matrix op with f32 operands feeds them to the matrix units ("tf32",
+/// "bf16" or "bf16x3"; absent: IEEE f32), set by graph-decompose's
+/// fp32-matmul option (graph::setFp32Matmul) and read by the CPU reference
+/// and the cost model.
+inline constexpr llvm::StringLiteral kFp32MatmulAttr = "graph.fp32_matmul";
 /// How the target stores a weight, a constant or a function argument (a
 /// LayoutAttr, set by graph-layout; a kernel's outputs have `layouts`).
 inline constexpr llvm::StringLiteral kLayoutAttr = "graph.layout";

@@ -14,6 +14,7 @@
 
 #include "dialects/Graph/GraphOps.h"
 
+#include "llvm/ADT/StringSwitch.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
@@ -89,4 +90,49 @@ KernelKind dfa::graph::kernelKindOf(OpClass c) {
 bool dfa::graph::isAnchor(OpClass c) {
   return c == OpClass::Matmul || c == OpClass::Conv || c == OpClass::Attention ||
          c == OpClass::Window || c == OpClass::Other;
+}
+
+std::optional<Fp32Matmul> dfa::graph::fp32MatmulNamed(llvm::StringRef n) {
+  return llvm::StringSwitch<std::optional<Fp32Matmul>>(n)
+      .Case("ieee", Fp32Matmul::IEEE)
+      .Case("tf32", Fp32Matmul::TF32)
+      .Case("bf16", Fp32Matmul::BF16)
+      .Case("bf16x3", Fp32Matmul::BF16x3)
+      .Default(std::nullopt);
+}
+
+llvm::StringRef dfa::graph::name(Fp32Matmul mode) {
+  switch (mode) {
+  case Fp32Matmul::TF32: return "tf32";
+  case Fp32Matmul::BF16: return "bf16";
+  case Fp32Matmul::BF16x3: return "bf16x3";
+  case Fp32Matmul::IEEE: break;
+  }
+  return "ieee";
+}
+
+Fp32Matmul dfa::graph::fp32MatmulOf(Operation *op) {
+  auto attr = op->getAttrOfType<StringAttr>(kFp32MatmulAttr);
+  if (!attr)
+    return Fp32Matmul::IEEE;
+  return fp32MatmulNamed(attr.getValue()).value_or(Fp32Matmul::IEEE);
+}
+
+int64_t dfa::graph::setFp32Matmul(Operation *root, Fp32Matmul mode) {
+  int64_t n = 0;
+  root->walk([&](Operation *op) {
+    OpClass c = classify(op);
+    if (c != OpClass::Matmul && c != OpClass::Conv && c != OpClass::Attention)
+      return;
+    auto in = dyn_cast<ShapedType>(op->getOperand(0).getType());
+    if (!in || !in.getElementType().isF32())
+      return;
+    if (mode == Fp32Matmul::IEEE) {
+      op->removeAttr(kFp32MatmulAttr);
+      return;
+    }
+    op->setAttr(kFp32MatmulAttr, StringAttr::get(op->getContext(), name(mode)));
+    ++n;
+  });
+  return n;
 }

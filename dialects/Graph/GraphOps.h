@@ -38,6 +38,22 @@ bool isAnchor(OpClass c);
 
 namespace dfa::graph {
 
+/// How f32 matrix work is computed (`--fp32-matmul`, as torch's
+/// set_float32_matmul_precision and XLA's dot algorithms): IEEE f32; TF32
+/// (operands rounded to 10 mantissa bits); bf16 (rounded to 7); bf16x3
+/// (each operand split into a bf16 high and low part, three bf16 products:
+/// hi*lo + lo*hi + hi*hi, about f32 accuracy at three times the bf16 work).
+/// Products accumulate in f32 in every mode.
+enum class Fp32Matmul { IEEE, TF32, BF16, BF16x3 };
+/// The mode called `name` ("ieee", "tf32", "bf16", "bf16x3").
+std::optional<Fp32Matmul> fp32MatmulNamed(llvm::StringRef name);
+llvm::StringRef name(Fp32Matmul mode);
+/// The mode of matrix op `op` (its graph.fp32_matmul; IEEE when absent).
+Fp32Matmul fp32MatmulOf(mlir::Operation *op);
+/// Gives every matrix op (matmul, gemm, conv, attention) of `root` whose
+/// operands are f32 the mode `mode` (IEEE: removes it). Returns the count.
+int64_t setFp32Matmul(mlir::Operation *root, Fp32Matmul mode);
+
 /// The layout graph-layout gave `v`: a kernel output's entry of `layouts`,
 /// a function argument's or an op's `graph.layout`; null when none.
 LayoutAttr layoutAttrOf(mlir::Value v);

@@ -426,6 +426,7 @@ int dfa::driver::bisectMain(const BisectOptions &opts) {
                           "' is the CPU reference)");
   env.compile.targetDirs = run.targetDirs;
   env.compile.inject = run.inject;
+  env.compile.fp32Matmul = run.fp32Matmul;
 
   std::vector<std::string> inputFiles = run.inputs, expectFiles = run.expect;
   if (!run.testData.empty()) {

@@ -313,6 +313,8 @@ Status dfa::driver::writeReproducer(const Reduction &r, const BisectOptions &opt
      << " --profile " << opts.profile;
   if (!opts.run.inject.empty())
     sh << " --inject " << shellQuote(opts.run.inject);
+  if (opts.run.fp32Matmul != "ieee")
+    sh << " --fp32-matmul " << shellQuote(opts.run.fp32Matmul);
   for (const std::string &t : opts.tolerances)
     sh << " --tolerance " << shellQuote(t);
   for (const std::string &d : opts.run.targetDirs) {

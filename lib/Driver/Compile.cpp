@@ -387,6 +387,7 @@ Status dfa::driver::runPipeline(ModuleOp module, const target::Target &t, int fr
   options.targetDirs = opts.targetDirs;
   options.remarks = opts.remarks;
   options.inject = opts.inject;
+  options.fp32Matmul = opts.fp32Matmul;
   llvm::SmallVector<StageEnd> ends;
   buildPipeline(pm, target, Stage(from), Stage(to), options, &ends);
   Status dumped = Status::Ok;

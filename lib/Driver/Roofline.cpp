@@ -219,6 +219,7 @@ int dfa::driver::rooflineMain(const RooflineOptions &opts) {
   CompileOptions co;
   co.targetDirs = opts.targetDirs;
   co.inject = opts.inject;
+  co.fp32Matmul = opts.fp32Matmul;
   for (const target::Target &t : targets) {
     OwningOpRef<ModuleOp> m = cast<ModuleOp>((*r.module)->clone());
     Status s = runPipeline(*m, t, 0, kSchedStage, co, printer);

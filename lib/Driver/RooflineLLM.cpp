@@ -196,6 +196,7 @@ int dfa::driver::llmMain(const RooflineOptions &opts) {
   CompileOptions co;
   co.targetDirs = opts.targetDirs;
   co.inject = opts.inject;
+  co.fp32Matmul = opts.fp32Matmul;
   std::vector<roofline::Report> reference;
   Status first = Status::Ok;
   // A step that does not fit is an answer; anything else is a failure.

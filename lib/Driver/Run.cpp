@@ -15,6 +15,7 @@
 #include "RunTarget.h"
 
 #include "dfa/Reference/Evaluator.h"
+#include "dialects/Graph/GraphOps.h"
 #include "dfa/Reference/Npy.h"
 #include "dfa/Support/Limits.h"
 #include "dfa/Support/SourceName.h"
@@ -557,6 +558,11 @@ int dfa::driver::runMain(const RunOptions &opts) {
                            printer);
       s != Status::Ok)
     return exitCode(s);
+  // --fp32-matmul on the CPU reference: its matrix ops round their f32
+  // operands as the mode says (the compiled targets get it from
+  // graph-decompose).
+  if (std::optional<graph::Fp32Matmul> mode = graph::fp32MatmulNamed(opts.fp32Matmul))
+    graph::setFp32Matmul(func, *mode);
   ref::EvalOptions evalOpts;
   evalOpts.fp64Accumulate = opts.fp64Accumulate;
   ref::Evaluator evaluator(evalOpts);

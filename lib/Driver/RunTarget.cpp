@@ -41,6 +41,7 @@ Status dfa::driver::compileForRun(ModuleOp module, const target::Target &t,
   CompileOptions co;
   co.targetDirs = opts.targetDirs;
   co.inject = opts.inject;
+  co.fp32Matmul = opts.fp32Matmul;
   return runPipeline(module, t, 0, kSchedStage, co, printer);
 }
 

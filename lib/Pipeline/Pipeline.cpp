@@ -49,6 +49,7 @@ void dfa::buildPipeline(OpPassManager &pm, const PassTarget &target,
       pm.addPass(createGraphRaisePass(target, common(GraphRaisePassOptions())));
       GraphDecomposePassOptions decompose = common(GraphDecomposePassOptions());
       decompose.inject = options.inject;
+      decompose.fp32Matmul = options.fp32Matmul;
       pm.addPass(createGraphDecomposePass(target, decompose));
       break;
     }
@@ -112,6 +113,10 @@ struct PipelineCLOptions : PassPipelineOptions<PipelineCLOptions> {
   Option<std::string> inject{
       *this, "inject",
       llvm::cl::desc("A fault to plant (see dfa-compile --help)")};
+  Option<std::string> fp32Matmul{
+      *this, "fp32-matmul",
+      llvm::cl::desc("How f32 matrix ops compute: ieee, tf32, bf16, bf16x3"),
+      llvm::cl::init("ieee")};
 };
 } // namespace
 
@@ -138,6 +143,7 @@ void dfa::registerPipelines() {
         options.targetDirs.assign(o.targetDirs.begin(), o.targetDirs.end());
         options.remarks = o.remarks;
         options.inject = o.inject;
+        options.fp32Matmul = o.fp32Matmul;
         if (o.target.empty())
           return error("dfa-pipeline: name the target: target=NAME");
         // Parsed once here and handed to every pass.

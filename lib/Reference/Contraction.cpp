@@ -45,14 +45,70 @@ bool wantDouble(DType dt, const Evaluator &ev) {
 
 /// gemm, in the accumulator format of `o` when it names a narrower one.
 template <typename T>
-void contract(const EvalOptions &o, int64_t M, int64_t N, int64_t K,
-              const T *A, int64_t lda, bool transA, const T *B, int64_t ldb,
-              bool transB, T *C, int64_t ldc) {
+void contractIeee(const EvalOptions &o, int64_t M, int64_t N, int64_t K,
+                  const T *A, int64_t lda, bool transA, const T *B, int64_t ldb,
+                  bool transB, T *C, int64_t ldc) {
   if constexpr (std::is_same_v<T, float>)
     if (o.accumulatorMantissaBits > 0)
       return gemmRounded(M, N, K, A, lda, transA, B, ldb, transB, C, ldc,
                          o.accumulatorMantissaBits, o.accumulatorExponentBits);
   gemm(M, N, K, A, lda, transA, B, ldb, transB, C, ldc);
+}
+
+/// A copy of the `rows` x `cols` matrix at `x` (leading dim `ld`), each
+/// element through `round`.
+template <typename T, typename F>
+std::vector<T> roundedCopy(const T *x, int64_t rows, int64_t cols, int64_t ld,
+                           F round) {
+  std::vector<T> v(rows * ld, T(0));
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t c = 0; c < cols; ++c)
+      v[r * ld + c] = T(round(double(x[r * ld + c])));
+  return v;
+}
+
+double toBf16(double x) { return roundToFormat(x, 7, 8); }
+double toTf32(double x) { return roundToFormat(x, 10, 8); }
+
+/// gemm as a matrix op of precision `p` (graph.fp32_matmul) computes it:
+/// TF32 and bf16 round the operands (to nearest even) before f32 products;
+/// bf16x3 splits each operand into bf16 high and low parts and adds three
+/// bf16 products, lo*hi + hi*lo, then hi*hi, each accumulated in f32.
+template <typename T>
+void contract(const EvalOptions &o, int64_t M, int64_t N, int64_t K,
+              const T *A, int64_t lda, bool transA, const T *B, int64_t ldb,
+              bool transB, T *C, int64_t ldc,
+              Fp32Matmul p = Fp32Matmul::IEEE) {
+  if (p == Fp32Matmul::IEEE)
+    return contractIeee(o, M, N, K, A, lda, transA, B, ldb, transB, C, ldc);
+  int64_t aRows = transA ? K : M, aCols = transA ? M : K;
+  int64_t bRows = transB ? N : K, bCols = transB ? K : N;
+  if (p != Fp32Matmul::BF16x3) {
+    auto round = p == Fp32Matmul::TF32 ? toTf32 : toBf16;
+    std::vector<T> a = roundedCopy(A, aRows, aCols, lda, round);
+    std::vector<T> b = roundedCopy(B, bRows, bCols, ldb, round);
+    return contractIeee(o, M, N, K, a.data(), lda, transA, b.data(), ldb,
+                        transB, C, ldc);
+  }
+  std::vector<T> aHi = roundedCopy(A, aRows, aCols, lda, toBf16);
+  std::vector<T> bHi = roundedCopy(B, bRows, bCols, ldb, toBf16);
+  std::vector<T> aLo(aHi.size()), bLo(bHi.size());
+  for (int64_t r = 0; r < aRows; ++r)
+    for (int64_t c = 0; c < aCols; ++c)
+      aLo[r * lda + c] = T(toBf16(double(A[r * lda + c]) - double(aHi[r * lda + c])));
+  for (int64_t r = 0; r < bRows; ++r)
+    for (int64_t c = 0; c < bCols; ++c)
+      bLo[r * ldb + c] = T(toBf16(double(B[r * ldb + c]) - double(bHi[r * ldb + c])));
+  std::vector<T> loHi(M * N), hiLo(M * N), hiHi(M * N);
+  contractIeee(o, M, N, K, aLo.data(), lda, transA, bHi.data(), ldb, transB,
+               loHi.data(), N);
+  contractIeee(o, M, N, K, aHi.data(), lda, transA, bLo.data(), ldb, transB,
+               hiLo.data(), N);
+  contractIeee(o, M, N, K, aHi.data(), lda, transA, bHi.data(), ldb, transB,
+               hiHi.data(), N);
+  for (int64_t i = 0; i < M; ++i)
+    for (int64_t j = 0; j < N; ++j)
+      C[i * ldc + j] = T(float(loHi[i * N + j] + hiLo[i * N + j]) + hiHi[i * N + j]);
 }
 
 //===----------------------------------------------------------------------===//
@@ -61,7 +117,7 @@ void contract(const EvalOptions &o, int64_t M, int64_t N, int64_t K,
 
 template <typename T>
 Tensor matmul(const EvalOptions &o, const Tensor &a, const Tensor &b, DType rt,
-              ArrayRef<int64_t> outShape) {
+              ArrayRef<int64_t> outShape, Fp32Matmul p) {
   Shape sa(a.shape()), sb(b.shape());
   if (sa.size() == 1)
     sa.insert(sa.begin(), 1);
@@ -77,7 +133,7 @@ Tensor matmul(const EvalOptions &o, const Tensor &a, const Tensor &b, DType rt,
   std::vector<T> out(numElements(batch) * M * N);
   forEachOffset2(batch, stA, stB, [&](int64_t i, int64_t ia, int64_t ib) {
     contract(o, M, N, K, va.data() + ia * M * K, K, false,
-             vb.data() + ib * K * N, N, false, out.data() + i * M * N, N);
+             vb.data() + ib * K * N, N, false, out.data() + i * M * N, N, p);
   });
   return fromValues(rt, outShape, out);
 }
@@ -89,7 +145,7 @@ Tensor gemmOp(const EvalOptions &o, GemmOp op, const Tensor &a, const Tensor &b,
   int64_t K = a.shape()[op.getTransA() ? 0 : 1];
   std::vector<T> va = valuesOf<T>(a), vb = valuesOf<T>(b), out(M * N);
   contract(o, M, N, K, va.data(), a.shape()[1], op.getTransA(), vb.data(),
-           b.shape()[1], op.getTransB(), out.data(), N);
+           b.shape()[1], op.getTransB(), out.data(), N, fp32MatmulOf(op));
   T alpha = op.getAlpha().convertToDouble(), beta = op.getBeta().convertToDouble();
   if (alpha != T(1))
     for (T &x : out)
@@ -179,7 +235,7 @@ Tensor conv(const EvalOptions &o, ConvOp op, const Tensor &x, const Tensor &f, c
     for (int64_t g = 0; g < G; ++g) {
       im2col(vx.data() + (n * C + g * Cg) * I, Cg, w, col.data());
       contract(o, Fg, O, K, vf.data() + g * Fg * K, K, false, col.data(), O,
-               false, out.data() + (n * F + g * Fg) * O, O);
+               false, out.data() + (n * F + g * Fg) * O, O, fp32MatmulOf(op));
     }
   if (bias) {
     std::vector<T> vb = valuesOf<T>(*bias);
@@ -208,7 +264,8 @@ Tensor convTranspose(const EvalOptions &o, ConvTransposeOp op, const Tensor &x, 
     for (int64_t g = 0; g < G; ++g) {
       // col[K, O] = W_g^T[K, Cg] * x_g[Cg, O]
       contract(o, K, O, Cg, vf.data() + g * Cg * K, K, true,
-               vx.data() + (n * C + g * Cg) * O, O, false, col.data(), O);
+               vx.data() + (n * C + g * Cg) * O, O, false, col.data(), O,
+               fp32MatmulOf(op));
       col2im(col.data(), Fg, w, out.data() + (n * F + g * Fg) * I);
     }
   if (bias) {
@@ -245,7 +302,8 @@ Tensor attention(const EvalOptions &o, AttentionOp op, const Tensor &q, const Te
   bool causal = op.getCausal();
   for (int64_t b = 0; b < batches; ++b) {
     contract(o, L, S, D, vq.data() + b * L * D, D, false,
-             vk.data() + b * S * D, D, /*transB=*/true, scores.data(), S);
+             vk.data() + b * S * D, D, /*transB=*/true, scores.data(), S,
+             fp32MatmulOf(op));
     for (int64_t i = 0; i < L; ++i) {
       T *row = scores.data() + i * S;
       T maxv = -std::numeric_limits<T>::infinity();
@@ -270,7 +328,7 @@ Tensor attention(const EvalOptions &o, AttentionOp op, const Tensor &q, const Te
         row[j] /= sum;
     }
     contract(o, L, Dv, S, scores.data(), S, false, vv.data() + b * S * Dv, Dv,
-             false, out.data() + b * L * Dv, Dv);
+             false, out.data() + b * L * Dv, Dv, fp32MatmulOf(op));
   }
   return fromValues(q.dtype(), shapeOf(op.getOutput()), out);
 }
@@ -293,8 +351,8 @@ LogicalResult dfa::ref::evalOp<MatMulOp>(MatMulOp op, Evaluator &ev) {
   DType rt = dtypeOfValue(op.getOutput());
   auto shape = shapeOf(op.getOutput());
   ev.set(op.getOutput(), wantDouble(a.dtype(), ev)
-                             ? matmul<double>(ev.options(), a, b, rt, shape)
-                             : matmul<float>(ev.options(), a, b, rt, shape));
+                             ? matmul<double>(ev.options(), a, b, rt, shape, fp32MatmulOf(op))
+                             : matmul<float>(ev.options(), a, b, rt, shape, fp32MatmulOf(op)));
   return success();
 }
 

@@ -62,7 +62,8 @@ static std::optional<KernelTime> tiledGemm(const Target &t, const Work &w) {
   const MemoryLevel *l2 = t.cacheLevel();
   const MemoryLevel &outer = t.outerLevel();
   double sms = std::max(1.0, t.units.value);
-  double peakPerSm = t.peak(w.mathType.empty() ? w.dtype : w.mathType) / sms;
+  double peakPerSm = peakRate(t, true, w.mathType.empty() ? w.dtype : w.mathType,
+                              /*measured=*/false) / sms;
   double l2Bw = l2 ? l2->bandwidthBytesPerS.value : 0;
   double hbmBw = outer.bandwidthBytesPerS.value;
   std::optional<double> smem = t.limit("smem_bytes_per_block_max");
@@ -160,7 +161,8 @@ KernelTime dfa::target::kernelTime(const Target &t, const Work &w) {
     time.compute = cycles / std::max(1.0, t.clockHz.value);
     return time;
   }
-  double peak = peakRate(t, w.matrix, w.dtype);
+  double peak = peakRate(t, w.matrix,
+                         w.matrix && !w.mathType.empty() ? w.mathType : w.dtype);
   time.compute = peak > 0 ? w.flops / (peak * share) : 0;
   return time;
 }
@@ -169,7 +171,8 @@ double dfa::target::peakRate(const Target &t, bool matrix,
                              llvm::StringRef dtype, bool measured) {
   // Vector work runs at the published vector rate where there is one, else
   // at the matrix peak (an optimistic bound; such kernels are memory-bound).
-  double peak = t.peak(dtype);
+  // bf16x3 (--fp32-matmul) is three bf16 products.
+  double peak = matrix && dtype == "bf16x3" ? t.peak("bf16") / 3 : t.peak(dtype);
   if (!matrix) {
     auto it = t.peakFlopsVector.find(dtype.str());
     if (it == t.peakFlopsVector.end())

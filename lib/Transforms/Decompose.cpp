@@ -58,6 +58,13 @@ struct GraphDecomposePass
   using GraphDecomposePassBase::GraphDecomposePassBase;
 
   void runOnOperation() override {
+    std::optional<Fp32Matmul> precision = fp32MatmulNamed(fp32Matmul);
+    if (!precision) {
+      emitError(getOperation().getLoc())
+          << "fp32-matmul '" << fp32Matmul
+          << "' is not one of ieee, tf32, bf16, bf16x3";
+      return signalPassFailure();
+    }
     llvm::StringSet<> kept;
     for (const std::string &k : keep)
       kept.insert(k);
@@ -101,6 +108,9 @@ struct GraphDecomposePass
       if (!changed)
         break;
     }
+    // After the decompositions, which create matmuls of their own.
+    if (*precision != Fp32Matmul::IEEE)
+      setFp32Matmul(getOperation(), *precision);
     if (inject == "var-unbiased" && !planted)
       emitWarning(getOperation().getLoc())
           << "--inject var-unbiased: nothing to plant it in" << suffix

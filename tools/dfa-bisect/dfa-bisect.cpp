@@ -35,6 +35,7 @@ int main(int argc, char **argv) {
                  "ONNX test-data folder (input_N.pb, output_N.pb)");
   app.add_option("--seed", r.seed, "Seed for random inputs (when none given)");
   dfa::driver::addInjectOption(app, r.inject);
+  dfa::driver::addFp32MatmulOption(app, r.fp32Matmul);
   app.add_option("--profile", o.profile,
                  "Tolerance profile: strict (CI, default) or lenient (bring-up)")
       ->check(CLI::IsMember({"strict", "lenient"}));

@@ -50,6 +50,7 @@ int main(int argc, char **argv) {
   app.add_option("--target", o.target,
                  "Targets to compile for: NAME[,NAME...] or all");
   dfa::driver::addInjectOption(app, o.inject);
+  dfa::driver::addFp32MatmulOption(app, o.fp32Matmul);
   app.add_option("--dump-dir", o.dumpDir,
                  "Write the IR after every stage to DIR/<target>/NN-<stage>.mlir");
   app.add_option("--compile-from", o.compileFrom,

@@ -56,6 +56,7 @@ int main(int argc, char **argv) {
                  "names do not say: batch=NAME,seq=NAME,past=NAME")
       ->delimiter(',');
   dfa::driver::addInjectOption(app, o.inject);
+  dfa::driver::addFp32MatmulOption(app, o.fp32Matmul);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError &e) {

@@ -30,6 +30,7 @@ int main(int argc, char **argv) {
   app.add_flag("--no-weights", o.model.noWeights,
                "Import shapes only, no weight data (implies --time-only)");
   dfa::driver::addInjectOption(app, o.inject);
+  dfa::driver::addFp32MatmulOption(app, o.fp32Matmul);
   app.add_option("--inputs", o.inputs,
                  "Input tensors (.pb or .npy), one per model input")
       ->take_all();

@@ -61,6 +61,16 @@ inline void addInjectOption(CLI::App &app, std::string &inject) {
       });
 }
 
+/// --fp32-matmul MODE: how f32 matrix ops compute (graph::Fp32Matmul).
+inline void addFp32MatmulOption(CLI::App &app, std::string &mode) {
+  app.add_option("--fp32-matmul", mode,
+                 "How matmuls, convolutions and attention with f32 operands "
+                 "compute: ieee (default, as torch), tf32 (operands rounded to "
+                 "10 mantissa bits, at the TF32 peak), bf16, or bf16x3 (three "
+                 "bf16 products); changes both the values and the time")
+      ->check(CLI::IsMember({"ieee", "tf32", "bf16", "bf16x3"}));
+}
+
 } // namespace dfa::driver
 
 #endif // DFA_DRIVER_TOOLFLAGS_H

@@ -51,6 +51,8 @@ struct CompileOptions {
   /// A fault the compiler plants on purpose (`--inject`), for tests and
   /// teaching (knownFaults()).
   std::string inject;
+  /// How f32 matrix ops compute (`--fp32-matmul`: ieee, tf32, bf16, bf16x3).
+  std::string fp32Matmul = "ieee";
   /// MLIR's pass-manager, timing, IR-printing and context options
   /// (`--mlir-*`), as given (parseMlirOptions).
   std::vector<std::string> mlirOptions;
@@ -77,6 +79,7 @@ struct RunOptions {
   /// Chrome trace to write, and time only (no values).
   std::vector<std::string> targetDirs;
   std::string inject;
+  std::string fp32Matmul = "ieee";
   std::string trace;
   bool timeOnly = false;
 };
@@ -98,6 +101,7 @@ struct RooflineOptions {
   /// The terminal table by source node instead of by kernel.
   bool byNode = false;
   std::string inject;
+  std::string fp32Matmul = "ieee";
   /// LLM mode (`--llm`): the phases to sweep, "prefill" and/or "decode",
   /// at every batch and context.
   std::vector<std::string> llm;

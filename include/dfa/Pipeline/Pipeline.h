@@ -36,6 +36,8 @@ struct PipelineOptions {
   bool remarks = false;
   /// A fault to plant (knownFaults()); each pass plants the ones it owns.
   std::string inject;
+  /// How f32 matrix ops compute (graph::Fp32Matmul's names).
+  std::string fp32Matmul = "ieee";
 };
 
 /// The last pass of one stage, as added to a pass manager.

@@ -106,7 +106,8 @@ struct KernelTime {
 /// `compute.matrix_efficiency` (matrix) where the description gives one.
 KernelTime kernelTime(const Target &t, const Work &w);
 /// The FLOP/s rate of all the target's units for work of `dtype` on the
-/// matrix units (`matrix`) or the vector units: the published vector rate
+/// matrix units (`matrix`; "bf16x3" there: a third of the bf16 peak) or the
+/// vector units: the published vector rate
 /// for vector work where there is one, else the matrix peak; matrix work
 /// scaled by `compute.matrix_efficiency` (the measured ceiling) when the
 /// description gives one and `measured` is set.

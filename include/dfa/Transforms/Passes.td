@@ -28,6 +28,10 @@ def GraphDecomposePass : Pass<"graph-decompose", "::mlir::ModuleOp"> {
     reductions and elementwise ops, as XLA does). `keep` adds ops to keep.
     With `remarks`, every decomposition is reported, and so is every op the
     target runs on its host (`host_fallback_ops`, e.g. Spyre).
+    `fp32-matmul` (`ieee`, `tf32`, `bf16`, `bf16x3`) sets how matrix ops with
+    f32 operands feed the matrix units (`graph.fp32_matmul`): the CPU
+    reference rounds their operands so, and the cost model times them at
+    that type's peak.
 
     ```mlir
     %y = graph.softmax %x {axis = 1 : i64} : tensor<2x8xf32>
@@ -51,6 +55,8 @@ def GraphDecomposePass : Pass<"graph-decompose", "::mlir::ModuleOp"> {
     Option<"inject", "inject", "std::string", /*default=*/"\"\"",
            "A fault to plant for tests and teaching (var-unbiased: layer "
            "norms divide their variance by N - 1); others are the lowering's">,
+    Option<"fp32Matmul", "fp32-matmul", "std::string", /*default=*/"\"ieee\"",
+           "How f32 matrix ops compute: ieee, tf32, bf16 or bf16x3">,
   ];
   let statistics = [
     Statistic<"numDecomposed", "decomposed", "Number of ops decomposed">,

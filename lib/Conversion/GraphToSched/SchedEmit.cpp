@@ -371,6 +371,13 @@ void Lowering::timeKernel(KernelOp k, const KernelPlan &p,
         w.k = g->k;
         break;
       }
+  // f32 operands on TF32 or bf16 tensor cores (--fp32-matmul).
+  if (w.matrix)
+    for (Operation &op : compute.getBody().front())
+      if (Fp32Matmul mode = fp32MatmulOf(&op); mode != Fp32Matmul::IEEE) {
+        w.mathType = graph::name(mode).str();
+        break;
+      }
   target::KernelTime time = target::kernelTime(t, w);
   // The two bounds, for dfa-roofline and the validation of the cost model.
   compute->setAttr("compute_cycles",

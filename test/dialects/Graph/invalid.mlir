@@ -288,3 +288,19 @@ func.func @layouts_count(%x: tensor<4xf32>) -> tensor<4xf32> {
   }
   return %y : tensor<4xf32>
 }
+
+// -----
+
+func.func @fp32_matmul_mode(%a: tensor<2x2xf32>) -> tensor<2x2xf32> {
+  // expected-error @+1 {{'graph.fp32_matmul' must be "ieee", "tf32", "bf16" or "bf16x3"}}
+  %0 = graph.matmul %a, %a {graph.fp32_matmul = "fp16"} : (tensor<2x2xf32>, tensor<2x2xf32>) -> tensor<2x2xf32>
+  return %0 : tensor<2x2xf32>
+}
+
+// -----
+
+func.func @fp32_matmul_op(%a: tensor<2x2xf32>) -> tensor<2x2xf32> {
+  // expected-error @+1 {{'graph.fp32_matmul' belongs on a matmul, gemm, convolution or attention}}
+  %0 = graph.add %a, %a {graph.fp32_matmul = "tf32"} : (tensor<2x2xf32>, tensor<2x2xf32>) -> tensor<2x2xf32>
+  return %0 : tensor<2x2xf32>
+}
