@@ -148,16 +148,33 @@ KernelTime dfa::target::kernelTime(const Target &t, const Work &w) {
     double r = t.matrixK->value, c = t.matrixN->value;
     double arrays = std::max(
         1.0, std::floor(*arraysPerChip * share + 0.5));
-    double folds = double(w.batch) * std::ceil(double(w.k) / r) *
-                   std::ceil(double(w.n) / c);
-    double perArray = std::ceil(folds / arrays), m = double(w.m);
-    // SCALE-Sim: each fold loads its weights (R), streams M rows, drains
-    // (C - 1) and skews (R - 1). Pipelined: the next fold's weights load
-    // while this one streams, and rows follow each other through the
+    // SCALE-Sim v2's stall-free cycles (its COMPUTE_REPORT's total with
+    // enough bandwidth): the operands map onto the R x C array as the
+    // dataflow says, Sr rows and Sc columns folded over it, T steps each:
+    //   ws  Sr = K, Sc = N, T = M: a fold preloads its weights (R), then
+    //       streams M rows with skew and drain: 2R + C + M - 2
+    //   is  Sr = K, Sc = M, T = N: the inputs stationary, the same form
+    //   os  Sr = M, Sc = N, T = K: outputs accumulate in place, no preload:
+    //       R + C + K - 2
+    // over ceil(Sr/R) * ceil(Sc/C) folds, one after another, less the one
+    // cycle SCALE-Sim does not count. Pipelined ws: the next fold's weights
+    // load while this one streams and rows follow each other through the
     // array, so a fold costs max(R, M) and the fill and drain are paid once.
+    double k = double(w.k), n = double(w.n), m = double(w.m);
+    double sr = k, sc = n, steps = m, preload = r;
+    if (t.systolicModel == "scalesim-is") {
+      sc = m;
+      steps = n;
+    } else if (t.systolicModel == "scalesim-os") {
+      sr = m;
+      steps = k;
+      preload = 0;
+    }
+    double folds = double(w.batch) * std::ceil(sr / r) * std::ceil(sc / c);
+    double perArray = std::ceil(folds / arrays);
     double cycles = t.systolicModel == "pipelined-ws"
                         ? perArray * std::max(r, m) + (r + c - 2)
-                        : perArray * (2 * r + c + m - 2);
+                        : perArray * (preload + r + c + steps - 2) - 1;
     time.compute = cycles / std::max(1.0, t.clockHz.value);
     return time;
   }
@@ -231,5 +248,12 @@ double dfa::target::transferSeconds(const Target &t, const TransferPath &path,
 }
 
 int64_t dfa::target::toCycles(const Target &t, double seconds) {
-  return std::max<int64_t>(1, int64_t(std::ceil(seconds * t.clockHz.value)));
+  // A whole number of cycles that went through seconds and back (a
+  // systolic model's count) stays that number: ceil would take a rounding
+  // error of 1e-13 for one more cycle.
+  double cycles = seconds * t.clockHz.value;
+  double nearest = std::round(cycles);
+  if (std::abs(cycles - nearest) <= 1e-9 * std::max(1.0, nearest))
+    cycles = nearest;
+  return std::max<int64_t>(1, int64_t(std::ceil(cycles)));
 }

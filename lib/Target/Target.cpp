@@ -429,9 +429,11 @@ std::optional<Target> dfa::target::parseTarget(llvm::StringRef file,
     std::string systolic =
         r.string(*c, "systolic_model", "compute.systolic_model", false);
     if (!systolic.empty() && systolic != "scalesim-ws" &&
+        systolic != "scalesim-os" && systolic != "scalesim-is" &&
         systolic != "pipelined-ws")
       r.fail("compute.systolic_model", "'" + systolic +
                                            "' is not one of scalesim-ws, "
+                                           "scalesim-os, scalesim-is, "
                                            "pipelined-ws");
     else if (!systolic.empty())
       t.systolicModel = systolic;

@@ -98,9 +98,10 @@ struct KernelTime {
 /// The compute and memory times of a kernel. Matrix work with a known
 /// GEMM shape on a systolic target (arrays of R x C = `compute.matrix_unit`
 /// k x n, `limits.mxu_count` of them per chip) takes ceil(K/R) * ceil(N/C)
-/// folds spread over the arrays of the units it uses: as SCALE-Sim's
-/// weight-stationary model, 2R + C + M - 2 cycles each
-/// (`compute.systolic_model` scalesim-ws), or pipelined with the next
+/// folds spread over the arrays of the units it uses: as SCALE-Sim v2's
+/// weight-stationary model, 2R + C + M - 2 cycles each, less one in all
+/// (`compute.systolic_model` scalesim-ws; scalesim-is and scalesim-os map
+/// the GEMM as SCALE-Sim's other dataflows do), or pipelined with the next
 /// fold's weights loading behind this one's rows, max(R, M) each plus one
 /// fill and drain of R + C - 2 (pipelined-ws); other work runs at the peak FLOP rate scaled by
 /// `compute.matrix_efficiency` (matrix) where the description gives one.

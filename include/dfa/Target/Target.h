@@ -170,8 +170,10 @@ struct Target {
   /// The tiles of the "tiled" matrix model.
   std::optional<CtaTiles> ctaTiles;
   /// How systolic matrix units are timed (`compute.systolic_model`):
-  /// "scalesim-ws", SCALE-Sim's weight-stationary folds one after another,
-  /// or "pipelined-ws", folds overlapped as with double-buffered weights.
+  /// "scalesim-ws", "scalesim-is" or "scalesim-os", SCALE-Sim v2's
+  /// weight-, input- or output-stationary folds one after another, or
+  /// "pipelined-ws", weight-stationary folds overlapped as with
+  /// double-buffered weights.
   std::string systolicModel = "scalesim-ws";
   std::vector<MemoryLevel> memory;
   std::optional<Link> onChip, chipToChip;

@@ -226,3 +226,61 @@ TEST_CASE("the tiled GEMM model is bound by the L2 when panels outrun it",
   CHECK(kernelTime(big, gemm(256, 256, 4096)).seconds() ==
         Approx(kernelTime(gpu(4, 1e15, 1e15), gemm(256, 256, 4096)).seconds()));
 }
+
+namespace {
+/// One R x C systolic array at 1 GHz, timed as SCALE-Sim's `dataflow`.
+Target systolicArray(int rows, int cols, const std::string &dataflow) {
+  auto num = [](double v) {
+    return "{\"value\": " + std::to_string(v) + ", \"source\": \"test\"}";
+  };
+  std::string text =
+      "{\"schema\": \"dfa.target/1\", \"name\": \"s\", \"family\": \"tpu\", "
+      "\"clock_hz\": " + num(1.05e9) +
+      ", \"compute\": {\"unit_name\": \"core\", \"units\": " + num(1) +
+      ", \"peak_flops\": {\"bf16\": " + num(1e12) + "},"
+      " \"matrix_unit\": {\"m\": " + num(rows) + ", \"n\": " + num(cols) +
+      ", \"k\": " + num(rows) + "}, \"systolic_model\": \"scalesim-" +
+      dataflow + "\"},"
+      " \"memory\": [{\"name\": \"HBM\", \"kind\": \"dram\", \"scope\": \"chip\", "
+      "\"managed\": \"software\", \"capacity_bytes\": " + num(1e9) +
+      ", \"bandwidth_bytes_per_s\": " + num(1e12) +
+      ", \"latency_ns\": " + num(500) + "},"
+      "{\"name\": \"VMEM\", \"kind\": \"scratchpad\", \"scope\": \"unit\", "
+      "\"managed\": \"software\", \"capacity_bytes\": " + num(1.6e7) +
+      ", \"bandwidth_bytes_per_s\": " + num(1e13) +
+      ", \"latency_ns\": " + num(10) + "}],"
+      " \"layout\": {\"tile\": [8, 128]},"
+      " \"limits\": {\"mxu_count\": " + num(1) + "},"
+      " \"overheads\": {\"launch_ns\": " + num(1000) + ", \"dma_setup_ns\": " +
+      num(50) + ", \"sync_ns\": " + num(100) + "}}";
+  std::string error;
+  std::optional<Target> t = parseTarget("s.json", text, error);
+  INFO(error);
+  REQUIRE(t);
+  return *t;
+}
+} // namespace
+
+TEST_CASE("systolic dataflows give SCALE-Sim v2's cycles", "[target][cost][systolic]") {
+  // The scalesim 2.0.2 package's COMPUTE_REPORT for these GEMMs on one 8x8
+  // array (no stalls): os 143 and 344, ws 167 and 329, is 203 and 389.
+  struct Case {
+    const char *dataflow;
+    int64_t m, n, k, cycles;
+  } cases[] = {{"os", 20, 12, 10, 143}, {"os", 33, 17, 9, 344},
+               {"ws", 20, 12, 10, 167}, {"ws", 33, 17, 9, 329},
+               {"is", 20, 12, 10, 203}, {"is", 33, 17, 9, 389}};
+  for (const Case &c : cases) {
+    INFO(c.dataflow << " " << c.m << "x" << c.n << "x" << c.k);
+    Target t = systolicArray(8, 8, c.dataflow);
+    Work w;
+    w.matrix = true;
+    w.dtype = "bf16";
+    w.m = c.m;
+    w.n = c.n;
+    w.k = c.k;
+    w.flops = 2.0 * double(c.m * c.n * c.k);
+    // Whole cycles survive the trip through seconds (1.05 GHz).
+    CHECK(toCycles(t, kernelTime(t, w).compute) == c.cycles);
+  }
+}
