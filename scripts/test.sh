@@ -18,6 +18,13 @@ results="$build/test-results"
 rm -rf "$results" && mkdir -p "$results"
 status=0
 
+# The project's Python environment (scripts/pyenv.sh): dfa-export-fx, the
+# torch tests and the benchmarks run with it, whatever python3 PATH finds.
+venv_python="$("$root/scripts/pyenv.sh")" || { echo "pyenv failed"; status=1; venv_python=""; }
+# Without it, dfa-export-fx falls back to Debian's torch, not to whichever
+# python3 is first on PATH.
+export DFA_PYTHON="${DFA_PYTHON:-/usr/bin/python3}"
+
 echo "== lit"
 /usr/bin/python3 /usr/lib/llvm-19/build/utils/lit/lit.py -sv "$build/test" \
   -o "$results/lit.json" || status=1
@@ -42,8 +49,8 @@ for t in ${DFA_CONFORMANCE_TARGETS:-gpu-h100 tpu-v4 wse-2 groq-tsp spyre}; do
 done
 
 # The torch tests run twice: on the project's own environment (torch 2.x,
-# scripts/pyenv.sh) and on Debian's torch 1.13, the older baseline.
-venv_python="$("$root/scripts/pyenv.sh")" || { echo "pyenv failed"; status=1; venv_python=""; }
+# made before lit, whose FX tests run dfa-export-fx with it) and on
+# Debian's torch 1.13, the older baseline.
 for env in venv debian; do
   if [ "$env" = venv ]; then py="$venv_python"; label="torch 2.x, .venv"; else py=/usr/bin/python3; label="Debian's torch 1.13"; fi
   if [ -z "$py" ]; then

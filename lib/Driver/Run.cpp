@@ -561,7 +561,8 @@ int dfa::driver::runMain(const RunOptions &opts) {
   // --fp32-matmul on the CPU reference: its matrix ops round their f32
   // operands as the mode says (the compiled targets get it from
   // graph-decompose).
-  if (std::optional<graph::Fp32Matmul> mode = graph::fp32MatmulNamed(opts.fp32Matmul))
+  if (std::optional<graph::Fp32Matmul> mode = graph::fp32MatmulNamed(opts.fp32Matmul);
+      mode && *mode != graph::Fp32Matmul::IEEE)
     graph::setFp32Matmul(func, *mode);
   ref::EvalOptions evalOpts;
   evalOpts.fp64Accumulate = opts.fp64Accumulate;

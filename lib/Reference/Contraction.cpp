@@ -68,6 +68,13 @@ std::vector<T> roundedCopy(const T *x, int64_t rows, int64_t cols, int64_t ld,
 }
 
 double toBf16(double x) { return roundToFormat(x, 7, 8); }
+
+/// The bf16 low part of `x` whose high part is `hi`: none where the high
+/// part is not finite (an inf or NaN operand, or one past bf16's range),
+/// which would otherwise make inf - inf a NaN.
+template <typename T> T lowPart(T x, T hi) {
+  return std::isfinite(double(hi)) ? T(toBf16(double(x) - double(hi))) : T(0);
+}
 double toTf32(double x) { return roundToFormat(x, 10, 8); }
 
 /// gemm as a matrix op of precision `p` (graph.fp32_matmul) computes it:
@@ -95,10 +102,10 @@ void contract(const EvalOptions &o, int64_t M, int64_t N, int64_t K,
   std::vector<T> aLo(aHi.size()), bLo(bHi.size());
   for (int64_t r = 0; r < aRows; ++r)
     for (int64_t c = 0; c < aCols; ++c)
-      aLo[r * lda + c] = T(toBf16(double(A[r * lda + c]) - double(aHi[r * lda + c])));
+      aLo[r * lda + c] = lowPart(A[r * lda + c], aHi[r * lda + c]);
   for (int64_t r = 0; r < bRows; ++r)
     for (int64_t c = 0; c < bCols; ++c)
-      bLo[r * ldb + c] = T(toBf16(double(B[r * ldb + c]) - double(bHi[r * ldb + c])));
+      bLo[r * ldb + c] = lowPart(B[r * ldb + c], bHi[r * ldb + c]);
   std::vector<T> loHi(M * N), hiLo(M * N), hiHi(M * N);
   contractIeee(o, M, N, K, aLo.data(), lda, transA, bHi.data(), ldb, transB,
                loHi.data(), N);
@@ -108,7 +115,7 @@ void contract(const EvalOptions &o, int64_t M, int64_t N, int64_t K,
                hiHi.data(), N);
   for (int64_t i = 0; i < M; ++i)
     for (int64_t j = 0; j < N; ++j)
-      C[i * ldc + j] = T(float(loHi[i * N + j] + hiLo[i * N + j]) + hiHi[i * N + j]);
+      C[i * ldc + j] = (loHi[i * N + j] + hiLo[i * N + j]) + hiHi[i * N + j];
 }
 
 //===----------------------------------------------------------------------===//

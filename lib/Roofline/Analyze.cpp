@@ -115,6 +115,9 @@ void Analyzer::addCompute(sched::ComputeOp c) {
                            .getTensor()
                            .getElementType());
   for (Operation &op : c.getBody().front()) {
+    if (graph::Fp32Matmul mode = graph::fp32MatmulOf(&op);
+        mode != graph::Fp32Matmul::IEEE)
+      k.mathType = graph::name(mode).str();
     auto cost = dyn_cast<graph::CostOpInterface>(&op);
     if (!cost)
       continue;
@@ -163,7 +166,10 @@ void Analyzer::finishRoofs(KernelRoof &k) {
   std::optional<graph::KernelKind> kind = graph::symbolizeKernelKind(k.kind);
   bool matrix = kind && graph::isMatrixKind(*kind);
   double share = target::unitShare(t, k.units);
-  k.peak = target::peakRate(t, matrix, k.dtype.empty() ? "f32" : k.dtype) * share;
+  std::string type = matrix && !k.mathType.empty() ? k.mathType
+                    : k.dtype.empty()                ? std::string("f32")
+                                                     : k.dtype;
+  k.peak = target::peakRate(t, matrix, type) * share;
   k.computeSeconds = k.peak > 0 ? k.flops / k.peak : 0;
   k.boundSeconds = k.computeSeconds;
   for (LevelTraffic &l : k.levels) {

@@ -30,8 +30,10 @@ double dfa::target::kernelOverheadSeconds(const Target &t) {
 namespace {
 /// Bytes of one element of `dtype` ("bf16", "f32", "tf32", ...).
 double elementBytesOf(llvm::StringRef dtype) {
+  // The first number in the name: f8E4M3FN is 8 bits, bf16 16.
   unsigned bits = 0;
-  llvm::StringRef digits = dtype.drop_while([](char c) { return !isdigit(c); });
+  llvm::StringRef digits = dtype.drop_while([](char c) { return !isdigit(c); })
+                               .take_while([](char c) { return isdigit(c); });
   if (dtype == "tf32")
     bits = 32;
   else if (digits.getAsInteger(10, bits) || bits == 0)
@@ -93,11 +95,13 @@ static std::optional<KernelTime> tiledGemm(const Target &t, const Work &w) {
       if (split > 1 && iters < 4)
         break;
       double ctas = outTiles * split;
-      double waves = std::ceil(ctas / sms);
       double mma = 2 * tm * tn * kt / peakPerSm;
-      double main = 0, computeOnly = 0, outerBytes = 0;
-      for (double wave = 0; wave < waves; ++wave) {
-        double active = std::min(sms, ctas - wave * sms);
+      // One wave of `active` CTAs: its main loop, its MMA time and the
+      // bytes it reads from the outer memory. Every full wave is alike.
+      struct Wave {
+        double main, mma, bytes;
+      };
+      auto wave = [&](double active) {
         double shared = active >= double(tiles.cluster) ? double(tiles.cluster) : 1;
         double l2Step = active * (tm + tn / shared) * kt * eb / l2Bw;
         // The wave's distinct panels: about a square of its tiles.
@@ -107,14 +111,18 @@ static std::optional<KernelTime> tiledGemm(const Target &t, const Work &w) {
         double panelBytes = (mDistinct * tm + nDistinct * tn) * kt * eb;
         double outerStep = panelBytes / hbmBw;
         double latencyStep = (latency + std::max(l2Step, outerStep)) / (stages - 1);
-        main += iters * std::max({mma, l2Step, outerStep, latencyStep});
-        computeOnly += iters * mma;
-        outerBytes += iters * panelBytes;
-      }
+        return Wave{iters * std::max({mma, l2Step, outerStep, latencyStep}),
+                    iters * mma, iters * panelBytes};
+      };
+      double fullWaves = std::floor(ctas / sms), rest = ctas - fullWaves * sms;
+      Wave full = wave(sms), tail = rest > 0 ? wave(rest) : Wave{0, 0, 0};
+      double main = fullWaves * full.main + tail.main;
+      double computeOnly = fullWaves * full.mma + tail.mma;
+      double outerBytes = fullWaves * full.bytes + tail.bytes;
       double outBytes = b * M * N * ob;
       double partials = split > 1 ? 2 * (split - 1) * b * M * N * 4 : 0;
       double fill = latency + (tm + tn) * kt * eb * std::min(ctas, sms) / l2Bw;
-      double lastWave = ctas - (waves - 1) * sms;
+      double lastWave = rest > 0 ? rest : std::min(ctas, sms);
       double epilogue = lastWave * tm * tn * ob / hbmBw;
       double memory = (outerBytes + outBytes) / hbmBw;
       double total =
@@ -136,8 +144,12 @@ KernelTime dfa::target::kernelTime(const Target &t, const Work &w) {
   time.memory = w.bandwidth > 0 ? w.bytes / w.bandwidth : 0;
   if (w.matrix && w.m > 0 && w.n > 0 && w.k > 0 &&
       t.caps.matrixModel == MatrixModel::Tiled && t.ctaTiles)
-    if (std::optional<KernelTime> g = tiledGemm(t, w))
+    if (std::optional<KernelTime> g = tiledGemm(t, w)) {
+      // Never faster than the kernel's compulsory traffic: its fused
+      // operands (a bias, a residual) and per-batch panels count too.
+      g->memory = std::max(g->memory, time.memory);
       return *g;
+    }
   double share = unitShare(t, w.units);
   // Systolic arrays: weight-stationary folds (SCALE-Sim's closed form).
   // The array is K rows by N columns (`compute.matrix_unit` k and n);
@@ -253,7 +265,7 @@ int64_t dfa::target::toCycles(const Target &t, double seconds) {
   // error of 1e-13 for one more cycle.
   double cycles = seconds * t.clockHz.value;
   double nearest = std::round(cycles);
-  if (std::abs(cycles - nearest) <= 1e-9 * std::max(1.0, nearest))
+  if (std::abs(cycles - nearest) <= std::min(1e-6, 1e-9 * std::max(1.0, nearest)))
     cycles = nearest;
   return std::max<int64_t>(1, int64_t(std::ceil(cycles)));
 }

@@ -58,6 +58,11 @@ Layout Layout::of(const Target &t, ArrayRef<int64_t> shape, int64_t elemBytes,
 std::string Layout::Encoding::invalidFor(int64_t rank) const {
   if (granule < 1)
     return "the granule must be at least 1";
+  // Far past any machine's stick, vector or tile, and small enough that a
+  // padded shape cannot overflow.
+  constexpr int64_t kMax = int64_t(1) << 20;
+  if (granule > kMax || rows > kMax || pack > kMax)
+    return "granule, rows and pack must be at most 2^20";
   if (kind == Kind::Tile && (rows < 1 || pack < 1))
     return "a tile needs at least one row";
   if (kind != Kind::Tile && (rows != 0 || pack != 1))

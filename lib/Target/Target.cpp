@@ -450,8 +450,9 @@ std::optional<Target> dfa::target::parseTarget(llvm::StringRef file,
             m = (*pair)[0].getAsInteger();
             n = (*pair)[1].getAsInteger();
           }
-          if (!m || !n || *m < 1 || *n < 1) {
-            r.fail("compute.cta_tiles.shapes", "expected [M, N] pairs of positive integers");
+          if (!m || !n || *m < 1 || *n < 1 || *m > 65536 || *n > 65536) {
+            r.fail("compute.cta_tiles.shapes",
+                   "expected [M, N] pairs of integers from 1 to 65536");
             break;
           }
           tiles.shapes.push_back({*m, *n});
@@ -460,8 +461,9 @@ std::optional<Target> dfa::target::parseTarget(llvm::StringRef file,
                                 {"cluster", &tiles.cluster}})
         if (const json::Value *v = ct->get(key)) {
           std::optional<int64_t> i = v->getAsInteger();
-          if (!i || *i < 1)
-            r.fail(std::string("compute.cta_tiles.") + key, "expected a positive integer");
+          if (!i || *i < 1 || *i > (1 << 20))
+            r.fail(std::string("compute.cta_tiles.") + key,
+                   "expected an integer from 1 to 1048576");
           else
             *field = *i;
         }

@@ -58,6 +58,9 @@ enum class Bottleneck { Compute, Memory, Scheduling };
 
 struct KernelRoof {
   std::string name, kind, dtype;
+  /// The matrix units' arithmetic when --fp32-matmul chose one for f32
+  /// operands ("tf32", "bf16", "bf16x3"; empty: dtype's).
+  std::string mathType;
   int64_t chip = 0, units = 0;
   /// Source nodes (fusion provenance) and the FLOPs of each.
   std::vector<std::pair<std::string, double>> sources;

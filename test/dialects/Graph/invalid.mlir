@@ -304,3 +304,10 @@ func.func @fp32_matmul_op(%a: tensor<2x2xf32>) -> tensor<2x2xf32> {
   %0 = graph.add %a, %a {graph.fp32_matmul = "tf32"} : (tensor<2x2xf32>, tensor<2x2xf32>) -> tensor<2x2xf32>
   return %0 : tensor<2x2xf32>
 }
+
+// -----
+
+// expected-error @+1 {{invalid layout: granule, rows and pack must be at most 2^20}}
+func.func @layout_huge() attributes {l = #graph.layout<stick 4611686018427387904>} {
+  return
+}
