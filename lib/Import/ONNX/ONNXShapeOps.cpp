@@ -15,6 +15,8 @@
 
 #include "dfa/Reference/Evaluator.h"
 
+#include "llvm/Support/FormatVariadic.h"
+
 #include <cmath>
 #include <limits>
 
@@ -41,8 +43,22 @@ LogicalResult convertDropout(NodeContext &c, Results &r) {
     if (failed(training))
       return failure();
     if (training->getInt(0)) {
-      c.unsupported() << "training mode (dfa compiles inference graphs)";
-      return failure();
+      // Training mode drops with probability `ratio` (input 1, default
+      // 0.5): a constant 0 drops nothing and scales by 1, the identity in
+      // either mode (torch exports such a Dropout, e.g. Swin-T's).
+      double ratio = 0.5;
+      if (c.has(1)) {
+        FailureOr<double> r = c.constScalar(1, "ratio");
+        if (failed(r))
+          return failure();
+        ratio = *r;
+      }
+      if (ratio != 0) {
+        c.unsupported() << "training mode with ratio " << llvm::formatv("{0:g}", ratio).str()
+                        << " (dfa compiles inference graphs; a ratio of 0 "
+                           "is the identity)";
+        return failure();
+      }
     }
   }
   r.push_back(c.in(0));

@@ -68,3 +68,21 @@ m = rng.standard_normal((3, 3)).astype(np.float32)
 save("trace", [helper.make_node("Einsum", ["m"], ["y"], name="ein", equation="ii->")],
      [vi("m", F, m.shape)], [vi("y", F, [])], [("m", m)], [("y", np.array(np.trace(m)))],
      opset=12)
+
+# Dropout in training mode: with a constant ratio of 0 it is the identity
+# (torch exports such nodes); with 0.3 it is training and unsupported.
+x = rng.standard_normal((2, 5)).astype(np.float32)
+for name, ratio in (("dropout0", 0.0), ("dropout3", 0.3)):
+    g = helper.make_graph(
+        [helper.make_node("Dropout", ["x", "r", "t"], ["y"], name="drop")], name,
+        [vi("x", F, x.shape)], [vi("y", F, x.shape)],
+        initializer=[numpy_helper.from_array(np.array(ratio, np.float32), "r"),
+                     numpy_helper.from_array(np.array(True), "t")])
+    onnx.save_model(helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)]),
+                    os.path.join(out, name + ".onnx"))
+    d = os.path.join(out, name)
+    os.makedirs(d, exist_ok=True)
+    open(os.path.join(d, "input_0.pb"), "wb").write(
+        numpy_helper.from_array(x, "x").SerializeToString())
+    open(os.path.join(d, "output_0.pb"), "wb").write(
+        numpy_helper.from_array(x, "y").SerializeToString())
