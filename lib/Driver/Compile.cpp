@@ -248,8 +248,11 @@ void printTable(llvm::raw_ostream &os, const std::vector<TargetResult> &results)
   }
 }
 
+/// The dfa.compile/1 summary. Written beside the schedules (`besideFiles`),
+/// it names them relative to itself, so that the folder can move; printed
+/// (--json), as they were written.
 void writeSummary(llvm::raw_ostream &os, const CompileOptions &opts,
-                  const std::vector<TargetResult> &results) {
+                  const std::vector<TargetResult> &results, bool besideFiles) {
   llvm::json::OStream j(os, 2);
   j.object([&] {
     j.attribute("schema", "dfa.compile/1");
@@ -261,7 +264,9 @@ void writeSummary(llvm::raw_ostream &os, const CompileOptions &opts,
           j.attribute("family", r.t.family);
           j.attribute("exit_code", exitCode(r.status));
           if (!r.file.empty())
-            j.attribute("file", r.file);
+            j.attribute("file", besideFiles
+                                    ? llvm::sys::path::filename(r.file).str()
+                                    : r.file);
           if (r.status != Status::Ok || !r.stats)
             return;
           const sched::CompileStats &s = *r.stats;
@@ -553,11 +558,11 @@ int dfa::driver::compileMain(const CompileOptions &opts) {
       printer.error(err);
       return exitCode(Status::IOError);
     }
-    writeSummary(out->os(), opts, results);
+    writeSummary(out->os(), opts, results, /*besideFiles=*/true);
     out->keep();
   }
   if (opts.json)
-    writeSummary(llvm::outs(), opts, results);
+    writeSummary(llvm::outs(), opts, results, /*besideFiles=*/false);
   else if (!quietTable)
     printTable(llvm::outs(), results);
   return exitCode(first);
