@@ -53,14 +53,21 @@ LayoutAttr LayoutAttr::get(MLIRContext *context, const Layout::Encoding &e) {
   return get(context, e.kind, e.granule, e.rows, e.pack, e.order);
 }
 
-Layout::Encoding LayoutAttr::getEncoding() const {
+/// The encoding the attribute's parameters spell.
+static Layout::Encoding encodingOf(Layout::Kind kind, int64_t granule,
+                                   int64_t rows, int64_t pack,
+                                   ArrayRef<int64_t> perm) {
   Layout::Encoding e;
-  e.kind = getKind();
-  e.granule = getGranule();
-  e.rows = getRows();
-  e.pack = getPack();
-  e.order.assign(getPerm().begin(), getPerm().end());
+  e.kind = kind;
+  e.granule = granule;
+  e.rows = rows;
+  e.pack = pack;
+  e.order.assign(perm.begin(), perm.end());
   return e;
+}
+
+Layout::Encoding LayoutAttr::getEncoding() const {
+  return encodingOf(getKind(), getGranule(), getRows(), getPack(), getPerm());
 }
 
 Layout LayoutAttr::apply(ArrayRef<int64_t> shape, int64_t elemBytes) const {
@@ -79,13 +86,7 @@ LogicalResult LayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                  Layout::Kind kind, int64_t granule,
                                  int64_t rows, int64_t pack,
                                  ArrayRef<int64_t> perm) {
-  Layout::Encoding e;
-  e.kind = kind;
-  e.granule = granule;
-  e.rows = rows;
-  e.pack = pack;
-  e.order.assign(perm.begin(), perm.end());
-  std::string why = e.invalidFor(-1);
+  std::string why = encodingOf(kind, granule, rows, pack, perm).invalidFor(-1);
   if (!why.empty())
     return emitError() << "invalid layout: " << why;
   return success();

@@ -27,21 +27,6 @@ double dfa::target::kernelOverheadSeconds(const Target &t) {
   return (t.caps.staticPlan ? t.syncNs.value : t.launchNs.value) * 1e-9;
 }
 
-namespace {
-/// Bytes of one element of `dtype` ("bf16", "f32", "tf32", ...).
-double elementBytesOf(llvm::StringRef dtype) {
-  // The first number in the name: f8E4M3FN is 8 bits, bf16 16.
-  unsigned bits = 0;
-  llvm::StringRef digits = dtype.drop_while([](char c) { return !isdigit(c); })
-                               .take_while([](char c) { return isdigit(c); });
-  if (dtype == "tf32")
-    bits = 32;
-  else if (digits.getAsInteger(10, bits) || bits == 0)
-    bits = 32;
-  return std::max(1.0, double(bits) / 8.0);
-}
-} // namespace
-
 /// A GEMM as a GPU's libraries run it (`compute.matrix_model` "tiled"): the
 /// output in CTA tiles (`compute.cta_tiles`), one CTA per SM at a time, each
 /// walking K in pipeline stages that fill shared memory. The time follows
@@ -72,7 +57,7 @@ static std::optional<KernelTime> tiledGemm(const Target &t, const Work &w) {
   std::optional<double> regs = t.limit("registers_per_unit");
   if (peakPerSm <= 0 || l2Bw <= 0 || hbmBw <= 0 || !smem || !regs)
     return std::nullopt;
-  double eb = elementBytesOf(w.dtype), ob = eb;
+  double eb = std::max(1.0, w.elementBytes), ob = eb;
   double latency = outer.latencyNs.value * 1e-9;
   double kt = std::max(1.0, std::floor(double(tiles.kBytes) / eb));
   double b = double(std::max<int64_t>(1, w.batch)), M = double(w.m),

@@ -32,6 +32,8 @@ struct Work {
   /// differs (empty: the same), e.g. f32 operands on TF32 tensor cores.
   std::string dtype = "f32";
   std::string mathType;
+  /// Bytes of one element of `dtype` (graph::elementBytes).
+  double elementBytes = 4;
   /// Units the kernel is placed on (kernelUnits() says whose compute it
   /// holds).
   int64_t units = 1;

@@ -358,6 +358,7 @@ void Lowering::timeKernel(KernelOp k, const KernelPlan &p,
     llvm::raw_string_ostream os(s);
     et.print(os);
     w.dtype = s;
+    w.elementBytes = double(elementBytes(et));
   }
   w.units = p.unitEnd - p.unitBegin;
   w.bandwidth = target::bandwidthOf(src, p.unitEnd - p.unitBegin);

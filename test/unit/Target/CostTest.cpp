@@ -12,13 +12,24 @@
 using namespace dfa::target;
 
 namespace {
+/// A sourced number of a description.
+std::string num(double v) {
+  return "{\"value\": " + std::to_string(v) + ", \"source\": \"test\"}";
+}
+
+/// The description `text` (of `file`), parsed; the test fails if it does not.
+Target parsed(const std::string &file, const std::string &text) {
+  std::string error;
+  std::optional<Target> t = parseTarget(file, text, error);
+  INFO(error);
+  REQUIRE(t);
+  return *t;
+}
+
 /// A two-level machine: `far` (dram, chip-wide) and `near` (a per-unit
 /// scratchpad), with a fabric and chip-to-chip links; `compiler` is the
 /// description's compiler object.
 Target machine(const std::string &family, const std::string &compiler = "") {
-  auto num = [](double v) {
-    return "{\"value\": " + std::to_string(v) + ", \"source\": \"test\"}";
-  };
   std::string text =
       "{\"schema\": \"dfa.target/1\", \"name\": \"m\", \"family\": \"" +
       family + "\", \"clock_hz\": " + num(1e9) +
@@ -40,11 +51,7 @@ Target machine(const std::string &family, const std::string &compiler = "") {
       num(700) + "}},"
       " \"overheads\": {\"launch_ns\": " + num(4000) + ", \"dma_setup_ns\": " +
       num(50) + ", \"sync_ns\": " + num(100) + "}" + compiler + "}";
-  std::string error;
-  std::optional<Target> t = parseTarget("m.json", text, error);
-  INFO(error);
-  REQUIRE(t);
-  return *t;
+  return parsed("m.json", text);
 }
 } // namespace
 
@@ -123,9 +130,6 @@ namespace {
 /// bandwidths, and one 128x128 CTA tile (`tiles` overrides the shapes).
 Target gpu(int sms, double l2Bw, double hbmBw,
            const std::string &tiles = "[[128, 128]]") {
-  auto num = [](double v) {
-    return "{\"value\": " + std::to_string(v) + ", \"source\": \"test\"}";
-  };
   std::string text =
       "{\"schema\": \"dfa.target/1\", \"name\": \"g\", \"family\": \"gpu\", "
       "\"clock_hz\": " + num(1e9) +
@@ -151,17 +155,14 @@ Target gpu(int sms, double l2Bw, double hbmBw,
       ", \"registers_per_unit\": " + num(65536) + "},"
       " \"overheads\": {\"launch_ns\": " + num(1000) + ", \"dma_setup_ns\": " +
       num(50) + ", \"sync_ns\": " + num(100) + "}}";
-  std::string error;
-  std::optional<Target> t = parseTarget("g.json", text, error);
-  INFO(error);
-  REQUIRE(t);
-  return *t;
+  return parsed("g.json", text);
 }
 
 Work gemm(int64_t m, int64_t n, int64_t k) {
   Work w;
   w.matrix = true;
   w.dtype = "bf16";
+  w.elementBytes = 2;
   w.m = m;
   w.n = n;
   w.k = k;
@@ -230,9 +231,6 @@ TEST_CASE("the tiled GEMM model is bound by the L2 when panels outrun it",
 namespace {
 /// One R x C systolic array at 1 GHz, timed as SCALE-Sim's `dataflow`.
 Target systolicArray(int rows, int cols, const std::string &dataflow) {
-  auto num = [](double v) {
-    return "{\"value\": " + std::to_string(v) + ", \"source\": \"test\"}";
-  };
   std::string text =
       "{\"schema\": \"dfa.target/1\", \"name\": \"s\", \"family\": \"tpu\", "
       "\"clock_hz\": " + num(1.05e9) +
@@ -253,11 +251,7 @@ Target systolicArray(int rows, int cols, const std::string &dataflow) {
       " \"limits\": {\"mxu_count\": " + num(1) + "},"
       " \"overheads\": {\"launch_ns\": " + num(1000) + ", \"dma_setup_ns\": " +
       num(50) + ", \"sync_ns\": " + num(100) + "}}";
-  std::string error;
-  std::optional<Target> t = parseTarget("s.json", text, error);
-  INFO(error);
-  REQUIRE(t);
-  return *t;
+  return parsed("s.json", text);
 }
 } // namespace
 
