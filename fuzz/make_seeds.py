@@ -7,6 +7,8 @@ usage: make_seeds.py NAME OUT_DIR BUILD_DIR
   fx-import    FX graphs exported from the test modules (dfa-export-fx)
                and the hostile graphs of test/Import/Hostile
   target       the shipped target descriptions
+  topology-import  the SCALE-Sim topologies of test/Import/Topology
+  scalesim-config  the SCALE-Sim configs of test/Target/Inputs
   sched-run    schedules dfa-compile (from BUILD_DIR, a normal build)
                writes for small node-test models and the bisect inputs,
                on every target
@@ -70,6 +72,13 @@ elif name == "fx-import":
 elif name == "target":
     for t in glob.glob(os.path.join(root, "targets", "*.json")):
         keep(t, os.path.basename(t))
+elif name == "topology-import":
+    for t in glob.glob(os.path.join(root, "test/Import/Topology/Inputs/*.csv")) + \
+            glob.glob(os.path.join(root, "test/Import/Topology/Inputs/bad/*.csv")):
+        keep(t, os.path.basename(os.path.dirname(t)) + "_" + os.path.basename(t))
+elif name == "scalesim-config":
+    for t in glob.glob(os.path.join(root, "test/Target/Inputs/scalesim*/*.cfg")):
+        keep(t, os.path.basename(os.path.dirname(t)) + "_" + os.path.basename(t))
 elif name == "sched-run":
     compile_ = os.path.join(build, "bin", "dfa-compile")
     small = [m for m in node_tests if os.path.getsize(m) < 400][::12]

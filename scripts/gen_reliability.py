@@ -66,11 +66,32 @@ for f, tool, args in limit_cases:
     limit_rows.append("| `%s` | `%s` | %d | %s |" % (f, (tool + " " + shown).strip(), p.returncode,
                                                        err or "(accepted)"))
 
+# SCALE-Sim's files (docs/scalesim.md): malformed topology CSVs and
+# configs, as models and as targets.
+scalesim_rows = []
+topo = os.path.join(root, "test", "Import", "Topology", "Inputs")
+for f in sorted(glob.glob(os.path.join(topo, "bad", "*.csv"))):
+    p = subprocess.run([os.path.join(bin_dir, "dfa-compile"), f, "-o", os.devnull],
+                       capture_output=True, text=True, timeout=60)
+    err = next((l for l in p.stderr.splitlines() if "error" in l), "")
+    err = err.split("error: ", 1)[-1].replace("|", "\\|")[:200]
+    scalesim_rows.append("| `%s` (topology) | dfa-compile | %d | %s |" % (
+        os.path.basename(f), p.returncode, err or "(accepted)"))
+for f in sorted(glob.glob(os.path.join(root, "test", "Target", "Inputs", "scalesim-bad", "*.cfg"))):
+    p = subprocess.run([os.path.join(bin_dir, "dfa-compile"), os.path.join(topo, "gemm.csv"),
+                        "--target", f, "-o", os.devnull], capture_output=True, text=True,
+                       timeout=60)
+    err = next((l for l in p.stderr.splitlines() if "error" in l), "")
+    err = err.split("error: ", 1)[-1].replace("|", "\\|").replace(os.path.dirname(f) + "/", "")
+    scalesim_rows.append("| `%s` (config, as `--target`) | dfa-compile | %d | %s |" % (
+        os.path.basename(f), p.returncode, err[:200] or "(accepted)"))
+
 # The inputs the fuzzers found bugs with (test/fuzz/regressions), as a user
 # meets them now.
 fuzz_rows = []
 regress = os.path.join(root, "test", "fuzz", "regressions")
 fuzz_tool = {"onnx-import": ("dfa-compile", [".onnx"], ["-o", os.devnull]),
+             "topology-import": ("dfa-compile", [".csv"], ["-o", os.devnull]),
              "fx-import": ("dfa-compile", [".fx.json"], ["--no-weights", "-o", os.devnull]),
              "sched-run": ("dfa-run", [".sched.mlir"], ["--seed", "1"])}
 for kind in sorted(os.listdir(regress)) if os.path.isdir(regress) else []:
@@ -109,6 +130,13 @@ out = ["# Reliability", "",
        "and enforced on the process, so an allocation past it ends the run",
        "with exit 14 rather than a crash.", "",
        "| input | command | exit | message |", "|---|---|---|---|"] + limit_rows + [
+       "", "## SCALE-Sim files", "",
+       "Malformed SCALE-Sim topologies (`test/Import/Topology/Inputs/bad`) and",
+       "configs (`test/Target/Inputs/scalesim-bad`): each names the line or the",
+       "key and what was expected. A topology is refused with exit 4, a config",
+       "with exit 8; an unreadable file is exit 5. Rows are read as SCALE-Sim",
+       "reads them, and also without the trailing comma SCALE-Sim needs.", "",
+       "| input | tool | exit | message |", "|---|---|---|---|"] + scalesim_rows + [
        "", FUZZING, "",
        "Inputs the fuzzers found bugs with, now regression tests",
        "(`test/fuzz/regressions`, replayed by `test/fuzz/regressions.test`):", "",

@@ -164,7 +164,7 @@ struct TargetResult {
 
 std::string modelStem(llvm::StringRef path) {
   llvm::StringRef name = llvm::sys::path::filename(path);
-  for (llvm::StringRef ext : {".fx.json", ".onnx", ".mlir"})
+  for (llvm::StringRef ext : {".fx.json", ".onnx", ".csv", ".mlir"})
     if (name.ends_with(ext))
       return name.drop_back(ext.size()).str();
   return name.str();
@@ -443,9 +443,8 @@ int dfa::driver::compileMain(const CompileOptions &opts) {
     return exitCode(Status::Usage);
   }
   if (opts.check) {
-    llvm::StringRef m(opts.model.model);
-    if (!m.ends_with(".onnx") && !m.ends_with(".fx.json")) {
-      printer.error("--check reads .onnx and .fx.json models");
+    if (!isImported(modelKind(opts.model.model))) {
+      printer.error("--check reads .onnx, .fx.json and .csv models");
       return exitCode(Status::Usage);
     }
     OpCoverage cov;

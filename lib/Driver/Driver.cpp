@@ -7,6 +7,7 @@
 #include "dfa/Driver/Driver.h"
 
 #include "dfa/Import/FX.h"
+#include "dfa/Import/Topology.h"
 #include "dfa/InitAllDialects.h"
 #include "dfa/Reference/Evaluator.h"
 #include "dfa/Reference/Npy.h"
@@ -137,23 +138,42 @@ std::unique_ptr<MLIRContext> dfa::driver::createContext() {
   return ctx;
 }
 
+ModelKind dfa::driver::modelKind(llvm::StringRef path) {
+  if (path.ends_with(".onnx"))
+    return ModelKind::ONNX;
+  if (path.ends_with(".fx.json"))
+    return ModelKind::FX;
+  if (path.ends_with(".csv"))
+    return ModelKind::Topology;
+  if (path.ends_with(".mlir"))
+    return ModelKind::MLIR;
+  return ModelKind::Unknown;
+}
+
 ImportResult dfa::driver::loadModel(llvm::StringRef path, MLIRContext &ctx,
                                     const ONNXImportOptions &options) {
-  if (path.ends_with(".onnx"))
+  switch (modelKind(path)) {
+  case ModelKind::ONNX:
     return importONNX(path, ctx, options);
-  if (path.ends_with(".fx.json")) {
+  case ModelKind::FX: {
     FXImportOptions fx;
     fx.noWeights = options.noWeights;
     return importFX(path, ctx, fx);
   }
-  ImportResult result;
-  if (!path.ends_with(".mlir")) {
+  case ModelKind::Topology:
+    return importTopology(path, ctx);
+  case ModelKind::MLIR:
+    break;
+  case ModelKind::Unknown: {
+    ImportResult result;
     emitError(UnknownLoc::get(&ctx))
-        << "'" << path
-        << "': unknown model type (expected .onnx, .fx.json or .mlir)";
+        << "'" << path << "': unknown model type (expected "
+        << kModelExtensions << ")";
     result.status = Status::Usage;
     return result;
   }
+  }
+  ImportResult result;
   std::string err;
   auto file = openInputFile(path, &err);
   if (!file) {
@@ -178,10 +198,17 @@ ImportResult dfa::driver::loadModel(llvm::StringRef path, MLIRContext &ctx,
 Status dfa::driver::modelInputNames(llvm::StringRef path, MLIRContext &ctx,
                                     std::vector<std::string> &names,
                                     std::string &error) {
-  if (path.ends_with(".onnx"))
+  switch (modelKind(path)) {
+  case ModelKind::ONNX:
     return onnxGraphInputs(path, names, error);
-  if (path.ends_with(".fx.json"))
+  case ModelKind::FX:
     return fxGraphInputs(path, names, error);
+  case ModelKind::Topology:
+    return topologyInputs(path, names, error);
+  case ModelKind::MLIR:
+  case ModelKind::Unknown:
+    break;
+  }
   ImportResult r = loadModel(path, ctx, {});
   if (r.status != Status::Ok)
     return r.status;
@@ -199,9 +226,14 @@ Status dfa::driver::modelInputNames(llvm::StringRef path, MLIRContext &ctx,
 
 ImportResult dfa::driver::checkModel(llvm::StringRef path, MLIRContext &ctx,
                                      OpCoverage &coverage) {
-  if (path.ends_with(".fx.json"))
+  switch (modelKind(path)) {
+  case ModelKind::FX:
     return checkFX(path, ctx, coverage);
-  return checkONNX(path, ctx, coverage);
+  case ModelKind::Topology:
+    return checkTopology(path, ctx, coverage);
+  default:
+    return checkONNX(path, ctx, coverage);
+  }
 }
 
 Status dfa::driver::readTensorFile(llvm::StringRef path, ref::Tensor &tensor,

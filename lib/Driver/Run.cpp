@@ -351,7 +351,7 @@ Status dfa::driver::prepareModelRun(const RunOptions &opts,
   // before any complaint about the data given for it.
   std::vector<std::string> names;
   std::string err;
-  if (modelPath.ends_with(".onnx") || modelPath.ends_with(".fx.json")) {
+  if (isImported(modelKind(modelPath))) {
     OpCoverage cov;
     ImportResult check = checkModel(opts.model.model, *ctx, cov);
     if (check.status == Status::Unsupported && !cov.unsupported.empty()) {

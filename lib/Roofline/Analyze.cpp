@@ -143,8 +143,10 @@ void Analyzer::addCompute(sched::ComputeOp c) {
     addBytes(k, cast<sched::BufferType>(v.getType()).getMemory(), denseBytes(v));
   for (Value v : c.getOutputs())
     addBytes(k, cast<sched::BufferType>(v.getType()).getMemory(), denseBytes(v));
-  if (auto cc = c->getAttrOfType<IntegerAttr>("compute_cycles"))
+  if (auto cc = c->getAttrOfType<IntegerAttr>("compute_cycles")) {
     k.modelComputeSeconds += double(cc.getInt()) * cycle;
+    k.computeCycles += cc.getInt();
+  }
   k.launchSeconds += overhead;
   ++k.computeOps;
   // Analytic time: the cost model's, kernel after kernel.

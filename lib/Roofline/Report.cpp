@@ -156,6 +156,7 @@ void dfa::roofline::writeJson(llvm::json::OStream &j, const Report &r) {
           });
           j.attribute("compute_seconds", k.computeSeconds);
           j.attribute("model_compute_seconds", k.modelComputeSeconds);
+          j.attribute("compute_cycles", k.computeCycles);
           j.attribute("bound_seconds", k.boundSeconds);
           j.attribute("attainable_flops", k.attainable());
           j.attribute("seconds", k.seconds);

@@ -154,7 +154,8 @@ KernelTime dfa::target::kernelTime(const Target &t, const Work &w) {
     //   os  Sr = M, Sc = N, T = K: outputs accumulate in place, no preload:
     //       R + C + K - 2
     // over ceil(Sr/R) * ceil(Sc/C) folds, one after another, less the one
-    // cycle SCALE-Sim does not count. Pipelined ws: the next fold's weights
+    // cycle SCALE-Sim does not count in a layer: one per product of a
+    // batch (a grouped conv's groups are SCALE-Sim's depthwise layers). Pipelined ws: the next fold's weights
     // load while this one streams and rows follow each other through the
     // array, so a fold costs max(R, M) and the fill and drain are paid once.
     double k = double(w.k), n = double(w.n), m = double(w.m);
@@ -171,7 +172,8 @@ KernelTime dfa::target::kernelTime(const Target &t, const Work &w) {
     double perArray = std::ceil(folds / arrays);
     double cycles = t.systolicModel == "pipelined-ws"
                         ? perArray * std::max(r, m) + (r + c - 2)
-                        : perArray * (preload + r + c + steps - 2) - 1;
+                        : perArray * (preload + r + c + steps - 2) -
+                              std::ceil(double(w.batch) / arrays);
     time.compute = cycles / std::max(1.0, t.clockHz.value);
     return time;
   }

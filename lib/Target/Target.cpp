@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "dfa/Target/Target.h"
+#include "dfa/Target/SCALESim.h"
 
 #include "dfa/Target/Layout.h"
 
@@ -373,7 +374,13 @@ std::optional<Target> dfa::target::parseTarget(llvm::StringRef file,
     error = file.str() + ": not valid JSON: " + llvm::toString(parsed.takeError());
     return std::nullopt;
   }
-  const json::Object *root = parsed->getAsObject();
+  return parseTargetValue(file, *parsed, error);
+}
+
+std::optional<Target> dfa::target::parseTargetValue(llvm::StringRef file,
+                                               const json::Value &value,
+                                               std::string &error) {
+  const json::Object *root = value.getAsObject();
   if (!root) {
     error = file.str() + ": expected a JSON object";
     return std::nullopt;
@@ -772,13 +779,22 @@ Registry::Registry(std::vector<std::string> extraDirs)
   searchDirs.push_back(shippedTargetDir());
 }
 
+/// A description file: dfa.target/1 JSON, or a SCALE-Sim config (.cfg).
 static Status load(llvm::StringRef path, Target &out, std::string &error) {
   auto buf = llvm::MemoryBuffer::getFile(path, /*IsText=*/true);
   if (!buf) {
     error = "cannot read '" + path.str() + "': " + buf.getError().message();
     return Status::IOError;
   }
-  auto t = parseTarget(path, (*buf)->getBuffer(), error);
+  std::optional<Target> t;
+  if (path.ends_with(".cfg")) {
+    std::optional<json::Value> d =
+        scalesimDescription(path, (*buf)->getBuffer(), error);
+    if (d)
+      t = parseTargetValue(path, *d, error);
+  } else {
+    t = parseTarget(path, (*buf)->getBuffer(), error);
+  }
   if (!t)
     return Status::InvalidTarget;
   out = std::move(*t);
@@ -792,9 +808,17 @@ Status Registry::list(std::vector<Target> &out, std::string &error) const {
     std::vector<std::string> files;
     for (llvm::sys::fs::directory_iterator it(dir, ec), end; it != end && !ec;
          it.increment(ec))
-      if (llvm::StringRef(it->path()).ends_with(".json"))
+      if (llvm::StringRef(it->path()).ends_with(".json") ||
+          llvm::StringRef(it->path()).ends_with(".cfg"))
         files.push_back(it->path());
-    llvm::sort(files);
+    // By name; a name's .json before its .cfg, as find() looks.
+    llvm::sort(files, [](const std::string &a, const std::string &b) {
+      llvm::StringRef sa = llvm::sys::path::stem(a), sb = llvm::sys::path::stem(b);
+      if (sa != sb)
+        return sa < sb;
+      return llvm::StringRef(a).ends_with(".json") &&
+             !llvm::StringRef(b).ends_with(".json");
+    });
     for (const std::string &f : files) {
       if (!seen.insert(llvm::sys::path::stem(f)).second)
         continue;
@@ -810,12 +834,16 @@ Status Registry::list(std::vector<Target> &out, std::string &error) const {
 
 Status Registry::find(llvm::StringRef name, Target &out,
                       std::string &error) const {
-  for (const std::string &dir : searchDirs) {
-    llvm::SmallString<256> p(dir);
-    llvm::sys::path::append(p, name + ".json");
-    if (llvm::sys::fs::exists(p))
-      return load(p, out, error);
-  }
+  // A path names its description file (JSON or a SCALE-Sim .cfg).
+  if (name.contains('/') || name.ends_with(".json") || name.ends_with(".cfg"))
+    return load(name, out, error);
+  for (const std::string &dir : searchDirs)
+    for (const char *ext : {".json", ".cfg"}) {
+      llvm::SmallString<256> p(dir);
+      llvm::sys::path::append(p, name + ext);
+      if (llvm::sys::fs::exists(p))
+        return load(p, out, error);
+    }
   std::vector<Target> all;
   std::string listError;
   std::string names;

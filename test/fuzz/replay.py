@@ -8,6 +8,9 @@ internal error (70) or a hang.
   target       dfa-compile --list-targets and a compile of a small graph
                for every target, with the file as a --target-dir description
   sched-run    dfa-run FILE.sched.mlir --seed 1
+  topology-import  dfa-compile FILE.csv, and --check
+  scalesim-config  a compile of a small graph and of a topology for the
+               file as a --target .cfg
 Usage: replay.py REGRESSIONS_DIR WORK_DIR"""
 import glob
 import os
@@ -38,6 +41,15 @@ def commands(kind, f):
         return [["dfa-compile", "--list-targets", "--target-dir", base],
                 ["dfa-compile", graph, "--target", "all", "--target-dir", base,
                  "-o", base + ".out"]]
+    if kind == "topology-import":
+        shutil.copyfile(f, base + ".csv")
+        return [["dfa-compile", base + ".csv", "-o", os.devnull],
+                ["dfa-compile", "--check", base + ".csv"]]
+    if kind == "scalesim-config":
+        shutil.copyfile(f, base + ".cfg")
+        topology = os.path.join(here, "..", "Import", "Topology", "Inputs", "conv.csv")
+        return [["dfa-compile", graph, "--target", base + ".cfg", "-o", os.devnull],
+                ["dfa-compile", topology, "--target", base + ".cfg", "-o", os.devnull]]
     if kind == "sched-run":
         shutil.copyfile(f, base + ".sched.mlir")
         return [["dfa-run", base + ".sched.mlir", "--seed", "1"]]

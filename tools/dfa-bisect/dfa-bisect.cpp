@@ -18,7 +18,7 @@ int main(int argc, char **argv) {
                "references; find the first stage, pass and node where it "
                "goes wrong, and classify why"};
   app.set_version_flag("--version", "dfa-bisect " DFA_VERSION);
-  app.add_option("model", r.model.model, "Model file (.onnx, .fx.json, .mlir)")
+  app.add_option("model", r.model.model, "Model file (.onnx, .fx.json, a SCALE-Sim topology .csv, .mlir)")
       ->required();
   app.add_option("--target", r.target, "Target whose schedule to check")
       ->required();

@@ -25,10 +25,10 @@ int main(int argc, char **argv) {
   // Every stage but the last can be resumed from.
   std::vector<std::string> resumable = stages();
   resumable.pop_back();
-  CLI::App app{"dfa-compile: import a model (ONNX or MLIR) into the graph "
+  CLI::App app{"dfa-compile: import a model (ONNX, FX, a SCALE-Sim topology or MLIR) into the graph "
                "dialect and compile it"};
   app.set_version_flag("--version", "dfa-compile " DFA_VERSION);
-  app.add_option("model", o.model.model, "Model file (.onnx, .fx.json, .mlir)");
+  app.add_option("model", o.model.model, "Model file (.onnx, .fx.json, a SCALE-Sim topology .csv, .mlir)");
   app.add_option("-o,--output", o.output, "Output file ('-' for stdout)");
   app.add_option("--emit", o.emit,
                  "Stage to emit (default: graph without --target, sched with)")
@@ -48,7 +48,7 @@ int main(int argc, char **argv) {
   app.add_flag("--print-locations", o.printLocations,
                "Print each op's source location");
   app.add_option("--target", o.target,
-                 "Targets to compile for: NAME[,NAME...] or all");
+                 "Targets to compile for: NAME[,NAME...] (a name, or a description file: .json or a SCALE-Sim .cfg) or all");
   dfa::driver::addInjectOption(app, o.inject);
   dfa::driver::addFp32MatmulOption(app, o.fp32Matmul);
   app.add_option("--dump-dir", o.dumpDir,

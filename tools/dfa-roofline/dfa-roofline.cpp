@@ -16,12 +16,12 @@ int main(int argc, char **argv) {
                "compute, memory-level and scheduling bounds"};
   app.set_version_flag("--version", "dfa-roofline " DFA_VERSION);
   app.add_option("model", o.model.model,
-                 "Model file (.onnx, .fx.json, .mlir) or a saved .sched.mlir")
+                 "Model file (.onnx, .fx.json, a SCALE-Sim topology .csv, .mlir) or a saved .sched.mlir")
       ->required();
   app.add_option("schedules", o.schedules,
                  "More saved .sched.mlir files (for other targets)");
   app.add_option("--target", o.target,
-                 "Targets: NAME[,NAME...] or all (every accelerator; default)");
+                 "Targets: NAME[,NAME...] (a name, or a description file: .json or a SCALE-Sim .cfg) or all (every accelerator; default)");
   app.add_option("--target-dir", o.targetDirs,
                  "Directory of extra target descriptions (searched first)")
       ->take_all();

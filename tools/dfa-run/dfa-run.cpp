@@ -15,11 +15,11 @@ int main(int argc, char **argv) {
   CLI::App app{"dfa-run: run a model on a target and check its outputs"};
   app.set_version_flag("--version", "dfa-run " DFA_VERSION);
   app.add_option("model", o.model.model,
-                 "Model file (.onnx, .fx.json, .mlir) or a saved .sched.mlir")
+                 "Model file (.onnx, .fx.json, a SCALE-Sim topology .csv, .mlir) or a saved .sched.mlir")
       ->required();
   app.add_option("--target", o.target,
                  "Target to run on: cpu (the CPU reference) or any description "
-                 "(compiled and simulated)");
+                 "(compiled and simulated): a name or a file (.json, SCALE-Sim .cfg)");
   app.add_option("--target-dir", o.targetDirs,
                  "Directory of extra target descriptions (searched first)")
       ->take_all();

@@ -57,12 +57,28 @@ Status applyMlirOptions(mlir::PassManager &pm);
 /// Creates a context with every dfa dialect and the reference interfaces.
 std::unique_ptr<mlir::MLIRContext> createContext();
 
-/// Loads `path` by its extension: `.onnx` and `.fx.json` are imported,
+/// What a model file is, by its extension.
+enum class ModelKind {
+  ONNX,     // .onnx
+  FX,       // .fx.json (dfa-export-fx)
+  Topology, // .csv: a SCALE-Sim topology (docs/scalesim.md)
+  MLIR,     // .mlir: a graph module, or a saved schedule (.sched.mlir)
+  Unknown,
+};
+ModelKind modelKind(llvm::StringRef path);
+/// Models that are imported from a source format (not parsed as MLIR).
+inline bool isImported(ModelKind k) {
+  return k == ModelKind::ONNX || k == ModelKind::FX || k == ModelKind::Topology;
+}
+/// The extensions modelKind knows, for messages.
+constexpr const char *kModelExtensions = ".onnx, .fx.json, .csv or .mlir";
+
+/// Loads `path` by its kind: `.onnx`, `.fx.json` and `.csv` are imported,
 /// `.mlir` parsed.
 ImportResult loadModel(llvm::StringRef path, mlir::MLIRContext &ctx,
                        const ONNXImportOptions &options);
 
-/// The op coverage of an .onnx or .fx.json model (`--check`).
+/// The op coverage of an imported model (`--check`).
 ImportResult checkModel(llvm::StringRef path, mlir::MLIRContext &ctx,
                         OpCoverage &coverage);
 

@@ -70,6 +70,7 @@ struct KernelRoof {
   std::vector<LevelTraffic> levels;
   double computeSeconds = 0;      // flops / peak
   double modelComputeSeconds = 0; // the cost model's compute time
+  int64_t computeCycles = 0;      // the same in target cycles (exact)
   double launchSeconds = 0;       // its ops' launch or sync overhead
   double boundSeconds = 0;        // max(compute, every level)
   /// Its time: computing (simulated, or the cost model's when analytic)

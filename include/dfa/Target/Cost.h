@@ -101,7 +101,7 @@ struct KernelTime {
 /// GEMM shape on a systolic target (arrays of R x C = `compute.matrix_unit`
 /// k x n, `limits.mxu_count` of them per chip) takes ceil(K/R) * ceil(N/C)
 /// folds spread over the arrays of the units it uses: as SCALE-Sim v2's
-/// weight-stationary model, 2R + C + M - 2 cycles each, less one in all
+/// weight-stationary model, 2R + C + M - 2 cycles each, less one per product
 /// (`compute.systolic_model` scalesim-ws; scalesim-is and scalesim-os map
 /// the GEMM as SCALE-Sim's other dataflows do), or pipelined with the next
 /// fold's weights loading behind this one's rows, max(R, M) each plus one

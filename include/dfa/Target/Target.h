@@ -230,6 +230,11 @@ struct Target {
 /// the key and what was expected.
 std::optional<Target> parseTarget(llvm::StringRef file, llvm::StringRef text,
                                   std::string &error);
+/// The same, for a description already parsed as JSON (a SCALE-Sim config
+/// translated by scalesimDescription).
+std::optional<Target> parseTargetValue(llvm::StringRef file,
+                                  const llvm::json::Value &description,
+                                  std::string &error);
 
 /// Finds descriptions: `--target-dir` directories first, then
 /// `DFA_TARGET_PATH` (colon-separated), then the shipped `targets/`.
@@ -239,7 +244,9 @@ public:
 
   /// Every description found, by name (earlier directories win).
   Status list(std::vector<Target> &out, std::string &error) const;
-  /// One target by name.
+  /// One target by name (NAME.json, else NAME.cfg, in the search
+  /// directories), or by the path of its description file (a name with a
+  /// `/`, or ending in .json or .cfg).
   Status find(llvm::StringRef name, Target &out, std::string &error) const;
   /// `name[,name...]` or `all`, in the order given (all: sorted by name).
   Status resolve(llvm::StringRef spec, std::vector<Target> &out,

@@ -278,3 +278,22 @@ TEST_CASE("systolic dataflows give SCALE-Sim v2's cycles", "[target][cost][systo
     CHECK(toCycles(t, kernelTime(t, w).compute) == c.cycles);
   }
 }
+
+TEST_CASE("a batch of products is SCALE-Sim's layers, each less one cycle",
+          "[target][cost][systolic]") {
+  // A depthwise conv of 6 channels is six SCALE-Sim layers of 3x3 windows
+  // on 8x8 outputs with 2 filters each; the package reports 123 cycles for
+  // each on an 8x8 ws array (test/Target/scalesim.test), 738 for the six.
+  Target t = systolicArray(8, 8, "ws");
+  Work w;
+  w.matrix = true;
+  w.dtype = "bf16";
+  w.batch = 6;
+  w.m = 8 * 5;
+  w.n = 2;
+  w.k = 9;
+  w.flops = 2.0 * double(w.batch * w.m * w.n * w.k);
+  CHECK(toCycles(t, kernelTime(t, w).compute) == 738);
+  w.batch = 1;
+  CHECK(toCycles(t, kernelTime(t, w).compute) == 123);
+}
