@@ -17,9 +17,9 @@ using namespace dfa;
 llvm::ArrayRef<llvm::StringRef> dfa::stagePasses(Stage s) {
   // The one table buildPipeline follows (a debug build checks each pass it
   // adds against it).
-  static const llvm::SmallVector<llvm::StringRef, 2> passes[kNumStages] = {
+  static const llvm::SmallVector<llvm::StringRef, 3> passes[kNumStages] = {
       {},
-      {"graph-raise", "graph-decompose"},
+      {"graph-raise", "graph-decompose", "graph-shard"},
       {"graph-fuse"},
       {"graph-tile"},
       {"graph-layout"},
@@ -51,6 +51,7 @@ void dfa::buildPipeline(OpPassManager &pm, const PassTarget &target,
       decompose.inject = options.inject;
       decompose.fp32Matmul = options.fp32Matmul;
       pm.addPass(createGraphDecomposePass(target, decompose));
+      pm.addPass(createGraphShardPass(target, common(GraphShardPassOptions())));
       break;
     }
     case Stage::Fused:

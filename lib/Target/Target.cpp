@@ -750,6 +750,12 @@ const MemoryLevel &Target::activationLevel() const {
   return outerLevel();
 }
 
+double Target::chipWeightBudget() const {
+  if (caps.placement != Placement::ChipPartition)
+    return 0;
+  return 0.9 * activationLevel().capacityBytes.value;
+}
+
 std::optional<double> Target::limit(llvm::StringRef key) const {
   auto it = limits.find(key.str());
   return it == limits.end() ? std::nullopt : std::optional<double>(it->second.value);

@@ -224,6 +224,11 @@ struct Target {
   /// Where activations live: the outer memory; under spatial placement the
   /// per-unit scratchpad; under chip partition the on-chip SRAM.
   const MemoryLevel &activationLevel() const;
+  /// Under chip partition, the bytes of weights one chip holds: its SRAM
+  /// less the tenth kept free for activations. Kernels are placed on chips
+  /// by it, and a kernel whose weights exceed it is split across chips
+  /// (graph-shard). 0 for other placements.
+  double chipWeightBudget() const;
 };
 
 /// Parses and checks one description. On failure `error` names the file,

@@ -25,6 +25,8 @@ std::unique_ptr<mlir::Pass>
 createGraphDecomposePass(PassTarget target,
                          const GraphDecomposePassOptions &options);
 std::unique_ptr<mlir::Pass>
+createGraphShardPass(PassTarget target, const GraphShardPassOptions &options);
+std::unique_ptr<mlir::Pass>
 createGraphFusePass(PassTarget target, const GraphFusePassOptions &options);
 std::unique_ptr<mlir::Pass>
 createGraphTilePass(PassTarget target, const GraphTilePassOptions &options);

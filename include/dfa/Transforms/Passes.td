@@ -103,6 +103,46 @@ def GraphRaisePass : Pass<"graph-raise", "::mlir::ModuleOp"> {
   ];
 }
 
+def GraphShardPass : Pass<"graph-shard", "::mlir::ModuleOp"> {
+  let summary = "Split a layer whose weights exceed one chip across chips";
+  let description = [{
+    Tensor parallelism, for targets that partition a model over chips
+    (`compiler.placement` chip-partition, the LPU): a matmul, Gemm or
+    (ungrouped) convolution whose weight is larger than what one chip holds
+    for weights (`Target::chipWeightBudget`, the SRAM less a tenth for
+    activations) becomes as many pieces as it takes, each reading a
+    contiguous slice of the weight (a `graph.weight` at a later offset of the
+    same file, so no chip ever holds the whole weight). Where the slice cuts
+    the output features (a Gemm with `trans_b`, a convolution's filters) the
+    pieces' results are concatenated; where it cuts the contraction (a
+    matmul's [K, N] weight, a Gemm without `trans_b`) the input is split
+    along K and the partial products are summed. The lowering places the
+    pieces on successive chips, so the concatenation or the sums cross the
+    chip-to-chip links. Other targets, weights that fit, and weights stored
+    zstd-compressed (a frame is read whole) are left as they are.
+
+    ```mlir
+    %y = graph.matmul %x, %w : (tensor<8x4096xf16>, tensor<4096x32768xf16>) -> ...
+    // becomes, on chips of 220 MiB
+    %x0, %x1 = graph.split %x {axis = 1, sizes = [2048, 2048]}
+    %w0 = graph.weight "fc.weight.shard0" at "m.onnx"[off] : tensor<2048x32768xf16>
+    %w1 = graph.weight "fc.weight.shard1" at "m.onnx"[off + 128 MiB] : ...
+    %y = graph.add (graph.matmul %x0, %w0), (graph.matmul %x1, %w1)
+    ```
+  }];
+  let options = [
+    Option<"targetName", "target", "std::string", /*default=*/"\"\"",
+           "Target description (default: the module's graph.target)">,
+    ListOption<"targetDirs", "target-dir", "std::string",
+               "Extra directories of target descriptions">,
+    Option<"remarks", "remarks", "bool", /*default=*/"false",
+           "Emit a remark for every layer split">,
+  ];
+  let statistics = [
+    Statistic<"numSharded", "sharded", "Number of layers split across chips">,
+  ];
+}
+
 //===----------------------------------------------------------------------===//
 // Fusion, tiling, layout
 //===----------------------------------------------------------------------===//

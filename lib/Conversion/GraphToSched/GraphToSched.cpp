@@ -70,14 +70,21 @@ LogicalResult Lowering::planKernels(ArrayRef<KernelOp> kernels,
   int64_t units = std::max<int64_t>(1, int64_t(t.units.value));
   if (chipPartition()) {
     double cap = home->capacityBytes.value;
-    // A tenth of each chip's SRAM stays free for activations.
-    double budget = 0.9 * cap;
+    double budget = t.chipWeightBudget();
     int64_t chip = 0;
-    double used = 0;
+    // On the current chip: the weights (and graph inputs and results)
+    // placed, and the largest working set of one of its kernels.
+    double used = 0, working = 0;
     llvm::DenseSet<Value> seen;
     for (KernelOp k : kernels) {
       int64_t graphBytes = 0;
       double w = double(residentBytesOf(k, seen, graphBytes));
+      double act = 0;
+      for (Value v : k.getInputs())
+        if (!isResident(v))
+          act += double(layoutOf(v).bytes);
+      for (Value v : k.getOutputs())
+        act += double(layoutOf(v).bytes);
       if (w > budget)
         return k.emitError("does not fit: the weights of kernel '")
                << k.getSymName() << "' (" << int64_t(w)
@@ -86,11 +93,16 @@ LogicalResult Lowering::planKernels(ArrayRef<KernelOp> kernels,
       // Graph inputs and results stay on the chip too; one larger than a
       // chip streams through it in chunks (and takes a chip of its own).
       double need = std::min(w + double(graphBytes), budget);
-      if (used + need > budget) {
+      // A chip is full when the weights pass the budget, or when they and
+      // the largest working set pass its SRAM: the activations a kernel
+      // reads and writes live beside the weights.
+      if (used > 0 && (used + need > budget ||
+                       used + need + std::max(working, act) > cap)) {
         ++chip;
-        used = 0;
+        used = working = 0;
       }
       used += need;
+      working = std::max(working, act);
       KernelPlan p;
       p.chip = chip;
       KernelKind kind = k.getKindEnum();

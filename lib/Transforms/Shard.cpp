@@ -1,0 +1,267 @@
+//===- Shard.cpp - split a layer too large for one chip across chips ------===//
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+//
+// Tensor parallelism for chip-partitioned targets: a layer whose weight
+// exceeds one chip's weight budget becomes pieces that each read a
+// contiguous slice of the weight (the weight's leading dim), joined by a
+// concatenation (output features cut) or a sum (contraction cut).
+//
+//===----------------------------------------------------------------------===//
+
+#include "dfa/Transforms/TargetModel.h"
+
+#include "dfa/Transforms/Passes.h"
+
+#include "dialects/Graph/GraphInterfaces.h"
+#include "dialects/Graph/GraphOps.h"
+
+#include "dfa/Target/Target.h"
+
+#include "llvm/ADT/TypeSwitch.h"
+
+namespace dfa {
+#define GEN_PASS_DEF_GRAPHSHARDPASS
+#include "dfa/Transforms/Passes.h.inc"
+} // namespace dfa
+
+using namespace mlir;
+using namespace dfa;
+using namespace dfa::graph;
+
+namespace {
+
+/// A weight that can be read in row slices: raw elements in a file (or no
+/// file at all, under --no-weights), not one zstd frame.
+WeightOp sliceableWeight(Value v) {
+  auto w = v.getDefiningOp<WeightOp>();
+  if (!w || w.getZstdBytes())
+    return nullptr;
+  auto type = cast<RankedTensorType>(w.getType());
+  if (type.getRank() < 2 || !type.hasStaticShape())
+    return nullptr;
+  return w;
+}
+
+int64_t bytesOf(RankedTensorType t) {
+  return t.getNumElements() * graph::elementBytes(t.getElementType());
+}
+
+/// The sizes of `pieces` near-equal parts of `n` (the first ones larger).
+SmallVector<int64_t> evenSizes(int64_t n, int64_t pieces) {
+  SmallVector<int64_t> sizes;
+  for (int64_t i = 0; i < pieces; ++i)
+    sizes.push_back(n / pieces + (i < n % pieces ? 1 : 0));
+  return sizes;
+}
+
+/// The weight's row slices of `sizes` rows each: weights at later offsets
+/// of the same file.
+SmallVector<Value> weightSlices(OpBuilder &b, WeightOp w,
+                                ArrayRef<int64_t> sizes) {
+  auto type = cast<RankedTensorType>(w.getType());
+  int64_t rowBytes = bytesOf(type) / type.getDimSize(0);
+  SmallVector<Value> out;
+  int64_t row = 0;
+  for (auto [i, rows] : llvm::enumerate(sizes)) {
+    SmallVector<int64_t> shape(type.getShape());
+    shape[0] = rows;
+    auto slice = b.create<WeightOp>(
+        w.getLoc(), RankedTensorType::get(shape, type.getElementType()),
+        (w.getSymName() + ".shard" + std::to_string(i)).str(), w.getFile(),
+        w.getFile().empty() ? 0 : w.getOffset() + row * rowBytes);
+    out.push_back(slice);
+    row += rows;
+  }
+  return out;
+}
+
+/// `x` split along `axis` into `sizes`.
+SmallVector<Value> splitAlong(OpBuilder &b, Location loc, Value x,
+                              int64_t axis, ArrayRef<int64_t> sizes) {
+  auto type = cast<RankedTensorType>(x.getType());
+  SmallVector<Type> types;
+  for (int64_t s : sizes) {
+    SmallVector<int64_t> shape(type.getShape());
+    shape[axis] = s;
+    types.push_back(RankedTensorType::get(shape, type.getElementType()));
+  }
+  auto split = b.create<SplitOp>(loc, types, x, b.getI64IntegerAttr(axis),
+                                 b.getDenseI64ArrayAttr(sizes));
+  return SmallVector<Value>(split.getResults());
+}
+
+/// The sum of the partial products, pairwise (a tree, so no chip's
+/// partial waits behind all the others').
+Value sumTree(OpBuilder &b, Location loc, SmallVector<Value> parts) {
+  while (parts.size() > 1) {
+    SmallVector<Value> next;
+    for (size_t i = 0; i + 1 < parts.size(); i += 2)
+      next.push_back(b.create<AddOp>(loc, parts[i].getType(), parts[i], parts[i + 1]));
+    if (parts.size() % 2)
+      next.push_back(parts.back());
+    parts = std::move(next);
+  }
+  return parts.front();
+}
+
+struct GraphShardPass : dfa::impl::GraphShardPassBase<GraphShardPass>,
+                        TargetedPass {
+  using GraphShardPassBase::GraphShardPassBase;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    const target::Target *t = passTarget(module, targetName, targetDirs);
+    if (!t)
+      return signalPassFailure();
+    double budget = t->chipWeightBudget();
+    if (budget <= 0)
+      return;
+    SmallVector<Operation *> layers;
+    module.walk([&](Operation *op) {
+      if (isa<MatMulOp, GemmOp>(op) ||
+          (isa<ConvOp>(op) && cast<ConvOp>(op).getGroup() == 1))
+        layers.push_back(op);
+    });
+    for (Operation *op : layers)
+      shard(*t, op, budget);
+  }
+
+  /// The fewest row pieces of weight `w` whose stored images (in the
+  /// target's layout, padding included: what the lowering places) each fit
+  /// the budget; 0 when even single rows do not.
+  static int64_t piecesFor(const target::Target &t, WeightOp w, double budget) {
+    auto type = cast<RankedTensorType>(w.getType());
+    SmallVector<int64_t> order = dimOrder(t, w);
+    int64_t rows = type.getDimSize(0);
+    auto fits = [&](int64_t pieces) {
+      for (int64_t n : evenSizes(rows, pieces)) {
+        SmallVector<int64_t> shape(type.getShape());
+        shape[0] = n;
+        auto piece = RankedTensorType::get(shape, type.getElementType());
+        if (double(layoutFor(t, piece, order).bytes) > budget)
+          return false;
+      }
+      return true;
+    };
+    int64_t stored = layoutFor(t, type, order).bytes;
+    for (int64_t p = std::max<int64_t>(1, int64_t(std::ceil(double(stored) / budget)));
+         p <= rows; ++p)
+      if (fits(p))
+        return p;
+    return 0;
+  }
+
+  void shard(const target::Target &t, Operation *op, double budget) {
+    Value weightValue = TypeSwitch<Operation *, Value>(op)
+                            .Case([](MatMulOp m) { return m.getRhs(); })
+                            .Case([](GemmOp g) { return g.getB(); })
+                            .Case([](ConvOp c) { return c.getFilter(); });
+    WeightOp w = sliceableWeight(weightValue);
+    if (!w)
+      return;
+    auto wType = cast<RankedTensorType>(w.getType());
+    int64_t stored = layoutOf(t, w).bytes;
+    // The layer's other weights (a bias, C) sit on each piece's chip too.
+    double others = 0;
+    for (Value v : op->getOperands())
+      if (v != weightValue && v.getDefiningOp<WeightOp>())
+        others += double(layoutOf(t, v).bytes);
+    if (double(stored) + others <= budget)
+      return;
+    int64_t pieces = piecesFor(t, w, budget - others);
+    if (pieces < 2)
+      return;
+    // A matmul's weight is [K, N] and broadcasts only as a plain matrix.
+    if (auto mm = dyn_cast<MatMulOp>(op))
+      if (wType.getRank() != 2 ||
+          cast<RankedTensorType>(mm.getLhs().getType()).getRank() < 2)
+        return;
+    SmallVector<int64_t> sizes = evenSizes(wType.getDimSize(0), pieces);
+    // The slices stand where the weight stood (weights lead the function).
+    OpBuilder wb(w);
+    wb.setInsertionPointAfter(w);
+    SmallVector<Value> slices = weightSlices(wb, w, sizes);
+    OpBuilder b(op);
+    Location loc = op->getLoc();
+    Value result;
+    if (auto mm = dyn_cast<MatMulOp>(op)) {
+      // [K, N] cut along K: split the input, sum the partial products.
+      Value x = mm.getLhs();
+      int64_t axis = cast<RankedTensorType>(x.getType()).getRank() - 1;
+      SmallVector<Value> xs = splitAlong(b, loc, x, axis, sizes);
+      SmallVector<Value> parts;
+      for (auto [xi, wi] : llvm::zip(xs, slices))
+        parts.push_back(b.create<MatMulOp>(loc, mm.getType(), xi, wi));
+      result = sumTree(b, loc, parts);
+    } else if (auto g = dyn_cast<GemmOp>(op)) {
+      auto outType = cast<RankedTensorType>(g.getType());
+      if (g.getTransB()) {
+        // [N, K] cut along N: each piece makes its columns (and adds its
+        // columns of C), then they are joined.
+        SmallVector<Value> cs(pieces, g.getC());
+        if (Value c = g.getC()) {
+          auto cType = cast<RankedTensorType>(c.getType());
+          if (cType.getRank() >= 1 &&
+              cType.getDimSize(cType.getRank() - 1) == outType.getDimSize(1))
+            cs = splitAlong(b, loc, c, cType.getRank() - 1, sizes);
+        }
+        SmallVector<Value> parts;
+        for (auto [i, wi] : llvm::enumerate(slices)) {
+          auto type = RankedTensorType::get({outType.getDimSize(0), sizes[i]},
+                                            outType.getElementType());
+          parts.push_back(b.create<GemmOp>(
+              loc, type, g.getA(), wi, cs[i], g.getAlphaAttr(), g.getBetaAttr(),
+              g.getTransAAttr(), g.getTransBAttr()));
+        }
+        result = b.create<ConcatOp>(loc, outType, parts, b.getI64IntegerAttr(1));
+      } else {
+        // [K, N] cut along K: split A along K; C is added once.
+        int64_t axis = g.getTransA() ? 0 : 1;
+        SmallVector<Value> as = splitAlong(b, loc, g.getA(), axis, sizes);
+        SmallVector<Value> parts;
+        for (auto [i, ai] : llvm::enumerate(as))
+          parts.push_back(b.create<GemmOp>(
+              loc, outType, ai, slices[i], i == 0 ? g.getC() : Value(),
+              g.getAlphaAttr(), g.getBetaAttr(), g.getTransAAttr(),
+              g.getTransBAttr()));
+        result = sumTree(b, loc, parts);
+      }
+    } else {
+      // Filters [F, C, ...] cut along F: each piece makes its channels.
+      auto conv = cast<ConvOp>(op);
+      auto outType = cast<RankedTensorType>(conv.getType());
+      SmallVector<Value> biases(pieces, Value());
+      if (Value bias = conv.getBias())
+        biases = splitAlong(b, loc, bias, 0, sizes);
+      SmallVector<Value> parts;
+      for (auto [i, wi] : llvm::enumerate(slices)) {
+        SmallVector<int64_t> shape(outType.getShape());
+        shape[1] = sizes[i];
+        parts.push_back(b.create<ConvOp>(
+            loc, RankedTensorType::get(shape, outType.getElementType()),
+            conv.getInput(), wi, biases[i], conv.getStridesAttr(),
+            conv.getPadsAttr(), conv.getDilationsAttr(), conv.getGroupAttr()));
+      }
+      result = b.create<ConcatOp>(loc, outType, parts, b.getI64IntegerAttr(1));
+    }
+    if (remarks)
+      op->emitRemark() << "split across " << pieces << " chips: its weight '"
+                       << w.getSymName() << "' (" << stored
+                       << " B stored) exceeds the " << int64_t(budget)
+                       << " B one chip holds for weights";
+    op->getResult(0).replaceAllUsesWith(result);
+    op->erase();
+    if (w->use_empty())
+      w->erase();
+    ++numSharded;
+  }
+};
+} // namespace
+
+std::unique_ptr<Pass> dfa::createGraphShardPass(PassTarget target,
+                                                const GraphShardPassOptions &options) {
+  return makeTargetedPass<GraphShardPass>(std::move(target), options);
+}

@@ -1,0 +1,50 @@
+#!/usr/bin/env python3
+"""Writes layers whose weights (f32, 0.7-2.4 MiB, stored in 320-element
+vectors) exceed one chip of test-lpu-small (512 KiB of SRAM; 460.8 KiB for
+weights), one ONNX model each, with seeded random weights: graph-shard
+splits them across chips.
+usage: make_shard_models.py OUT_DIR"""
+import os
+import sys
+
+import numpy as np
+from onnx import TensorProto, helper, numpy_helper
+
+out = sys.argv[1]
+os.makedirs(out, exist_ok=True)
+rng = np.random.default_rng(7)
+
+
+def save(name, nodes, inputs, output, inits):
+    g = helper.make_graph(nodes, name, inputs, [output],
+                          [numpy_helper.from_array(a.astype(np.float32), n)
+                           for n, a in inits.items()])
+    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)])
+    m.ir_version = 8
+    with open(os.path.join(out, name + ".onnx"), "wb") as f:
+        f.write(m.SerializeToString())
+
+
+def vi(name, shape):
+    return helper.make_tensor_value_info(name, TensorProto.FLOAT, shape)
+
+
+# MatMul by a [K, N] = [960, 640] weight (2.4 MiB), then a bias: cut along K.
+save("matmul", [helper.make_node("MatMul", ["x", "w"], ["y0"], name="proj"),
+                helper.make_node("Add", ["y0", "b"], ["y"], name="bias")],
+     [vi("x", [4, 960])], vi("y", [4, 640]),
+     {"w": rng.standard_normal((960, 640)) / 30, "b": rng.standard_normal(640)})
+# Gemm with trans_b, weight [N, K] = [960, 320] (1.2 MiB) and C: cut along N.
+save("gemm_tb", [helper.make_node("Gemm", ["x", "w", "c"], ["y"], name="fc", transB=1,
+                                  alpha=0.5, beta=2.0)],
+     [vi("x", [3, 320])], vi("y", [3, 960]),
+     {"w": rng.standard_normal((960, 320)) / 18, "c": rng.standard_normal(960)})
+# Gemm without trans_b, weight [K, N] = [640, 320] (0.8 MiB) and C: cut along K.
+save("gemm_k", [helper.make_node("Gemm", ["x", "w", "c"], ["y"], name="fc", beta=0.5)],
+     [vi("x", [2, 640])], vi("y", [2, 320]),
+     {"w": rng.standard_normal((640, 320)) / 25, "c": rng.standard_normal((2, 320))})
+# Conv, filters [F, C, 3, 3] = [640, 32, 3, 3] (0.7 MiB, stored HWIO), with a
+# bias: cut along F.
+save("conv", [helper.make_node("Conv", ["x", "w", "b"], ["y"], name="conv", pads=[1, 1, 1, 1])],
+     [vi("x", [1, 32, 4, 4])], vi("y", [1, 640, 4, 4]),
+     {"w": rng.standard_normal((640, 32, 3, 3)) / 17, "b": rng.standard_normal(640)})
