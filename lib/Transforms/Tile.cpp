@@ -230,6 +230,20 @@ struct Tiler {
       int64_t byIo = int64_t(std::ceil(double(ioBytes(k)) / peSram));
       pes = std::clamp<int64_t>(std::max({byWork, byWeights, byIo, int64_t(1)}), 1,
                                 units);
+      // Each tensor is spread over the rectangle on its own, its bytes per
+      // PE rounded up to the buffer alignment (as the lowering places it):
+      // all of them must fit one PE's SRAM.
+      int64_t align = t.bufferAlignment();
+      auto perPe = [&](int64_t n) {
+        int64_t sum = 0;
+        for (Value v : k.getInputs())
+          sum += roundUp(ceilDiv(layoutOf(t, v).bytes, n), align);
+        for (Value v : k.getOutputs())
+          sum += roundUp(ceilDiv(layoutOf(t, v).bytes, n), align);
+        return sum;
+      };
+      while (pes < units && double(perPe(pes)) > peSram)
+        ++pes;
     }
     int64_t fabricW = 757, fabricH = 996;
     if (const llvm::json::Array *a = t.layout.getArray("fabric_dims"))

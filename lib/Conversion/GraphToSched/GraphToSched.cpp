@@ -71,6 +71,10 @@ LogicalResult Lowering::planKernels(ArrayRef<KernelOp> kernels,
   if (chipPartition()) {
     double cap = home->capacityBytes.value;
     double budget = t.chipWeightBudget();
+    // Kernels join a chip while its weights stay within this share of the
+    // budget (less than all of it when a first try left the activations
+    // no room); a kernel alone may use the whole budget.
+    double packed = budget * opts.weightShare;
     int64_t chip = 0;
     // On the current chip: the weights (and graph inputs and results)
     // placed, and the largest working set of one of its kernels.
@@ -96,7 +100,7 @@ LogicalResult Lowering::planKernels(ArrayRef<KernelOp> kernels,
       // A chip is full when the weights pass the budget, or when they and
       // the largest working set pass its SRAM: the activations a kernel
       // reads and writes live beside the weights.
-      if (used > 0 && (used + need > budget ||
+      if (used > 0 && (used + need > packed ||
                        used + need + std::max(working, act) > cap)) {
         ++chip;
         used = working = 0;
@@ -324,8 +328,52 @@ struct ConvertGraphToSchedPass
       given.fail(Status::Usage);
       return signalPassFailure();
     }
-    Lowering lowering(module, *t, options);
-    if (Status s = lowering.run(); s != Status::Ok) {
+    // Under chip partition the weights fill each chip to a budget that
+    // leaves room for the activations; where the activations live longer
+    // than that room (a model's long-lived tensors), the lowering is run
+    // again with the chips filled less, as a partitioner iterates. The
+    // diagnostics of an attempt that is retried are held back; when every
+    // attempt fails, the first one's (the full budget's) are the answer.
+    bool partition = t->caps.placement == target::Placement::ChipPartition;
+    const double shares[] = {1.0, 0.8, 0.6, 0.4};
+    Status s = Status::Ok, first = Status::Ok;
+    std::vector<Diagnostic> firstHeld;
+    for (auto [i, share] : llvm::enumerate(shares)) {
+      std::vector<Diagnostic> held;
+      {
+        ScopedDiagnosticHandler hold(&getContext(), [&](Diagnostic &d) {
+          held.push_back(std::move(d));
+          return success();
+        });
+        options.weightShare = share;
+        Lowering lowering(module, *t, options);
+        s = lowering.run();
+      }
+      if (i == 0) {
+        first = s;
+        firstHeld = std::move(held);
+        held.clear();
+      }
+      bool retry = partition && s == Status::DoesNotFit &&
+                   i + 1 < std::size(shares);
+      if (retry)
+        continue;
+      if (s == Status::Ok || i == 0) {
+        for (Diagnostic &d : i == 0 ? firstHeld : held)
+          getContext().getDiagEngine().emit(std::move(d));
+        if (i > 0 && remarks)
+          emitRemark(module.getLoc())
+              << "chips filled with weights to " << int(share * 100)
+              << "% of the " << int64_t(t->chipWeightBudget())
+              << " B budget: at 100% the activations did not fit beside them";
+      } else {
+        s = first;
+        for (Diagnostic &d : firstHeld)
+          getContext().getDiagEngine().emit(std::move(d));
+      }
+      break;
+    }
+    if (s != Status::Ok) {
       given.fail(s);
       signalPassFailure();
     }

@@ -40,6 +40,9 @@ using dfa::target::Target;
 struct ScheduleOptions {
   /// Emit a remark for each placement decision.
   bool remarks = false;
+  /// Under chip partition, the share of Target::chipWeightBudget a chip
+  /// is filled to with weights (less when the activations did not fit).
+  double weightShare = 1.0;
   /// A fault to plant, one of knownFaults() (parseFault's syntax).
   std::string inject;
 };
