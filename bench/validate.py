@@ -202,6 +202,73 @@ def decode_rows(bin_dir, work):
     return rows
 
 
+def label_rows(bin_dir, work):
+    """Roofline labels against the simulator: every kernel dfa-roofline
+    labels compute-bound (memory-bound) must run, in dfa-run's own timing
+    of its compute ops, within 10% of its compute roof (its bound level's
+    bytes over bandwidth). Models: the GPT block example, a 2-layer f16
+    transformer (d_model 1024, 512 tokens), a bf16 4096^3 GEMM and a 64 Mi
+    f16 add, on every accelerator target. Returns markdown and whether
+    every label held."""
+    root = os.path.dirname(HERE)
+    models = [os.path.join(root, "examples", "gpt_block.onnx")]
+    t2 = os.path.join(work, "labels-transformer.onnx")
+    subprocess.run([sys.executable, os.path.join(HERE, "make_transformer.py"), t2,
+                    "--layers", "2", "--d-model", "1024", "--seq", "512", "--heads", "16",
+                    "--dtype", "f16", "--no-data"], check=True, capture_output=True)
+    models.append(t2)
+    g = os.path.join(work, "labels-gemm.onnx")
+    gemm_model(g, 4096, 4096, 4096, "bf16")
+    models.append(g)
+    a = os.path.join(work, "labels-add.onnx")
+    add_model(a, 64 * 1024 * 1024, "f16")
+    models.append(a)
+    targets = json.loads(run(bin_dir, ["dfa-compile", "--list-targets", "--json"]))["targets"]
+    names = [t["name"] for t in targets if t["name"] != "cpu"]
+    out = ["| target | compute-bound kernels within 10% | memory-bound within 10% | "
+           "worst (simulated / roof) |", "|---|---|---|---|"]
+    ok = True
+    for target in names:
+        counts = {"compute": [0, 0], "memory": [0, 0]}
+        worst = (1.0, "")
+        for m in models:
+            roof = json.loads(run(bin_dir, ["dfa-roofline", m, "--target", target, "--json"]))
+            sim = simulate(bin_dir, m, target, ["--seed", "1", "--no-weights"])
+            # A kernel's time in dfa-run: from the first to the last of its
+            # compute ops and its copies (they carry the kernel's source
+            # location).
+            sources, spans = {}, {}
+            for op in sim["ops"]:
+                if op["kind"] != "dma":
+                    sources.setdefault(op["name"], set()).add(op["source"])
+            for op in sim["ops"]:
+                lo, hi = spans.get(op["source"], (op["start"], op["end"]))
+                spans[op["source"]] = (min(lo, op["start"]), max(hi, op["end"]))
+            for k in roof["targets"][0]["kernels"]:
+                label = k["bottleneck"].split(":")[0]
+                if label not in ("compute", "memory") or k["name"] not in sources:
+                    continue
+                ranges = [spans[src] for src in sources[k["name"]]]
+                took = max(e for _, e in ranges) - min(s for s, _ in ranges)
+                if label == "compute":
+                    bound = k["compute_seconds"]
+                else:
+                    level = k["bottleneck"].split(":", 1)[1]
+                    bound = next(l["seconds"] for l in k["levels"] if l["level"] == level)
+                ratio = took / bound if bound > 0 else 1.0
+                counts[label][1] += 1
+                if ratio <= 1.10:
+                    counts[label][0] += 1
+                else:
+                    ok = False
+                if ratio > worst[0]:
+                    worst = (ratio, "%s (%s, %s)" % (k["name"], label, os.path.basename(m)))
+        out.append("| %s | %d/%d | %d/%d | %.3f %s |" % (
+            target, counts["compute"][0], counts["compute"][1], counts["memory"][0],
+            counts["memory"][1], worst[0], worst[1]))
+    return "\n".join(out), ok
+
+
 def table(rows):
     out = ["| quantity | dfa | reference | error | source |", "|---|---|---|---|---|"]
     for what, got, ref, source in rows:
@@ -231,10 +298,16 @@ def main():
     gemm = gemm_validate.markdown(gemm_validate.validate(bin_dir, dtypes=("bf16",)),
                                   "gpu-h100")
     print(gemm)
+    labels, labels_ok = label_rows(bin_dir, work)
+    print(labels)
     if "--write" in sys.argv:
         doc = sys.argv[sys.argv.index("--write") + 1]
         replace_block(doc, "validate.py", text)
         replace_block(doc, "gemm_validate.py", gemm)
+        replace_block(doc, "labels", labels)
+    if not labels_ok:
+        print("validate.py: some roofline labels disagree with the simulator's "
+              "kernel times (docs/validation.md, 'Roofline labels')", file=sys.stderr)
 
 
 if __name__ == "__main__":

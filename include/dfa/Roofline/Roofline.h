@@ -35,7 +35,7 @@ namespace dfa::roofline {
 
 /// A kernel is scheduling-bound when its time exceeds its roofline bound
 /// by more than this factor.
-constexpr double kSchedulingFactor = 1.25;
+constexpr double kSchedulingFactor = 1.1;
 
 /// Traffic of one kernel at one memory level.
 struct LevelTraffic {

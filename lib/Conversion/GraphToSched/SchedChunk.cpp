@@ -32,8 +32,11 @@ Lowering::chooseChunks(KernelOp k, const KernelPlan &p) {
   auto ot = cast<RankedTensorType>(out.getType());
   int64_t units = std::max<int64_t>(1, p.unitEnd - p.unitBegin);
   double cap = scratch->capacityBytes.value;
+  // What a buffer takes in the scratchpad's arena: its share of each unit,
+  // rounded up to the buffer alignment as the arena places it.
   auto perUnit = [&](int64_t bytes) {
-    return scratch->scope == "unit" ? ceilDiv(bytes, units) : bytes;
+    int64_t share = scratch->scope == "unit" ? ceilDiv(bytes, units) : bytes;
+    return ceilDiv(share, alignment()) * alignment();
   };
   Block &body = k.getBlock();
   std::optional<ChunkChoice> best;
