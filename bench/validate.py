@@ -234,21 +234,20 @@ def label_rows(bin_dir, work):
         for m in models:
             roof = json.loads(run(bin_dir, ["dfa-roofline", m, "--target", target, "--json"]))
             sim = simulate(bin_dir, m, target, ["--seed", "1", "--no-weights"])
-            # A kernel's time in dfa-run: from the first to the last of its
-            # compute ops and its copies (they carry the kernel's source
-            # location).
-            sources, spans = {}, {}
+            # A kernel's time in dfa-run: its compute ops, and for a
+            # memory-bound kernel the copies it owns (`kernel` of a DMA) too,
+            # from the first to the last of them.
+            compute, owned = {}, {}
             for op in sim["ops"]:
                 if op["kind"] != "dma":
-                    sources.setdefault(op["name"], set()).add(op["source"])
-            for op in sim["ops"]:
-                lo, hi = spans.get(op["source"], (op["start"], op["end"]))
-                spans[op["source"]] = (min(lo, op["start"]), max(hi, op["end"]))
+                    compute.setdefault(op["name"], []).append((op["start"], op["end"]))
+                elif "kernel" in op:
+                    owned.setdefault(op["kernel"], []).append((op["start"], op["end"]))
             for k in roof["targets"][0]["kernels"]:
                 label = k["bottleneck"].split(":")[0]
-                if label not in ("compute", "memory") or k["name"] not in sources:
+                if label not in ("compute", "memory") or k["name"] not in compute:
                     continue
-                ranges = [spans[src] for src in sources[k["name"]]]
+                ranges = compute[k["name"]] + (owned.get(k["name"], []) if label == "memory" else [])
                 took = max(e for _, e in ranges) - min(s for s, _ in ranges)
                 if label == "compute":
                     bound = k["compute_seconds"]

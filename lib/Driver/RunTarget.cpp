@@ -162,6 +162,8 @@ void dfa::driver::timeJson(llvm::json::OStream &j, const sim::Result &r,
           j.attribute("end", op.end);
           if (op.bytes)
             j.attribute("bytes", op.bytes);
+          if (!op.kernel.empty())
+            j.attribute("kernel", op.kernel);
           j.attribute("source", op.source);
         });
     });

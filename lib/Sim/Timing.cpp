@@ -486,6 +486,8 @@ void Simulator::record() {
       rec.name = "dma";
       rec.kind = "dma";
       rec.bytes = int64_t(task.bytes);
+      if (std::optional<StringRef> k = d.getKernel())
+        rec.kernel = k->str();
       rec.resource = "dma engine " + std::to_string(task.engine);
       if (d.getCycles() && task.planned >= 0)
         planned = std::max(planned, task.planned + double(*d.getCycles()) * cycle);

@@ -47,6 +47,7 @@ struct OpRecord {
   double start = 0, end = 0; // seconds
   double plannedStart = -1;  // seconds; -1 when the plan has none
   int64_t bytes = 0;         // DMAs
+  std::string kernel;        // DMAs: the kernel whose operand or result it moves
   std::string source;        // source node names (the op's location)
 };
 
