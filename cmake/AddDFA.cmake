@@ -27,5 +27,8 @@ function(add_dfa_tool name)
     RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/bin)
   target_link_libraries(${name} PRIVATE ${ARG_LINK_LIBS} MLIR LLVM)
   add_dependencies(${name} dfa-headers)
+  # Installed, a tool still finds libMLIR.so, which Debian keeps outside
+  # the default search path (libmlir-19: /usr/lib/llvm-19/lib).
+  set_target_properties(${name} PROPERTIES INSTALL_RPATH "${LLVM_LIBRARY_DIR}")
   install(TARGETS ${name} RUNTIME DESTINATION bin)
 endfunction()

@@ -6,16 +6,20 @@
 # seeded inputs, then simulates every target's schedule (values checked
 # against the cpu run, time per target, a Perfetto trace each), and writes
 # the roofline landscape report of every target (out/demo/landscape.html).
-# Outputs go to out/demo/.
+# Outputs go to out/demo/ ($DFA_DEMO_OUT). With $DFA_BIN it runs the tools
+# found there (an installed prefix's bin, as scripts/install_check.sh
+# does) instead of building them.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 build="${DFA_BUILD_DIR:-$root/build}"
 model="${1:-$root/examples/gpt_block.onnx}"
-out="$root/out/demo"
+out="${DFA_DEMO_OUT:-$root/out/demo}"
 
-"$root/scripts/build.sh" dfa-compile dfa-run dfa-roofline >/dev/null
+if [ -z "${DFA_BIN:-}" ]; then
+  "$root/scripts/build.sh" dfa-compile dfa-run dfa-roofline >/dev/null
+fi
 mkdir -p "$out"
-bin="$build/bin"
+bin="${DFA_BIN:-$build/bin}"
 name="$(basename "$model" .onnx)"
 
 echo "== op coverage"

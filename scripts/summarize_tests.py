@@ -40,6 +40,11 @@ for name in sorted(os.listdir(results)):
     rows.append(("conformance on " + m.group(1),
                  sum(c["pass"] for c in tconf["counts"].values()), tbad))
 
+install = os.path.join(results, "install.txt")
+m = re.search(r"(\d+) passed, (\d+) failed", open(install).read()) \
+    if os.path.exists(install) else None
+rows.append(("install and .deb", int(m.group(1)) if m else 0, int(m.group(2)) if m else 1))
+
 for env, label in (("venv", "torch 2.x"), ("debian", "torch 1.13")):
     for kind, title in (("models", "torch exports"), ("fx", "fx round trips")):
         path = os.path.join(results, "%s.%s.txt" % (kind, env))

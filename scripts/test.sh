@@ -38,6 +38,9 @@ echo "== conformance (ONNX 1.12 test data)"
   --dfa-run "$build/bin/dfa-run" --report "$results/conformance.json" \
   --expected "$root/test/conformance/expected_pass.txt" | tee "$results/conformance.txt" || status=1
 
+echo "== install and package (cmake --install, cpack -G DEB, dpkg -x)"
+"$root/scripts/install_check.sh" "$build" | tee "$results/install.txt" || status=1
+
 # The same tests through compiled schedules on the simulator, one target of
 # each family (its sibling shares every code path): see docs/validation.md
 # for all nine.
