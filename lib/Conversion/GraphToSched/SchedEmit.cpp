@@ -248,11 +248,11 @@ Value Lowering::dmaRegion(Location loc, Value src, Value dst,
     op.setRowsAttr(b.getI64IntegerAttr(rows));
   if (isStatic) {
     auto [ready, floor] = streamWindow(waits, rows, cycles);
-    int64_t start =
-        std::max(ready, enginesBusy[chip].freeAt(engine, engine + 1));
+    Intervals &engineBusy = enginesBusy[{chip, engine}];
+    int64_t start = engineBusy.earliest(ready, cycles, floor);
     int64_t end = std::max(start + cycles, floor);
     op.setStartAttr(b.getI64IntegerAttr(start));
-    enginesBusy[chip].occupy(engine, engine + 1, end);
+    engineBusy.occupy(start, end);
     endOf[op.getDone()] = end;
     recordStream(op.getDone(), rows, start, cycles);
     makespan = std::max(makespan, end);

@@ -94,7 +94,8 @@ struct Lowering {
   std::vector<std::pair<ArenaKey, Arena>> arenas;
   DenseMap<Value, Home> homes;
   DenseMap<Value, int64_t> endOf;                     // token -> end cycle
-  std::map<int64_t, Timeline> unitsBusy, enginesBusy; // per chip
+  std::map<int64_t, Timeline> unitsBusy;                        // per chip
+  std::map<std::pair<int64_t, int64_t>, Intervals> enginesBusy; // chip, engine
   int64_t makespan = 0;
 
   /// What the program records as its `stats` (filled as it is emitted,
