@@ -184,7 +184,8 @@ def Sched_DmaOp : Sched_Op<"dma"> {
     it uses, on chip `chip`; `bytes`, when set, is what the transfer moves
     in the layout of the buffers (whole sticks, tiles or vectors, padding
     included). `kernel` names the kernel whose operand or result it moves
-    (for profiles: dfa-roofline charges its bytes and waits there).
+    (for profiles: dfa-roofline charges its bytes and waits there). `rows`,
+    when set, streams the copy in that many slices (see `sched.compute`).
   }];
   let arguments = (ins Sched_BufferType:$source, Sched_BufferType:$dest,
                        Variadic<Sched_TokenType>:$deps,
@@ -193,7 +194,7 @@ def Sched_DmaOp : Sched_Op<"dma"> {
                        DefaultValuedAttr<I64Attr, "0">:$engine,
                        OptionalAttr<I64Attr>:$chip, OptionalAttr<I64Attr>:$bytes,
                        OptionalAttr<I64Attr>:$start, OptionalAttr<I64Attr>:$cycles,
-                       OptionalAttr<StrAttr>:$kernel);
+                       OptionalAttr<StrAttr>:$kernel, OptionalAttr<I64Attr>:$rows);
   let results = (outs Sched_TokenType:$done);
   let assemblyFormat = [{
     $source `to` $dest (`after` `(` $deps^ `)`)? attr-dict `:` qualified(type($source)) `->` qualified(type($dest))
@@ -211,6 +212,15 @@ def Sched_ComputeOp : Sched_Op<"compute", [AttrSizedOperandSegments,
     starts at cycle `start` for `cycles`. A matrix kernel whose products
     accumulate in a float format narrower than f32 names it in
     `accumulator` (a format of the target: "f16", "bf16", ...).
+
+    `rows`, when set, streams the op: it works through its result in that
+    many slices of rows (tokens), in order, each needing only the slices
+    of its operands up to it. An op that streams and waits for another
+    that streams may start once that one's first slice is done, and ends
+    no earlier than one of its own slices after that one ends
+    (`target::streamStart`, `target::streamEnd`): a layer pipeline with
+    flow control, as on a wafer whose layers are side by side. Values do
+    not depend on it.
   }];
   let arguments = (ins StrAttr:$kernel, Variadic<Sched_BufferType>:$inputs,
                        Variadic<Sched_BufferType>:$outputs,
@@ -219,7 +229,8 @@ def Sched_ComputeOp : Sched_Op<"compute", [AttrSizedOperandSegments,
                        DefaultValuedAttr<I64Attr, "1">:$unit_end,
                        OptionalAttr<I64Attr>:$chip,
                        OptionalAttr<I64Attr>:$start, OptionalAttr<I64Attr>:$cycles,
-                       OptionalAttr<StrAttr>:$accumulator);
+                       OptionalAttr<StrAttr>:$accumulator,
+                       OptionalAttr<I64Attr>:$rows);
   let results = (outs Sched_TokenType:$done);
   let regions = (region SizedRegion<1>:$body);
   let assemblyFormat = [{

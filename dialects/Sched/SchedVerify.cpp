@@ -73,6 +73,8 @@ LogicalResult AllocOp::verify() {
 }
 
 LogicalResult DmaOp::verify() {
+  if (getRows() && *getRows() < 1)
+    return emitOpError("streams ") << *getRows() << " rows; expected at least 1";
   auto src = getSource().getType().getTensor();
   auto dst = getDest().getType().getTensor();
   if (src.getElementType() != dst.getElementType())
@@ -98,6 +100,8 @@ LogicalResult DmaOp::verify() {
 }
 
 LogicalResult ComputeOp::verify() {
+  if (getRows() && *getRows() < 1)
+    return emitOpError("streams ") << *getRows() << " rows; expected at least 1";
   Block &body = getBody().front();
   if (body.getNumArguments() != getInputs().size())
     return emitOpError("body takes ") << body.getNumArguments()

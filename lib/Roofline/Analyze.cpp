@@ -69,7 +69,16 @@ public:
   Analyzer(sched::ProgramOp program, const target::Target &t)
       : program(program), t(t),
         cycle(1.0 / std::max(1.0, t.clockHz.value)),
-        overhead(target::kernelOverheadSeconds(t)) {}
+        overhead(target::kernelOverheadSeconds(t, layerPipeline(program, t))) {}
+
+  /// Whether the program's kernels form a layer pipeline (spatial
+  /// placement, weights resident): they fire on their data, no barrier.
+  static bool layerPipeline(sched::ProgramOp program, const target::Target &t) {
+    if (t.caps.placement != target::Placement::Spatial)
+      return false;
+    auto stats = program->getAttrOfType<DictionaryAttr>("stats");
+    return !(stats && sched::CompileStats::fromAttr(stats).weightStreaming);
+  }
 
   Report run(const sim::Result *timing);
 

@@ -34,6 +34,17 @@ struct Task {
   llvm::SmallVector<int32_t, 4> deps, users;
   int32_t waiting = 0;              // deps not done
   double start = -1, end = -1, remaining = 0;
+  // Streaming (sched `rows`): the op works through `rows` slices; its
+  // streamed deps count as ready at their first slice, and it ends no
+  // earlier than one slice after each of them ends (target::streamStart,
+  // streamEnd).
+  int64_t rows = 0;
+  double seconds = 0;                     // its own time, uncontended
+  llvm::SmallVector<int32_t, 2> streamUsers; // users that stream from it
+  llvm::SmallVector<int32_t, 2> streamDeps;
+  int32_t tailWait = 0;                   // streamed deps not ended
+  double tailFloor = 0;                   // the earliest it may end
+  bool bodyDone = false;
 };
 
 /// A bandwidth shared by the DMAs on it.
@@ -48,7 +59,8 @@ struct Path {
 struct Event {
   double time;
   uint64_t seq;
-  enum : uint8_t { Ready, ComputeDone, FlowStart, PathCheck, Watchdog } type;
+  enum : uint8_t { Ready, ComputeDone, FlowStart, PathCheck, Watchdog,
+                   FirstSlice, TailDone } type;
   int32_t id;       // task, or path for PathCheck
   uint64_t version; // PathCheck: the path's version when scheduled
   bool operator>(const Event &o) const {
@@ -163,6 +175,8 @@ private:
         task.fixed = c.getCycles() ? double(*c.getCycles()) * cycle : 0;
         if (c.getStart())
           task.planned = double(*c.getStart()) * cycle;
+        task.rows = c.getRows() ? int64_t(*c.getRows()) : 0;
+        task.seconds = task.fixed;
         deps = c.getDeps();
       } else if (auto d = dyn_cast<sched::DmaOp>(op)) {
         task.kind = Kind::Dma;
@@ -177,6 +191,8 @@ private:
         task.bytes = d.getBytes() ? double(*d.getBytes()) : 0;
         if (d.getStart())
           task.planned = double(*d.getStart()) * cycle;
+        task.rows = d.getRows() ? int64_t(*d.getRows()) : 0;
+        task.seconds = task.fixed + task.bytes / paths[task.path].bandwidth;
         deps = d.getDeps();
       } else if (auto b = dyn_cast<sched::BarrierOp>(op)) {
         deps = b.getDeps();
@@ -197,8 +213,15 @@ private:
     }
     for (auto [id, task] : llvm::enumerate(tasks)) {
       task.waiting = task.deps.size();
-      for (int32_t d : task.deps)
-        tasks[d].users.push_back(id);
+      for (int32_t d : task.deps) {
+        if (task.rows > 1 && tasks[d].rows > 1) {
+          tasks[d].streamUsers.push_back(id);
+          task.streamDeps.push_back(d);
+        } else {
+          tasks[d].users.push_back(id);
+        }
+      }
+      task.tailWait = task.streamDeps.size();
     }
     return Status::Ok;
   }
@@ -238,6 +261,8 @@ private:
       int32_t id = it->second;
       it = ready.erase(it);
       task.start = now;
+      if (!task.streamUsers.empty())
+        push(target::streamStart(now, task.seconds, task.rows), Event::FirstSlice, id);
       if (task.kind != Kind::Barrier)
         push(now + opts.watchdogSeconds, Event::Watchdog, id);
       if (task.kind == Kind::Compute) {
@@ -253,6 +278,19 @@ private:
     }
   }
 
+  /// The op's own work is done: it ends now, or once its streamed deps
+  /// have ended and one more slice of its own has passed.
+  void bodyDone(int32_t id, double now) {
+    Task &task = tasks[id];
+    task.bodyDone = true;
+    if (task.tailWait > 0)
+      return;
+    if (task.tailFloor > now)
+      push(task.tailFloor, Event::TailDone, id);
+    else
+      finish(id, now);
+  }
+
   void finish(int32_t id, double now) {
     Task &task = tasks[id];
     task.end = now;
@@ -263,6 +301,13 @@ private:
     for (int32_t u : task.users)
       if (--tasks[u].waiting == 0)
         push(now, Event::Ready, u);
+    for (int32_t u : task.streamUsers) {
+      Task &user = tasks[u];
+      user.tailFloor = std::max(user.tailFloor,
+                                target::streamEnd(now, user.seconds, user.rows));
+      if (--user.tailWait == 0 && user.bodyDone)
+        bodyDone(u, now);
+    }
   }
 
   /// Advances a path's transfers to `now` at their shared rate.
@@ -305,6 +350,14 @@ private:
         break;
       }
       case Event::ComputeDone:
+        bodyDone(e.id, now);
+        break;
+      case Event::FirstSlice:
+        for (int32_t u : tasks[e.id].streamUsers)
+          if (--tasks[u].waiting == 0)
+            push(now, Event::Ready, u);
+        break;
+      case Event::TailDone:
         finish(e.id, now);
         break;
       case Event::FlowStart: {
@@ -340,7 +393,7 @@ private:
             done.push_back(id);
         for (int32_t id : done) {
           llvm::erase(p.active, id);
-          finish(id, now);
+          bodyDone(id, now);
         }
         reschedule(e.id, now);
         break;

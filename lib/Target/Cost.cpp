@@ -23,7 +23,9 @@ double dfa::target::unitShare(const Target &t, int64_t planned) {
                     1e-9, 1.0);
 }
 
-double dfa::target::kernelOverheadSeconds(const Target &t) {
+double dfa::target::kernelOverheadSeconds(const Target &t, bool layerPipeline) {
+  if (layerPipeline)
+    return 0;
   return (t.caps.staticPlan ? t.syncNs.value : t.launchNs.value) * 1e-9;
 }
 

@@ -52,8 +52,11 @@ double kernelUnits(const Target &t, int64_t planned);
 /// scheduler times a kernel with it and the roofline draws its roof.
 double unitShare(const Target &t, int64_t planned);
 /// What every kernel pays besides its work: a launch on a target that runs
-/// kernels in stream order (a GPU), a synchronization inside a static plan.
-double kernelOverheadSeconds(const Target &t);
+/// kernels in stream order (a GPU), a synchronization inside a static plan;
+/// nothing in a layer pipeline (spatial placement with resident weights),
+/// where a kernel fires on its data's arrival (flow control over the
+/// fabric, whose hops its copies pay), not at a barrier.
+double kernelOverheadSeconds(const Target &t, bool layerPipeline = false);
 
 /// The bandwidth of level `m` to a buffer or kernel spanning `units` units:
 /// a per-unit memory's times the units, a chip-wide one's as it is.
@@ -118,6 +121,19 @@ double peakRate(const Target &t, bool matrix, llvm::StringRef dtype,
                 bool measured = true);
 /// Seconds a kernel takes: kernelTime(t, w).seconds().
 double computeSeconds(const Target &t, const Work &w);
+/// Streamed ops (sched `rows`): an op that works through `rows` slices in
+/// order, waiting for another streamed op that started at `depStart` and
+/// takes `depSeconds` in `depRows` slices, may start once that one's first
+/// slice is done...
+inline double streamStart(double depStart, double depSeconds, int64_t depRows) {
+  return depStart + depSeconds / double(std::max<int64_t>(1, depRows));
+}
+/// ...and ends no earlier than one of its own `rows` slices (of `seconds`
+/// in all) after that one ends at `depEnd`.
+inline double streamEnd(double depEnd, double seconds, int64_t rows) {
+  return depEnd + seconds / double(std::max<int64_t>(1, rows));
+}
+
 /// Cycles of the target's clock, at least 1.
 int64_t toCycles(const Target &t, double seconds);
 

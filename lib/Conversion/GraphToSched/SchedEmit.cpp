@@ -95,6 +95,78 @@ void Lowering::release(Home &h) {
   h.arena = -1;
 }
 
+std::pair<int64_t, int64_t> Lowering::streamWindow(ValueRange deps,
+                                                   int64_t rows,
+                                                   int64_t cycles) {
+  int64_t start = 0, end = 0;
+  for (Value d : deps) {
+    auto r = rowsOf.find(d);
+    if (rows > 1 && r != rowsOf.end()) {
+      start = std::max(start, firstSliceOf.lookup(d));
+      end = std::max(end, int64_t(std::ceil(target::streamEnd(
+                              double(endOf.lookup(d)), double(cycles), rows))));
+    } else {
+      start = std::max(start, endOf.lookup(d));
+    }
+  }
+  return {start, end};
+}
+
+void Lowering::recordStream(Value token, int64_t rows, int64_t start,
+                            int64_t cycles) {
+  if (rows <= 1)
+    return;
+  rowsOf[token] = rows;
+  firstSliceOf[token] =
+      int64_t(std::ceil(target::streamStart(double(start), double(cycles), rows)));
+}
+
+int64_t Lowering::streamRowsOf(KernelOp k) {
+  if (!isStatic || !layerPipeline() || k.getOutputs().empty())
+    return 0;
+  Block &body = k.getBlock();
+  auto resident = [&](Value v) {
+    auto arg = dyn_cast<BlockArgument>(v);
+    return arg && arg.getOwner() == &body && isResident(k.getInputs()[arg.getArgNumber()]);
+  };
+  for (Operation &op : body.without_terminator()) {
+    if (isa<ConstantOp>(op) || graph::classify(&op) == graph::OpClass::Pointwise)
+      continue;
+    if (auto mm = dyn_cast<MatMulOp>(op)) {
+      if (!resident(mm.getRhs()))
+        return 0;
+      continue;
+    }
+    if (auto g = dyn_cast<GemmOp>(op)) {
+      if (g.getTransA() || !resident(g.getB()))
+        return 0;
+      continue;
+    }
+    // Reductions and normalizations along the last dim only.
+    if (auto axes = op.getAttrOfType<DenseI64ArrayAttr>("axes")) {
+      auto in = cast<RankedTensorType>(op.getOperand(0).getType());
+      if (llvm::all_of(axes.asArrayRef(), [&](int64_t a) {
+            return a == in.getRank() - 1 || a == -1;
+          }))
+        continue;
+      return 0;
+    }
+    if (auto axis = op.getAttrOfType<IntegerAttr>("axis"))
+      if (isa<SoftmaxOp, LayerNormOp, LogSoftmaxOp>(op)) {
+        auto in = cast<RankedTensorType>(op.getOperand(0).getType());
+        int64_t a = axis.getInt();
+        if (a == in.getRank() - 1 || a == -1)
+          continue;
+      }
+    return 0;
+  }
+  auto out = cast<RankedTensorType>(k.getOutputs()[0].getType());
+  if (out.getRank() < 2)
+    return 0;
+  int64_t rows = out.getNumElements() / std::max<int64_t>(1, out.getShape().back());
+  return rows > 1 ? rows : 0;
+}
+
 void Lowering::timeCompute(sched::ComputeOp op, double seconds) {
   // Every op carries its estimated cycles (dfa-run times the schedule with
   // them); static targets also get a start cycle.
@@ -104,12 +176,15 @@ void Lowering::timeCompute(sched::ComputeOp op, double seconds) {
     return;
   int64_t chip = op.getChip() ? int64_t(*op.getChip()) : 0;
   int64_t ub = op.getUnitBegin(), ue = op.getUnitEnd();
-  int64_t start =
-      std::max(readyAt(op.getDeps()), unitsBusy[chip].freeAt(ub, ue));
+  int64_t rows = op.getRows() ? int64_t(*op.getRows()) : 0;
+  auto [ready, floor] = streamWindow(op.getDeps(), rows, cycles);
+  int64_t start = std::max(ready, unitsBusy[chip].freeAt(ub, ue));
+  int64_t end = std::max(start + cycles, floor);
   op.setStartAttr(b.getI64IntegerAttr(start));
-  unitsBusy[chip].occupy(ub, ue, start + cycles);
-  endOf[op.getDone()] = start + cycles;
-  makespan = std::max(makespan, start + cycles);
+  unitsBusy[chip].occupy(ub, ue, end);
+  endOf[op.getDone()] = end;
+  recordStream(op.getDone(), rows, start, cycles);
+  makespan = std::max(makespan, end);
 }
 
 Value Lowering::dma(Location loc, Value v, Value src, Value dst,
@@ -147,7 +222,7 @@ Value Lowering::dmaRegion(Location loc, Value src, Value dst,
       b.getDenseI64ArrayAttr(sizes), b.getI64IntegerAttr(engine),
       chips > 1 ? b.getI64IntegerAttr(chip) : IntegerAttr(),
       b.getI64IntegerAttr(bytes), IntegerAttr(), IntegerAttr(),
-      currentKernel);
+      currentKernel, IntegerAttr());
   ++stats.dmas;
   stats.dmaBytes += bytes;
   sched::BufferSite from = sched::siteOf(src), to = sched::siteOf(dst);
@@ -163,13 +238,24 @@ Value Lowering::dmaRegion(Location loc, Value src, Value dst,
     op.setBytesAttr(b.getI64IntegerAttr(int64_t(1) << 62));
     planted = true;
   }
+  // A copy over the fabric between two streaming kernels streams too.
+  int64_t rows = 0;
+  if (kernelRows > 1 && engine == kLinkEngine && layerPipeline())
+    for (Value d : waits)
+      if (rowsOf.count(d))
+        rows = kernelRows;
+  if (rows > 1)
+    op.setRowsAttr(b.getI64IntegerAttr(rows));
   if (isStatic) {
-    int64_t start =
-        std::max(readyAt(waits), enginesBusy[chip].freeAt(engine, engine + 1));
+    auto [ready, floor] = streamWindow(waits, rows, cycles);
+    Intervals &engineBusy = enginesBusy[{chip, engine}];
+    int64_t start = engineBusy.earliest(ready, cycles, floor);
+    int64_t end = std::max(start + cycles, floor);
     op.setStartAttr(b.getI64IntegerAttr(start));
-    enginesBusy[chip].occupy(engine, engine + 1, start + cycles);
-    endOf[op.getDone()] = start + cycles;
-    makespan = std::max(makespan, start + cycles);
+    engineBusy.occupy(start, end);
+    endOf[op.getDone()] = end;
+    recordStream(op.getDone(), rows, start, cycles);
+    makespan = std::max(makespan, end);
   }
   return op.getDone();
 }
@@ -297,8 +383,10 @@ sched::ComputeOp Lowering::buildCompute(KernelOp k, const KernelPlan &p,
       loc, sched::TokenType::get(b.getContext()), k.getSymNameAttr(), ins, outs,
       waits, b.getI64IntegerAttr(p.unitBegin), b.getI64IntegerAttr(p.unitEnd),
       chips > 1 ? b.getI64IntegerAttr(p.chip) : IntegerAttr(), IntegerAttr(),
-      IntegerAttr(), StringAttr());
+      IntegerAttr(), StringAttr(), IntegerAttr());
   compute->setAttr("kind", k.getKindAttr());
+  if (kernelRows > 1 && !split)
+    compute.setRowsAttr(b.getI64IntegerAttr(kernelRows));
   // Matrix products accumulate in the target's format when it is narrower
   // than f32 (or in f16, with the accum-f16 fault planted).
   if (isMatrixKind(k.getKindEnum())) {
@@ -385,7 +473,8 @@ void Lowering::timeKernel(KernelOp k, const KernelPlan &p,
                    b.getI64IntegerAttr(target::toCycles(t, time.compute)));
   compute->setAttr("memory_cycles",
                    b.getI64IntegerAttr(target::toCycles(t, time.memory)));
-  timeCompute(compute, time.seconds() + target::kernelOverheadSeconds(t));
+  timeCompute(compute,
+              time.seconds() + target::kernelOverheadSeconds(t, layerPipeline()));
 }
 
 void Lowering::releaseDead(KernelOp k, const DenseMap<Value, int64_t> &lastUse,
@@ -404,6 +493,7 @@ LogicalResult Lowering::emitKernel(KernelOp k, const KernelPlan &p,
                                    const DenseMap<Value, int64_t> &lastUse,
                                    int64_t index) {
   Location loc = k.getLoc();
+  kernelRows = streamRowsOf(k);
   bool stage = staging && fitsStaged(k, p);
   if (staging && !stage) {
     if (std::optional<ChunkChoice> c = chooseChunks(k, p))

@@ -94,7 +94,8 @@ struct Lowering {
   std::vector<std::pair<ArenaKey, Arena>> arenas;
   DenseMap<Value, Home> homes;
   DenseMap<Value, int64_t> endOf;                     // token -> end cycle
-  std::map<int64_t, Timeline> unitsBusy, enginesBusy; // per chip
+  std::map<int64_t, Timeline> unitsBusy;                        // per chip
+  std::map<std::pair<int64_t, int64_t>, Intervals> enginesBusy; // chip, engine
   int64_t makespan = 0;
 
   /// What the program records as its `stats` (filled as it is emitted,
@@ -179,6 +180,26 @@ struct Lowering {
       r = std::max(r, endOf.lookup(d));
     return r;
   }
+
+  /// Streaming (sched `rows`, the layer pipeline): the rows of each
+  /// streamed op's token, and the cycle its first slice is done.
+  DenseMap<Value, int64_t> rowsOf, firstSliceOf;
+  /// The rows the kernel being emitted streams (0: it does not).
+  int64_t kernelRows = 0;
+  /// Whether kernels form a layer pipeline: side by side on their own units
+  /// (spatial placement, weights resident), each firing on its data.
+  bool layerPipeline() const { return spatial() && !weightStreaming; }
+  /// The rows kernel `k` streams in the layer pipeline: its result's rows
+  /// (all dims but the last) when every activation it reads is consumed
+  /// row by row (pointwise ops, products whose right operand is resident,
+  /// reductions along the last dim); else 0.
+  int64_t streamRowsOf(KernelOp k);
+  /// When an op that streams `rows` (0: does not) may start after `deps`,
+  /// and the earliest cycle it may end, taking `cycles` from its start.
+  std::pair<int64_t, int64_t> streamWindow(ValueRange deps, int64_t rows,
+                                           int64_t cycles);
+  /// Records the timing of a streamed op's token.
+  void recordStream(Value token, int64_t rows, int64_t start, int64_t cycles);
 
   void timeCompute(sched::ComputeOp op, double seconds);
 

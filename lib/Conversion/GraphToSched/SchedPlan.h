@@ -218,6 +218,38 @@ private:
   int64_t widest = 0;
 };
 
+/// When one resource (a DMA engine or link) is busy: every interval, so
+/// that a copy whose operands are ready early can run in a gap left before
+/// copies planned earlier, as the simulator runs it.
+class Intervals {
+public:
+  /// The earliest start at or after `ready` for an op that then holds the
+  /// resource until max(start + cycles, floor).
+  int64_t earliest(int64_t ready, int64_t cycles, int64_t floor) const {
+    int64_t start = ready;
+    for (;;) {
+      int64_t end = std::max(start + cycles, floor);
+      auto it = busy.upper_bound(start);
+      if (it != busy.begin() && std::prev(it)->second > start) {
+        start = std::prev(it)->second;
+        continue;
+      }
+      if (it != busy.end() && it->first < end) {
+        start = it->second;
+        continue;
+      }
+      return start;
+    }
+  }
+  void occupy(int64_t start, int64_t end) {
+    if (end > start)
+      busy.emplace(start, end);
+  }
+
+private:
+  std::map<int64_t, int64_t> busy; // start -> end, disjoint
+};
+
 } // namespace dfa
 
 #endif // LIB_CONVERSION_GRAPHTOSCHED_SCHEDPLAN_H

@@ -6,6 +6,14 @@
 // The run starts from the laid-out IR the pipeline hands the lowering
 // (Inputs/wse.test-wse.mlir, test/Inputs/make_stage_input.sh).
 // RUN: %with_test_targets dfa-opt %S/Inputs/wse.test-wse.mlir -convert-graph-to-sched | FileCheck %s
+// Tokens stream through the pipeline: both kernels consume their
+// activations row by row, so each works through its 64 rows in order (rows
+// = 64) and fc2 starts once the first rows of fc1 have crossed the fabric,
+// not when fc1 is done; no barrier between the two. The simulator runs the
+// plan as planned.
+// RUN: %with_test_targets dfa-opt %S/Inputs/wse.test-wse.mlir -convert-graph-to-sched -o %t.sched.mlir
+// RUN: %with_test_targets dfa-run %t.sched.mlir --time-only 2>&1 | FileCheck %s --check-prefix=SIM
+// SIM: dfa-run: test-wse: [[T:[0-9.]+ us]] (plan [[T]])
 
 // The graph the input was made from:
 func.func @main(%x: tensor<64x256xf16> {graph.name = "x"}) -> tensor<64x256xf16> {
@@ -29,12 +37,12 @@ func.func @main(%x: tensor<64x256xf16> {graph.name = "x"}) -> tensor<64x256xf16>
 // CHECK: %[[LOAD:[0-9]+]] = sched.dma %arg0 to %[[IN]] {bytes = 32768 : i64, cycles = {{[0-9]+}} : i64, dst_offsets = array<i64: 0, 0>, kernel = "fc1", {{.*}}start = 0 : i64} : !sched.buffer<"MemoryX"
 // CHECK: %[[OUT1:[0-9]+]] = sched.alloc {{.*}}unit = 0 : i64
 // Each kernel runs on its rectangle's PEs: [0, END0) and [END0, ...).
-// CHECK: %[[FC1:[0-9]+]] = sched.compute "fc1" ins(%[[IN]], %[[W0]] : {{.*}}) outs(%[[OUT1]] : {{.*}}) after(%[[LOAD]]) {{.*}}kind = "matmul"{{.*}}unit_end = [[END0]] : i64}
+// CHECK: %[[FC1:[0-9]+]] = sched.compute "fc1" ins(%[[IN]], %[[W0]] : {{.*}}) outs(%[[OUT1]] : {{.*}}) after(%[[LOAD]]) {{.*}}kind = "matmul"{{.*}}rows = 64 : i64, start = [[#S:]] : i64, unit_end = [[END0]] : i64}
 // CHECK: graph.matmul
 // CHECK-NEXT: graph.relu
 // Over the fabric into fc2's rectangle: the link engine (2), no DMA setup,
 // a couple of cycles for 32 KiB at the wafer's fabric bandwidth.
 // CHECK: %[[IN2:[0-9]+]] = sched.alloc {{.*}}unit = [[END0]] : i64
-// CHECK: %[[HOP:[0-9]+]] = sched.dma %[[OUT1]] to %[[IN2]] after(%[[FC1]]) {bytes = 32768 : i64, cycles = 2 : i64, {{.*}}engine = 2 : i64, kernel = "fc2"
-// CHECK: sched.compute "fc2" ins(%[[IN2]], %[[W1]] : {{.*}} after(%[[HOP]]) {{.*}}unit_begin = [[END0]] : i64
+// CHECK: %[[HOP:[0-9]+]] = sched.dma %[[OUT1]] to %[[IN2]] after(%[[FC1]]) {bytes = 32768 : i64, cycles = 2 : i64, {{.*}}engine = 2 : i64, kernel = "fc2", rows = 64 : i64, {{.*}}start = [[#S+1]] : i64}
+// CHECK: sched.compute "fc2" ins(%[[IN2]], %[[W1]] : {{.*}} after(%[[HOP]]) {{.*}}rows = 64 : i64, start = [[#S+2]] : i64, unit_begin = [[END0]] : i64
 // CHECK: sched.return

@@ -6,6 +6,7 @@
 
 #include "dfa/Driver/Driver.h"
 #include "dfa/Sim/Sim.h"
+#include "dfa/Target/Cost.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Parser/Parser.h"
@@ -85,4 +86,50 @@ TEST_CASE("DMAs on one memory share its bandwidth", "[sim][timing]") {
   });
   REQUIRE(vmem != apart.r.memory.end());
   REQUIRE(vmem->peakBytes == 2 * 4 * n);
+}
+
+namespace {
+/// Two compute ops on disjoint units, the second waiting for the first;
+/// each `rows` rows (0: not streamed) and 1000 cycles.
+std::string twoStages(int64_t rows0, int64_t rows1) {
+  auto rows = [](int64_t r) {
+    return r ? ", rows = " + std::to_string(r) + " : i64" : std::string();
+  };
+  std::string t = "tensor<4xf32>";
+  std::string buf = "!sched.buffer<\"VMEM\", " + t + ">";
+  return "sched.program @main target <name = \"tpu-v4\", static_plan = true, "
+         "units = 2, levels = {HBM = 34359738368 : i64, VMEM = 16777216 : i64}> {\n"
+         "  %a = sched.alloc {offset = 0 : i64, size = 16 : i64} : " + buf + "\n"
+         "  %b = sched.alloc {offset = 16 : i64, size = 16 : i64} : " + buf + "\n"
+         "  %t0 = sched.compute \"first\" outs(%a : " + buf + ") attributes {cycles = 1000 : i64, start = 0 : i64, "
+         "unit_begin = 0 : i64, unit_end = 1 : i64" + rows(rows0) + "} {\n"
+         "    %c = graph.constant dense<1.0> : " + t + "\n    sched.yield %c : " + t + "\n  }\n"
+         "  %t1 = sched.compute \"second\" ins(%a : " + buf + ") outs(%b : " + buf +
+         ") after(%t0) attributes {cycles = 1000 : i64, start = 100 : i64, unit_begin = 1 : i64, unit_end = 2 : i64" +
+         rows(rows1) + "} {\n"
+         "  ^bb0(%x: " + t + "):\n    sched.yield %x : " + t + "\n  }\n"
+         "  sched.return\n}\n";
+}
+} // namespace
+
+TEST_CASE("streamed ops overlap by all but one slice", "[sim][timing]") {
+  // Not streamed: one after the other.
+  Run plain(twoStages(0, 0));
+  REQUIRE(plain.status == Status::Ok);
+  double cycle = 1.0 / plain.t.clockHz.value;
+  REQUIRE(plain.r.seconds == Approx(2000 * cycle));
+  // Both stream 10 rows: the second starts after the first's first slice
+  // and ends one of its own slices after the first ends.
+  Run streamed(twoStages(10, 10));
+  REQUIRE(streamed.status == Status::Ok);
+  REQUIRE(streamed.r.ops[1].start == Approx(100 * cycle));
+  REQUIRE(streamed.r.ops[1].end == Approx(1100 * cycle));
+  REQUIRE(streamed.r.ops[1].start ==
+          Approx(target::streamStart(0, 1000 * cycle, 10)));
+  REQUIRE(streamed.r.seconds ==
+          Approx(target::streamEnd(1000 * cycle, 1000 * cycle, 10)));
+  // Only one side streams: no overlap.
+  Run half(twoStages(10, 0));
+  REQUIRE(half.status == Status::Ok);
+  REQUIRE(half.r.seconds == Approx(2000 * cycle));
 }

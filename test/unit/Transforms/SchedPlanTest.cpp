@@ -174,3 +174,41 @@ TEST_CASE("timeline gives the latest end of overlapping busy ranges",
     }
   }
 }
+
+TEST_CASE("intervals give the earliest gap that holds an op", "[schedplan]") {
+  for (unsigned seed = 1; seed <= 20; ++seed) {
+    std::mt19937 rng(seed);
+    auto pick = [&](int64_t lo, int64_t hi) {
+      return std::uniform_int_distribution<int64_t>(lo, hi)(rng);
+    };
+    Intervals busy;
+    std::vector<std::pair<int64_t, int64_t>> all;
+    for (int step = 0; step < 300; ++step) {
+      int64_t ready = pick(0, 2000), cycles = pick(1, 60);
+      int64_t floor = pick(0, 3) ? 0 : ready + pick(0, 200);
+      int64_t start = busy.earliest(ready, cycles, floor);
+      int64_t end = std::max(start + cycles, floor);
+      INFO("seed " << seed << " step " << step);
+      REQUIRE(start >= ready);
+      // It overlaps nothing, and no earlier start would have fitted.
+      for (auto [s, e] : all)
+        REQUIRE((end <= s || e <= start));
+      // (Every candidate start is the ready cycle or where an op ends.)
+      std::vector<int64_t> candidates;
+      if (ready < start)
+        candidates.push_back(ready);
+      for (auto [s, e] : all)
+        if (e >= ready && e < start)
+          candidates.push_back(e);
+      for (int64_t t : candidates) {
+        int64_t te = std::max(t + cycles, floor);
+        bool clash = false;
+        for (auto [s, e] : all)
+          clash |= !(te <= s || e <= t);
+        REQUIRE(clash);
+      }
+      busy.occupy(start, end);
+      all.push_back({start, end});
+    }
+  }
+}
