@@ -351,6 +351,10 @@ void readCapabilities(Reader &r, const json::Object &root, Target &t) {
   if (r.ok && caps.cycleExact && !caps.staticPlan)
     r.fail("compiler.timing", "'cycle-exact' checks a static plan: set "
                               "compiler.plan to 'static'");
+  if (r.ok && caps.cycleExact && caps.placement == Placement::Spatial)
+    r.fail("compiler.timing", "'cycle-exact' checks ops at their planned "
+                              "cycles, and a layer pipeline (placement "
+                              "'spatial') streams: use 'events'");
   if (const json::Object *compute = root.getObject("compute"))
     readEnum<MatrixModel>(r, compute, "matrix_model", "compute.matrix_model",
                           "", {MatrixModel::Throughput, MatrixModel::Systolic,

@@ -146,12 +146,20 @@ struct GraphShardPass : dfa::impl::GraphShardPassBase<GraphShardPass>,
       }
       return true;
     };
+    if (budget <= 0 || !fits(rows))
+      return 0;
+    // The fewest pieces that fit: fits() holds from some count up to rows.
     int64_t stored = layoutFor(t, type, order).bytes;
-    for (int64_t p = std::max<int64_t>(1, int64_t(std::ceil(double(stored) / budget)));
-         p <= rows; ++p)
-      if (fits(p))
-        return p;
-    return 0;
+    int64_t lo = std::clamp<int64_t>(int64_t(std::ceil(double(stored) / budget)), 1, rows);
+    int64_t hi = rows;
+    while (lo < hi) {
+      int64_t mid = lo + (hi - lo) / 2;
+      if (fits(mid))
+        hi = mid;
+      else
+        lo = mid + 1;
+    }
+    return lo;
   }
 
   void shard(const target::Target &t, Operation *op, double budget) {

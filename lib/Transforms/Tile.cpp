@@ -234,16 +234,31 @@ struct Tiler {
       // PE rounded up to the buffer alignment (as the lowering places it):
       // all of them must fit one PE's SRAM.
       int64_t align = t.bufferAlignment();
-      auto perPe = [&](int64_t n) {
+      SmallVector<int64_t> bytes;
+      for (Value v : k.getInputs())
+        bytes.push_back(layoutOf(t, v).bytes);
+      for (Value v : k.getOutputs())
+        bytes.push_back(layoutOf(t, v).bytes);
+      auto fits = [&](int64_t n) {
         int64_t sum = 0;
-        for (Value v : k.getInputs())
-          sum += roundUp(ceilDiv(layoutOf(t, v).bytes, n), align);
-        for (Value v : k.getOutputs())
-          sum += roundUp(ceilDiv(layoutOf(t, v).bytes, n), align);
-        return sum;
+        for (int64_t b : bytes)
+          sum += roundUp(ceilDiv(b, n), align);
+        return double(sum) <= peSram;
       };
-      while (pes < units && double(perPe(pes)) > peSram)
-        ++pes;
+      // The share per PE only shrinks as the rectangle grows: the fewest
+      // PEs that fit, or the whole wafer (the lowering then says what does
+      // not fit).
+      if (pes < units && !fits(pes)) {
+        int64_t lo = pes + 1, hi = units;
+        while (lo < hi) {
+          int64_t mid = lo + (hi - lo) / 2;
+          if (fits(mid))
+            hi = mid;
+          else
+            lo = mid + 1;
+        }
+        pes = lo;
+      }
     }
     int64_t fabricW = 757, fabricH = 996;
     if (const llvm::json::Array *a = t.layout.getArray("fabric_dims"))

@@ -79,6 +79,7 @@ LogicalResult Lowering::planKernels(ArrayRef<KernelOp> kernels,
     // On the current chip: the weights (and graph inputs and results)
     // placed, and the largest working set of one of its kernels.
     double used = 0, working = 0;
+    bool occupied = false; // the current chip has a kernel
     llvm::DenseSet<Value> seen;
     for (KernelOp k : kernels) {
       int64_t graphBytes = 0;
@@ -100,13 +101,14 @@ LogicalResult Lowering::planKernels(ArrayRef<KernelOp> kernels,
       // A chip is full when the weights pass the budget, or when they and
       // the largest working set pass its SRAM: the activations a kernel
       // reads and writes live beside the weights.
-      if (used > 0 && (used + need > packed ||
+      if (occupied && (used + need > packed ||
                        used + need + std::max(working, act) > cap)) {
         ++chip;
         used = working = 0;
       }
       used += need;
       working = std::max(working, act);
+      occupied = true;
       KernelPlan p;
       p.chip = chip;
       KernelKind kind = k.getKindEnum();

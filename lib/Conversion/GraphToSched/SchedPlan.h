@@ -241,9 +241,24 @@ public:
       return start;
     }
   }
+  /// Back-to-back intervals merge, so a queue of copies is one interval
+  /// to step over, not one per copy.
   void occupy(int64_t start, int64_t end) {
-    if (end > start)
-      busy.emplace(start, end);
+    if (end <= start)
+      return;
+    auto next = busy.lower_bound(start);
+    if (next != busy.end() && next->first == end) {
+      end = next->second;
+      next = busy.erase(next);
+    }
+    if (next != busy.begin()) {
+      auto prev = std::prev(next);
+      if (prev->second == start) {
+        prev->second = end;
+        return;
+      }
+    }
+    busy.emplace(start, end);
   }
 
 private:

@@ -43,6 +43,7 @@ d["compute"]["cta_tiles"] = {"shapes": [[128, 0]], "source": "x"}; write("tiled-
 # give them all; values and keys are checked.
 d = copy.deepcopy(good); d["family"] = "fpga"; d["compiler"] = {"fusion": "magic"}; write("bad-fusion", d)
 d = copy.deepcopy(good); d["compiler"] = {"plan": "dynamic", "timing": "cycle-exact"}; write("cycle-exact-dynamic", d)
+d = copy.deepcopy(good); d["compiler"] = {"placement": "spatial", "timing": "cycle-exact"}; write("cycle-exact-spatial", d)
 d = copy.deepcopy(good); d["compiler"] = {"fusoin": "none"}; write("misspelt-property", d)
 d = copy.deepcopy(good); d["compiler"] = {"staging": "yes"}; write("staging-not-bool", d)
 # Not broken: a family of the user's own whose properties are the tpu
