@@ -665,6 +665,12 @@ int64_t Target::bufferAlignment() const {
   return std::max<int64_t>(1, int64_t(layoutValue("alignment_bytes").value_or(64)));
 }
 
+int64_t Target::placedShare(int64_t bytes, int64_t units) const {
+  int64_t align = bufferAlignment();
+  int64_t share = (bytes + std::max<int64_t>(1, units) - 1) / std::max<int64_t>(1, units);
+  return (share + align - 1) / align * align;
+}
+
 int64_t Target::minorGranule(int64_t elementBytes, std::string *name) const {
   // What Layout::of pads the minor dim of a vector to (its order of
   // preference, sticks then tiles then vectors, differs from the one this

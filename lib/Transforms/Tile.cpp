@@ -230,10 +230,9 @@ struct Tiler {
       int64_t byIo = int64_t(std::ceil(double(ioBytes(k)) / peSram));
       pes = std::clamp<int64_t>(std::max({byWork, byWeights, byIo, int64_t(1)}), 1,
                                 units);
-      // Each tensor is spread over the rectangle on its own, its bytes per
-      // PE rounded up to the buffer alignment (as the lowering places it):
-      // all of them must fit one PE's SRAM.
-      int64_t align = t.bufferAlignment();
+      // Each tensor is spread over the rectangle on its own, as the
+      // lowering places it (Target::placedShare): all of them must fit one
+      // PE's SRAM.
       SmallVector<int64_t> bytes;
       for (Value v : k.getInputs())
         bytes.push_back(layoutOf(t, v).bytes);
@@ -242,7 +241,7 @@ struct Tiler {
       auto fits = [&](int64_t n) {
         int64_t sum = 0;
         for (int64_t b : bytes)
-          sum += roundUp(ceilDiv(b, n), align);
+          sum += t.placedShare(b, n);
         return double(sum) <= peSram;
       };
       // The share per PE only shrinks as the rectangle grows: the fewest

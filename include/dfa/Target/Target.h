@@ -194,6 +194,10 @@ struct Target {
   /// The byte boundary every placed buffer starts on: a whole stick where
   /// the target stores sticks, else `layout.alignment_bytes` (64).
   int64_t bufferAlignment() const;
+  /// What a buffer of `bytes` spread over `units` units takes in each
+  /// unit's memory as the lowering's arena places it: its share, rounded
+  /// up to bufferAlignment().
+  int64_t placedShare(int64_t bytes, int64_t units) const;
   /// The elements of a tensor's minor dim that are stored and moved as one
   /// (a Spyre stick, a vector, the minor side of a TPU tile); `name` is set
   /// to "stick", "vector", "tile" or "element" (1: none).

@@ -35,8 +35,7 @@ Lowering::chooseChunks(KernelOp k, const KernelPlan &p) {
   // What a buffer takes in the scratchpad's arena: its share of each unit,
   // rounded up to the buffer alignment as the arena places it.
   auto perUnit = [&](int64_t bytes) {
-    int64_t share = scratch->scope == "unit" ? ceilDiv(bytes, units) : bytes;
-    return ceilDiv(share, alignment()) * alignment();
+    return t.placedShare(bytes, scratch->scope == "unit" ? units : 1);
   };
   Block &body = k.getBlock();
   std::optional<ChunkChoice> best;
