@@ -107,6 +107,7 @@ struct Bisector {
   static ref::EvalOptions keep(bool fp64) {
     ref::EvalOptions o;
     o.fp64Accumulate = fp64;
+    o.ieeeMatmul = fp64; // the oracle computes the math, not a format
     o.keepValues = true;
     return o;
   }

@@ -84,8 +84,32 @@ bisect::Format dfa::driver::storedFormat(const target::Target &t, Type elt) {
   } else if (std::optional<target::StorageFormat> s = t.floatFormat(n)) {
     f.mantissaBits = s->mantissaBits;
     f.exponentBits = s->exponentBits;
+  } else if (auto ft = dyn_cast<FloatType>(elt)) {
+    // A type the description does not name is kept as it is.
+    f.mantissaBits = int(ft.getFPMantissaWidth()) - 1;
+    f.exponentBits = int(ft.getWidth()) - f.mantissaBits - 1;
   }
   return f;
+}
+
+bisect::Budget dfa::driver::budgetOf(const target::Target &t,
+                                     Operation *producer, Type type,
+                                     const bisect::Profile &p,
+                                     bool accumulated) {
+  int64_t k = 1;
+  bisect::OpClass cls =
+      producer ? bisect::classOf(producer, k) : bisect::OpClass::Movement;
+  bisect::Format stored =
+      storedFormat(t, cast<RankedTensorType>(type).getElementType());
+  bisect::Format acc;
+  acc.name = "f32";
+  if (std::optional<target::StorageFormat> a = t.floatFormat(
+          t.accumulator.empty() ? "f32" : t.accumulator)) {
+    acc.name = t.accumulator.empty() ? "f32" : t.accumulator;
+    acc.mantissaBits = a->mantissaBits;
+    acc.exponentBits = a->exponentBits;
+  }
+  return bisect::budgetFor(cls, k, p, stored, acc, accumulated);
 }
 
 Execution dfa::driver::execute(BisectEnv &env, ModuleOp graph, int stage,
@@ -208,25 +232,13 @@ bisect::Comparison dfa::driver::compareValue(
     bool accumulated) {
   bisect::Comparison c;
   c.name = name.str();
-  int64_t k = 1;
-  c.cls = producer ? bisect::classOf(producer, k) : bisect::OpClass::Movement;
+  bisect::Budget b = budgetOf(env.target, producer, type, env.profile, accumulated);
+  c.cls = b.cls;
   c.op = producer ? producer->getName().getStringRef().str() : "input";
   auto tt = cast<RankedTensorType>(type);
   c.dtype = typeName(tt.getElementType());
   c.shape.assign(tt.getShape().begin(), tt.getShape().end());
-  bisect::Format stored = storedFormat(env.target, tt.getElementType());
-  c.storedFormat = stored.name;
-  bisect::Format acc;
-  if (std::optional<target::StorageFormat> a =
-          env.target.floatFormat(env.target.accumulator.empty()
-                                     ? "f32"
-                                     : env.target.accumulator)) {
-    acc.name = env.target.accumulator;
-    acc.mantissaBits = a->mantissaBits;
-    acc.exponentBits = a->exponentBits;
-  }
-  bisect::Budget b =
-      bisect::budgetFor(c.cls, k, env.profile, stored, acc, accumulated);
+  c.storedFormat = b.stored.name;
   // By the value's name, or the node that makes it (an output's producer).
   for (const std::string &key :
        {c.name, producer ? nodeName(producer) : std::string()}) {

@@ -76,6 +76,14 @@ mlir::OwningOpRef<mlir::ModuleOp> isolate(mlir::Operation *op,
 /// The format `t` stores elements of `elt` in (its own, when none other).
 bisect::Format storedFormat(const target::Target &t, mlir::Type elt);
 
+/// What a value `producer` makes (of `type`; null producer: a graph
+/// input) is held to on `t` under `p`: its tolerance class and reduction
+/// length, the format `t` stores it in, and `t`'s accumulator. dfa-bisect
+/// and dfa-run's --expect both judge by it.
+bisect::Budget budgetOf(const target::Target &t, mlir::Operation *producer,
+                        mlir::Type type, const bisect::Profile &p,
+                        bool accumulated);
+
 /// Compares `got` with `want` (and the oracle) for the value `producer`
 /// makes (null: a graph input).
 bisect::Comparison compareValue(BisectEnv &env, llvm::StringRef name,

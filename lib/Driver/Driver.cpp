@@ -281,20 +281,24 @@ std::string dfa::driver::indexString(llvm::ArrayRef<int64_t> shape,
   return s + "]";
 }
 
+std::string dfa::driver::incomparable(const ref::Tensor &actual,
+                                      const ref::Tensor &expected) {
+  if (actual.shape() != expected.shape())
+    return "shape " + ref::shapeString(actual.shape()) + ", expected " +
+           ref::shapeString(expected.shape());
+  if (actual.dtype() != expected.dtype())
+    return "element type " + ref::dtypeName(actual.dtype()).str() +
+           ", expected " + ref::dtypeName(expected.dtype()).str();
+  return "";
+}
+
 Comparison dfa::driver::compare(const ref::Tensor &actual,
                                 const ref::Tensor &expected, double rtol,
                                 double atol) {
   Comparison c;
-  if (actual.shape() != expected.shape()) {
+  c.problem = incomparable(actual, expected);
+  if (!c.problem.empty()) {
     c.ok = false;
-    c.problem = "shape " + ref::shapeString(actual.shape()) + ", expected " +
-                ref::shapeString(expected.shape());
-    return c;
-  }
-  if (actual.dtype() != expected.dtype()) {
-    c.ok = false;
-    c.problem = "element type " + ref::dtypeName(actual.dtype()).str() +
-                ", expected " + ref::dtypeName(expected.dtype()).str();
     return c;
   }
   bool exact = !ref::isFloat(expected.dtype());

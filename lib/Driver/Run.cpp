@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ModelFlags.h"
+#include "RunCheck.h"
 #include "RunTarget.h"
 
 #include "dfa/Reference/Evaluator.h"
@@ -148,13 +149,22 @@ double inputBytes(TypeRange types) {
 std::string describe(const ref::Tensor &t) {
   return ref::dtypeName(t.dtype()).str() + "[" + ref::shapeString(t.shape()) + "]";
 }
+/// --fp32-matmul on the CPU reference: its matrix ops round their f32
+/// operands as the mode says (the compiled targets get it from
+/// graph-decompose).
+void setFp32MatmulMode(func::FuncOp func, const RunOptions &opts) {
+  if (std::optional<graph::Fp32Matmul> mode = graph::fp32MatmulNamed(opts.fp32Matmul);
+      mode && *mode != graph::Fp32Matmul::IEEE)
+    graph::setFp32Matmul(func, *mode);
+}
+
 /// Writes the outputs, compares them with the expected values and prints
 /// the text or JSON summary; `t` and `timing` for a compiled target.
 int report(llvm::ArrayRef<ref::Tensor> results,
            llvm::ArrayRef<std::string> outNames, const RunOptions &opts,
-           std::vector<Named> &expected, const target::Target *t,
-           const sim::Result *timing, DiagnosticPrinter &printer,
-           llvm::function_ref<void()> footer) {
+           std::vector<Named> &expected, const OutputJudge &judge,
+           const target::Target *t, const sim::Result *timing,
+           DiagnosticPrinter &printer, llvm::function_ref<void()> footer) {
   if (!opts.outputs.empty()) {
     if (auto ec = llvm::sys::fs::create_directories(opts.outputs)) {
       printer.error("cannot create '" + opts.outputs + "': " + ec.message());
@@ -182,12 +192,15 @@ int report(llvm::ArrayRef<ref::Tensor> results,
       }
       outFiles.push_back(p.str().str());
     }
-    if (!expected.empty()) {
+  }
+  if (!expected.empty()) {
+    std::vector<ref::Tensor> want;
+    for (size_t i = 0; i < results.size(); ++i) {
       adoptBF16Bits(expected[i].tensor, results[i].dtype());
-      double rtol = t ? targetRtol(*t, results[i].dtype(), opts.rtol) : opts.rtol;
-      checks.push_back(compare(results[i], expected[i].tensor, rtol, opts.atol));
-      allOk &= checks.back().ok;
+      want.push_back(expected[i].tensor);
     }
+    checks = checkOutputs(results, want, opts, judge);
+    allOk = llvm::all_of(checks, [](const Comparison &c) { return c.ok; });
   }
 
   if (opts.json) {
@@ -209,19 +222,8 @@ int report(llvm::ArrayRef<ref::Tensor> results,
             });
             if (!outFiles.empty())
               j.attribute("file", outFiles[i]);
-            if (checks.empty())
-              return;
-            const Comparison &c = checks[i];
-            j.attributeObject("check", [&] {
-              j.attribute("ok", c.ok);
-              if (!c.problem.empty())
-                j.attribute("problem", c.problem);
-              j.attribute("mismatches", c.mismatches);
-              j.attribute("max_abs_error", c.maxAbsError);
-              j.attribute("max_rel_error", c.maxRelError);
-              if (c.worstIndex >= 0)
-                j.attribute("worst_index", indexString(out.shape(), c.worstIndex));
-            });
+            if (!checks.empty())
+              checkJson(j, checks[i], out.shape());
           });
       });
       if (timing)
@@ -234,18 +236,8 @@ int report(llvm::ArrayRef<ref::Tensor> results,
       llvm::outs() << "output " << i << " '" << outNames[i] << "': " << describe(t);
       if (!outFiles.empty())
         llvm::outs() << " -> " << outFiles[i];
-      if (!checks.empty()) {
-        const Comparison &c = checks[i];
-        if (!c.problem.empty())
-          llvm::outs() << "  MISMATCH: " << c.problem;
-        else if (c.ok)
-          llvm::outs() << "  ok (max abs error " << c.maxAbsError << ")";
-        else
-          llvm::outs() << "  MISMATCH: " << c.mismatches << " of "
-                       << t.numElements() << " elements, worst at "
-                       << indexString(t.shape(), c.worstIndex) << ": got "
-                       << c.worstActual << ", expected " << c.worstExpected;
-      }
+      if (!checks.empty())
+        llvm::outs() << checkText(checks[i], t.shape());
       llvm::outs() << "\n";
     }
     llvm::outs().flush();
@@ -259,7 +251,7 @@ int simulateAndReport(sched::ProgramOp program, const target::Target &t,
                       llvm::ArrayRef<ref::Tensor> args,
                       llvm::ArrayRef<std::string> outNames,
                       const RunOptions &opts, std::vector<Named> &expected,
-                      DiagnosticPrinter &printer) {
+                      const OutputJudge &judge, DiagnosticPrinter &printer) {
   if (opts.timeOnly && !expected.empty()) {
     printer.error("--time-only computes no values to compare with --expect");
     return exitCode(Status::Usage);
@@ -272,8 +264,8 @@ int simulateAndReport(sched::ProgramOp program, const target::Target &t,
                   .count();
   if (s != Status::Ok)
     return exitCode(s);
-  return report(result.outputs, outNames, opts, expected, &t, &result, printer,
-                [&] { printTime(result, t, opts, ms); });
+  return report(result.outputs, outNames, opts, expected, judge, &t, &result,
+                printer, [&] { printTime(result, t, opts, ms); });
 }
 
 /// Runs a saved schedule on the target it names.
@@ -335,7 +327,8 @@ int runSchedule(sched::ProgramOp program, const RunOptions &opts,
   std::vector<std::string> outNames;
   for (unsigned i = 0; i < program.getBlock().getTerminator()->getNumOperands(); ++i)
     outNames.push_back("output" + std::to_string(i));
-  return simulateAndReport(program, t, args, outNames, opts, expected, printer);
+  return simulateAndReport(program, t, args, outNames, opts, expected,
+                           scheduleJudge(opts, t, program), printer);
 }
 } // namespace
 
@@ -534,17 +527,29 @@ int dfa::driver::runMain(const RunOptions &opts) {
   SmallVector<ref::Tensor> &args = prepared.args;
   std::vector<std::string> &outNames = prepared.outNames;
   std::vector<Named> &expected = prepared.expected;
+  // The CPU reference keeps every type as it is; its judge reads the
+  // formats from the element types.
+  target::Target t;
   if (opts.target != target::kReferenceTarget) {
-    target::Target t;
     if (Status s = loadTarget(opts.target, opts, t, printer); s != Status::Ok)
       return exitCode(s);
     // A description that stands for the host (compiler.reference) runs the
     // graph on the CPU reference, as `cpu` does.
     if (!t.caps.reference) {
+      // The graph as imported, for the judge's references (the module
+      // itself becomes the schedule).
+      OwningOpRef<ModuleOp> graph;
+      OutputJudge judge;
+      if (!expected.empty()) {
+        graph = cast<ModuleOp>(r.module->getOperation()->clone());
+        func::FuncOp main = graph->lookupSymbol<func::FuncOp>("main");
+        setFp32MatmulMode(main, opts);
+        judge = modelJudge(opts, t, main, args);
+      }
       if (Status s = compileForRun(*r.module, t, opts, printer); s != Status::Ok)
         return exitCode(s);
       return simulateAndReport(findProgram(*r.module), t, args, outNames, opts,
-                               expected, printer);
+                               expected, judge, printer);
     }
   }
 
@@ -558,12 +563,7 @@ int dfa::driver::runMain(const RunOptions &opts) {
                            printer);
       s != Status::Ok)
     return exitCode(s);
-  // --fp32-matmul on the CPU reference: its matrix ops round their f32
-  // operands as the mode says (the compiled targets get it from
-  // graph-decompose).
-  if (std::optional<graph::Fp32Matmul> mode = graph::fp32MatmulNamed(opts.fp32Matmul);
-      mode && *mode != graph::Fp32Matmul::IEEE)
-    graph::setFp32Matmul(func, *mode);
+  setFp32MatmulMode(func, opts);
   ref::EvalOptions evalOpts;
   evalOpts.fp64Accumulate = opts.fp64Accumulate;
   ref::Evaluator evaluator(evalOpts);
@@ -574,7 +574,8 @@ int dfa::driver::runMain(const RunOptions &opts) {
                   .count();
   if (failed(results))
     return exitCode(Status::RuntimeError);
-  return report(*results, outNames, opts, expected, nullptr, nullptr, printer, [&] {
+  return report(*results, outNames, opts, expected,
+                modelJudge(opts, t, func, args), nullptr, nullptr, printer, [&] {
     llvm::errs() << "dfa-run: evaluated in " << llvm::format("%.1f", ms)
                  << " ms\n";
   });

@@ -75,22 +75,6 @@ Status dfa::driver::simulateForRun(sched::ProgramOp program,
   return Status::Ok;
 }
 
-double dfa::driver::targetRtol(const target::Target &t, ref::DType dtype,
-                               double rtol) {
-  const char *name = dtype == ref::DType::F16    ? "f16"
-                     : dtype == ref::DType::BF16 ? "bf16"
-                     : dtype == ref::DType::F32  ? "f32"
-                                                 : nullptr;
-  if (!name)
-    return rtol;
-  const target::StorageFormat *f = t.deviceFormat(name);
-  if (!f)
-    return rtol;
-  // Rounding every stored value loses up to half an ulp per op; allow a
-  // few ulps of the device format end to end.
-  return std::max(rtol, 8.0 * std::ldexp(1.0, -f->mantissaBits));
-}
-
 static std::string human(double seconds) {
   char buf[32];
   if (seconds >= 1)

@@ -68,10 +68,6 @@ Status simulateForRun(sched::ProgramOp program, const target::Target &t,
                       llvm::ArrayRef<ref::Tensor> args, const RunOptions &opts,
                       sim::Result &result, DiagnosticPrinter &printer);
 
-/// The relative tolerance of --expect on `t` for outputs of `dtype`: the
-/// user's, widened to a few units in the last place of the device format
-/// the target stores that type in.
-double targetRtol(const target::Target &t, ref::DType dtype, double rtol);
 
 /// One line on stderr: simulated time, the plan's, events.
 void printTime(const sim::Result &r, const target::Target &t,

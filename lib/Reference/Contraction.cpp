@@ -86,7 +86,7 @@ void contract(const EvalOptions &o, int64_t M, int64_t N, int64_t K,
               const T *A, int64_t lda, bool transA, const T *B, int64_t ldb,
               bool transB, T *C, int64_t ldc,
               Fp32Matmul p = Fp32Matmul::IEEE) {
-  if (p == Fp32Matmul::IEEE)
+  if (p == Fp32Matmul::IEEE || o.ieeeMatmul)
     return contractIeee(o, M, N, K, A, lda, transA, B, ldb, transB, C, ldc);
   int64_t aRows = transA ? K : M, aCols = transA ? M : K;
   int64_t bRows = transB ? N : K, bCols = transB ? K : N;

@@ -41,8 +41,14 @@ int main(int argc, char **argv) {
                  "ONNX test-data folder (input_N.pb, output_N.pb)");
   app.add_option("--outputs", o.outputs, "Folder to write output_N.npy into");
   app.add_option("--seed", o.seed, "Seed for random inputs (when none given)");
-  app.add_option("--rtol", o.rtol, "Relative tolerance of --expect");
-  app.add_option("--atol", o.atol, "Absolute tolerance of --expect");
+  app.add_option("--rtol", o.rtol,
+                 "Judge --expect by |got - expected| <= atol + rtol |expected| "
+                 "instead of the op-aware budget (default rtol 1e-3)");
+  app.add_option("--atol", o.atol,
+                 "Absolute tolerance of that rule (default 1e-7)");
+  app.add_option("--tolerance-profile", o.toleranceProfile,
+                 "Budgets of the op-aware check, as dfa-bisect's --profile")
+      ->check(CLI::IsMember({"strict", "lenient"}));
   app.add_flag("--json", o.json, "Print a dfa.run/1 JSON summary on stdout");
   app.add_flag("--fp64-accumulate", o.fp64Accumulate,
                "Accumulate reductions, matmuls and convolutions in double");
@@ -61,6 +67,7 @@ int main(int argc, char **argv) {
     return code == 0 ? 0 : dfa::exitCode(dfa::Status::Usage);
   }
   o.timeOnly |= o.model.noWeights;
+  o.explicitTolerance = app.count("--rtol") + app.count("--atol") > 0;
   dfa::driver::applyMaxMemory(o.model, "dfa-run");
   return dfa::driver::runMain(o);
 }

@@ -19,6 +19,10 @@
 /// In accumulated mode (a value computed from device values all the way
 /// from the inputs) the budget also admits a multiple of the reference's
 /// own error against the fp64 oracle, and the storage round-trip floor.
+/// When the reference is another implementation's values (dfa-run's
+/// --expect), the device's carried error is estimated by the same-format
+/// CPU reference instead, and the expected values' own distance from the
+/// oracle is admitted up to the same scale.
 /// Aggregates (RMSE, cosine) are reported, never used to pass: a single
 /// dropped element hides in them.
 ///
@@ -87,6 +91,12 @@ struct Budget {
   /// Accumulated mode: m x |reference - oracle| is admitted too.
   bool accumulated = false;
   double referenceMultiple = 2;
+  /// ULPs of the stored format admitted for the reference's own rounding
+  /// when it is another implementation's values (dfa-run's --expect: the
+  /// profile's elementwise ulps for each rounding op on the output's
+  /// longest chain, which the device need not round alike); 0 in
+  /// dfa-bisect, whose reference rounds as the device does.
+  double referenceUlps = 0;
 };
 
 /// The budget of a value of class `cls` under `p`.
@@ -121,8 +131,12 @@ struct Metrics {
   /// Every bad element holds this one value (0, NaN, a pad value).
   std::optional<double> constantFill;
   /// The smallest budget scale that passes everything: the largest
-  /// error over the allowed (1 passes).
+  /// error over the allowed (1 passes), at `worstRatioIndex`, where the
+  /// error was `ulpsAtWorst` ulps of the stored format and the budget
+  /// `allowedUlpsAtWorst`.
   double worstRatio = 0;
+  int64_t worstRatioIndex = -1;
+  double ulpsAtWorst = 0, allowedUlpsAtWorst = 0;
   bool failed() const { return !bad.empty(); }
 };
 
@@ -131,8 +145,13 @@ std::string shortNumber(double x);
 
 /// Compares `got` with `reference` (same shape) under `b`. `oracle`, when
 /// defined, is the fp64 oracle's value (any float dtype, same shape).
+/// `sameFormat`, when defined, is the same-format CPU reference's value:
+/// `reference` is then another implementation's, and the carried error
+/// admitted is c = m x |sameFormat - oracle| (with its rms floor), plus
+/// the expected values' own error min(|reference - oracle|, c).
 Metrics compare(const ref::Tensor &got, const ref::Tensor &reference,
-                const ref::Tensor &oracle, const Budget &b);
+                const ref::Tensor &oracle, const Budget &b,
+                const ref::Tensor &sameFormat = ref::Tensor());
 
 } // namespace dfa::bisect
 

@@ -94,17 +94,34 @@ Status readTensorFile(llvm::StringRef path, ref::Tensor &tensor,
 bool parseShapeArg(llvm::StringRef arg, std::string &name,
                    std::vector<int64_t> &dims);
 
-/// Element-wise comparison in the style of numpy.allclose:
-/// |actual - expected| <= atol + rtol * |expected|, NaN equal to NaN;
-/// integer and bool tensors compare exactly.
+/// One output checked against its expected value: by a budget of the
+/// tolerance model (dfa-run's default), or numpy.allclose-style.
 struct Comparison {
   bool ok = true;
   std::string problem; // shape or dtype mismatch, when any
   int64_t mismatches = 0;
   double maxAbsError = 0, maxRelError = 0;
+  /// The element furthest over its allowance (over rtol/atol: the one
+  /// with the largest error among the mismatches).
   int64_t worstIndex = -1;
   double worstActual = 0, worstExpected = 0;
+  /// By the tolerance model: the budget's class, reduction length, stored
+  /// format and profile; the error at the worst element in ulps of the
+  /// stored format and the budget there; whether the same-format
+  /// reference and the fp64 oracle were run (only when needed).
+  bool budgeted = false;
+  std::string opClass, storedFormat, profile;
+  int64_t reductionLength = 1;
+  double worstUlps = 0, budgetUlps = 0;
+  bool references = false;
 };
+
+/// Why `actual` cannot be compared with `expected` (their shapes or
+/// element types differ), or "".
+std::string incomparable(const ref::Tensor &actual, const ref::Tensor &expected);
+
+/// numpy.allclose-style: |actual - expected| <= atol + rtol * |expected|,
+/// NaN equal to NaN; integer and bool tensors compare exactly.
 Comparison compare(const ref::Tensor &actual, const ref::Tensor &expected,
                    double rtol, double atol);
 

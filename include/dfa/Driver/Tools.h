@@ -69,7 +69,13 @@ struct RunOptions {
   std::string testData;
   std::string outputs;
   uint64_t seed = 0;
+  /// --expect judges each output by dfa-bisect's tolerance model (op
+  /// class, reduction length, stored format) under `toleranceProfile`;
+  /// a given --rtol or --atol (`explicitTolerance`) judges by those
+  /// instead, numpy.allclose-style.
+  std::string toleranceProfile = "lenient";
   double rtol = 1e-3, atol = 1e-7;
+  bool explicitTolerance = false;
   bool json = false;
   bool fp64Accumulate = false;
   /// Specialize any graph input the import needs at compile time, taking

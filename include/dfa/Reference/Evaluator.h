@@ -28,6 +28,9 @@ struct EvalOptions {
   /// narrower float format, rounding after every addition, as a matrix unit
   /// with such an accumulator does (0: in float32).
   int accumulatorMantissaBits = 0, accumulatorExponentBits = 0;
+  /// Compute every matrix op in IEEE arithmetic whatever its
+  /// graph.fp32_matmul mode (the fp64 oracle: exact math, not a format).
+  bool ieeeMatmul = false;
   /// Keep every value after the run, for get(); by default each is freed
   /// after its last use.
   bool keepValues = false;

@@ -81,6 +81,48 @@ TEST_CASE("accumulated mode admits the reference's own error", "[bisect]") {
   CHECK(m.referenceRmseVsOracle == Approx(1e-6 / std::sqrt(2.0)).epsilon(0.1));
 }
 
+TEST_CASE("expected values from elsewhere: their rounding, not their answer",
+          "[bisect]") {
+  // The device agrees with the same-format reference; the expected values
+  // (another implementation) are off the oracle by rounding, element 0 by
+  // about as much as the reference, element 1 by far more.
+  ref::Tensor oracle = f32({4}, {1.0, 2.0, 3.0, 4.0});
+  ref::Tensor same = f32({4}, {1.0 + 4e-7, 2.0, 3.0, 4.0});
+  ref::Tensor got = same;
+  ref::Tensor want = f32({4}, {1.0 - 4e-7, 2.0, 3.0, 4.0});
+  Budget b = budgetFor(OpClass::Elementwise, 1, strictProfile(), ieee32(),
+                       ieee32(), true);
+  // With the same-format reference standing for the device's carried
+  // error, the expected value's rounding is admitted up to that scale.
+  Metrics m = compare(got, want, oracle, b, same);
+  CHECK_FALSE(m.failed());
+  // A different answer is never admitted, however far the expected value
+  // is from the oracle ...
+  ref::Tensor wrong = f32({4}, {1.5, 2.0, 3.0, 4.0});
+  // ... where taken as the reference's own error, it would be.
+  CHECK_FALSE(compare(got, wrong, oracle, b).failed());
+  m = compare(got, wrong, oracle, b, same);
+  REQUIRE(m.failed());
+  CHECK(m.worstRatioIndex == 0);
+  CHECK(m.ulpsAtWorst > 1e5);
+  CHECK(m.allowedUlpsAtWorst < 100);
+}
+
+TEST_CASE("the expected side's rounding along the chain", "[bisect]") {
+  // Three ulps off: over one op's strict budget, within it when the output
+  // is six rounding ops deep on the other implementation's side.
+  ref::Tensor want = f32({2}, {1.0, 1.0});
+  ref::Tensor got = f32({2}, {1.0 + 3 * std::ldexp(1.0, -23), 1.0});
+  Budget b = budgetFor(OpClass::Elementwise, 1, strictProfile(), ieee32(),
+                       ieee32(), true);
+  Metrics m = compare(got, want, ref::Tensor(), b);
+  REQUIRE(m.failed());
+  CHECK(m.ulpsAtWorst == Approx(3));
+  CHECK(m.allowedUlpsAtWorst == Approx(0.5));
+  b.referenceUlps = 6 * strictProfile().elementwiseUlps;
+  CHECK_FALSE(compare(got, want, ref::Tensor(), b).failed());
+}
+
 TEST_CASE("NaN where the reference has a number always fails", "[bisect]") {
   ref::Tensor want = f32({3}, {1, 2, 3});
   ref::Tensor got = f32({3}, {1, NAN, 3});

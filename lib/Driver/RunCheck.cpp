@@ -1,0 +1,270 @@
+//===- RunCheck.cpp - how dfa-run judges --expect --------------------------===//
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+#include "RunCheck.h"
+#include "BisectRun.h"
+
+#include "dfa/Reference/Evaluator.h"
+#include "dfa/Sim/Sim.h"
+#include "dfa/Support/Limits.h"
+
+#include "dialects/Graph/GraphOps.h"
+
+#include "llvm/Support/Format.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cmath>
+
+using namespace mlir;
+using namespace dfa;
+using namespace dfa::driver;
+
+namespace {
+
+bisect::Profile profileOf(const RunOptions &opts) {
+  if (std::optional<bisect::Profile> p = bisect::profileNamed(opts.toleranceProfile))
+    return *p;
+  return bisect::strictProfile();
+}
+
+/// The graph op a saved schedule's output `v` comes from: back through
+/// the copies that write its buffer to the kernel that yields it (null
+/// when none does: an input returned as it is).
+Operation *producerInSchedule(Value v) {
+  for (int hops = 0; hops < 64; ++hops) {
+    Value from;
+    for (Operation *user : v.getUsers()) {
+      if (auto c = dyn_cast<sched::ComputeOp>(user))
+        for (auto [i, out] : llvm::enumerate(c.getOutputs()))
+          if (out == v)
+            return c.getBody().front().getTerminator()->getOperand(i).getDefiningOp();
+      if (auto d = dyn_cast<sched::DmaOp>(user); d && d.getDest() == v)
+        from = d.getSource();
+    }
+    if (!from)
+      return nullptr;
+    v = from;
+  }
+  return nullptr;
+}
+
+/// `got` against `want` by budget `b` (with the references when defined).
+Comparison judge(const ref::Tensor &got, const ref::Tensor &want,
+                 const bisect::Budget &b, const std::string &profile,
+                 const ref::Tensor &same, const ref::Tensor &oracle) {
+  Comparison c;
+  c.budgeted = true;
+  c.opClass = bisect::className(b.cls).str();
+  c.storedFormat = b.stored.name;
+  c.reductionLength = b.reductionLength;
+  c.profile = profile;
+  c.problem = incomparable(got, want);
+  if (!c.problem.empty()) {
+    c.ok = false;
+    return c;
+  }
+  c.references = oracle.defined();
+  bisect::Metrics m = bisect::compare(got, want, oracle, b, same);
+  c.ok = !m.failed();
+  c.mismatches = int64_t(m.bad.size());
+  c.maxAbsError = m.maxAbs;
+  c.maxRelError = m.maxRel;
+  if (m.failed() && m.worstRatioIndex >= 0) {
+    c.worstIndex = m.worstRatioIndex;
+    c.worstActual = got.getDouble(c.worstIndex);
+    c.worstExpected = want.getDouble(c.worstIndex);
+    c.worstUlps = m.ulpsAtWorst;
+    c.budgetUlps = m.allowedUlpsAtWorst;
+  }
+  return c;
+}
+
+std::string number(double x) {
+  if (std::isinf(x))
+    return x > 0 ? "inf" : "-inf";
+  if (std::isnan(x))
+    return "nan";
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  os << llvm::format(x >= 100 ? "%.0f" : x >= 10 ? "%.1f" : "%.2g", x);
+  return s;
+}
+
+} // namespace
+
+OutputJudge dfa::driver::modelJudge(const RunOptions &opts,
+                                    const target::Target &t, func::FuncOp main,
+                                    ArrayRef<ref::Tensor> args) {
+  OutputJudge j;
+  if (opts.explicitTolerance)
+    return j;
+  bisect::Profile p = profileOf(opts);
+  j.profile = p.name;
+  // The rounding ops on each value's longest chain from the inputs.
+  llvm::DenseMap<Value, int64_t> depth;
+  for (Operation &op : main.getBody().front()) {
+    int64_t d = 0;
+    for (Value v : op.getOperands())
+      d = std::max(d, depth.lookup(v));
+    bool rounds = graph::numericsOf(&op) != graph::Numerics::Exact;
+    for (Value r : op.getResults()) {
+      auto type = dyn_cast<RankedTensorType>(r.getType());
+      depth[r] = d + (rounds && type && isa<FloatType>(type.getElementType()));
+    }
+  }
+  Operation *ret = main.getBody().front().getTerminator();
+  for (Value v : ret->getOperands()) {
+    bisect::Budget b = budgetOf(t, v.getDefiningOp(), v.getType(), p,
+                                /*accumulated=*/true);
+    b.referenceUlps = p.elementwiseUlps * double(depth.lookup(v));
+    j.budgets.push_back(b);
+  }
+  j.references = [&t, main, args](std::vector<ref::Tensor> &same,
+                                  std::vector<ref::Tensor> &oracle) mutable {
+    // Two runs, one after the other, each freeing values as it goes.
+    double need = ref::peakLiveBytes(main.getBody().front(), false);
+    if (!limits::fits(need))
+      return Status::LimitExceeded;
+    SmallVector<ref::Tensor> stored;
+    for (const ref::Tensor &a : args)
+      stored.push_back(sim::toDeviceFormat(t, a));
+    ref::Evaluator sameFormat;
+    FailureOr<SmallVector<ref::Tensor>> s = sameFormat.run(main, stored);
+    if (failed(s))
+      return Status::RuntimeError;
+    for (const ref::Tensor &x : *s)
+      same.push_back(sim::toDeviceFormat(t, x));
+    ref::EvalOptions fp64;
+    fp64.fp64Accumulate = true;
+    fp64.ieeeMatmul = true;
+    ref::Evaluator exact(fp64);
+    FailureOr<SmallVector<ref::Tensor>> o = exact.run(main, args);
+    if (failed(o))
+      return Status::RuntimeError;
+    oracle.assign(o->begin(), o->end());
+    return Status::Ok;
+  };
+  return j;
+}
+
+OutputJudge dfa::driver::scheduleJudge(const RunOptions &opts,
+                                       const target::Target &t,
+                                       sched::ProgramOp program) {
+  OutputJudge j;
+  if (opts.explicitTolerance)
+    return j;
+  bisect::Profile p = profileOf(opts);
+  j.profile = p.name;
+  for (Value v : program.getBlock().getTerminator()->getOperands())
+  {
+    // The graph before the kernel is gone: its own op's rounding only.
+    bisect::Budget b = budgetOf(t, producerInSchedule(v),
+                                cast<sched::BufferType>(v.getType()).getTensor(),
+                                p, /*accumulated=*/true);
+    b.referenceUlps = p.elementwiseUlps;
+    j.budgets.push_back(b);
+  }
+  return j;
+}
+
+std::vector<Comparison> dfa::driver::checkOutputs(
+    ArrayRef<ref::Tensor> results, ArrayRef<ref::Tensor> expected,
+    const RunOptions &opts, const OutputJudge &judgeBy) {
+  std::vector<Comparison> checks;
+  bool byBudget = judgeBy.budgets.size() == results.size();
+  bool allOk = true;
+  for (size_t i = 0; i < results.size(); ++i) {
+    checks.push_back(byBudget ? judge(results[i], expected[i], judgeBy.budgets[i],
+                                      judgeBy.profile, {}, {})
+                              : compare(results[i], expected[i], opts.rtol,
+                                        opts.atol));
+    allOk &= checks.back().ok;
+  }
+  if (allOk || !byBudget || !judgeBy.references)
+    return checks;
+  // Over the budget of one op: measure the error carried in from upstream
+  // before calling it wrong.
+  std::vector<ref::Tensor> same, oracle;
+  Status s = judgeBy.references(same, oracle);
+  if (s != Status::Ok || same.size() != results.size() ||
+      oracle.size() != results.size()) {
+    llvm::errs() << "dfa-run: warning: "
+                 << (s == Status::LimitExceeded
+                         ? "the references that measure carried rounding need "
+                           "more memory than --max-memory allows"
+                         : "the CPU reference cannot run the model on these "
+                           "inputs")
+                 << "; outputs judged by the budget of their last op alone\n";
+    return checks;
+  }
+  for (size_t i = 0; i < results.size(); ++i)
+    if (!checks[i].ok && checks[i].problem.empty())
+      checks[i] = judge(results[i], expected[i], judgeBy.budgets[i],
+                        judgeBy.profile, same[i], oracle[i]);
+  return checks;
+}
+
+std::string dfa::driver::checkText(const Comparison &c,
+                                   ArrayRef<int64_t> shape) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  if (!c.problem.empty()) {
+    os << "  MISMATCH: " << c.problem;
+    return s;
+  }
+  if (c.ok) {
+    os << "  ok (max abs error " << c.maxAbsError << ")";
+    return s;
+  }
+  int64_t n = 1;
+  for (int64_t d : shape)
+    n *= d;
+  os << "  MISMATCH: " << c.mismatches << " of " << n << " elements, worst at "
+     << indexString(shape, c.worstIndex) << ": got " << c.worstActual
+     << ", expected " << c.worstExpected;
+  if (c.budgeted) {
+    os << "; " << number(c.worstUlps) << " ulps of " << c.storedFormat
+       << ", budget " << number(c.budgetUlps) << " (" << c.opClass;
+    if (c.reductionLength > 1)
+      os << " over " << c.reductionLength;
+    os << ", " << c.profile
+       << (c.references ? ", with carried rounding measured" : "") << ")";
+  }
+  return s;
+}
+
+void dfa::driver::checkJson(llvm::json::OStream &j, const Comparison &c,
+                            ArrayRef<int64_t> shape) {
+  j.attributeObject("check", [&] {
+    j.attribute("ok", c.ok);
+    if (!c.problem.empty())
+      j.attribute("problem", c.problem);
+    j.attribute("mismatches", c.mismatches);
+    j.attribute("max_abs_error", c.maxAbsError);
+    j.attribute("max_rel_error", c.maxRelError);
+    if (c.worstIndex >= 0)
+      j.attribute("worst_index", indexString(shape, c.worstIndex));
+    if (!c.budgeted) {
+      j.attribute("rule", "allclose");
+      return;
+    }
+    j.attribute("rule", "budget");
+    j.attributeObject("budget", [&] {
+      j.attribute("class", c.opClass);
+      j.attribute("reduction_length", c.reductionLength);
+      j.attribute("stored_format", c.storedFormat);
+      j.attribute("profile", c.profile);
+      j.attribute("references", c.references);
+    });
+    if (c.worstIndex >= 0) {
+      auto finite = [](double x) -> llvm::json::Value {
+        return std::isfinite(x) ? llvm::json::Value(x) : llvm::json::Value(nullptr);
+      };
+      j.attribute("worst_ulps", finite(c.worstUlps));
+      j.attribute("budget_ulps", finite(c.budgetUlps));
+    }
+  });
+}
