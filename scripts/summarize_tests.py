@@ -40,6 +40,12 @@ for name in sorted(os.listdir(results)):
     rows.append(("conformance on " + m.group(1),
                  sum(c["pass"] for c in tconf["counts"].values()), tbad))
 
+promise = os.path.join(results, "check_promise.txt")
+m = re.search(r"(\d+) agree .*, (\d+) disagree", open(promise).read()) \
+    if os.path.exists(promise) else None
+rows.append(("--check promise", int(m.group(1)) if m else 0,
+             int(m.group(2)) if m else 1))
+
 install = os.path.join(results, "install.txt")
 m = re.search(r"(\d+) passed, (\d+) failed", open(install).read()) \
     if os.path.exists(install) else None

@@ -72,6 +72,17 @@ for env in venv debian; do
   grep -q " 0 failed" "$results/fx.$env.txt" || status=1
 done
 
+# --check is a promise: what it accepts imports, runs on the CPU reference
+# and compiles; what it refuses does not compile. Every conformance model
+# and every torch export made above.
+echo "== --check agrees with import, compile and the CPU reference"
+promise_models=()
+for d in "$results"/models.* "$results"/fx.*; do
+  [ -d "$d" ] && promise_models+=(--models "$d")
+done
+/usr/bin/python3 "$root/test/conformance/check_promise.py" --dfa-bin "$build/bin" \
+  "${promise_models[@]}" | tee "$results/check_promise.txt" || status=1
+
 /usr/bin/python3 "$root/scripts/summarize_tests.py" "$results" || status=1
 echo "test.sh: $(( $(date +%s) - start )) s"
 exit $status

@@ -39,61 +39,6 @@ using namespace mlir;
 using namespace dfa;
 using namespace dfa::driver;
 
-static int printCoverage(const CompileOptions &opts, const OpCoverage &cov,
-                         Status status) {
-  int64_t unsupportedNodes = 0;
-  for (const auto &entry : cov.unsupported)
-    unsupportedNodes += entry.second.size();
-  if (opts.json) {
-    llvm::json::OStream j(llvm::outs(), 2);
-    j.object([&] {
-      j.attribute("schema", "dfa.check/1");
-      j.attribute("model", opts.model.model);
-      j.attribute("opset", cov.opset);
-      j.attribute("nodes", cov.numNodes);
-      j.attribute("ok", cov.unsupported.empty());
-      j.attributeObject("supported", [&] {
-        for (const auto &[type, n] : cov.supported)
-          j.attribute(type, n);
-      });
-      j.attributeObject("unsupported", [&] {
-        for (const auto &entry : cov.unsupported)
-          j.attributeObject(entry.first, [&, &nodes = entry.second] {
-            j.attribute("count", (int64_t)nodes.size());
-            j.attributeArray("nodes", [&] {
-              for (const auto &n : nodes)
-                j.value(n);
-            });
-          });
-      });
-    });
-    llvm::outs() << "\n";
-  } else {
-    llvm::outs() << opts.model.model << ": ";
-    if (cov.opset)
-      llvm::outs() << "opset " << cov.opset << ", ";
-    llvm::outs() << cov.numNodes << " nodes, "
-                 << cov.supported.size() + cov.unsupported.size()
-                 << " op types\n";
-    if (cov.unsupported.empty()) {
-      llvm::outs() << "all op types are supported\n";
-    } else {
-      llvm::outs() << cov.unsupported.size() << " unsupported op type"
-                   << (cov.unsupported.size() > 1 ? "s" : "") << " ("
-                   << unsupportedNodes << " node"
-                   << (unsupportedNodes > 1 ? "s" : "") << "):\n";
-      for (const auto &[type, nodes] : cov.unsupported) {
-        llvm::outs() << "  " << type << ": " << nodes.size() << " node"
-                     << (nodes.size() > 1 ? "s" : "") << " (";
-        for (size_t i = 0; i < nodes.size() && i < 5; ++i)
-          llvm::outs() << (i ? ", " : "") << "'" << nodes[i] << "'";
-        llvm::outs() << (nodes.size() > 5 ? ", ...)" : ")") << "\n";
-      }
-    }
-  }
-  return exitCode(status);
-}
-
 static int listTargets(const CompileOptions &opts, DiagnosticPrinter &printer) {
   target::Registry registry(opts.targetDirs);
   std::vector<target::Target> targets;
@@ -442,17 +387,8 @@ int dfa::driver::compileMain(const CompileOptions &opts) {
     printer.error("no model given");
     return exitCode(Status::Usage);
   }
-  if (opts.check) {
-    if (!isImported(modelKind(opts.model.model))) {
-      printer.error("--check reads .onnx, .fx.json and .csv models");
-      return exitCode(Status::Usage);
-    }
-    OpCoverage cov;
-    ImportResult r = checkModel(opts.model.model, *ctx, cov);
-    if (r.status != Status::Ok && r.status != Status::Unsupported)
-      return exitCode(r.status);
-    return printCoverage(opts, cov, r.status);
-  }
+  if (opts.check)
+    return checkMain(opts, *ctx, printer);
   std::string emit =
       opts.emit.empty()
           ? stageName(opts.target.empty() && opts.compileFrom.empty()

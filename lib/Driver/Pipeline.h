@@ -32,6 +32,12 @@ inline int stageIndex(llvm::StringRef name) {
   return s ? int(*s) : -1;
 }
 
+/// dfa-compile --check (Check.cpp): the op coverage, then the promise
+/// behind it: the model imports, the CPU reference evaluates every op,
+/// and it compiles for each --target.
+int checkMain(const CompileOptions &opts, mlir::MLIRContext &ctx,
+              DiagnosticPrinter &printer);
+
 /// Runs stages (from, to] on `module` for `t` in one pass manager, dumping
 /// after each stage when `opts.dumpDir` is set; every schedule is verified.
 /// A failure's status is the one the failing pass recorded (DoesNotFit for

@@ -184,6 +184,13 @@ double dfa::ref::staticTensorBytes(Type type) {
   return n;
 }
 
+Operation *dfa::ref::firstUnevaluable(Block &body) {
+  for (Operation &op : body)
+    if (!op.hasTrait<OpTrait::IsTerminator>() && !isa<ReferenceOpInterface>(op))
+      return &op;
+  return nullptr;
+}
+
 double dfa::ref::peakLiveBytes(Block &body, bool keepValues, Operation **at) {
   // The evaluator's own policy (runBlock): a value is freed after the op
   // that uses it last.

@@ -44,6 +44,10 @@ double staticTensorBytes(mlir::Type type);
 /// and each value until its last use (every value, with `keepValues`).
 /// `at` is set to the op after which the peak is reached (null when the
 /// arguments alone are the peak).
+/// The first op of `body` (its terminator aside) that the reference cannot
+/// evaluate, or null.
+mlir::Operation *firstUnevaluable(mlir::Block &body);
+
 double peakLiveBytes(mlir::Block &body, bool keepValues,
                      mlir::Operation **at = nullptr);
 
