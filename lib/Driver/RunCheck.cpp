@@ -226,8 +226,17 @@ std::string dfa::driver::checkText(const Comparison &c,
      << indexString(shape, c.worstIndex) << ": got " << c.worstActual
      << ", expected " << c.worstExpected;
   if (c.budgeted) {
-    os << "; " << number(c.worstUlps) << " ulps of " << c.storedFormat
-       << ", budget " << number(c.budgetUlps) << " (" << c.opClass;
+    os << "; ";
+    if (!std::isfinite(c.worstActual) || !std::isfinite(c.worstExpected))
+      os << (std::isfinite(c.worstExpected) ? "not finite where the expected value is"
+                                            : "not what the expected value is");
+    else if (c.budgetUlps == 0)
+      os << number(c.worstUlps) << " ulps of " << c.storedFormat
+         << ", must be exact";
+    else
+      os << number(c.worstUlps) << " ulps of " << c.storedFormat << ", budget "
+         << number(c.budgetUlps);
+    os << " (" << c.opClass;
     if (c.reductionLength > 1)
       os << " over " << c.reductionLength;
     os << ", " << c.profile
