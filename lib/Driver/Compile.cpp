@@ -11,6 +11,7 @@
 #include "dfa/Driver/Tools.h"
 
 #include "dfa/Support/Limits.h"
+#include "dfa/Support/Progress.h"
 #include "dfa/Target/Target.h"
 #include "dfa/Pipeline/Pipeline.h"
 
@@ -455,7 +456,9 @@ int dfa::driver::compileMain(const CompileOptions &opts) {
   std::vector<TargetResult> results;
   Status first = Status::Ok;
   bool quietTable = targets.size() == 1 && !toDir;
+  progress::Task task("compiling", int64_t(targets.size()));
   for (const target::Target &t : targets) {
+    task.advance(t.name);
     TargetResult res;
     res.t = t;
     OwningOpRef<ModuleOp> m = cast<ModuleOp>((*r.module)->clone());

@@ -4,6 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "dfa/Support/Progress.h"
 #include "dfa/Driver/Driver.h"
 
 #include "dfa/Import/FX.h"
@@ -58,6 +59,7 @@ DiagnosticPrinter::DiagnosticPrinter(MLIRContext &ctx, llvm::StringRef tool)
     case DiagnosticSeverity::Remark: kind = "remark"; break;
     default: break;
     }
+    progress::clear();
     std::string where = locationPrefix(diag.getLocation());
     // Remarks and warnings name the source node (errors say it themselves).
     if (diag.getSeverity() == DiagnosticSeverity::Remark ||

@@ -18,6 +18,7 @@
 #include "RunTarget.h"
 
 #include "dfa/Roofline/Roofline.h"
+#include "dfa/Support/Progress.h"
 
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/FileSystem.h"
@@ -220,7 +221,9 @@ int dfa::driver::rooflineMain(const RooflineOptions &opts) {
   co.targetDirs = opts.targetDirs;
   co.inject = opts.inject;
   co.fp32Matmul = opts.fp32Matmul;
+  progress::Task task("profiling", int64_t(targets.size()));
   for (const target::Target &t : targets) {
+    task.advance(t.name);
     OwningOpRef<ModuleOp> m = cast<ModuleOp>((*r.module)->clone());
     Status s = runPipeline(*m, t, 0, kSchedStage, co, printer);
     sched::ProgramOp program = s == Status::Ok ? findProgram(*m) : nullptr;

@@ -20,6 +20,7 @@
 #include "RunTarget.h"
 
 #include "dfa/Import/ONNX.h"
+#include "dfa/Support/Progress.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "llvm/ADT/StringExtras.h"
@@ -204,9 +205,14 @@ int dfa::driver::llmMain(const RooflineOptions &opts) {
     if (first == Status::Ok && s != Status::DoesNotFit)
       first = s;
   };
+  progress::Task task("sweeping", int64_t(sweep.phases.size() *
+                                          sweep.contexts.size() *
+                                          sweep.batches.size()));
   for (const std::string &phase : sweep.phases)
     for (int64_t context : sweep.contexts)
       for (int64_t batch : sweep.batches) {
+        task.advance(phase + " batch " + std::to_string(batch) + " context " +
+                     std::to_string(context));
         bool prefill = phase == "prefill";
         bool isReference = phase == sweep.referencePhase &&
                            batch == sweep.referenceBatch &&

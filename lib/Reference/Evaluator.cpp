@@ -8,6 +8,8 @@
 
 #include "Kernels.h"
 
+#include "dfa/Support/Progress.h"
+
 #include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/BuiltinDialect.h"
 
@@ -225,7 +227,9 @@ FailureOr<SmallVector<Tensor>> Evaluator::runBlock(Block &body,
   // Free every value after its last use so that peak memory stays near the
   // largest live set, not the sum of all activations.
   DenseMap<Operation *, SmallVector<Value>> lastUses = lastUsesIn(body);
+  progress::Task task("evaluating", int64_t(body.getOperations().size()));
   for (Operation &op : body) {
+    task.advance();
     if (op.hasTrait<OpTrait::IsTerminator>()) {
       SmallVector<Tensor> results;
       for (Value v : op.getOperands())

@@ -6,6 +6,8 @@
 
 #include "Machine.h"
 
+#include "dfa/Support/Progress.h"
+
 #include "dfa/Sim/Sim.h"
 
 #include "dfa/Reference/Evaluator.h"
@@ -325,7 +327,9 @@ LogicalResult Executor::run(sched::ProgramOp program,
       return failure();
     store(**b, value, /*zeroPads=*/true);
   }
+  progress::Task task("simulating values", int64_t(body.getOperations().size()));
   for (Operation &op : body) {
+    task.advance();
     LogicalResult r = success();
     if (auto a = dyn_cast<sched::AllocOp>(op)) {
       FailureOr<Buffer *> b = describe(a.getBuffer());

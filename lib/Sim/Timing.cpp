@@ -6,6 +6,7 @@
 
 #include "Timing.h"
 
+#include "dfa/Support/Progress.h"
 #include "dfa/Target/Cost.h"
 
 #include "mlir/IR/Diagnostics.h"
@@ -337,10 +338,12 @@ private:
     for (auto [id, task] : llvm::enumerate(tasks))
       if (task.waiting == 0)
         push(0, Event::Ready, id);
+    progress::Task task("simulating time");
     while (!events.empty()) {
       Event e = events.top();
       events.pop();
       ++r.events;
+      task.set(r.events);
       double now = e.time;
       switch (e.type) {
       case Event::Ready: {

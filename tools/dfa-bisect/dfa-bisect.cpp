@@ -60,6 +60,7 @@ int main(int argc, char **argv) {
                  "STAGE:N), judging that stage's IR on the CPU reference");
   dfa::driver::addShapeFlags(app, r.model);
   dfa::driver::addMaxMemoryFlag(app, r.model);
+  dfa::driver::addQuietFlag(app, r.model.quiet);
   app.add_option("--specialize", r.model.specialize,
                  "Fix an input's value at compile time: NAME or NAME=FILE")
       ->take_all();
@@ -70,5 +71,6 @@ int main(int argc, char **argv) {
     return code == 0 ? 0 : int(dfa::bisect::Usage);
   }
   dfa::driver::applyMaxMemory(r.model, "dfa-bisect");
+  dfa::progress::init("dfa-bisect", r.model.quiet);
   return dfa::driver::bisectMain(o);
 }

@@ -40,6 +40,7 @@ int main(int argc, char **argv) {
                "Machine-readable output (with --check or --list-targets)");
   dfa::driver::addShapeFlags(app, o.model);
   dfa::driver::addMaxMemoryFlag(app, o.model);
+  dfa::driver::addQuietFlag(app, o.model.quiet);
   app.add_option("--specialize", o.model.specialize,
                  "Fix an input's value at compile time: NAME=FILE (.pb/.npy)")
       ->take_all();
@@ -82,5 +83,6 @@ int main(int argc, char **argv) {
     return code == 0 ? 0 : dfa::exitCode(dfa::Status::Usage);
   }
   dfa::driver::applyMaxMemory(o.model, "dfa-compile");
+  dfa::progress::init("dfa-compile", o.model.quiet);
   return dfa::driver::compileMain(o);
 }

@@ -39,6 +39,7 @@ int main(int argc, char **argv) {
                "it was fused into (time and bytes split by FLOPs)");
   dfa::driver::addShapeFlags(app, o.model);
   dfa::driver::addMaxMemoryFlag(app, o.model);
+  dfa::driver::addQuietFlag(app, o.model.quiet);
   app.add_option("--llm", o.llm,
                  "LLM mode for a decoder with a KV cache: sweep prefill "
                  "and/or decode (comma-separated) over --batch and --context")
@@ -64,5 +65,6 @@ int main(int argc, char **argv) {
     return code == 0 ? 0 : dfa::exitCode(dfa::Status::Usage);
   }
   dfa::driver::applyMaxMemory(o.model, "dfa-roofline");
+  dfa::progress::init("dfa-roofline", o.model.quiet);
   return dfa::driver::rooflineMain(o);
 }

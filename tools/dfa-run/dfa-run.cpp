@@ -54,6 +54,7 @@ int main(int argc, char **argv) {
                "Accumulate reductions, matmuls and convolutions in double");
   dfa::driver::addShapeFlags(app, o.model);
   dfa::driver::addMaxMemoryFlag(app, o.model);
+  dfa::driver::addQuietFlag(app, o.model.quiet);
   app.add_option("--specialize", o.model.specialize,
                  "Fix an input's value at compile time: NAME (from --inputs) "
                  "or NAME=FILE")
@@ -69,5 +70,6 @@ int main(int argc, char **argv) {
   o.timeOnly |= o.model.noWeights;
   o.explicitTolerance = app.count("--rtol") + app.count("--atol") > 0;
   dfa::driver::applyMaxMemory(o.model, "dfa-run");
+  dfa::progress::init("dfa-run", o.model.quiet);
   return dfa::driver::runMain(o);
 }

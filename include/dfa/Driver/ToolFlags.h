@@ -14,6 +14,7 @@
 
 #include "dfa/Driver/Tools.h"
 #include "dfa/Support/Limits.h"
+#include "dfa/Support/Progress.h"
 #include "dfa/Transforms/Faults.h"
 
 #include <CLI/CLI.hpp>
@@ -28,6 +29,13 @@ inline void addShapeFlags(CLI::App &app, ModelFlags &flags) {
   app.add_option("--dim", flags.dims,
                  "Size of a symbolic input dim (an ONNX dim_param): NAME=N")
       ->take_all();
+}
+
+/// --quiet: no progress lines (dfa/Support/Progress.h). The mains call
+/// progress::init after parsing.
+inline void addQuietFlag(CLI::App &app, bool &quiet) {
+  app.add_flag("--quiet", quiet,
+               "No progress line on a terminal (pipes and files never get one)");
 }
 
 /// --max-memory SIZE: the memory budget (dfa/Support/Limits.h).

@@ -29,6 +29,8 @@ struct ModelFlags {
   bool noWeights = false;
   /// `--max-memory` as given ("" for the default; dfa/Support/Limits.h).
   std::string maxMemory;
+  /// `--quiet`: no progress line (dfa/Support/Progress.h).
+  bool quiet = false;
 };
 
 struct CompileOptions {

@@ -15,6 +15,7 @@
 #include "Importer.h"
 
 #include "dfa/Reference/Evaluator.h"
+#include "dfa/Support/Progress.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Verifier.h"
@@ -635,9 +636,12 @@ ImportResult Importer::run() {
       failed(createFunction()))
     return fail();
   const auto &graph = m.model.graph();
-  for (size_t i : order)
+  progress::Task task("importing", int64_t(order.size()));
+  for (size_t i : order) {
+    task.advance();
     if (failed(importNode(graph.node(i), i)))
       return fail();
+  }
   // ONNX's own shape inference as a cross-check, once dfa has accepted
   // every node (libonnx's inference does unchecked arithmetic on what it
   // is given).
