@@ -22,6 +22,9 @@
 
 #include "llvm/ADT/TypeSwitch.h"
 
+#include <map>
+#include <tuple>
+
 namespace dfa {
 #define GEN_PASS_DEF_GRAPHSHARDPASS
 #include "dfa/Transforms/Passes.h.inc"
@@ -55,27 +58,6 @@ SmallVector<int64_t> evenSizes(int64_t n, int64_t pieces) {
   for (int64_t i = 0; i < pieces; ++i)
     sizes.push_back(n / pieces + (i < n % pieces ? 1 : 0));
   return sizes;
-}
-
-/// The weight's row slices of `sizes` rows each: weights at later offsets
-/// of the same file.
-SmallVector<Value> weightSlices(OpBuilder &b, WeightOp w,
-                                ArrayRef<int64_t> sizes) {
-  auto type = cast<RankedTensorType>(w.getType());
-  int64_t rowBytes = bytesOf(type) / type.getDimSize(0);
-  SmallVector<Value> out;
-  int64_t row = 0;
-  for (auto [i, rows] : llvm::enumerate(sizes)) {
-    SmallVector<int64_t> shape(type.getShape());
-    shape[0] = rows;
-    auto slice = b.create<WeightOp>(
-        w.getLoc(), RankedTensorType::get(shape, type.getElementType()),
-        (w.getSymName() + ".shard" + std::to_string(i)).str(), w.getFile(),
-        w.getFile().empty() ? 0 : w.getOffset() + row * rowBytes);
-    out.push_back(slice);
-    row += rows;
-  }
-  return out;
 }
 
 /// `x` split along `axis` into `sizes`.
@@ -127,6 +109,45 @@ struct GraphShardPass : dfa::impl::GraphShardPassBase<GraphShardPass>,
     });
     for (Operation *op : layers)
       shard(*t, op, budget);
+    slices.clear();
+  }
+
+  /// Row slices made so far: (weight, first row, rows) -> the slice. A
+  /// weight that several layers read (tied, reused) is sliced once per
+  /// row range, not once per layer.
+  std::map<std::tuple<Operation *, int64_t, int64_t>, Value> slices;
+
+  /// The weight's row slices of `sizes` rows each: weights at later
+  /// offsets of the same file, standing where the weight stood.
+  SmallVector<Value> weightSlices(WeightOp w, ArrayRef<int64_t> sizes) {
+    auto type = cast<RankedTensorType>(w.getType());
+    int64_t rowBytes = bytesOf(type) / type.getDimSize(0);
+    bool firstCut = llvm::none_of(slices, [&](const auto &entry) {
+      return std::get<0>(entry.first) == w.getOperation();
+    });
+    OpBuilder b(w);
+    b.setInsertionPointAfter(w);
+    SmallVector<Value> out;
+    int64_t row = 0;
+    for (auto [i, rows] : llvm::enumerate(sizes)) {
+      Value &slice = slices[{w.getOperation(), row, rows}];
+      if (!slice) {
+        SmallVector<int64_t> shape(type.getShape());
+        shape[0] = rows;
+        // Another cut of the same weight names its slices by their rows.
+        std::string name =
+            firstCut ? (w.getSymName() + ".shard" + std::to_string(i)).str()
+                     : (w.getSymName() + ".rows" + std::to_string(row) + "+" +
+                        std::to_string(rows)).str();
+        slice = b.create<WeightOp>(
+            w.getLoc(), RankedTensorType::get(shape, type.getElementType()),
+            name, w.getFile(),
+            w.getFile().empty() ? 0 : w.getOffset() + row * rowBytes);
+      }
+      out.push_back(slice);
+      row += rows;
+    }
+    return out;
   }
 
   /// The fewest row pieces of weight `w` whose stored images (in the
@@ -188,10 +209,7 @@ struct GraphShardPass : dfa::impl::GraphShardPassBase<GraphShardPass>,
           cast<RankedTensorType>(mm.getLhs().getType()).getRank() < 2)
         return;
     SmallVector<int64_t> sizes = evenSizes(wType.getDimSize(0), pieces);
-    // The slices stand where the weight stood (weights lead the function).
-    OpBuilder wb(w);
-    wb.setInsertionPointAfter(w);
-    SmallVector<Value> slices = weightSlices(wb, w, sizes);
+    SmallVector<Value> pieceWeights = weightSlices(w, sizes);
     OpBuilder b(op);
     Location loc = op->getLoc();
     Value result;
@@ -201,7 +219,7 @@ struct GraphShardPass : dfa::impl::GraphShardPassBase<GraphShardPass>,
       int64_t axis = cast<RankedTensorType>(x.getType()).getRank() - 1;
       SmallVector<Value> xs = splitAlong(b, loc, x, axis, sizes);
       SmallVector<Value> parts;
-      for (auto [xi, wi] : llvm::zip(xs, slices))
+      for (auto [xi, wi] : llvm::zip(xs, pieceWeights))
         parts.push_back(b.create<MatMulOp>(loc, mm.getType(), xi, wi));
       result = sumTree(b, loc, parts);
     } else if (auto g = dyn_cast<GemmOp>(op)) {
@@ -217,7 +235,7 @@ struct GraphShardPass : dfa::impl::GraphShardPassBase<GraphShardPass>,
             cs = splitAlong(b, loc, c, cType.getRank() - 1, sizes);
         }
         SmallVector<Value> parts;
-        for (auto [i, wi] : llvm::enumerate(slices)) {
+        for (auto [i, wi] : llvm::enumerate(pieceWeights)) {
           auto type = RankedTensorType::get({outType.getDimSize(0), sizes[i]},
                                             outType.getElementType());
           parts.push_back(b.create<GemmOp>(
@@ -232,7 +250,7 @@ struct GraphShardPass : dfa::impl::GraphShardPassBase<GraphShardPass>,
         SmallVector<Value> parts;
         for (auto [i, ai] : llvm::enumerate(as))
           parts.push_back(b.create<GemmOp>(
-              loc, outType, ai, slices[i], i == 0 ? g.getC() : Value(),
+              loc, outType, ai, pieceWeights[i], i == 0 ? g.getC() : Value(),
               g.getAlphaAttr(), g.getBetaAttr(), g.getTransAAttr(),
               g.getTransBAttr()));
         result = sumTree(b, loc, parts);
@@ -245,7 +263,7 @@ struct GraphShardPass : dfa::impl::GraphShardPassBase<GraphShardPass>,
       if (Value bias = conv.getBias())
         biases = splitAlong(b, loc, bias, 0, sizes);
       SmallVector<Value> parts;
-      for (auto [i, wi] : llvm::enumerate(slices)) {
+      for (auto [i, wi] : llvm::enumerate(pieceWeights)) {
         SmallVector<int64_t> shape(outType.getShape());
         shape[1] = sizes[i];
         parts.push_back(b.create<ConvOp>(
@@ -262,8 +280,12 @@ struct GraphShardPass : dfa::impl::GraphShardPassBase<GraphShardPass>,
                        << " B one chip holds for weights";
     op->getResult(0).replaceAllUsesWith(result);
     op->erase();
-    if (w->use_empty())
+    if (w->use_empty()) {
+      for (auto it = slices.begin(); it != slices.end();)
+        it = std::get<0>(it->first) == w.getOperation() ? slices.erase(it)
+                                                         : std::next(it);
       w->erase();
+    }
     ++numSharded;
   }
 };

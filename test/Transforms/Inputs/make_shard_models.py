@@ -15,10 +15,12 @@ os.makedirs(out, exist_ok=True)
 rng = np.random.default_rng(7)
 
 
-def save(name, nodes, inputs, output, inits):
+def save(name, nodes, inputs, output, inits, ints=None):
     g = helper.make_graph(nodes, name, inputs, [output],
                           [numpy_helper.from_array(a.astype(np.float32), n)
-                           for n, a in inits.items()])
+                           for n, a in inits.items()] +
+                          [numpy_helper.from_array(np.array(v, np.int64), n)
+                           for n, v in (ints or {}).items()])
     m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)])
     m.ir_version = 8
     with open(os.path.join(out, name + ".onnx"), "wb") as f:
@@ -48,3 +50,14 @@ save("gemm_k", [helper.make_node("Gemm", ["x", "w", "c"], ["y"], name="fc", beta
 save("conv", [helper.make_node("Conv", ["x", "w", "b"], ["y"], name="conv", pads=[1, 1, 1, 1])],
      [vi("x", [1, 32, 4, 4])], vi("y", [1, 640, 4, 4]),
      {"w": rng.standard_normal((640, 32, 3, 3)) / 17, "b": rng.standard_normal(640)})
+# One [960, 640] weight read by two MatMuls (a tied or reused weight): sliced
+# once, both layers read the same slices.
+save("shared", [helper.make_node("MatMul", ["x", "w"], ["y0"], name="first"),
+                helper.make_node("MatMul", ["y1", "w"], ["y2"], name="second"),
+                helper.make_node("Slice", ["y0", "s0", "s1", "ax"], ["y0s"], name="cut"),
+                helper.make_node("Concat", ["y0s", "y0s"], ["y1pre"], name="again", axis=1),
+                helper.make_node("Tanh", ["y1pre"], ["y1"], name="squash"),
+                helper.make_node("Add", ["y2", "y0"], ["y"], name="sum")],
+     [vi("x", [4, 960])], vi("y", [4, 640]),
+     {"w": rng.standard_normal((960, 640)) / 30},
+     ints={"s0": [0], "s1": [480], "ax": [1]})
