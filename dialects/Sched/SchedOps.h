@@ -42,6 +42,17 @@ BufferSite siteOf(mlir::Value buffer);
 /// row-major for a program argument or a buffer without one.
 target::Layout storedLayout(mlir::Value buffer, int64_t elemBytes = 0);
 
+/// The buffers `op` reads and writes (a copy's source and destination, a
+/// kernel's inputs and outputs; nothing for other ops).
+void accesses(mlir::Operation *op, llvm::SmallVectorImpl<mlir::Value> &reads,
+              llvm::SmallVectorImpl<mlir::Value> &writes);
+
+/// Whether `consumer` reads a buffer `producer` writes: a data dependence,
+/// the only kind a consumer may stream from (sched `rows`). A token that
+/// only orders a reuse of memory (the consumer overwrites what the
+/// producer read) must be waited for whole.
+bool feeds(mlir::Operation *producer, mlir::Operation *consumer);
+
 } // namespace dfa::sched
 
 #endif // DIALECTS_SCHED_SCHEDOPS_H

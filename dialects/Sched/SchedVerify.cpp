@@ -130,6 +130,24 @@ LogicalResult ComputeOp::verify() {
   return success();
 }
 
+void dfa::sched::accesses(Operation *op, SmallVectorImpl<Value> &reads,
+                         SmallVectorImpl<Value> &writes) {
+  if (auto d = dyn_cast<DmaOp>(op)) {
+    reads.push_back(d.getSource());
+    writes.push_back(d.getDest());
+  } else if (auto c = dyn_cast<ComputeOp>(op)) {
+    reads.append(c.getInputs().begin(), c.getInputs().end());
+    writes.append(c.getOutputs().begin(), c.getOutputs().end());
+  }
+}
+
+bool dfa::sched::feeds(Operation *producer, Operation *consumer) {
+  SmallVector<Value> producerReads, writes, reads, consumerWrites;
+  accesses(producer, producerReads, writes);
+  accesses(consumer, reads, consumerWrites);
+  return llvm::any_of(writes, [&](Value w) { return llvm::is_contained(reads, w); });
+}
+
 namespace {
 /// A placed buffer: an alloc or a weight.
 struct Placement {
@@ -153,17 +171,6 @@ struct Live {
   Operation *op;
   int64_t first, last, lo, hi, uLo, uHi;
 };
-
-void accesses(Operation *op, SmallVectorImpl<Value> &reads,
-              SmallVectorImpl<Value> &writes) {
-  if (auto d = dyn_cast<DmaOp>(op)) {
-    reads.push_back(d.getSource());
-    writes.push_back(d.getDest());
-  } else if (auto c = dyn_cast<ComputeOp>(op)) {
-    reads.append(c.getInputs().begin(), c.getInputs().end());
-    writes.append(c.getOutputs().begin(), c.getOutputs().end());
-  }
-}
 
 ValueRange depsOf(Operation *op) {
   if (auto d = dyn_cast<DmaOp>(op))

@@ -215,7 +215,8 @@ private:
     for (auto [id, task] : llvm::enumerate(tasks)) {
       task.waiting = task.deps.size();
       for (int32_t d : task.deps) {
-        if (task.rows > 1 && tasks[d].rows > 1) {
+        if (task.rows > 1 && tasks[d].rows > 1 &&
+            sched::feeds(tasks[d].op, task.op)) {
           tasks[d].streamUsers.push_back(id);
           task.streamDeps.push_back(d);
         } else {

@@ -97,11 +97,15 @@ void Lowering::release(Home &h) {
 
 std::pair<int64_t, int64_t> Lowering::streamWindow(ValueRange deps,
                                                    int64_t rows,
-                                                   int64_t cycles) {
+                                                   int64_t cycles,
+                                                   Operation *consumer) {
   int64_t start = 0, end = 0;
   for (Value d : deps) {
     auto r = rowsOf.find(d);
-    if (rows > 1 && r != rowsOf.end()) {
+    // Only a producer whose output it reads streams into it; a reuse of
+    // memory waits for the last reader to finish.
+    if (rows > 1 && r != rowsOf.end() && d.getDefiningOp() &&
+        sched::feeds(d.getDefiningOp(), consumer)) {
       start = std::max(start, firstSliceOf.lookup(d));
       end = std::max(end, int64_t(std::ceil(target::streamEnd(
                               double(endOf.lookup(d)), double(cycles), rows))));
@@ -177,7 +181,7 @@ void Lowering::timeCompute(sched::ComputeOp op, double seconds) {
   int64_t chip = op.getChip() ? int64_t(*op.getChip()) : 0;
   int64_t ub = op.getUnitBegin(), ue = op.getUnitEnd();
   int64_t rows = op.getRows() ? int64_t(*op.getRows()) : 0;
-  auto [ready, floor] = streamWindow(op.getDeps(), rows, cycles);
+  auto [ready, floor] = streamWindow(op.getDeps(), rows, cycles, op);
   int64_t start = std::max(ready, unitsBusy[chip].freeAt(ub, ue));
   int64_t end = std::max(start + cycles, floor);
   op.setStartAttr(b.getI64IntegerAttr(start));
@@ -247,7 +251,7 @@ Value Lowering::dmaRegion(Location loc, Value src, Value dst,
   if (rows > 1)
     op.setRowsAttr(b.getI64IntegerAttr(rows));
   if (isStatic) {
-    auto [ready, floor] = streamWindow(waits, rows, cycles);
+    auto [ready, floor] = streamWindow(waits, rows, cycles, op);
     Intervals &engineBusy = enginesBusy[{chip, engine}];
     int64_t start = engineBusy.earliest(ready, cycles, floor);
     int64_t end = std::max(start + cycles, floor);

@@ -194,10 +194,11 @@ struct Lowering {
   /// row by row (pointwise ops, products whose right operand is resident,
   /// reductions along the last dim); else 0.
   int64_t streamRowsOf(KernelOp k);
-  /// When an op that streams `rows` (0: does not) may start after `deps`,
-  /// and the earliest cycle it may end, taking `cycles` from its start.
+  /// When `consumer`, streaming `rows` (0: does not), may start after
+  /// `deps`, and the earliest cycle it may end, taking `cycles` from its
+  /// start: it streams only from the deps that feed it (sched::feeds).
   std::pair<int64_t, int64_t> streamWindow(ValueRange deps, int64_t rows,
-                                           int64_t cycles);
+                                           int64_t cycles, Operation *consumer);
   /// Records the timing of a streamed op's token.
   void recordStream(Value token, int64_t rows, int64_t start, int64_t cycles);
 
