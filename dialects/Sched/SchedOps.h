@@ -47,10 +47,11 @@ target::Layout storedLayout(mlir::Value buffer, int64_t elemBytes = 0);
 void accesses(mlir::Operation *op, llvm::SmallVectorImpl<mlir::Value> &reads,
               llvm::SmallVectorImpl<mlir::Value> &writes);
 
-/// Whether `consumer` reads a buffer `producer` writes: a data dependence,
-/// the only kind a consumer may stream from (sched `rows`). A token that
-/// only orders a reuse of memory (the consumer overwrites what the
-/// producer read) must be waited for whole.
+/// Whether `consumer` may stream from `producer` (sched `rows`): it reads
+/// a buffer `producer` writes (a data dependence) and overwrites nothing
+/// `producer` reads (no buffer of its writes may share bytes with one of
+/// the producer's reads). A token that orders a reuse of memory must be
+/// waited for whole.
 bool feeds(mlir::Operation *producer, mlir::Operation *consumer);
 
 } // namespace dfa::sched

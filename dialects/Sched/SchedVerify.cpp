@@ -20,6 +20,8 @@
 
 #include <map>
 
+#include <limits>
+
 using namespace mlir;
 using namespace dfa::sched;
 
@@ -141,10 +143,44 @@ void dfa::sched::accesses(Operation *op, SmallVectorImpl<Value> &reads,
   }
 }
 
+/// Whether two buffers may share bytes: the same buffer, or placements in
+/// one memory of one chip whose units and bytes intersect (a reuse of an
+/// arena's memory is a new buffer at the old one's bytes).
+static bool mayAlias(Value a, Value b) {
+  if (a == b)
+    return true;
+  auto pa = a.getDefiningOp<PlacedBufferOpInterface>();
+  auto pb = b.getDefiningOp<PlacedBufferOpInterface>();
+  if (!pa || !pb)
+    return false;
+  if (cast<BufferType>(a.getType()).getMemory() !=
+      cast<BufferType>(b.getType()).getMemory())
+    return false;
+  if ((pa.getChip() ? *pa.getChip() : 0) != (pb.getChip() ? *pb.getChip() : 0))
+    return false;
+  auto units = [](PlacedBufferOpInterface p) -> std::pair<int64_t, int64_t> {
+    if (!p.getUnit())
+      return {0, std::numeric_limits<int64_t>::max()}; // chip-wide
+    int64_t u = int64_t(*p.getUnit());
+    return {u, p.getUnitEnd() ? int64_t(*p.getUnitEnd()) : u + 1};
+  };
+  auto [ua, ua2] = units(pa);
+  auto [ub, ub2] = units(pb);
+  int64_t oa = int64_t(pa.getOffset()), ob = int64_t(pb.getOffset());
+  return ua < ub2 && ub < ua2 && oa < ob + int64_t(pb.getSize()) &&
+         ob < oa + int64_t(pa.getSize());
+}
+
 bool dfa::sched::feeds(Operation *producer, Operation *consumer) {
   SmallVector<Value> producerReads, writes, reads, consumerWrites;
   accesses(producer, producerReads, writes);
   accesses(consumer, reads, consumerWrites);
+  // A consumer that also overwrites what the producer still reads must
+  // wait for all of it, whatever else it reads from it.
+  for (Value w : consumerWrites)
+    for (Value r : producerReads)
+      if (mayAlias(w, r))
+        return false;
   return llvm::any_of(writes, [&](Value w) { return llvm::is_contained(reads, w); });
 }
 

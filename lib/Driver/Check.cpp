@@ -66,8 +66,9 @@ struct Report {
   }
 };
 
-/// Import, reference and compile, each while the one before succeeded.
-/// Fails (printed) only on flags that cannot be used.
+/// Import; when it succeeds, the reference and each target's compile
+/// (each whatever the others gave). Fails (printed) only on flags that
+/// cannot be used.
 Status deepen(const CompileOptions &opts, MLIRContext &ctx,
               DiagnosticPrinter &printer, Report &rep) {
   ONNXImportOptions importOpts;

@@ -118,6 +118,8 @@ std::string modelStem(llvm::StringRef path) {
 
 Status writeModule(ModuleOp m, llvm::StringRef path, bool locations,
                    DiagnosticPrinter &printer) {
+  if (path == "-")
+    progress::clear(); // stdout may share the terminal with the line
   std::string err;
   auto out = openOutputFile(path, &err);
   if (!out) {
@@ -456,34 +458,36 @@ int dfa::driver::compileMain(const CompileOptions &opts) {
   std::vector<TargetResult> results;
   Status first = Status::Ok;
   bool quietTable = targets.size() == 1 && !toDir;
-  progress::Task task("compiling", int64_t(targets.size()));
-  for (const target::Target &t : targets) {
-    task.advance(t.name);
-    TargetResult res;
-    res.t = t;
-    OwningOpRef<ModuleOp> m = cast<ModuleOp>((*r.module)->clone());
-    res.status = runPipeline(*m, t, from, to, opts, printer);
-    // Several targets without -o: the summary only.
-    // --json without -o: the summary only.
-    bool write = toDir || opts.output != "-" || (targets.size() == 1 && !opts.json);
-    if (res.status == Status::Ok)
-      if (auto prog = m->lookupSymbol<sched::ProgramOp>("main"))
-        res.stats = sched::CompileStats::fromAttr(prog.getStatsAttr());
-    if (res.status == Status::Ok && write) {
-      std::string path = opts.output;
-      if (toDir) {
-        llvm::SmallString<256> p(opts.output);
-        llvm::sys::path::append(p, modelStem(opts.model.model) + "." + t.name +
-                                       "." + emit + ".mlir");
-        path = p.str().str();
+  { // the progress line ends before the results are printed
+    progress::Task task("compiling", int64_t(targets.size()));
+    for (const target::Target &t : targets) {
+      task.advance(t.name);
+      TargetResult res;
+      res.t = t;
+      OwningOpRef<ModuleOp> m = cast<ModuleOp>((*r.module)->clone());
+      res.status = runPipeline(*m, t, from, to, opts, printer);
+      // Several targets without -o: the summary only.
+      // --json without -o: the summary only.
+      bool write = toDir || opts.output != "-" || (targets.size() == 1 && !opts.json);
+      if (res.status == Status::Ok)
+        if (auto prog = m->lookupSymbol<sched::ProgramOp>("main"))
+          res.stats = sched::CompileStats::fromAttr(prog.getStatsAttr());
+      if (res.status == Status::Ok && write) {
+        std::string path = opts.output;
+        if (toDir) {
+          llvm::SmallString<256> p(opts.output);
+          llvm::sys::path::append(p, modelStem(opts.model.model) + "." + t.name +
+                                         "." + emit + ".mlir");
+          path = p.str().str();
+        }
+        res.status = writeModule(*m, path, opts.printLocations, printer);
+        if (toDir)
+          res.file = path;
       }
-      res.status = writeModule(*m, path, opts.printLocations, printer);
-      if (toDir)
-        res.file = path;
+      if (first == Status::Ok && res.status != Status::Ok)
+        first = res.status;
+      results.push_back(std::move(res));
     }
-    if (first == Status::Ok && res.status != Status::Ok)
-      first = res.status;
-    results.push_back(std::move(res));
   }
   if (emit != stageName(Stage::Sched))
     return exitCode(first);

@@ -79,6 +79,7 @@ DiagnosticPrinter::~DiagnosticPrinter() {
 }
 
 void DiagnosticPrinter::error(const llvm::Twine &message) {
+  progress::clear();
   llvm::errs() << tool << ": error: " << message << "\n";
 }
 

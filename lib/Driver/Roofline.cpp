@@ -221,19 +221,21 @@ int dfa::driver::rooflineMain(const RooflineOptions &opts) {
   co.targetDirs = opts.targetDirs;
   co.inject = opts.inject;
   co.fp32Matmul = opts.fp32Matmul;
-  progress::Task task("profiling", int64_t(targets.size()));
-  for (const target::Target &t : targets) {
-    task.advance(t.name);
-    OwningOpRef<ModuleOp> m = cast<ModuleOp>((*r.module)->clone());
-    Status s = runPipeline(*m, t, 0, kSchedStage, co, printer);
-    sched::ProgramOp program = s == Status::Ok ? findProgram(*m) : nullptr;
-    if (s == Status::Ok && !program) {
-      printer.error("no schedule for '" + t.name + "'");
-      s = Status::Internal;
+  { // the progress line ends before the results are printed
+    progress::Task task("profiling", int64_t(targets.size()));
+    for (const target::Target &t : targets) {
+      task.advance(t.name);
+      OwningOpRef<ModuleOp> m = cast<ModuleOp>((*r.module)->clone());
+      Status s = runPipeline(*m, t, 0, kSchedStage, co, printer);
+      sched::ProgramOp program = s == Status::Ok ? findProgram(*m) : nullptr;
+      if (s == Status::Ok && !program) {
+        printer.error("no schedule for '" + t.name + "'");
+        s = Status::Internal;
+      }
+      if (s == Status::Ok)
+        s = profile(program, t, opts, opts.model.model, reports, printer);
+      note(s);
     }
-    if (s == Status::Ok)
-      s = profile(program, t, opts, opts.model.model, reports, printer);
-    note(s);
   }
   Status out = writeOutputs(reports, opts, title, printer);
   return exitCode(first != Status::Ok ? first : out);

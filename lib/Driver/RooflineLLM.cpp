@@ -205,72 +205,74 @@ int dfa::driver::llmMain(const RooflineOptions &opts) {
     if (first == Status::Ok && s != Status::DoesNotFit)
       first = s;
   };
-  progress::Task task("sweeping", int64_t(sweep.phases.size() *
-                                          sweep.contexts.size() *
-                                          sweep.batches.size()));
-  for (const std::string &phase : sweep.phases)
-    for (int64_t context : sweep.contexts)
-      for (int64_t batch : sweep.batches) {
-        task.advance(phase + " batch " + std::to_string(batch) + " context " +
-                     std::to_string(context));
-        bool prefill = phase == "prefill";
-        bool isReference = phase == sweep.referencePhase &&
-                           batch == sweep.referenceBatch &&
-                           context == sweep.referenceContext;
-        ONNXImportOptions io = base;
-        io.dims[sweep.dims.batch] = batch;
-        io.dims[sweep.dims.seq] = prefill ? context : 1;
-        if (!sweep.dims.past.empty())
-          io.dims[sweep.dims.past] = prefill ? 0 : context;
-        // The first error of each step is its answer, not a message.
-        std::string captured;
-        ScopedDiagnosticHandler capture(ctx.get(), [&](Diagnostic &d) {
-          if (d.getSeverity() != DiagnosticSeverity::Error)
-            return failure();
-          if (captured.empty())
-            captured = d.str();
-          return success();
-        });
-        auto pointFor = [&](size_t i) -> roofline::LLMPoint & {
-          sweep.targets[i].points.push_back({});
-          roofline::LLMPoint &p = sweep.targets[i].points.back();
-          p.phase = phase;
-          p.batch = batch;
-          p.context = context;
-          return p;
-        };
-        ImportResult r = loadModel(path, *ctx, io);
-        if (r.status != Status::Ok) {
-          note(r.status);
-          for (size_t i = 0; i < targets.size(); ++i)
-            pointFor(i).error = captured.empty() ? "the import failed" : captured;
-          continue;
-        }
-        for (auto [i, t] : llvm::enumerate(targets)) {
-          captured.clear();
-          OwningOpRef<ModuleOp> m = cast<ModuleOp>((*r.module)->clone());
-          Status s = runPipeline(*m, t, 0, kSchedStage, co, printer);
-          sched::ProgramOp program = s == Status::Ok ? findProgram(*m) : nullptr;
-          std::vector<roofline::Report> one;
-          if (s == Status::Ok && program)
-            s = profile(program, t, opts, path, one, printer);
-          else if (s == Status::Ok)
-            s = Status::Internal;
-          note(s);
-          if (s != Status::Ok) {
-            pointFor(i).error = captured.empty()
-                                    ? "failed (exit " +
-                                          std::to_string(exitCode(s)) + ")"
-                                    : captured;
+  { // the progress line ends before the results are printed
+    progress::Task task("sweeping", int64_t(sweep.phases.size() *
+                                            sweep.contexts.size() *
+                                            sweep.batches.size()));
+    for (const std::string &phase : sweep.phases)
+      for (int64_t context : sweep.contexts)
+        for (int64_t batch : sweep.batches) {
+          task.advance(phase + " batch " + std::to_string(batch) + " context " +
+                       std::to_string(context));
+          bool prefill = phase == "prefill";
+          bool isReference = phase == sweep.referencePhase &&
+                             batch == sweep.referenceBatch &&
+                             context == sweep.referenceContext;
+          ONNXImportOptions io = base;
+          io.dims[sweep.dims.batch] = batch;
+          io.dims[sweep.dims.seq] = prefill ? context : 1;
+          if (!sweep.dims.past.empty())
+            io.dims[sweep.dims.past] = prefill ? 0 : context;
+          // The first error of each step is its answer, not a message.
+          std::string captured;
+          ScopedDiagnosticHandler capture(ctx.get(), [&](Diagnostic &d) {
+            if (d.getSeverity() != DiagnosticSeverity::Error)
+              return failure();
+            if (captured.empty())
+              captured = d.str();
+            return success();
+          });
+          auto pointFor = [&](size_t i) -> roofline::LLMPoint & {
+            sweep.targets[i].points.push_back({});
+            roofline::LLMPoint &p = sweep.targets[i].points.back();
+            p.phase = phase;
+            p.batch = batch;
+            p.context = context;
+            return p;
+          };
+          ImportResult r = loadModel(path, *ctx, io);
+          if (r.status != Status::Ok) {
+            note(r.status);
+            for (size_t i = 0; i < targets.size(); ++i)
+              pointFor(i).error = captured.empty() ? "the import failed" : captured;
             continue;
           }
-          roofline::LLMPoint p = roofline::summarize(
-              one.front(), phase, batch, context, sweep.kvBytesPerToken);
-          pointFor(i) = p;
-          if (isReference)
-            reference.push_back(std::move(one.front()));
+          for (auto [i, t] : llvm::enumerate(targets)) {
+            captured.clear();
+            OwningOpRef<ModuleOp> m = cast<ModuleOp>((*r.module)->clone());
+            Status s = runPipeline(*m, t, 0, kSchedStage, co, printer);
+            sched::ProgramOp program = s == Status::Ok ? findProgram(*m) : nullptr;
+            std::vector<roofline::Report> one;
+            if (s == Status::Ok && program)
+              s = profile(program, t, opts, path, one, printer);
+            else if (s == Status::Ok)
+              s = Status::Internal;
+            note(s);
+            if (s != Status::Ok) {
+              pointFor(i).error = captured.empty()
+                                      ? "failed (exit " +
+                                            std::to_string(exitCode(s)) + ")"
+                                      : captured;
+              continue;
+            }
+            roofline::LLMPoint p = roofline::summarize(
+                one.front(), phase, batch, context, sweep.kvBytesPerToken);
+            pointFor(i) = p;
+            if (isReference)
+              reference.push_back(std::move(one.front()));
+          }
         }
-      }
+  }
   std::string title = llvm::sys::path::filename(path).str();
   Status out = writeOutputs(reference, opts, title, printer, &sweep);
   return exitCode(first != Status::Ok ? first : out);

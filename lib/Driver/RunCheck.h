@@ -42,6 +42,8 @@ struct OutputJudge {
   std::function<Status(std::vector<ref::Tensor> &same,
                        std::vector<ref::Tensor> &oracle)>
       references;
+  /// Where the references' diagnostics go (swallowed: they are optional).
+  mlir::MLIRContext *ctx = nullptr;
 };
 
 /// The judge of a run of the graph `main` on `t` (the CPU reference:

@@ -339,7 +339,7 @@ private:
     for (auto [id, task] : llvm::enumerate(tasks))
       if (task.waiting == 0)
         push(0, Event::Ready, id);
-    progress::Task task("simulating time");
+    progress::Task task("simulating time", 0, /*sampleEvery=*/1024);
     while (!events.empty()) {
       Event e = events.top();
       events.pop();

@@ -6,6 +6,7 @@
 
 #include "dfa/Support/Progress.h"
 
+#include "llvm/Support/MathExtras.h"
 #include "llvm/Support/Process.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -21,7 +22,7 @@ namespace {
 struct State {
   bool on = false;
   double delay = 2.0, interval = 0.1;
-  uint64_t sampleMask = 1023;
+  bool everyUpdate = false;
   std::string tool;
   bool shown = false;
   double lastShown = -1;
@@ -50,7 +51,7 @@ void progress::init(llvm::StringRef tool, bool quiet) {
   if (mode == "always") {
     s.on = !quiet;
     s.delay = s.interval = 0;
-    s.sampleMask = 0;
+    s.everyUpdate = true;
   } else if (mode == "never") {
     s.on = false;
   } else {
@@ -70,9 +71,12 @@ void progress::clear() {
   s.owner = nullptr;
 }
 
-progress::Task::Task(llvm::StringRef what, int64_t total)
+progress::Task::Task(llvm::StringRef what, int64_t total, uint64_t sampleEvery)
     : on(state().on), what(what.str()), total(total),
-      sampleMask(state().sampleMask), start(now()), outer(state().current) {
+      sampleMask(state().everyUpdate || sampleEvery <= 1
+                     ? 0
+                     : llvm::PowerOf2Ceil(sampleEvery) - 1),
+      start(now()), outer(state().current) {
   if (on)
     state().current = this;
 }

@@ -7,9 +7,11 @@ under the --models folders: the torch exports), runs
   dfa-compile MODEL --check --json --target T1,...   (the promise)
   dfa-compile MODEL --target T1,... -o DIR           (the compile)
   dfa-run MODEL --test-data D | --seed 0              (the CPU reference)
-and asserts they agree: a passing check means the compile exits 0 and the
-CPU reference neither refuses an op (exit 3) nor fails (4, 7, crash); a
-refusing check means the compile fails too, with the same exit code.
+and asserts they agree, step by step: compile exits as --check's import
+and compile steps say (the first failing one's code, else 0, and the
+coverage's 3 when an op type is unsupported), and the CPU reference runs
+when its step passed (values aside: exit 0 or 1) and does not when it
+failed.
 Prints the disagreements and a closing 'N agree, N disagree' line; exit 1
 on any disagreement.
 
@@ -48,24 +50,36 @@ def one(bin_dir, model, test_data, targets, timeout):
         return model, "--check printed no dfa.check/1 document", rc
     if doc.get("ok") != (rc == 0):
         return model, "--check exit %d but ok=%s" % (rc, doc.get("ok")), rc
+    steps = doc.get("steps", [])
+    imp = next((st for st in steps if st["step"] == "import"), None)
+    ref = next((st for st in steps if st["step"] == "reference"), None)
+    compiles = [st for st in steps if st["step"] == "compile"]
+    # What compile must do: refuse as the op coverage or the import did,
+    # else fail as the first failing compile step, else succeed.
+    if not steps:
+        want = rc
+    elif imp and not imp["ok"]:
+        want = imp["exit"]
+    else:
+        want = next((st["exit"] for st in compiles if not st["ok"]), 0)
     with tempfile.TemporaryDirectory() as tmp:
         crc, cout, cerr = run([os.path.join(bin_dir, "dfa-compile"), model,
                                "--target", targets, "-o", tmp], timeout)
-    if rc == 0 and crc != 0:
-        return model, "--check passes, compile exits %d: %s" % (
-            crc, cerr.strip()[-300:]), rc
-    if rc != 0 and crc != rc:
-        return model, "--check exits %d, compile exits %d" % (rc, crc), rc
-    if rc == 0:
+    if crc != want:
+        return model, "--check says compile exits %d, it exits %d: %s" % (
+            want, crc, cerr.strip()[-300:]), rc
+    if ref is not None:
         run_cmd = [os.path.join(bin_dir, "dfa-run"), model]
         run_cmd += ["--test-data", test_data] if test_data else ["--seed", "0"]
         rrc, rout, rerr = run(run_cmd, timeout)
         # 1: values off (the conformance suite's business); 6: test data
         # that does not match the model's declared inputs (ONNX's castlike
         # tests); 14: over --max-memory.
-        if rrc not in (0, 1, 6, 14):
-            return model, "--check passes, the CPU reference exits %d: %s" % (
+        if ref["ok"] and rrc not in (0, 1, 6, 14):
+            return model, "--check passes the CPU reference, which exits %d: %s" % (
                 rrc, rerr.strip()[-300:]), rc
+        if not ref["ok"] and rrc == 0:
+            return model, "--check refuses the CPU reference, which runs", rc
     return model, None, rc
 
 

@@ -83,12 +83,19 @@ def matches(want, got):
         parts = [re.escape(p) for p in w.split("...")]
         return re.fullmatch(".*".join(parts), g) is not None
 
+    memo = {}
+
     def at(i, j):
+        if (i, j) in memo:
+            return memo[i, j]
         if i == len(want):
-            return j == len(got)
-        if want[i].strip() == "...":
-            return any(at(i + 1, k) for k in range(j, len(got) + 1))
-        return j < len(got) and line_ok(want[i], got[j]) and at(i + 1, j + 1)
+            ok = j == len(got)
+        elif want[i].strip() == "...":
+            ok = any(at(i + 1, k) for k in range(j, len(got) + 1))
+        else:
+            ok = j < len(got) and line_ok(want[i], got[j]) and at(i + 1, j + 1)
+        memo[i, j] = ok
+        return ok
 
     return at(0, 0)
 
@@ -103,9 +110,10 @@ def run_block(repo, bin_dir, cmds):
         for cmd, _ in cmds:
             script.append(cmd)
             script.append("__dfa_status=$?; echo %s; (exit $__dfa_status)" % MARK)
-        env = dict(os.environ)
+        # The caller's DFA_* settings (target paths, progress lines) are
+        # not the docs'.
+        env = {k: v for k, v in os.environ.items() if not k.startswith("DFA_")}
         env["PATH"] = "%s:/usr/bin:/bin" % os.path.abspath(bin_dir)
-        env.pop("DFA_TARGET_PATH", None)
         p = subprocess.run(["bash", "-c", "\n".join(script)], cwd=tmp, env=env,
                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                            text=True, timeout=900)

@@ -93,9 +93,9 @@ struct Budget {
   double referenceMultiple = 2;
   /// ULPs of the stored format admitted for the reference's own rounding
   /// when it is another implementation's values (dfa-run's --expect: the
-  /// profile's elementwise ulps for each rounding op on the output's
-  /// longest chain, which the device need not round alike); 0 in
-  /// dfa-bisect, whose reference rounds as the device does.
+  /// profile's elementwise ulps times sqrt(n) for the n rounding ops on
+  /// the output's longest chain, which the device need not round alike);
+  /// 0 in dfa-bisect, whose reference rounds as the device does.
   double referenceUlps = 0;
 };
 

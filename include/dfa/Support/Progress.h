@@ -41,7 +41,9 @@ void clear();
 /// show the innermost; the outer resumes when it ends.
 class Task {
 public:
-  Task(llvm::StringRef what, int64_t total = 0);
+  /// `sampleEvery`: look at the clock every that many updates (1 for a
+  /// loop over heavy items; more for a hot loop such as an event queue).
+  Task(llvm::StringRef what, int64_t total = 0, uint64_t sampleEvery = 1);
   ~Task();
   Task(const Task &) = delete;
   Task &operator=(const Task &) = delete;
@@ -65,7 +67,8 @@ private:
   std::string what, item;
   int64_t total, done = 0;
   uint64_t calls = 0;
-  /// Looks at the clock every sampleMask + 1 calls (cheap in event loops).
+  /// Looks at the clock every sampleMask + 1 calls (a power of two less
+  /// one; 0 under DFA_PROGRESS=always).
   uint64_t sampleMask;
   double start;
   Task *outer;
