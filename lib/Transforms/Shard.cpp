@@ -20,6 +20,7 @@
 
 #include "dfa/Target/Target.h"
 
+#include "dfa/Support/MathExtras.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 #include <map>
@@ -172,15 +173,7 @@ struct GraphShardPass : dfa::impl::GraphShardPassBase<GraphShardPass>,
     // The fewest pieces that fit: fits() holds from some count up to rows.
     int64_t stored = layoutFor(t, type, order).bytes;
     int64_t lo = std::clamp<int64_t>(int64_t(std::ceil(double(stored) / budget)), 1, rows);
-    int64_t hi = rows;
-    while (lo < hi) {
-      int64_t mid = lo + (hi - lo) / 2;
-      if (fits(mid))
-        hi = mid;
-      else
-        lo = mid + 1;
-    }
-    return lo;
+    return firstTrue(lo, rows, fits);
   }
 
   void shard(const target::Target &t, Operation *op, double budget) {

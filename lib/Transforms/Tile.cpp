@@ -20,6 +20,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "dfa/Support/MathExtras.h"
 #include "dfa/Transforms/TargetModel.h"
 
 #include "dfa/Transforms/Passes.h"
@@ -247,17 +248,8 @@ struct Tiler {
       // The share per PE only shrinks as the rectangle grows: the fewest
       // PEs that fit, or the whole wafer (the lowering then says what does
       // not fit).
-      if (pes < units && !fits(pes)) {
-        int64_t lo = pes + 1, hi = units;
-        while (lo < hi) {
-          int64_t mid = lo + (hi - lo) / 2;
-          if (fits(mid))
-            hi = mid;
-          else
-            lo = mid + 1;
-        }
-        pes = lo;
-      }
+      if (pes < units && !fits(pes))
+        pes = firstTrue(pes + 1, units, fits);
     }
     int64_t fabricW = 757, fabricH = 996;
     if (const llvm::json::Array *a = t.layout.getArray("fabric_dims"))

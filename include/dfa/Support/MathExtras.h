@@ -5,7 +5,8 @@
 //===----------------------------------------------------------------------===//
 ///
 /// The one definition of the rounding every layout, tile and chunk size
-/// uses. A granule of 1 or less leaves `x` as it is.
+/// uses (a granule of 1 or less leaves `x` as it is), and the search the
+/// sizing passes share.
 ///
 //===----------------------------------------------------------------------===//
 
@@ -23,6 +24,21 @@ inline int64_t ceilDiv(int64_t x, int64_t m) {
 /// The smallest multiple of `m` that is at least `x`, for x >= 0.
 inline int64_t roundUp(int64_t x, int64_t m) {
   return m <= 1 ? x : ceilDiv(x, m) * m;
+}
+
+/// The smallest n in [lo, hi] for which `holds(n)`, where `holds` is false
+/// up to some n and true from there on; `hi` when only it (or nothing)
+/// holds. Bisection: log2(hi - lo) calls.
+template <typename Pred>
+int64_t firstTrue(int64_t lo, int64_t hi, Pred holds) {
+  while (lo < hi) {
+    int64_t mid = lo + (hi - lo) / 2;
+    if (holds(mid))
+      hi = mid;
+    else
+      lo = mid + 1;
+  }
+  return lo;
 }
 
 } // namespace dfa
