@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "BisectRun.h"
+#include "Capture.h"
 #include "Pipeline.h"
 #include "RunTarget.h"
 
@@ -33,23 +34,16 @@ std::string typeName(Type t) {
 
 func::FuncOp mainOf(ModuleOp m) { return m.lookupSymbol<func::FuncOp>("main"); }
 
-/// Runs `body` with the first error diagnostic captured into `message`
-/// and the warnings into `warnings` (a bisection's many runs print
-/// nothing).
+/// Runs `body` with its diagnostics kept in `e`: the first error of the
+/// execution, naming its source node, and every warning (a bisection's
+/// many runs print nothing).
 template <typename F>
-void capturing(MLIRContext &ctx, std::string &message,
-               std::vector<std::string> &warnings, F body) {
-  ScopedDiagnosticHandler capture(&ctx, [&](Diagnostic &d) {
-    if (d.getSeverity() == DiagnosticSeverity::Error && message.empty()) {
-      // Name the source node the diagnostic is at, when it has one.
-      std::string node = sourceName(d.getLocation());
-      message = (node.empty() ? "" : "'" + node + "': ") + d.str();
-    }
-    if (d.getSeverity() == DiagnosticSeverity::Warning)
-      warnings.push_back(d.str());
-    return success();
-  });
-  body();
+void keepDiagnostics(MLIRContext &ctx, Execution &e, F body) {
+  Captured c;
+  driver::capturing(ctx, c, body);
+  if (e.message.empty() && !c.message.empty())
+    e.message = c.located();
+  e.warnings.insert(e.warnings.end(), c.warnings.begin(), c.warnings.end());
 }
 
 void simulateInto(BisectEnv &env, sched::ProgramOp program,
@@ -57,7 +51,7 @@ void simulateInto(BisectEnv &env, sched::ProgramOp program,
   sim::Options so;
   sim::Result r;
   Status s = Status::Ok;
-  capturing(env.ctx, e.message, e.warnings, [&] {
+  keepDiagnostics(env.ctx, e, [&] {
     s = sim::simulate(program, env.target, args, so, r);
   });
   if (s == Status::Ok) {
@@ -121,7 +115,7 @@ Execution dfa::driver::execute(BisectEnv &env, ModuleOp graph, int stage,
     if (s == stage)
       co.lastStagePassLimit = passLimit;
     Status st = Status::Ok;
-    capturing(env.ctx, e.message, e.warnings, [&] {
+    keepDiagnostics(env.ctx, e, [&] {
       st = runPipeline(*e.module, env.target, s - 1, s, co, env.printer);
     });
     if (st != Status::Ok) {
@@ -145,7 +139,7 @@ Execution dfa::driver::execute(BisectEnv &env, ModuleOp graph, int stage,
   }
   ref::Evaluator ev;
   FailureOr<SmallVector<ref::Tensor>> out;
-  capturing(env.ctx, e.message, e.warnings, [&] { out = ev.run(mainOf(*e.module), args); });
+  keepDiagnostics(env.ctx, e, [&] { out = ev.run(mainOf(*e.module), args); });
   if (failed(out)) {
     e.failure = "runtime";
     e.failedStage = stageName(Stage(stage));

@@ -13,6 +13,7 @@
 ///
 //===----------------------------------------------------------------------===//
 
+#include "Capture.h"
 #include "ModelFlags.h"
 #include "Pipeline.h"
 
@@ -39,17 +40,14 @@ struct Step {
   bool ok() const { return status == Status::Ok; }
 };
 
-/// Runs `body`, keeping the first error and the node it names.
+/// Runs `body` as step `step`, keeping its first error and the node it
+/// names (warnings and remarks are not --check's to print).
 template <typename F>
-Status capturing(MLIRContext &ctx, Step &step, F body) {
-  ScopedDiagnosticHandler capture(&ctx, [&](Diagnostic &d) {
-    if (d.getSeverity() == DiagnosticSeverity::Error && step.message.empty()) {
-      step.node = sourceName(d.getLocation());
-      step.message = d.str();
-    }
-    return success(); // warnings and remarks: not --check's to print
-  });
-  return body();
+void runStep(MLIRContext &ctx, Step &step, F body) {
+  Captured c;
+  step.status = capturing(ctx, c, body);
+  step.node = c.node;
+  step.message = c.message;
 }
 
 struct Report {
@@ -87,7 +85,7 @@ Status deepen(const CompileOptions &opts, MLIRContext &ctx,
   Step imp;
   imp.name = "import";
   ImportResult r;
-  imp.status = capturing(ctx, imp, [&] {
+  runStep(ctx, imp, [&] {
     r = loadModel(opts.model.model, ctx, importOpts);
     return r.status;
   });
@@ -113,7 +111,7 @@ Status deepen(const CompileOptions &opts, MLIRContext &ctx,
     Step c;
     c.name = t.name;
     OwningOpRef<ModuleOp> m = cast<ModuleOp>((*r.module)->clone());
-    c.status = capturing(ctx, c, [&] {
+    runStep(ctx, c, [&] {
       return runPipeline(*m, t, 0, kSchedStage, opts, printer);
     });
     rep.steps.push_back(c);
