@@ -320,11 +320,12 @@ def main():
             + decode_rows(bin_dir, work))
     text = table(rows)
     print(text)
-    # XLA's measured H100 matmul table, every shape (bench/gemm_validate.py).
+    # Measured GEMM tables, every shape: XLA's H100 table the GPU model was
+    # built against, and the held-out B200 and A100 tables
+    # (bench/gemm_validate.py RUNS).
     sys.path.insert(0, HERE)
     import gemm_validate
-    gemm = gemm_validate.markdown(gemm_validate.validate(bin_dir, dtypes=("bf16",)),
-                                  "gpu-h100")
+    gemm = gemm_validate.markdown(gemm_validate.validate_all(bin_dir))
     print(gemm)
     labels, labels_ok = label_rows(bin_dir, work)
     print(labels)

@@ -69,7 +69,7 @@ public:
   Analyzer(sched::ProgramOp program, const target::Target &t)
       : program(program), t(t),
         cycle(1.0 / std::max(1.0, t.clockHz.value)),
-        overhead(target::kernelOverheadSeconds(t, layerPipeline(program, t))) {}
+        pipeline(layerPipeline(program, t)) {}
 
   /// Whether the program's kernels form a layer pipeline (spatial
   /// placement, weights resident): they fire on their data, no barrier.
@@ -103,11 +103,14 @@ private:
   void addDma(sched::DmaOp d);
   void finishRoofs(KernelRoof &k);
   void attribute(const sim::Result &timing);
-  static void classify(KernelRoof &k);
+  void classify(KernelRoof &k) const;
 
   sched::ProgramOp program;
   const target::Target &t;
-  double cycle, overhead;
+  double cycle;
+  /// A layer pipeline: a kernel's overhead is its rectangle's fill, not a
+  /// launch or a barrier.
+  bool pipeline;
   std::vector<KernelRoof> kernels;
   llvm::StringMap<size_t> index;
   llvm::StringMap<double> flopsByType;
@@ -156,7 +159,8 @@ void Analyzer::addCompute(sched::ComputeOp c) {
     k.modelComputeSeconds += double(cc.getInt()) * cycle;
     k.computeCycles += cc.getInt();
   }
-  k.launchSeconds += overhead;
+  k.launchSeconds += target::kernelOverheadSeconds(
+      t, pipeline, int64_t(c.getUnitEnd() - c.getUnitBegin()));
   ++k.computeOps;
   // Analytic time: the cost model's, kernel after kernel.
   if (std::optional<int64_t> cycles = c.getCycles())
@@ -278,7 +282,7 @@ void Analyzer::attribute(const sim::Result &timing) {
   }
 }
 
-void Analyzer::classify(KernelRoof &k) {
+void Analyzer::classify(KernelRoof &k) const {
   // The time it spent computing beyond its bound: launch overhead first,
   // then what the cost model charges over the peak (fill and drain,
   // padding, efficiency), then contention.
@@ -295,7 +299,7 @@ void Analyzer::classify(KernelRoof &k) {
     double dma = std::max(
         0.0, k.waits.dma - std::max(0.0, k.boundSeconds - computing));
     std::pair<double, const char *> why[] = {
-        {k.waits.launch, "launch overhead"},
+        {k.waits.launch, pipeline ? "fabric fill" : "launch overhead"},
         {k.waits.bubbles, "pipeline bubbles"},
         {dma, "DMA waits"},
         {k.waits.deps, "dependency waits"},

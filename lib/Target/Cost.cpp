@@ -23,9 +23,31 @@ double dfa::target::unitShare(const Target &t, int64_t planned) {
                     1e-9, 1.0);
 }
 
-double dfa::target::kernelOverheadSeconds(const Target &t, bool layerPipeline) {
+std::pair<int64_t, int64_t> dfa::target::peRectangle(const Target &t,
+                                                     int64_t pes) {
+  int64_t fabricW = 757, fabricH = 996;
+  if (const llvm::json::Array *a = t.layout.getArray("fabric_dims"))
+    if (a->size() == 2) {
+      fabricW = int64_t((*a)[0].getAsNumber().value_or(757));
+      fabricH = int64_t((*a)[1].getAsNumber().value_or(996));
+    }
+  pes = std::max<int64_t>(pes, 1);
+  int64_t h = std::min<int64_t>(fabricH, int64_t(std::ceil(std::sqrt(double(pes)))));
+  int64_t w = std::min<int64_t>(fabricW, (pes + h - 1) / h);
+  return {w, h};
+}
+
+int64_t dfa::target::rectangleHops(const Target &t, int64_t units) {
+  auto [w, h] = peRectangle(t, units);
+  return w + h;
+}
+
+double dfa::target::kernelOverheadSeconds(const Target &t, bool layerPipeline,
+                                          int64_t units) {
   if (layerPipeline)
-    return 0;
+    return t.onChip ? double(rectangleHops(t, units)) *
+                          t.onChip->latencyNs.value * 1e-9
+                    : 0;
   return (t.caps.staticPlan ? t.syncNs.value : t.launchNs.value) * 1e-9;
 }
 
@@ -109,11 +131,14 @@ static std::optional<KernelTime> tiledGemm(const Target &t, const Work &w) {
       double outBytes = b * M * N * ob;
       double partials = split > 1 ? 2 * (split - 1) * b * M * N * 4 : 0;
       double fill = latency + (tm + tn) * kt * eb * std::min(ctas, sms) / l2Bw;
-      double lastWave = rest > 0 ? rest : std::min(ctas, sms);
-      double epilogue = lastWave * tm * tn * ob / hbmBw;
+      // Each wave's epilogue: its tiles leave the SMs together after their
+      // main loops, so the wave's output bytes share the outer memory's
+      // bandwidth while the tensor cores wait (a CTA holds its SM until
+      // its tile is stored).
+      double epilogue = (fullWaves * sms + rest) * tm * tn * ob / hbmBw;
       double memory = (outerBytes + outBytes) / hbmBw;
       double total =
-          std::max(main + partials / l2Bw, memory) + fill + epilogue;
+          std::max(main + partials / l2Bw + epilogue, memory) + fill;
       KernelTime k;
       // The compute roof with quantization, fill and epilogue: what the
       // kernel takes when nothing but its MMAs limits it.

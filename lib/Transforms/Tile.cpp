@@ -21,6 +21,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "dfa/Support/MathExtras.h"
+#include "dfa/Target/Cost.h"
 #include "dfa/Transforms/TargetModel.h"
 
 #include "dfa/Transforms/Passes.h"
@@ -227,6 +228,21 @@ struct Tiler {
     } else {
       auto flops = double(cast<CostOpInterface>(k.getOperation()).getFlops());
       int64_t byWork = int64_t(double(units) * 0.5 * flops / totalFlops);
+      // More PEs than R* lose time: the work shrinks as 1/R while the fill
+      // across the rectangle (target::kernelOverheadSeconds) grows as
+      // 2 sqrt(R) hops, so the time is least at R* = (w / hop)^(2/3), w the
+      // kernel's compute time on one PE.
+      if (t.onChip && t.onChip->latencyNs.value > 0 && !k.getOutputs().empty()) {
+        target::Work one;
+        one.flops = flops;
+        one.matrix = isMatrixKind(k.getKindEnum());
+        Type et = cast<RankedTensorType>(k.getOutputs()[0].getType()).getElementType();
+        llvm::raw_string_ostream(one.dtype) << et;
+        one.units = 1;
+        double single = target::kernelTime(t, one).compute;
+        double best = std::pow(single / (t.onChip->latencyNs.value * 1e-9), 2.0 / 3.0);
+        byWork = std::min<int64_t>(byWork, int64_t(best));
+      }
       int64_t byWeights = int64_t(std::ceil(double(weightBytes(k)) / (0.5 * peSram)));
       int64_t byIo = int64_t(std::ceil(double(ioBytes(k)) / peSram));
       pes = std::clamp<int64_t>(std::max({byWork, byWeights, byIo, int64_t(1)}), 1,
@@ -251,14 +267,7 @@ struct Tiler {
       if (pes < units && !fits(pes))
         pes = firstTrue(pes + 1, units, fits);
     }
-    int64_t fabricW = 757, fabricH = 996;
-    if (const llvm::json::Array *a = t.layout.getArray("fabric_dims"))
-      if (a->size() == 2) {
-        fabricW = int64_t((*a)[0].getAsNumber().value_or(757));
-        fabricH = int64_t((*a)[1].getAsNumber().value_or(996));
-      }
-    int64_t h = std::min<int64_t>(fabricH, int64_t(std::ceil(std::sqrt(double(pes)))));
-    int64_t w = std::min<int64_t>(fabricW, ceilDiv(pes, h));
+    auto [w, h] = target::peRectangle(t, pes);
     setArray(k, "rect", {w, h});
     set(k, "pes", w * h);
     set(k, "grid", 1);

@@ -51,12 +51,23 @@ double kernelUnits(const Target &t, int64_t planned);
 /// The fraction of the chip's compute those units are, in (0, 1]: the
 /// scheduler times a kernel with it and the roofline draws its roof.
 double unitShare(const Target &t, int64_t planned);
+/// The rectangle of a spatial target's PEs that holds `pes` of them: as
+/// square as the fabric allows (`layout.fabric_dims`, width x height), so
+/// {width, height} with width * height >= pes. graph-tile places kernels on
+/// it; the fill latency below crosses it.
+std::pair<int64_t, int64_t> peRectangle(const Target &t, int64_t pes);
+/// The fabric hops across a kernel's rectangle of `units` PEs: a product
+/// broadcasts its input along the rows and reduces its partial sums along
+/// the columns, width + height hops.
+int64_t rectangleHops(const Target &t, int64_t units);
 /// What every kernel pays besides its work: a launch on a target that runs
-/// kernels in stream order (a GPU), a synchronization inside a static plan;
-/// nothing in a layer pipeline (spatial placement with resident weights),
-/// where a kernel fires on its data's arrival (flow control over the
-/// fabric, whose hops its copies pay), not at a barrier.
-double kernelOverheadSeconds(const Target &t, bool layerPipeline = false);
+/// kernels in stream order (a GPU), a synchronization inside a static plan.
+/// In a layer pipeline (spatial placement with resident weights) a kernel
+/// fires on its data's arrival (flow control over the fabric), not at a
+/// barrier; it pays its rectangle's fill instead, the hops across its
+/// `units` PEs at the on-chip network's per-hop latency.
+double kernelOverheadSeconds(const Target &t, bool layerPipeline = false,
+                             int64_t units = 1);
 
 /// The bandwidth of level `m` to a buffer or kernel spanning `units` units:
 /// a per-unit memory's times the units, a chip-wide one's as it is.

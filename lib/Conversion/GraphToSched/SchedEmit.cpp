@@ -7,6 +7,7 @@
 #include "SchedLowering.h"
 
 #include "mlir/IR/IRMapping.h"
+#include "llvm/Support/SaveAndRestore.h"
 
 using namespace mlir;
 using namespace dfa;
@@ -242,12 +243,17 @@ Value Lowering::dmaRegion(Location loc, Value src, Value dst,
     op.setBytesAttr(b.getI64IntegerAttr(int64_t(1) << 62));
     planted = true;
   }
-  // A copy over the fabric between two streaming kernels streams too.
+  // A copy over the fabric between two streaming kernels streams too, and
+  // so does an activation's load from the outer memory into one.
   int64_t rows = 0;
-  if (kernelRows > 1 && engine == kLinkEngine && layerPipeline())
-    for (Value d : waits)
-      if (rowsOf.count(d))
-        rows = kernelRows;
+  if (kernelRows > 1 && layerPipeline()) {
+    if (streamFromOuter)
+      rows = kernelRows;
+    else if (engine == kLinkEngine)
+      for (Value d : waits)
+        if (rowsOf.count(d))
+          rows = kernelRows;
+  }
   if (rows > 1)
     op.setRowsAttr(b.getI64IntegerAttr(rows));
   if (isStatic) {
@@ -326,6 +332,13 @@ Lowering::operand(Location loc, Value v, const KernelPlan &p,
       deps.push_back(h.token);
     return h.buffer;
   }
+  // An activation read from the outer memory (a graph input, or a value
+  // spilled there) flows into a streaming kernel row by row, as one from
+  // another rectangle does; a weight is placed whole (placeResident).
+  llvm::SaveAndRestore<bool> rowsFromOuter(
+      streamFromOuter, spatial() && !isResident(v) && want == home &&
+                           cast<sched::BufferType>(h.buffer.getType()).getMemory() !=
+                               home->name);
   FailureOr<Home> copy = copyOf(loc, v, h, *want, p, engine);
   if (failed(copy))
     return failure();
@@ -478,7 +491,8 @@ void Lowering::timeKernel(KernelOp k, const KernelPlan &p,
   compute->setAttr("memory_cycles",
                    b.getI64IntegerAttr(target::toCycles(t, time.memory)));
   timeCompute(compute,
-              time.seconds() + target::kernelOverheadSeconds(t, layerPipeline()));
+              time.seconds() +
+                  target::kernelOverheadSeconds(t, layerPipeline(), w.units));
 }
 
 void Lowering::releaseDead(KernelOp k, const DenseMap<Value, int64_t> &lastUse,

@@ -186,6 +186,9 @@ struct Lowering {
   DenseMap<Value, int64_t> rowsOf, firstSliceOf;
   /// The rows the kernel being emitted streams (0: it does not).
   int64_t kernelRows = 0;
+  /// The copy being emitted loads an activation from the outer memory into
+  /// the kernel being lowered (it streams with the kernel's rows).
+  bool streamFromOuter = false;
   /// Whether kernels form a layer pipeline: side by side on their own units
   /// (spatial placement, weights resident), each firing on its data.
   bool layerPipeline() const { return spatial() && !weightStreaming; }

@@ -7,6 +7,7 @@ out below from the shapes and the target descriptions (targets/*.json); the
 script fails on the first one that differs.
 """
 import json
+import math
 import sys
 
 # Shapes: A [640,640], B [640,1280], Y, X, E [640,1280], all f16 (2 bytes).
@@ -30,7 +31,23 @@ SPYRE_F16, SPYRE_DDR, SPYRE_LX_PER_CORE = 98304e9, 150e9, 547e9  # 32 cores
 # Per kernel: FLOPs, units held, FLOP/s roof (peak x units/all units),
 # and {level: (bytes, bandwidth)}. Bytes at a level = the DMAs into and out
 # of it (their layout bytes) + the kernel's operands there (dense bytes).
-WSE_RECT = 652 * 652         # the kernel's PE rectangle, 425,104 PEs
+WSE2_HOP = 1.25e-9            # network.on_chip.latency_ns, one hop
+
+
+def wse_rect(flops):
+    """A lone kernel's PE rectangle on wse-2 (graph-tile): half the wafer
+    by its share of the FLOPs (all of them), capped where the fill across
+    the rectangle (width + height hops) would cost more than the PEs save,
+    R* = (its time on one PE / one hop)^(2/3), then made as square as it
+    goes: ceil(sqrt(R)) rows."""
+    one_pe = flops / (WSE2_PEAK / WSE2_PES)
+    pes = min(int(0.5 * WSE2_PES), int((one_pe / WSE2_HOP) ** (2.0 / 3.0)))
+    h = math.ceil(math.sqrt(pes))
+    return math.ceil(pes / h) * h
+
+
+WSE_RECT = wse_rect(GEMM_FLOPS)            # 508 x 508 = 258,064 PEs
+WSE_RECT_SOFTMAX = wse_rect(5 * 640 * 1280)  # 80 x 80 = 6,400 PEs
 EXPECT = {
     "gemm": {
         # GPU: 128x128 tiles, (640/128) * (1280/128) = 50 CTAs on 50 of 132
@@ -70,9 +87,10 @@ EXPECT = {
              {"HBM": (E + ROW_TILED + Y, V4_HBM),
               "VMEM": (E + ROW_TILED + Y + E + ROW + Y, 2 * V4_VMEM_PER_CORE)}),
         ],
-        "wse-2": [("softmax", 5 * N, WSE_RECT, WSE2_PEAK * WSE_RECT / WSE2_PES,
+        "wse-2": [("softmax", 5 * N, WSE_RECT_SOFTMAX,
+                   WSE2_PEAK * WSE_RECT_SOFTMAX / WSE2_PES,
                    {"MemoryX": (X, WSE2_MEMX),
-                    "PE-SRAM": (X + X + Y, WSE_RECT * WSE2_PE_BW)})],
+                    "PE-SRAM": (X + X + Y, WSE_RECT_SOFTMAX * WSE2_PE_BW)})],
         # LPU: two kernels on the vector unit (its roof: the chip's peak).
         # 1: max, subtract, exp (3 FLOPs/element); 2: sum, divide (2).
         "groq-tsp": [("softmax", 3 * N, 1, GROQ_F16, {"SRAM": (X + E, GROQ_SRAM)}),
