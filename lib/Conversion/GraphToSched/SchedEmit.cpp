@@ -343,6 +343,17 @@ Lowering::operand(Location loc, Value v, const KernelPlan &p,
   if (failed(copy))
     return failure();
   deps.push_back(copy->token);
+  // A graph input loaded onto the wafer stays there for its later readers,
+  // which take it over the fabric from this copy instead of reading the
+  // outer memory again (fan-out, as an activation made on the wafer is);
+  // it is freed after its last reader. A graph input that is also a result
+  // keeps its home where the result is returned.
+  if (streamFromOuter && isa<BlockArgument>(v) &&
+      llvm::none_of(v.getUsers(),
+                    [](Operation *u) { return isa<func::ReturnOp>(u); })) {
+    homes[v] = *copy;
+    return copy->buffer;
+  }
   temps.push_back({*copy, Value()});
   return copy->buffer;
 }
