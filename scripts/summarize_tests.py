@@ -30,6 +30,17 @@ regressions = len(re.findall(r"^(REGRESSION|NEW PASS|CRASH) ", text, re.M))
 cp = sum(c["pass"] for c in conf["counts"].values())
 rows.append(("conformance (expected list)", cp, regressions))
 
+# The node tests of the project's pinned onnx (make_onnx_node_data.py).
+cur = os.path.join(results, "conformance-onnx-current.json")
+if os.path.exists(cur):
+    cconf = json.load(open(cur))
+    ctext = open(os.path.join(results, "conformance-onnx-current.txt")).read()
+    rows.append(("conformance, %s" % cconf["onnx"].split(",")[0],
+                 sum(c["pass"] for c in cconf["counts"].values()),
+                 len(re.findall(r"^(REGRESSION|NEW PASS|CRASH) ", ctext, re.M))))
+else:
+    rows.append(("conformance, current onnx (not run)", 0, 1))
+
 for name in sorted(os.listdir(results)):
     m = re.match(r"conformance\.(.+)\.json$", name)
     if not m:

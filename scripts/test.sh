@@ -38,6 +38,20 @@ echo "== conformance (ONNX 1.12 test data)"
   --dfa-run "$build/bin/dfa-run" --report "$results/conformance.json" \
   --expected "$root/test/conformance/expected_pass.txt" | tee "$results/conformance.txt" || status=1
 
+# The node tests of the current onnx package (opsets to the newest it
+# defines), written from the project's environment, with their own list.
+echo "== conformance (node tests of the project's onnx package)"
+if [ -n "$venv_python" ] &&
+   "$venv_python" "$root/test/conformance/make_onnx_node_data.py" "$build/onnx-node-tests"; then
+  /usr/bin/python3 "$root/test/conformance/run_conformance.py" \
+    --dfa-run "$build/bin/dfa-run" --data "$build/onnx-node-tests" \
+    --report "$results/conformance-onnx-current.json" \
+    --expected "$root/test/conformance/expected_pass_current.txt" \
+    | tee "$results/conformance-onnx-current.txt" || status=1
+else
+  status=1
+fi
+
 echo "== install and package (cmake --install, cpack -G DEB, dpkg -x)"
 "$root/scripts/install_check.sh" "$build" | tee "$results/install.txt" || status=1
 

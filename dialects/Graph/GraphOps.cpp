@@ -257,9 +257,9 @@ LogicalResult ResizeOp::verify() {
             nearest = getNearestMode();
   if (mode != "nearest" && mode != "linear" && mode != "cubic")
     return emitOpError("unknown mode '") << mode << "'";
-  if (!llvm::is_contained({"half_pixel", "pytorch_half_pixel", "align_corners",
-                           "asymmetric", "tf_half_pixel_for_nn",
-                           "tf_crop_and_resize"},
+  if (!llvm::is_contained({"half_pixel", "half_pixel_symmetric",
+                           "pytorch_half_pixel", "align_corners", "asymmetric",
+                           "tf_half_pixel_for_nn", "tf_crop_and_resize"},
                           coord))
     return emitOpError("unknown coordinate mode '") << coord << "'";
   if (!llvm::is_contained(

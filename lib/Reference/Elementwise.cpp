@@ -209,7 +209,21 @@ static double fmodSigned(double x, double y, bool fmod) {
   double r = std::fmod(x, y);
   if (!fmod && r != 0 && ((r < 0) != (y < 0)))
     r += y;
+  // Floor semantics: a zero remainder takes the divisor's sign (Mod-28).
+  if (!fmod && r == 0)
+    r = std::copysign(0.0, y);
   return r;
+}
+/// BitShift on a `bits`-wide integer (BitShift-28): an arithmetic right
+/// shift for signed types; a shift by a negative amount or by the width or
+/// more leaves only the sign fill (-1 for a negative X shifted right).
+static int64_t bitShift(int64_t x, int64_t y, bool left, int64_t bits,
+                        bool isSigned) {
+  if (y < 0 || y >= bits)
+    return !left && isSigned && x < 0 ? -1 : 0;
+  if (left)
+    return (int64_t)((uint64_t)x << y);
+  return isSigned ? x >> y : (int64_t)((uint64_t)x >> y);
 }
 static int64_t ipow(int64_t x, int64_t y) {
   if (y < 0)
@@ -244,8 +258,9 @@ DFA_BINARY(AndOp, (x != 0 && y != 0), (x != 0 && y != 0))
 DFA_BINARY(OrOp, (x != 0 || y != 0), (x != 0 || y != 0))
 DFA_BINARY(XorOp, ((x != 0) != (y != 0)), ((x != 0) != (y != 0)))
 DFA_BINARY(BitShiftOp, 0.0,
-           (int64_t)(op.getLeft() ? ((uint64_t)x << (y & 63))
-                                  : ((uint64_t)x >> (y & 63))))
+           bitShift(x, y, op.getLeft(),
+                    8 * int64_t(dtypeSize(dtypeOfValue(op.getResult()))),
+                    !isUnsigned(dtypeOfValue(op.getResult()))))
 DFA_BINARY(EqualOp, x == y, x == y)
 DFA_BINARY(LessOp, x < y, x < y)
 DFA_BINARY(LessEqualOp, x <= y, x <= y)

@@ -51,8 +51,23 @@ LogicalResult reduce(Operation *op, ArrayRef<int64_t> axes, Evaluator &ev,
 
   if (isInt) {
     std::vector<int64_t> vx = x.toInts();
-    int64_t init = kind == Red::Max ? std::numeric_limits<int64_t>::min()
-                   : kind == Red::Min ? std::numeric_limits<int64_t>::max()
+    // An empty max (min) is the type's least (greatest) value: false (true)
+    // for bool, 0 (all ones) for unsigned types.
+    int64_t bits = 8 * int64_t(dtypeSize(x.dtype()));
+    int64_t lo = std::numeric_limits<int64_t>::min(),
+            hi = std::numeric_limits<int64_t>::max();
+    if (x.dtype() == DType::Bool) {
+      lo = 0;
+      hi = 1;
+    } else if (isUnsigned(x.dtype())) {
+      lo = 0;
+      hi = bits >= 64 ? std::numeric_limits<int64_t>::max()
+                      : (int64_t(1) << bits) - 1;
+    } else if (bits < 64) {
+      lo = -(int64_t(1) << (bits - 1));
+      hi = (int64_t(1) << (bits - 1)) - 1;
+    }
+    int64_t init = kind == Red::Max ? lo : kind == Red::Min ? hi
                    : kind == Red::Prod ? 1 : 0;
     std::vector<int64_t> acc(n, init);
     forEachOffset2(x.shape(), st, st, [&](int64_t i, int64_t o, int64_t) {

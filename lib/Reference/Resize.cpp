@@ -28,11 +28,19 @@ struct Taps {
 };
 
 /// `out` is the resized length as the scale gives it, in * scale, which the
-/// ONNX spec leaves unrounded in these formulas.
+/// ONNX spec leaves unrounded in these formulas; `outInt` the output's
+/// length.
 double sourceCoordinate(StringRef mode, int64_t o, double scale, int64_t in,
-                        double out, double roiStart, double roiEnd) {
+                        double out, int64_t outInt, double roiStart,
+                        double roiEnd) {
   if (mode == "half_pixel")
     return (o + 0.5) / scale - 0.5;
+  if (mode == "half_pixel_symmetric") {
+    // Opset 19: the centre of the input maps to the centre of the output
+    // even when the output's length was rounded.
+    double center = in / 2.0, adjustment = double(outInt) / out;
+    return center * (1 - adjustment) + (o + 0.5) / scale - 0.5;
+  }
   if (mode == "pytorch_half_pixel")
     return out > 1 ? (o + 0.5) / scale - 0.5 : 0.0;
   if (mode == "align_corners")
@@ -65,7 +73,7 @@ Taps dimTaps(ResizeOp op, int64_t d, int64_t in, int64_t out) {
   }
   auto clampIdx = [&](int64_t i) { return std::clamp<int64_t>(i, 0, in - 1); };
   for (int64_t o = 0; o < out; ++o) {
-    double x = sourceCoordinate(coord, o, scale, in, in * scale, rs, re);
+    double x = sourceCoordinate(coord, o, scale, in, in * scale, out, rs, re);
     if (coord == "tf_crop_and_resize" && (x < 0 || x > in - 1)) {
       t.outside[o] = true;
       continue;

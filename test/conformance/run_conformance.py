@@ -8,6 +8,11 @@ and writes a JSON report. With --expected FILE it fails (exit 1) on any
 regression (an expected pass that no longer passes) and on any new pass not
 yet recorded, so the list stays exact; --update rewrites the list.
 
+With --data DIR it runs another suite in the same layout instead: the
+node tests of the current onnx package, written by make_onnx_node_data.py
+(DIR/node/<test>; DIR/VERSION names the onnx version), with their own
+expected-pass list (expected_pass_current.txt).
+
 With --target T, the tests that pass on the CPU reference (the expected
 list) are compiled for T and run through T's schedule in the simulator
 (`dfa-run --target T`), judged by dfa-run's op-aware budget (op class,
@@ -36,8 +41,8 @@ DATA = "/usr/share/libonnx-testdata/data"
 CATEGORIES = ["node", "pytorch-converted", "pytorch-operator", "simple"]
 
 
-def run_one(dfa_run, category, name, timeout, target):
-    test = os.path.join(DATA, category, name)
+def run_one(data, dfa_run, category, name, timeout, target):
+    test = os.path.join(data, category, name)
     datasets = sorted(d for d in os.listdir(test) if d.startswith("test_data_set"))
     outcome, detail = "pass", ""
     for ds in datasets:
@@ -77,6 +82,8 @@ def main():
     ap.add_argument("--expected", help="expected-pass list to check against")
     ap.add_argument("--update", action="store_true",
                     help="rewrite the expected-pass list from this run")
+    ap.add_argument("--data", default=DATA,
+                    help="the suite's root (default: ONNX 1.12's, libonnx-testdata)")
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
     ap.add_argument("--timeout", type=int, default=120)
     ap.add_argument("--filter", default="", help="only tests containing this")
@@ -95,17 +102,25 @@ def main():
                 l = l.strip()
                 if l and not l.startswith("#") and args.filter in l.split("/")[1]:
                     tests.append(tuple(l.split("/", 1)))
-    for cat in CATEGORIES if not args.target else []:
-        root = os.path.join(DATA, cat)
-        if not os.path.isdir(root):
-            sys.exit("conformance: %s is missing (install libonnx-testdata)" % root)
+    suite = "1.12"
+    if args.data != DATA:
+        try:
+            suite = open(os.path.join(args.data, "VERSION")).read().strip()
+        except OSError:
+            sys.exit("conformance: %s/VERSION is missing (write the suite with "
+                     "make_onnx_node_data.py)" % args.data)
+    categories = [c for c in CATEGORIES if os.path.isdir(os.path.join(args.data, c))]
+    if args.data == DATA and len(categories) != len(CATEGORIES):
+        sys.exit("conformance: %s is incomplete (install libonnx-testdata)" % DATA)
+    for cat in categories if not args.target else []:
+        root = os.path.join(args.data, cat)
         for name in sorted(os.listdir(root)):
             if args.filter in name:
                 tests.append((cat, name))
 
     results = []
     with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
-        futs = [pool.submit(run_one, args.dfa_run, c, n, args.timeout, args.target)
+        futs = [pool.submit(run_one, args.data, args.dfa_run, c, n, args.timeout, args.target)
                 for c, n in tests]
         for f in futs:
             results.append(f.result())
@@ -119,12 +134,14 @@ def main():
                                               "unsupported", "nofit", "crash"))
     for c in CATEGORIES:
         k = counts[c]
+        if not k["total"] and c not in categories:
+            continue
         print("%-18s %6d %6d %6d %12d %6d %6d" % (c, k["total"], k["pass"], k["fail"],
                                                   k["unsupported"], k["nofit"], k["crash"]))
 
     if args.report:
         with open(args.report, "w") as f:
-            json.dump({"schema": "dfa.conformance/1", "onnx": "1.12",
+            json.dump({"schema": "dfa.conformance/1", "onnx": suite,
                        "target": args.target or "cpu",
                        "counts": counts,
                        "tests": [{"category": c, "name": n, "outcome": o, "detail": d}
@@ -139,9 +156,10 @@ def main():
         status = 1
     if args.update and args.expected:
         with open(args.expected, "w") as f:
-            f.write("# Conformance tests expected to pass%s (regenerate with "
+            f.write("# Conformance tests expected to pass%s%s (regenerate with "
                     "run_conformance.py --update).\n"
-                    % (" through the %s schedule" % args.target if args.target else ""))
+                    % (" through the %s schedule" % args.target if args.target else "",
+                       "" if args.data == DATA else ", node tests of " + suite))
             f.write("\n".join(passed) + "\n")
     elif args.expected or args.target:
         with open(args.expected or args.cpu_expected) as f:

@@ -13,6 +13,7 @@
 
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/MemoryBuffer.h"
 
 #include <onnx/onnx_pb.h>
@@ -48,6 +49,19 @@ Status tensorFromProto(const onnx::TensorProto &proto, llvm::StringRef dir,
 /// Returns "" or the problem.
 std::string checkExternalLocation(llvm::StringRef location);
 
+/// The newest opset of the default domain dfa imports: the newest the
+/// project's pinned onnx defines (OnnxSignatures.inc).
+int64_t newestOpset();
+/// The newest opset of the default domain that libonnx (its schemas and
+/// shape inference) knows.
+int64_t libonnxNewestOpset();
+/// Checks `node` against its operator's signature in `opset` (input and
+/// output counts, empty inputs, attribute names, types and required ones):
+/// libonnx's schema up to its own newest opset, dfa's table after. Returns
+/// what is wrong, or nullopt (also for an operator no ONNX opset defines).
+std::optional<std::string> checkSignature(const onnx::NodeProto &node,
+                                          int64_t opset);
+
 class NodeContext;
 using Converter = mlir::LogicalResult (*)(NodeContext &ctx,
                                           llvm::SmallVectorImpl<mlir::Value> &);
@@ -77,6 +91,11 @@ public:
   int64_t opset;
   llvm::SmallVector<mlir::Value> inputs;
 
+private:
+  mutable llvm::StringSet<> readAttrs;
+
+public:
+
   /// Input `i`, or null when absent.
   mlir::Value in(size_t i) const {
     return i < inputs.size() ? inputs[i] : mlir::Value();
@@ -87,7 +106,18 @@ public:
   }
   mlir::MLIRContext *ctx() const { return b.getContext(); }
 
+  /// An attribute of the node, or null. Every attribute a converter asks
+  /// for is recorded as read: one it never asks for is one it would ignore,
+  /// and the importer refuses the node rather than give a wrong answer.
   const onnx::AttributeProto *attr(llvm::StringRef name) const;
+  /// Marks attributes as read that have no effect on the values (a seed of
+  /// an op run in inference mode, a hint).
+  void ignoreAttrs(std::initializer_list<llvm::StringRef> names) const {
+    for (llvm::StringRef n : names)
+      readAttrs.insert(n);
+  }
+  /// The first attribute of the node no converter step read, or null.
+  const onnx::AttributeProto *unreadAttr() const;
   int64_t intAttr(llvm::StringRef name, int64_t dflt) const;
   double floatAttr(llvm::StringRef name, double dflt) const;
   std::string strAttr(llvm::StringRef name, llvm::StringRef dflt) const;

@@ -13,8 +13,16 @@ using namespace dfa;
 using namespace dfa::onnximport;
 
 const onnx::AttributeProto *NodeContext::attr(llvm::StringRef name) const {
+  readAttrs.insert(name);
   for (const auto &a : node.attribute())
     if (a.name() == name)
+      return &a;
+  return nullptr;
+}
+
+const onnx::AttributeProto *NodeContext::unreadAttr() const {
+  for (const auto &a : node.attribute())
+    if (!readAttrs.contains(a.name()))
       return &a;
   return nullptr;
 }

@@ -35,8 +35,6 @@ using namespace dfa;
 using namespace dfa::onnximport;
 
 namespace {
-constexpr int64_t kMaxOpset = 17;
-
 std::string nodeName(const onnx::NodeProto &node, size_t index) {
   if (!node.name().empty())
     return node.name();
@@ -116,10 +114,10 @@ LogicalResult Importer::readOpset() {
                                    "ONNX operator set";
     return failure();
   }
-  if (opset > kMaxOpset) {
+  if (opset > newestOpset()) {
     error(Status::Unsupported)
         << "model uses ONNX opset " << opset << "; dfa supports opsets up to "
-        << kMaxOpset;
+        << newestOpset();
     return failure();
   }
   return success();
@@ -359,6 +357,9 @@ std::optional<int64_t> Importer::symbolicDim(llvm::StringRef param) {
 }
 
 void Importer::runONNXShapeInference() {
+  // libonnx would infer a newer opset's nodes with its older schemas.
+  if (opset > libonnxNewestOpset())
+    return;
   // Give the graph inputs the shapes they are imported with, so that
   // inference (with data propagation) reaches static shapes.
   for (auto &input : *m.model.mutable_graph()->mutable_input()) {
@@ -541,19 +542,11 @@ LogicalResult Importer::importNode(const onnx::NodeProto &node, size_t index) {
   Location loc = NameLoc::get(b.getStringAttr(name), fileLoc);
   // The node must match its ONNX schema (input and output counts, required
   // inputs and attributes, attribute types) before a converter sees it.
-  if (const onnx::OpSchema *schema =
-          onnx::OpSchemaRegistry::Schema(node.op_type(), (int)opset, "")) {
-    try {
-      schema->Verify(node);
-    } catch (const std::exception &e) {
-      std::string what = e.what();
-      if (size_t nl = what.find("\n\n==>"); nl != std::string::npos)
-        what.resize(nl);
-      error(Status::InvalidModel)
-          << "'" << node.op_type() << "' node '" << name
-          << "' does not match the opset-" << opset << " schema: " << what;
-      return failure();
-    }
+  if (std::optional<std::string> what = checkSignature(node, opset)) {
+    error(Status::InvalidModel)
+        << "'" << node.op_type() << "' node '" << name
+        << "' does not match the opset-" << opset << " schema: " << *what;
+    return failure();
   }
   SmallVector<Value> inputs;
   for (const std::string &in : node.input()) {
@@ -586,6 +579,12 @@ LogicalResult Importer::importNode(const onnx::NodeProto &node, size_t index) {
   if (failed(converted)) {
     if (status == Status::Ok)
       status = Status::InvalidModel;
+    return failure();
+  }
+  if (const onnx::AttributeProto *a = nc.unreadAttr()) {
+    error(Status::Unsupported)
+        << "'" << node.op_type() << "' node '" << name << "': attribute '"
+        << a->name() << "' is not supported (opset " << opset << ")";
     return failure();
   }
   // Verify what the node became here, so that an inconsistency the

@@ -96,8 +96,9 @@ LogicalResult convertMod(NodeContext &c, Results &r) {
   if (failed(checkSameElementType(c, c.in(0), c.in(1))))
     return failure();
   bool fmod = c.intAttr("fmod", 0) != 0;
-  if (!fmod && isa<FloatType>(c.type(0).getElementType())) {
-    c.error() << "fmod must be 1 for floating-point inputs";
+  // Mod-28 defines fmod=0 (floor) for floating point too.
+  if (!fmod && c.opset < 28 && isa<FloatType>(c.type(0).getElementType())) {
+    c.error() << "fmod must be 1 for floating-point inputs before opset 28";
     return failure();
   }
   r.push_back(c.b.create<ModOp>(c.loc, c.in(0), c.in(1), c.b.getBoolAttr(fmod)));
@@ -174,6 +175,9 @@ LogicalResult convertClip(NodeContext &c, Results &r) {
 }
 
 LogicalResult convertCast(NodeContext &c, Results &r) {
+  // saturate (opset 19) and round_mode (opset 28) govern conversions to
+  // the float8 types only, which dfa does not have.
+  c.ignoreAttrs({"saturate", "round_mode"});
   int to = c.intAttr("to", 0);
   Type elt = elementType(to, c.ctx());
   if (!elt) {
@@ -185,6 +189,7 @@ LogicalResult convertCast(NodeContext &c, Results &r) {
 }
 
 LogicalResult convertCastLike(NodeContext &c, Results &r) {
+  c.ignoreAttrs({"saturate", "round_mode"});
   r.push_back(c.cast(c.in(0), c.type(1).getElementType()));
   return success();
 }
@@ -249,6 +254,9 @@ LogicalResult convertGemm(NodeContext &c, Results &r) {
     c.error() << "A and B must be matrices";
     return failure();
   }
+  // Opsets before 7: broadcast=1 allows C to broadcast, as it always may
+  // since; a C that needs none is valid either way.
+  c.ignoreAttrs({"broadcast"});
   bool ta = c.intAttr("transA", 0), tb = c.intAttr("transB", 0);
   int64_t k1 = c.type(0).getDimSize(ta ? 0 : 1), k2 = c.type(1).getDimSize(tb ? 1 : 0);
   if (k1 != k2) {
@@ -291,6 +299,12 @@ FailureOr<WindowAttrs> windowAttrs(NodeContext &c, ArrayRef<int64_t> kernel) {
     return v ? SmallVector<int64_t>(v->begin(), v->end())
              : SmallVector<int64_t>(n, dflt);
   };
+  // Conv's kernel comes from its weight; a kernel_shape must agree.
+  if (auto ks = c.intsAttr("kernel_shape");
+      ks && !llvm::equal(*ks, w.kernel)) {
+    c.error() << "kernel_shape does not match the weight's spatial dims";
+    return failure();
+  }
   w.strides = get("strides", s, 1);
   w.dilations = get("dilations", s, 1);
   w.pads = get("pads", 2 * s, 0);
@@ -389,6 +403,10 @@ LogicalResult convertConvTranspose(NodeContext &c, Results &r) {
     return failure();
   }
   SmallVector<int64_t> kernel(wt.getShape().drop_front(2));
+  if (auto ks = c.intsAttr("kernel_shape"); ks && !llvm::equal(*ks, kernel)) {
+    c.error() << "kernel_shape does not match the weight's spatial dims";
+    return failure();
+  }
   auto get = [&](StringRef name, size_t n, int64_t dflt) {
     auto v = c.intsAttr(name);
     return v ? SmallVector<int64_t>(v->begin(), v->end())
@@ -458,6 +476,14 @@ template <typename OpT> LogicalResult convertPool(NodeContext &c, Results &r) {
   if (failed(w))
     return failure();
   bool ceil = c.intAttr("ceil_mode", 0);
+  // storage_order lays out MaxPool's Indices output, which dfa does not
+  // produce (a node asking for it is refused for its outputs).
+  c.ignoreAttrs({"storage_order"});
+  if (!std::is_same_v<OpT, MaxPoolOp> &&
+      llvm::any_of(w->dilations, [](int64_t d) { return d != 1; })) {
+    c.unsupported() << "dilations (opset 19) on " << c.node.op_type();
+    return failure();
+  }
   auto k = c.b.getDenseI64ArrayAttr(w->kernel);
   auto st = c.b.getDenseI64ArrayAttr(w->strides);
   auto pads = c.b.getDenseI64ArrayAttr(w->pads);
@@ -490,7 +516,7 @@ LogicalResult convertResize(NodeContext &c, Results &r) {
   int64_t rank = t.getRank();
   bool upsample = c.node.op_type() == "Upsample";
   std::vector<double> scales, roi;
-  std::vector<int64_t> sizes;
+  std::vector<int64_t> sizes, keepAspectAxes;
   // Inputs: Upsample-7 attr scales; Upsample-9 and Resize-10 (X, scales);
   // Resize-11+ (X, roi, scales, sizes).
   size_t scalesAt = (upsample || c.opset < 11) ? 1 : 2;
@@ -504,6 +530,54 @@ LogicalResult convertResize(NodeContext &c, Results &r) {
       (failed(c.optionalConst(3, "sizes", sizes)) ||
        failed(c.optionalConst(1, "roi", roi))))
     return failure();
+  // Opset 18: scales, sizes and roi may name only the dims in `axes`; the
+  // others keep their size (scale 1, roi [0, 1]).
+  if (std::optional<std::vector<int64_t>> axesAttr = c.intsAttr("axes")) {
+    std::vector<int64_t> axes;
+    for (int64_t a : *axesAttr) {
+      FailureOr<int64_t> n = c.axis(a, rank);
+      if (failed(n))
+        return failure();
+      if (llvm::is_contained(axes, *n)) {
+        c.error() << "axis " << a << " appears twice in axes";
+        return failure();
+      }
+      axes.push_back(*n);
+    }
+    size_t n = axes.size();
+    if ((!scales.empty() && scales.size() != n) ||
+        (!sizes.empty() && sizes.size() != n) ||
+        (!roi.empty() && roi.size() != 2 * n)) {
+      c.error() << "scales, sizes and roi must give one value per axis ("
+                << n << " axes)";
+      return failure();
+    }
+    auto spread = [&](auto &values, auto fill, size_t per) {
+      std::decay_t<decltype(values)> full;
+      for (size_t half = 0; half < per; ++half)
+        for (int64_t d = 0; d < rank; ++d)
+          full.push_back(fill(d, half));
+      for (size_t half = 0; half < per; ++half)
+        for (size_t i = 0; i < n; ++i)
+          full[half * rank + axes[i]] = values[half * n + i];
+      values = std::move(full);
+    };
+    if (!scales.empty())
+      spread(scales, [](int64_t, size_t) { return 1.0; }, 1);
+    if (!sizes.empty())
+      spread(sizes, [&](int64_t d, size_t) { return t.getDimSize(d); }, 1);
+    if (!roi.empty())
+      spread(roi, [](int64_t, size_t half) { return double(half); }, 2);
+    keepAspectAxes = axes;
+  } else {
+    for (int64_t d = 0; d < rank; ++d)
+      keepAspectAxes.push_back(d);
+  }
+  std::string policy = c.strAttr("keep_aspect_ratio_policy", "stretch");
+  if (policy != "stretch" && policy != "not_larger" && policy != "not_smaller") {
+    c.error() << "unknown keep_aspect_ratio_policy '" << policy << "'";
+    return failure();
+  }
   SmallVector<int64_t> out;
   SmallVector<double> effective;
   if (!sizes.empty() && scales.empty()) {
@@ -514,6 +588,18 @@ LogicalResult convertResize(NodeContext &c, Results &r) {
     for (int64_t d = 0; d < rank; ++d) {
       out.push_back(sizes[d]);
       effective.push_back(double(sizes[d]) / double(t.getDimSize(d)));
+    }
+    if (policy != "stretch") {
+      // One scale for the named dims, the smallest (not_larger) or the
+      // largest (not_smaller) of theirs; sizes rounded half up.
+      double scale = effective[keepAspectAxes.front()];
+      for (int64_t d : keepAspectAxes)
+        scale = policy == "not_larger" ? std::min(scale, effective[d])
+                                       : std::max(scale, effective[d]);
+      for (int64_t d : keepAspectAxes) {
+        effective[d] = scale;
+        out[d] = int64_t(scale * double(t.getDimSize(d)) + 0.5);
+      }
     }
   } else {
     if ((int64_t)scales.size() != rank) {
@@ -542,6 +628,12 @@ LogicalResult convertResize(NodeContext &c, Results &r) {
   }
   if (mode != "nearest" && mode != "linear" && mode != "cubic") {
     c.unsupported() << "mode '" << mode << "'";
+    return failure();
+  }
+  // Opset 18: antialias widens a linear or cubic filter when it shrinks.
+  if (c.intAttr("antialias", 0) && mode != "nearest" &&
+      llvm::any_of(effective, [](double s) { return s < 1; })) {
+    c.unsupported() << "antialias when downsampling";
     return failure();
   }
   if (coord == "tf_crop_and_resize" && (int64_t)roi.size() != 2 * rank) {
@@ -582,6 +674,9 @@ LogicalResult checkChannels(NodeContext &c, ArrayRef<size_t> params) {
 }
 
 LogicalResult convertBatchNorm(NodeContext &c, Results &r) {
+  // Running-statistics update and the opset-1 optimisation hint: training
+  // only.
+  c.ignoreAttrs({"momentum", "consumed_inputs"});
   if (c.intAttr("training_mode", 0) != 0 || c.intAttr("is_test", 1) == 0) {
     c.unsupported() << "training mode (dfa compiles inference graphs)";
     return failure();
@@ -606,6 +701,11 @@ LogicalResult convertInstanceNorm(NodeContext &c, Results &r) {
 }
 
 LogicalResult convertLayerNorm(NodeContext &c, Results &r) {
+  // The statistics in float (stash_type 1), as dfa computes them.
+  if (int64_t stash = c.intAttr("stash_type", 1); stash != 1) {
+    c.unsupported() << "stash_type " << stash << " (only 1, float)";
+    return failure();
+  }
   auto axis = c.axis(c.intAttr("axis", -1), c.type(0).getRank());
   if (failed(axis))
     return failure();
@@ -678,6 +778,8 @@ template <typename OpT> LogicalResult convertSoftmax(NodeContext &c, Results &r)
 
 template <typename OpT> LogicalResult convertReduce(NodeContext &c, Results &r) {
   int64_t rank = c.type(0).getRank();
+  bool keepdims = c.intAttr("keepdims", 1);
+  bool noop = c.intAttr("noop_with_empty_axes", 0);
   std::vector<int64_t> axes;
   bool axesAsInput = c.opset >= 18 ||
                      (c.opset >= 13 && c.node.op_type() == "ReduceSum");
@@ -690,7 +792,7 @@ template <typename OpT> LogicalResult convertReduce(NodeContext &c, Results &r) 
     axes = *a;
   }
   if (axes.empty()) {
-    if (c.intAttr("noop_with_empty_axes", 0)) {
+    if (noop) {
       r.push_back(c.in(0));
       return success();
     }
@@ -707,7 +809,7 @@ template <typename OpT> LogicalResult convertReduce(NodeContext &c, Results &r) 
   llvm::sort(norm);
   norm.erase(std::unique(norm.begin(), norm.end()), norm.end());
   r.push_back(c.b.create<OpT>(c.loc, c.in(0), c.b.getDenseI64ArrayAttr(norm),
-                              c.b.getBoolAttr(c.intAttr("keepdims", 1))));
+                              c.b.getBoolAttr(keepdims)));
   return success();
 }
 

@@ -38,6 +38,9 @@ LogicalResult convertIdentity(NodeContext &c, Results &r) {
 }
 
 LogicalResult convertDropout(NodeContext &c, Results &r) {
+  // Inference: the identity. The seed and the pre-opset-12 ratio and
+  // is_test attributes only shape the training-mode drop.
+  c.ignoreAttrs({"seed", "ratio", "is_test"});
   if (c.has(2)) {
     auto training = c.constInput(2, "training_mode");
     if (failed(training))
@@ -272,6 +275,17 @@ LogicalResult convertSplit(NodeContext &c, Results &r) {
     sizes = *v;
   } else if (auto s = c.intsAttr("split")) {
     sizes = *s;
+  } else if (const onnx::AttributeProto *parts = c.attr("num_outputs")) {
+    // Opset 18: num_outputs chunks of ceil(dim / n), the last one smaller.
+    int64_t n = parts->i(), dim = t.getDimSize(*axis);
+    if (n < 1 || n != c.node.output_size()) {
+      c.error() << "num_outputs " << n << " does not match the node's "
+                << c.node.output_size() << " outputs";
+      return failure();
+    }
+    int64_t chunk = (dim + n - 1) / n;
+    for (int64_t i = 0; i < n; ++i)
+      sizes.push_back(std::max<int64_t>(0, std::min(chunk, dim - i * chunk)));
   } else {
     int64_t n = c.node.output_size(), dim = t.getDimSize(*axis);
     if (n == 0 || dim % n) {
@@ -597,8 +611,18 @@ LogicalResult convertSpaceToDepth(NodeContext &c, Results &r) {
   }
   int64_t N = t.getDimSize(0), C = t.getDimSize(1), H = t.getDimSize(2) / bs,
           W = t.getDimSize(3) / bs;
+  // DCR (the default) puts the block offset before the channel, CRD
+  // (opset 25's mode) after it, as DepthToSpace reads them.
+  std::string mode = c.strAttr("mode", "DCR");
+  if (mode != "DCR" && mode != "CRD") {
+    c.error() << "unknown mode '" << mode << "'";
+    return failure();
+  }
   Value v = c.reshape(c.in(0), {N, C, H, bs, W, bs});
-  v = c.b.create<TransposeOp>(c.loc, v, c.b.getDenseI64ArrayAttr({0, 3, 5, 1, 2, 4}));
+  v = c.b.create<TransposeOp>(
+      c.loc, v,
+      c.b.getDenseI64ArrayAttr(mode == "CRD" ? ArrayRef<int64_t>{0, 1, 3, 5, 2, 4}
+                                             : ArrayRef<int64_t>{0, 3, 5, 1, 2, 4}));
   r.push_back(c.reshape(v, {N, C * bs * bs, H, W}));
   return success();
 }
@@ -681,6 +705,12 @@ LogicalResult convertSize(NodeContext &c, Results &r) {
 }
 
 LogicalResult convertRange(NodeContext &c, Results &r) {
+  // Range-27's stash_type: dfa computes every element in double and rounds
+  // once, which is the float (1) stash or better.
+  if (int64_t stash = c.intAttr("stash_type", 1); stash != 1) {
+    c.unsupported() << "stash_type " << stash << " (only 1, float)";
+    return failure();
+  }
   auto start = c.constInput(0, "start");
   auto sv = c.constScalar(0, "start"), lv = c.constScalar(1, "limit"),
        dv = c.constScalar(2, "delta");

@@ -93,9 +93,30 @@ def build(name, out):
     if name == "missing_init":
         return model([helper.make_node("Add", ["x", "bias"], ["y"], name="add_bias")],
                      [vi("x", F, [2])], [vi("y", F, [2])])
-    if name == "opset18":
+    if name == "opset99":
         return model([helper.make_node("Relu", ["x"], ["y"])],
-                     [vi("x", F, [2])], [vi("y", F, [2])], opset=18)
+                     [vi("x", F, [2])], [vi("y", F, [2])], opset=99)
+    # Opsets past libonnx's (17): checked against dfa's own signature table.
+    if name == "opset18_axes_attr":
+        # ReduceMean-18 takes its axes as an input, no longer an attribute.
+        return model([helper.make_node("ReduceMean", ["x"], ["y"], name="mean", axes=[1])],
+                     [vi("x", F, [2, 3])], [vi("y", F, None)], opset=18)
+    if name == "opset23_cast_no_to":
+        return model([helper.make_node("Cast", ["x"], ["y"], name="cast")],
+                     [vi("x", F, [2])], [vi("y", F, None)], opset=23)
+    if name == "opset19_avgpool_dilations":
+        return model([helper.make_node("AveragePool", ["x"], ["y"], name="pool",
+                                       kernel_shape=[2, 2], dilations=[2, 2])],
+                     [vi("x", F, [1, 1, 6, 6])], [vi("y", F, None)], opset=19)
+    if name == "opset18_resize_antialias":
+        scales = numpy_helper.from_array(np.array([0.5, 0.5], np.float32), "scales")
+        return model([helper.make_node("Resize", ["x", "", "scales"], ["y"], name="shrink",
+                                       mode="linear", antialias=1, axes=[2, 3])],
+                     [vi("x", F, [1, 1, 8, 8])], [vi("y", F, None)], [scales], opset=18)
+    if name == "layernorm_stash":
+        return model([helper.make_node("LayerNormalization", ["x", "g"], ["y"], name="ln",
+                                       stash_type=10)],
+                     [vi("x", F, [2, 4]), vi("g", F, [4])], [vi("y", F, None)], opset=17)
     if name == "bad_reshape":
         shape = numpy_helper.from_array(np.array([5, -1], np.int64), "shape")
         return model([helper.make_node("Reshape", ["x", "shape"], ["y"], name="rs")],

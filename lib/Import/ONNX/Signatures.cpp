@@ -1,0 +1,117 @@
+//===- Signatures.cpp - ONNX operator signatures beyond libonnx's ---------===//
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+//
+// Every node is checked against its operator's signature before a converter
+// sees it. libonnx (Debian's, ONNX 1.12) holds the signatures up to its own
+// newest opset; the newer ones come from OnnxSignatures.inc, generated from
+// the project's pinned onnx (scripts/gen_onnx_signatures.py). Both give the
+// same checks and the same messages.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Importer.h"
+
+#include "llvm/ADT/STLExtras.h"
+
+#include <onnx/defs/schema.h>
+
+using namespace dfa::onnximport;
+
+namespace {
+struct AttrSignature {
+  const char *name;
+  int type; // onnx::AttributeProto::AttributeType
+  bool required;
+};
+
+struct OpSignature {
+  const char *op;
+  int since;
+  int minInputs, maxInputs, minOutputs, maxOutputs;
+  /// One letter a formal input: S single, O optional, V variadic.
+  const char *inputs;
+  const AttrSignature *attrs;
+  int numAttrs;
+};
+
+#include "OnnxSignatures.inc"
+
+/// The signature of `op` in `opset`: its newest version at or before it.
+const OpSignature *signatureOf(llvm::StringRef op, int64_t opset) {
+  const OpSignature *found = nullptr;
+  for (const OpSignature &s : kSignatures)
+    if (op == s.op && s.since <= opset && (!found || s.since > found->since))
+      found = &s;
+  return found;
+}
+
+std::string range(llvm::StringRef what, const onnx::NodeProto &node, int n,
+                  int lo, int hi) {
+  return "Node (" + node.name() + ") has " + what.str() + " size " +
+         std::to_string(n) + " not in range [min=" + std::to_string(lo) +
+         ", max=" + std::to_string(hi) + "].";
+}
+} // namespace
+
+int64_t dfa::onnximport::newestOpset() { return kNewestOpset; }
+
+int64_t dfa::onnximport::libonnxNewestOpset() {
+  const auto &map = onnx::OpSchemaRegistry::DomainToVersionRange::Instance().Map();
+  auto it = map.find(onnx::ONNX_DOMAIN);
+  return it == map.end() ? 0 : it->second.second;
+}
+
+std::optional<std::string>
+dfa::onnximport::checkSignature(const onnx::NodeProto &node, int64_t opset) {
+  if (opset <= libonnxNewestOpset()) {
+    const onnx::OpSchema *schema =
+        onnx::OpSchemaRegistry::Schema(node.op_type(), int(opset), "");
+    if (!schema)
+      return std::nullopt;
+    try {
+      schema->Verify(node);
+    } catch (const std::exception &e) {
+      std::string what = e.what();
+      if (size_t nl = what.find("\n\n==>"); nl != std::string::npos)
+        what.resize(nl);
+      return what;
+    }
+    return std::nullopt;
+  }
+  const OpSignature *s = signatureOf(node.op_type(), opset);
+  if (!s)
+    return std::nullopt; // not an operator of the default domain
+  int ins = node.input_size(), outs = node.output_size();
+  if (ins < s->minInputs || ins > s->maxInputs)
+    return range("input", node, ins, s->minInputs, s->maxInputs);
+  if (outs < s->minOutputs || outs > s->maxOutputs)
+    return range("output", node, outs, s->minOutputs, s->maxOutputs);
+  llvm::StringRef formal(s->inputs);
+  for (int i = 0; i < ins; ++i) {
+    char option = formal.empty() ? 'S'
+                                 : formal[std::min<size_t>(i, formal.size() - 1)];
+    if (option == 'S' && node.input(i).empty())
+      return "Input " + std::to_string(i) +
+             " is marked single but has an empty string in the graph";
+  }
+  llvm::ArrayRef<AttrSignature> attrs(s->attrs, s->numAttrs);
+  for (const onnx::AttributeProto &a : node.attribute()) {
+    const AttrSignature *sig = llvm::find_if(
+        attrs, [&](const AttrSignature &x) { return a.name() == x.name; });
+    if (sig == attrs.end())
+      return "Unrecognized attribute: " + a.name() + " for operator " +
+             node.op_type();
+    if (a.ref_attr_name().empty() && a.type() != sig->type)
+      return "Mismatched attribute type in '" + node.name() + " : " +
+             a.name() + "'";
+  }
+  for (const AttrSignature &x : attrs)
+    if (x.required && llvm::none_of(node.attribute(), [&](const auto &a) {
+          return a.name() == x.name;
+        }))
+      return "Required attribute '" + std::string(x.name) + "' is missing.";
+  return std::nullopt;
+}
