@@ -40,7 +40,7 @@ OpKind kindOf(Operation *op) {
             HardSwishOp, SoftsignOp>(
           is(OpClass::Pointwise, Numerics::Transcendental))
       .Case<WhereOp, PReluOp, AddOp, SubOp, MulOp, DivOp, MaxOp, MinOp, ModOp,
-            AndOp, OrOp, XorOp, BitShiftOp, EqualOp, LessOp, LessEqualOp,
+            AndOp, OrOp, XorOp, BitShiftOp, BitwiseOp, EqualOp, LessOp, LessEqualOp,
             GreaterOp, GreaterEqualOp>(is(OpClass::Pointwise, Numerics::Rounded))
       .Case<MatMulOp, GemmOp>(is(OpClass::Matmul, Numerics::Accumulated))
       .Case<ConvOp, ConvTransposeOp>(is(OpClass::Conv, Numerics::Accumulated))

@@ -98,6 +98,7 @@ class Graph_UnaryOp<string mnemonic, list<Trait> traits = []>
 
 // Unary ops with no attributes.
 def Graph_AbsOp : Graph_UnaryOp<"abs"> { let summary = "|x|"; }
+def Graph_BitwiseNotOp : Graph_UnaryOp<"bitwise_not"> { let summary = "~x of integers"; }
 def Graph_AcosOp : Graph_UnaryOp<"acos"> { let summary = "arc cosine"; }
 def Graph_AcoshOp : Graph_UnaryOp<"acosh"> { let summary = "inverse hyperbolic cosine"; }
 def Graph_AsinOp : Graph_UnaryOp<"asin"> { let summary = "arc sine"; }
@@ -227,6 +228,10 @@ def Graph_XorOp : Graph_BinaryOp<"xor", [Commutative]> { let summary = "logical 
 def Graph_BitShiftOp : Graph_BinaryOp<"bit_shift"> {
   let summary = "lhs << rhs or lhs >> rhs";
   let arguments = (ins Graph_Tensor:$lhs, Graph_Tensor:$rhs, BoolAttr:$left);
+}
+def Graph_BitwiseOp : Graph_BinaryOp<"bitwise"> {
+  let summary = "lhs & rhs, lhs | rhs or lhs ^ rhs of integers (`kind` and, or, xor)";
+  let arguments = (ins Graph_Tensor:$lhs, Graph_Tensor:$rhs, StrAttr:$kind);
 }
 
 class Graph_CompareOp<string mnemonic, list<Trait> traits = []>
@@ -557,7 +562,7 @@ def Graph_ScatterElementsOp : Graph_Op<"scatter_elements", [InferTypeOpAdaptor]>
 }
 
 def Graph_PadOp : Graph_Op<"pad", [InferTypeOpAdaptor]> {
-  let summary = "Pads each dim: constant, reflect or edge";
+  let summary = "Pads each dim: constant, reflect, edge or wrap";
   let description = [{
     `pads` holds the begin pads of every dim, then the end pads; negative
     pads crop.

@@ -112,6 +112,7 @@ DFA_INFER_ARITH(AndOp)
 DFA_INFER_ARITH(OrOp)
 DFA_INFER_ARITH(XorOp)
 DFA_INFER_ARITH(BitShiftOp)
+DFA_INFER_ARITH(BitwiseOp)
 DFA_INFER_COMPARE(EqualOp)
 DFA_INFER_COMPARE(LessOp)
 DFA_INFER_COMPARE(LessEqualOp)
@@ -554,7 +555,7 @@ LogicalResult PadOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc
   if ((int64_t)pads.size() != 2 * rank)
     return inferFailure(loc, results, "expected ", 2 * rank, " pads, got ", pads.size());
   StringRef mode = adaptor.getMode();
-  if (mode != "constant" && mode != "reflect" && mode != "edge")
+  if (mode != "constant" && mode != "reflect" && mode != "edge" && mode != "wrap")
     return inferFailure(loc, results, "unknown pad mode '", mode, "'");
   Shape out;
   for (int64_t d = 0; d < rank; ++d) {

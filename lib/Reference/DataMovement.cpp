@@ -406,6 +406,8 @@ LogicalResult dfa::ref::evalOp<PadOp>(PadOp op, Evaluator &ev) {
           i = -1;
         } else if (mode == "edge") {
           i = std::clamp<int64_t>(i, 0, n - 1);
+        } else if (mode == "wrap") { // opset 19: the dim repeats
+          i = ((i % n) + n) % n;
         } else { // reflect, possibly several times over
           int64_t period = std::max<int64_t>(2 * (n - 1), 1);
           i = ((i % period) + period) % period;

@@ -55,6 +55,16 @@ static double softplus(double x) {
     return unary(op, ev, [&](double x) -> double { return __VA_ARGS__; });        \
   }
 
+template <>
+LogicalResult dfa::ref::evalOp<BitwiseNotOp>(BitwiseNotOp op, Evaluator &ev) {
+  const Tensor &in = ev.get(op.getInput());
+  std::vector<int64_t> v = in.toInts();
+  for (int64_t &x : v)
+    x = ~x;
+  ev.set(op.getOutput(), Tensor::fromInts(in.dtype(), in.shape(), v));
+  return success();
+}
+
 DFA_UNARY(AbsOp, std::fabs(x))
 DFA_UNARY(AcosOp, std::acos(x))
 DFA_UNARY(AcoshOp, std::acosh(x))
@@ -261,6 +271,8 @@ DFA_BINARY(BitShiftOp, 0.0,
            bitShift(x, y, op.getLeft(),
                     8 * int64_t(dtypeSize(dtypeOfValue(op.getResult()))),
                     !isUnsigned(dtypeOfValue(op.getResult()))))
+DFA_BINARY(BitwiseOp, 0.0,
+           op.getKind() == "and" ? (x & y) : op.getKind() == "or" ? (x | y) : (x ^ y))
 DFA_BINARY(EqualOp, x == y, x == y)
 DFA_BINARY(LessOp, x < y, x < y)
 DFA_BINARY(LessEqualOp, x <= y, x <= y)

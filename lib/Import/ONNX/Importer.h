@@ -62,9 +62,15 @@ int64_t libonnxNewestOpset();
 std::optional<std::string> checkSignature(const onnx::NodeProto &node,
                                           int64_t opset);
 
+/// A converter's results, one per node output (null for one not made).
+using Results = llvm::SmallVectorImpl<mlir::Value>;
+/// The ranked tensor type of a converted value.
+inline mlir::RankedTensorType typeOf(mlir::Value v) {
+  return mlir::cast<mlir::RankedTensorType>(v.getType());
+}
+
 class NodeContext;
-using Converter = mlir::LogicalResult (*)(NodeContext &ctx,
-                                          llvm::SmallVectorImpl<mlir::Value> &);
+using Converter = mlir::LogicalResult (*)(NodeContext &ctx, Results &);
 
 /// Converters by ONNX op type (default domain).
 const llvm::StringMap<Converter> &converters();
@@ -74,6 +80,9 @@ void addShapeConverters(llvm::StringMap<Converter> &table);
 void addCompositeConverters(llvm::StringMap<Converter> &table);
 /// Adds Einsum (transposes, reshapes and a matmul) to `table`.
 void addEinsumConverter(llvm::StringMap<Converter> &table);
+/// Adds Attention, RMSNormalization, RotaryEmbedding and Swish (opsets 23+)
+/// to `table`.
+void addTransformerConverters(llvm::StringMap<Converter> &table);
 
 /// The state handed to a converter for one node.
 class NodeContext {

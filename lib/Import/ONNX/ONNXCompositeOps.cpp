@@ -20,10 +20,7 @@ using namespace dfa;
 using namespace dfa::graph;
 using namespace dfa::onnximport;
 
-using Results = SmallVectorImpl<Value>;
-
 namespace {
-RankedTensorType typeOf(Value v) { return cast<RankedTensorType>(v.getType()); }
 
 Value reduceAll(NodeContext &c, Value v, bool mean) {
   SmallVector<int64_t> axes;

@@ -21,7 +21,6 @@ using namespace dfa::graph;
 using namespace dfa::onnximport;
 
 namespace {
-RankedTensorType typeOf(Value v) { return cast<RankedTensorType>(v.getType()); }
 
 /// One operand's letters, with "..." expanded to the digits 0, 1, ... (which
 /// an equation cannot contain) right-aligned over `rank` dims.

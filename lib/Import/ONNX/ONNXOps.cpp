@@ -22,8 +22,6 @@ using namespace dfa;
 using namespace dfa::graph;
 using namespace dfa::onnximport;
 
-using Results = SmallVectorImpl<Value>;
-
 namespace {
 FloatAttr f64(NodeContext &c, double v) { return c.b.getF64FloatAttr(v); }
 
@@ -102,6 +100,24 @@ LogicalResult convertMod(NodeContext &c, Results &r) {
     return failure();
   }
   r.push_back(c.b.create<ModOp>(c.loc, c.in(0), c.in(1), c.b.getBoolAttr(fmod)));
+  return success();
+}
+
+/// BitwiseAnd, BitwiseOr, BitwiseXor, BitwiseNot (opset 18): integers only.
+LogicalResult convertBitwise(NodeContext &c, Results &r) {
+  for (size_t i = 0; i < c.inputs.size(); ++i)
+    if (!isa<IntegerType>(c.type(i).getElementType()) ||
+        c.type(i).getElementType().isInteger(1)) {
+      c.error() << "bitwise ops take integer tensors";
+      return failure();
+    }
+  StringRef op = c.node.op_type();
+  if (op == "BitwiseNot") {
+    r.push_back(c.b.create<BitwiseNotOp>(c.loc, c.in(0)));
+    return success();
+  }
+  StringRef kind = op == "BitwiseAnd" ? "and" : op == "BitwiseOr" ? "or" : "xor";
+  r.push_back(c.b.create<BitwiseOp>(c.loc, c.in(0), c.in(1), c.b.getStringAttr(kind)));
   return success();
 }
 
@@ -883,6 +899,10 @@ const llvm::StringMap<Converter> &dfa::onnximport::converters() {
     t["Or"] = binary<OrOp>;
     t["Xor"] = binary<XorOp>;
     t["BitShift"] = convertBitShift;
+    t["BitwiseAnd"] = convertBitwise;
+    t["BitwiseOr"] = convertBitwise;
+    t["BitwiseXor"] = convertBitwise;
+    t["BitwiseNot"] = convertBitwise;
     t["Equal"] = binary<EqualOp>;
     t["Less"] = binary<LessOp>;
     t["LessOrEqual"] = binary<LessEqualOp>;
@@ -929,6 +949,7 @@ const llvm::StringMap<Converter> &dfa::onnximport::converters() {
     addShapeConverters(t);
     addCompositeConverters(t);
     addEinsumConverter(t);
+    addTransformerConverters(t);
     return t;
   }();
   return table;

@@ -25,8 +25,6 @@ using namespace dfa;
 using namespace dfa::graph;
 using namespace dfa::onnximport;
 
-using Results = SmallVectorImpl<Value>;
-
 namespace {
 RankedTensorType withShape(RankedTensorType t, ArrayRef<int64_t> shape) {
   return RankedTensorType::get(shape, t.getElementType());
@@ -483,8 +481,31 @@ LogicalResult convertPad(NodeContext &c, Results &r) {
       value = v->numElements() ? v->getDouble(0) : 0;
     }
     if (c.has(3)) {
-      c.unsupported() << "the axes input";
-      return failure();
+      // Opset 18: the pads name only these axes; the others get none.
+      auto axes = c.constInts(3, "axes");
+      if (failed(axes))
+        return failure();
+      int64_t rank = c.type(0).getRank(), n = int64_t(axes->size());
+      if ((int64_t)pads.size() != 2 * n) {
+        c.error() << "expected " << 2 * n << " pads for " << n << " axes, got "
+                  << pads.size();
+        return failure();
+      }
+      std::vector<int64_t> full(2 * rank, 0);
+      std::vector<bool> seen(rank, false);
+      for (int64_t i = 0; i < n; ++i) {
+        FailureOr<int64_t> a = c.axis((*axes)[i], rank);
+        if (failed(a))
+          return failure();
+        if (seen[*a]) {
+          c.error() << "axis " << (*axes)[i] << " appears twice in axes";
+          return failure();
+        }
+        seen[*a] = true;
+        full[*a] = pads[i];
+        full[*a + rank] = pads[i + n];
+      }
+      pads = std::move(full);
     }
   }
   if ((int64_t)pads.size() != 2 * c.type(0).getRank()) {
@@ -499,7 +520,8 @@ LogicalResult convertPad(NodeContext &c, Results &r) {
       return failure();
     }
   std::string mode = c.strAttr("mode", "constant");
-  if (mode != "constant" && mode != "reflect" && mode != "edge") {
+  if (mode != "constant" && mode != "reflect" && mode != "edge" &&
+      !(mode == "wrap" && c.opset >= 19)) {
     c.unsupported() << "pad mode '" << mode << "'";
     return failure();
   }

@@ -120,9 +120,9 @@ func.func @transpose_perm(%x: tensor<4x6xf32>) {
 // -----
 
 func.func @pad_mode(%x: tensor<4xf32>) {
-  // expected-error @+2 {{unknown pad mode 'wrap'}}
+  // expected-error @+2 {{unknown pad mode 'circular'}}
   // expected-error @+1 {{failed to infer returned types}}
-  %0 = graph.pad %x {pads = array<i64: 1, 1>, mode = "wrap"} : (tensor<4xf32>) -> tensor<6xf32>
+  %0 = graph.pad %x {pads = array<i64: 1, 1>, mode = "circular"} : (tensor<4xf32>) -> tensor<6xf32>
   return
 }
 

@@ -113,6 +113,18 @@ def build(name, out):
         return model([helper.make_node("Resize", ["x", "", "scales"], ["y"], name="shrink",
                                        mode="linear", antialias=1, axes=[2, 3])],
                      [vi("x", F, [1, 1, 8, 8])], [vi("y", F, None)], [scales], opset=18)
+    # Attention (opset 23), imported as the subgraph the spec defines.
+    if name == "attention_causal":
+        return model([helper.make_node("Attention", ["q", "k", "v"], ["y"], name="att",
+                                       is_causal=1)],
+                     [vi(x, F, [1, 4, 64, 32]) for x in "qkv"], [vi("y", F, None)], opset=23)
+    if name == "attention_gqa_mask":
+        # 3-d inputs, 4 query heads over 2 KV heads, a bool mask from the
+        # caller: the KV heads are repeated, and a row the mask empties is 0.
+        return model([helper.make_node("Attention", ["q", "k", "v", "mask"], ["y"],
+                                       name="gqa", q_num_heads=4, kv_num_heads=2)],
+                     [vi("q", F, [1, 8, 64]), vi("k", F, [1, 8, 32]), vi("v", F, [1, 8, 32]),
+                      vi("mask", TensorProto.BOOL, [8, 8])], [vi("y", F, None)], opset=23)
     if name == "layernorm_stash":
         return model([helper.make_node("LayerNormalization", ["x", "g"], ["y"], name="ln",
                                        stash_type=10)],
