@@ -81,7 +81,7 @@ int64_t dfa::graph::defaultFlops(Operation *op) {
       .Case([](LpPoolOp p) { return 2 * elems(p.getOutput()) * product(p.getKernel()); })
       .Case<GlobalAvgPoolOp, GlobalMaxPoolOp, ReduceSumOp, ReduceMeanOp,
             ReduceMaxOp, ReduceMinOp, ReduceProdOp, ReduceL1Op, ArgMaxOp,
-            ArgMinOp, CumSumOp, TopKOp, HardmaxOp>(
+            ArgMinOp, CumSumOp, CumProdOp, TopKOp, HardmaxOp>(
           [](Operation *o) { return elems(o->getOperand(0)); })
       .Case<ReduceL2Op, ReduceSumSquareOp, ReduceLogSumOp, ReduceLogSumExpOp,
             LpNormOp>([](Operation *o) { return 2 * elems(o->getOperand(0)); })

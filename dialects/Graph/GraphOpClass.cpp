@@ -50,7 +50,7 @@ OpKind kindOf(Operation *op) {
           is(OpClass::Window, Numerics::Accumulated))
       .Case<GlobalMaxPoolOp, ReduceMaxOp, ReduceMinOp, HardmaxOp, ArgMaxOp,
             ArgMinOp, TopKOp>(is(OpClass::Reduction, Numerics::Exact))
-      .Case<GlobalAvgPoolOp, CumSumOp, ReduceSumOp, ReduceMeanOp, ReduceProdOp,
+      .Case<GlobalAvgPoolOp, CumSumOp, CumProdOp, ReduceSumOp, ReduceMeanOp, ReduceProdOp,
             ReduceL1Op, ReduceL2Op, ReduceSumSquareOp, ReduceLogSumOp,
             ReduceLogSumExpOp>(is(OpClass::Reduction, Numerics::Accumulated))
       .Case<BatchNormOp, InstanceNormOp, LayerNormOp, LpNormOp, SoftmaxOp,

@@ -195,6 +195,7 @@ LogicalResult SoftmaxOp::verify() { return verifyAxis(*this); }
 LogicalResult LogSoftmaxOp::verify() { return verifyAxis(*this); }
 LogicalResult HardmaxOp::verify() { return verifyAxis(*this); }
 LogicalResult CumSumOp::verify() { return verifyAxis(*this); }
+LogicalResult CumProdOp::verify() { return verifyAxis(*this); }
 
 LogicalResult ReshapeOp::verify() {
   auto in = asTensor(getInput()), out = asTensor(getOutput());

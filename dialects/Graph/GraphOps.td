@@ -334,13 +334,16 @@ def Graph_AvgPoolOp : Graph_PoolOp<"avg_pool"> {
   let arguments = (ins Graph_Tensor:$input, DenseI64ArrayAttr:$kernel,
                        DenseI64ArrayAttr:$strides, DenseI64ArrayAttr:$pads,
                        DefaultValuedAttr<BoolAttr, "false">:$ceil_mode,
-                       DefaultValuedAttr<BoolAttr, "false">:$count_include_pad);
+                       DefaultValuedAttr<BoolAttr, "false">:$count_include_pad,
+                       DefaultValuedAttr<DenseI64ArrayAttr, "{}">:$dilations);
 }
 def Graph_LpPoolOp : Graph_PoolOp<"lp_pool"> {
   let summary = "N-d Lp-norm pooling";
   let arguments = (ins Graph_Tensor:$input, DenseI64ArrayAttr:$kernel,
                        DenseI64ArrayAttr:$strides, DenseI64ArrayAttr:$pads,
-                       DefaultValuedAttr<I64Attr, "2">:$p);
+                       DefaultValuedAttr<I64Attr, "2">:$p,
+                       DefaultValuedAttr<BoolAttr, "false">:$ceil_mode,
+                       DefaultValuedAttr<DenseI64ArrayAttr, "{}">:$dilations);
 }
 def Graph_GlobalAvgPoolOp : Graph_PoolOp<"global_avg_pool"> {
   let summary = "mean over all spatial dims, kept as size 1";
@@ -426,6 +429,12 @@ def Graph_HardmaxOp : Graph_AxisOp<"hardmax"> {
 }
 def Graph_CumSumOp : Graph_AxisOp<"cumsum"> {
   let summary = "cumulative sum along axis";
+  let arguments = (ins Graph_Tensor:$input, I64Attr:$axis,
+                       DefaultValuedAttr<BoolAttr, "false">:$exclusive,
+                       DefaultValuedAttr<BoolAttr, "false">:$reverse);
+}
+def Graph_CumProdOp : Graph_AxisOp<"cumprod"> {
+  let summary = "cumulative product along axis";
   let arguments = (ins Graph_Tensor:$input, I64Attr:$axis,
                        DefaultValuedAttr<BoolAttr, "false">:$exclusive,
                        DefaultValuedAttr<BoolAttr, "false">:$reverse);

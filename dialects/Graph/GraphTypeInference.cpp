@@ -291,8 +291,8 @@ LogicalResult AvgPoolOp::inferReturnTypes(MLIRContext *, std::optional<Location>
                                           SmallVectorImpl<Type> &results) {
   auto in = asTensor(adaptor.getInput());
   return inferWindow(loc, in, adaptor.getKernel(), adaptor.getStrides(),
-                     adaptor.getPads(), {}, adaptor.getCeilMode(),
-                     in.getDimSize(1), results);
+                     adaptor.getPads(), adaptor.getDilations(),
+                     adaptor.getCeilMode(), in.getDimSize(1), results);
 }
 
 LogicalResult LpPoolOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
@@ -300,7 +300,8 @@ LogicalResult LpPoolOp::inferReturnTypes(MLIRContext *, std::optional<Location> 
                                          SmallVectorImpl<Type> &results) {
   auto in = asTensor(adaptor.getInput());
   return inferWindow(loc, in, adaptor.getKernel(), adaptor.getStrides(),
-                     adaptor.getPads(), {}, false, in.getDimSize(1), results);
+                     adaptor.getPads(), adaptor.getDilations(),
+                     adaptor.getCeilMode(), in.getDimSize(1), results);
 }
 
 static LogicalResult inferGlobalPool(std::optional<Location> loc, Value input,

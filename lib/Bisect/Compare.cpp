@@ -111,7 +111,7 @@ OpClass dfa::bisect::classOf(Operation *op, int64_t &k) {
   default:
     break;
   }
-  if (isa<graph::CumSumOp>(op))
+  if (isa<graph::CumSumOp, graph::CumProdOp>(op))
     k = lastDim(op->getOperand(0));
   else
     k = std::max<int64_t>(1, elementsOf(op->getOperand(0)) /

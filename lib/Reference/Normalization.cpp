@@ -73,18 +73,31 @@ LogicalResult dfa::ref::evalOp<HardmaxOp>(HardmaxOp op, Evaluator &ev) {
   });
 }
 
-template <>
-LogicalResult dfa::ref::evalOp<CumSumOp>(CumSumOp op, Evaluator &ev) {
+/// CumSum and CumProd: a running sum or product along the axis, shifted by
+/// one when exclusive, from the far end when reversed.
+template <typename OpT>
+static LogicalResult cumulative(OpT op, Evaluator &ev, bool product) {
   bool excl = op.getExclusive(), rev = op.getReverse();
   return alongAxis(op, op.getAxis(), ev, [&](double *p, int64_t len, int64_t st) {
-    double acc = 0;
+    double acc = product ? 1 : 0;
     for (int64_t j = 0; j < len; ++j) {
       int64_t k = rev ? len - 1 - j : j;
       double v = p[k * st];
-      p[k * st] = excl ? acc : acc + v;
-      acc += v;
+      double next = product ? acc * v : acc + v;
+      p[k * st] = excl ? acc : next;
+      acc = next;
     }
   });
+}
+
+template <>
+LogicalResult dfa::ref::evalOp<CumSumOp>(CumSumOp op, Evaluator &ev) {
+  return cumulative(op, ev, /*product=*/false);
+}
+
+template <>
+LogicalResult dfa::ref::evalOp<CumProdOp>(CumProdOp op, Evaluator &ev) {
+  return cumulative(op, ev, /*product=*/true);
 }
 
 template <>

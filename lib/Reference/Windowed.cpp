@@ -95,7 +95,7 @@ LogicalResult dfa::ref::evalOp<AvgPoolOp>(AvgPoolOp op, Evaluator &ev) {
   const Tensor &x = ev.get(op.getInput());
   auto out = shapeOf(op.getOutput());
   Window3 w = window3(x.shape(), out, op.getKernel(), op.getStrides(),
-                      op.getPads(), {});
+                      op.getPads(), op.getDilations());
   ev.set(op.getOutput(), pool(x, out, w, endPads(op.getPads()),
                                    PoolKind::Avg, op.getCountIncludePad(), 0));
   return success();
@@ -106,7 +106,7 @@ LogicalResult dfa::ref::evalOp<LpPoolOp>(LpPoolOp op, Evaluator &ev) {
   const Tensor &x = ev.get(op.getInput());
   auto out = shapeOf(op.getOutput());
   Window3 w = window3(x.shape(), out, op.getKernel(), op.getStrides(),
-                      op.getPads(), {});
+                      op.getPads(), op.getDilations());
   ev.set(op.getOutput(), pool(x, out, w, endPads(op.getPads()),
                                    PoolKind::Lp, false, op.getP()));
   return success();

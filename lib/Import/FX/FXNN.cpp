@@ -206,7 +206,8 @@ FailureOr<Value> dfa::fximport::pool2d(FXNode &n, Value x, bool isMax, std::vect
                                        n.b.getDenseI64ArrayAttr(d), n.b.getBoolAttr(ceil)));
   return Value(n.b.create<AvgPoolOp>(n.loc, x, n.b.getDenseI64ArrayAttr(k),
                                      n.b.getDenseI64ArrayAttr(s), n.b.getDenseI64ArrayAttr(pads),
-                                     n.b.getBoolAttr(ceil), n.b.getBoolAttr(countIncludePad)));
+                                     n.b.getBoolAttr(ceil), n.b.getBoolAttr(countIncludePad),
+                                     n.b.getDenseI64ArrayAttr({})));
 }
 
 FailureOr<Value> dfa::fximport::adaptiveAvgPool2d(FXNode &n, Value x,

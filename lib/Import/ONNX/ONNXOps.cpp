@@ -495,14 +495,15 @@ template <typename OpT> LogicalResult convertPool(NodeContext &c, Results &r) {
   // storage_order lays out MaxPool's Indices output, which dfa does not
   // produce (a node asking for it is refused for its outputs).
   c.ignoreAttrs({"storage_order"});
-  if (!std::is_same_v<OpT, MaxPoolOp> &&
-      llvm::any_of(w->dilations, [](int64_t d) { return d != 1; })) {
-    c.unsupported() << "dilations (opset 19) on " << c.node.op_type();
-    return failure();
-  }
   auto k = c.b.getDenseI64ArrayAttr(w->kernel);
   auto st = c.b.getDenseI64ArrayAttr(w->strides);
   auto pads = c.b.getDenseI64ArrayAttr(w->pads);
+  // Dilations (AveragePool and LpPool since opset 19, 18): only recorded
+  // when not all 1, so older graphs print as before.
+  auto dil = c.b.getDenseI64ArrayAttr(
+      llvm::all_of(w->dilations, [](int64_t d) { return d == 1; })
+          ? ArrayRef<int64_t>{}
+          : ArrayRef<int64_t>(w->dilations));
   SmallVector<Type> types;
   Operation *op;
   if constexpr (std::is_same_v<OpT, MaxPoolOp>)
@@ -511,10 +512,12 @@ template <typename OpT> LogicalResult convertPool(NodeContext &c, Results &r) {
                                c.b.getBoolAttr(ceil));
   else if constexpr (std::is_same_v<OpT, AvgPoolOp>)
     op = c.b.create<AvgPoolOp>(c.loc, c.in(0), k, st, pads, c.b.getBoolAttr(ceil),
-                               c.b.getBoolAttr(c.intAttr("count_include_pad", 0)));
+                               c.b.getBoolAttr(c.intAttr("count_include_pad", 0)),
+                               dil);
   else
     op = c.b.create<LpPoolOp>(c.loc, c.in(0), k, st, pads,
-                              c.b.getI64IntegerAttr(c.intAttr("p", 2)));
+                              c.b.getI64IntegerAttr(c.intAttr("p", 2)),
+                              c.b.getBoolAttr(ceil), dil);
   r.push_back(op->getResult(0));
   return success();
 }

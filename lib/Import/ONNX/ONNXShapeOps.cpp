@@ -590,16 +590,62 @@ LogicalResult convertTopK(NodeContext &c, Results &r) {
   return success();
 }
 
-LogicalResult convertCumSum(NodeContext &c, Results &r) {
+/// CumSum, and CumProd (opset 26).
+LogicalResult convertCumulative(NodeContext &c, Results &r) {
   auto a = c.constInts(1, "axis");
   if (failed(a))
     return failure();
   auto axis = c.axis(a->empty() ? 0 : (*a)[0], c.type(0).getRank());
   if (failed(axis))
     return failure();
-  r.push_back(c.b.create<CumSumOp>(c.loc, c.in(0), c.b.getI64IntegerAttr(*axis),
-                                   c.b.getBoolAttr(c.intAttr("exclusive", 0)),
-                                   c.b.getBoolAttr(c.intAttr("reverse", 0))));
+  auto ax = c.b.getI64IntegerAttr(*axis);
+  auto excl = c.b.getBoolAttr(c.intAttr("exclusive", 0));
+  auto rev = c.b.getBoolAttr(c.intAttr("reverse", 0));
+  if (c.node.op_type() == "CumProd")
+    r.push_back(c.b.create<CumProdOp>(c.loc, c.in(0), ax, excl, rev));
+  else
+    r.push_back(c.b.create<CumSumOp>(c.loc, c.in(0), ax, excl, rev));
+  return success();
+}
+
+/// Crops or pads each named axis to `shape`, centred (opset 18): the odd
+/// element goes to the end.
+LogicalResult convertCenterCropPad(NodeContext &c, Results &r) {
+  auto shape = c.constInts(1, "shape");
+  if (failed(shape))
+    return failure();
+  int64_t rank = c.type(0).getRank();
+  std::vector<int64_t> axes;
+  if (auto a = c.intsAttr("axes")) {
+    for (int64_t x : *a) {
+      FailureOr<int64_t> n = c.axis(x, rank);
+      if (failed(n))
+        return failure();
+      axes.push_back(*n);
+    }
+  } else {
+    for (int64_t d = 0; d < rank; ++d)
+      axes.push_back(d);
+  }
+  if (shape->size() != axes.size()) {
+    c.error() << "shape has " << shape->size() << " sizes for " << axes.size()
+              << " axes";
+    return failure();
+  }
+  SmallVector<int64_t> pads(2 * rank, 0);
+  for (size_t i = 0; i < axes.size(); ++i) {
+    int64_t dim = c.type(0).getDimSize(axes[i]), want = (*shape)[i];
+    if (want < 0) {
+      c.error() << "negative size " << want;
+      return failure();
+    }
+    // Negative pads crop.
+    int64_t diff = want - dim, before = diff >= 0 ? diff / 2 : -((-diff) / 2);
+    pads[axes[i]] = before;
+    pads[axes[i] + rank] = diff - before;
+  }
+  r.push_back(c.b.create<PadOp>(c.loc, c.in(0), c.b.getDenseI64ArrayAttr(pads),
+                                c.b.getStringAttr("constant"), c.b.getF64FloatAttr(0)));
   return success();
 }
 
@@ -784,7 +830,9 @@ void dfa::onnximport::addShapeConverters(llvm::StringMap<Converter> &t) {
   t["Tile"] = convertTile;
   t["Trilu"] = convertTrilu;
   t["TopK"] = convertTopK;
-  t["CumSum"] = convertCumSum;
+  t["CumSum"] = convertCumulative;
+  t["CumProd"] = convertCumulative;
+  t["CenterCropPad"] = convertCenterCropPad;
   t["DepthToSpace"] = convertDepthToSpace;
   t["SpaceToDepth"] = convertSpaceToDepth;
   t["Constant"] = convertConstant;
