@@ -24,7 +24,7 @@ subprocess.run(["/usr/bin/python3", os.path.join(inputs, "make_fx.py"), work], c
 mk = os.path.join(root, "test", "Import", "ONNX", "Inputs", "make_model.py")
 for name in ["truncated", "random", "cycle", "missing_init", "external_missing", "dynamic",
              "bad_reshape", "unsupported3", "opset99", "data_shape", "opset18_axes_attr",
-             "opset23_cast_no_to", "opset18_resize_antialias",
+             "opset23_cast_no_to", "opset18_resize_antialias", "quantize_int32",
              "layernorm_stash"]:
     subprocess.run(["/usr/bin/python3", mk, name, os.path.join(work, "lit_" + name + ".onnx")],
                    check=True, capture_output=True)

@@ -83,6 +83,9 @@ void addEinsumConverter(llvm::StringMap<Converter> &table);
 /// Adds Attention, RMSNormalization, RotaryEmbedding and Swish (opsets 23+)
 /// to `table`.
 void addTransformerConverters(llvm::StringMap<Converter> &table);
+/// Adds QuantizeLinear, DequantizeLinear, DynamicQuantizeLinear and
+/// QLinearMatMul (integer types) to `table`.
+void addQuantConverters(llvm::StringMap<Converter> &table);
 
 /// The state handed to a converter for one node.
 class NodeContext {

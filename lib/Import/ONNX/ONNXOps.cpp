@@ -953,6 +953,7 @@ const llvm::StringMap<Converter> &dfa::onnximport::converters() {
     addCompositeConverters(t);
     addEinsumConverter(t);
     addTransformerConverters(t);
+    addQuantConverters(t);
     return t;
   }();
   return table;

@@ -125,6 +125,12 @@ def build(name, out):
                                        name="gqa", q_num_heads=4, kv_num_heads=2)],
                      [vi("q", F, [1, 8, 64]), vi("k", F, [1, 8, 32]), vi("v", F, [1, 8, 32]),
                       vi("mask", TensorProto.BOOL, [8, 8])], [vi("y", F, None)], opset=23)
+    if name == "quantize_int32":
+        # QuantizeLinear to int32 (output_dtype 6): not a quantized type dfa has.
+        scale = numpy_helper.from_array(np.array(0.5, np.float32), "scale")
+        return model([helper.make_node("QuantizeLinear", ["x", "scale"], ["y"], name="q",
+                                       output_dtype=TensorProto.INT32)],
+                     [vi("x", F, [4])], [vi("y", TensorProto.INT32, None)], [scale], opset=21)
     if name == "layernorm_stash":
         return model([helper.make_node("LayerNormalization", ["x", "g"], ["y"], name="ln",
                                        stash_type=10)],
