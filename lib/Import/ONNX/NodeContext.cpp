@@ -8,6 +8,9 @@
 
 #include "dfa/Reference/Evaluator.h"
 
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/StringExtras.h"
+
 using namespace mlir;
 using namespace dfa;
 using namespace dfa::onnximport;
@@ -71,15 +74,53 @@ FailureOr<ref::Tensor> NodeContext::constInput(size_t i, llvm::StringRef what) {
   auto diag = unsupported();
   diag << "input " << i << " (" << what
        << ") must be known at compile time";
-  if (auto arg = dyn_cast_or_null<BlockArgument>(v)) {
-    auto func = mlir::cast<func::FuncOp>(arg.getOwner()->getParentOp());
-    if (auto name = func.getArgAttrOfType<StringAttr>(arg.getArgNumber(),
-                                                      graph::kNameAttr)) {
-      diag << "; it is graph input '" << name.getValue()
-           << "': pass --specialize " << name.getValue();
-      if (wantSpecialized)
-        wantSpecialized->push_back(name.getValue().str());
+  if (!v)
+    return failure();
+  // The graph inputs it is computed from (with constants alone): fixing
+  // them at compile time makes it a constant too, by import-time folding.
+  SmallVector<BlockArgument> args;
+  SmallVector<Value> work{v};
+  llvm::SmallPtrSet<Operation *, 32> seen;
+  bool fromInputs = true;
+  while (!work.empty() && fromInputs) {
+    Value x = work.pop_back_val();
+    if (auto arg = dyn_cast<BlockArgument>(x)) {
+      if (!llvm::is_contained(args, arg))
+        args.push_back(arg);
+      continue;
     }
+    Operation *def = x.getDefiningOp();
+    if (isa<graph::ConstantOp>(def) || !seen.insert(def).second)
+      continue;
+    // Weights are data the folding does not read; a large slice is not a
+    // shape computation.
+    if (isa<graph::WeightOp>(def) || seen.size() > 256) {
+      fromInputs = false;
+      break;
+    }
+    work.append(def->operand_begin(), def->operand_end());
+  }
+  if (!fromInputs || args.empty())
+    return failure();
+  auto func = mlir::cast<func::FuncOp>(args.front().getOwner()->getParentOp());
+  SmallVector<StringRef> names;
+  for (BlockArgument arg : args)
+    if (auto name = func.getArgAttrOfType<StringAttr>(arg.getArgNumber(),
+                                                      graph::kNameAttr))
+      names.push_back(name.getValue());
+  if (names.size() != args.size())
+    return failure();
+  llvm::sort(names);
+  if (isa<BlockArgument>(v))
+    diag << "; it is graph input '" << names.front() << "'";
+  else
+    diag << "; it is computed from graph input" << (names.size() > 1 ? "s " : " ")
+         << "'" << llvm::join(names, "', '") << "'";
+  diag << ": pass";
+  for (StringRef n : names) {
+    diag << " --specialize " << n;
+    if (wantSpecialized)
+      wantSpecialized->push_back(n.str());
   }
   return failure();
 }

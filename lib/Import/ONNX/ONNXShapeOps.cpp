@@ -590,6 +590,37 @@ LogicalResult convertTopK(NodeContext &c, Results &r) {
   return success();
 }
 
+/// HannWindow, HammingWindow, BlackmanWindow (opset 17): a constant of the
+/// given length, a0 - a1 cos(2 pi n / N) + a2 cos(4 pi n / N) with N the
+/// length (periodic, the default) or one less (symmetric).
+LogicalResult convertWindow(NodeContext &c, Results &r) {
+  auto size = c.constInts(0, "size");
+  if (failed(size))
+    return failure();
+  if (size->size() != 1 || (*size)[0] < 0 || (*size)[0] > (int64_t(1) << 24)) {
+    c.error() << "size must be one length in [0, 2^24]";
+    return failure();
+  }
+  int64_t n = (*size)[0];
+  Type elt = elementType(int(c.intAttr("output_datatype", 1)), c.ctx());
+  std::optional<ref::DType> dt = elt ? ref::dtypeOf(elt) : std::nullopt;
+  if (!dt) {
+    c.error() << "output_datatype must name a type dfa has";
+    return failure();
+  }
+  double N = c.intAttr("periodic", 1) ? double(n) : double(n - 1);
+  StringRef op = c.node.op_type();
+  double a0 = op == "HannWindow" ? 0.5 : op == "HammingWindow" ? 25.0 / 46.0 : 0.42;
+  double a1 = op == "BlackmanWindow" ? 0.5 : 1 - a0;
+  double a2 = op == "BlackmanWindow" ? 0.08 : 0;
+  std::vector<double> w(n);
+  for (int64_t i = 0; i < n; ++i)
+    w[i] = a0 - a1 * std::cos(2 * M_PI * double(i) / N) +
+           a2 * std::cos(4 * M_PI * double(i) / N);
+  r.push_back(c.constant(ref::Tensor::fromDoubles(*dt, {n}, w)));
+  return success();
+}
+
 /// CumSum, and CumProd (opset 26).
 LogicalResult convertCumulative(NodeContext &c, Results &r) {
   auto a = c.constInts(1, "axis");
@@ -833,6 +864,9 @@ void dfa::onnximport::addShapeConverters(llvm::StringMap<Converter> &t) {
   t["CumSum"] = convertCumulative;
   t["CumProd"] = convertCumulative;
   t["CenterCropPad"] = convertCenterCropPad;
+  t["HannWindow"] = convertWindow;
+  t["HammingWindow"] = convertWindow;
+  t["BlackmanWindow"] = convertWindow;
   t["DepthToSpace"] = convertDepthToSpace;
   t["SpaceToDepth"] = convertSpaceToDepth;
   t["Constant"] = convertConstant;

@@ -143,6 +143,14 @@ def build(name, out):
         # Reshape to a shape that is a graph input: needs --specialize.
         return model([helper.make_node("Reshape", ["x", "shape"], ["y"], name="rs")],
                      [vi("x", F, [2, 3]), vi("shape", I64, [2])], [vi("y", F, None)])
+    if name == "data_shape_computed":
+        # The shape is computed from a graph input (n, the row count): the
+        # input is what must be known at compile time.
+        six = numpy_helper.from_array(np.array([6], np.int64), "six")
+        nodes = [helper.make_node("Div", ["six", "n"], ["cols"], name="div"),
+                 helper.make_node("Concat", ["n", "cols"], ["shape"], name="cat", axis=0),
+                 helper.make_node("Reshape", ["x", "shape"], ["y"], name="rs")]
+        return model(nodes, [vi("x", F, [2, 3]), vi("n", I64, [1])], [vi("y", F, None)], [six])
     if name in ("truncated", "random"):
         m = build("weights", out)
         data = m.SerializeToString()
