@@ -80,6 +80,13 @@ for env in venv debian; do
     "$results/models.$env" 2>&1 | grep -v -i warning | tee "$results/models.$env.txt" || status=1
   grep -q " 0 failed" "$results/models.$env.txt" || status=1
 
+  if [ "$env" = venv ]; then
+    echo "== Hugging Face architectures (dynamo exporter, opsets 18 and 23)"
+    "$py" "$root/test/models/test_hf_exports.py" "$build/bin" "$results/hf.venv" 2>&1 |
+      grep -v -i warning | grep -v '^\[torch.onnx\]' | tee "$results/hf.venv.txt" || status=1
+    grep -q " 0 failed" "$results/hf.venv.txt" || status=1
+  fi
+
   echo "== FX round trips (dfa-export-fx; $label)"
   "$py" "$root/test/models/test_fx_exports.py" "$build/bin" \
     "$results/fx.$env" 2>&1 | grep -v -i warning | tee "$results/fx.$env.txt" || status=1
@@ -91,7 +98,7 @@ done
 # and every torch export made above.
 echo "== --check agrees with import, compile and the CPU reference"
 promise_models=()
-for d in "$results"/models.* "$results"/fx.*; do
+for d in "$results"/models.* "$results"/fx.* "$results"/hf.*; do
   [ -d "$d" ] && promise_models+=(--models "$d")
 done
 /usr/bin/python3 "$root/test/conformance/check_promise.py" --dfa-bin "$build/bin" \
