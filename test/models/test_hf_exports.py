@@ -15,7 +15,6 @@ Needs the project's environment (scripts/pyenv.sh: torch 2.x,
 transformers). Prints one line per export and 'N passed, N failed'.
 """
 import os
-import subprocess
 import sys
 import time
 
@@ -95,20 +94,10 @@ def check(name, opset, bin_dir, work):
         return False, "torch.onnx.export failed: %s" % str(e).splitlines()[0][:200]
     export_s = time.time() - t0
     np.save(os.path.join(work, name + ".in.npy"), x.numpy())
-    out = os.path.join(work, tag + ".out")
-    p = subprocess.run([os.path.join(bin_dir, "dfa-run"), path, "--inputs",
-                        os.path.join(work, name + ".in.npy"), "--outputs", out],
-                       capture_output=True, text=True)
-    if p.returncode != 0:
-        return False, "dfa-run exit %d: %s" % (p.returncode, p.stderr.strip()[-400:])
-    got = np.load(os.path.join(out, "output_0.npy"))
-    if got.shape != ref.shape:
-        return False, "shape %s, torch gives %s" % (got.shape, ref.shape)
-    err = float(np.max(np.abs(got - ref)))
-    scale = float(np.max(np.abs(ref)))
-    ok = err <= 1e-4 * scale
-    detail = "max abs error %.3g (%.2g x max|output|), export %.1f s" % (
-        err, err / scale, export_s)
+    ok, scale, detail = exports.run_cpu(path, bin_dir, work, tag, name + ".in.npy", ref)
+    if scale is None:
+        return False, detail
+    detail += ", export %.1f s" % export_s
     if opset == OPSETS[-1]:
         compiled, why = exports.compile_all(path, bin_dir, os.path.join(work, tag + ".sched"))
         simulated, how = exports.simulate_all(path, bin_dir, work, name, ref, scale)
