@@ -198,6 +198,86 @@ LogicalResult convertMVN(NodeContext &c, Results &r) {
   r.push_back(c.b.create<DivOp>(c.loc, m.centered, c.b.create<AddOp>(c.loc, std, eps)));
   return success();
 }
+/// (x - mean) / sqrt(var + eps) per instance and group of channels, then a
+/// scale and bias per channel (opset 21; per group in opset 18).
+LogicalResult convertGroupNorm(NodeContext &c, Results &r) {
+  auto t = c.type(0);
+  int64_t groups = c.intAttr("num_groups", 0);
+  if (t.getRank() < 2 || groups < 1 || t.getDimSize(1) % groups) {
+    c.error() << "num_groups must divide the channels of a rank >= 2 input";
+    return failure();
+  }
+  if (int64_t stash = c.intAttr("stash_type", 1); stash != 1) {
+    c.unsupported() << "stash_type " << stash << " (only 1, float)";
+    return failure();
+  }
+  int64_t n = t.getDimSize(0), ch = t.getDimSize(1);
+  int64_t rest = t.getNumElements() / std::max<int64_t>(1, n * groups);
+  Type elt = t.getElementType(), f32 = c.b.getF32Type();
+  bool narrow = elt.getIntOrFloatBitWidth() < 32;
+  Value x = c.reshape(narrow ? c.cast(c.in(0), f32) : c.in(0), {n, groups, rest});
+  NodeContext::Moments m = c.moments(x, {2});
+  Value eps = c.scalar(typeOf(x).getElementType(), c.floatAttr("epsilon", 1e-5));
+  Value y = c.b.create<DivOp>(c.loc, m.centered,
+                              c.b.create<SqrtOp>(c.loc, c.b.create<AddOp>(c.loc, m.variance, eps)));
+  if (narrow)
+    y = c.cast(y, elt);
+  bool perGroup = c.opset < 21;
+  int64_t params = perGroup ? groups : ch;
+  for (size_t i : {1, 2})
+    if (typeOf(c.in(i)).getNumElements() != params) {
+      c.error() << "scale and bias must hold " << params << " values";
+      return failure();
+    }
+  SmallVector<int64_t> shape(t.getShape());
+  SmallVector<int64_t> pshape(shape.size(), 1);
+  if (perGroup) {
+    pshape.assign({1, groups, 1}); // y is [n, groups, rest]
+  } else {
+    y = c.reshape(y, shape);
+    pshape[1] = ch;
+  }
+  Value scale = c.reshape(c.cast(c.in(1), elt), pshape);
+  Value bias = c.reshape(c.cast(c.in(2), elt), pshape);
+  y = c.b.create<AddOp>(c.loc, c.b.create<MulOp>(c.loc, y, scale), bias);
+  r.push_back(c.reshape(y, shape));
+  return success();
+}
+
+/// x / (bias + alpha / size * (sum of x^2 over the size channels around))^beta.
+LogicalResult convertLRN(NodeContext &c, Results &r) {
+  auto t = c.type(0);
+  int64_t size = c.intAttr("size", 0);
+  if (t.getRank() < 3 || size < 1 || !isa<FloatType>(t.getElementType())) {
+    c.error() << "needs a float input of rank >= 3 and a positive size";
+    return failure();
+  }
+  Type elt = t.getElementType();
+  int64_t rank = t.getRank(), ch = t.getDimSize(1);
+  Value sq = c.b.create<MulOp>(c.loc, c.in(0), c.in(0));
+  SmallVector<int64_t> pads(2 * rank, 0);
+  pads[1] = (size - 1) / 2;
+  pads[1 + rank] = size - 1 - (size - 1) / 2;
+  Value padded = c.b.create<PadOp>(c.loc, sq, c.b.getDenseI64ArrayAttr(pads),
+                                   c.b.getStringAttr("constant"), c.b.getF64FloatAttr(0));
+  Value sum;
+  for (int64_t k = 0; k < size; ++k) {
+    SmallVector<int64_t> starts(rank, 0), steps(rank, 1);
+    starts[1] = k;
+    SmallVector<int64_t> shape(t.getShape());
+    shape[1] = ch;
+    Value s = c.b.create<SliceOp>(c.loc, RankedTensorType::get(shape, elt), padded,
+                                  c.b.getDenseI64ArrayAttr(starts),
+                                  c.b.getDenseI64ArrayAttr(steps));
+    sum = sum ? Value(c.b.create<AddOp>(c.loc, sum, s)) : s;
+  }
+  Value denom = c.b.create<AddOp>(
+      c.loc, c.scalar(elt, c.floatAttr("bias", 1.0)),
+      c.b.create<MulOp>(c.loc, sum, c.scalar(elt, c.floatAttr("alpha", 1e-4) / double(size))));
+  denom = c.b.create<PowOp>(c.loc, denom, c.scalar(elt, c.floatAttr("beta", 0.75)));
+  r.push_back(c.b.create<DivOp>(c.loc, c.in(0), denom));
+  return success();
+}
 } // namespace
 
 void dfa::onnximport::addCompositeConverters(llvm::StringMap<Converter> &t) {
@@ -206,4 +286,6 @@ void dfa::onnximport::addCompositeConverters(llvm::StringMap<Converter> &t) {
   t["OneHot"] = convertOneHot;
   t["EyeLike"] = convertEyeLike;
   t["MeanVarianceNormalization"] = convertMVN;
+  t["GroupNormalization"] = convertGroupNorm;
+  t["LRN"] = convertLRN;
 }

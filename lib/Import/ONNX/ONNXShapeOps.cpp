@@ -621,6 +621,71 @@ LogicalResult convertWindow(NodeContext &c, Results &r) {
   return success();
 }
 
+/// The slices along `axis` (all elements, flattened, without one) where
+/// the condition holds. The condition fixes the result's shape, so it must
+/// be known at compile time (--specialize for a graph input).
+LogicalResult convertCompress(NodeContext &c, Results &r) {
+  auto cond = c.constInts(1, "condition");
+  if (failed(cond))
+    return failure();
+  Value x = c.in(0);
+  int64_t axis = 0;
+  if (c.attr("axis")) {
+    FailureOr<int64_t> a = c.axis(c.intAttr("axis", 0), c.type(0).getRank());
+    if (failed(a))
+      return failure();
+    axis = *a;
+  } else {
+    x = c.reshape(x, {c.type(0).getNumElements()});
+  }
+  int64_t dim = typeOf(x).getDimSize(axis);
+  if (int64_t(cond->size()) > dim) {
+    c.error() << "condition has " << cond->size() << " values for " << dim << " slices";
+    return failure();
+  }
+  std::vector<int64_t> keep;
+  for (size_t i = 0; i < cond->size(); ++i)
+    if ((*cond)[i])
+      keep.push_back(int64_t(i));
+  Value idx = c.constant(ref::Tensor::fromInts(ref::DType::I64, {int64_t(keep.size())}, keep));
+  r.push_back(c.b.create<GatherOp>(c.loc, x, idx, c.b.getI64IntegerAttr(axis)));
+  return success();
+}
+
+/// Reverses the first sequence_lens[b] steps of each batch entry along the
+/// time axis; sequence_lens must be known at compile time.
+LogicalResult convertReverseSequence(NodeContext &c, Results &r) {
+  auto t = c.type(0);
+  auto lens = c.constInts(1, "sequence_lens");
+  if (failed(lens))
+    return failure();
+  int64_t batchAxis = c.intAttr("batch_axis", 1), timeAxis = c.intAttr("time_axis", 0);
+  if (t.getRank() < 2 || (batchAxis != 0 && batchAxis != 1) ||
+      (timeAxis != 0 && timeAxis != 1) || batchAxis == timeAxis) {
+    c.error() << "batch_axis and time_axis must be 0 and 1 of a rank >= 2 input";
+    return failure();
+  }
+  int64_t batch = t.getDimSize(batchAxis), steps = t.getDimSize(timeAxis);
+  if (int64_t(lens->size()) != batch ||
+      llvm::any_of(*lens, [&](int64_t l) { return l < 0 || l > steps; })) {
+    c.error() << "sequence_lens must hold " << batch << " lengths in [0, " << steps << "]";
+    return failure();
+  }
+  // The source step of every element, for a gather along the time axis.
+  std::vector<int64_t> idx(t.getNumElements());
+  int64_t inner = t.getNumElements() / (batch * steps);
+  for (int64_t i = 0; i < t.getNumElements(); ++i) {
+    int64_t outer = i / inner;
+    int64_t d0 = outer / t.getDimSize(1), d1 = outer % t.getDimSize(1);
+    int64_t b = batchAxis == 0 ? d0 : d1, s = timeAxis == 0 ? d0 : d1;
+    idx[i] = s < (*lens)[b] ? (*lens)[b] - 1 - s : s;
+  }
+  Value indices = c.constant(ref::Tensor::fromInts(ref::DType::I64, t.getShape(), idx));
+  r.push_back(c.b.create<GatherElementsOp>(c.loc, t, c.in(0), indices,
+                                           c.b.getI64IntegerAttr(timeAxis)));
+  return success();
+}
+
 /// CumSum, and CumProd (opset 26).
 LogicalResult convertCumulative(NodeContext &c, Results &r) {
   auto a = c.constInts(1, "axis");
@@ -864,6 +929,8 @@ void dfa::onnximport::addShapeConverters(llvm::StringMap<Converter> &t) {
   t["CumSum"] = convertCumulative;
   t["CumProd"] = convertCumulative;
   t["CenterCropPad"] = convertCenterCropPad;
+  t["Compress"] = convertCompress;
+  t["ReverseSequence"] = convertReverseSequence;
   t["HannWindow"] = convertWindow;
   t["HammingWindow"] = convertWindow;
   t["BlackmanWindow"] = convertWindow;
