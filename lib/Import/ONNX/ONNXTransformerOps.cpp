@@ -15,7 +15,8 @@
 ///     (nonpad_kv_seqlen), a sliding window (25), softcap, the softmax
 ///     precision and the four qk_matmul_output modes; a query row with no
 ///     key to attend is zero, as the spec says.
-///   RMSNormalization (23), RotaryEmbedding (23), Swish (24).
+///   RMSNormalization (23), RotaryEmbedding (23), Swish (24), SwiGLU (28),
+///   TensorScatter (24, the KV-cache update).
 ///
 //===----------------------------------------------------------------------===//
 
@@ -299,6 +300,56 @@ LogicalResult convertAttention(NodeContext &c, Results &r) {
   return success();
 }
 
+/// The KV-cache update (opset 24): `update` written into `past_cache` along
+/// `axis` from each batch entry's write index (0 without write_indices),
+/// modulo the cache length in circular mode.
+LogicalResult convertTensorScatter(NodeContext &c, Results &r) {
+  auto ct = c.type(0), ut = c.type(1);
+  int64_t rank = ct.getRank();
+  auto axis = c.axis(c.intAttr("axis", -2), rank);
+  if (failed(axis))
+    return failure();
+  std::string mode = c.strAttr("mode", "linear");
+  if (mode != "linear" && mode != "circular") {
+    c.error() << "unknown mode '" << mode << "'";
+    return failure();
+  }
+  bool fits = *axis > 0 && ut.getRank() == rank &&
+              ut.getElementType() == ct.getElementType() &&
+              ut.getDimSize(*axis) <= ct.getDimSize(*axis);
+  for (int64_t d = 0; fits && d < rank; ++d)
+    fits = d == *axis || ut.getDimSize(d) == ct.getDimSize(d);
+  if (!fits) {
+    c.error() << "update " << c.in(1).getType() << " does not fit past_cache "
+              << c.in(0).getType() << " along axis " << *axis;
+    return failure();
+  }
+  Type i64 = c.b.getI64Type();
+  int64_t steps = ut.getDimSize(*axis), batch = ct.getDimSize(0);
+  SmallVector<int64_t> along(rank, 1), perBatch(rank, 1);
+  along[*axis] = steps;
+  perBatch[0] = batch;
+  std::vector<int64_t> iota(steps);
+  for (int64_t i = 0; i < steps; ++i)
+    iota[i] = i;
+  Value idx = c.constant(ref::Tensor::fromInts(ref::DType::I64, along, iota));
+  if (c.has(2)) {
+    if (typeOf(c.in(2)).getNumElements() != batch) {
+      c.error() << "write_indices must hold one index per batch entry";
+      return failure();
+    }
+    idx = c.b.create<AddOp>(c.loc, c.reshape(c.cast(c.in(2), i64), perBatch), idx);
+  }
+  if (mode == "circular")
+    idx = c.b.create<ModOp>(c.loc, idx, c.scalar(i64, double(ct.getDimSize(*axis))),
+                            c.b.getBoolAttr(false));
+  idx = c.b.create<ExpandOp>(c.loc, RankedTensorType::get(ut.getShape(), i64), idx);
+  r.push_back(c.b.create<ScatterElementsOp>(c.loc, c.in(0), idx, c.in(1),
+                                            c.b.getI64IntegerAttr(*axis),
+                                            c.b.getStringAttr("none")));
+  return success();
+}
+
 /// x / sqrt(mean(x^2 over the dims from axis) + epsilon) * scale.
 LogicalResult convertRMSNorm(NodeContext &c, Results &r) {
   auto t = c.type(0);
@@ -424,12 +475,26 @@ LogicalResult convertRotaryEmbedding(NodeContext &c, Results &r) {
 }
 
 /// x * sigmoid(alpha * x).
-LogicalResult convertSwish(NodeContext &c, Results &r) {
-  Type elt = c.type(0).getElementType();
+Value swish(NodeContext &c, Value x) {
+  Type elt = typeOf(x).getElementType();
   double alpha = c.floatAttr("alpha", 1.0);
-  Value x = c.in(0);
   Value ax = alpha == 1.0 ? x : Value(c.b.create<MulOp>(c.loc, x, c.scalar(elt, alpha)));
-  r.push_back(c.b.create<MulOp>(c.loc, x, c.b.create<SigmoidOp>(c.loc, ax)));
+  return c.b.create<MulOp>(c.loc, x, c.b.create<SigmoidOp>(c.loc, ax));
+}
+
+LogicalResult convertSwish(NodeContext &c, Results &r) {
+  r.push_back(swish(c, c.in(0)));
+  return success();
+}
+
+/// Swish(A) * B (opset 28), A and B of one shape.
+LogicalResult convertSwiGLU(NodeContext &c, Results &r) {
+  if (c.type(0) != c.type(1)) {
+    c.error() << "A " << c.in(0).getType() << " and B " << c.in(1).getType()
+              << " must have one type and shape";
+    return failure();
+  }
+  r.push_back(c.b.create<MulOp>(c.loc, swish(c, c.in(0)), c.in(1)));
   return success();
 }
 } // namespace
@@ -439,4 +504,6 @@ void dfa::onnximport::addTransformerConverters(llvm::StringMap<Converter> &t) {
   t["RMSNormalization"] = convertRMSNorm;
   t["RotaryEmbedding"] = convertRotaryEmbedding;
   t["Swish"] = convertSwish;
+  t["SwiGLU"] = convertSwiGLU;
+  t["TensorScatter"] = convertTensorScatter;
 }
