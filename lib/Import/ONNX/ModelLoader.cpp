@@ -212,6 +212,12 @@ std::string dfa::onnximport::onnxTypeName(int t) {
   if (onnx::TensorProto::DataType_IsValid(t))
     return onnx::TensorProto::DataType_Name(
         static_cast<onnx::TensorProto::DataType>(t));
+  // The types newer than libonnx's protobuf (ONNX 1.14 and later).
+  static const char *const newer[] = {
+      "FLOAT8E4M3FN", "FLOAT8E4M3FNUZ", "FLOAT8E5M2", "FLOAT8E5M2FNUZ", "UINT4",
+      "INT4",         "FLOAT4E2M1",     "FLOAT8E8M0", "UINT2",          "INT2"};
+  if (t >= 17 && t < 17 + int(std::size(newer)))
+    return newer[t - 17];
   return "type " + std::to_string(t);
 }
 

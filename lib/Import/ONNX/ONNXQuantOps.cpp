@@ -106,6 +106,11 @@ LogicalResult convertQuantizeLinear(NodeContext &c, Results &r) {
   Type to = c.has(2) ? c.type(2).getElementType() : Type();
   if (const auto *od = c.attr("output_dtype"); od && od->i() != 0) {
     Type t = elementType(int(od->i()), c.ctx());
+    if (!t) {
+      c.unsupported() << "quantizing to " << onnxTypeName(int(od->i()))
+                      << " (dfa quantizes to 8- and 16-bit integers)";
+      return failure();
+    }
     if (to && t != to) {
       c.error() << "output_dtype does not match the zero point's type";
       return failure();
@@ -129,18 +134,23 @@ LogicalResult convertQuantizeLinear(NodeContext &c, Results &r) {
       return failure();
     zp = *z;
   }
-  Value x = c.in(0), s = *scale;
+  // The division's type: `precision` when given, else numpy's promotion of
+  // x and the scale (the wider float; f32 for integers).
+  Type xe = xt.getElementType(), se = typeOf(*scale).getElementType(), div;
   if (const auto *p = c.attr("precision"); p && p->i() != 0) {
-    Type pt = elementType(int(p->i()), c.ctx());
-    if (!pt || !isa<FloatType>(pt)) {
+    div = elementType(int(p->i()), c.ctx());
+    if (!div || !isa<FloatType>(div)) {
       c.error() << "precision must name a float type";
       return failure();
     }
-    x = c.cast(x, pt);
-    s = c.cast(s, pt);
-  } else if (typeOf(s).getElementType() != xt.getElementType()) {
-    s = c.cast(s, xt.getElementType());
+  } else if (isa<FloatType>(xe) && isa<FloatType>(se)) {
+    div = xe.getIntOrFloatBitWidth() >= se.getIntOrFloatBitWidth() ? xe : se;
+  } else {
+    div = isa<FloatType>(se) && se.getIntOrFloatBitWidth() >= 32 ? se
+          : isa<FloatType>(xe) && xe.getIntOrFloatBitWidth() >= 32 ? xe
+                                                                   : c.b.getF32Type();
   }
+  Value x = c.cast(c.in(0), div), s = c.cast(*scale, div);
   r.push_back(saturate(c, c.b.create<DivOp>(c.loc, x, s), zp, *range, to));
   return success();
 }

@@ -671,6 +671,10 @@ LogicalResult convertReverseSequence(NodeContext &c, Results &r) {
     c.error() << "sequence_lens must hold " << batch << " lengths in [0, " << steps << "]";
     return failure();
   }
+  if (t.getNumElements() == 0) {
+    r.push_back(c.in(0));
+    return success();
+  }
   // The source step of every element, for a gather along the time axis.
   std::vector<int64_t> idx(t.getNumElements());
   int64_t inner = t.getNumElements() / (batch * steps);

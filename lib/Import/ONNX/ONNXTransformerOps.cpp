@@ -50,6 +50,8 @@ Value splitHeads(NodeContext &c, Value v, int64_t heads) {
 }
 
 /// A constant [rows, cols] of `elt`: 0 where keep(i, j), -inf elsewhere.
+/// (Built on the host: rows x cols doubles. Sequences past 4K x 4K keys
+/// would want it as ops; the importer refuses those below.)
 Value biasOf(NodeContext &c, Type elt, int64_t rows, int64_t cols,
              llvm::function_ref<bool(int64_t, int64_t)> keep) {
   std::vector<double> v(rows * cols);
@@ -107,6 +109,14 @@ LogicalResult convertAttention(NodeContext &c, Results &r) {
     c.error() << "past_key and past_value come together";
     return failure();
   }
+  if (c.has(4) && (typeOf(c.in(4)).getRank() != 4 || typeOf(c.in(5)).getRank() != 4)) {
+    c.error() << "past_key and past_value must be 4-d";
+    return failure();
+  }
+  if (c.has(3) && typeOf(c.in(3)).getRank() < 1) {
+    c.error() << "attn_mask must have a key dim";
+    return failure();
+  }
   if (c.has(6) && c.has(4)) {
     c.error() << "nonpad_kv_seqlen cannot be combined with past_key";
     return failure();
@@ -121,7 +131,8 @@ LogicalResult convertAttention(NodeContext &c, Results &r) {
   Value presentK = k, presentV = v;
   int64_t hk = typeOf(k).getDimSize(1), lk = typeOf(k).getDimSize(2),
           dv = typeOf(v).getDimSize(3);
-  if (typeOf(k).getDimSize(0) != batch || typeOf(k).getDimSize(3) != d ||
+  if (typeOf(k).getDimSize(0) != batch || typeOf(v).getDimSize(0) != batch ||
+      typeOf(k).getDimSize(3) != d ||
       typeOf(v).getDimSize(1) != hk || typeOf(v).getDimSize(2) != lk ||
       hk < 1 || hq % hk) {
     c.error() << "K " << k.getType() << " and V " << v.getType()
@@ -182,6 +193,11 @@ LogicalResult convertAttention(NodeContext &c, Results &r) {
   }
   // Static frontiers are constants; with per-batch offsets the difference
   // i + offset - j is computed, [B, 1, lq, lk].
+  if ((causal || left >= 0 || right >= 0) && lq * lk > (int64_t(1) << 24)) {
+    c.unsupported() << "a causal or windowed mask over " << lq << " x " << lk
+                    << " scores (more than 2^24)";
+    return failure();
+  }
   auto staticBias = [&](llvm::function_ref<bool(int64_t)> keepDiff) -> Value {
     return biasOf(c, elt, lq, lk, [&](int64_t i, int64_t j) {
       return keepDiff(i + past - j);
@@ -250,7 +266,8 @@ LogicalResult convertAttention(NodeContext &c, Results &r) {
         c.loc,
         c.b.create<TanhOp>(c.loc, c.b.create<DivOp>(c.loc, scores, c.scalar(elt, softcap))),
         c.scalar(elt, softcap));
-    if (mode == 1)
+    // The onnx reference reports the soft-capped scores in modes 0 and 1.
+    if (mode <= 1)
       qk = scores;
   }
   Value withBias = bias ? Value(c.b.create<AddOp>(c.loc, scores, bias)) : scores;
@@ -367,14 +384,18 @@ LogicalResult convertRMSNorm(NodeContext &c, Results &r) {
   SmallVector<int64_t> axes;
   for (int64_t dim = *axis; dim < t.getRank(); ++dim)
     axes.push_back(dim);
-  Value x = c.in(0);
-  Type elt = t.getElementType();
+  // The statistics in float (stash_type 1), as the spec says; a 16-bit
+  // x^2 would overflow at |x| > 256.
+  Type elt = t.getElementType(), f32 = c.b.getF32Type();
+  bool narrow = elt.getIntOrFloatBitWidth() < 32;
+  Value x = narrow ? c.cast(c.in(0), f32) : c.in(0);
   Value sq = c.b.create<MulOp>(c.loc, x, x);
   Value mean = c.b.create<ReduceMeanOp>(c.loc, sq, c.b.getDenseI64ArrayAttr(axes),
                                         c.b.getBoolAttr(true));
+  Type st = typeOf(x).getElementType();
   Value rms = c.b.create<SqrtOp>(
-      c.loc, c.b.create<AddOp>(c.loc, mean, c.scalar(elt, c.floatAttr("epsilon", 1e-5))));
-  Value y = c.b.create<DivOp>(c.loc, x, rms);
+      c.loc, c.b.create<AddOp>(c.loc, mean, c.scalar(st, c.floatAttr("epsilon", 1e-5))));
+  Value y = c.cast(c.b.create<DivOp>(c.loc, x, rms), elt);
   Value scale = c.in(1);
   if (typeOf(scale).getElementType() != elt)
     scale = c.cast(scale, elt);
@@ -394,12 +415,20 @@ LogicalResult convertRotaryEmbedding(NodeContext &c, Results &r) {
     return failure();
   }
   int64_t b = t.getDimSize(0);
-  // To [B, S, H, D].
+  if (t.getNumElements() == 0) {
+    r.push_back(x);
+    return success();
+  }
+  // To [B, S, H, D]; num_heads is needed for 3-d X only.
   Value h = x;
+  int64_t heads = c.intAttr("num_heads", 0);
   if (rank == 4) {
+    if (heads && heads != t.getDimSize(1)) {
+      c.error() << "num_heads " << heads << " differs from X's " << t.getDimSize(1);
+      return failure();
+    }
     h = transpose(c, x, {0, 2, 1, 3});
   } else {
-    int64_t heads = c.intAttr("num_heads", 0);
     if (heads < 1 || t.getDimSize(2) % heads) {
       c.error() << "3-d X needs num_heads that divides its hidden size";
       return failure();
@@ -407,7 +436,8 @@ LogicalResult convertRotaryEmbedding(NodeContext &c, Results &r) {
     h = c.reshape(x, {b, t.getDimSize(1), heads, t.getDimSize(2) / heads});
   }
   auto ht = typeOf(h);
-  int64_t s = ht.getDimSize(1), heads = ht.getDimSize(2), d = ht.getDimSize(3);
+  int64_t s = ht.getDimSize(1), d = ht.getDimSize(3);
+  heads = ht.getDimSize(2);
   int64_t rot = c.intAttr("rotary_embedding_dim", 0);
   if (rot == 0)
     rot = d;

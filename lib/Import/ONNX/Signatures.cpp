@@ -48,6 +48,15 @@ const OpSignature *signatureOf(llvm::StringRef op, int64_t opset) {
   return found;
 }
 
+/// The first opset that defines `op`, or 0 for none.
+int firstOpset(llvm::StringRef op) {
+  int first = 0;
+  for (const OpSignature &s : kSignatures)
+    if (op == s.op && (!first || s.since < first))
+      first = s.since;
+  return first;
+}
+
 std::string range(llvm::StringRef what, const onnx::NodeProto &node, int n,
                   int lo, int hi) {
   return "Node (" + node.name() + ") has " + what.str() + " size " +
@@ -66,6 +75,11 @@ int64_t dfa::onnximport::libonnxNewestOpset() {
 
 std::optional<std::string>
 dfa::onnximport::checkSignature(const onnx::NodeProto &node, int64_t opset) {
+  // An operator of a later opset is not this opset's, whatever dfa makes
+  // of it at its own.
+  if (int first = firstOpset(node.op_type()); first > opset)
+    return "operator " + node.op_type() + " is defined from opset " +
+           std::to_string(first) + " on";
   if (opset <= libonnxNewestOpset()) {
     const onnx::OpSchema *schema =
         onnx::OpSchemaRegistry::Schema(node.op_type(), int(opset), "");

@@ -85,6 +85,14 @@ TEST_CASE("the table checks counts, empty inputs and attributes", "[import]") {
   REQUIRE(what);
   CHECK(what->find("marked single") != std::string::npos);
 
+  // An operator used before the opset that defines it is refused, on
+  // libonnx's opsets too.
+  onnx::NodeProto att = node("Attention", {"q", "k", "v"}, {"y"});
+  what = checkSignature(att, 17);
+  REQUIRE(what);
+  CHECK(*what == "operator Attention is defined from opset 23 on");
+  CHECK_FALSE(checkSignature(att, 23));
+
   // An operator of no ONNX opset is for the converter table to refuse.
   CHECK_FALSE(checkSignature(node("NoSuchOp", {"x"}, {"y"}), opset));
 }

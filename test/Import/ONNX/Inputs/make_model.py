@@ -131,6 +131,15 @@ def build(name, out):
         return model([helper.make_node("QuantizeLinear", ["x", "scale"], ["y"], name="q",
                                        output_dtype=TensorProto.INT32)],
                      [vi("x", F, [4])], [vi("y", TensorProto.INT32, None)], [scale], opset=21)
+    if name == "quantize_int4":
+        # int4 is an element type dfa does not have: refused, not uint8.
+        scale = numpy_helper.from_array(np.array(0.5, np.float32), "scale")
+        return model([helper.make_node("QuantizeLinear", ["x", "scale"], ["y"], name="q4",
+                                       output_dtype=22)],
+                     [vi("x", F, [4])], [vi("y", F, None)], [scale], opset=21)
+    if name == "attention_opset17":
+        return model([helper.make_node("Attention", ["q", "k", "v"], ["y"], name="att")],
+                     [vi(x, F, [1, 2, 4, 8]) for x in "qkv"], [vi("y", F, None)], opset=17)
     if name == "layernorm_stash":
         return model([helper.make_node("LayerNormalization", ["x", "g"], ["y"], name="ln",
                                        stash_type=10)],
