@@ -110,16 +110,9 @@ def main():
     bin_dir, work = sys.argv[1], sys.argv[2]
     names = sys.argv[3:] or MODELS
     os.makedirs(work, exist_ok=True)
-    passed = failed = 0
-    for name in names:
-        for opset in OPSETS:
-            ok, detail = check(name, opset, bin_dir, work)
-            print("%s %s (dynamo, opset %d): %s" % ("PASS" if ok else "FAIL", name, opset,
-                                                     detail), flush=True)
-            passed += ok
-            failed += not ok
-    print("hf exports: %d passed, %d failed" % (passed, failed))
-    return 1 if failed else 0
+    return exports.report(
+        [("%s (dynamo, opset %d)" % (n, o), lambda n=n, o=o: check(n, o, bin_dir, work))
+         for n in names for o in OPSETS], "hf exports")
 
 
 if __name__ == "__main__":

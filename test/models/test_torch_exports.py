@@ -101,18 +101,25 @@ def compile_all(path, bin_dir, out):
     return True, "compiled for %d targets in %.2f s" % (len(targets), secs)
 
 
+def report(cases, title):
+    """Runs (label, check) pairs, printing PASS/FAIL per label and 'TITLE: N
+    passed, N failed'; returns the exit status."""
+    passed = failed = 0
+    for label, run in cases:
+        ok, detail = run()
+        print("%s %s: %s" % ("PASS" if ok else "FAIL", label, detail), flush=True)
+        passed += ok
+        failed += not ok
+    print("%s: %d passed, %d failed" % (title, passed, failed))
+    return 1 if failed else 0
+
+
 def main():
     bin_dir, work = sys.argv[1], sys.argv[2]
     names = sys.argv[3:] or MODELS
     os.makedirs(work, exist_ok=True)
-    passed = failed = 0
-    for name in names:
-        ok, detail = check(name, bin_dir, work)
-        print("%s %s: %s" % ("PASS" if ok else "FAIL", name, detail), flush=True)
-        passed += ok
-        failed += not ok
-    print("torch exports: %d passed, %d failed" % (passed, failed))
-    return 1 if failed else 0
+    return report([(n, lambda n=n: check(n, bin_dir, work)) for n in names],
+                  "torch exports")
 
 
 if __name__ == "__main__":

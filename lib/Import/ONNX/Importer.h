@@ -166,6 +166,9 @@ public:
   Moments moments(mlir::Value x, llvm::ArrayRef<int64_t> axes);
   /// Normalizes an axis in [-rank, rank) to [0, rank), or fails.
   mlir::FailureOr<int64_t> axis(int64_t a, int64_t rank);
+  /// Normalizes a list of distinct axes, in order, or fails.
+  mlir::FailureOr<std::vector<int64_t>> axes(llvm::ArrayRef<int64_t> raw,
+                                             int64_t rank);
 
   /// Receives the names of graph inputs needed as compile-time constants.
   std::vector<std::string> *wantSpecialized = nullptr;

@@ -166,6 +166,22 @@ NodeContext::Moments NodeContext::moments(Value x, llvm::ArrayRef<int64_t> axes)
   return m;
 }
 
+FailureOr<std::vector<int64_t>> NodeContext::axes(llvm::ArrayRef<int64_t> raw,
+                                                  int64_t rank) {
+  std::vector<int64_t> out;
+  for (int64_t a : raw) {
+    FailureOr<int64_t> n = axis(a, rank);
+    if (failed(n))
+      return failure();
+    if (llvm::is_contained(out, *n)) {
+      error() << "axis " << a << " appears twice in axes";
+      return failure();
+    }
+    out.push_back(*n);
+  }
+  return out;
+}
+
 Value NodeContext::constant(const ref::Tensor &t) {
   return b.create<graph::ConstantOp>(loc, ref::tensorToAttr(t, ctx()));
 }

@@ -552,17 +552,10 @@ LogicalResult convertResize(NodeContext &c, Results &r) {
   // Opset 18: scales, sizes and roi may name only the dims in `axes`; the
   // others keep their size (scale 1, roi [0, 1]).
   if (std::optional<std::vector<int64_t>> axesAttr = c.intsAttr("axes")) {
-    std::vector<int64_t> axes;
-    for (int64_t a : *axesAttr) {
-      FailureOr<int64_t> n = c.axis(a, rank);
-      if (failed(n))
-        return failure();
-      if (llvm::is_contained(axes, *n)) {
-        c.error() << "axis " << a << " appears twice in axes";
-        return failure();
-      }
-      axes.push_back(*n);
-    }
+    FailureOr<std::vector<int64_t>> named = c.axes(*axesAttr, rank);
+    if (failed(named))
+      return failure();
+    std::vector<int64_t> axes = *named;
     size_t n = axes.size();
     if ((!scales.empty() && scales.size() != n) ||
         (!sizes.empty() && sizes.size() != n) ||

@@ -491,19 +491,13 @@ LogicalResult convertPad(NodeContext &c, Results &r) {
                   << pads.size();
         return failure();
       }
+      FailureOr<std::vector<int64_t>> named = c.axes(*axes, rank);
+      if (failed(named))
+        return failure();
       std::vector<int64_t> full(2 * rank, 0);
-      std::vector<bool> seen(rank, false);
       for (int64_t i = 0; i < n; ++i) {
-        FailureOr<int64_t> a = c.axis((*axes)[i], rank);
-        if (failed(a))
-          return failure();
-        if (seen[*a]) {
-          c.error() << "axis " << (*axes)[i] << " appears twice in axes";
-          return failure();
-        }
-        seen[*a] = true;
-        full[*a] = pads[i];
-        full[*a + rank] = pads[i + n];
+        full[(*named)[i]] = pads[i];
+        full[(*named)[i] + rank] = pads[i + n];
       }
       pads = std::move(full);
     }

@@ -15,6 +15,7 @@
 #include "Importer.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringMap.h"
 
 #include <onnx/defs/schema.h>
 
@@ -39,22 +40,38 @@ struct OpSignature {
 
 #include "OnnxSignatures.inc"
 
+/// Every version of each operator, oldest first (the table is sorted by
+/// name, then version), indexed once.
+llvm::ArrayRef<OpSignature> versionsOf(llvm::StringRef op) {
+  static const llvm::StringMap<llvm::ArrayRef<OpSignature>> index = [] {
+    llvm::StringMap<llvm::ArrayRef<OpSignature>> m;
+    llvm::ArrayRef<OpSignature> all(kSignatures);
+    for (size_t i = 0; i < all.size();) {
+      size_t j = i;
+      while (j < all.size() && llvm::StringRef(all[j].op) == all[i].op)
+        ++j;
+      m[all[i].op] = all.slice(i, j - i);
+      i = j;
+    }
+    return m;
+  }();
+  auto it = index.find(op);
+  return it == index.end() ? llvm::ArrayRef<OpSignature>() : it->second;
+}
+
 /// The signature of `op` in `opset`: its newest version at or before it.
 const OpSignature *signatureOf(llvm::StringRef op, int64_t opset) {
   const OpSignature *found = nullptr;
-  for (const OpSignature &s : kSignatures)
-    if (op == s.op && s.since <= opset && (!found || s.since > found->since))
+  for (const OpSignature &s : versionsOf(op))
+    if (s.since <= opset)
       found = &s;
   return found;
 }
 
 /// The first opset that defines `op`, or 0 for none.
 int firstOpset(llvm::StringRef op) {
-  int first = 0;
-  for (const OpSignature &s : kSignatures)
-    if (op == s.op && (!first || s.since < first))
-      first = s.since;
-  return first;
+  llvm::ArrayRef<OpSignature> v = versionsOf(op);
+  return v.empty() ? 0 : v.front().since;
 }
 
 std::string range(llvm::StringRef what, const onnx::NodeProto &node, int n,
