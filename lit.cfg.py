@@ -33,6 +33,18 @@ llvm_config.with_environment("PATH", config.dfa_tools_dir, append_path=True)
 # so --max-memory's process limit is off there: `UNSUPPORTED: asan`.
 if "address" in getattr(config, "dfa_sanitize", ""):
     config.available_features.add("asan")
+# dfa-export-fx --method export needs torch.export (torch >= 2.1): the
+# project's environment has it, Debian's torch 1.13 does not.
+try:
+    import re
+    import subprocess
+    out = subprocess.run([os.path.join(config.dfa_tools_dir, "dfa-export-fx"), "--version"],
+                         capture_output=True, text=True, timeout=120).stdout
+    m = re.search(r"torch (\d+)\.(\d+)", out)
+    if m and (int(m.group(1)), int(m.group(2))) >= (2, 1):
+        config.available_features.add("torch-export")
+except (OSError, subprocess.SubprocessError):
+    pass
 # FileCheck variables do not leak across CHECK-LABELs.
 config.environment["FILECHECK_OPTS"] = "-enable-var-scope"
 

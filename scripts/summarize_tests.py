@@ -70,12 +70,13 @@ for env, label in (("venv", "torch 2.x"), ("debian", "torch 1.13")):
         p, f = (int(m.group(1)), int(m.group(2))) if m else (0, 1)
         rows.append(("%s (%s)" % (title, label), p, f))
 
-# Hugging Face architectures through the dynamo exporter (the project's
-# environment only).
-path = os.path.join(results, "hf.venv.txt")
-m = re.search(r"(\d+) passed, (\d+) failed", open(path).read()) \
-    if os.path.exists(path) else None
-rows.append(("hf exports (torch 2.x)", int(m.group(1)) if m else 0, int(m.group(2)) if m else 1))
+# Hugging Face architectures through the dynamo exporter, and every export
+# path on real architectures (the project's environment only).
+for kind, title in (("hf", "hf exports (torch 2.x)"), ("paths", "export paths (torch 2.x)")):
+    path = os.path.join(results, "%s.venv.txt" % kind)
+    m = re.search(r"(\d+) passed, (\d+) failed", open(path).read()) \
+        if os.path.exists(path) else None
+    rows.append((title, int(m.group(1)) if m else 0, int(m.group(2)) if m else 1))
 
 for name, p, f in rows:
     print("  %-28s %5d passed %3d failed" % (name, p, f))

@@ -85,6 +85,10 @@ for env in venv debian; do
     "$py" "$root/test/models/test_hf_exports.py" "$build/bin" "$results/hf.venv" 2>&1 |
       grep -v -i warning | grep -v '^\[torch.onnx\]' | tee "$results/hf.venv.txt" || status=1
     grep -q " 0 failed" "$results/hf.venv.txt" || status=1
+    echo "== every export path (symbolic_trace, torch.export, dynamo ONNX) on torchvision, Hugging Face and timm models"
+    "$py" "$root/test/models/test_export_paths.py" "$build/bin" "$results/paths.venv" 2>&1 |
+      grep -v -i warning | grep -v '^\[torch.onnx\]\|^\[transformers\]' | tee "$results/paths.venv.txt" || status=1
+    grep -q " 0 failed" "$results/paths.venv.txt" || status=1
   fi
 
   echo "== FX round trips (dfa-export-fx; $label)"
@@ -98,7 +102,7 @@ done
 # and every torch export made above.
 echo "== --check agrees with import, compile and the CPU reference"
 promise_models=()
-for d in "$results"/models.* "$results"/fx.* "$results"/hf.*; do
+for d in "$results"/models.* "$results"/fx.* "$results"/hf.* "$results"/paths.*; do
   [ -d "$d" ] && promise_models+=(--models "$d")
 done
 /usr/bin/python3 "$root/test/conformance/check_promise.py" --dfa-bin "$build/bin" \

@@ -92,6 +92,20 @@ mlir::Value buildAttentionProbs(mlir::OpBuilder &b, mlir::Location loc,
                                 mlir::Value q, mlir::Value k, mlir::Value mask,
                                 double scale, bool causal);
 
+/// Why an einsum could not be built: an invalid equation, or one dfa does
+/// not lower (`unsupported`: more than two operands, repeated letters).
+struct EinsumError {
+  std::string message;
+  bool unsupported = false;
+};
+
+/// einsum(`equation`, operands) over one or two operands as reductions,
+/// transposes, reshapes and a batched matmul; fails with `error` set.
+mlir::FailureOr<mlir::Value> buildEinsum(mlir::OpBuilder &b, mlir::Location loc,
+                                         llvm::StringRef equation,
+                                         mlir::ValueRange operands,
+                                         EinsumError &error);
+
 } // namespace dfa::graph
 
 #endif // DIALECTS_GRAPH_GRAPHOPS_H

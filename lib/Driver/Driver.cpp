@@ -161,6 +161,7 @@ ImportResult dfa::driver::loadModel(llvm::StringRef path, MLIRContext &ctx,
   case ModelKind::FX: {
     FXImportOptions fx;
     fx.noWeights = options.noWeights;
+    fx.dims = options.dims;
     return importFX(path, ctx, fx);
   }
   case ModelKind::Topology:

@@ -51,13 +51,18 @@ def op_count(model):
     return len(re.findall(r"= graph\.(?!weight|constant)", p.stdout))
 
 
-for name in ["mlp", "resnet18", "mobilenet_v2", "gpt_block", "mha"]:
+# torch.export (method "export") needs torch >= 2.1; Debian's 1.13 traces only.
+METHODS = ["symbolic_trace"] + (["export"] if dfa_fx._torch_version() >= (2, 1) else [])
+CASES = [(n, m) for n in ["mlp", "resnet18", "mobilenet_v2", "gpt_block", "mha",
+                          "activations", "indexing"] for m in METHODS]
+for name, method in CASES:
     m, x = torch_models.build_extra(name)
-    prefix = os.path.join(work, name)
+    tag = name if method == "symbolic_trace" else name + "-export"
+    prefix = os.path.join(work, tag)
     try:
-        path = dfa_fx.export(m, (x,), prefix, compress=(name == "mlp"))
+        path = dfa_fx.export(m, (x,), prefix, compress=(name == "mlp"), method=method)
     except dfa_fx.ExportError as e:
-        report(False, name, "export failed: %s" % e)
+        report(False, tag, "export failed: %s" % e)
         continue
     np.save(prefix + ".x.npy", x.numpy())
     with torch.no_grad():
@@ -71,7 +76,7 @@ for name in ["mlp", "resnet18", "mobilenet_v2", "gpt_block", "mha"]:
     s = float(np.max(np.abs(ref)))
     ok = got.shape == ref.shape and e <= 1e-4 * s
     detail = "max abs error %.3g (%.2g x max|output|)" % (e, e / s)
-    if name != "mha":
+    if name in ("mlp", "resnet18", "mobilenet_v2", "gpt_block") and method == "symbolic_trace":
         onnx_path = prefix + ".onnx"
         with torch.no_grad():
             torch.onnx.export(m, x, onnx_path, opset_version=14,
@@ -85,7 +90,7 @@ for name in ["mlp", "resnet18", "mobilenet_v2", "gpt_block", "mha"]:
             ok = ok and d <= 1e-4 * s
             detail += "; FX vs ONNX %.3g; ops FX %d, ONNX %d" % (
                 d, op_count(path), op_count(onnx_path))
-    report(ok, name + " (fx)", detail)
+    report(ok, "%s (fx, %s)" % (name, method), detail)
 
 
 # Exporter errors name the module and the reason.

@@ -104,10 +104,72 @@ class MHAModel(nn.Module):
         return self.norm(x + y)
 
 
+class Activations(nn.Module):
+    """Every torch.nn activation beyond the plain unary ones, as modules and
+    as functions."""
+
+    def __init__(self):
+        super().__init__()
+        self.mods = nn.ModuleList([
+            nn.Hardsigmoid(), nn.ELU(0.7), nn.SELU(), nn.CELU(1.3), nn.Softsign(),
+            nn.LogSigmoid(), nn.Softplus(beta=2.0, threshold=3.0), nn.PReLU(6),
+            nn.Tanhshrink(), nn.Hardshrink(0.3), nn.Softshrink(0.4),
+            nn.Threshold(0.1, -2.0), nn.RReLU(0.1, 0.3), nn.Hardswish(), nn.Mish(),
+            nn.Dropout2d(0.5)])
+        self.glu = nn.GLU(dim=1)
+        self.softmin = nn.Softmin(dim=1)
+
+    def forward(self, x):
+        y = x
+        for m in self.mods:
+            y = y + m(x)
+        y = y + F.elu(x, 0.5) + F.hardsigmoid(x) + F.softplus(x) + F.logsigmoid(x)
+        y = y + F.glu(torch.cat([x, x * 2], 1), 1) + F.softshrink(x, 0.2)
+        return self.glu(torch.cat([y, x], 1)) + self.softmin(x) + F.prelu(x, torch.tensor([0.2]))
+
+
+def _leaf_window(x, size: int):
+    """A library helper kept opaque by torch.fx.wrap, as torchvision's swin
+    helpers are: it pads in place and branches on shapes."""
+    b, c, h, w = x.shape
+    out = x.new_zeros(b, c, h + size, w)
+    out[:, :, :h, :] = x
+    if h % 2 == 0:
+        out = out * 2
+    return out.mean(dim=2)
+
+
+torch.fx.wrap("_leaf_window")
+
+
+class Indexing(nn.Module):
+    """einsum, swapaxes, movedim, unbind, advanced indexing, runtime checks,
+    a forward argument left at its default, and a torch.fx.wrap-ped helper."""
+
+    def __init__(self):
+        super().__init__()
+        self.table = nn.Parameter(torch.randn(10, 6))
+        self.register_buffer("index", torch.tensor([[3, 1, 4], [1, 5, 9]]))
+
+    def forward(self, x, scale: float = 0.5, mask=None):
+        torch._assert(x.dim() == 4, "x must be 4-d")
+        a, b = x.unbind(1)
+        y = torch.einsum("nhw,nvw->nhv", a, b) * scale
+        z = torch.swapaxes(y, 1, 2) + torch.movedim(y, 2, 1)
+        g = self.table[self.index]            # (2, 3, 6) by a tensor index
+        h = x[:, 0, self.index[0], :]          # slices, then a tensor index
+        w = _leaf_window(x, 3)
+        return z.sum() + g.sum(-1).mean() + h.mean() + w.sum(-1).mean(-1)
+
+
 def build_extra(name):
     torch.manual_seed(0)
     if name == "mlp":
         return MLP().eval(), torch.randn(4, 32)
     if name == "mha":
         return MHAModel().eval(), torch.randn(12, 2, 32)
+    if name == "activations":
+        return Activations().eval(), torch.randn(2, 6, 5)
+    if name == "indexing":
+        return Indexing().eval(), torch.randn(2, 2, 6, 6)
     return build(name)

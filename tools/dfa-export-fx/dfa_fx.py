@@ -8,10 +8,19 @@ specified in docs/fx-format.md.
     import dfa_fx
     dfa_fx.export(model, (torch.randn(1, 3, 224, 224),), "out/resnet")
 
-The graph is captured with ``torch.fx.symbolic_trace`` followed by shape
-propagation on the example inputs (what Debian's torch 1.13 has, and what
-torch 2.x keeps); the aten-level graphs of ``torch.export`` are not mapped
-yet.
+Two capture methods:
+
+- ``symbolic_trace``: ``torch.fx.symbolic_trace`` followed by shape
+  propagation on the example inputs (what Debian's torch 1.13 has, and what
+  torch 2.x keeps). Nodes are torch-level: modules, functions and methods.
+- ``export``: ``torch.export.export`` (torch >= 2.1), decomposed to core
+  ATen with torch's default decomposition table. Nodes are ATen operators
+  (``aten.convolution.default``); parameters, buffers and lifted constants
+  become ``get_attr`` nodes. Dynamic dims (``torch.export.Dim``) are kept as
+  named symbolic sizes with their ranges.
+
+``auto`` uses ``symbolic_trace`` and, on torch 2.x, falls back to ``export``
+when the module cannot be traced.
 """
 
 import contextlib
@@ -20,7 +29,8 @@ import inspect
 import json
 import operator
 import os
-import traceback
+import sys
+import types
 
 import torch
 import torch.fx
@@ -55,7 +65,22 @@ _MODULE_ATTRS = {
     "AdaptiveAvgPool2d": ["output_size"],
     "Flatten": ["start_dim", "end_dim"],
     "MultiheadAttention": ["embed_dim", "num_heads", "batch_first", "dropout"],
+    "ELU": ["alpha"],
+    "CELU": ["alpha"],
+    "Softplus": ["beta", "threshold"],
+    "Hardshrink": ["lambd"],
+    "Softshrink": ["lambd"],
+    "Threshold": ["threshold", "value"],
+    "GLU": ["dim"],
+    "Softmin": ["dim"],
+    "RReLU": ["lower", "upper"],
+    "PReLU": ["num_parameters"],
 }
+
+
+# Runtime checks of shapes and values: they run on the example inputs while
+# the graph is recorded, and are not exported.
+_RUNTIME_CHECKS = {torch._assert} | ({torch._check} if hasattr(torch, "_check") else set())
 
 
 class ExportError(Exception):
@@ -111,8 +136,14 @@ class _Recorder(torch.fx.Interpreter):
     def __init__(self, gm):
         super().__init__(gm)
         self.meta = {}
+        # Calls of library functions that tracing kept opaque, with their
+        # argument values: (node, args, kwargs).
+        self.leaves = []
 
     def run_node(self, n):
+        if _is_leaf_function(n):
+            args, kwargs = self.fetch_args_kwargs_from_env(n)
+            self.leaves.append((n, args, kwargs))
         try:
             result = super().run_node(n)
         except ExportError:
@@ -126,14 +157,6 @@ class _Recorder(torch.fx.Interpreter):
             raise ExportError("%s failed on the example inputs: %s" % (where, msg))
         self.meta[n.name] = _meta(result, "node '%s'" % n.name)
         return result
-
-
-def _stack(node):
-    trace = node.meta.get("stack_trace")
-    if not trace:
-        return None
-    lines = [l.strip() for l in trace.strip().splitlines() if l.strip().startswith("File")]
-    return lines[-1] if lines else None
 
 
 @contextlib.contextmanager
@@ -178,12 +201,50 @@ class _Tracer(torch.fx.Tracer):
         return super().getattr(attr, attr_val, parameter_proxy_cache)
 
 
-def _trace(module, root_name):
+def _defaults(module, n_inputs, root_name):
+    """forward's arguments past the example inputs, at their defaults: they
+    are traced as constants."""
+    try:
+        params = list(inspect.signature(module.forward).parameters.values())
+    except (TypeError, ValueError):
+        return {}
+    params = [p for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    concrete = {}
+    for p in params[n_inputs:]:
+        if p.default is inspect.Parameter.empty:
+            raise ExportError("module '%s' (%s): forward needs argument '%s'; give an "
+                              "example input for it" % (root_name, type(module).__name__,
+                                                        p.name))
+        concrete[p.name] = p.default
+    return concrete
+
+
+def _drop_constant_args(gm, n_inputs, concrete):
+    """Replaces the placeholders of arguments traced as constants by their
+    values, dropping the checks symbolic_trace adds that they keep them."""
+    extra = [n for n in gm.graph.nodes if n.op == "placeholder"][n_inputs:]
+    for ph, value in zip(extra, concrete.values()):
+        for user in list(ph.users):
+            if user.op == "call_function" and "assert" in getattr(user.target, "__name__", ""):
+                gm.graph.erase_node(user)
+            else:
+                user.args = torch.fx.node.map_arg(user.args, lambda a: value if a is ph else a)
+                user.kwargs = torch.fx.node.map_arg(user.kwargs,
+                                                    lambda a: value if a is ph else a)
+        gm.graph.erase_node(ph)
+    gm.recompile()
+
+
+def _trace(module, root_name, n_inputs=None):
+    concrete = _defaults(module, n_inputs, root_name) if n_inputs is not None else {}
     try:
         with _unpacking_fix():
             tracer = _Tracer()
-            graph = tracer.trace(module)
-            return torch.fx.GraphModule(tracer.root, graph, root_name)
+            tracer.record_stack_traces = True  # each node's source line
+            graph = tracer.trace(module, concrete_args=concrete or None)
+            gm = torch.fx.GraphModule(tracer.root, graph, root_name)
+    except ExportError:
+        raise
     except torch.fx.proxy.TraceError as e:
         raise ExportError("module '%s' (%s) cannot be traced: %s (data-dependent "
                           "control flow: make the branch a static choice or "
@@ -192,32 +253,35 @@ def _trace(module, root_name):
     except Exception as e:
         raise ExportError("module '%s' (%s) cannot be traced: %s"
                           % (root_name, type(module).__name__, e))
+    if concrete:
+        _drop_constant_args(gm, n_inputs, concrete)
+    return gm
 
 
-def export(module, example_inputs, out, *, compress=False, method="auto"):
-    """Exports `module` run on `example_inputs` (a tuple of tensors) to
-    `out`.fx.json and `out`.weights.bin. Returns the JSON path."""
-    if isinstance(example_inputs, torch.Tensor):
-        example_inputs = (example_inputs,)
-    root_name = type(module).__name__
-    # The importer maps symbolic_trace graphs (torch-level targets). torch 2.x
-    # still has symbolic_trace, so "auto" uses it everywhere; the aten-level
-    # graphs of torch.export are not mapped yet.
-    if method == "export":
-        raise ExportError("method 'export' (torch.export, aten-level graphs) is "
-                          "not supported by this dfa version; torch here is %s"
-                          % torch.__version__)
-    if method not in ("auto", "symbolic_trace"):
-        raise ExportError("unknown capture method '%s'" % method)
-    module = module.eval()
-    for i, x in enumerate(example_inputs):
-        if not isinstance(x, torch.Tensor):
-            raise ExportError("example input %d is a %s, not a tensor" % (i, type(x).__name__))
-        _dtype(x.dtype, "example input %d" % i)
-    gm = _trace(module, root_name)
+def _torch_version():
+    return tuple(int(v) for v in torch.__version__.split("+")[0].split(".")[:2])
 
-    # Parameters and buffers, in state-dict order.
-    named = list(gm.named_parameters()) + list(gm.named_buffers())
+
+def _first_line(e):
+    text = str(e).strip()
+    return text.splitlines()[0] if text else type(e).__name__
+
+
+def _user_frame(trace):
+    """The innermost frame of a stack trace outside torch and this exporter
+    (the model's code): 'File "f.py", line 3, in g', or None."""
+    lines = [l.strip() for l in (trace or "").strip().splitlines()
+             if l.strip().startswith("File") and not l.strip().startswith('File "<')]
+    skip = (os.path.dirname(torch.__file__), os.path.realpath(__file__),
+            os.path.abspath(__file__))
+    for l in reversed(lines):
+        if not any(d in l for d in skip):
+            return l
+    return None
+
+
+def _weights(named, compress):
+    """The tensors table and the weight blobs, in the order given."""
     tensors, blobs, offset = {}, [], 0
     cctx = None
     if compress:
@@ -225,7 +289,8 @@ def export(module, example_inputs, out, *, compress=False, method="auto"):
         cctx = zstandard.ZstdCompressor(level=3)
     for name, t in named:
         dt = _dtype(t.dtype, "parameter '%s'" % name)
-        data = t.detach().contiguous().cpu().numpy().tobytes()
+        data = t.detach().contiguous().cpu().numpy().tobytes() if t.dtype != torch.bfloat16 \
+            else t.detach().contiguous().cpu().view(torch.int16).numpy().tobytes()
         entry = {"dtype": dt, "shape": list(t.shape), "offset": offset, "nbytes": len(data)}
         if cctx is not None:
             data = cctx.compress(data)
@@ -233,7 +298,96 @@ def export(module, example_inputs, out, *, compress=False, method="auto"):
         tensors[name] = entry
         blobs.append(data)
         offset += len(data)
+    return tensors, blobs
 
+
+def _is_leaf_function(n):
+    """A call of a Python function outside torch that symbolic_trace kept
+    as one node (a torch.fx.wrap-ped library helper)."""
+    if n.op != "call_function" or not isinstance(n.target, types.FunctionType):
+        return False
+    mod = getattr(n.target, "__module__", "") or ""
+    return not (mod == "torch" or mod.startswith("torch.") or
+                mod in ("_operator", "operator", "builtins", "math"))
+
+
+def _functionalize(fn):
+    """fn with its in-place updates made functional (torch.func on torch 2,
+    functorch on 1.13), or fn itself where neither exists."""
+    if hasattr(torch, "func") and hasattr(torch.func, "functionalize"):
+        return torch.func.functionalize(fn, remove="mutations")
+    try:
+        from functorch import functionalize
+    except ImportError:
+        return fn
+    return functionalize(fn, remove="mutations")
+
+
+def _inline_leaves(gm, leaves):
+    """Traces each opaque library call into its body on the values it
+    received (torch's make_fx, decomposed to core ATen), and splices the
+    body into the graph in its place."""
+    from torch.fx.experimental.proxy_tensor import make_fx
+    from torch.utils import _pytree as pytree
+    decomps = torch._decomp.core_aten_decompositions() if hasattr(
+        torch._decomp, "core_aten_decompositions") else None
+    for n, args, kwargs in leaves:
+        flat, spec = pytree.tree_flatten((args, kwargs))
+        tensor_at = [i for i, v in enumerate(flat) if isinstance(v, torch.Tensor)]
+        arg_nodes, _ = pytree.tree_flatten((n.args, n.kwargs))
+
+        def body(*tensors, flat=flat, spec=spec, target=n.target):
+            vals = list(flat)
+            for i, t in zip(tensor_at, tensors):
+                vals[i] = t
+            a, k = pytree.tree_unflatten(vals, spec)
+            return target(*a, **k)
+
+        try:
+            # In-place updates (x[...] = v) become slice_scatter and copy.
+            fn = _functionalize(body)
+            sub = make_fx(fn, decomposition_table=decomps)(*[flat[i] for i in tensor_at])
+        except Exception as e:
+            raise ExportError("node '%s' (%s) cannot be traced into: %s"
+                              % (n.name, _get_qualified_name(n.target), _first_line(e)))
+        # The tensor leaves of the call's arguments, as nodes of the graph.
+        node_leaves = arg_nodes if len(arg_nodes) == len(flat) else None
+        if node_leaves is None or not all(isinstance(node_leaves[i], torch.fx.Node)
+                                          for i in tensor_at):
+            raise ExportError("node '%s' (%s): its tensor arguments are not graph "
+                              "values" % (n.name, _get_qualified_name(n.target)))
+        env, phs = {}, iter(node_leaves[i] for i in tensor_at)
+        out = None
+        with gm.graph.inserting_before(n):
+            for sn in sub.graph.nodes:
+                if sn.op == "placeholder":
+                    env[sn] = next(phs)
+                elif sn.op == "get_attr":
+                    name = "%s.%s" % (n.name, sn.target)
+                    gm.register_buffer(name.replace(".", "_"), getattr(sub, sn.target))
+                    env[sn] = gm.graph.get_attr(name.replace(".", "_"))
+                elif sn.op == "output":
+                    out = torch.fx.node.map_arg(sn.args[0], lambda a: env[a])
+                else:
+                    env[sn] = gm.graph.node_copy(sn, lambda a: env[a])
+                    env[sn].name = gm.graph._graph_namespace.create_name(
+                        "%s_%s" % (n.name, sn.name), None)
+        if isinstance(out, torch.fx.Node):
+            n.replace_all_uses_with(out)
+        else:
+            for user in list(n.users):
+                if user.target is operator.getitem and isinstance(user.args[1], int):
+                    user.replace_all_uses_with(out[user.args[1]])
+                    gm.graph.erase_node(user)
+            if n.users:
+                raise ExportError("node '%s' (%s): its result is used whole" %
+                                  (n.name, _get_qualified_name(n.target)))
+        gm.graph.erase_node(n)
+    gm.graph.lint()
+    gm.recompile()
+
+
+def _record(gm, example_inputs):
     rec = _Recorder(gm)
     try:
         with torch.no_grad():
@@ -241,13 +395,29 @@ def export(module, example_inputs, out, *, compress=False, method="auto"):
     except ExportError as e:
         # torch.fx appends the node's trace to the message; keep ours.
         raise ExportError(str(e).split("\n\nWhile executing")[0].strip()) from None
+    return rec
+
+
+def _capture_symbolic(module, example_inputs, root_name):
+    """symbolic_trace: (nodes, named tensors, modules)."""
+    gm = _trace(module, root_name, len(example_inputs))
+    rec = _record(gm, example_inputs)
+    if rec.leaves:
+        _inline_leaves(gm, rec.leaves)
+        rec = _record(gm, example_inputs)
+    named = list(gm.named_parameters()) + list(gm.named_buffers())
 
     modules = {}
     nodes = []
+    checks = []
     for n in gm.graph.nodes:
+        if n.op == "call_function" and n.target in _RUNTIME_CHECKS and not n.users:
+            checks.append(n.name)
+            continue
         entry = {"name": n.name, "op": n.op}
         if n.op == "call_function":
-            entry["target"] = _get_qualified_name(n.target)
+            entry["target"] = str(n.target) if isinstance(
+                n.target, torch._ops.OpOverload) else _get_qualified_name(n.target)
         elif n.op in ("call_module", "get_attr", "call_method", "placeholder"):
             entry["target"] = str(n.target)
         entry["args"] = _encode(n.args)
@@ -272,22 +442,213 @@ def export(module, example_inputs, out, *, compress=False, method="auto"):
         meta = rec.meta.get(n.name)
         if meta is not None:
             entry["meta"] = meta
-        stack = _stack(n)
+        stack = _user_frame(n.meta.get("stack_trace"))
         if stack:
             entry["stack"] = stack
         nodes.append(entry)
+    if checks:
+        print("dfa-export-fx: note: dropped %d runtime check%s (torch._assert: %s%s); they "
+              "held on the example inputs" % (len(checks), "s" if len(checks) > 1 else "",
+                                              checks[0], ", ..." if len(checks) > 1 else ""),
+              file=sys.stderr)
+    return nodes, named, modules, {}
+
+
+class _SymNames:
+    """Names torch.export's size symbols by the user's Dims and prints size
+    expressions with them ('2*batch', 'seq + 1')."""
+
+    def __init__(self):
+        self.names = {}
+
+    def name_inputs(self, placeholders, specs):
+        for ph, spec in zip(placeholders, specs):
+            val = ph.meta.get("val")
+            if not isinstance(spec, dict) or not isinstance(val, torch.Tensor):
+                continue
+            for d, dim in spec.items():
+                size = val.shape[d] if d < val.dim() else None
+                name = getattr(dim, "__name__", None)
+                if isinstance(size, torch.SymInt) and name and \
+                        size.node.expr.is_Symbol:
+                    self.names.setdefault(size.node.expr, name)
+
+    def expr(self, v):
+        if isinstance(v, torch.SymInt):
+            e = v.node.expr
+            if e.is_number:
+                return int(e)
+            import sympy
+            e = e.xreplace({s: sympy.Symbol(self.names.get(s, str(s)))
+                            for s in e.free_symbols})
+            return str(e)
+        return int(v)
+
+
+def _meta_export(val, sym):
+    if isinstance(val, torch.Tensor):
+        dt = _DTYPES.get(val.dtype, str(val.dtype).replace("torch.", ""))
+        meta = {"shape": [sym.expr(d) for d in val.shape], "dtype": dt,
+                "stride": [sym.expr(d) for d in val.stride()]}
+        offset = sym.expr(val.storage_offset())
+        if offset != 0:
+            meta["storage_offset"] = offset
+        return meta
+    if isinstance(val, (tuple, list)) and any(isinstance(v, torch.Tensor) for v in val):
+        return [_meta_export(v, sym) if isinstance(v, torch.Tensor) else None for v in val]
+    return None
+
+
+def _dynamic_specs(module, example_inputs, dynamic_shapes):
+    """The dynamic_shapes argument as one entry per example input."""
+    if dynamic_shapes is None:
+        return [None] * len(example_inputs)
+    if isinstance(dynamic_shapes, dict):
+        params = list(inspect.signature(module.forward).parameters)
+        return [dynamic_shapes.get(p) for p in params[:len(example_inputs)]]
+    return list(dynamic_shapes)
+
+
+def _capture_export(module, example_inputs, root_name, dynamic_shapes):
+    """torch.export, decomposed to core ATen: (nodes, named tensors,
+    modules, dims)."""
+    if _torch_version() < (2, 1):
+        raise ExportError("method 'export' needs torch.export (torch >= 2.1); "
+                          "torch here is %s" % torch.__version__)
+    from torch.export.graph_signature import InputKind, OutputKind
+    try:
+        ep = torch.export.export(module, tuple(example_inputs),
+                                 dynamic_shapes=dynamic_shapes, strict=False)
+        ep = ep.run_decompositions()
+    except Exception as e:  # torch raises many types; keep its first line
+        raise ExportError("module '%s' (%s) cannot be exported by torch.export: %s"
+                          % (root_name, type(module).__name__, _first_line(e)))
+    sig = ep.graph_signature
+    state, consts = ep.state_dict, ep.constants
+    lifted, named, user = {}, [], []
+    for spec in sig.input_specs:
+        if spec.kind == InputKind.USER_INPUT:
+            user.append(spec.arg.name)
+        elif spec.kind in (InputKind.PARAMETER, InputKind.BUFFER,
+                           InputKind.CONSTANT_TENSOR):
+            t = state[spec.target] if spec.target in state else consts[spec.target]
+            if not isinstance(t, torch.Tensor):
+                raise ExportError("input '%s' (%s) is not a tensor"
+                                  % (spec.target, spec.kind.name.lower()))
+            lifted[spec.arg.name] = spec.target
+            named.append((spec.target, t))
+        else:
+            raise ExportError("module '%s' (%s): torch.export input kind %s is "
+                              "not supported" % (root_name, type(module).__name__,
+                                                 spec.kind.name))
+    outputs = [i for i, o in enumerate(sig.output_specs)
+               if o.kind == OutputKind.USER_OUTPUT]
+
+    sym = _SymNames()
+    placeholders = [n for n in ep.graph.nodes if n.op == "placeholder" and n.name in user]
+    sym.name_inputs(placeholders,
+                    _dynamic_specs(module, example_inputs, dynamic_shapes))
+    dims = {}
+    for s, r in ep.range_constraints.items():
+        name = sym.names.get(s, str(s))
+        lo, hi = r.lower, r.upper
+        dims[name] = {"min": int(lo) if lo.is_finite else None,
+                      "max": int(hi) if hi.is_finite else None}
+
+    nodes = []
+    for n in ep.graph.nodes:
+        entry = {"name": n.name, "op": n.op}
+        if n.op == "placeholder":
+            if n.name in lifted:
+                entry["op"], entry["target"] = "get_attr", lifted[n.name]
+            else:
+                entry["target"] = n.name
+        elif n.op == "call_function":
+            entry["target"] = str(n.target) if isinstance(
+                n.target, torch._ops.OpOverload) else _get_qualified_name(n.target)
+        elif n.op == "output":
+            outs = n.args[0]
+            n_args = ([outs[i] for i in outputs],)
+        else:
+            raise ExportError("node '%s': torch.export op '%s' is not supported"
+                              % (n.name, n.op))
+        args = n_args if n.op == "output" else n.args
+        entry["args"] = _encode(args)
+        entry["kwargs"] = {k: _encode(v) for k, v in n.kwargs.items()
+                           if k not in ("device", "pin_memory", "layout")}
+        stack = n.meta.get("nn_module_stack")
+        if stack:
+            path = list(stack.values())[-1][0]
+            path = path.replace("L['self'].", "").replace("L['self']", "")
+            if path and not path.startswith("_"):
+                entry["module_path"] = path
+        meta = _meta_export(n.meta.get("val"), sym)
+        if meta is not None:
+            entry["meta"] = meta
+        where = _user_frame(n.meta.get("stack_trace"))
+        if where:
+            entry["stack"] = where
+        nodes.append(entry)
+    return nodes, named, {}, dims
+
+
+def export(module, example_inputs, out, *, compress=False, method="auto",
+           dynamic_shapes=None):
+    """Exports `module` run on `example_inputs` (a tuple of tensors) to
+    `out`.fx.json and `out`.weights.bin. Returns the JSON path.
+
+    method: "symbolic_trace", "export" (torch.export to core ATen), or
+    "auto" (symbolic_trace, and torch.export where tracing fails on torch
+    2.x). dynamic_shapes: torch.export's argument (per input, a dict from
+    dim to torch.export.Dim); those dims stay symbolic, by the Dim's name.
+    """
+    if isinstance(example_inputs, torch.Tensor):
+        example_inputs = (example_inputs,)
+    root_name = type(module).__name__
+    if method not in ("auto", "symbolic_trace", "export"):
+        raise ExportError("unknown capture method '%s' (expected auto, "
+                          "symbolic_trace or export)" % method)
+    if dynamic_shapes is not None and method != "export":
+        raise ExportError("dynamic shapes need method 'export'")
+    module = module.eval()
+    for i, x in enumerate(example_inputs):
+        if not isinstance(x, torch.Tensor):
+            raise ExportError("example input %d is a %s, not a tensor" % (i, type(x).__name__))
+        _dtype(x.dtype, "example input %d" % i)
+    used = method
+    if method == "export":
+        captured = _capture_export(module, example_inputs, root_name, dynamic_shapes)
+    else:
+        try:
+            captured = _capture_symbolic(module, example_inputs, root_name)
+            used = "symbolic_trace"
+        except ExportError as e:
+            if method != "auto" or _torch_version() < (2, 1) or "cannot be traced" not in str(e):
+                raise
+            try:
+                captured = _capture_export(module, example_inputs, root_name, None)
+            except ExportError as e2:
+                raise ExportError("%s; torch.export fails too: %s"
+                                  % (e, str(e2).split(": ", 1)[-1])) from None
+            print("dfa-export-fx: note: %s; exported with torch.export instead"
+                  % str(e).split(" (data-dependent")[0], file=sys.stderr)
+            used = "export"
+    nodes, named, modules, dims = captured
+    tensors, blobs = _weights(named, compress)
 
     doc = {
         "schema": SCHEMA,
-        "producer": {"torch": torch.__version__, "method": "symbolic_trace",
+        "producer": {"torch": torch.__version__, "method": used,
                      "module": root_name},
         "weights": {"file": os.path.basename(out) + ".weights.bin",
                     "compression": "zstd" if compress else "none",
                     "byte_order": "little"},
         "tensors": tensors,
         "modules": modules,
-        "nodes": nodes,
     }
+    if dims:
+        doc["dims"] = dims
+    doc["nodes"] = nodes
     d = os.path.dirname(os.path.abspath(out))
     os.makedirs(d, exist_ok=True)
     with open(out + ".weights.bin", "wb") as f:

@@ -15,11 +15,17 @@
 
 #include "dfa/Import/Import.h"
 
+#include <map>
+#include <string>
+
 namespace dfa {
 
 struct FXImportOptions {
   /// Import shapes only: weights carry no file.
   bool noWeights = false;
+  /// Sizes of the graph's symbolic dims (torch.export Dims) by name
+  /// (`--dim`); each must lie in the range the export recorded.
+  std::map<std::string, int64_t> dims;
 };
 
 ImportResult importFX(llvm::StringRef path, mlir::MLIRContext &ctx,

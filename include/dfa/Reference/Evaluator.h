@@ -19,6 +19,8 @@
 #include "mlir/IR/DialectRegistry.h"
 #include "llvm/ADT/DenseMap.h"
 
+#include <unordered_map>
+
 namespace dfa::ref {
 
 struct EvalOptions {
@@ -78,8 +80,14 @@ public:
              EvalOptions options = {});
 
 private:
+  struct ValueHash {
+    size_t operator()(mlir::Value v) const { return mlir::hash_value(v); }
+  };
   EvalOptions opts;
-  llvm::DenseMap<mlir::Value, Tensor> values;
+  /// Node-based, so that a reference from get() stays valid while an op
+  /// with several results sets them one by one (a DenseMap would move its
+  /// tensors when it grows).
+  std::unordered_map<mlir::Value, Tensor, ValueHash> values;
 };
 
 /// Reads a weight's bytes (zstd-compressed when `zstdBytes` is given) at

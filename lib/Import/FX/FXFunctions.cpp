@@ -37,13 +37,6 @@ Type promoted(Type a, Type b) {
   return a.getIntOrFloatBitWidth() >= b.getIntOrFloatBitWidth() ? a : b;
 }
 
-Value castTo(FXNode &n, Value v, Type elt) {
-  auto t = n.type(v);
-  if (t.getElementType() == elt)
-    return v;
-  return n.b.create<CastOp>(n.loc, t.clone(elt), v);
-}
-
 /// Both operands as tensors of one element type that broadcast.
 FailureOr<std::pair<Value, Value>> operands(FXNode &n, const R &a, const R &b) {
   Value like = a.kind == R::Tensor ? a.tensor : b.tensor;
@@ -51,7 +44,7 @@ FailureOr<std::pair<Value, Value>> operands(FXNode &n, const R &a, const R &b) {
   if (failed(x) || failed(y))
     return failure();
   Type elt = promoted(n.type(*x).getElementType(), n.type(*y).getElementType());
-  Value l = castTo(n, *x, elt), r = castTo(n, *y, elt);
+  Value l = n.cast(*x, elt), r = n.cast(*y, elt);
   if (failed(broadcastShapes(n.type(l).getShape(), n.type(r).getShape()))) {
     n.error() << "operand shapes " << l.getType() << " and " << r.getType()
               << " do not broadcast";
@@ -304,7 +297,7 @@ LogicalResult maskedFill(FXNode &n, R &r) {
               << "broadcasts to " << x->getType();
     return failure();
   }
-  r = R::ofTensor(n.b.create<WhereOp>(n.loc, *m, castTo(n, *val, n.type(*x).getElementType()), *x));
+  r = R::ofTensor(n.b.create<WhereOp>(n.loc, *m, n.cast(*val, n.type(*x).getElementType()), *x));
   return success();
 }
 
@@ -356,6 +349,40 @@ LogicalResult addmm(FXNode &n, R &r) {
   r = R::ofTensor(n.b.create<GemmOp>(n.loc, *a, *b, *c, n.b.getF64FloatAttr(*alpha),
                                      n.b.getF64FloatAttr(*beta), n.b.getBoolAttr(false),
                                      n.b.getBoolAttr(false)));
+  return success();
+}
+
+/// einsum(equation, *operands) or einsum(equation, [operands]).
+LogicalResult einsum(FXNode &n, R &r) {
+  const R *eq = n.arg(0, "equation");
+  if (!eq || eq->kind != R::Str) {
+    n.error() << "einsum needs an equation string";
+    return failure();
+  }
+  SmallVector<Value> operands;
+  for (size_t i = 1; i < n.args.size(); ++i) {
+    const R &a = n.args[i];
+    for (const R &e : a.kind == R::List ? a.list : std::vector<R>{a}) {
+      if (e.kind != R::Tensor) {
+        n.error() << "einsum operand is " << e.describe();
+        return failure();
+      }
+      operands.push_back(e.tensor);
+    }
+  }
+  EinsumError err;
+  auto v = buildEinsum(n.b, n.loc, eq->s, operands, err);
+  if (failed(v)) {
+    (err.unsupported ? n.unsupported() : n.error()) << err.message;
+    return failure();
+  }
+  r = R::ofTensor(*v);
+  return success();
+}
+
+/// A runtime check (torch._assert): nothing to compute.
+LogicalResult runtimeCheck(FXNode &, R &r) {
+  r = R();
   return success();
 }
 
@@ -489,13 +516,16 @@ const llvm::StringMap<Handler> &dfa::fximport::functionHandlers() {
     t["sqrt"] = unary<SqrtOp>;
     t["rsqrt"] = rsqrt;
     t["abs"] = unary<AbsOp>;
+    t["sign"] = unary<SignOp>;
+    t["floor"] = unary<FloorOp>;
+    t["ceil"] = unary<CeilOp>;
+    t["round"] = unary<RoundOp>;
     t["erf"] = unary<ErfOp>;
     t["sin"] = unary<SinOp>;
     t["cos"] = unary<CosOp>;
     t["reciprocal"] = unary<ReciprocalOp>;
     t["hardswish"] = unary<HardSwishOp>;
     t["mish"] = unary<MishOp>;
-    t["softplus"] = unary<SoftplusOp>;
     t["gelu"] = gelu;
     t["relu6"] = relu6;
     t["hardtanh"] = hardtanh;
@@ -509,6 +539,8 @@ const llvm::StringMap<Handler> &dfa::fximport::functionHandlers() {
     t["bmm"] = matmul;
     t["linear"] = linearFn;
     t["addmm"] = addmm;
+    t["einsum"] = einsum;
+    t["_assert"] = runtimeCheck;
     t["size"] = size;
     t["getattr"] = getattrFn;
     t["dim"] = dimFn;
@@ -520,6 +552,8 @@ const llvm::StringMap<Handler> &dfa::fximport::functionHandlers() {
     t["math.ceil"] = mathFn<4>;
     addShapeHandlers(t);
     addReductionHandlers(t);
+    addActivationHandlers(t, /*modules=*/false);
+    addAtenHandlers(t);
     return t;
   }();
   return table;

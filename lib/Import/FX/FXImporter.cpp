@@ -15,6 +15,7 @@
 #include "FXImporter.h"
 
 #include "dfa/Reference/Evaluator.h"
+#include "dfa/Support/DimExpr.h"
 #include "dfa/Support/Limits.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -281,9 +282,24 @@ FailureOr<PyValue> FXImporter::decode(const llvm::json::Value &v) {
   return failure();
 }
 
+/// A recorded dim: its size, its symbolic expression's value under the
+/// --dim bindings, or -1 when it cannot be evaluated here.
+static int64_t recordedDim(const llvm::json::Value &d,
+                           const std::map<std::string, int64_t> &dims) {
+  if (auto v = d.getAsInteger())
+    return *v;
+  if (auto s = d.getAsString()) {
+    DimValue v = evalDimExpr(*s, dims);
+    if (v.kind == DimValue::Value)
+      return v.value;
+  }
+  return -1;
+}
+
 /// Checks a tensor result against the shape and dtype torch recorded.
 static LogicalResult checkMeta(FXNode &n, const PyValue &r,
-                               const llvm::json::Value *meta) {
+                               const llvm::json::Value *meta,
+                               const std::map<std::string, int64_t> &dims) {
   if (!meta || r.kind != PyValue::Tensor)
     return success();
   const auto *m = meta->getAsObject();
@@ -292,11 +308,16 @@ static LogicalResult checkMeta(FXNode &n, const PyValue &r,
   const auto *shapeArr = m->getArray("shape");
   auto type = n.type(r.tensor);
   SmallVector<int64_t> shape;
-  if (shapeArr)
+  bool shapeDiffers = false;
+  if (shapeArr) {
     for (const auto &d : *shapeArr)
-      shape.push_back(d.getAsInteger().value_or(-1));
+      shape.push_back(recordedDim(d, dims));
+    shapeDiffers = shape.size() != (size_t)type.getRank();
+    for (size_t i = 0; !shapeDiffers && i < shape.size(); ++i)
+      shapeDiffers = shape[i] >= 0 && shape[i] != type.getDimSize(i);
+  }
   Type elt = elementTypeOf(m->getString("dtype").value_or(""), n.b.getContext());
-  if ((shapeArr && type.getShape() != ArrayRef<int64_t>(shape)) ||
+  if (shapeDiffers ||
       (elt && elt != type.getElementType())) {
     // The graph is user input: a record that disagrees is an invalid
     // model (a hand-edited file) as much as a dfa bug.
@@ -309,11 +330,45 @@ static LogicalResult checkMeta(FXNode &n, const PyValue &r,
   return success();
 }
 
+/// Whether a recorded tensor's storage is row-major from offset 0 (size-1
+/// dims may have any stride); true when nothing is recorded.
+static bool rowMajor(const llvm::json::Value *meta) {
+  const auto *m = meta ? meta->getAsObject() : nullptr;
+  const auto *shape = m ? m->getArray("shape") : nullptr;
+  const auto *stride = m ? m->getArray("stride") : nullptr;
+  if (!shape || !stride)
+    return true;
+  if (stride->size() != shape->size() || m->getInteger("storage_offset").value_or(0))
+    return false;
+  int64_t expect = 1;
+  for (size_t i = shape->size(); i-- > 0;) {
+    auto size = (*shape)[i].getAsInteger(), st = (*stride)[i].getAsInteger();
+    if (!size || !st)
+      return false;
+    if (*size != 1 && *st != expect)
+      return false;
+    expect *= *size;
+  }
+  return true;
+}
+
 LogicalResult FXImporter::importNode(const llvm::json::Object &node) {
   std::string name = node.getString("name").value_or("").str();
   std::string op = node.getString("op").value_or("").str();
   std::string target = node.getString("target").value_or("").str();
+  // The node's source line where the exporter recorded one
+  // ('File "model.py", line 12, in forward'), else the graph file.
   Location fileLoc = FileLineColLoc::get(&ctx, path, 0, 0);
+  if (auto stack = node.getString("stack")) {
+    StringRef rest = *stack;
+    unsigned line = 0;
+    if (rest.consume_front("File \"")) {
+      auto [file, tail] = rest.split('"');
+      if (tail.consume_front(", line ") &&
+          !tail.take_while([](char c) { return c >= '0' && c <= '9'; }).getAsInteger(10, line))
+        fileLoc = FileLineColLoc::get(&ctx, file, line, 0);
+    }
+  }
   Location loc = NameLoc::get(b.getStringAttr(name), fileLoc);
   if (auto mp = node.getString("module_path"))
     loc = NameLoc::get(b.getStringAttr(name),
@@ -437,8 +492,10 @@ LogicalResult FXImporter::importNode(const llvm::json::Object &node) {
       status = Status::InvalidModel;
       return failure();
     }
-  if (failed(checkMeta(n, result, node.get("meta"))))
+  if (failed(checkMeta(n, result, node.get("meta"), opts.dims)))
     return failure();
+  if (result.kind == PyValue::Tensor && !rowMajor(node.get("meta")))
+    strided.insert(result.tensor);
   values[name] = std::move(result);
   return success();
 }
@@ -525,11 +582,42 @@ ImportResult FXImporter::run() {
       return fail(Status::InvalidModel);
     }
     SmallVector<int64_t> shape;
-    for (const auto &d : *shapeArr)
-      shape.push_back(d.getAsInteger().value_or(-1));
-    if (llvm::any_of(shape, [](int64_t d) { return d < 0; })) {
-      emitError(fileLoc) << "placeholder '" << name << "' has a dynamic shape";
-      return fail(Status::InvalidModel);
+    for (auto [i, d] : llvm::enumerate(*shapeArr)) {
+      if (auto v = d.getAsInteger(); v && *v >= 0) {
+        shape.push_back(*v);
+        continue;
+      }
+      auto sym = d.getAsString();
+      if (!sym) {
+        emitError(fileLoc) << "placeholder '" << name << "' has a bad dim " << i;
+        return fail(Status::InvalidModel);
+      }
+      // A torch.export Dim: its size comes from --dim, within its range.
+      const auto *ranges = doc.getAsObject()->getObject("dims");
+      const auto *range = ranges ? ranges->getObject(*sym) : nullptr;
+      auto lo = range ? range->getInteger("min") : std::nullopt;
+      auto hi = range ? range->getInteger("max") : std::nullopt;
+      std::string span = range ? " (" + (lo ? std::to_string(*lo) : std::string("0")) +
+                                     ".." + (hi ? std::to_string(*hi) : std::string("")) + ")"
+                               : std::string();
+      DimValue v = evalDimExpr(*sym, opts.dims);
+      if (v.kind == DimValue::Malformed) {
+        emitError(fileLoc) << "placeholder '" << name << "' dim " << i << " ('"
+                           << *sym << "'): " << v.detail;
+        return fail(Status::BadInput);
+      }
+      if (v.kind == DimValue::Unbound) {
+        emitError(fileLoc) << "placeholder '" << name << "' has a dynamic dimension "
+                           << i << " ('" << *sym << "'" << span
+                           << "); pass --dim " << v.detail << "=N";
+        return fail(Status::InvalidModel);
+      }
+      if ((lo && v.value < *lo) || (hi && v.value > *hi)) {
+        emitError(fileLoc) << "--dim " << *sym << "=" << v.value
+                           << " is outside the range the export allows" << span;
+        return fail(Status::BadInput);
+      }
+      shape.push_back(v.value);
     }
     argTypes.push_back(RankedTensorType::get(shape, elt));
     argNames.push_back(node->getString("target").value_or(name).str());

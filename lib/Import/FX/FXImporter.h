@@ -12,6 +12,7 @@
 #include "dialects/Graph/GraphOps.h"
 
 #include "mlir/IR/Builders.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/JSON.h"
 
@@ -84,6 +85,13 @@ public:
   /// An int list given as a list, a single int, or varargs from `i` on.
   mlir::FailureOr<std::vector<int64_t>> intList(size_t i, llvm::StringRef kw,
                                                 bool varargs);
+  /// An int list argument, or `dflt` when it is absent or None.
+  mlir::FailureOr<std::vector<int64_t>> optIntList(size_t i, llvm::StringRef kw,
+                                                   std::vector<int64_t> dflt);
+  /// The element type a dtype argument names, or null when `v` is not one.
+  mlir::Type dtypeOf(const PyValue *v) const;
+  /// The element type of the `dtype` keyword, or null when there is none.
+  mlir::Type dtypeArg(llvm::StringRef kw = "dtype") const;
 
   /// Module attributes and parameters (call_module).
   const llvm::json::Value *attr(llvm::StringRef name) const;
@@ -103,6 +111,10 @@ public:
     return mlir::cast<mlir::RankedTensorType>(v.getType());
   }
   mlir::Value scalar(mlir::Type elt, double v);
+  /// A constant of `shape` filled with `v`.
+  mlir::Value filled(llvm::ArrayRef<int64_t> shape, mlir::Type elt, double v);
+  /// `v` converted to element type `elt` (itself when it has it).
+  mlir::Value cast(mlir::Value v, mlir::Type elt);
   mlir::Value reshape(mlir::Value v, llvm::ArrayRef<int64_t> shape);
   mlir::Value transpose(mlir::Value v, llvm::ArrayRef<int64_t> perm);
   mlir::FailureOr<int64_t> dim(int64_t d, int64_t rank);
@@ -119,6 +131,12 @@ const llvm::StringMap<Handler> &moduleHandlers();
 
 void addShapeHandlers(llvm::StringMap<Handler> &table);
 void addReductionHandlers(llvm::StringMap<Handler> &table);
+/// Core ATen operators (torch.export graphs); after the others, whose
+/// handlers the ATen forms of torch functions share.
+void addAtenHandlers(llvm::StringMap<Handler> &table);
+/// The torch.nn activations: their function and ATen names, or with
+/// `modules` their module class names.
+void addActivationHandlers(llvm::StringMap<Handler> &table, bool modules);
 
 /// The canonical name of a call_function or call_method target.
 std::string canonicalTarget(llvm::StringRef op, llvm::StringRef target);
@@ -158,11 +176,22 @@ mlir::FailureOr<mlir::Value> pool2d(FXNode &n, mlir::Value x, bool isMax,
                                     std::vector<int64_t> padding,
                                     std::vector<int64_t> dilation, bool ceil,
                                     bool countIncludePad);
+/// The dims a reduction's `dim` argument names: an int or a list; absent,
+/// None or an empty list mean every dim (torch's rule).
+mlir::FailureOr<llvm::SmallVector<int64_t>> reduceDims(FXNode &n, mlir::Value x,
+                                                       const PyValue *dim);
 mlir::FailureOr<mlir::Value> adaptiveAvgPool2d(FXNode &n, mlir::Value x,
                                                std::vector<int64_t> out);
 mlir::FailureOr<mlir::Value> attention(FXNode &n, mlir::Value q, mlir::Value k,
                                        mlir::Value v, mlir::Value mask,
                                        bool causal, mlir::Value *probs);
+
+/// Advanced indexing: `perDim[d]` indexes dim d with an integer tensor, or
+/// is null for the whole dim. The index tensors broadcast together; their
+/// dims replace the indexed ones where those are adjacent, else they come
+/// first (numpy's rule).
+mlir::FailureOr<mlir::Value> advancedIndex(FXNode &n, mlir::Value x,
+                                           llvm::ArrayRef<mlir::Value> perDim);
 
 /// The importer: values by node name, weights by tensor name.
 class FXImporter {
@@ -179,6 +208,9 @@ public:
   /// A graph.weight (cached) for the tensor `name` of the weights table.
   mlir::Value weight(llvm::StringRef name, mlir::Location loc);
   Status status = Status::Ok;
+  /// Whether torch recorded `v`'s storage as other than row-major from
+  /// offset 0 (a strided view), which as_strided cannot read.
+  bool isStrided(mlir::Value v) const { return strided.contains(v); }
 
 private:
   mlir::FailureOr<PyValue> decode(const llvm::json::Value &v);
@@ -197,6 +229,7 @@ private:
   mlir::func::FuncOp func;
   mlir::OwningOpRef<mlir::ModuleOp> module;
   std::vector<mlir::Type> resultTypes;
+  llvm::DenseSet<mlir::Value> strided;
 };
 
 } // namespace dfa::fximport

@@ -253,6 +253,7 @@ LogicalResult mhaModule(FXNode &n, R &r) {
 const llvm::StringMap<Handler> &dfa::fximport::moduleHandlers() {
   static const llvm::StringMap<Handler> table = [] {
     llvm::StringMap<Handler> t;
+    addActivationHandlers(t, /*modules=*/true);
     t["Linear"] = linearModule;
     t["NonDynamicallyQuantizableLinear"] = linearModule;
     t["Conv1d"] = convModule;
@@ -261,7 +262,9 @@ const llvm::StringMap<Handler> &dfa::fximport::moduleHandlers() {
     t["BatchNorm2d"] = batchNormModule;
     t["LayerNorm"] = layerNormModule;
     t["Embedding"] = embeddingModule;
-    t["Dropout"] = passThrough;
+    for (const char *k : {"Dropout", "Dropout1d", "Dropout2d", "Dropout3d", "AlphaDropout",
+                          "FeatureAlphaDropout"})
+      t[k] = passThrough;
     t["Identity"] = passThrough;
     t["ReLU"] = unaryModule<ReluOp>;
     t["SiLU"] = unaryModule<SiluOp>;

@@ -13,32 +13,39 @@ using namespace dfa::fximport;
 
 namespace {
 using R = PyValue;
+} // namespace
 
-/// The dims a reduction's `dim` argument names (all when absent).
-FailureOr<SmallVector<int64_t>> reduceDims(FXNode &n, Value x, const R *d) {
+FailureOr<SmallVector<int64_t>> dfa::fximport::reduceDims(FXNode &n, Value x,
+                                                          const R *d) {
   int64_t rank = n.type(x).getRank();
-  SmallVector<int64_t> dims;
   std::vector<int64_t> raw;
-  if (!d || d->kind == R::None) {
+  if (d && d->kind == R::Int)
+    raw.push_back(d->i);
+  else if (d && d->kind == R::List)
+    for (const R &e : d->list) {
+      if (e.kind != R::Int) {
+        n.error() << "dims must be ints, got " << e.describe();
+        return failure();
+      }
+      raw.push_back(e.i);
+    }
+  SmallVector<int64_t> dims;
+  if (raw.empty())
     for (int64_t i = 0; i < rank; ++i)
       dims.push_back(i);
-    return dims;
-  }
-  if (d->kind == R::Int)
-    raw.push_back(d->i);
-  else if (d->kind == R::List)
-    for (const R &e : d->list)
-      raw.push_back(e.i);
   for (int64_t v : raw) {
     auto dd = n.dim(v, rank);
     if (failed(dd))
       return failure();
-    dims.push_back(*dd);
+    if (rank > 0)
+      dims.push_back(*dd);
   }
   llvm::sort(dims);
   dims.erase(std::unique(dims.begin(), dims.end()), dims.end());
   return dims;
 }
+
+namespace {
 
 template <typename OpT> LogicalResult reduce(FXNode &n, R &r) {
   auto x = n.tensor(0, "input");
@@ -128,12 +135,6 @@ LogicalResult embeddingFn(FXNode &n, R &r) {
   return success();
 }
 
-FailureOr<std::vector<int64_t>> ints(FXNode &n, size_t i, StringRef kw,
-                                     std::vector<int64_t> dflt) {
-  if (!n.arg(i, kw) || n.arg(i, kw)->kind == R::None)
-    return dflt;
-  return n.intList(i, kw, false);
-}
 
 LogicalResult convFn(FXNode &n, R &r) {
   auto x = n.tensor(0, "input"), w = n.tensor(1, "weight");
@@ -144,8 +145,8 @@ LogicalResult convFn(FXNode &n, R &r) {
     n.unsupported() << "padding='" << pad->s << "'";
     return failure();
   }
-  auto stride = ints(n, 3, "stride", {}), padding = ints(n, 4, "padding", {}),
-       dilation = ints(n, 5, "dilation", {});
+  auto stride = n.optIntList(3, "stride", {}), padding = n.optIntList(4, "padding", {}),
+       dilation = n.optIntList(5, "dilation", {});
   auto groups = n.intArg(6, "groups", 1);
   if (failed(stride) || failed(padding) || failed(dilation) || failed(groups))
     return failure();
@@ -234,8 +235,8 @@ FailureOr<Value> dfa::fximport::adaptiveAvgPool2d(FXNode &n, Value x,
 namespace {
 LogicalResult maxPoolFn(FXNode &n, R &r) {
   auto x = n.tensor(0, "input");
-  auto k = ints(n, 1, "kernel_size", {}), s = ints(n, 2, "stride", {}),
-       p = ints(n, 3, "padding", {0}), d = ints(n, 4, "dilation", {1});
+  auto k = n.optIntList(1, "kernel_size", {}), s = n.optIntList(2, "stride", {}),
+       p = n.optIntList(3, "padding", {0}), d = n.optIntList(4, "dilation", {1});
   auto ceil = n.intArg(5, "ceil_mode", 0), idx = n.intArg(6, "return_indices", 0);
   if (failed(x) || failed(k) || failed(s) || failed(p) || failed(d) || failed(ceil) ||
       failed(idx))
@@ -250,8 +251,8 @@ LogicalResult maxPoolFn(FXNode &n, R &r) {
 
 LogicalResult avgPoolFn(FXNode &n, R &r) {
   auto x = n.tensor(0, "input");
-  auto k = ints(n, 1, "kernel_size", {}), s = ints(n, 2, "stride", {}),
-       p = ints(n, 3, "padding", {0});
+  auto k = n.optIntList(1, "kernel_size", {}), s = n.optIntList(2, "stride", {}),
+       p = n.optIntList(3, "padding", {0});
   auto ceil = n.intArg(4, "ceil_mode", 0), cip = n.intArg(5, "count_include_pad", 1);
   if (failed(x) || failed(k) || failed(s) || failed(p) || failed(ceil) || failed(cip))
     return failure();
@@ -261,7 +262,7 @@ LogicalResult avgPoolFn(FXNode &n, R &r) {
 
 LogicalResult adaptiveAvgPoolFn(FXNode &n, R &r) {
   auto x = n.tensor(0, "input");
-  auto out = ints(n, 1, "output_size", {});
+  auto out = n.optIntList(1, "output_size", {});
   if (failed(x) || failed(out))
     return failure();
   auto v = adaptiveAvgPool2d(n, *x, *out);

@@ -192,3 +192,37 @@ FailureOr<Value> FXNode::asTensor(const PyValue &v, Value like) {
   }
   return scalar(elt, v.number());
 }
+
+FailureOr<std::vector<int64_t>> FXNode::optIntList(size_t i, StringRef kw,
+                                                   std::vector<int64_t> dflt) {
+  if (!arg(i, kw) || arg(i, kw)->kind == PyValue::None)
+    return dflt;
+  return intList(i, kw, false);
+}
+
+Type FXNode::dtypeOf(const PyValue *v) const {
+  if (!v || v->kind != PyValue::DType)
+    return {};
+  auto dt = ref::dtypeFromName(v->s);
+  return dt ? ref::mlirTypeOf(*dt, b.getContext()) : Type();
+}
+
+Type FXNode::dtypeArg(StringRef kw) const {
+  auto it = kwargs.find(kw.str());
+  return it == kwargs.end() ? Type() : dtypeOf(&it->second);
+}
+
+Value FXNode::filled(ArrayRef<int64_t> shape, Type elt, double v) {
+  auto t = RankedTensorType::get(shape, elt);
+  Attribute a = isa<FloatType>(elt) ? Attribute(b.getFloatAttr(elt, v))
+              : elt.isInteger(1)   ? Attribute(b.getBoolAttr(v != 0))
+                                   : Attribute(b.getIntegerAttr(elt, (int64_t)v));
+  return b.create<graph::ConstantOp>(loc, DenseElementsAttr::get(t, a));
+}
+
+Value FXNode::cast(Value v, Type elt) {
+  auto t = type(v);
+  if (t.getElementType() == elt)
+    return v;
+  return b.create<graph::CastOp>(loc, t.clone(elt), v);
+}

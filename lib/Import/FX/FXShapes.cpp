@@ -136,6 +136,64 @@ LogicalResult transposeFn(FXNode &n, R &r) {
   return success();
 }
 
+/// movedim/moveaxis(x, source, destination): ints or lists of them.
+LogicalResult movedim(FXNode &n, R &r) {
+  auto x = n.tensor(0, "input");
+  auto src = n.intList(1, "source", false), dst = n.intList(2, "destination", false);
+  if (failed(x) || failed(src) || failed(dst))
+    return failure();
+  int64_t rank = n.type(*x).getRank();
+  if (src->size() != dst->size()) {
+    n.error() << "source and destination differ in length";
+    return failure();
+  }
+  SmallVector<int64_t> perm(rank, -1);
+  SmallVector<bool> used(rank, false);
+  for (size_t i = 0; i < src->size(); ++i) {
+    auto s = n.dim((*src)[i], rank), d = n.dim((*dst)[i], rank);
+    if (failed(s) || failed(d))
+      return failure();
+    if (perm[*d] >= 0 || used[*s]) {
+      n.error() << "repeated dim in movedim";
+      return failure();
+    }
+    perm[*d] = *s;
+    used[*s] = true;
+  }
+  int64_t next = 0;
+  for (int64_t &p : perm) {
+    if (p >= 0)
+      continue;
+    while (used[next])
+      ++next;
+    p = next;
+    used[next] = true;
+  }
+  r = R::ofTensor(n.transpose(*x, perm));
+  return success();
+}
+
+/// unbind(x, dim): one tensor per index, the dim dropped.
+LogicalResult unbind(FXNode &n, R &r) {
+  auto x = n.tensor(0, "input");
+  auto d = n.intArg(1, "dim", 0);
+  if (failed(x) || failed(d))
+    return failure();
+  auto t = n.type(*x);
+  auto dd = n.dim(*d, t.getRank());
+  if (failed(dd))
+    return failure();
+  SmallVector<int64_t> ones(t.getDimSize(*dd), 1), shape(t.getShape());
+  shape.erase(shape.begin() + *dd);
+  auto op = n.b.create<SplitOp>(n.loc, *x, n.b.getI64IntegerAttr(*dd),
+                                n.b.getDenseI64ArrayAttr(ones));
+  std::vector<R> parts;
+  for (Value v : op.getResults())
+    parts.push_back(R::ofTensor(n.reshape(v, shape)));
+  r = R::ofList(parts);
+  return success();
+}
+
 LogicalResult tFn(FXNode &n, R &r) {
   auto x = n.tensor(0, "input");
   if (failed(x))
@@ -362,6 +420,9 @@ std::pair<int64_t, int64_t> sliceBounds(const R &s, int64_t len) {
   return {start, std::max(start, stop)};
 }
 
+FailureOr<Value> basicIndex(FXNode &n, Value x, const std::vector<R> &items);
+FailureOr<Value> tensorIndex(FXNode &n, Value x, const std::vector<R> &items);
+
 LogicalResult getitem(FXNode &n, R &r) {
   const R *obj = n.arg(0), *idx = n.arg(1);
   if (!obj || !idx)
@@ -391,17 +452,19 @@ LogicalResult getitem(FXNode &n, R &r) {
     n.unsupported() << "indexing " << obj->describe();
     return failure();
   }
-  Value x = obj->tensor;
-  auto t = n.type(x);
   std::vector<R> items = idx->kind == R::List ? idx->list : std::vector<R>{*idx};
+  if (llvm::any_of(items, [](const R &i) { return i.kind == R::Tensor; }))
+    return setTensor(r, tensorIndex(n, obj->tensor, items));
+  return setTensor(r, basicIndex(n, obj->tensor, items));
+}
+
+/// x[items] with ints, slices, None and one ellipsis.
+FailureOr<Value> basicIndex(FXNode &n, Value x, const std::vector<R> &items) {
+  auto t = n.type(x);
   int64_t consumed = 0, ellipses = 0;
   for (const R &i : items) {
     ellipses += i.kind == R::Ellipsis;
-    if (i.kind == R::Tensor) {
-      n.unsupported() << "indexing with a tensor (advanced indexing)";
-      return failure();
-    }
-    consumed += i.kind == R::Int || i.kind == R::Slice;
+    consumed += i.kind == R::Int || i.kind == R::Slice || i.kind == R::Tensor;
   }
   if (consumed > t.getRank()) {
     n.error() << "too many indices for " << x.getType();
@@ -456,8 +519,52 @@ LogicalResult getitem(FXNode &n, R &r) {
   if (ArrayRef<int64_t>(sizes) != t.getShape())
     v = n.b.create<SliceOp>(n.loc, RankedTensorType::get(sizes, t.getElementType()), x,
                             n.b.getDenseI64ArrayAttr(starts), n.b.getDenseI64ArrayAttr(steps));
-  r = R::ofTensor(n.reshape(v, outShape));
-  return success();
+  return n.reshape(v, outShape);
+}
+
+/// x[items] with index tensors among them (advanced indexing): the slices
+/// apply first, then the tensors (and, as numpy does, the ints beside
+/// them) index their dims together.
+FailureOr<Value> tensorIndex(FXNode &n, Value x, const std::vector<R> &items) {
+  int64_t rank = n.type(x).getRank(), consumed = 0;
+  for (const R &i : items) {
+    if (i.kind == R::None) {
+      n.unsupported() << "None (a new axis) beside index tensors";
+      return failure();
+    }
+    consumed += i.kind != R::Ellipsis;
+  }
+  R all;
+  all.kind = R::Slice;
+  all.list.resize(3);
+  std::vector<R> basic;
+  SmallVector<Value> perDim;
+  for (const R &i : items) {
+    if (i.kind == R::Ellipsis) {
+      for (int64_t e = 0; e < rank - consumed; ++e) {
+        basic.push_back(all);
+        perDim.push_back(Value());
+      }
+    } else if (i.kind == R::Slice) {
+      basic.push_back(i);
+      perDim.push_back(Value());
+    } else if (i.kind == R::Tensor) {
+      basic.push_back(all);
+      perDim.push_back(i.tensor);
+    } else if (i.kind == R::Int) {
+      basic.push_back(all);
+      ref::Tensor k(ref::DType::I64, {});
+      k.setDouble(0, (double)i.i);
+      perDim.push_back(n.b.create<ConstantOp>(n.loc, ref::tensorToAttr(k, n.b.getContext())));
+    } else {
+      n.unsupported() << "index " << i.describe();
+      return failure();
+    }
+  }
+  auto sliced = basicIndex(n, x, basic);
+  if (failed(sliced))
+    return failure();
+  return advancedIndex(n, *sliced, perDim);
 }
 
 template <bool Upper> LogicalResult trilu(FXNode &n, R &r) {
@@ -478,29 +585,20 @@ template <bool Upper> LogicalResult trilu(FXNode &n, R &r) {
 // Casts and constants
 //===----------------------------------------------------------------------===//
 
-Type dtypeArg(FXNode &n, const R *v) {
-  if (!v || v->kind != R::DType)
-    return {};
-  auto dt = ref::dtypeFromName(v->s);
-  return dt ? ref::mlirTypeOf(*dt, n.b.getContext()) : Type();
-}
-
 LogicalResult castTo(FXNode &n, R &r, Type elt) {
   auto x = n.tensor(0, "input");
   if (failed(x))
     return failure();
-  auto t = n.type(*x);
-  r = R::ofTensor(t.getElementType() == elt ? *x
-                                            : n.b.create<CastOp>(n.loc, t.clone(elt), *x));
+  r = R::ofTensor(n.cast(*x, elt));
   return success();
 }
 
 LogicalResult to(FXNode &n, R &r) {
   Type elt;
   for (size_t i = 1; i < n.args.size() && !elt; ++i)
-    elt = dtypeArg(n, &n.args[i]);
+    elt = n.dtypeOf(&n.args[i]);
   if (!elt)
-    elt = dtypeArg(n, n.arg(99, "dtype"));
+    elt = n.dtypeArg();
   if (!elt)
     return identity(n, r); // a device or memory-format move
   return castTo(n, r, elt);
@@ -522,11 +620,7 @@ template <int Kind> LogicalResult castNamed(FXNode &n, R &r) {
 }
 
 LogicalResult filled(FXNode &n, R &r, ArrayRef<int64_t> shape, Type elt, double v) {
-  auto type = RankedTensorType::get(shape, elt);
-  Attribute a = isa<FloatType>(elt) ? Attribute(n.b.getFloatAttr(elt, v))
-              : elt.isInteger(1)   ? Attribute(n.b.getBoolAttr(v != 0))
-                                   : Attribute(n.b.getIntegerAttr(elt, (int64_t)v));
-  r = R::ofTensor(n.b.create<ConstantOp>(n.loc, DenseElementsAttr::get(type, a)));
+  r = R::ofTensor(n.filled(shape, elt, v));
   return success();
 }
 
@@ -534,7 +628,7 @@ template <int Value> LogicalResult onesZeros(FXNode &n, R &r) {
   auto shape = n.intList(0, "size", /*varargs=*/true);
   if (failed(shape))
     return failure();
-  Type elt = dtypeArg(n, n.arg(99, "dtype"));
+  Type elt = n.dtypeArg();
   return filled(n, r, *shape, elt ? elt : n.b.getF32Type(), Value);
 }
 
@@ -546,7 +640,7 @@ LogicalResult full(FXNode &n, R &r) {
     n.error() << "full needs a size and a fill value";
     return failure();
   }
-  Type elt = dtypeArg(n, n.arg(99, "dtype"));
+  Type elt = n.dtypeArg();
   if (!elt)
     elt = fv->kind == R::Float ? Type(n.b.getF32Type())
         : fv->kind == R::Bool  ? Type(n.b.getI1Type()) : Type(n.b.getI64Type());
@@ -557,7 +651,7 @@ template <int Value> LogicalResult likeFill(FXNode &n, R &r) {
   auto x = n.tensor(0, "input");
   if (failed(x))
     return failure();
-  Type elt = dtypeArg(n, n.arg(99, "dtype"));
+  Type elt = n.dtypeArg();
   return filled(n, r, n.type(*x).getShape(), elt ? elt : n.type(*x).getElementType(), Value);
 }
 
@@ -586,7 +680,7 @@ LogicalResult arange(FXNode &n, R &r) {
     return failure();
   }
   int64_t count = std::max<int64_t>(0, (int64_t)span);
-  Type elt = dtypeArg(n, n.arg(99, "dtype"));
+  Type elt = n.dtypeArg();
   if (!elt)
     elt = isFloat ? Type(n.b.getF32Type()) : Type(n.b.getI64Type());
   ref::Tensor t(*ref::dtypeOf(elt), {count});
@@ -603,6 +697,11 @@ void dfa::fximport::addShapeHandlers(llvm::StringMap<Handler> &t) {
   t["flatten"] = flatten;
   t["permute"] = permute;
   t["transpose"] = transposeFn;
+  t["swapaxes"] = transposeFn;
+  t["swapdims"] = transposeFn;
+  t["movedim"] = movedim;
+  t["moveaxis"] = movedim;
+  t["unbind"] = unbind;
   t["t"] = tFn;
   t["contiguous"] = identity;
   t["clone"] = identity;

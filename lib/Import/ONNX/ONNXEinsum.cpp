@@ -1,15 +1,11 @@
-//===- ONNXEinsum.cpp - Einsum as transposes, reshapes and a matmul ---------===//
+//===- ONNXEinsum.cpp - ONNX Einsum ----------------------------------------===//
 //
 // SPDX-License-Identifier: Apache-2.0
 //
 //===----------------------------------------------------------------------===//
 ///
-/// Einsum with one or two operands becomes the ops a compiler would run:
-/// letters summed in one operand only are reduced first; then, for two
-/// operands, each side is transposed to [batch, free, contracted] order and
-/// reshaped to a 3-d matmul, and the result is reshaped and transposed to
-/// the output's letter order. Repeated letters within one operand (traces,
-/// diagonals) are not supported.
+/// Einsum through the graph dialect's einsum builder (transposes, reshapes
+/// and a matmul), which torch.einsum's FX import shares.
 ///
 //===----------------------------------------------------------------------===//
 
@@ -21,178 +17,14 @@ using namespace dfa::graph;
 using namespace dfa::onnximport;
 
 namespace {
-
-/// One operand's letters, with "..." expanded to the digits 0, 1, ... (which
-/// an equation cannot contain) right-aligned over `rank` dims.
-FailureOr<std::string> expand(NodeContext &c, StringRef term, int64_t rank,
-                              int64_t ellipsisRank) {
-  for (char ch : term)
-    if (!std::isalpha((unsigned char)ch) && ch != '.') {
-      c.error() << "invalid character '" << ch << "' in equation term '"
-                << term << "'";
-      return failure();
-    }
-  size_t dots = term.find("...");
-  std::string letters;
-  if (dots == StringRef::npos) {
-    letters = term.str();
-  } else {
-    letters = term.substr(0, dots).str();
-    for (int64_t i = 0; i < ellipsisRank; ++i)
-      letters += char('0' + i);
-    letters += term.substr(dots + 3).str();
-  }
-  if (rank >= 0 && (int64_t)letters.size() != rank) {
-    c.error() << "term '" << term << "' does not match an operand of rank "
-              << rank;
-    return failure();
-  }
-  return letters;
-}
-
-Value transposeTo(NodeContext &c, Value v, StringRef have, StringRef want) {
-  SmallVector<int64_t> perm;
-  for (char ch : want)
-    perm.push_back(have.find(ch));
-  bool identity = true;
-  for (size_t i = 0; i < perm.size(); ++i)
-    identity &= perm[i] == (int64_t)i;
-  if (identity)
-    return v;
-  return c.b.create<TransposeOp>(c.loc, v, c.b.getDenseI64ArrayAttr(perm));
-}
-
-/// Sums away the letters of `term` not in `keep`.
-Value sumOut(NodeContext &c, Value v, std::string &term, StringRef keep) {
-  SmallVector<int64_t> axes;
-  std::string left;
-  for (size_t i = 0; i < term.size(); ++i) {
-    if (keep.contains(term[i]))
-      left += term[i];
-    else
-      axes.push_back(i);
-  }
-  if (axes.empty())
-    return v;
-  term = left;
-  return c.b.create<ReduceSumOp>(c.loc, v, c.b.getDenseI64ArrayAttr(axes),
-                                 c.b.getBoolAttr(false));
-}
-
-int64_t dimOf(Value v, StringRef term, char ch) {
-  return typeOf(v).getDimSize(term.find(ch));
-}
-
 LogicalResult convertEinsum(NodeContext &c, SmallVectorImpl<Value> &r) {
-  std::string eq;
-  for (char ch : c.strAttr("equation", ""))
-    if (ch != ' ')
-      eq += ch;
-  auto [lhsPart, outPart] = StringRef(eq).split("->");
-  SmallVector<StringRef> terms;
-  lhsPart.split(terms, ',');
-  if ((int64_t)terms.size() != (int64_t)c.inputs.size() || terms.size() > 2) {
-    if (terms.size() > 2)
-      c.unsupported() << "einsum over more than two operands";
-    else
-      c.error() << "equation has " << terms.size() << " terms for "
-                << c.inputs.size() << " inputs";
+  EinsumError err;
+  auto v = buildEinsum(c.b, c.loc, c.strAttr("equation", ""), c.inputs, err);
+  if (failed(v)) {
+    (err.unsupported ? c.unsupported() : c.error()) << err.message;
     return failure();
   }
-  int64_t ellipsis = 0;
-  for (auto [i, t] : llvm::enumerate(terms))
-    if (t.contains("..."))
-      ellipsis = std::max<int64_t>(ellipsis, c.type(i).getRank() - (t.size() - 3));
-  SmallVector<std::string> ops;
-  for (auto [i, t] : llvm::enumerate(terms)) {
-    int64_t rank = c.type(i).getRank();
-    int64_t own = t.contains("...") ? rank - (int64_t)(t.size() - 3) : 0;
-    if (own != ellipsis && t.contains("...")) {
-      c.unsupported() << "broadcasting '...' of different ranks";
-      return failure();
-    }
-    auto e = expand(c, t, rank, ellipsis);
-    if (failed(e))
-      return failure();
-    for (size_t a = 0; a < e->size(); ++a)
-      if (e->find((*e)[a], a + 1) != std::string::npos) {
-        c.unsupported() << "repeated index '" << (*e)[a] << "' within one operand";
-        return failure();
-      }
-    ops.push_back(*e);
-  }
-  std::string out;
-  if (eq.find("->") != std::string::npos) {
-    auto e = expand(c, outPart, -1, ellipsis);
-    if (failed(e))
-      return failure();
-    out = *e;
-  } else {
-    // Implicit output: the ellipsis dims, then letters used once, sorted.
-    std::string all = ops[0] + (ops.size() > 1 ? ops[1] : "");
-    for (char ch : all)
-      if (std::isdigit((unsigned char)ch) && out.find(ch) == std::string::npos)
-        out += ch;
-    llvm::sort(out);
-    std::string once;
-    for (char ch : all)
-      if (std::isalpha((unsigned char)ch) && llvm::count(all, ch) == 1)
-        once += ch;
-    llvm::sort(once);
-    out += once;
-  }
-  for (char ch : out)
-    if (ops[0].find(ch) == std::string::npos &&
-        (ops.size() < 2 || ops[1].find(ch) == std::string::npos)) {
-      c.error() << "output letter '" << ch << "' appears in no operand";
-      return failure();
-    }
-
-  if (ops.size() == 1) {
-    Value v = sumOut(c, c.in(0), ops[0], out);
-    r.push_back(transposeTo(c, v, ops[0], out));
-    return success();
-  }
-  // Letters in one operand only and not in the output are summed first.
-  std::string keep0 = out + ops[1], keep1 = out + ops[0];
-  Value a = sumOut(c, c.in(0), ops[0], keep0);
-  Value b = sumOut(c, c.in(1), ops[1], keep1);
-  if (typeOf(a).getElementType() != typeOf(b).getElementType()) {
-    c.error() << "operands differ in element type";
-    return failure();
-  }
-  std::string batch, contract, freeA, freeB;
-  for (char ch : ops[0]) {
-    bool inB = ops[1].find(ch) != std::string::npos;
-    bool inOut = out.find(ch) != std::string::npos;
-    (inB ? (inOut ? batch : contract) : freeA) += ch;
-  }
-  for (char ch : ops[1])
-    if (ops[0].find(ch) == std::string::npos)
-      freeB += ch;
-  for (char ch : batch + contract)
-    if (dimOf(a, ops[0], ch) != dimOf(b, ops[1], ch)) {
-      c.unsupported() << "index '" << ch << "' has different sizes in the "
-                      << "two operands (broadcasting)";
-      return failure();
-    }
-  auto size = [&](Value v, StringRef term, StringRef letters) {
-    int64_t n = 1;
-    for (char ch : letters)
-      n *= dimOf(v, term, ch);
-    return n;
-  };
-  int64_t B = size(a, ops[0], batch), M = size(a, ops[0], freeA),
-          K = size(a, ops[0], contract), N = size(b, ops[1], freeB);
-  Value a3 = c.reshape(transposeTo(c, a, ops[0], batch + freeA + contract), {B, M, K});
-  Value b3 = c.reshape(transposeTo(c, b, ops[1], batch + contract + freeB), {B, K, N});
-  Value prod = c.b.create<MatMulOp>(c.loc, a3, b3);
-  std::string have = batch + freeA + freeB;
-  SmallVector<int64_t> shape;
-  for (char ch : have)
-    shape.push_back(ops[0].find(ch) != std::string::npos ? dimOf(a, ops[0], ch)
-                                                         : dimOf(b, ops[1], ch));
-  r.push_back(transposeTo(c, c.reshape(prod, shape), have, out));
+  r.push_back(*v);
   return success();
 }
 } // namespace

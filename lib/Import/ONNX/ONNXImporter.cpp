@@ -15,6 +15,7 @@
 #include "Importer.h"
 
 #include "dfa/Reference/Evaluator.h"
+#include "dfa/Support/DimExpr.h"
 #include "dfa/Support/Progress.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -313,47 +314,12 @@ LogicalResult Importer::createFunction() {
 }
 
 std::optional<int64_t> Importer::symbolicDim(llvm::StringRef param) {
-  // A bound name as it is ("seq-len"), else terms separated by + or -,
-  // each a product of factors separated by *.
-  if (auto it = opts.dims.find(param.trim().str()); it != opts.dims.end())
-    return it->second;
-  int64_t sum = 0;
-  int sign = 1;
-  llvm::StringRef rest = param;
-  auto bad = [&](llvm::StringRef why) -> std::optional<int64_t> {
-    error(Status::BadInput) << "symbolic dim '" << param << "': " << why;
-    return std::nullopt;
-  };
-  while (true) {
-    size_t end = rest.find_first_of("+-");
-    llvm::StringRef term = rest.substr(0, end);
-    int64_t product = 1;
-    llvm::SmallVector<llvm::StringRef> factors;
-    term.split(factors, '*');
-    for (llvm::StringRef f : factors) {
-      f = f.trim();
-      int64_t v;
-      if (f.empty())
-        return bad("not NAME or a sum of products of names and integers");
-      if (f.getAsInteger(10, v)) {
-        auto it = opts.dims.find(f.str());
-        if (it == opts.dims.end())
-          return std::nullopt; // unbound: the caller asks for --dim
-        v = it->second;
-      }
-      if (llvm::MulOverflow(product, v, product))
-        return bad("overflows");
-    }
-    if (llvm::AddOverflow(sum, sign * product, sum))
-      return bad("overflows");
-    if (end == llvm::StringRef::npos)
-      break;
-    sign = rest[end] == '-' ? -1 : 1;
-    rest = rest.substr(end + 1);
-  }
-  if (sum < 0)
-    return bad("is negative (" + std::to_string(sum) + ")");
-  return sum;
+  DimValue v = evalDimExpr(param, opts.dims);
+  if (v.kind == DimValue::Malformed)
+    error(Status::BadInput) << "symbolic dim '" << param << "': " << v.detail;
+  if (v.kind != DimValue::Value)
+    return std::nullopt; // unbound: the caller asks for --dim
+  return v.value;
 }
 
 void Importer::runONNXShapeInference() {

@@ -1,0 +1,133 @@
+#!/usr/bin/env python3
+"""dfa's CPU reference beside onnxruntime, on the same ONNX files, in one run.
+
+For each model (torchvision classifiers with random weights, exported with
+the TorchScript ONNX exporter at opset 17; nothing is downloaded) this runs
+
+  - onnxruntime's CPU provider on one thread and on all threads
+    (intra_op_num_threads 1 and 0), the best of --runs runs each, after
+    one warm-up;
+  - dfa-run --target cpu on the same input, --runs times: the median of
+    its "evaluated in" figure (the evaluation alone) and of its wall time
+    (import, weights and evaluation);
+
+and prints the times, dfa's slowdown against each onnxruntime figure, and
+the largest difference between the two outputs (absolute, and relative to
+max |onnxruntime output|). onnxruntime is the peer users compare a CPU
+reference against; the gap is issue 'The CPU reference at library speed'.
+
+usage: ort_compare.py BUILD_BIN WORK [--models a,b] [--runs N] [--markdown]
+Needs the project's environment (scripts/pyenv.sh: torch, torchvision,
+onnxruntime).
+"""
+import argparse
+import os
+import re
+import statistics
+import subprocess
+import sys
+import time
+
+import numpy as np
+
+MODELS = ["resnet18", "resnext50_32x4d", "convnext_tiny", "vit_b_32", "efficientnet_b0",
+          "inception_v3", "mobilenet_v3_small"]
+
+
+def export(name, path):
+    import torch
+    import torchvision
+    torch.manual_seed(0)
+    m = torchvision.models.get_model(name, weights=None).eval()
+    with torch.no_grad():
+        for p in m.parameters():  # a zero head would make the diff vacuous
+            if p.dim() > 1 and not p.any():
+                p.normal_(0, 0.02)
+    size = 299 if name == "inception_v3" else 224
+    x = torch.randn(1, 3, size, size)
+    if not os.path.exists(path):
+        with torch.no_grad():
+            torch.onnx.export(m, (x,), path, opset_version=17, dynamo=False,
+                              input_names=["input"], output_names=["output"])
+    return x.numpy()
+
+
+def ort_time(path, x, threads, runs):
+    import onnxruntime as ort
+    so = ort.SessionOptions()
+    so.intra_op_num_threads = threads
+    so.inter_op_num_threads = 1
+    sess = ort.InferenceSession(path, so, providers=["CPUExecutionProvider"])
+    name = sess.get_inputs()[0].name
+    out = sess.run(None, {name: x})[0]  # warm-up
+    best = float("inf")
+    for _ in range(runs):
+        t0 = time.perf_counter()
+        sess.run(None, {name: x})
+        best = min(best, time.perf_counter() - t0)
+    return best * 1e3, out
+
+
+def dfa_time(bin_dir, path, x_path, out_dir, runs):
+    evals, walls = [], []
+    for _ in range(runs):
+        t0 = time.perf_counter()
+        p = subprocess.run([os.path.join(bin_dir, "dfa-run"), path, "--inputs", x_path,
+                            "--outputs", out_dir], capture_output=True, text=True)
+        walls.append((time.perf_counter() - t0) * 1e3)
+        if p.returncode != 0:
+            raise RuntimeError("dfa-run exit %d: %s" % (p.returncode, p.stderr.strip()[-300:]))
+        m = re.search(r"evaluated in ([0-9.]+) ms", p.stdout + p.stderr)
+        if m:
+            evals.append(float(m.group(1)))
+    out = np.load(os.path.join(out_dir, "output_0.npy"))
+    return (statistics.median(evals) if evals else float("nan")), statistics.median(walls), out
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("bin_dir")
+    ap.add_argument("work")
+    ap.add_argument("--models", default=",".join(MODELS))
+    ap.add_argument("--runs", type=int, default=5)
+    ap.add_argument("--markdown", action="store_true", help="print a markdown table")
+    args = ap.parse_args()
+    os.makedirs(args.work, exist_ok=True)
+    import onnxruntime
+    ncpu = os.cpu_count()
+    print("onnxruntime %s, CPU provider; %d cores; best of %d (onnxruntime), "
+          "median of %d (dfa)" % (onnxruntime.__version__, ncpu, args.runs, args.runs))
+    rows = []
+    for name in args.models.split(","):
+        path = os.path.join(args.work, name + ".onnx")
+        x = export(name, path)
+        x_path = os.path.join(args.work, name + ".in.npy")
+        np.save(x_path, x)
+        t1, ref = ort_time(path, x, 1, args.runs)
+        tn, _ = ort_time(path, x, 0, args.runs)
+        try:
+            ev, wall, got = dfa_time(args.bin_dir, path, x_path,
+                                     os.path.join(args.work, name + ".out"), args.runs)
+        except RuntimeError as e:
+            print("%s: %s" % (name, e))
+            continue
+        diff = float(np.max(np.abs(got - ref)))
+        rows.append((name, ev, wall, t1, tn, diff, diff / (float(np.max(np.abs(ref))) or 1)))
+        print("%-20s dfa %8.1f ms (wall %7.0f ms)  onnxruntime 1 thread %7.1f ms, %d threads "
+              "%7.1f ms  dfa/ort %5.1fx, %5.1fx  max diff %.2g (%.1e rel)"
+              % (name, ev, wall, t1, ncpu, tn, ev / t1, ev / tn, diff, rows[-1][6]),
+              flush=True)
+    if args.markdown and rows:
+        print()
+        print("| model | dfa-run (ms) | onnxruntime, 1 thread (ms) | onnxruntime, %d threads "
+              "(ms) | dfa / ort (1 thread) | dfa / ort (%d threads) | max abs diff |"
+              % (ncpu, ncpu))
+        print("|---|---|---|---|---|---|---|")
+        for name, ev, wall, t1, tn, diff, rel in rows:
+            print("| %s | %.0f | %.1f | %.1f | %.1fx | %.1fx | %.1e |"
+                  % (name, ev, t1, tn, ev / t1, ev / tn, diff))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

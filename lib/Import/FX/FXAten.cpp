@@ -1,0 +1,1066 @@
+//===- FXAten.cpp - handlers of core ATen operators (torch.export) ----------===//
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+///
+/// `dfa-export-fx --method export` writes torch.export graphs decomposed to
+/// core ATen: targets such as `aten.convolution.default`, keyed here by
+/// their full overload name. Where an ATen operator takes its arguments as
+/// the torch function of the same name does (aten.add.Tensor and
+/// torch.add), it shares that function's handler; the rest are lowered
+/// here on the shared lowerings (conv, batchNorm, layerNorm, pool2d, ...).
+/// Operators with several results (native_layer_norm's mean and rstd,
+/// max_pool2d_with_indices' indices) give None for the results inference
+/// never reads; a graph that reads one fails at that node.
+///
+//===----------------------------------------------------------------------===//
+
+#include "FXImporter.h"
+
+#include "dfa/Reference/Evaluator.h"
+
+#include <cmath>
+
+using namespace mlir;
+using namespace dfa;
+using namespace dfa::graph;
+using namespace dfa::fximport;
+
+namespace {
+using R = PyValue;
+
+/// The list of `first` and Nones for the results inference does not use.
+R withUnused(Value first, int unused) {
+  std::vector<R> l{R::ofTensor(first)};
+  l.resize(1 + unused);
+  return R::ofList(l);
+}
+
+LogicalResult noResult(FXNode &, R &r) {
+  r = R();
+  return success();
+}
+
+LogicalResult convolution(FXNode &n, R &r) {
+  auto x = n.tensor(0, "input"), w = n.tensor(1, "weight");
+  auto stride = n.optIntList(3, "stride", {}), padding = n.optIntList(4, "padding", {}),
+       dilation = n.optIntList(5, "dilation", {});
+  auto transposed = n.intArg(6, "transposed", 0);
+  auto groups = n.intArg(8, "groups", 1);
+  if (failed(x) || failed(w) || failed(stride) || failed(padding) ||
+      failed(dilation) || failed(transposed) || failed(groups))
+    return failure();
+  if (*transposed) {
+    n.unsupported() << "transposed convolution";
+    return failure();
+  }
+  return setTensor(r, conv(n, *x, *w, n.optTensor(2, "bias"), *stride,
+                           *padding, *dilation, *groups));
+}
+
+/// _native_batch_norm_legit_no_training(x, w, b, mean, var, momentum, eps)
+/// -> (y, save_mean, save_invstd).
+LogicalResult batchNormNoTraining(FXNode &n, R &r) {
+  auto x = n.tensor(0, "input"), mean = n.tensor(3, "running_mean"),
+       var = n.tensor(4, "running_var");
+  auto eps = n.floatArg(6, "eps", 1e-5);
+  if (failed(x) || failed(mean) || failed(var) || failed(eps))
+    return failure();
+  auto y = batchNorm(n, *x, n.optTensor(1, "weight"), n.optTensor(2, "bias"),
+                     *mean, *var, *eps);
+  if (failed(y))
+    return failure();
+  r = withUnused(*y, 2);
+  return success();
+}
+
+/// native_layer_norm(x, shape, w, b, eps) -> (y, mean, rstd).
+LogicalResult nativeLayerNorm(FXNode &n, R &r) {
+  auto x = n.tensor(0, "input");
+  auto shape = n.intList(1, "normalized_shape", false);
+  auto eps = n.floatArg(4, "eps", 1e-5);
+  if (failed(x) || failed(shape) || failed(eps))
+    return failure();
+  auto y = layerNorm(n, *x, *shape, n.optTensor(2, "weight"),
+                     n.optTensor(3, "bias"), *eps);
+  if (failed(y))
+    return failure();
+  r = withUnused(*y, 2);
+  return success();
+}
+
+/// native_group_norm(x, w, b, N, C, HxW, group, eps) -> (y, mean, rstd),
+/// as the reshape, normalization over each group and per-channel affine
+/// that defines it.
+LogicalResult nativeGroupNorm(FXNode &n, R &r) {
+  auto x = n.tensor(0, "input");
+  auto groups = n.intArg(6, "group", 1);
+  auto eps = n.floatArg(7, "eps", 1e-5);
+  if (failed(x) || failed(groups) || failed(eps))
+    return failure();
+  auto t = n.type(*x);
+  if (t.getRank() < 2 || *groups < 1 || t.getDimSize(1) % *groups) {
+    n.error() << "group norm of " << x->getType() << " in " << *groups
+              << " groups";
+    return failure();
+  }
+  int64_t c = t.getDimSize(1), per = t.getNumElements() / (t.getDimSize(0) * *groups);
+  Value g = n.reshape(*x, {t.getDimSize(0), *groups, per});
+  auto norm = layerNorm(n, g, {per}, Value(), Value(), *eps);
+  if (failed(norm))
+    return failure();
+  Value y = n.reshape(*norm, t.getShape());
+  SmallVector<int64_t> chan(t.getRank(), 1);
+  chan[1] = c;
+  if (Value w = n.optTensor(1, "weight"))
+    y = n.b.create<MulOp>(n.loc, y, n.reshape(w, chan));
+  if (Value b = n.optTensor(2, "bias"))
+    y = n.b.create<AddOp>(n.loc, y, n.reshape(b, chan));
+  r = withUnused(y, 2);
+  return success();
+}
+
+/// _safe_softmax: a softmax whose rows that are all -inf give 0, not NaN.
+LogicalResult safeSoftmax(FXNode &n, R &r) {
+  auto x = n.tensor(0, "input");
+  auto d = n.intArg(1, "dim", -1);
+  if (failed(x) || failed(d))
+    return failure();
+  auto s = softmax(n, *x, *d, false);
+  if (failed(s))
+    return failure();
+  Type elt = n.type(*s).getElementType();
+  Value nan = n.b.create<IsNaNOp>(n.loc, n.type(*s).clone(n.b.getI1Type()), *s);
+  r = R::ofTensor(n.b.create<WhereOp>(n.loc, nan, n.scalar(elt, 0), *s));
+  return success();
+}
+
+/// max_pool2d_with_indices(x, k, s, p, d, ceil) -> (y, indices).
+LogicalResult maxPoolWithIndices(FXNode &n, R &r) {
+  auto x = n.tensor(0, "input");
+  auto k = n.optIntList(1, "kernel_size", {}), s = n.optIntList(2, "stride", {}),
+       p = n.optIntList(3, "padding", {0}), d = n.optIntList(4, "dilation", {1});
+  auto ceil = n.intArg(5, "ceil_mode", 0);
+  if (failed(x) || failed(k) || failed(s) || failed(p) || failed(d) || failed(ceil))
+    return failure();
+  auto y = pool2d(n, *x, true, *k, *s, *p, *d, *ceil, false);
+  if (failed(y))
+    return failure();
+  r = withUnused(*y, 1);
+  return success();
+}
+
+LogicalResult avgPool(FXNode &n, R &r) {
+  auto x = n.tensor(0, "input");
+  auto k = n.optIntList(1, "kernel_size", {}), s = n.optIntList(2, "stride", {}),
+       p = n.optIntList(3, "padding", {0});
+  auto ceil = n.intArg(4, "ceil_mode", 0), cip = n.intArg(5, "count_include_pad", 1);
+  if (failed(x) || failed(k) || failed(s) || failed(p) || failed(ceil) || failed(cip))
+    return failure();
+  if (const R *div = n.arg(6, "divisor_override"); div && div->kind != R::None) {
+    n.unsupported() << "divisor_override";
+    return failure();
+  }
+  return setTensor(r, pool2d(n, *x, false, *k, *s, *p, {1}, *ceil, *cip));
+}
+
+/// embedding(weight, indices, ...): the table comes first, unlike
+/// F.embedding.
+LogicalResult embedding(FXNode &n, R &r) {
+  auto w = n.tensor(0, "weight"), idx = n.tensor(1, "indices");
+  if (failed(w) || failed(idx))
+    return failure();
+  if (!isa<IntegerType>(n.type(*idx).getElementType()) || n.type(*w).getRank() != 2) {
+    n.error() << "embedding needs a 2-d table and integer indices";
+    return failure();
+  }
+  r = R::ofTensor(n.b.create<GatherOp>(n.loc, *w, *idx, n.b.getI64IntegerAttr(0)));
+  return success();
+}
+
+template <typename OpT> LogicalResult reduction(FXNode &n, R &r) {
+  auto x = n.tensor(0, "input");
+  if (failed(x))
+    return failure();
+  auto dims = reduceDims(n, *x, n.arg(1, "dim"));
+  auto keep = n.intArg(2, "keepdim", 0);
+  if (failed(dims) || failed(keep))
+    return failure();
+  Value v = *x;
+  if (Type want = n.dtypeArg())
+    v = n.cast(v, want);
+  r = R::ofTensor(n.b.create<OpT>(n.loc, v, n.b.getDenseI64ArrayAttr(*dims),
+                                  n.b.getBoolAttr(*keep)));
+  return success();
+}
+
+/// any/all over bool (or numbers, nonzero): a max/min over 0/1.
+template <bool Any> LogicalResult anyAll(FXNode &n, R &r) {
+  auto x = n.tensor(0, "input");
+  if (failed(x))
+    return failure();
+  auto dims = reduceDims(n, *x, n.arg(1, "dim"));
+  auto keep = n.intArg(2, "keepdim", 0);
+  if (failed(dims) || failed(keep))
+    return failure();
+  auto t = n.type(*x);
+  Value v = *x;
+  if (!t.getElementType().isInteger(1))
+    v = n.b.create<NotOp>(n.loc, t.clone(n.b.getI1Type()),
+                          n.b.create<EqualOp>(n.loc, t.clone(n.b.getI1Type()), v,
+                                              n.scalar(t.getElementType(), 0)));
+  Value f = n.b.create<CastOp>(n.loc, t.clone(n.b.getF32Type()), v);
+  auto axes = n.b.getDenseI64ArrayAttr(*dims);
+  Value red = Any ? Value(n.b.create<ReduceMaxOp>(n.loc, f, axes, n.b.getBoolAttr(*keep)))
+                  : Value(n.b.create<ReduceMinOp>(n.loc, f, axes, n.b.getBoolAttr(*keep)));
+  r = R::ofTensor(n.b.create<CastOp>(
+      n.loc, n.type(red).clone(n.b.getI1Type()), red));
+  return success();
+}
+
+/// var.correction(x, dims, correction=, keepdim=) and var_mean.
+template <bool WithMean> LogicalResult variance(FXNode &n, R &r) {
+  auto x = n.tensor(0, "input");
+  if (failed(x))
+    return failure();
+  auto dims = reduceDims(n, *x, n.arg(1, "dim"));
+  auto corr = n.floatArg(99, "correction", 1);
+  auto keep = n.intArg(99, "keepdim", 0);
+  if (failed(dims) || failed(corr) || failed(keep))
+    return failure();
+  auto t = n.type(*x);
+  if (!isa<FloatType>(t.getElementType())) {
+    n.error() << "variance of a non-float tensor";
+    return failure();
+  }
+  int64_t count = 1;
+  for (int64_t d : *dims)
+    count *= t.getDimSize(d);
+  auto axes = n.b.getDenseI64ArrayAttr(*dims);
+  Value mean = n.b.create<ReduceMeanOp>(n.loc, *x, axes, n.b.getBoolAttr(true));
+  Value dev = n.b.create<SubOp>(n.loc, *x, mean);
+  Value sq = n.b.create<ReduceSumSquareOp>(n.loc, dev, axes, n.b.getBoolAttr(*keep));
+  Value var = n.b.create<DivOp>(
+      n.loc, sq, n.scalar(t.getElementType(), std::max(0.0, count - *corr)));
+  if (!WithMean) {
+    r = R::ofTensor(var);
+    return success();
+  }
+  Value m = *keep ? mean
+                  : Value(n.b.create<ReduceMeanOp>(n.loc, *x, axes, n.b.getBoolAttr(false)));
+  r = R::ofList({R::ofTensor(var), R::ofTensor(m)});
+  return success();
+}
+
+LogicalResult argMaxMin(FXNode &n, R &r, bool isMax) {
+  auto x = n.tensor(0, "input");
+  auto keep = n.intArg(2, "keepdim", 0);
+  if (failed(x) || failed(keep))
+    return failure();
+  Value v = *x;
+  int64_t axis = 0;
+  const R *d = n.arg(1, "dim");
+  if (!d || d->kind == R::None) {
+    v = n.reshape(v, {n.type(v).getNumElements()});
+  } else {
+    auto dd = n.dim(d->i, n.type(v).getRank());
+    if (failed(dd))
+      return failure();
+    axis = *dd;
+  }
+  auto ax = n.b.getI64IntegerAttr(axis);
+  auto k = n.b.getBoolAttr(*keep && d && d->kind != R::None);
+  r = R::ofTensor(isMax ? Value(n.b.create<ArgMaxOp>(n.loc, v, ax, k, n.b.getBoolAttr(false)))
+                        : Value(n.b.create<ArgMinOp>(n.loc, v, ax, k, n.b.getBoolAttr(false))));
+  return success();
+}
+LogicalResult argMax(FXNode &n, R &r) { return argMaxMin(n, r, true); }
+LogicalResult argMin(FXNode &n, R &r) { return argMaxMin(n, r, false); }
+
+/// Python bounds of a slice over a dim of `len`.
+std::pair<int64_t, int64_t> clampBounds(int64_t start, int64_t end, int64_t len) {
+  auto norm = [&](int64_t i) {
+    return std::clamp<int64_t>(i < 0 ? i + len : i, 0, len);
+  };
+  int64_t s = norm(start), e = norm(end);
+  return {s, std::max(s, e)};
+}
+
+/// x sliced on one dim.
+Value sliceDim(FXNode &n, Value x, int64_t dim, int64_t start, int64_t end,
+               int64_t step) {
+  auto t = n.type(x);
+  auto [s, e] = clampBounds(start, end, t.getDimSize(dim));
+  SmallVector<int64_t> starts(t.getRank(), 0), steps(t.getRank(), 1),
+      shape(t.getShape());
+  starts[dim] = s < t.getDimSize(dim) ? s : 0;
+  steps[dim] = step;
+  shape[dim] = e > s ? (e - s - 1) / step + 1 : 0;
+  if (ArrayRef<int64_t>(shape) == t.getShape())
+    return x;
+  return n.b.create<SliceOp>(n.loc, t.clone(shape), x,
+                             n.b.getDenseI64ArrayAttr(starts),
+                             n.b.getDenseI64ArrayAttr(steps));
+}
+
+/// slice.Tensor(x, dim=0, start=None, end=None, step=1).
+LogicalResult slice(FXNode &n, R &r) {
+  auto x = n.tensor(0, "input");
+  auto d = n.intArg(1, "dim", 0);
+  auto start = n.intArg(2, "start", 0), step = n.intArg(4, "step", 1);
+  auto end = n.intArg(3, "end", INT64_MAX);
+  if (failed(x) || failed(d) || failed(start) || failed(end) || failed(step))
+    return failure();
+  auto dd = n.dim(*d, n.type(*x).getRank());
+  if (failed(dd))
+    return failure();
+  if (*step < 1) {
+    n.error() << "slice step must be positive, got " << *step;
+    return failure();
+  }
+  r = R::ofTensor(sliceDim(n, *x, *dd, *start, *end, *step));
+  return success();
+}
+
+/// select.int(x, dim, index): one index along dim, the dim dropped.
+LogicalResult select(FXNode &n, R &r) {
+  auto x = n.tensor(0, "input");
+  auto d = n.intArg(1, "dim", 0), i = n.intArg(2, "index", 0);
+  if (failed(x) || failed(d) || failed(i))
+    return failure();
+  auto t = n.type(*x);
+  auto dd = n.dim(*d, t.getRank());
+  if (failed(dd))
+    return failure();
+  int64_t len = t.getDimSize(*dd), k = *i < 0 ? *i + len : *i;
+  if (k < 0 || k >= len) {
+    n.error() << "index " << *i << " is out of range for dim " << *dd
+              << " of size " << len;
+    return failure();
+  }
+  Value s = sliceDim(n, *x, *dd, k, k + 1, 1);
+  SmallVector<int64_t> shape(t.getShape());
+  shape.erase(shape.begin() + *dd);
+  r = R::ofTensor(n.reshape(s, shape));
+  return success();
+}
+
+/// squeeze.dims(x, dims): the listed dims of size 1 dropped.
+LogicalResult squeezeDims(FXNode &n, R &r) {
+  auto x = n.tensor(0, "input");
+  auto dims = n.intList(1, "dim", false);
+  if (failed(x) || failed(dims))
+    return failure();
+  auto t = n.type(*x);
+  SmallVector<bool> drop(t.getRank(), false);
+  for (int64_t d : *dims) {
+    auto dd = n.dim(d, std::max<int64_t>(t.getRank(), 1));
+    if (failed(dd))
+      return failure();
+    if (t.getRank() > 0 && t.getDimSize(*dd) == 1)
+      drop[*dd] = true;
+  }
+  SmallVector<int64_t> shape;
+  for (int64_t i = 0; i < t.getRank(); ++i)
+    if (!drop[i])
+      shape.push_back(t.getDimSize(i));
+  r = R::ofTensor(n.reshape(*x, shape));
+  return success();
+}
+
+Value toIndex(FXNode &n, Value idx) { return n.cast(idx, n.b.getI64Type()); }
+
+/// index.Tensor(x, [i0, None, i2, ...]).
+LogicalResult indexTensor(FXNode &n, R &r) {
+  auto x = n.tensor(0, "input");
+  const R *l = n.arg(1, "indices");
+  if (failed(x) || !l || l->kind != R::List) {
+    n.error() << "index needs a tensor and a list of indices";
+    return failure();
+  }
+  SmallVector<Value> perDim;
+  for (auto [i, e] : llvm::enumerate(l->list)) {
+    if (e.kind != R::None && e.kind != R::Tensor) {
+      n.error() << "index " << i << " is " << e.describe();
+      return failure();
+    }
+    perDim.push_back(e.kind == R::Tensor ? e.tensor : Value());
+  }
+  return setTensor(r, advancedIndex(n, *x, perDim));
+}
+
+LogicalResult indexSelect(FXNode &n, R &r) {
+  auto x = n.tensor(0, "input"), idx = n.tensor(2, "index");
+  auto d = n.intArg(1, "dim", 0);
+  if (failed(x) || failed(idx) || failed(d))
+    return failure();
+  auto dd = n.dim(*d, std::max<int64_t>(n.type(*x).getRank(), 1));
+  if (failed(dd))
+    return failure();
+  r = R::ofTensor(n.b.create<GatherOp>(n.loc, *x, toIndex(n, *idx),
+                                       n.b.getI64IntegerAttr(*dd)));
+  return success();
+}
+
+LogicalResult gatherFn(FXNode &n, R &r) {
+  auto x = n.tensor(0, "input"), idx = n.tensor(2, "index");
+  auto d = n.intArg(1, "dim", 0);
+  if (failed(x) || failed(idx) || failed(d))
+    return failure();
+  auto dd = n.dim(*d, n.type(*x).getRank());
+  if (failed(dd))
+    return failure();
+  r = R::ofTensor(n.b.create<GatherElementsOp>(n.loc, n.type(*idx).clone(n.type(*x).getElementType()), *x, toIndex(n, *idx),
+                                               n.b.getI64IntegerAttr(*dd)));
+  return success();
+}
+
+LogicalResult cumsum(FXNode &n, R &r) {
+  auto x = n.tensor(0, "input");
+  auto d = n.intArg(1, "dim", 0);
+  if (failed(x) || failed(d))
+    return failure();
+  auto dd = n.dim(*d, std::max<int64_t>(n.type(*x).getRank(), 1));
+  if (failed(dd))
+    return failure();
+  Value v = *x;
+  if (Type want = n.dtypeArg()) {
+    v = n.cast(v, want);
+  } else if (isa<IntegerType>(n.type(v).getElementType()) &&
+             !n.type(v).getElementType().isInteger(64)) {
+    // torch sums integers (and bools) in int64.
+    v = n.cast(v, n.b.getI64Type());
+  }
+  r = R::ofTensor(n.b.create<CumSumOp>(n.loc, v, n.b.getI64IntegerAttr(*dd),
+                                       n.b.getBoolAttr(false), n.b.getBoolAttr(false)));
+  return success();
+}
+
+/// constant_pad_nd(x, pad, value): pad pairs from the last dim backwards;
+/// negative pads crop.
+LogicalResult constantPad(FXNode &n, R &r) {
+  auto x = n.tensor(0, "input");
+  auto pad = n.intList(1, "pad", false);
+  auto v = n.floatArg(2, "value", 0);
+  if (failed(x) || failed(pad) || failed(v))
+    return failure();
+  auto t = n.type(*x);
+  int64_t rank = t.getRank();
+  if (pad->size() % 2 || (int64_t)pad->size() / 2 > rank) {
+    n.error() << "pad has " << pad->size() << " values for a rank-" << rank
+              << " tensor";
+    return failure();
+  }
+  SmallVector<int64_t> pads(2 * rank, 0), shape(t.getShape());
+  for (size_t i = 0; i < pad->size() / 2; ++i) {
+    int64_t d = rank - 1 - i;
+    pads[d] = (*pad)[2 * i];
+    pads[rank + d] = (*pad)[2 * i + 1];
+    shape[d] += pads[d] + pads[rank + d];
+    if (shape[d] < 0) {
+      n.error() << "pad crops dim " << d << " below zero";
+      return failure();
+    }
+  }
+  r = R::ofTensor(n.b.create<PadOp>(n.loc, t.clone(shape), *x,
+                                    n.b.getDenseI64ArrayAttr(pads),
+                                    n.b.getStringAttr("constant"),
+                                    n.b.getF64FloatAttr(*v)));
+  return success();
+}
+
+/// fmod (C's remainder) and remainder (Python's, the divisor's sign).
+template <bool FMod> LogicalResult modFn(FXNode &n, R &r) {
+  auto x = n.tensor(0, "input");
+  const R *y = n.arg(1, "other");
+  if (failed(x) || !y)
+    return failure();
+  auto yy = n.asTensor(*y, *x);
+  if (failed(yy))
+    return failure();
+  Value rhs = *yy;
+  rhs = n.cast(rhs, n.type(*x).getElementType());
+  r = R::ofTensor(n.b.create<ModOp>(n.loc, *x, rhs, n.b.getBoolAttr(FMod)));
+  return success();
+}
+
+/// copy(self, src): src broadcast to self's shape, in self's dtype.
+LogicalResult copy(FXNode &n, R &r) {
+  auto self = n.tensor(0, "input"), src = n.tensor(1, "src");
+  if (failed(self) || failed(src))
+    return failure();
+  auto t = n.type(*self);
+  Value v = n.cast(*src, t.getElementType());
+  if (n.type(v).getShape() != t.getShape()) {
+    auto s = broadcastShapes(n.type(v).getShape(), t.getShape());
+    if (failed(s) || ArrayRef<int64_t>(*s) != t.getShape()) {
+      n.error() << "cannot copy " << src->getType() << " into " << self->getType();
+      return failure();
+    }
+    v = n.b.create<ExpandOp>(n.loc, t, v);
+  }
+  r = R::ofTensor(v);
+  return success();
+}
+
+/// self with src written over self[start:end:step] along dim.
+FailureOr<Value> scatterSlice(FXNode &n, Value self, Value src, int64_t dim,
+                              int64_t start, int64_t end, int64_t step) {
+  auto t = n.type(self);
+  int64_t len = t.getDimSize(dim);
+  auto [s, e] = clampBounds(start, end, len);
+  int64_t count = e > s ? (e - s - 1) / step + 1 : 0;
+  SmallVector<int64_t> want(t.getShape());
+  want[dim] = count;
+  if (n.type(src).getShape() != ArrayRef<int64_t>(want)) {
+    n.error() << "source " << src.getType() << " does not fit the slice "
+              << RankedTensorType::get(want, t.getElementType());
+    return failure();
+  }
+  src = n.cast(src, t.getElementType());
+  if (count == 0)
+    return self;
+  if (step == 1) {
+    SmallVector<Value> parts;
+    if (s > 0)
+      parts.push_back(sliceDim(n, self, dim, 0, s, 1));
+    parts.push_back(src);
+    if (e < len)
+      parts.push_back(sliceDim(n, self, dim, e, len, 1));
+    return parts.size() == 1
+               ? src
+               : Value(n.b.create<ConcatOp>(n.loc, parts, n.b.getI64IntegerAttr(dim)));
+  }
+  // A strided slice: scatter along dim from constant positions.
+  ref::Tensor pos(ref::DType::I64, want);
+  int64_t inner = 1;
+  for (int64_t d = dim + 1; d < t.getRank(); ++d)
+    inner *= want[d];
+  for (int64_t i = 0; i < pos.numElements(); ++i)
+    pos.setDouble(i, s + ((i / inner) % count) * step);
+  Value idx = n.b.create<ConstantOp>(n.loc, ref::tensorToAttr(pos, n.b.getContext()));
+  return Value(n.b.create<ScatterElementsOp>(n.loc, t, self, idx, src,
+                                             n.b.getI64IntegerAttr(dim),
+                                             n.b.getStringAttr("none")));
+}
+
+/// slice_scatter(self, src, dim=0, start=None, end=None, step=1).
+LogicalResult sliceScatter(FXNode &n, R &r) {
+  auto self = n.tensor(0, "input"), src = n.tensor(1, "src");
+  auto d = n.intArg(2, "dim", 0), start = n.intArg(3, "start", 0),
+       end = n.intArg(4, "end", INT64_MAX), step = n.intArg(5, "step", 1);
+  if (failed(self) || failed(src) || failed(d) || failed(start) || failed(end) ||
+      failed(step))
+    return failure();
+  auto dd = n.dim(*d, n.type(*self).getRank());
+  if (failed(dd))
+    return failure();
+  if (*step < 1) {
+    n.error() << "slice step must be positive, got " << *step;
+    return failure();
+  }
+  return setTensor(r, scatterSlice(n, *self, *src, *dd, *start, *end, *step));
+}
+
+/// select_scatter(self, src, dim, index).
+LogicalResult selectScatter(FXNode &n, R &r) {
+  auto self = n.tensor(0, "input"), src = n.tensor(1, "src");
+  auto d = n.intArg(2, "dim", 0), i = n.intArg(3, "index", 0);
+  if (failed(self) || failed(src) || failed(d) || failed(i))
+    return failure();
+  auto t = n.type(*self);
+  auto dd = n.dim(*d, t.getRank());
+  if (failed(dd))
+    return failure();
+  int64_t len = t.getDimSize(*dd), k = *i < 0 ? *i + len : *i;
+  if (k < 0 || k >= len) {
+    n.error() << "index " << *i << " is out of range for dim " << *dd;
+    return failure();
+  }
+  SmallVector<int64_t> shape(n.type(*src).getShape());
+  shape.insert(shape.begin() + std::min<int64_t>(*dd, shape.size()), 1);
+  return setTensor(r, scatterSlice(n, *self, n.reshape(*src, shape), *dd, k,
+                                   k + 1, 1));
+}
+
+/// as_strided(x, size, stride, offset) over x's elements in row-major
+/// order: a reshape when it reads them in order, else a gather. The graph
+/// records when x's storage is not row-major, and that is refused.
+LogicalResult asStrided(FXNode &n, R &r) {
+  auto x = n.tensor(0, "input");
+  auto size = n.intList(1, "size", false), stride = n.intList(2, "stride", false);
+  auto offset = n.intArg(3, "storage_offset", 0);
+  if (failed(x) || failed(size) || failed(stride) || failed(offset))
+    return failure();
+  if (size->size() != stride->size()) {
+    n.error() << "size and stride differ in length";
+    return failure();
+  }
+  if (n.imp.isStrided(*x)) {
+    n.unsupported() << "as_strided of a tensor whose storage is not "
+                       "row-major (a view); its elements' order is unknown";
+    return failure();
+  }
+  auto t = n.type(*x);
+  int64_t total = 1;
+  for (int64_t s : *size)
+    total *= s;
+  ref::Tensor pos(ref::DType::I64, {total});
+  bool inOrder = *offset == 0;
+  SmallVector<int64_t> at(size->size(), 0);
+  for (int64_t i = 0; i < total; ++i) {
+    int64_t p = *offset;
+    for (size_t d = 0; d < at.size(); ++d)
+      p += at[d] * (*stride)[d];
+    if (p < 0 || p >= t.getNumElements()) {
+      n.error() << "as_strided reads element " << p << " of " << t.getNumElements();
+      return failure();
+    }
+    inOrder &= p == i;
+    pos.setDouble(i, p);
+    for (int64_t d = (int64_t)at.size() - 1; d >= 0; --d) {
+      if (++at[d] < (*size)[d])
+        break;
+      at[d] = 0;
+    }
+  }
+  Value flat = n.reshape(*x, {t.getNumElements()});
+  if (!inOrder) {
+    if (total > (1 << 22)) {
+      n.unsupported() << "as_strided gathering " << total << " elements";
+      return failure();
+    }
+    Value idx = n.b.create<ConstantOp>(n.loc, ref::tensorToAttr(pos, n.b.getContext()));
+    flat = n.b.create<GatherOp>(n.loc, flat, idx, n.b.getI64IntegerAttr(0));
+  } else if (total != t.getNumElements()) {
+    flat = sliceDim(n, flat, 0, 0, total, 1);
+  }
+  r = R::ofTensor(n.reshape(flat, *size));
+  return success();
+}
+
+/// scalar_tensor(v, dtype=): a 0-d tensor.
+LogicalResult scalarTensor(FXNode &n, R &r) {
+  const R *v = n.arg(0, "s");
+  if (!v || !v->isNumber()) {
+    n.error() << "scalar_tensor needs a number";
+    return failure();
+  }
+  Type elt = n.dtypeArg() ? n.dtypeArg() : n.b.getF32Type();
+  r = R::ofTensor(n.filled({}, elt, v->number()));
+  return success();
+}
+
+/// full_like(x, v, dtype=) and fill.Scalar(x, v).
+LogicalResult fullLike(FXNode &n, R &r) {
+  auto x = n.tensor(0, "input");
+  auto v = n.floatArg(1, "fill_value", 0);
+  if (failed(x) || failed(v))
+    return failure();
+  auto t = n.type(*x);
+  Type elt = n.dtypeArg() ? n.dtypeArg() : t.getElementType();
+  r = R::ofTensor(n.filled(t.getShape(), elt, *v));
+  return success();
+}
+
+/// new_zeros/new_ones/new_full/new_empty(x, size, [value]).
+template <int Fill> LogicalResult newFilled(FXNode &n, R &r) {
+  auto x = n.tensor(0, "input");
+  auto shape = n.intList(1, "size", false);
+  if (failed(x) || failed(shape))
+    return failure();
+  double v = Fill;
+  if (Fill < 0) {
+    auto f = n.floatArg(2, "fill_value", 0);
+    if (failed(f))
+      return failure();
+    v = *f;
+  }
+  Type elt = n.dtypeArg() ? n.dtypeArg() : n.type(*x).getElementType();
+  r = R::ofTensor(n.filled(*shape, elt, v));
+  return success();
+}
+
+/// empty.memory_format(size, dtype=): zeros (torch leaves it unset; a
+/// deterministic value keeps runs reproducible).
+LogicalResult emptyFn(FXNode &n, R &r) {
+  auto shape = n.intList(0, "size", false);
+  if (failed(shape))
+    return failure();
+  Type elt = n.dtypeArg() ? n.dtypeArg() : n.b.getF32Type();
+  r = R::ofTensor(n.filled(*shape, elt, 0));
+  return success();
+}
+
+/// expm1 and log1p, as exp(x) - 1 and log(1 + x).
+template <bool Exp> LogicalResult plusMinusOne(FXNode &n, R &r) {
+  auto x = n.tensor(0, "input");
+  if (failed(x))
+    return failure();
+  Value one = n.scalar(n.type(*x).getElementType(), 1);
+  r = R::ofTensor(Exp ? Value(n.b.create<SubOp>(n.loc, n.b.create<ExpOp>(n.loc, *x), one))
+                      : Value(n.b.create<LogOp>(n.loc, n.b.create<AddOp>(n.loc, *x, one))));
+  return success();
+}
+
+/// rrelu_with_noise_functional(x, noise, lower, upper, training) in eval
+/// mode: a leaky relu with the mean slope, and the noise unchanged.
+LogicalResult rreluWithNoise(FXNode &n, R &r) {
+  auto x = n.tensor(0, "input"), noise = n.tensor(1, "noise");
+  auto lo = n.floatArg(2, "lower", 1.0 / 8), hi = n.floatArg(3, "upper", 1.0 / 3);
+  auto training = n.intArg(4, "training", 0);
+  if (failed(x) || failed(noise) || failed(lo) || failed(hi) || failed(training))
+    return failure();
+  if (*training) {
+    n.unsupported() << "rrelu in training mode (random slopes)";
+    return failure();
+  }
+  Value y = n.b.create<LeakyReluOp>(n.loc, *x, n.b.getF64FloatAttr((*lo + *hi) / 2));
+  r = R::ofList({R::ofTensor(y), R::ofTensor(*noise)});
+  return success();
+}
+
+template <bool Min> LogicalResult clampOne(FXNode &n, R &r) {
+  auto x = n.tensor(0, "input");
+  const R *b = n.arg(1, Min ? "min" : "max");
+  if (failed(x) || !b)
+    return failure();
+  if (b->kind == R::Tensor) {
+    auto ops = n.asTensor(*b, *x);
+    if (failed(ops))
+      return failure();
+    r = R::ofTensor(Min ? Value(n.b.create<MaxOp>(n.loc, *x, *ops))
+                        : Value(n.b.create<MinOp>(n.loc, *x, *ops)));
+    return success();
+  }
+  if (!b->isNumber()) {
+    n.error() << "bound must be a number";
+    return failure();
+  }
+  auto lim = n.b.getF64FloatAttr(b->number());
+  r = R::ofTensor(n.b.create<ClipOp>(n.loc, *x, Min ? lim : FloatAttr(),
+                                     Min ? FloatAttr() : lim));
+  return success();
+}
+
+/// topk(x, k, dim=-1, largest=True, sorted=True) -> (values, indices).
+LogicalResult topk(FXNode &n, R &r) {
+  auto x = n.tensor(0, "input");
+  auto k = n.intArg(1, "k", 1), d = n.intArg(2, "dim", -1),
+       largest = n.intArg(3, "largest", 1), sorted = n.intArg(4, "sorted", 1);
+  if (failed(x) || failed(k) || failed(d) || failed(largest) || failed(sorted))
+    return failure();
+  auto t = n.type(*x);
+  auto dd = n.dim(*d, std::max<int64_t>(t.getRank(), 1));
+  if (failed(dd))
+    return failure();
+  if (*k < 0 || *k > t.getDimSize(*dd)) {
+    n.error() << "k=" << *k << " exceeds dim " << *dd << " of " << x->getType();
+    return failure();
+  }
+  SmallVector<int64_t> shape(t.getShape());
+  shape[*dd] = *k;
+  auto op = n.b.create<TopKOp>(n.loc, t.clone(shape),
+                               RankedTensorType::get(shape, n.b.getI64Type()), *x,
+                               n.b.getI64IntegerAttr(*k), n.b.getI64IntegerAttr(*dd),
+                               n.b.getBoolAttr(*largest), n.b.getBoolAttr(true));
+  r = R::ofList({R::ofTensor(op.getValues()), R::ofTensor(op.getIndices())});
+  return success();
+}
+
+/// repeat(x, repeats): tiles, with leading dims added as torch does.
+LogicalResult repeat(FXNode &n, R &r) {
+  auto x = n.tensor(0, "input");
+  auto reps = n.intList(1, "repeats", false);
+  if (failed(x) || failed(reps))
+    return failure();
+  auto t = n.type(*x);
+  int64_t lead = (int64_t)reps->size() - t.getRank();
+  if (lead < 0) {
+    n.error() << "repeat has fewer dims than the input";
+    return failure();
+  }
+  SmallVector<int64_t> shape(lead, 1), out;
+  shape.append(t.getShape().begin(), t.getShape().end());
+  Value v = n.reshape(*x, shape);
+  for (size_t i = 0; i < reps->size(); ++i)
+    out.push_back(shape[i] * (*reps)[i]);
+  r = R::ofTensor(n.b.create<TileOp>(n.loc, t.clone(out), v,
+                                     n.b.getDenseI64ArrayAttr(*reps)));
+  return success();
+}
+
+/// upsample_nearest2d.vec / upsample_bilinear2d.vec(x, output_size,
+/// [align_corners,] scale_factors).
+template <bool Linear> LogicalResult upsample(FXNode &n, R &r) {
+  auto x = n.tensor(0, "input");
+  if (failed(x))
+    return failure();
+  auto t = n.type(*x);
+  if (t.getRank() != 4) {
+    n.error() << "upsampling needs an NCHW input";
+    return failure();
+  }
+  const R *size = n.arg(1, "output_size");
+  const R *scales = n.arg(Linear ? 3 : 2, "scale_factors");
+  bool align = false;
+  if (Linear) {
+    auto a = n.intArg(2, "align_corners", 0);
+    if (failed(a))
+      return failure();
+    align = *a;
+  }
+  SmallVector<int64_t> out(t.getShape());
+  SmallVector<double> sc{1, 1, 1, 1};
+  if (size && size->kind == R::List && size->list.size() == 2) {
+    for (int i = 0; i < 2; ++i) {
+      out[2 + i] = size->list[i].i;
+      sc[2 + i] = (double)out[2 + i] / t.getDimSize(2 + i);
+    }
+  } else if (scales && scales->kind == R::List && scales->list.size() == 2) {
+    for (int i = 0; i < 2; ++i) {
+      sc[2 + i] = scales->list[i].number();
+      out[2 + i] = (int64_t)std::floor(t.getDimSize(2 + i) * sc[2 + i]);
+    }
+  } else {
+    n.error() << "upsampling needs an output size or two scale factors";
+    return failure();
+  }
+  StringRef coord = Linear ? (align ? "align_corners" : "half_pixel") : "asymmetric";
+  r = R::ofTensor(n.b.create<ResizeOp>(
+      n.loc, t.clone(out), *x, n.b.getStringAttr(Linear ? "linear" : "nearest"),
+      n.b.getStringAttr(coord), n.b.getStringAttr("floor"), n.b.getF64FloatAttr(-0.75),
+      n.b.getBoolAttr(false), n.b.getF64FloatAttr(0), n.b.getDenseF64ArrayAttr(sc),
+      DenseF64ArrayAttr()));
+  return success();
+}
+} // namespace
+
+/// Advanced indexing (x[i0, :, i2]): the index
+/// tensors broadcast together; their dims replace the indexed dims where
+/// those are adjacent, else they come first (numpy's rule).
+FailureOr<Value> dfa::fximport::advancedIndex(FXNode &n, Value x,
+                                              ArrayRef<Value> perDim) {
+  auto t = n.type(x);
+  if ((int64_t)perDim.size() > t.getRank()) {
+    n.error() << "too many indices for " << x.getType();
+    return failure();
+  }
+  SmallVector<int64_t> indexed;
+  SmallVector<Value> idx;
+  for (auto [i, e] : llvm::enumerate(perDim)) {
+    if (!e)
+      continue;
+    if (n.type(e).getElementType().isInteger(1)) {
+      n.unsupported() << "indexing with a bool mask (a data-dependent shape)";
+      return failure();
+    }
+    if (!isa<IntegerType>(n.type(e).getElementType())) {
+      n.error() << "index tensor " << e.getType() << " is not of integers";
+      return failure();
+    }
+    indexed.push_back(i);
+    idx.push_back(toIndex(n, e));
+  }
+  if (idx.empty())
+    return x;
+  if (idx.size() == 1)
+    return Value(n.b.create<GatherOp>(n.loc, x, idx[0],
+                                      n.b.getI64IntegerAttr(indexed[0])));
+  // Broadcast the indices, stack them on a new last dim, and gather the
+  // indexed dims (moved to the front) with GatherND.
+  SmallVector<int64_t> bshape;
+  for (Value v : idx) {
+    auto s = broadcastShapes(bshape, n.type(v).getShape());
+    if (failed(s)) {
+      n.error() << "index shapes do not broadcast";
+      return failure();
+    }
+    bshape.assign(s->begin(), s->end());
+  }
+  SmallVector<Value> cols;
+  SmallVector<int64_t> colShape(bshape);
+  colShape.push_back(1);
+  for (Value v : idx) {
+    if (n.type(v).getShape() != ArrayRef<int64_t>(bshape))
+      v = n.b.create<ExpandOp>(n.loc, n.type(v).clone(bshape), v);
+    cols.push_back(n.reshape(v, colShape));
+  }
+  Value stacked = n.b.create<ConcatOp>(n.loc, cols,
+                                       n.b.getI64IntegerAttr(bshape.size()));
+  SmallVector<int64_t> perm(indexed.begin(), indexed.end()), rest;
+  for (int64_t d = 0; d < t.getRank(); ++d)
+    if (!llvm::is_contained(indexed, d)) {
+      perm.push_back(d);
+      rest.push_back(t.getDimSize(d));
+    }
+  Value moved = n.transpose(x, perm);
+  SmallVector<int64_t> outShape(bshape);
+  outShape.append(rest);
+  Value g = n.b.create<GatherNDOp>(
+      n.loc, RankedTensorType::get(outShape, t.getElementType()), moved,
+      stacked, n.b.getI64IntegerAttr(0));
+  bool adjacent = indexed.back() - indexed.front() + 1 == (int64_t)indexed.size();
+  if (adjacent && indexed.front() > 0) {
+    // The dims before the first indexed one go back in front.
+    int64_t b = bshape.size(), before = indexed.front();
+    SmallVector<int64_t> back;
+    for (int64_t i = 0; i < before; ++i)
+      back.push_back(b + i);
+    for (int64_t i = 0; i < b; ++i)
+      back.push_back(i);
+    for (int64_t i = b + before; i < (int64_t)outShape.size(); ++i)
+      back.push_back(i);
+    g = n.transpose(g, back);
+  }
+  return g;
+}
+
+
+void dfa::fximport::addAtenHandlers(llvm::StringMap<Handler> &t) {
+  // ATen operators that take the torch function's arguments.
+  auto same = [&](std::initializer_list<const char *> names, StringRef torchName) {
+    Handler h = t.lookup(torchName);
+    assert(h && "aliasing an unknown handler");
+    for (const char *name : names)
+      t[name] = h;
+  };
+  same({"aten.add.Tensor", "aten.add.Scalar"}, "add");
+  same({"aten.sub.Tensor", "aten.sub.Scalar"}, "sub");
+  same({"aten.rsub.Scalar", "aten.rsub.Tensor"}, "rsub");
+  same({"aten.mul.Tensor", "aten.mul.Scalar"}, "mul");
+  same({"aten.div.Tensor", "aten.div.Scalar"}, "div");
+  same({"aten.pow.Tensor_Scalar", "aten.pow.Tensor_Tensor", "aten.pow.Scalar"}, "pow");
+  same({"aten.eq.Scalar", "aten.eq.Tensor"}, "eq");
+  same({"aten.ne.Scalar", "aten.ne.Tensor"}, "ne");
+  same({"aten.lt.Scalar", "aten.lt.Tensor"}, "lt");
+  same({"aten.le.Scalar", "aten.le.Tensor"}, "le");
+  same({"aten.gt.Scalar", "aten.gt.Tensor"}, "gt");
+  same({"aten.ge.Scalar", "aten.ge.Tensor"}, "ge");
+  same({"aten.maximum.default"}, "maximum");
+  same({"aten.minimum.default"}, "minimum");
+  same({"aten.logical_and.default", "aten.bitwise_and.Tensor"}, "logical_and");
+  same({"aten.logical_or.default", "aten.bitwise_or.Tensor"}, "logical_or");
+  same({"aten.logical_not.default", "aten.bitwise_not.default"}, "logical_not");
+  for (const char *op : {"neg", "relu", "sign", "floor", "ceil", "round", "silu", "sigmoid", "tanh", "exp", "log",
+                         "sqrt", "rsqrt", "abs", "erf", "sin", "cos",
+                         "reciprocal", "hardswish", "mish", "softplus", "gelu",
+                         "hardtanh", "leaky_relu", "clamp", "tril", "triu"})
+    same({(std::string("aten.") + op + ".default").c_str()}, op);
+  same({"aten.where.self"}, "where");
+  same({"aten.masked_fill.Scalar", "aten.masked_fill.Tensor"}, "masked_fill");
+  same({"aten.mm.default", "aten.bmm.default", "aten.matmul.default"}, "matmul");
+  same({"aten.addmm.default"}, "addmm");
+  same({"aten.linear.default"}, "linear");
+  same({"aten.view.default", "aten._unsafe_view.default", "aten.reshape.default"}, "view");
+  same({"aten.permute.default"}, "permute");
+  same({"aten.t.default"}, "t");
+  same({"aten.transpose.int"}, "transpose");
+  same({"aten.clone.default", "aten.alias.default", "aten.detach.default",
+        "aten.lift_fresh_copy.default", "aten.contiguous.default",
+        "aten.dropout.default"},
+       "clone");
+  same({"aten.unsqueeze.default"}, "unsqueeze");
+  same({"aten.squeeze.dim", "aten.squeeze.default"}, "squeeze");
+  same({"aten.expand.default"}, "expand");
+  same({"aten.cat.default"}, "cat");
+  same({"aten.stack.default"}, "stack");
+  same({"aten.unbind.int"}, "unbind");
+  same({"aten.split_with_sizes.default", "aten.split.Tensor"}, "split");
+  same({"aten.sym_size.int"}, "size");
+  same({"aten.sym_numel.default"}, "numel");
+  same({"aten._to_copy.default", "aten.to.dtype"}, "to");
+  same({"aten.full.default"}, "full");
+  same({"aten.arange.start_step", "aten.arange.default", "aten.arange.start"}, "arange");
+  same({"aten.zeros_like.default"}, "zeros_like");
+  same({"aten.ones_like.default"}, "ones_like");
+  same({"aten.zeros.default"}, "zeros");
+  same({"aten.ones.default"}, "ones");
+
+  // Shape-checking nodes of the exported program: no value.
+  for (const char *k : {"aten._assert_tensor_metadata.default", "aten._assert_scalar.default",
+                        "aten.sym_constrain_range_for_size.default",
+                        "aten.sym_constrain_range.default", "aten._assert_async.msg"})
+    t[k] = noResult;
+
+  t["aten.convolution.default"] = convolution;
+  t["aten._native_batch_norm_legit_no_training.default"] = batchNormNoTraining;
+  t["aten.native_layer_norm.default"] = nativeLayerNorm;
+  t["aten.native_group_norm.default"] = nativeGroupNorm;
+  // _softmax(x, dim, half_to_float): softmax's first two arguments.
+  t["aten._softmax.default"] = t.lookup("softmax");
+  t["aten._log_softmax.default"] = t.lookup("log_softmax");
+  t["aten._safe_softmax.default"] = safeSoftmax;
+  t["aten.max_pool2d_with_indices.default"] = maxPoolWithIndices;
+  t["aten.avg_pool2d.default"] = avgPool;
+  t["aten._adaptive_avg_pool2d.default"] = t.lookup("adaptive_avg_pool2d");
+  t["aten.adaptive_avg_pool2d.default"] = t.lookup("adaptive_avg_pool2d");
+  t["aten.embedding.default"] = embedding;
+  t["aten.sum.dim_IntList"] = reduction<ReduceSumOp>;
+  t["aten.sum.default"] = reduction<ReduceSumOp>;
+  t["aten.mean.dim"] = reduction<ReduceMeanOp>;
+  t["aten.mean.default"] = reduction<ReduceMeanOp>;
+  t["aten.amax.default"] = reduction<ReduceMaxOp>;
+  t["aten.amin.default"] = reduction<ReduceMinOp>;
+  t["aten.prod.dim_int"] = reduction<ReduceProdOp>;
+  t["aten.any.dim"] = anyAll<true>;
+  t["aten.any.dims"] = anyAll<true>;
+  t["aten.any.default"] = anyAll<true>;
+  t["aten.all.dim"] = anyAll<false>;
+  t["aten.all.default"] = anyAll<false>;
+  t["aten.var.correction"] = variance<false>;
+  t["aten.var_mean.correction"] = variance<true>;
+  t["aten.argmax.default"] = argMax;
+  t["aten.argmin.default"] = argMin;
+  t["aten.max.dim"] = t.lookup("max");
+  t["aten.min.dim"] = t.lookup("min");
+  t["aten.slice.Tensor"] = slice;
+  t["aten.select.int"] = select;
+  t["aten.squeeze.dims"] = squeezeDims;
+  t["aten.index.Tensor"] = indexTensor;
+  t["aten.index_select.default"] = indexSelect;
+  t["aten.gather.default"] = gatherFn;
+  t["aten.cumsum.default"] = cumsum;
+  t["aten.constant_pad_nd.default"] = constantPad;
+  t["aten.fmod.Scalar"] = modFn<true>;
+  t["aten.fmod.Tensor"] = modFn<true>;
+  t["aten.remainder.Scalar"] = modFn<false>;
+  t["aten.remainder.Tensor"] = modFn<false>;
+  t["aten.copy.default"] = copy;
+  t["aten.slice_scatter.default"] = sliceScatter;
+  t["aten.select_scatter.default"] = selectScatter;
+  t["aten.as_strided.default"] = asStrided;
+  t["aten.scalar_tensor.default"] = scalarTensor;
+  t["aten.full_like.default"] = fullLike;
+  t["aten.fill.Scalar"] = fullLike;
+  t["aten.new_zeros.default"] = newFilled<0>;
+  t["aten.new_ones.default"] = newFilled<1>;
+  t["aten.new_full.default"] = newFilled<-1>;
+  t["aten.new_empty.default"] = newFilled<0>;
+  t["aten.empty.memory_format"] = emptyFn;
+  t["aten.clamp_min.default"] = clampOne<true>;
+  t["aten.clamp_max.default"] = clampOne<false>;
+  t["aten.topk.default"] = topk;
+  t["aten.expm1.default"] = plusMinusOne<true>;
+  t["aten.log1p.default"] = plusMinusOne<false>;
+  t["aten.rrelu_with_noise_functional.default"] = rreluWithNoise;
+  t["aten.repeat.default"] = repeat;
+  t["aten.upsample_nearest2d.vec"] = upsample<false>;
+  t["aten.upsample_bilinear2d.vec"] = upsample<true>;
+
+  // The *_copy forms functionalization writes for views compute the same
+  // values as the views.
+  for (const char *view : {"aten.view.default", "aten.permute.default", "aten.t.default",
+                           "aten.transpose.int", "aten.unsqueeze.default",
+                           "aten.squeeze.dim", "aten.squeeze.dims", "aten.squeeze.default",
+                           "aten.expand.default", "aten.alias.default",
+                           "aten.slice.Tensor", "aten.select.int",
+                           "aten.split_with_sizes.default", "aten.split.Tensor",
+                           "aten.unbind.int", "aten.as_strided.default",
+                           "aten._unsafe_view.default"}) {
+    StringRef name(view);
+    auto [op, overload] = name.drop_front(5).split('.');
+    t[("aten." + op + "_copy." + overload).str()] = t.lookup(view);
+  }
+}
