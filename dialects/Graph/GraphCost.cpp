@@ -31,7 +31,7 @@ int64_t dfa::graph::defaultFlops(Operation *op) {
   return llvm::TypeSwitch<Operation *, int64_t>(op)
       .Case<ConstantOp, WeightOp, ReshapeOp, ExpandOp, TransposeOp, ConcatOp,
             SplitOp, SliceOp, GatherOp, GatherElementsOp, GatherNDOp, PadOp, TileOp,
-            CastOp, YieldOp, RelayoutOp>([](Operation *) { return 0; })
+            CastOp, BitCastOp, YieldOp, RelayoutOp>([](Operation *) { return 0; })
       .Case([](KernelOp k) {
         int64_t sum = 0;
         for (Operation &op : k.getBlock())
@@ -66,6 +66,15 @@ int64_t dfa::graph::defaultFlops(Operation *op) {
       .Case([](ConvTransposeOp c) {
         auto w = cast<RankedTensorType>(c.getFilter().getType());
         return 2 * elems(c.getInput()) * product(w.getShape().drop_front(1));
+      })
+      .Case([](GridSampleOp g) {
+        // Each output point weighs taps^r input values (a multiply-add each).
+        int64_t r = cast<RankedTensorType>(g.getGrid().getType()).getShape().back();
+        int64_t taps = g.getMode() == "nearest" ? 0 : g.getMode() == "linear" ? 2 : 4;
+        int64_t perOut = 1;
+        for (int64_t i = 0; i < r; ++i)
+          perOut *= taps;
+        return taps ? 2 * elems(g.getOutput()) * perOut : 0;
       })
       .Case([](ResizeOp r) {
         int64_t taps = r.getMode() == "nearest" ? 0 : r.getMode() == "linear" ? 2 : 4;

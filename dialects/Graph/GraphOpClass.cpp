@@ -33,7 +33,7 @@ OpKind kindOf(Operation *op) {
   return llvm::TypeSwitch<Operation *, OpKind>(op)
       .Case<ConstantOp, WeightOp>(is(OpClass::Source, Numerics::Exact))
       // A relayout moves bytes inside a kernel, element by element.
-      .Case<RelayoutOp>(is(OpClass::Pointwise, Numerics::Exact))
+      .Case<RelayoutOp, BitCastOp>(is(OpClass::Pointwise, Numerics::Exact))
       .Case<ExpOp, LogOp, SigmoidOp, TanhOp, ErfOp, GeluOp, SiluOp, MishOp,
             SoftplusOp, SinOp, CosOp, TanOp, AsinOp, AcosOp, AtanOp, SinhOp,
             CoshOp, AsinhOp, AcoshOp, AtanhOp, PowOp, EluOp, SeluOp, CeluOp,
@@ -46,7 +46,7 @@ OpKind kindOf(Operation *op) {
       .Case<ConvOp, ConvTransposeOp>(is(OpClass::Conv, Numerics::Accumulated))
       .Case<AttentionOp>(is(OpClass::Attention, Numerics::Accumulated))
       .Case<MaxPoolOp>(is(OpClass::Window, Numerics::Exact))
-      .Case<AvgPoolOp, LpPoolOp, ResizeOp>(
+      .Case<AvgPoolOp, LpPoolOp, ResizeOp, GridSampleOp>(
           is(OpClass::Window, Numerics::Accumulated))
       .Case<GlobalMaxPoolOp, ReduceMaxOp, ReduceMinOp, HardmaxOp, ArgMaxOp,
             ArgMinOp, TopKOp>(is(OpClass::Reduction, Numerics::Exact))

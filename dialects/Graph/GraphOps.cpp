@@ -347,3 +347,52 @@ template <typename OpT> static LogicalResult verifyElementIndices(OpT op) {
 
 LogicalResult GatherElementsOp::verify() { return verifyElementIndices(*this); }
 LogicalResult ScatterElementsOp::verify() { return verifyElementIndices(*this); }
+
+//===----------------------------------------------------------------------===//
+// BitCastOp
+//===----------------------------------------------------------------------===//
+
+/// Bits an element takes in memory: a bool takes a byte, as ONNX stores it.
+static unsigned storedBits(Type t) {
+  return t.isInteger(1) ? 8 : t.getIntOrFloatBitWidth();
+}
+
+LogicalResult BitCastOp::verify() {
+  Type from = getElementTypeOrSelf(getInput().getType());
+  Type to = getElementTypeOrSelf(getOutput().getType());
+  if (!from.isIntOrFloat() || !to.isIntOrFloat() || storedBits(from) != storedBits(to) ||
+      storedBits(from) % 8)
+    return emitOpError("cannot bit-cast ")
+           << from << " to " << to << " (the types must take the same whole bytes)";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// GridSampleOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult GridSampleOp::verify() {
+  auto in = cast<RankedTensorType>(getInput().getType());
+  auto grid = cast<RankedTensorType>(getGrid().getType());
+  auto out = cast<RankedTensorType>(getOutput().getType());
+  int64_t r = in.getRank() - 2;
+  if (r < 1 || grid.getRank() != r + 2 || grid.getDimSize(r + 1) != r ||
+      grid.getDimSize(0) != in.getDimSize(0))
+    return emitOpError("grid ") << grid << " does not fit input " << in
+                                << " (it must be [N, O1..Or, r] for r spatial dims)";
+  SmallVector<int64_t> want{in.getDimSize(0), in.getDimSize(1)};
+  want.append(grid.getShape().begin() + 1, grid.getShape().end() - 1);
+  if (out.getShape() != ArrayRef<int64_t>(want) ||
+      out.getElementType() != in.getElementType())
+    return emitOpError("result ") << out << " must be "
+                                  << RankedTensorType::get(want, in.getElementType());
+  if (!isa<FloatType>(in.getElementType()) || !isa<FloatType>(grid.getElementType()))
+    return emitOpError("samples float tensors at float coordinates");
+  StringRef mode = getMode(), pad = getPaddingMode();
+  if (mode != "nearest" && mode != "linear" && mode != "cubic")
+    return emitOpError("mode must be nearest, linear or cubic, not '") << mode << "'";
+  if (pad != "zeros" && pad != "border" && pad != "reflection")
+    return emitOpError("padding_mode must be zeros, border or reflection, not '")
+           << pad << "'";
+  return success();
+}

@@ -198,6 +198,18 @@ def Graph_CastOp : Graph_Op<"cast", [Elementwise, SameOperandsAndResultShape]> {
   let hasFolder = 1;
 }
 
+def Graph_BitCastOp : Graph_Op<"bitcast", [Elementwise, SameOperandsAndResultShape]> {
+  let summary = "Reinterprets each element's bits as the result's element type";
+  let description = [{
+    The bytes stay; only their type changes (ONNX BitCast). Both element
+    types take the same number of bytes (`i1` one byte, as ONNX stores
+    bool); sub-byte types are not bit-cast.
+  }];
+  let arguments = (ins Graph_Tensor:$input);
+  let results = (outs Graph_Tensor:$output);
+  let hasVerifier = 1;
+}
+
 // Binary ops with numpy broadcasting.
 class Graph_BinaryOp<string mnemonic, list<Trait> traits = []>
     : Graph_Op<mnemonic, !listconcat(traits, [InferTypeOpAdaptor])> {
@@ -381,6 +393,25 @@ def Graph_ResizeOp : Graph_Op<"resize"> {
 //===----------------------------------------------------------------------===//
 // Normalizations and softmax
 //===----------------------------------------------------------------------===//
+
+def Graph_GridSampleOp : Graph_Op<"grid_sample"> {
+  let summary = "Samples the input at the grid's normalized coordinates";
+  let description = [{
+    ONNX GridSample: `input` is [N, C, D1..Dr], `grid` [N, O1..Or, r]
+    holding, per output point, coordinates in [-1, 1] (the last spatial dim
+    first); the result is [N, C, O1..Or]. `mode` is nearest (ties to even),
+    linear or cubic (Keys, a = -0.75), separable over the dims;
+    `padding_mode` (zeros, border, reflection) decides taps outside the
+    input; `align_corners` maps -1 and 1 to the corner pixels' centres
+    rather than their edges.
+  }];
+  let arguments = (ins Graph_Tensor:$input, Graph_Tensor:$grid,
+                       DefaultValuedAttr<StrAttr, "\"linear\"">:$mode,
+                       DefaultValuedAttr<StrAttr, "\"zeros\"">:$padding_mode,
+                       DefaultValuedAttr<BoolAttr, "false">:$align_corners);
+  let results = (outs Graph_Tensor:$output);
+  let hasVerifier = 1;
+}
 
 def Graph_BatchNormOp : Graph_Op<"batch_norm", [InferTypeOpAdaptor,
     DeclareOpInterfaceMethods<Graph_DecomposeOpInterface>]> {

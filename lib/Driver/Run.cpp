@@ -445,7 +445,7 @@ Status dfa::driver::prepareModelRun(const RunOptions &opts,
       os << t;
       printer.error("@main takes or returns " + s +
                     "; dfa runs statically shaped tensors of f64, f32, f16, "
-                    "bf16, integer and bool elements");
+                    "bf16, 8-bit float (e4m3fn, e4m3fnuz, e5m2, e5m2fnuz), 2-, 4-, 8-, 16-, 32- and 64-bit integer and bool elements");
       return Status::InvalidModel;
     }
   }

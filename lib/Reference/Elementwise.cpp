@@ -152,6 +152,18 @@ LogicalResult dfa::ref::evalOp<CastOp>(CastOp op, Evaluator &ev) {
   return success();
 }
 
+template <>
+LogicalResult dfa::ref::evalOp<BitCastOp>(BitCastOp op, Evaluator &ev) {
+  const Tensor &in = ev.get(op.getInput());
+  Tensor out(dtypeOfValue(op.getOutput()), in.shape());
+  std::memcpy(out.bytes(), in.bytes(), std::min(out.byteSize(), in.byteSize()));
+  if (out.dtype() == DType::Bool) // any non-zero byte is true
+    for (int64_t i = 0; i < out.numElements(); ++i)
+      out.data<uint8_t>()[i] = out.data<uint8_t>()[i] != 0;
+  ev.set(op.getOutput(), std::move(out));
+  return success();
+}
+
 //===----------------------------------------------------------------------===//
 // Binary with broadcasting
 //===----------------------------------------------------------------------===//

@@ -25,12 +25,18 @@ std::optional<DType> dfa::ref::dtypeOf(Type t) {
   if (t.isF32()) return DType::F32;
   if (t.isF16()) return DType::F16;
   if (t.isBF16()) return DType::BF16;
+  if (t.isFloat8E4M3FN()) return DType::F8E4M3FN;
+  if (t.isFloat8E4M3FNUZ()) return DType::F8E4M3FNUZ;
+  if (t.isFloat8E5M2()) return DType::F8E5M2;
+  if (t.isFloat8E5M2FNUZ()) return DType::F8E5M2FNUZ;
   auto i = dyn_cast<IntegerType>(t);
   if (!i)
     return std::nullopt;
   bool u = i.isUnsigned();
   switch (i.getWidth()) {
   case 1: return DType::Bool;
+  case 2: return u ? DType::U2 : DType::I2;
+  case 4: return u ? DType::U4 : DType::I4;
   case 8: return u ? DType::U8 : DType::I8;
   case 16: return u ? DType::U16 : DType::I16;
   case 32: return u ? DType::U32 : DType::I32;
@@ -58,6 +64,14 @@ Type dfa::ref::mlirTypeOf(DType t, MLIRContext *ctx) {
   case DType::U16: return u(16);
   case DType::U8: return u(8);
   case DType::Bool: return b.getI1Type();
+  case DType::F8E4M3FN: return b.getFloat8E4M3FNType();
+  case DType::F8E4M3FNUZ: return b.getFloat8E4M3FNUZType();
+  case DType::F8E5M2: return b.getFloat8E5M2Type();
+  case DType::F8E5M2FNUZ: return b.getFloat8E5M2FNUZType();
+  case DType::I4: return b.getIntegerType(4);
+  case DType::I2: return b.getIntegerType(2);
+  case DType::U4: return u(4);
+  case DType::U2: return u(2);
   }
   return {};
 }
@@ -85,6 +99,8 @@ Tensor dfa::ref::tensorFromAttr(ElementsAttr attr) {
         if (dt == DType::F16 || dt == DType::BF16)
           t.data<uint16_t>()[i++] =
               (uint16_t)f.bitcastToAPInt().getZExtValue();
+        else if (dtypeSize(dt) == 1) // the 8-bit floats, bit for bit
+          t.data<uint8_t>()[i++] = (uint8_t)f.bitcastToAPInt().getZExtValue();
         else
           t.setDouble(i++, f.convertToDouble());
       }

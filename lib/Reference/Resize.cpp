@@ -161,3 +161,135 @@ LogicalResult dfa::ref::evalOp<ResizeOp>(ResizeOp op, Evaluator &ev) {
   ev.set(op.getOutput(), Tensor::fromDoubles(x.dtype(), outShape, out));
   return success();
 }
+
+//===----------------------------------------------------------------------===//
+// GridSample
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// Reflects `x` by the near border until it lies in [lo, hi].
+double reflect(double x, double lo, double hi) {
+  double range = hi - lo;
+  if (range <= 0)
+    return lo;
+  if (x < lo) {
+    double dx = lo - x;
+    int64_t n = (int64_t)(dx / range);
+    double r = dx - n * range;
+    return n % 2 == 0 ? lo + r : hi - r;
+  }
+  if (x > hi) {
+    double dx = x - hi;
+    int64_t n = (int64_t)(dx / range);
+    double r = dx - n * range;
+    return n % 2 == 0 ? hi - r : lo + r;
+  }
+  return x;
+}
+
+/// Keys' cubic convolution weights (a = -0.75) of the taps at
+/// floor(x) - 1 .. floor(x) + 2, for t = x - floor(x).
+void keys(double t, double w[4]) {
+  const double a = -0.75;
+  auto near = [&](double s) { return ((a + 2) * s - (a + 3)) * s * s + 1; };
+  auto far = [&](double s) { return ((a * s - 5 * a) * s + 8 * a) * s - 4 * a; };
+  w[0] = far(t + 1);
+  w[1] = near(t);
+  w[2] = near(1 - t);
+  w[3] = far(2 - t);
+}
+} // namespace
+
+template <>
+LogicalResult dfa::ref::evalOp<GridSampleOp>(GridSampleOp op, Evaluator &ev) {
+  const Tensor &x = ev.get(op.getInput());
+  const Tensor &grid = ev.get(op.getGrid());
+  Tensor out(x.dtype(), shapeOf(op.getOutput()));
+  int64_t r = x.rank() - 2, N = x.shape()[0], C = x.shape()[1];
+  StringRef mode = op.getMode(), pad = op.getPaddingMode();
+  bool align = op.getAlignCorners();
+  int64_t T = mode == "nearest" ? 1 : mode == "linear" ? 2 : 4;
+  int64_t inPlane = 1, outPlane = 1;
+  for (int64_t d = 0; d < r; ++d) {
+    inPlane *= x.shape()[2 + d];
+    outPlane *= grid.shape()[1 + d];
+  }
+  Shape inStrides = rowMajorStrides(ArrayRef<int64_t>(x.shape()).drop_front(2));
+  std::vector<double> xs = x.toDoubles(), gs = grid.toDoubles();
+  // Per dim: the taps' indices (-1: a zero) and weights.
+  std::vector<int64_t> idx(r * T);
+  std::vector<double> w(r * T);
+  for (int64_t n = 0; n < N; ++n)
+    for (int64_t o = 0; o < outPlane; ++o) {
+      const double *g = &gs[(n * outPlane + o) * r];
+      for (int64_t d = 0; d < r; ++d) {
+        int64_t size = x.shape()[2 + d];
+        double v = g[r - 1 - d]; // the grid lists the last dim first
+        // Denormalized in float, as the ONNX reference computes it.
+        double c = align ? (float)((v + 1) / 2.0 * (size - 1))
+                         : (float)(((v + 1) * size - 1) / 2.0);
+        if (mode == "nearest")
+          c = std::nearbyint(c); // ties to even
+        double lo = align ? 0.0 : -0.5, hi = align ? size - 1.0 : size - 0.5;
+        if (c < lo || c > hi) {
+          if (pad == "border")
+            c = std::clamp(c, 0.0, size - 1.0);
+          else if (pad == "reflection")
+            c = reflect(c, lo, hi);
+        }
+        auto tapIndex = [&](int64_t i) -> int64_t {
+          if (i >= 0 && i < size)
+            return i;
+          if (pad == "zeros")
+            return -1;
+          if (pad == "border")
+            return std::clamp<int64_t>(i, 0, size - 1);
+          return (int64_t)reflect((double)i, lo, hi);
+        };
+        if (T == 1) {
+          idx[d] = tapIndex((int64_t)c);
+          w[d] = 1;
+          continue;
+        }
+        double f = std::floor(c), t = c - f;
+        int64_t base = (int64_t)f - (T == 4 ? 1 : 0);
+        double k[4];
+        if (T == 2) {
+          k[0] = 1 - t;
+          k[1] = t;
+        } else {
+          keys(t, k);
+        }
+        for (int64_t j = 0; j < T; ++j) {
+          idx[d * T + j] = tapIndex(base + j);
+          w[d * T + j] = k[j];
+        }
+      }
+      // The tensor product of the per-dim taps.
+      int64_t combos = 1;
+      for (int64_t d = 0; d < r; ++d)
+        combos *= T;
+      for (int64_t ch = 0; ch < C; ++ch) {
+        const double *plane = &xs[(n * C + ch) * inPlane];
+        double sum = 0;
+        for (int64_t k = 0; k < combos; ++k) {
+          int64_t rest = k, at = 0;
+          double weight = 1;
+          bool zero = false;
+          for (int64_t d = r - 1; d >= 0; --d) {
+            int64_t j = rest % T;
+            rest /= T;
+            int64_t i = idx[d * T + j];
+            zero |= i < 0;
+            at += (i < 0 ? 0 : i) * inStrides[d];
+            weight *= w[d * T + j];
+          }
+          if (!zero)
+            sum += weight * plane[at];
+        }
+        out.setDouble((n * C + ch) * outPlane + o, sum);
+      }
+    }
+  ev.set(op.getOutput(), std::move(out));
+  return success();
+}

@@ -6,6 +6,8 @@
 
 #include "dfa/Reference/Tensor.h"
 
+#include "llvm/ADT/APFloat.h"
+
 #include <algorithm>
 #include <cassert>
 #include <cmath>
@@ -20,30 +22,79 @@ size_t dfa::ref::dtypeSize(DType t) {
   case DType::F32: case DType::I32: case DType::U32: return 4;
   case DType::F16: case DType::BF16: case DType::I16: case DType::U16: return 2;
   case DType::I8: case DType::U8: case DType::Bool: return 1;
+  case DType::F8E4M3FN: case DType::F8E4M3FNUZ: case DType::F8E5M2:
+  case DType::F8E5M2FNUZ: case DType::I4: case DType::U4: case DType::I2:
+  case DType::U2: return 1;
   }
   return 1;
 }
 
+unsigned dfa::ref::dtypeBits(DType t) {
+  switch (t) {
+  case DType::I4: case DType::U4: return 4;
+  case DType::I2: case DType::U2: return 2;
+  case DType::Bool: return 8;
+  default: return 8 * dtypeSize(t);
+  }
+}
+
 bool dfa::ref::isFloat(DType t) {
   return t == DType::F64 || t == DType::F32 || t == DType::F16 ||
-         t == DType::BF16;
+         t == DType::BF16 || t == DType::F8E4M3FN || t == DType::F8E4M3FNUZ ||
+         t == DType::F8E5M2 || t == DType::F8E5M2FNUZ;
 }
 
 bool dfa::ref::isUnsigned(DType t) {
   return t == DType::U64 || t == DType::U32 || t == DType::U16 ||
-         t == DType::U8 || t == DType::Bool;
+         t == DType::U8 || t == DType::Bool || t == DType::U4 || t == DType::U2;
 }
 
+// ml_dtypes' names for the 8-, 4- and 2-bit types.
 static const char *const kNames[] = {
-    "float64", "float32", "float16", "bfloat16", "int64",  "int32", "int16",
-    "int8",    "uint64",  "uint32",  "uint16",   "uint8",  "bool"};
+    "float64",       "float32",         "float16", "bfloat16",
+    "int64",         "int32",           "int16",   "int8",
+    "uint64",        "uint32",          "uint16",  "uint8",
+    "bool",          "float8_e4m3fn",   "float8_e4m3fnuz",
+    "float8_e5m2",   "float8_e5m2fnuz", "int4",    "uint4",
+    "int2",          "uint2"};
+static_assert(std::size(kNames) == kNumDTypes, "a name per dtype");
+
+/// The APFloat semantics of an 8-bit float type.
+static const llvm::fltSemantics &f8Semantics(DType t) {
+  switch (t) {
+  case DType::F8E4M3FN: return llvm::APFloat::Float8E4M3FN();
+  case DType::F8E4M3FNUZ: return llvm::APFloat::Float8E4M3FNUZ();
+  case DType::F8E5M2: return llvm::APFloat::Float8E5M2();
+  default: return llvm::APFloat::Float8E5M2FNUZ();
+  }
+}
+
+double dfa::ref::f8ToDouble(DType t, uint8_t bits) {
+  llvm::APFloat f(f8Semantics(t), llvm::APInt(8, bits));
+  bool lost;
+  f.convert(llvm::APFloat::IEEEdouble(), llvm::APFloat::rmNearestTiesToEven, &lost);
+  return f.convertToDouble();
+}
+
+uint8_t dfa::ref::doubleToF8(DType t, double v) {
+  // One rounding (to nearest even) from the exact double: overflow gives
+  // infinity where the format has one (E5M2), else NaN.
+  llvm::APFloat f(v);
+  bool lost;
+  f.convert(f8Semantics(t), llvm::APFloat::rmNearestTiesToEven, &lost);
+  return (uint8_t)f.bitcastToAPInt().getZExtValue();
+}
+
+double dfa::ref::f8Max(DType t) {
+  return llvm::APFloat::getLargest(f8Semantics(t)).convertToDouble();
+}
 
 llvm::StringRef dfa::ref::dtypeName(DType t) {
   return kNames[static_cast<int>(t)];
 }
 
 std::optional<DType> dfa::ref::dtypeFromName(llvm::StringRef name) {
-  for (int i = 0; i <= static_cast<int>(DType::Bool); ++i)
+  for (int i = 0; i < kNumDTypes; ++i)
     if (name == kNames[i])
       return static_cast<DType>(i);
   return std::nullopt;
@@ -161,6 +212,10 @@ double Tensor::getDouble(int64_t i) const {
   case DType::U16: return data<uint16_t>()[i];
   case DType::U8: return data<uint8_t>()[i];
   case DType::Bool: return data<uint8_t>()[i] != 0;
+  case DType::F8E4M3FN: case DType::F8E4M3FNUZ: case DType::F8E5M2:
+  case DType::F8E5M2FNUZ: return f8ToDouble(type, data<uint8_t>()[i]);
+  case DType::I4: case DType::I2: return data<int8_t>()[i];
+  case DType::U4: case DType::U2: return data<uint8_t>()[i];
   }
   return 0;
 }
@@ -188,6 +243,8 @@ int64_t Tensor::getInt(int64_t i) const {
   case DType::U16: return data<uint16_t>()[i];
   case DType::U8: return data<uint8_t>()[i];
   case DType::Bool: return data<uint8_t>()[i] != 0;
+  case DType::I4: case DType::I2: return data<int8_t>()[i];
+  case DType::U4: case DType::U2: return data<uint8_t>()[i];
   default: return truncToInt(getDouble(i));
   }
 }
@@ -204,6 +261,18 @@ void Tensor::setDouble(int64_t i, double v) {
     data<uint64_t>()[i] = v >= 9.2233720368547758e18 ? (uint64_t)v
                                                      : (uint64_t)truncToInt(v);
     return;
+  case DType::F8E4M3FN: case DType::F8E4M3FNUZ: case DType::F8E5M2:
+  case DType::F8E5M2FNUZ: data<uint8_t>()[i] = doubleToF8(type, v); return;
+  case DType::I4: case DType::U4: case DType::I2: case DType::U2: {
+    // A float outside the type's range (or NaN) gives 0, as the ONNX
+    // reference (ml_dtypes) converts; the spec leaves it undefined.
+    double t = std::trunc(v);
+    int64_t lo = isUnsigned(type) ? 0 : -(int64_t(1) << (dtypeBits(type) - 1));
+    int64_t hi = isUnsigned(type) ? (int64_t(1) << dtypeBits(type)) - 1
+                                  : (int64_t(1) << (dtypeBits(type) - 1)) - 1;
+    setInt(i, std::isnan(t) || t < lo || t > hi ? 0 : (int64_t)t);
+    return;
+  }
   default: setInt(i, truncToInt(v)); return;
   }
 }
@@ -219,6 +288,15 @@ void Tensor::setInt(int64_t i, int64_t v) {
   case DType::U16: data<uint16_t>()[i] = (uint16_t)v; return;
   case DType::U8: data<uint8_t>()[i] = (uint8_t)v; return;
   case DType::Bool: data<uint8_t>()[i] = v != 0; return;
+  case DType::I4: case DType::I2: {
+    // Two's complement wrap to the width, as for the wider integers.
+    unsigned shift = 64 - dtypeBits(type);
+    data<int8_t>()[i] = (int8_t)((int64_t)((uint64_t)v << shift) >> shift);
+    return;
+  }
+  case DType::U4: case DType::U2:
+    data<uint8_t>()[i] = (uint8_t)(v & ((1 << dtypeBits(type)) - 1));
+    return;
   default: setDouble(i, (double)v); return;
   }
 }

@@ -30,10 +30,18 @@ enum class DType : uint8_t {
   I64, I32, I16, I8,
   U64, U32, U16, U8,
   Bool,
+  // 8-bit floats (OCP FP8 and the FNUZ variants: no infinities, no negative
+  // zero), one byte each.
+  F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ,
+  // 4- and 2-bit integers, held one per byte here (files pack them).
+  I4, U4, I2, U2,
 };
+constexpr int kNumDTypes = static_cast<int>(DType::U2) + 1;
 
-/// Bytes per element.
+/// Bytes per element in memory (a 4- or 2-bit integer takes a byte).
 size_t dtypeSize(DType t);
+/// Bits per element in a file or on a device (4 for int4).
+unsigned dtypeBits(DType t);
 bool isFloat(DType t);
 bool isUnsigned(DType t);
 /// numpy-style name: float32, int64, bool, ...
@@ -45,6 +53,12 @@ uint16_t floatToHalf(float f);
 float halfToFloat(uint16_t h);
 uint16_t floatToBF16(float f);
 float bf16ToFloat(uint16_t h);
+/// 8-bit float conversions (rounding to nearest even; an out-of-range value
+/// becomes infinity in E5M2, NaN in the formats without infinities), and
+/// the largest finite value of each format.
+double f8ToDouble(DType t, uint8_t bits);
+uint8_t doubleToF8(DType t, double v);
+double f8Max(DType t);
 /// `x` rounded to nearest even in a float format of `mantissaBits` and
 /// `exponentBits` (IEEE-like: subnormals, infinities).
 double roundToFormat(double x, int mantissaBits, int exponentBits);

@@ -35,6 +35,14 @@ Status loadModel(llvm::StringRef path, LoadedModel &out, std::string &error);
 
 /// The element type of an ONNX TensorProto data type, or null.
 mlir::Type elementType(int onnxType, mlir::MLIRContext *ctx);
+
+/// TensorProto element types newer than libonnx's protobuf (ONNX 1.14 and
+/// later), by number. FLOAT4E2M1 (23) and FLOAT8E8M0 (24) have no MLIR 19
+/// type and stay unsupported.
+enum NewerOnnxType : int {
+  kFloat8E4M3FN = 17, kFloat8E4M3FNUZ = 18, kFloat8E5M2 = 19,
+  kFloat8E5M2FNUZ = 20, kUInt4 = 21, kInt4 = 22, kUInt2 = 25, kInt2 = 26,
+};
 /// Name of an ONNX data type ("FLOAT", "STRING", ...).
 std::string onnxTypeName(int onnxType);
 
@@ -83,6 +91,9 @@ void addEinsumConverter(llvm::StringMap<Converter> &table);
 /// Adds Attention, RMSNormalization, RotaryEmbedding and Swish (opsets 23+)
 /// to `table`.
 void addTransformerConverters(llvm::StringMap<Converter> &table);
+/// Adds AffineGrid, Col2Im and MaxUnpool (a matmul or a scatter over
+/// positions known at compile time) to `table`.
+void addImageConverters(llvm::StringMap<Converter> &table);
 /// Adds QuantizeLinear, DequantizeLinear, DynamicQuantizeLinear and
 /// QLinearMatMul (integer types) to `table`.
 void addQuantConverters(llvm::StringMap<Converter> &table);

@@ -204,6 +204,15 @@ Type dfa::onnximport::elementType(int t, MLIRContext *ctx) {
   case onnx::TensorProto::UINT32: return u(32);
   case onnx::TensorProto::UINT64: return u(64);
   case onnx::TensorProto::BOOL: return b.getI1Type();
+  // The types newer than libonnx's protobuf, by number (ONNX 1.14+).
+  case kFloat8E4M3FN: return b.getFloat8E4M3FNType();
+  case kFloat8E4M3FNUZ: return b.getFloat8E4M3FNUZType();
+  case kFloat8E5M2: return b.getFloat8E5M2Type();
+  case kFloat8E5M2FNUZ: return b.getFloat8E5M2FNUZType();
+  case kUInt4: return u(4);
+  case kInt4: return b.getIntegerType(4);
+  case kUInt2: return u(2);
+  case kInt2: return b.getIntegerType(2);
   default: return {};
   }
 }
@@ -236,7 +245,27 @@ static std::optional<ref::DType> dtypeOfOnnx(int t) {
   case onnx::TensorProto::UINT32: return ref::DType::U32;
   case onnx::TensorProto::UINT64: return ref::DType::U64;
   case onnx::TensorProto::BOOL: return ref::DType::Bool;
+  case kFloat8E4M3FN: return ref::DType::F8E4M3FN;
+  case kFloat8E4M3FNUZ: return ref::DType::F8E4M3FNUZ;
+  case kFloat8E5M2: return ref::DType::F8E5M2;
+  case kFloat8E5M2FNUZ: return ref::DType::F8E5M2FNUZ;
+  case kUInt4: return ref::DType::U4;
+  case kInt4: return ref::DType::I4;
+  case kUInt2: return ref::DType::U2;
+  case kInt2: return ref::DType::I2;
   default: return std::nullopt;
+  }
+}
+
+/// Sub-byte integers (int4, int2, ...) arrive packed, the first element in
+/// the lowest bits of each byte: spread them one per byte,
+/// sign-extending the signed types.
+static void unpackSubByte(const uint8_t *packed, ref::Tensor &out) {
+  unsigned bits = ref::dtypeBits(out.dtype()), perByte = 8 / bits;
+  unsigned mask = (1u << bits) - 1;
+  for (int64_t i = 0; i < out.numElements(); ++i) {
+    unsigned v = (packed[i / perByte] >> (bits * (i % perByte))) & mask;
+    out.setInt(i, v); // setInt wraps to the width: 0b1111 is -1 in int4
   }
 }
 
@@ -268,7 +297,10 @@ Status dfa::onnximport::tensorFromProto(const onnx::TensorProto &proto,
   }
   // Check the data before allocating: a tiny file can claim huge dims.
   int64_t n = ref::numElements(shape);
-  size_t bytes = n * ref::dtypeSize(*dt);
+  unsigned bits = ref::dtypeBits(*dt);
+  bool packed = bits < 8;
+  // Bytes in the file (packed for sub-byte types).
+  size_t bytes = packed ? (n * bits + 7) / 8 : n * ref::dtypeSize(*dt);
   auto mismatch = [&](int64_t got) {
     error = what + " holds " + std::to_string(got) + " values, expected " +
             std::to_string(n);
@@ -286,7 +318,7 @@ Status dfa::onnximport::tensorFromProto(const onnx::TensorProto &proto,
               " bytes of data, expected " + std::to_string(bytes);
       return Status::InvalidModel;
     }
-    if (!proto.has_raw_data() && typed != n)
+    if (!proto.has_raw_data() && typed != (packed ? (int64_t)bytes : n))
       return mismatch(typed);
   }
   out = ref::Tensor(*dt, shape);
@@ -316,12 +348,24 @@ Status dfa::onnximport::tensorFromProto(const onnx::TensorProto &proto,
               "' is too short";
       return Status::IOError;
     }
-    if (bytes) // an empty slice may have no buffer
+    if (packed)
+      unpackSubByte(reinterpret_cast<const uint8_t *>((*buf)->getBufferStart()), out);
+    else if (bytes) // an empty slice may have no buffer
       std::memcpy(out.bytes(), (*buf)->getBufferStart(), bytes);
     return Status::Ok;
   }
   if (proto.has_raw_data()) {
-    std::memcpy(out.bytes(), proto.raw_data().data(), bytes);
+    if (packed)
+      unpackSubByte(reinterpret_cast<const uint8_t *>(proto.raw_data().data()), out);
+    else
+      std::memcpy(out.bytes(), proto.raw_data().data(), bytes);
+    return Status::Ok;
+  }
+  if (packed) { // int32_data holds the packed bytes, one per entry
+    std::vector<uint8_t> p(bytes);
+    for (size_t i = 0; i < bytes; ++i)
+      p[i] = (uint8_t)proto.int32_data(i);
+    unpackSubByte(p.data(), out);
     return Status::Ok;
   }
   switch (*dt) {
@@ -345,6 +389,12 @@ Status dfa::onnximport::tensorFromProto(const onnx::TensorProto &proto,
     if (proto.int32_data_size() != n) return mismatch(proto.int32_data_size());
     for (int64_t i = 0; i < n; ++i)
       out.data<uint16_t>()[i] = (uint16_t)proto.int32_data(i);
+    break;
+  case ref::DType::F8E4M3FN: case ref::DType::F8E4M3FNUZ:
+  case ref::DType::F8E5M2: case ref::DType::F8E5M2FNUZ: // bit patterns
+    if (proto.int32_data_size() != n) return mismatch(proto.int32_data_size());
+    for (int64_t i = 0; i < n; ++i)
+      out.data<uint8_t>()[i] = (uint8_t)proto.int32_data(i);
     break;
   default:
     if (proto.int32_data_size() != n) return mismatch(proto.int32_data_size());

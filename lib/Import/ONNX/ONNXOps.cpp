@@ -190,23 +190,50 @@ LogicalResult convertClip(NodeContext &c, Results &r) {
   return success();
 }
 
+/// x cast to `elt` as ONNX's Cast does. To an 8-bit float with `saturate`
+/// (the default), values beyond the format's largest finite value,
+/// infinities included, become that value (a clip before the cast); without
+/// it they become infinity (E5M2) or NaN. round_mode (opset 28) governs
+/// FLOAT8E8M0 only, which dfa does not have.
+Value castSaturating(NodeContext &c, Value x, Type elt) {
+  c.ignoreAttrs({"round_mode"});
+  auto to = ref::dtypeOf(elt);
+  bool f8 = to && ref::isFloat(*to) && ref::dtypeSize(*to) == 1;
+  if (f8 && c.intAttr("saturate", 1) && cast<RankedTensorType>(x.getType()).getElementType() != elt) {
+    if (!isa<FloatType>(cast<RankedTensorType>(x.getType()).getElementType()))
+      x = c.cast(x, c.b.getF32Type());
+    double max = ref::f8Max(*to);
+    x = c.b.create<ClipOp>(c.loc, x, c.b.getF64FloatAttr(-max), c.b.getF64FloatAttr(max));
+  } else {
+    c.ignoreAttrs({"saturate"});
+  }
+  return c.cast(x, elt);
+}
+
 LogicalResult convertCast(NodeContext &c, Results &r) {
-  // saturate (opset 19) and round_mode (opset 28) govern conversions to
-  // the float8 types only, which dfa does not have.
-  c.ignoreAttrs({"saturate", "round_mode"});
   int to = c.intAttr("to", 0);
   Type elt = elementType(to, c.ctx());
   if (!elt) {
     c.unsupported() << "cast to " << onnxTypeName(to);
     return failure();
   }
-  r.push_back(c.b.create<CastOp>(c.loc, c.type(0).clone(elt), c.in(0)));
+  r.push_back(castSaturating(c, c.in(0), elt));
+  return success();
+}
+
+LogicalResult convertBitCast(NodeContext &c, Results &r) {
+  int to = c.intAttr("to", 0);
+  Type elt = elementType(to, c.ctx());
+  if (!elt) {
+    c.unsupported() << "bit-cast to " << onnxTypeName(to);
+    return failure();
+  }
+  r.push_back(c.b.create<BitCastOp>(c.loc, c.type(0).clone(elt), c.in(0)));
   return success();
 }
 
 LogicalResult convertCastLike(NodeContext &c, Results &r) {
-  c.ignoreAttrs({"saturate", "round_mode"});
-  r.push_back(c.cast(c.in(0), c.type(1).getElementType()));
+  r.push_back(castSaturating(c, c.in(0), c.type(1).getElementType()));
   return success();
 }
 
@@ -883,6 +910,7 @@ const llvm::StringMap<Converter> &dfa::onnximport::converters() {
     t["IsInf"] = convertIsInf;
     t["Cast"] = convertCast;
     t["CastLike"] = convertCastLike;
+    t["BitCast"] = convertBitCast;
     // Elementwise binary and variadic.
     t["Add"] = binary<AddOp>;
     t["Sub"] = binary<SubOp>;
@@ -947,6 +975,7 @@ const llvm::StringMap<Converter> &dfa::onnximport::converters() {
     addEinsumConverter(t);
     addTransformerConverters(t);
     addQuantConverters(t);
+    addImageConverters(t);
     return t;
   }();
   return table;

@@ -4,16 +4,19 @@
 //
 //===----------------------------------------------------------------------===//
 ///
-/// QuantizeLinear, DequantizeLinear, DynamicQuantizeLinear and QLinearMatMul
-/// on the integer types dfa has (int8, uint8, int16, uint16), imported as the
-/// arithmetic the spec defines them by: a scale and zero point per tensor,
-/// per axis or per block (opset 21), rounding half to even, saturating to
-/// the integer type. The float8, int4 and int2 forms need those element
-/// types, which dfa does not have yet; they are refused.
+/// QuantizeLinear, DequantizeLinear, DynamicQuantizeLinear and QLinearMatMul,
+/// imported as the arithmetic the spec defines them by: a scale and zero
+/// point per tensor, per axis or per block (opset 21). To an integer type
+/// (int2 to int16, signed or not) the quotient rounds half to even and
+/// saturates to the type; to an 8-bit float it converts to nearest even,
+/// clipped to the format's largest finite value when `saturate` (the
+/// default). FLOAT4E2M1 has no MLIR 19 type and is refused.
 ///
 //===----------------------------------------------------------------------===//
 
 #include "Importer.h"
+
+#include "dfa/Reference/Evaluator.h"
 
 using namespace mlir;
 using namespace dfa;
@@ -101,14 +104,12 @@ LogicalResult convertQuantizeLinear(NodeContext &c, Results &r) {
   auto xt = c.type(0);
   int64_t axis = c.intAttr("axis", 1);
   int64_t block = c.intAttr("block_size", 0);
-  // saturate governs the float8 outputs only.
-  c.ignoreAttrs({"saturate"});
   Type to = c.has(2) ? c.type(2).getElementType() : Type();
   if (const auto *od = c.attr("output_dtype"); od && od->i() != 0) {
     Type t = elementType(int(od->i()), c.ctx());
     if (!t) {
       c.unsupported() << "quantizing to " << onnxTypeName(int(od->i()))
-                      << " (dfa quantizes to 8- and 16-bit integers)";
+                      << " (dfa quantizes to 2- to 16-bit integers and 8-bit floats)";
       return failure();
     }
     if (to && t != to) {
@@ -120,10 +121,17 @@ LogicalResult convertQuantizeLinear(NodeContext &c, Results &r) {
   if (!to)
     to = c.b.getIntegerType(8, /*isSigned=*/false);
   std::optional<std::pair<double, double>> range = quantRange(to);
-  if (!range) {
-    c.unsupported() << "quantizing to " << to << " (dfa quantizes to 8- and 16-bit integers)";
+  std::optional<ref::DType> f8 = ref::dtypeOf(to);
+  if (f8 && !(ref::isFloat(*f8) && ref::dtypeSize(*f8) == 1))
+    f8.reset();
+  if (!range && !f8) {
+    c.unsupported() << "quantizing to " << to
+                    << " (dfa quantizes to 2- to 16-bit integers and 8-bit floats)";
     return failure();
   }
+  bool saturating = c.intAttr("saturate", 1); // the float8 outputs only
+  if (!f8)
+    c.ignoreAttrs({"saturate"});
   FailureOr<Value> scale = broadcastParam(c, c.in(1), xt.getShape(), axis, block);
   if (failed(scale))
     return failure();
@@ -151,16 +159,32 @@ LogicalResult convertQuantizeLinear(NodeContext &c, Results &r) {
                                                                    : c.b.getF32Type();
   }
   Value x = c.cast(c.in(0), div), s = c.cast(*scale, div);
-  r.push_back(saturate(c, c.b.create<DivOp>(c.loc, x, s), zp, *range, to));
+  Value q = c.b.create<DivOp>(c.loc, x, s);
+  if (f8) {
+    // x / scale + zp, converted to nearest even (no rounding to integers).
+    Type f32 = c.b.getF32Type();
+    q = c.cast(q, f32);
+    if (zp)
+      q = c.b.create<AddOp>(c.loc, q, c.cast(zp, f32));
+    if (saturating) {
+      double max = ref::f8Max(*f8);
+      q = c.b.create<ClipOp>(c.loc, q, c.b.getF64FloatAttr(-max), c.b.getF64FloatAttr(max));
+    }
+    r.push_back(c.cast(q, to));
+    return success();
+  }
+  r.push_back(saturate(c, q, zp, *range, to));
   return success();
 }
 
 LogicalResult convertDequantizeLinear(NodeContext &c, Results &r) {
   auto xt = c.type(0);
   int64_t axis = c.intAttr("axis", 1);
-  if (!quantRange(xt.getElementType()) && !xt.getElementType().isInteger(32)) {
-    c.unsupported() << "dequantizing " << xt.getElementType()
-                    << " (dfa dequantizes 8-, 16- and 32-bit integers)";
+  Type xe = xt.getElementType();
+  bool f8 = isa<FloatType>(xe) && xe.getIntOrFloatBitWidth() == 8;
+  if (!quantRange(xe) && !xe.isInteger(32) && !f8) {
+    c.unsupported() << "dequantizing " << xe
+                    << " (dfa dequantizes 2- to 32-bit integers and 8-bit floats)";
     return failure();
   }
   int64_t block = c.intAttr("block_size", 0);

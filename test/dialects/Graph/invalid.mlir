@@ -311,3 +311,27 @@ func.func @fp32_matmul_op(%a: tensor<2x2xf32>) -> tensor<2x2xf32> {
 func.func @layout_huge() attributes {l = #graph.layout<stick 4611686018427387904>} {
   return
 }
+
+// -----
+
+func.func @bitcast_width(%x: tensor<4xf32>) -> tensor<4xf16> {
+  // expected-error @+1 {{cannot bit-cast 'f32' to 'f16' (the types must take the same whole bytes)}}
+  %0 = graph.bitcast %x : (tensor<4xf32>) -> tensor<4xf16>
+  return %0 : tensor<4xf16>
+}
+
+// -----
+
+func.func @grid_sample_grid(%x: tensor<1x2x4x5xf32>, %g: tensor<1x3x6x3xf32>) -> tensor<1x2x3x6xf32> {
+  // expected-error @+1 {{grid 'tensor<1x3x6x3xf32>' does not fit input 'tensor<1x2x4x5xf32>'}}
+  %0 = graph.grid_sample %x, %g : (tensor<1x2x4x5xf32>, tensor<1x3x6x3xf32>) -> tensor<1x2x3x6xf32>
+  return %0 : tensor<1x2x3x6xf32>
+}
+
+// -----
+
+func.func @grid_sample_mode(%x: tensor<1x2x4x5xf32>, %g: tensor<1x3x6x2xf32>) -> tensor<1x2x3x6xf32> {
+  // expected-error @+1 {{mode must be nearest, linear or cubic, not 'area'}}
+  %0 = graph.grid_sample %x, %g {mode = "area"} : (tensor<1x2x4x5xf32>, tensor<1x3x6x2xf32>) -> tensor<1x2x3x6xf32>
+  return %0 : tensor<1x2x3x6xf32>
+}

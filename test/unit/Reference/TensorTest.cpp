@@ -84,3 +84,55 @@ TEST_CASE("rounding to a storage format", "[reference][format]") {
   REQUIRE(roundToFormat(std::ldexp(1.0, -26), 10, 5) == 0.0);
   REQUIRE(std::isnan(roundToFormat(NAN, 9, 6)));
 }
+
+TEST_CASE("every 8-bit float survives a round trip through double", "[tensor][float8]") {
+  for (DType t : {DType::F8E4M3FN, DType::F8E4M3FNUZ, DType::F8E5M2, DType::F8E5M2FNUZ}) {
+    INFO(dtypeName(t).str());
+    for (int bits = 0; bits < 256; ++bits) {
+      double v = f8ToDouble(t, (uint8_t)bits);
+      if (std::isnan(v))
+        continue;
+      CHECK(doubleToF8(t, v) == bits);
+    }
+  }
+}
+
+TEST_CASE("8-bit floats round to nearest even and overflow by format", "[tensor][float8]") {
+  CHECK(f8Max(DType::F8E4M3FN) == 448);
+  CHECK(f8Max(DType::F8E4M3FNUZ) == 240);
+  CHECK(f8Max(DType::F8E5M2) == 57344);
+  // 0.3 lies between 0.28125 and 0.3125 in E4M3: nearer the upper.
+  CHECK(f8ToDouble(DType::F8E4M3FN, doubleToF8(DType::F8E4M3FN, 0.3)) == 0.3125);
+  // 464 is halfway between 448 (mantissa 110, even) and 480 (E4M3FN's NaN
+  // encoding): the tie goes to 448; anything above overflows to NaN.
+  CHECK(f8ToDouble(DType::F8E4M3FN, doubleToF8(DType::F8E4M3FN, 464)) == 448);
+  CHECK(std::isnan(f8ToDouble(DType::F8E4M3FN, doubleToF8(DType::F8E4M3FN, 470))));
+  CHECK(std::isinf(f8ToDouble(DType::F8E5M2, doubleToF8(DType::F8E5M2, 1e6))));
+  CHECK(std::isnan(f8ToDouble(DType::F8E5M2FNUZ, doubleToF8(DType::F8E5M2FNUZ, 1e6))));
+  // The FNUZ formats have no negative zero.
+  CHECK(std::signbit(f8ToDouble(DType::F8E4M3FN, doubleToF8(DType::F8E4M3FN, -0.0))));
+  CHECK(!std::signbit(f8ToDouble(DType::F8E4M3FNUZ, doubleToF8(DType::F8E4M3FNUZ, -0.0))));
+}
+
+TEST_CASE("sub-byte integers wrap from integers and zero out-of-range floats", "[tensor][int4]") {
+  Tensor t(DType::I4, {4});
+  t.setInt(0, 7);
+  t.setInt(1, 8);   // wraps to -8
+  t.setInt(2, -9);  // wraps to 7
+  t.setDouble(3, 7.9);
+  CHECK(t.getInt(0) == 7);
+  CHECK(t.getInt(1) == -8);
+  CHECK(t.getInt(2) == 7);
+  CHECK(t.getInt(3) == 7);
+  t.setDouble(0, 8.0);  // outside [-8, 7]: 0, as the ONNX reference converts
+  t.setDouble(1, -8.5); // truncates to -8, inside
+  CHECK(t.getInt(0) == 0);
+  CHECK(t.getInt(1) == -8);
+  Tensor u(DType::U2, {2});
+  u.setInt(0, 5); // wraps to 1
+  u.setDouble(1, 3.5);
+  CHECK(u.getInt(0) == 1);
+  CHECK(u.getInt(1) == 3);
+  CHECK(dtypeBits(DType::I4) == 4);
+  CHECK(dtypeSize(DType::I4) == 1);
+}

@@ -121,7 +121,7 @@ model([h.make_node("Expand",["c","sh"],["y"])],[],[("y",F,None)],[nh.from_array(
 model([h.make_node("Expand",["x","sh"],["y"])],[("x",F,[1])],[("y",F,None)],[c64("sh",[2**32,2**32])],path="expand_wrap_run.onnx")
 
 # .mlir functions whose signatures dfa-run cannot feed.
-for name, ty in (("scalar_arg", "f32"), ("i4_arg", "tensor<2xi4>"),
+for name, ty in (("scalar_arg", "f32"), ("i3_arg", "tensor<2xi3>"),
                  ("dynamic_arg", "tensor<?xf32>")):
     with open(name + ".mlir", "w") as f:
         f.write("func.func @main(%%a: %s) -> %s {\n  return %%a : %s\n}\n" % (ty, ty, ty))

@@ -131,11 +131,11 @@ def build(name, out):
         return model([helper.make_node("QuantizeLinear", ["x", "scale"], ["y"], name="q",
                                        output_dtype=TensorProto.INT32)],
                      [vi("x", F, [4])], [vi("y", TensorProto.INT32, None)], [scale], opset=21)
-    if name == "quantize_int4":
-        # int4 is an element type dfa does not have: refused, not uint8.
+    if name == "quantize_float4":
+        # float4e2m1 is an element type dfa does not have: refused, not uint8.
         scale = numpy_helper.from_array(np.array(0.5, np.float32), "scale")
         return model([helper.make_node("QuantizeLinear", ["x", "scale"], ["y"], name="q4",
-                                       output_dtype=22)],
+                                       output_dtype=23)],
                      [vi("x", F, [4])], [vi("y", F, None)], [scale], opset=21)
     if name == "attention_opset17":
         return model([helper.make_node("Attention", ["q", "k", "v"], ["y"], name="att")],
@@ -160,6 +160,62 @@ def build(name, out):
                  helper.make_node("Concat", ["n", "cols"], ["shape"], name="cat", axis=0),
                  helper.make_node("Reshape", ["x", "shape"], ["y"], name="rs")]
         return model(nodes, [vi("x", F, [2, 3]), vi("n", I64, [1])], [vi("y", F, None)], [six])
+    if name in ("cast_f8", "cast_f8_no_saturate"):
+        # 17 is FLOAT8E4M3FN, 19 FLOAT8E5M2, 22 INT4 (newer than this onnx).
+        sat = {} if name == "cast_f8" else {"saturate": 0}
+        nodes = [helper.make_node("Cast", ["x"], ["e4"], name="to_e4m3", to=17, **sat),
+                 helper.make_node("Cast", ["x"], ["e5"], name="to_e5m2", to=19, **sat),
+                 helper.make_node("Cast", ["x"], ["i4"], name="to_int4", to=22)]
+        return model(nodes, [vi("x", F, [6])],
+                     [vi("e4", 17, [6]), vi("e5", 19, [6]), vi("i4", 22, [6])], opset=21)
+    if name == "bitcast":
+        return model([helper.make_node("BitCast", ["x"], ["y"], name="bc", to=TensorProto.INT32)],
+                     [vi("x", F, [2, 3])], [vi("y", TensorProto.INT32, [2, 3])], opset=26)
+    if name == "bitcast_bad":
+        return model([helper.make_node("BitCast", ["x"], ["y"], name="bc",
+                                       to=TensorProto.FLOAT16)],
+                     [vi("x", F, [2, 3])], [vi("y", TensorProto.FLOAT16, [2, 3])], opset=26)
+    if name == "quantize_f8":
+        scale = numpy_helper.from_array(np.array(0.5, np.float32), "scale")
+        zp = TensorProto(name="zp", data_type=17, raw_data=b"\x00")  # FLOAT8E4M3FN 0
+        return model([helper.make_node("QuantizeLinear", ["x", "scale", "zp"], ["y"], name="q")],
+                     [vi("x", F, [4])], [vi("y", 17, [4])], [scale, zp], opset=21)
+    if name == "gridsample":
+        return model([helper.make_node("GridSample", ["x", "grid"], ["y"], name="gs",
+                                       mode="bicubic", padding_mode="reflection",
+                                       align_corners=1)],
+                     [vi("x", F, [1, 2, 4, 5]), vi("grid", F, [1, 3, 6, 2])],
+                     [vi("y", F, [1, 2, 3, 6])], opset=16)
+    if name == "gridsample_bad":
+        return model([helper.make_node("GridSample", ["x", "grid"], ["y"], name="gs",
+                                       padding_mode="mirror")],
+                     [vi("x", F, [1, 2, 4, 5]), vi("grid", F, [1, 3, 6, 2])],
+                     [vi("y", F, [1, 2, 3, 6])], opset=16)
+    if name == "affine_grid":
+        size = numpy_helper.from_array(np.array([2, 1, 3, 4], np.int64), "size")
+        return model([helper.make_node("AffineGrid", ["theta", "size"], ["grid"], name="ag",
+                                       align_corners=1)],
+                     [vi("theta", F, [2, 2, 3])], [vi("grid", F, [2, 3, 4, 2])], [size],
+                     opset=20)
+    if name == "col2im":
+        image = numpy_helper.from_array(np.array([5, 5], np.int64), "image")
+        block = numpy_helper.from_array(np.array([2, 2], np.int64), "block")
+        return model([helper.make_node("Col2Im", ["x", "image", "block"], ["y"], name="c2i",
+                                       strides=[2, 2], pads=[1, 1, 0, 0])],
+                     [vi("x", F, [1, 8, 9])], [vi("y", F, [1, 2, 5, 5])], [image, block],
+                     opset=18)
+    if name == "col2im_bad":
+        image = numpy_helper.from_array(np.array([5, 5], np.int64), "image")
+        block = numpy_helper.from_array(np.array([2, 2], np.int64), "block")
+        return model([helper.make_node("Col2Im", ["x", "image", "block"], ["y"], name="c2i")],
+                     [vi("x", F, [1, 8, 7])], [vi("y", F, [1, 2, 5, 5])], [image, block],
+                     opset=18)
+    if name == "maxunpool":
+        shape = numpy_helper.from_array(np.array([1, 1, 5, 5], np.int64), "shape")
+        return model([helper.make_node("MaxUnpool", ["x", "i", "shape"], ["y"], name="unpool",
+                                       kernel_shape=[2, 2], strides=[2, 2])],
+                     [vi("x", F, [1, 1, 2, 2]), vi("i", I64, [1, 1, 2, 2])],
+                     [vi("y", F, [1, 1, 5, 5])], [shape], opset=11)
     if name in ("truncated", "random"):
         m = build("weights", out)
         data = m.SerializeToString()

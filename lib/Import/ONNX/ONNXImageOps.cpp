@@ -1,0 +1,279 @@
+//===- ONNXImageOps.cpp - GridSample, AffineGrid, Col2Im, MaxUnpool --------===//
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+///
+/// GridSample (graph.grid_sample), and spatial ops whose definitions are a
+/// matmul or a scatter over positions known at compile time, imported as
+/// those ops:
+///   - AffineGrid: a constant grid of normalized coordinates, times each
+///     batch's affine matrix (one batched matmul);
+///   - Col2Im: each column entry added into its image position (a
+///     ScatterElements with reduction add over the padded image, then the
+///     pads cut off);
+///   - MaxUnpool: each value written at its flat index into zeros (a
+///     ScatterElements), then padded to output_shape.
+///
+//===----------------------------------------------------------------------===//
+
+#include "Importer.h"
+
+#include "dfa/Reference/Evaluator.h"
+
+using namespace mlir;
+using namespace dfa;
+using namespace dfa::graph;
+using namespace dfa::onnximport;
+
+namespace {
+
+/// AffineGrid(theta [N, r, r+1], size [N, C, spatial...], align_corners).
+LogicalResult convertAffineGrid(NodeContext &c, Results &r) {
+  auto tt = c.type(0);
+  auto size = c.constInts(1, "size");
+  if (failed(size))
+    return failure();
+  int64_t rank = (int64_t)size->size() - 2;
+  if ((rank != 2 && rank != 3) || tt.getRank() != 3 || tt.getDimSize(1) != rank ||
+      tt.getDimSize(2) != rank + 1 || tt.getDimSize(0) != (*size)[0]) {
+    c.error() << "theta " << tt << " does not fit size of " << size->size()
+              << " dims (theta must be [N, 2, 3] for 2-d, [N, 3, 4] for 3-d)";
+    return failure();
+  }
+  bool align = c.intAttr("align_corners", 0);
+  SmallVector<int64_t> spatial(size->begin() + 2, size->end());
+  int64_t points = 1;
+  for (int64_t s : spatial) {
+    if (s < 1) {
+      c.error() << "size has an empty spatial dim";
+      return failure();
+    }
+    points *= s;
+  }
+  // Normalized coordinates per dim: [-1, 1] through the corner pixels'
+  // centres (align_corners), else through their edges.
+  auto coord = [&](int64_t i, int64_t n) {
+    if (align)
+      return n == 1 ? -1.0 : -1.0 + 2.0 * i / double(n - 1);
+    return -1.0 + (2.0 * i + 1.0) / double(n);
+  };
+  // The homogeneous grid [points, rank + 1]: (x, y[, z], 1), x along the
+  // last spatial dim.
+  auto dt = ref::dtypeOf(tt.getElementType());
+  if (!dt || !ref::isFloat(*dt)) {
+    c.error() << "theta must be a float tensor";
+    return failure();
+  }
+  ref::Tensor grid(*dt, {points, rank + 1});
+  for (int64_t p = 0; p < points; ++p) {
+    int64_t rest = p;
+    SmallVector<double> pos(rank);
+    for (int64_t d = rank - 1; d >= 0; --d) {
+      pos[d] = coord(rest % spatial[d], spatial[d]);
+      rest /= spatial[d];
+    }
+    for (int64_t k = 0; k < rank; ++k)
+      grid.setDouble(p * (rank + 1) + k, pos[rank - 1 - k]);
+    grid.setDouble(p * (rank + 1) + rank, 1.0);
+  }
+  Value base = c.reshape(c.constant(grid), {1, points, rank + 1});
+  Value thetaT = c.b.create<TransposeOp>(c.loc, c.in(0), c.b.getDenseI64ArrayAttr({0, 2, 1}));
+  Value out = c.b.create<MatMulOp>(c.loc, base, thetaT); // [N, points, rank]
+  SmallVector<int64_t> shape{(*size)[0]};
+  shape.append(spatial.begin(), spatial.end());
+  shape.push_back(rank);
+  r.push_back(c.reshape(out, shape));
+  return success();
+}
+
+/// A ScatterElements over axis `axis` with constant `indices`.
+Value scatter(NodeContext &c, Value into, const ref::Tensor &indices, Value updates,
+              int64_t axis, StringRef reduction) {
+  return c.b.create<ScatterElementsOp>(c.loc, into.getType(), into, c.constant(indices),
+                                       updates, c.b.getI64IntegerAttr(axis),
+                                       c.b.getStringAttr(reduction));
+}
+
+Value zeros(NodeContext &c, ArrayRef<int64_t> shape, Type elt) {
+  auto type = RankedTensorType::get(shape, elt);
+  return c.b.create<ConstantOp>(c.loc, DenseElementsAttr::get(type, c.b.getZeroAttr(elt)));
+}
+
+/// Col2Im(input [N, C * prod(block), L], image_shape, block_shape).
+LogicalResult convertCol2Im(NodeContext &c, Results &r) {
+  auto it = c.type(0);
+  auto image = c.constInts(1, "image_shape");
+  auto block = c.constInts(2, "block_shape");
+  if (failed(image) || failed(block))
+    return failure();
+  int64_t rank = image->size();
+  if (rank < 1 || (int64_t)block->size() != rank || it.getRank() != 3) {
+    c.error() << "image_shape and block_shape must have one value per spatial "
+                 "dim, and the input must be [N, C * prod(block_shape), L]";
+    return failure();
+  }
+  std::vector<int64_t> dil = c.intsAttr("dilations").value_or(std::vector<int64_t>(rank, 1));
+  std::vector<int64_t> stride = c.intsAttr("strides").value_or(std::vector<int64_t>(rank, 1));
+  std::vector<int64_t> pads = c.intsAttr("pads").value_or(std::vector<int64_t>(2 * rank, 0));
+  if ((int64_t)dil.size() != rank || (int64_t)stride.size() != rank ||
+      (int64_t)pads.size() != 2 * rank) {
+    c.error() << "dilations, strides and pads must match the " << rank << " spatial dims";
+    return failure();
+  }
+  int64_t K = 1, L = 1, P = 1;
+  SmallVector<int64_t> positions(rank), padded(rank);
+  for (int64_t d = 0; d < rank; ++d) {
+    padded[d] = (*image)[d] + pads[d] + pads[rank + d];
+    int64_t span = dil[d] * ((*block)[d] - 1) + 1;
+    if ((*block)[d] < 1 || stride[d] < 1 || dil[d] < 1 || padded[d] < span) {
+      c.error() << "the block does not fit the padded image in dim " << d;
+      return failure();
+    }
+    positions[d] = (padded[d] - span) / stride[d] + 1;
+    K *= (*block)[d];
+    L *= positions[d];
+    P *= padded[d];
+  }
+  int64_t N = it.getDimSize(0);
+  if (it.getDimSize(1) % K || it.getDimSize(2) != L) {
+    c.error() << "input " << it << " must be [N, C * " << K << ", " << L << "]";
+    return failure();
+  }
+  int64_t C = it.getDimSize(1) / K;
+  // The padded-image position of each (block offset k, block position l).
+  ref::Tensor idx(ref::DType::I64, {N, C, K * L});
+  for (int64_t k = 0; k < K; ++k)
+    for (int64_t l = 0; l < L; ++l) {
+      int64_t kr = k, lr = l, flat = 0;
+      SmallVector<int64_t> at(rank);
+      for (int64_t d = rank - 1; d >= 0; --d) {
+        int64_t kd = kr % (*block)[d], ld = lr % positions[d];
+        kr /= (*block)[d];
+        lr /= positions[d];
+        at[d] = ld * stride[d] + kd * dil[d];
+      }
+      for (int64_t d = 0; d < rank; ++d)
+        flat = flat * padded[d] + at[d];
+      for (int64_t nc = 0; nc < N * C; ++nc)
+        idx.setInt(nc * K * L + k * L + l, flat);
+    }
+  Type elt = it.getElementType();
+  Value cols = c.reshape(c.in(0), {N, C, K * L});
+  Value img = scatter(c, zeros(c, {N, C, P}, elt), idx, cols, 2, "add");
+  SmallVector<int64_t> full{N, C};
+  full.append(padded.begin(), padded.end());
+  img = c.reshape(img, full);
+  SmallVector<int64_t> starts(rank + 2, 0), steps(rank + 2, 1), out{N, C};
+  for (int64_t d = 0; d < rank; ++d) {
+    starts[2 + d] = pads[d];
+    out.push_back((*image)[d]);
+  }
+  if (ArrayRef<int64_t>(out) != ArrayRef<int64_t>(full))
+    img = c.b.create<SliceOp>(c.loc, RankedTensorType::get(out, elt), img,
+                              c.b.getDenseI64ArrayAttr(starts), c.b.getDenseI64ArrayAttr(steps));
+  r.push_back(img);
+  return success();
+}
+
+/// MaxUnpool(X, I, [output_shape]) with kernel_shape, pads and strides.
+LogicalResult convertMaxUnpool(NodeContext &c, Results &r) {
+  auto xt = c.type(0);
+  int64_t rank = xt.getRank() - 2;
+  auto kernel = c.intsAttr("kernel_shape");
+  if (!kernel || (int64_t)kernel->size() != rank || rank < 1) {
+    c.error() << "kernel_shape must have one value per spatial dim";
+    return failure();
+  }
+  std::vector<int64_t> stride = c.intsAttr("strides").value_or(std::vector<int64_t>(rank, 1));
+  std::vector<int64_t> pads = c.intsAttr("pads").value_or(std::vector<int64_t>(2 * rank, 0));
+  if ((int64_t)stride.size() != rank || (int64_t)pads.size() != 2 * rank) {
+    c.error() << "strides and pads must match the " << rank << " spatial dims";
+    return failure();
+  }
+  if (c.type(1).getShape() != xt.getShape()) {
+    c.error() << "indices " << c.type(1) << " must have the shape of X " << xt;
+    return failure();
+  }
+  SmallVector<int64_t> inferred{xt.getDimSize(0), xt.getDimSize(1)};
+  int64_t total = xt.getDimSize(0) * xt.getDimSize(1);
+  for (int64_t d = 0; d < rank; ++d) {
+    int64_t o = (xt.getDimSize(2 + d) - 1) * stride[d] - (pads[d] + pads[rank + d]) + (*kernel)[d];
+    if (o < 1) {
+      c.error() << "the unpooled dim " << d << " would be empty";
+      return failure();
+    }
+    inferred.push_back(o);
+    total *= o;
+  }
+  std::vector<int64_t> want(inferred.begin(), inferred.end());
+  if (failed(c.optionalConst(2, "output_shape", want)))
+    return failure();
+  if ((int64_t)want.size() != rank + 2) {
+    c.error() << "output_shape must have " << rank + 2 << " dims";
+    return failure();
+  }
+  for (int64_t d = 0; d < rank + 2; ++d)
+    if (want[d] < inferred[d] || (d < 2 && want[d] != inferred[d])) {
+      c.error() << "output_shape is smaller than the unpooled shape in dim " << d;
+      return failure();
+    }
+  Type elt = xt.getElementType();
+  Value flat = zeros(c, {total}, elt);
+  Value idx = c.reshape(c.cast(c.in(1), c.b.getI64Type()), {xt.getNumElements()});
+  Value vals = c.reshape(c.in(0), {xt.getNumElements()});
+  Value y = c.b.create<ScatterElementsOp>(c.loc, flat.getType(), flat, idx, vals,
+                                          c.b.getI64IntegerAttr(0), c.b.getStringAttr("none"));
+  y = c.reshape(y, inferred);
+  if (ArrayRef<int64_t>(want) != ArrayRef<int64_t>(inferred)) {
+    SmallVector<int64_t> p(2 * (rank + 2), 0);
+    for (int64_t d = 0; d < rank + 2; ++d)
+      p[rank + 2 + d] = want[d] - inferred[d];
+    y = c.b.create<PadOp>(c.loc, RankedTensorType::get(want, elt), y,
+                          c.b.getDenseI64ArrayAttr(p), c.b.getStringAttr("constant"),
+                          c.b.getF64FloatAttr(0));
+  }
+  r.push_back(y);
+  return success();
+}
+/// GridSample(X, grid): opset 16's mode names (bilinear, bicubic) are opset
+/// 20's linear and cubic.
+LogicalResult convertGridSample(NodeContext &c, Results &r) {
+  auto xt = c.type(0), gt = c.type(1);
+  std::string mode = c.strAttr("mode", c.opset >= 20 ? "linear" : "bilinear");
+  if (mode == "bilinear")
+    mode = "linear";
+  else if (mode == "bicubic")
+    mode = "cubic";
+  std::string pad = c.strAttr("padding_mode", "zeros");
+  bool align = c.intAttr("align_corners", 0);
+  int64_t rank = xt.getRank() - 2;
+  if (rank < 1 || gt.getRank() != rank + 2 || gt.getDimSize(rank + 1) != rank ||
+      gt.getDimSize(0) != xt.getDimSize(0)) {
+    c.error() << "grid " << gt << " does not fit X " << xt
+              << " (it must be [N, O1..Or, r] for r spatial dims)";
+    return failure();
+  }
+  if (mode != "nearest" && mode != "linear" && mode != "cubic") {
+    c.error() << "unknown mode '" << mode << "'";
+    return failure();
+  }
+  if (pad != "zeros" && pad != "border" && pad != "reflection") {
+    c.error() << "unknown padding_mode '" << pad << "'";
+    return failure();
+  }
+  SmallVector<int64_t> shape{xt.getDimSize(0), xt.getDimSize(1)};
+  shape.append(gt.getShape().begin() + 1, gt.getShape().end() - 1);
+  r.push_back(c.b.create<GridSampleOp>(c.loc, xt.clone(shape), c.in(0), c.in(1),
+                                       c.b.getStringAttr(mode), c.b.getStringAttr(pad),
+                                       c.b.getBoolAttr(align)));
+  return success();
+}
+} // namespace
+
+void dfa::onnximport::addImageConverters(llvm::StringMap<Converter> &t) {
+  t["GridSample"] = convertGridSample;
+  t["AffineGrid"] = convertAffineGrid;
+  t["Col2Im"] = convertCol2Im;
+  t["MaxUnpool"] = convertMaxUnpool;
+}
