@@ -25,3 +25,7 @@ echo "== timing validation against published references (docs/validation.md)"
 /usr/bin/python3 "$root/bench/validate.py" "${DFA_BUILD_DIR:-$root/build}/bin" "$work/validate"
 echo "== export and import of a GPT-2-small-sized model through FX"
 "$root/bench/fx_gpt2_bench.sh" "$work"
+echo "== the CPU reference beside onnxruntime (1 thread and all threads), same ONNX files"
+if py="$("$root/scripts/pyenv.sh" 2>/dev/null)"; then
+  "$py" "$root/bench/ort_compare.py" "${DFA_BUILD_DIR:-$root/build}/bin" "$work/ort"
+fi

@@ -12,7 +12,10 @@ downloaded) goes through up to three paths:
 and is imported by dfa, run on the CPU reference and compared with torch
 eager: max |dfa - torch| must be <= 1e-4 * max |torch|. Each row gives the
 error, dfa's op count after import, and the time dfa-compile takes to
-compile it for gpu-h100. fx-trace only runs where symbolic_trace itself
+compile it for gpu-h100; the Hugging Face and timm models' torch.export
+graphs also compile for every target and run through one target of each
+family (test_torch_exports.py's checks). fx-trace only runs where
+symbolic_trace itself
 succeeds (a model with data-dependent Python control flow cannot be
 traced; that is torch's limit, reported as 'not traceable').
 
@@ -128,7 +131,7 @@ def op_count(module_text):
     return len(re.findall(r"= graph\.(?!weight|constant)", module_text))
 
 
-def check(name, path, bin_dir, work):
+def check(name, path, bin_dir, work, families=False):
     """One row: dict with ok, error ratio, ops, compile seconds, detail."""
     m, x = build(name)
     tag = "%s.%s" % (name.replace("/", "_"), path)
@@ -175,6 +178,13 @@ def check(name, path, bin_dir, work):
         return row
     row["detail"] = "max abs error %.2g x max|output|, %s ops, compiled in %.2f s" % (
         row["err"], row["ops"], row["compile_s"])
+    if families and path == "fx-export":
+        # Every target compiles it; one target per family runs it.
+        import test_torch_exports as exports
+        compiled, why = exports.compile_all(f, bin_dir, prefix + ".all")
+        simulated, how = exports.simulate_all(f, bin_dir, work, tag, ref, scale)
+        row["ok"] = row["ok"] and compiled and simulated
+        row["detail"] += "; " + why + "; " + how
     return row
 
 
@@ -209,7 +219,8 @@ def main():
     for name in names:
         for path in args.paths.split(","):
             try:
-                r = check(name, path, args.bin_dir, args.work)
+                r = check(name, path, args.bin_dir, args.work,
+                          families=not args.all and (name in HF or name in TIMM))
             except Exception as e:  # a model the installed library cannot build
                 r = {"model": name, "path": path, "ok": False, "err": None, "ops": None,
                      "compile_s": None, "detail": "build failed: %s" % str(e)[:200]}

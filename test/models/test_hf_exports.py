@@ -10,11 +10,21 @@ the CPU reference and compared with torch eager: max |dfa - torch| must be
 shipped target and match torch through one target of each family
 (test_torch_exports.py's checks).
 
+The decoders (GPT-2, Llama, Mistral, Qwen2) are also exported as one
+decoder step with the KV cache as inputs and outputs (Optimum's layout:
+input_ids [batch, sequence_length], per layer past keys and values
+[batch, kv_heads, past_sequence_length, head_dim]); the step must match
+torch on the CPU reference, and `dfa-roofline --llm` must find the roles
+and count the KV cache from the graph's own key/value heads (so GQA's two
+KV heads give half of MHA's bytes).
+
 usage: test_hf_exports.py BUILD_DIR WORK_DIR [model ...]
 Needs the project's environment (scripts/pyenv.sh: torch 2.x,
 transformers). Prints one line per export and 'N passed, N failed'.
 """
+import json
 import os
+import subprocess
 import sys
 import time
 
@@ -106,13 +116,92 @@ def check(name, opset, bin_dir, work):
     return ok, detail
 
 
+DECODERS = ["gpt2", "llama", "mistral", "qwen2"]
+
+
+class DecoderStep(torch.nn.Module):
+    """One decoder step, the KV cache as flat inputs and outputs."""
+
+    def __init__(self, m, layers):
+        super().__init__()
+        self.m, self.layers = m, layers
+
+    def forward(self, input_ids, *past):
+        cache = T.DynamicCache()
+        for i in range(self.layers):
+            cache.update(past[2 * i], past[2 * i + 1], i)
+        out = self.m(input_ids=input_ids, past_key_values=cache, use_cache=True)
+        new = []
+        for layer in out.past_key_values.layers[:self.layers]:
+            new += [layer.keys, layer.values]
+        return (out.logits, *new)
+
+
+def check_llm(name, bin_dir, work):
+    m, _ = build(name)
+    lm = m.m
+    cfg = lm.config
+    layers = cfg.num_hidden_layers
+    heads = cfg.num_attention_heads
+    kv_heads = getattr(cfg, "num_key_value_heads", None) or heads
+    head_dim = cfg.hidden_size // heads
+    step = DecoderStep(lm, layers).eval()
+    torch.manual_seed(1)
+    B, S, P = 1, 4, 6
+    ids = torch.randint(0, 256, (B, S))
+    past = [torch.randn(B, kv_heads, P, head_dim) for _ in range(2 * layers)]
+    with torch.no_grad():
+        ref = step(ids, *past)[0].numpy()
+    Dim = torch.export.Dim
+    batch, seq, cached = Dim("batch"), Dim("sequence_length"), Dim("past_sequence_length")
+    shapes = ({0: batch, 1: seq}, tuple({0: batch, 2: cached} for _ in range(2 * layers)))
+    path = os.path.join(work, name + ".kv.onnx")
+    try:
+        torch.onnx.export(step, (ids, *past), path, dynamo=True, opset_version=18,
+                          dynamic_shapes=shapes, verbose=False,
+                          input_names=["input_ids"] + ["past_%d" % i for i in range(2 * layers)])
+    except Exception as e:  # the exporter's failure is not dfa's
+        return False, "torch.onnx.export failed: %s" % str(e).splitlines()[0][:200]
+    files = []
+    for i, t in enumerate([ids] + past):
+        files.append(os.path.join(work, "%s.kv.in%d.npy" % (name, i)))
+        np.save(files[-1], t.numpy())
+    out = os.path.join(work, name + ".kv.out")
+    p = subprocess.run([os.path.join(bin_dir, "dfa-run"), path, "--dim", "batch=%d" % B,
+                        "--dim", "sequence_length=%d" % S, "--dim", "past_sequence_length=%d" % P,
+                        "--inputs"] + files + ["--outputs", out], capture_output=True, text=True)
+    if p.returncode != 0:
+        return False, "dfa-run exit %d: %s" % (p.returncode, p.stderr.strip()[-300:])
+    got = np.load(os.path.join(out, "output_0.npy"))
+    err, scale = float(np.max(np.abs(got - ref))), float(np.max(np.abs(ref)))
+    if got.shape != ref.shape or not err <= 1e-4 * scale:
+        return False, "decoder step: max abs error %.3g of %.3g" % (err, scale)
+    p = subprocess.run([os.path.join(bin_dir, "dfa-roofline"), path, "--llm", "prefill,decode",
+                        "--batch", "1,4", "--context", "64", "--target", "gpu-h100", "--json"],
+                       capture_output=True, text=True)
+    try:
+        llm = json.loads(p.stdout)["llm"]
+    except (ValueError, KeyError):
+        return False, "dfa-roofline --llm exit %d: %s" % (p.returncode, p.stderr.strip()[-300:])
+    want = layers * 2 * kv_heads * head_dim * 4  # K and V per layer, f32
+    if llm["kv_cache_bytes_per_token"] != want:
+        return False, "KV cache %s B per token, the config gives %d" % (
+            llm["kv_cache_bytes_per_token"], want)
+    return True, ("decoder step max abs error %.2g (%.1e x max|output|); --llm: dims %s, "
+                  "KV cache %d B per token (%d layers x K,V x %d KV heads x %d)" % (
+                      err, err / scale, ",".join(sorted(llm["dims"].values())), want, layers,
+                      kv_heads, head_dim))
+
+
 def main():
     bin_dir, work = sys.argv[1], sys.argv[2]
     names = sys.argv[3:] or MODELS
     os.makedirs(work, exist_ok=True)
-    return exports.report(
-        [("%s (dynamo, opset %d)" % (n, o), lambda n=n, o=o: check(n, o, bin_dir, work))
-         for n in names for o in OPSETS], "hf exports")
+    cases = [("%s (dynamo, opset %d)" % (n, o), lambda n=n, o=o: check(n, o, bin_dir, work))
+             for n in names for o in OPSETS]
+    cases += [("%s (KV-cache step, --llm)" % n, lambda n=n: check_llm(n, bin_dir, work))
+              for n in names if n in DECODERS]
+    return exports.report(cases, "hf exports")
 
 
 if __name__ == "__main__":

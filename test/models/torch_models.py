@@ -125,6 +125,7 @@ class Activations(nn.Module):
             y = y + m(x)
         y = y + F.elu(x, 0.5) + F.hardsigmoid(x) + F.softplus(x) + F.logsigmoid(x)
         y = y + F.glu(torch.cat([x, x * 2], 1), 1) + F.softshrink(x, 0.2)
+        y = y + F.threshold(x, 0.1, 20.0)
         return self.glu(torch.cat([y, x], 1)) + self.softmin(x) + F.prelu(x, torch.tensor([0.2]))
 
 
@@ -151,15 +152,21 @@ class Indexing(nn.Module):
         self.table = nn.Parameter(torch.randn(10, 6))
         self.register_buffer("index", torch.tensor([[3, 1, 4], [1, 5, 9]]))
 
-    def forward(self, x, scale: float = 0.5, mask=None):
+    def forward(self, x, scale: float = 0.5, mode: str = "sum", mask=None):
         torch._assert(x.dim() == 4, "x must be 4-d")
         a, b = x.unbind(1)
         y = torch.einsum("nhw,nvw->nhv", a, b) * scale
         z = torch.swapaxes(y, 1, 2) + torch.movedim(y, 2, 1)
         g = self.table[self.index]            # (2, 3, 6) by a tensor index
-        h = x[:, 0, self.index[0], :]          # slices, then a tensor index
+        h = x[1, :, self.index[0], :]          # torch selects the int first: (2, 3, 6)
+        k = x[:, 1, self.index[1] % 6]         # (2, 3, 6)
         w = _leaf_window(x, 3)
-        return z.sum() + g.sum(-1).mean() + h.mean() + w.sum(-1).mean(-1)
+        counts = (x > 0).sum(1)                # int64, as torch sums bools
+        bits = torch.bitwise_and(self.index, 6) + torch.bitwise_or(self.index, 8)
+        parts = [z, g, h, k, w, counts.float(), bits.float()]
+        if mode == "sum":
+            parts.append(x.sum(-1))
+        return torch.cat([p.flatten() for p in parts])
 
 
 def build_extra(name):

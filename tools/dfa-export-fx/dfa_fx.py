@@ -223,9 +223,18 @@ def _drop_constant_args(gm, n_inputs, concrete):
     """Replaces the placeholders of arguments traced as constants by their
     values, dropping the checks symbolic_trace adds that they keep them."""
     extra = [n for n in gm.graph.nodes if n.op == "placeholder"][n_inputs:]
+    def is_check(node):
+        return node.op == "call_function" and "assert" in getattr(node.target, "__name__", "")
+
     for ph, value in zip(extra, concrete.values()):
         for user in list(ph.users):
-            if user.op == "call_function" and "assert" in getattr(user.target, "__name__", ""):
+            if is_check(user):
+                gm.graph.erase_node(user)
+            elif user.op == "call_function" and user.target is operator.eq and \
+                    user.users and all(is_check(u) for u in user.users):
+                # symbolic_trace checks a str/int default as eq -> _assert.
+                for u in list(user.users):
+                    gm.graph.erase_node(u)
                 gm.graph.erase_node(user)
             else:
                 user.args = torch.fx.node.map_arg(user.args, lambda a: value if a is ph else a)
@@ -272,7 +281,7 @@ def _user_frame(trace):
     (the model's code): 'File "f.py", line 3, in g', or None."""
     lines = [l.strip() for l in (trace or "").strip().splitlines()
              if l.strip().startswith("File") and not l.strip().startswith('File "<')]
-    skip = (os.path.dirname(torch.__file__), os.path.realpath(__file__),
+    skip = (os.path.dirname(torch.__file__) + os.sep, os.path.realpath(__file__),
             os.path.abspath(__file__))
     for l in reversed(lines):
         if not any(d in l for d in skip):
@@ -485,6 +494,16 @@ class _SymNames:
         return int(v)
 
 
+def _bound(v):
+    """A range bound as an int, or None when it is unbounded (sympy's oo,
+    torch's int_oo)."""
+    try:
+        f = float(v)
+    except (TypeError, ValueError):
+        return None
+    return int(f) if f == f and abs(f) != float("inf") else None
+
+
 def _meta_export(val, sym):
     if isinstance(val, torch.Tensor):
         dt = _DTYPES.get(val.dtype, str(val.dtype).replace("torch.", ""))
@@ -551,9 +570,7 @@ def _capture_export(module, example_inputs, root_name, dynamic_shapes):
     dims = {}
     for s, r in ep.range_constraints.items():
         name = sym.names.get(s, str(s))
-        lo, hi = r.lower, r.upper
-        dims[name] = {"min": int(lo) if lo.is_finite else None,
-                      "max": int(hi) if hi.is_finite else None}
+        dims[name] = {"min": _bound(r.lower), "max": _bound(r.upper)}
 
     nodes = []
     for n in ep.graph.nodes:

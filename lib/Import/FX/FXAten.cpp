@@ -179,22 +179,6 @@ LogicalResult embedding(FXNode &n, R &r) {
   return success();
 }
 
-template <typename OpT> LogicalResult reduction(FXNode &n, R &r) {
-  auto x = n.tensor(0, "input");
-  if (failed(x))
-    return failure();
-  auto dims = reduceDims(n, *x, n.arg(1, "dim"));
-  auto keep = n.intArg(2, "keepdim", 0);
-  if (failed(dims) || failed(keep))
-    return failure();
-  Value v = *x;
-  if (Type want = n.dtypeArg())
-    v = n.cast(v, want);
-  r = R::ofTensor(n.b.create<OpT>(n.loc, v, n.b.getDenseI64ArrayAttr(*dims),
-                                  n.b.getBoolAttr(*keep)));
-  return success();
-}
-
 /// any/all over bool (or numbers, nonzero): a max/min over 0/1.
 template <bool Any> LogicalResult anyAll(FXNode &n, R &r) {
   auto x = n.tensor(0, "input");
@@ -214,8 +198,9 @@ template <bool Any> LogicalResult anyAll(FXNode &n, R &r) {
   auto axes = n.b.getDenseI64ArrayAttr(*dims);
   Value red = Any ? Value(n.b.create<ReduceMaxOp>(n.loc, f, axes, n.b.getBoolAttr(*keep)))
                   : Value(n.b.create<ReduceMinOp>(n.loc, f, axes, n.b.getBoolAttr(*keep)));
-  r = R::ofTensor(n.b.create<CastOp>(
-      n.loc, n.type(red).clone(n.b.getI1Type()), red));
+  // > 0 rather than a cast: over nothing the max is -inf (any: false) and
+  // the min +inf (all: true), as torch gives.
+  r = R::ofTensor(n.b.create<GreaterOp>(n.loc, red, n.scalar(n.b.getF32Type(), 0)));
   return success();
 }
 
@@ -270,9 +255,13 @@ LogicalResult argMaxMin(FXNode &n, R &r, bool isMax) {
     axis = *dd;
   }
   auto ax = n.b.getI64IntegerAttr(axis);
-  auto k = n.b.getBoolAttr(*keep && d && d->kind != R::None);
-  r = R::ofTensor(isMax ? Value(n.b.create<ArgMaxOp>(n.loc, v, ax, k, n.b.getBoolAttr(false)))
-                        : Value(n.b.create<ArgMinOp>(n.loc, v, ax, k, n.b.getBoolAttr(false))));
+  bool all = !d || d->kind == R::None;
+  auto k = n.b.getBoolAttr(*keep && !all);
+  Value out = isMax ? Value(n.b.create<ArgMaxOp>(n.loc, v, ax, k, n.b.getBoolAttr(false)))
+                    : Value(n.b.create<ArgMinOp>(n.loc, v, ax, k, n.b.getBoolAttr(false)));
+  if (all && *keep) // every dim kept, as size 1
+    out = n.reshape(out, SmallVector<int64_t>(n.type(*x).getRank(), 1));
+  r = R::ofTensor(out);
   return success();
 }
 LogicalResult argMax(FXNode &n, R &r) { return argMaxMin(n, r, true); }
@@ -395,11 +384,17 @@ LogicalResult indexSelect(FXNode &n, R &r) {
   auto d = n.intArg(1, "dim", 0);
   if (failed(x) || failed(idx) || failed(d))
     return failure();
-  auto dd = n.dim(*d, std::max<int64_t>(n.type(*x).getRank(), 1));
+  if (n.type(*x).getRank() == 0) {
+    n.unsupported() << "index_select of a 0-d tensor";
+    return failure();
+  }
+  auto dd = n.dim(*d, n.type(*x).getRank());
   if (failed(dd))
     return failure();
-  r = R::ofTensor(n.b.create<GatherOp>(n.loc, *x, toIndex(n, *idx),
-                                       n.b.getI64IntegerAttr(*dd)));
+  Value i = toIndex(n, *idx);
+  if (n.type(i).getRank() == 0) // a 0-d index keeps the dim, as size 1
+    i = n.reshape(i, {1});
+  r = R::ofTensor(n.b.create<GatherOp>(n.loc, *x, i, n.b.getI64IntegerAttr(*dd)));
   return success();
 }
 
@@ -425,6 +420,8 @@ LogicalResult cumsum(FXNode &n, R &r) {
   if (failed(dd))
     return failure();
   Value v = *x;
+  if (n.type(v).getRank() == 0) // a scalar's cumsum is itself, as 1 element
+    v = n.reshape(v, {1});
   if (Type want = n.dtypeArg()) {
     v = n.cast(v, want);
   } else if (isa<IntegerType>(n.type(v).getElementType()) &&
@@ -432,8 +429,9 @@ LogicalResult cumsum(FXNode &n, R &r) {
     // torch sums integers (and bools) in int64.
     v = n.cast(v, n.b.getI64Type());
   }
-  r = R::ofTensor(n.b.create<CumSumOp>(n.loc, v, n.b.getI64IntegerAttr(*dd),
-                                       n.b.getBoolAttr(false), n.b.getBoolAttr(false)));
+  Value out = n.b.create<CumSumOp>(n.loc, v, n.b.getI64IntegerAttr(*dd),
+                                  n.b.getBoolAttr(false), n.b.getBoolAttr(false));
+  r = R::ofTensor(n.reshape(out, n.type(*x).getShape()));
   return success();
 }
 
@@ -752,7 +750,11 @@ LogicalResult topk(FXNode &n, R &r) {
   if (failed(x) || failed(k) || failed(d) || failed(largest) || failed(sorted))
     return failure();
   auto t = n.type(*x);
-  auto dd = n.dim(*d, std::max<int64_t>(t.getRank(), 1));
+  if (t.getRank() == 0) {
+    n.unsupported() << "topk of a 0-d tensor";
+    return failure();
+  }
+  auto dd = n.dim(*d, t.getRank());
   if (failed(dd))
     return failure();
   if (*k < 0 || *k > t.getDimSize(*dd)) {
@@ -827,6 +829,23 @@ template <bool Linear> LogicalResult upsample(FXNode &n, R &r) {
     n.error() << "upsampling needs an output size or two scale factors";
     return failure();
   }
+  if (!Linear && size && size->kind == R::List) {
+    // torch's nearest with a size: source index floor(o * in / out), in
+    // integers (a double scale can land just below a whole number).
+    Value v = *x;
+    for (int d = 2; d < 4; ++d) {
+      int64_t in = t.getDimSize(d), o = out[d];
+      if (in == o)
+        continue;
+      ref::Tensor idx(ref::DType::I64, {o});
+      for (int64_t i = 0; i < o; ++i)
+        idx.setInt(i, std::min((i * in) / o, in - 1));
+      Value c = n.b.create<ConstantOp>(n.loc, ref::tensorToAttr(idx, n.b.getContext()));
+      v = n.b.create<GatherOp>(n.loc, v, c, n.b.getI64IntegerAttr(d));
+    }
+    r = R::ofTensor(v);
+    return success();
+  }
   StringRef coord = Linear ? (align ? "align_corners" : "half_pixel") : "asymmetric";
   r = R::ofTensor(n.b.create<ResizeOp>(
       n.loc, t.clone(out), *x, n.b.getStringAttr(Linear ? "linear" : "nearest"),
@@ -852,8 +871,10 @@ FailureOr<Value> dfa::fximport::advancedIndex(FXNode &n, Value x,
   for (auto [i, e] : llvm::enumerate(perDim)) {
     if (!e)
       continue;
-    if (n.type(e).getElementType().isInteger(1)) {
-      n.unsupported() << "indexing with a bool mask (a data-dependent shape)";
+    Type ie = n.type(e).getElementType();
+    if (ie.isInteger(1) || (ie.isInteger(8) && ie.isUnsignedInteger())) {
+      // torch reads a uint8 index as a mask too.
+      n.unsupported() << "indexing with a mask (a data-dependent shape)";
       return failure();
     }
     if (!isa<IntegerType>(n.type(e).getElementType())) {
@@ -940,9 +961,13 @@ void dfa::fximport::addAtenHandlers(llvm::StringMap<Handler> &t) {
   same({"aten.ge.Scalar", "aten.ge.Tensor"}, "ge");
   same({"aten.maximum.default"}, "maximum");
   same({"aten.minimum.default"}, "minimum");
-  same({"aten.logical_and.default", "aten.bitwise_and.Tensor"}, "logical_and");
-  same({"aten.logical_or.default", "aten.bitwise_or.Tensor"}, "logical_or");
-  same({"aten.logical_not.default", "aten.bitwise_not.default"}, "logical_not");
+  same({"aten.logical_and.default"}, "logical_and");
+  same({"aten.logical_or.default"}, "logical_or");
+  same({"aten.bitwise_and.Tensor", "aten.bitwise_and.Scalar"}, "bitwise_and");
+  same({"aten.bitwise_or.Tensor", "aten.bitwise_or.Scalar"}, "bitwise_or");
+  same({"aten.bitwise_xor.Tensor", "aten.bitwise_xor.Scalar"}, "bitwise_xor");
+  same({"aten.logical_not.default"}, "logical_not");
+  same({"aten.bitwise_not.default"}, "bitwise_not");
   for (const char *op : {"neg", "relu", "sign", "floor", "ceil", "round", "silu", "sigmoid", "tanh", "exp", "log",
                          "sqrt", "rsqrt", "abs", "erf", "sin", "cos",
                          "reciprocal", "hardswish", "mish", "softplus", "gelu",
@@ -997,13 +1022,11 @@ void dfa::fximport::addAtenHandlers(llvm::StringMap<Handler> &t) {
   t["aten._adaptive_avg_pool2d.default"] = t.lookup("adaptive_avg_pool2d");
   t["aten.adaptive_avg_pool2d.default"] = t.lookup("adaptive_avg_pool2d");
   t["aten.embedding.default"] = embedding;
-  t["aten.sum.dim_IntList"] = reduction<ReduceSumOp>;
-  t["aten.sum.default"] = reduction<ReduceSumOp>;
-  t["aten.mean.dim"] = reduction<ReduceMeanOp>;
-  t["aten.mean.default"] = reduction<ReduceMeanOp>;
-  t["aten.amax.default"] = reduction<ReduceMaxOp>;
-  t["aten.amin.default"] = reduction<ReduceMinOp>;
-  t["aten.prod.dim_int"] = reduction<ReduceProdOp>;
+  same({"aten.sum.dim_IntList", "aten.sum.default"}, "sum");
+  same({"aten.mean.dim", "aten.mean.default"}, "mean");
+  same({"aten.amax.default"}, "amax");
+  same({"aten.amin.default"}, "amin");
+  same({"aten.prod.dim_int", "aten.prod.default"}, "prod");
   t["aten.any.dim"] = anyAll<true>;
   t["aten.any.dims"] = anyAll<true>;
   t["aten.any.default"] = anyAll<true>;

@@ -193,15 +193,69 @@ template <typename OpT> LogicalResult unary(FXNode &n, R &r) {
   return success();
 }
 
-LogicalResult invert(FXNode &n, R &r) {
+/// bitwise_and/or/xor: of bools, the logical op; of integers, the bits.
+template <int Kind> LogicalResult bitwise(FXNode &n, R &r) {
+  auto a = n.tensor(0, "input");
+  const R *b = n.arg(1, "other");
+  if (failed(a) || !b)
+    return failure();
+  auto bt = n.asTensor(*b, *a);
+  if (failed(bt))
+    return failure();
+  Type elt = n.type(*a).getElementType();
+  Value rhs = n.cast(*bt, elt);
+  if (failed(broadcastShapes(n.type(*a).getShape(), n.type(rhs).getShape()))) {
+    n.error() << "operand shapes " << a->getType() << " and " << rhs.getType()
+              << " do not broadcast";
+    return failure();
+  }
+  if (elt.isInteger(1)) {
+    r = R::ofTensor(Kind == 0   ? Value(n.b.create<AndOp>(n.loc, *a, rhs))
+                    : Kind == 1 ? Value(n.b.create<OrOp>(n.loc, *a, rhs))
+                                : Value(n.b.create<XorOp>(n.loc, *a, rhs)));
+    return success();
+  }
+  if (!isa<IntegerType>(elt)) {
+    n.error() << "bitwise ops take integer or bool tensors, not " << a->getType();
+    return failure();
+  }
+  r = R::ofTensor(n.b.create<BitwiseOp>(n.loc, *a, rhs,
+                                        n.b.getStringAttr(Kind == 0   ? "and"
+                                                          : Kind == 1 ? "or"
+                                                                      : "xor")));
+  return success();
+}
+
+/// ~x: of bools, not; of integers, their bits flipped.
+LogicalResult bitwiseNot(FXNode &n, R &r) {
   auto x = n.tensor(0, "input");
   if (failed(x))
     return failure();
-  if (!n.type(*x).getElementType().isInteger(1)) {
-    n.unsupported() << "bitwise not of a non-bool tensor";
+  Type elt = n.type(*x).getElementType();
+  if (elt.isInteger(1)) {
+    r = R::ofTensor(n.b.create<NotOp>(n.loc, *x));
+    return success();
+  }
+  if (!isa<IntegerType>(elt)) {
+    n.error() << "bitwise not of " << x->getType();
     return failure();
   }
-  r = R::ofTensor(n.b.create<NotOp>(n.loc, *x));
+  r = R::ofTensor(n.b.create<BitwiseNotOp>(n.loc, *x));
+  return success();
+}
+
+/// logical_not(x): x == 0, as bools.
+LogicalResult logicalNot(FXNode &n, R &r) {
+  auto x = n.tensor(0, "input");
+  if (failed(x))
+    return failure();
+  Type elt = n.type(*x).getElementType();
+  if (elt.isInteger(1)) {
+    r = R::ofTensor(n.b.create<NotOp>(n.loc, *x));
+    return success();
+  }
+  r = R::ofTensor(n.b.create<EqualOp>(n.loc, n.type(*x).clone(n.b.getI1Type()), *x,
+                                      n.scalar(elt, 0)));
   return success();
 }
 
@@ -502,9 +556,12 @@ const llvm::StringMap<Handler> &dfa::fximport::functionHandlers() {
     t["logical_and"] = binary<AndOp>;
     t["or_"] = binary<OrOp>;
     t["logical_or"] = binary<OrOp>;
-    t["invert"] = invert;
-    t["logical_not"] = invert;
-    t["bitwise_not"] = invert;
+    t["invert"] = bitwiseNot;
+    t["bitwise_and"] = bitwise<0>;
+    t["bitwise_or"] = bitwise<1>;
+    t["bitwise_xor"] = bitwise<2>;
+    t["logical_not"] = logicalNot;
+    t["bitwise_not"] = bitwiseNot;
     t["neg"] = unary<NegOp>;
     t["relu"] = unary<ReluOp>;
     t["relu_"] = unary<ReluOp>;

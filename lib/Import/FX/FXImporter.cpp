@@ -338,7 +338,8 @@ static bool rowMajor(const llvm::json::Value *meta) {
   const auto *stride = m ? m->getArray("stride") : nullptr;
   if (!shape || !stride)
     return true;
-  if (stride->size() != shape->size() || m->getInteger("storage_offset").value_or(0))
+  // An offset torch recorded (an int or a symbolic expression) is a view.
+  if (stride->size() != shape->size() || m->get("storage_offset"))
     return false;
   int64_t expect = 1;
   for (size_t i = shape->size(); i-- > 0;) {

@@ -47,6 +47,8 @@ FailureOr<SmallVector<int64_t>> dfa::fximport::reduceDims(FXNode &n, Value x,
 
 namespace {
 
+/// sum, mean, amax, ... over `dim` (all when absent), in the `dtype=` type
+/// when given; torch sums and multiplies integers and bools in int64.
 template <typename OpT> LogicalResult reduce(FXNode &n, R &r) {
   auto x = n.tensor(0, "input");
   if (failed(x))
@@ -55,7 +57,13 @@ template <typename OpT> LogicalResult reduce(FXNode &n, R &r) {
   auto keep = n.intArg(2, "keepdim", 0);
   if (failed(dims) || failed(keep))
     return failure();
-  r = R::ofTensor(n.b.create<OpT>(n.loc, *x, n.b.getDenseI64ArrayAttr(*dims),
+  Value v = *x;
+  if (Type want = n.dtypeArg())
+    v = n.cast(v, want);
+  else if (isa<IntegerType>(n.type(v).getElementType()) &&
+           (std::is_same_v<OpT, ReduceSumOp> || std::is_same_v<OpT, ReduceProdOp>))
+    v = n.cast(v, n.b.getI64Type());
+  r = R::ofTensor(n.b.create<OpT>(n.loc, v, n.b.getDenseI64ArrayAttr(*dims),
                                   n.b.getBoolAttr(*keep)));
   return success();
 }

@@ -522,9 +522,10 @@ FailureOr<Value> basicIndex(FXNode &n, Value x, const std::vector<R> &items) {
   return n.reshape(v, outShape);
 }
 
-/// x[items] with index tensors among them (advanced indexing): the slices
-/// apply first, then the tensors (and, as numpy does, the ints beside
-/// them) index their dims together.
+/// x[items] with index tensors among them (advanced indexing): the ints
+/// and slices apply first (torch selects an int's dim away, where numpy
+/// would broadcast it with the tensors), then the tensors index the dims
+/// left together.
 FailureOr<Value> tensorIndex(FXNode &n, Value x, const std::vector<R> &items) {
   int64_t rank = n.type(x).getRank(), consumed = 0;
   for (const R &i : items) {
@@ -552,10 +553,7 @@ FailureOr<Value> tensorIndex(FXNode &n, Value x, const std::vector<R> &items) {
       basic.push_back(all);
       perDim.push_back(i.tensor);
     } else if (i.kind == R::Int) {
-      basic.push_back(all);
-      ref::Tensor k(ref::DType::I64, {});
-      k.setDouble(0, (double)i.i);
-      perDim.push_back(n.b.create<ConstantOp>(n.loc, ref::tensorToAttr(k, n.b.getContext())));
+      basic.push_back(i); // torch selects first: the dim goes, no index
     } else {
       n.unsupported() << "index " << i.describe();
       return failure();
