@@ -110,7 +110,7 @@ bool dfa::ref::writeNpy(llvm::StringRef path, const Tensor &in,
   // numpy has no bfloat16, 8-bit float or sub-byte integer: those are
   // written widened (float32, int8, uint8), exactly.
   Tensor t = in;
-  if (t.dtype() == DType::BF16 || (isFloat(t.dtype()) && dtypeSize(t.dtype()) == 1))
+  if (t.dtype() == DType::BF16 || isFloat8(t.dtype()))
     t = Tensor::fromFloats(DType::F32, in.shape(), in.toFloats());
   else if (dtypeBits(t.dtype()) < 8) {
     t = Tensor(isUnsigned(in.dtype()) ? DType::U8 : DType::I8, in.shape());

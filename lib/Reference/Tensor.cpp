@@ -44,6 +44,8 @@ bool dfa::ref::isFloat(DType t) {
          t == DType::F8E5M2 || t == DType::F8E5M2FNUZ;
 }
 
+bool dfa::ref::isFloat8(DType t) { return isFloat(t) && dtypeSize(t) == 1; }
+
 bool dfa::ref::isUnsigned(DType t) {
   return t == DType::U64 || t == DType::U32 || t == DType::U16 ||
          t == DType::U8 || t == DType::Bool || t == DType::U4 || t == DType::U2;

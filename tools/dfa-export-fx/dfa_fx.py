@@ -94,18 +94,6 @@ def _dtype(dt, where):
     return _DTYPES[dt]
 
 
-def _meta(val, where):
-    """Tensor metadata (or a list of it for tuple results)."""
-    if isinstance(val, torch.Tensor):
-        # An intermediate of a dtype dfa lacks is recorded as torch names it;
-        # the importer reports it at the node that needs it.
-        dt = _DTYPES.get(val.dtype, str(val.dtype).replace("torch.", ""))
-        return {"shape": list(val.shape), "dtype": dt, "stride": list(val.stride())}
-    if isinstance(val, (tuple, list)) and any(isinstance(v, torch.Tensor) for v in val):
-        return [_meta(v, where) for v in val]
-    return None
-
-
 def _encode(arg):
     """JSON for an FX argument: node references, literals and containers."""
     if isinstance(arg, torch.fx.Node):
@@ -136,6 +124,7 @@ class _Recorder(torch.fx.Interpreter):
     def __init__(self, gm):
         super().__init__(gm)
         self.meta = {}
+        self.sizes = _SymNames()  # symbolic_trace records concrete sizes
         # Calls of library functions that tracing kept opaque, with their
         # argument values: (node, args, kwargs).
         self.leaves = []
@@ -155,7 +144,7 @@ class _Recorder(torch.fx.Interpreter):
                 where = "module '%s' (%s)" % (n.target, type(mod).__name__)
             msg = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
             raise ExportError("%s failed on the example inputs: %s" % (where, msg))
-        self.meta[n.name] = _meta(result, "node '%s'" % n.name)
+        self.meta[n.name] = _meta(result, self.sizes)
         return result
 
 
@@ -483,7 +472,7 @@ class _SymNames:
                     self.names.setdefault(size.node.expr, name)
 
     def expr(self, v):
-        if isinstance(v, torch.SymInt):
+        if isinstance(v, getattr(torch, "SymInt", ())):  # torch 1.13 has none
             e = v.node.expr
             if e.is_number:
                 return int(e)
@@ -504,7 +493,11 @@ def _bound(v):
     return int(f) if f == f and abs(f) != float("inf") else None
 
 
-def _meta_export(val, sym):
+def _meta(val, sym):
+    """A node's recorded result: shape, dtype and stride (sizes printed by
+    `sym`), the storage offset of a view, a list of these for tuples. An
+    intermediate of a dtype dfa lacks is recorded as torch names it; the
+    importer reports it at the node that needs it."""
     if isinstance(val, torch.Tensor):
         dt = _DTYPES.get(val.dtype, str(val.dtype).replace("torch.", ""))
         meta = {"shape": [sym.expr(d) for d in val.shape], "dtype": dt,
@@ -514,7 +507,7 @@ def _meta_export(val, sym):
             meta["storage_offset"] = offset
         return meta
     if isinstance(val, (tuple, list)) and any(isinstance(v, torch.Tensor) for v in val):
-        return [_meta_export(v, sym) if isinstance(v, torch.Tensor) else None for v in val]
+        return [_meta(v, sym) for v in val]
     return None
 
 
@@ -599,7 +592,7 @@ def _capture_export(module, example_inputs, root_name, dynamic_shapes):
             path = path.replace("L['self'].", "").replace("L['self']", "")
             if path and not path.startswith("_"):
                 entry["module_path"] = path
-        meta = _meta_export(n.meta.get("val"), sym)
+        meta = _meta(n.meta.get("val"), sym)
         if meta is not None:
             entry["meta"] = meta
         where = _user_frame(n.meta.get("stack_trace"))

@@ -43,6 +43,8 @@ size_t dtypeSize(DType t);
 /// Bits per element in a file or on a device (4 for int4).
 unsigned dtypeBits(DType t);
 bool isFloat(DType t);
+/// One of the 8-bit float formats.
+bool isFloat8(DType t);
 bool isUnsigned(DType t);
 /// numpy-style name: float32, int64, bool, ...
 llvm::StringRef dtypeName(DType t);

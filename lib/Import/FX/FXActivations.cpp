@@ -95,14 +95,6 @@ LogicalResult celu(FXNode &n, R &r) {
   return success();
 }
 
-LogicalResult softsign(FXNode &n, R &r) {
-  auto x = n.tensor(0, "input");
-  if (failed(x))
-    return failure();
-  r = R::ofTensor(n.b.create<SoftsignOp>(n.loc, *x));
-  return success();
-}
-
 /// log(sigmoid(x)) = -softplus(-x), stable for large |x|.
 LogicalResult logsigmoid(FXNode &n, R &r) {
   auto x = n.tensor(0, "input");
@@ -274,7 +266,6 @@ void dfa::fximport::addActivationHandlers(llvm::StringMap<Handler> &table,
       {elu, {"elu", "aten.elu.default"}, {"ELU"}},
       {selu, {"selu", "aten.selu.default"}, {"SELU"}},
       {celu, {"celu", "aten.celu.default"}, {"CELU"}},
-      {softsign, {"softsign"}, {"Softsign"}},
       {logsigmoid, {"logsigmoid", "log_sigmoid"}, {"LogSigmoid"}},
       {softplus, {"softplus", "aten.softplus.default"}, {"Softplus"}},
       {glu, {"glu", "aten.glu.default"}, {"GLU"}},

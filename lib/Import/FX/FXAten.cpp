@@ -75,19 +75,21 @@ LogicalResult batchNormNoTraining(FXNode &n, R &r) {
   return success();
 }
 
-/// native_layer_norm(x, shape, w, b, eps) -> (y, mean, rstd).
-LogicalResult nativeLayerNorm(FXNode &n, R &r) {
-  auto x = n.tensor(0, "input");
-  auto shape = n.intList(1, "normalized_shape", false);
-  auto eps = n.floatArg(4, "eps", 1e-5);
-  if (failed(x) || failed(shape) || failed(eps))
+/// An ATen op that is torch function `fn` (same arguments) with `unused`
+/// more results that inference never reads: native_layer_norm is
+/// layer_norm plus (mean, rstd), max_pool2d_with_indices max_pool2d plus
+/// the indices.
+LogicalResult firstResultOf(FXNode &n, R &r, StringRef fn, int unused) {
+  if (failed(functionHandlers().lookup(fn)(n, r)))
     return failure();
-  auto y = layerNorm(n, *x, *shape, n.optTensor(2, "weight"),
-                     n.optTensor(3, "bias"), *eps);
-  if (failed(y))
-    return failure();
-  r = withUnused(*y, 2);
+  r = withUnused(r.tensor, unused);
   return success();
+}
+LogicalResult nativeLayerNorm(FXNode &n, R &r) {
+  return firstResultOf(n, r, "layer_norm", 2);
+}
+LogicalResult maxPoolWithIndices(FXNode &n, R &r) {
+  return firstResultOf(n, r, "max_pool2d", 1);
 }
 
 /// native_group_norm(x, w, b, N, C, HxW, group, eps) -> (y, mean, rstd),
@@ -134,35 +136,6 @@ LogicalResult safeSoftmax(FXNode &n, R &r) {
   Value nan = n.b.create<IsNaNOp>(n.loc, n.type(*s).clone(n.b.getI1Type()), *s);
   r = R::ofTensor(n.b.create<WhereOp>(n.loc, nan, n.scalar(elt, 0), *s));
   return success();
-}
-
-/// max_pool2d_with_indices(x, k, s, p, d, ceil) -> (y, indices).
-LogicalResult maxPoolWithIndices(FXNode &n, R &r) {
-  auto x = n.tensor(0, "input");
-  auto k = n.optIntList(1, "kernel_size", {}), s = n.optIntList(2, "stride", {}),
-       p = n.optIntList(3, "padding", {0}), d = n.optIntList(4, "dilation", {1});
-  auto ceil = n.intArg(5, "ceil_mode", 0);
-  if (failed(x) || failed(k) || failed(s) || failed(p) || failed(d) || failed(ceil))
-    return failure();
-  auto y = pool2d(n, *x, true, *k, *s, *p, *d, *ceil, false);
-  if (failed(y))
-    return failure();
-  r = withUnused(*y, 1);
-  return success();
-}
-
-LogicalResult avgPool(FXNode &n, R &r) {
-  auto x = n.tensor(0, "input");
-  auto k = n.optIntList(1, "kernel_size", {}), s = n.optIntList(2, "stride", {}),
-       p = n.optIntList(3, "padding", {0});
-  auto ceil = n.intArg(4, "ceil_mode", 0), cip = n.intArg(5, "count_include_pad", 1);
-  if (failed(x) || failed(k) || failed(s) || failed(p) || failed(ceil) || failed(cip))
-    return failure();
-  if (const R *div = n.arg(6, "divisor_override"); div && div->kind != R::None) {
-    n.unsupported() << "divisor_override";
-    return failure();
-  }
-  return setTensor(r, pool2d(n, *x, false, *k, *s, *p, {1}, *ceil, *cip));
 }
 
 /// embedding(weight, indices, ...): the table comes first, unlike
@@ -465,21 +438,6 @@ LogicalResult constantPad(FXNode &n, R &r) {
                                     n.b.getDenseI64ArrayAttr(pads),
                                     n.b.getStringAttr("constant"),
                                     n.b.getF64FloatAttr(*v)));
-  return success();
-}
-
-/// fmod (C's remainder) and remainder (Python's, the divisor's sign).
-template <bool FMod> LogicalResult modFn(FXNode &n, R &r) {
-  auto x = n.tensor(0, "input");
-  const R *y = n.arg(1, "other");
-  if (failed(x) || !y)
-    return failure();
-  auto yy = n.asTensor(*y, *x);
-  if (failed(yy))
-    return failure();
-  Value rhs = *yy;
-  rhs = n.cast(rhs, n.type(*x).getElementType());
-  r = R::ofTensor(n.b.create<ModOp>(n.loc, *x, rhs, n.b.getBoolAttr(FMod)));
   return success();
 }
 
@@ -959,6 +917,8 @@ void dfa::fximport::addAtenHandlers(llvm::StringMap<Handler> &t) {
   same({"aten.le.Scalar", "aten.le.Tensor"}, "le");
   same({"aten.gt.Scalar", "aten.gt.Tensor"}, "gt");
   same({"aten.ge.Scalar", "aten.ge.Tensor"}, "ge");
+  same({"aten.fmod.Scalar", "aten.fmod.Tensor"}, "fmod");
+  same({"aten.remainder.Scalar", "aten.remainder.Tensor"}, "remainder");
   same({"aten.maximum.default"}, "maximum");
   same({"aten.minimum.default"}, "minimum");
   same({"aten.logical_and.default"}, "logical_and");
@@ -1018,7 +978,7 @@ void dfa::fximport::addAtenHandlers(llvm::StringMap<Handler> &t) {
   t["aten._log_softmax.default"] = t.lookup("log_softmax");
   t["aten._safe_softmax.default"] = safeSoftmax;
   t["aten.max_pool2d_with_indices.default"] = maxPoolWithIndices;
-  t["aten.avg_pool2d.default"] = avgPool;
+  same({"aten.avg_pool2d.default"}, "avg_pool2d");
   t["aten._adaptive_avg_pool2d.default"] = t.lookup("adaptive_avg_pool2d");
   t["aten.adaptive_avg_pool2d.default"] = t.lookup("adaptive_avg_pool2d");
   t["aten.embedding.default"] = embedding;
@@ -1046,10 +1006,6 @@ void dfa::fximport::addAtenHandlers(llvm::StringMap<Handler> &t) {
   t["aten.gather.default"] = gatherFn;
   t["aten.cumsum.default"] = cumsum;
   t["aten.constant_pad_nd.default"] = constantPad;
-  t["aten.fmod.Scalar"] = modFn<true>;
-  t["aten.fmod.Tensor"] = modFn<true>;
-  t["aten.remainder.Scalar"] = modFn<false>;
-  t["aten.remainder.Tensor"] = modFn<false>;
   t["aten.copy.default"] = copy;
   t["aten.slice_scatter.default"] = sliceScatter;
   t["aten.select_scatter.default"] = selectScatter;

@@ -150,6 +150,16 @@ LogicalResult floordiv(FXNode &n, R &r) {
   return binary<DivOp>(n, r);
 }
 
+/// fmod: C's remainder, the dividend's sign (remainder and % are mod's,
+/// Python's, the divisor's sign).
+LogicalResult fmod(FXNode &n, R &r) {
+  if (failed(binary<ModOp>(n, r)))
+    return failure();
+  if (r.kind == R::Tensor)
+    r.tensor.getDefiningOp<ModOp>().setFmod(true);
+  return success();
+}
+
 LogicalResult rsub(FXNode &n, R &r) {
   if (n.args.size() < 2) {
     n.error() << "needs two operands";
@@ -544,6 +554,8 @@ const llvm::StringMap<Handler> &dfa::fximport::functionHandlers() {
     t["pow"] = binary<PowOp>;
     t["floordiv"] = floordiv;
     t["mod"] = binary<ModOp>;
+    t["remainder"] = binary<ModOp>;
+    t["fmod"] = fmod;
     t["maximum"] = binary<MaxOp>;
     t["minimum"] = binary<MinOp>;
     t["eq"] = compare<EqualOp>;

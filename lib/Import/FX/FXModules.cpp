@@ -272,6 +272,7 @@ const llvm::StringMap<Handler> &dfa::fximport::moduleHandlers() {
     t["Tanh"] = unaryModule<TanhOp>;
     t["Hardswish"] = unaryModule<HardSwishOp>;
     t["Mish"] = unaryModule<MishOp>;
+    t["Softsign"] = unaryModule<SoftsignOp>;
     t["GELU"] = geluModule;
     t["ReLU6"] = relu6Module;
     t["Hardtanh"] = hardtanhModule;

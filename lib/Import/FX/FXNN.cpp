@@ -264,6 +264,10 @@ LogicalResult avgPoolFn(FXNode &n, R &r) {
   auto ceil = n.intArg(4, "ceil_mode", 0), cip = n.intArg(5, "count_include_pad", 1);
   if (failed(x) || failed(k) || failed(s) || failed(p) || failed(ceil) || failed(cip))
     return failure();
+  if (const R *div = n.arg(6, "divisor_override"); div && div->kind != R::None) {
+    n.unsupported() << "divisor_override";
+    return failure();
+  }
   auto v = pool2d(n, *x, false, *k, *s, *p, {1}, *ceil, *cip);
   return setTensor(r, v);
 }

@@ -198,7 +198,7 @@ LogicalResult convertClip(NodeContext &c, Results &r) {
 Value castSaturating(NodeContext &c, Value x, Type elt) {
   c.ignoreAttrs({"round_mode"});
   auto to = ref::dtypeOf(elt);
-  bool f8 = to && ref::isFloat(*to) && ref::dtypeSize(*to) == 1;
+  bool f8 = to && ref::isFloat8(*to);
   if (f8 && c.intAttr("saturate", 1) && cast<RankedTensorType>(x.getType()).getElementType() != elt) {
     if (!isa<FloatType>(cast<RankedTensorType>(x.getType()).getElementType()))
       x = c.cast(x, c.b.getF32Type());

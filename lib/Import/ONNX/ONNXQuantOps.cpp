@@ -122,7 +122,7 @@ LogicalResult convertQuantizeLinear(NodeContext &c, Results &r) {
     to = c.b.getIntegerType(8, /*isSigned=*/false);
   std::optional<std::pair<double, double>> range = quantRange(to);
   std::optional<ref::DType> f8 = ref::dtypeOf(to);
-  if (f8 && !(ref::isFloat(*f8) && ref::dtypeSize(*f8) == 1))
+  if (f8 && !ref::isFloat8(*f8))
     f8.reset();
   if (!range && !f8) {
     c.unsupported() << "quantizing to " << to
