@@ -20,6 +20,9 @@ using namespace dfa::graph;
 #define GET_ATTRDEF_CLASSES
 #include "dialects/Graph/GraphAttrs.cpp.inc"
 
+#define GET_TYPEDEF_CLASSES
+#include "dialects/Graph/GraphTypes.cpp.inc"
+
 void GraphDialect::initialize() {
   addOperations<
 #define GET_OP_LIST
@@ -29,6 +32,15 @@ void GraphDialect::initialize() {
 #define GET_ATTRDEF_LIST
 #include "dialects/Graph/GraphAttrs.cpp.inc"
       >();
+  addTypes<
+#define GET_TYPEDEF_LIST
+#include "dialects/Graph/GraphTypes.cpp.inc"
+      >();
+}
+
+bool dfa::graph::isFloatElement(Type t) {
+  return isa<FloatType, Float4E2M1FNType, Float6E2M3FNType, Float6E3M2FNType,
+             Float8E8M0FNUType>(t);
 }
 
 //===----------------------------------------------------------------------===//
@@ -162,8 +174,15 @@ int64_t dfa::graph::tensorElements(Type type) {
   return shaped.getNumElements();
 }
 
+unsigned dfa::graph::elementBits(Type elementType) {
+  return TypeSwitch<Type, unsigned>(elementType)
+      .Case<Float4E2M1FNType, Float6E2M3FNType, Float6E3M2FNType,
+            Float8E8M0FNUType>([](auto t) { return decltype(t)::kWidth; })
+      .Default([](Type t) { return t.getIntOrFloatBitWidth(); });
+}
+
 int64_t dfa::graph::elementBytes(Type elementType) {
-  int64_t bits = elementType.getIntOrFloatBitWidth();
+  int64_t bits = elementBits(elementType);
   return std::max<int64_t>(1, (bits + 7) / 8);
 }
 

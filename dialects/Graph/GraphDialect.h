@@ -15,8 +15,13 @@
 
 #include "dialects/Graph/GraphDialect.h.inc"
 
+#include "dialects/Graph/GraphEnums.h.inc"
+
 #define GET_ATTRDEF_CLASSES
 #include "dialects/Graph/GraphAttrs.h.inc"
+
+#define GET_TYPEDEF_CLASSES
+#include "dialects/Graph/GraphTypes.h.inc"
 
 namespace dfa::graph {
 /// The module attributes of the graph dialect, declared once; the
@@ -42,6 +47,10 @@ inline constexpr llvm::StringLiteral kFp32MatmulAttr = "graph.fp32_matmul";
 /// How the target stores a weight, a constant or a function argument (a
 /// LayoutAttr, set by graph-layout; a kernel's outputs have `layouts`).
 inline constexpr llvm::StringLiteral kLayoutAttr = "graph.layout";
+
+/// A float element type: a builtin FloatType or one of the graph dialect's
+/// minifloats (f4E2M1FN, f6E2M3FN, f6E3M2FN, f8E8M0FNU).
+bool isFloatElement(mlir::Type t);
 } // namespace dfa::graph
 
 #endif // DIALECTS_GRAPH_GRAPHDIALECT_H

@@ -26,6 +26,7 @@ def Graph_Dialect : Dialect {
   let dependentDialects = ["::mlir::func::FuncDialect"];
   let hasConstantMaterializer = 1;
   let useDefaultAttributePrinterParser = 1;
+  let useDefaultTypePrinterParser = 1;
   // The module attributes stages hand each other (GraphDialect.h), checked.
   let hasOperationAttrVerify = 1;
   let hasRegionArgAttrVerify = 1;

@@ -16,9 +16,12 @@ class Evaluator;
 
 namespace dfa::graph {
 
-/// Bytes one element of an integer or float type takes: ceil(bits / 8), at
-/// least 1 (i1 and 4-bit types count one byte). Every byte count in dfa
-/// goes through it.
+/// Bits one element of an integer, float or graph minifloat type
+/// (`!graph.f4E2M1FN`, ...) has. Every element width in dfa goes through it.
+unsigned elementBits(mlir::Type elementType);
+
+/// Bytes one element takes: ceil(elementBits / 8), at least 1 (i1 and 4-bit
+/// types count one byte). Every byte count in dfa goes through it.
 int64_t elementBytes(mlir::Type elementType);
 
 /// Size in bytes of a statically shaped tensor type: elements times

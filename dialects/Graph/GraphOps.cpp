@@ -354,13 +354,22 @@ LogicalResult ScatterElementsOp::verify() { return verifyElementIndices(*this); 
 
 /// Bits an element takes in memory: a bool takes a byte, as ONNX stores it.
 static unsigned storedBits(Type t) {
-  return t.isInteger(1) ? 8 : t.getIntOrFloatBitWidth();
+  return t.isInteger(1) ? 8 : elementBits(t);
+}
+
+LogicalResult CastOp::verify() {
+  if ((getRoundMode() || getNonsaturating()) &&
+      !isa<Float8E8M0FNUType>(getElementTypeOrSelf(getOutput().getType())))
+    return emitOpError("round_mode and nonsaturating apply to an f8E8M0FNU "
+                       "result only");
+  return success();
 }
 
 LogicalResult BitCastOp::verify() {
   Type from = getElementTypeOrSelf(getInput().getType());
   Type to = getElementTypeOrSelf(getOutput().getType());
-  if (!from.isIntOrFloat() || !to.isIntOrFloat() || storedBits(from) != storedBits(to) ||
+  auto scalar = [](Type t) { return t.isIntOrFloat() || isFloatElement(t); };
+  if (!scalar(from) || !scalar(to) || storedBits(from) != storedBits(to) ||
       storedBits(from) % 8)
     return emitOpError("cannot bit-cast ")
            << from << " to " << to << " (the types must take the same whole bytes)";

@@ -16,8 +16,6 @@
 #include "mlir/Interfaces/InferTypeOpInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
-#include "dialects/Graph/GraphEnums.h.inc"
-
 namespace dfa::graph {
 /// Whether a kernel of this kind runs on the matrix units: matmul, conv
 /// and attention.

@@ -16,6 +16,7 @@
 
 include "dialects/Graph/GraphDialect.td"
 include "dialects/Graph/GraphAttrs.td"
+include "dialects/Graph/GraphTypes.td"
 include "dialects/Graph/GraphInterfaces.td"
 include "mlir/IR/OpBase.td"
 include "mlir/IR/EnumAttr.td"
@@ -187,15 +188,41 @@ def Graph_IsInfOp : Graph_PredicateOp<"is_inf"> {
                        DefaultValuedAttr<BoolAttr, "true">:$detect_negative);
 }
 
+// How graph.cast rounds a float to an E8M0 power of two (ONNX Cast's
+// round_mode); ref::toE8M0 is the conversion.
+def Graph_E8M0RoundingEnum : I32EnumAttr<"E8M0Rounding",
+    "how a float becomes an E8M0 power of two", [
+    I32EnumAttrCase<"Up", 0, "up">,
+    I32EnumAttrCase<"Down", 1, "down">,
+    I32EnumAttrCase<"Nearest", 2, "nearest">]> {
+  let cppNamespace = "::dfa::graph";
+  let genSpecializedAttr = 0;
+}
+def Graph_E8M0RoundingAttr
+    : EnumAttr<Graph_Dialect, Graph_E8M0RoundingEnum, "e8m0_rounding"> {
+  let assemblyFormat = "`<` $value `>`";
+}
+
 def Graph_CastOp : Graph_Op<"cast", [Elementwise, SameOperandsAndResultShape]> {
   let summary = "Converts elements to the result's element type";
   let description = [{
     Float to integer truncates toward zero; to `i1` tests for non-zero;
-    float narrowing rounds to nearest even.
+    float narrowing rounds to nearest even. The FP6 and FP4 minifloats
+    saturate. To `!graph.f8E8M0FNU`, `round_mode` (default up) picks the
+    power of two, and a value above 2^127 stays 2^127 unless
+    `nonsaturating`, which makes it NaN; both are only valid for that
+    result type.
   }];
-  let arguments = (ins Graph_Tensor:$input);
+  let arguments = (ins Graph_Tensor:$input,
+                       OptionalAttr<Graph_E8M0RoundingAttr>:$round_mode,
+                       UnitAttr:$nonsaturating);
   let results = (outs Graph_Tensor:$output);
+  let builders = [
+    OpBuilder<(ins "mlir::Type":$output, "mlir::Value":$input), [{
+      build($_builder, $_state, output, input, nullptr, false);
+    }]>];
   let hasFolder = 1;
+  let hasVerifier = 1;
 }
 
 def Graph_BitCastOp : Graph_Op<"bitcast", [Elementwise, SameOperandsAndResultShape]> {

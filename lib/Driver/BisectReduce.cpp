@@ -214,8 +214,7 @@ Reduction dfa::driver::reduce(BisectEnv &env, ModuleOp graph,
   r.shapesReduced = false;
   for (unsigned a = 0; a < mainOf(*best.module).getNumArguments(); ++a) {
     auto type = cast<RankedTensorType>(mainOf(*best.module).getArgument(a).getType());
-    int64_t g = env.target.minorGranule(
-        (type.getElementType().getIntOrFloatBitWidth() + 7) / 8);
+    int64_t g = env.target.minorGranule(graph::elementBytes(type.getElementType()));
     for (unsigned d = 0; d < type.getRank(); ++d) {
       bool minor = d + 1 == unsigned(type.getRank());
       for (int64_t size : smallerSizes(type.getDimSize(d), g, minor)) {

@@ -141,7 +141,15 @@ LogicalResult dfa::ref::evalOp<CastOp>(CastOp op, Evaluator &ev) {
   DType to = dtypeOfValue(op.getOutput());
   Tensor out(to, in.shape());
   int64_t n = in.numElements();
-  if (isFloat(in.dtype()) || isFloat(to)) {
+  if (to == DType::F8E8M0FNU) {
+    // graph::E8M0Rounding is the attribute's spelling of ref::E8M0Rounding.
+    static_assert(int(graph::E8M0Rounding::Nearest) == int(E8M0Rounding::Nearest));
+    auto mode = static_cast<E8M0Rounding>(
+        op.getRoundMode().value_or(graph::E8M0Rounding::Up));
+    for (int64_t i = 0; i < n; ++i)
+      out.data<uint8_t>()[i] =
+          toE8M0(float(in.getDouble(i)), mode, !op.getNonsaturating());
+  } else if (isFloat(in.dtype()) || isFloat(to)) {
     for (int64_t i = 0; i < n; ++i)
       out.setDouble(i, in.getDouble(i));
   } else {

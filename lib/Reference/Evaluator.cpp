@@ -29,6 +29,10 @@ std::optional<DType> dfa::ref::dtypeOf(Type t) {
   if (t.isFloat8E4M3FNUZ()) return DType::F8E4M3FNUZ;
   if (t.isFloat8E5M2()) return DType::F8E5M2;
   if (t.isFloat8E5M2FNUZ()) return DType::F8E5M2FNUZ;
+  if (isa<Float4E2M1FNType>(t)) return DType::F4E2M1FN;
+  if (isa<Float6E2M3FNType>(t)) return DType::F6E2M3FN;
+  if (isa<Float6E3M2FNType>(t)) return DType::F6E3M2FN;
+  if (isa<Float8E8M0FNUType>(t)) return DType::F8E8M0FNU;
   auto i = dyn_cast<IntegerType>(t);
   if (!i)
     return std::nullopt;
@@ -72,6 +76,10 @@ Type dfa::ref::mlirTypeOf(DType t, MLIRContext *ctx) {
   case DType::I2: return b.getIntegerType(2);
   case DType::U4: return u(4);
   case DType::U2: return u(2);
+  case DType::F4E2M1FN: return Float4E2M1FNType::get(ctx);
+  case DType::F6E2M3FN: return Float6E2M3FNType::get(ctx);
+  case DType::F6E3M2FN: return Float6E3M2FNType::get(ctx);
+  case DType::F8E8M0FNU: return Float8E8M0FNUType::get(ctx);
   }
   return {};
 }
@@ -123,10 +131,17 @@ Tensor dfa::ref::tensorFromAttr(ElementsAttr attr) {
   return t;
 }
 
-DenseElementsAttr dfa::ref::tensorToAttr(const Tensor &t, MLIRContext *ctx) {
+ElementsAttr dfa::ref::tensorToAttr(const Tensor &t, MLIRContext *ctx) {
   Type elt = mlirTypeOf(t.dtype(), ctx);
   auto type = RankedTensorType::get(t.shape(), elt);
   int64_t n = t.numElements();
+  if (!isa<IntegerType, FloatType>(elt)) {
+    // A graph minifloat: dense elements hold builtin types only, so the
+    // codes (one per byte, as the reference holds them) go into a blob.
+    ArrayRef<char> bytes(reinterpret_cast<const char *>(t.bytes()), t.byteSize());
+    return DenseResourceElementsAttr::get(
+        type, "minifloat", HeapAsmResourceBlob::allocateAndCopyInferAlign(bytes));
+  }
   if (t.dtype() == DType::Bool) {
     SmallVector<bool> v(n);
     for (int64_t i = 0; i < n; ++i)

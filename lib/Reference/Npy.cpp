@@ -107,10 +107,10 @@ bool dfa::ref::readNpy(llvm::StringRef path, Tensor &out, std::string &error) {
 
 bool dfa::ref::writeNpy(llvm::StringRef path, const Tensor &in,
                         std::string &error) {
-  // numpy has no bfloat16, 8-bit float or sub-byte integer: those are
+  // numpy has no bfloat16, minifloat or sub-byte integer: those are
   // written widened (float32, int8, uint8), exactly.
   Tensor t = in;
-  if (t.dtype() == DType::BF16 || isFloat8(t.dtype()))
+  if (t.dtype() == DType::BF16 || isMinifloat(t.dtype()))
     t = Tensor::fromFloats(DType::F32, in.shape(), in.toFloats());
   else if (dtypeBits(t.dtype()) < 8) {
     t = Tensor(isUnsigned(in.dtype()) ? DType::U8 : DType::I8, in.shape());

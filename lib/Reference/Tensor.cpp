@@ -24,14 +24,16 @@ size_t dfa::ref::dtypeSize(DType t) {
   case DType::I8: case DType::U8: case DType::Bool: return 1;
   case DType::F8E4M3FN: case DType::F8E4M3FNUZ: case DType::F8E5M2:
   case DType::F8E5M2FNUZ: case DType::I4: case DType::U4: case DType::I2:
-  case DType::U2: return 1;
+  case DType::U2: case DType::F4E2M1FN: case DType::F6E2M3FN:
+  case DType::F6E3M2FN: case DType::F8E8M0FNU: return 1;
   }
   return 1;
 }
 
 unsigned dfa::ref::dtypeBits(DType t) {
   switch (t) {
-  case DType::I4: case DType::U4: return 4;
+  case DType::I4: case DType::U4: case DType::F4E2M1FN: return 4;
+  case DType::F6E2M3FN: case DType::F6E3M2FN: return 6;
   case DType::I2: case DType::U2: return 2;
   case DType::Bool: return 8;
   default: return 8 * dtypeSize(t);
@@ -41,54 +43,110 @@ unsigned dfa::ref::dtypeBits(DType t) {
 bool dfa::ref::isFloat(DType t) {
   return t == DType::F64 || t == DType::F32 || t == DType::F16 ||
          t == DType::BF16 || t == DType::F8E4M3FN || t == DType::F8E4M3FNUZ ||
+         t == DType::F8E5M2 || t == DType::F8E5M2FNUZ || t == DType::F4E2M1FN ||
+         t == DType::F6E2M3FN || t == DType::F6E3M2FN || t == DType::F8E8M0FNU;
+}
+
+bool dfa::ref::isFloat8(DType t) {
+  return t == DType::F8E4M3FN || t == DType::F8E4M3FNUZ ||
          t == DType::F8E5M2 || t == DType::F8E5M2FNUZ;
 }
 
-bool dfa::ref::isFloat8(DType t) { return isFloat(t) && dtypeSize(t) == 1; }
+bool dfa::ref::isMinifloat(DType t) { return isFloat(t) && dtypeSize(t) == 1; }
 
 bool dfa::ref::isUnsigned(DType t) {
   return t == DType::U64 || t == DType::U32 || t == DType::U16 ||
          t == DType::U8 || t == DType::Bool || t == DType::U4 || t == DType::U2;
 }
 
-// ml_dtypes' names for the 8-, 4- and 2-bit types.
+// ml_dtypes' names for the 8-, 6-, 4- and 2-bit types.
 static const char *const kNames[] = {
-    "float64",       "float32",         "float16", "bfloat16",
-    "int64",         "int32",           "int16",   "int8",
-    "uint64",        "uint32",          "uint16",  "uint8",
+    "float64",       "float32",         "float16",       "bfloat16",
+    "int64",         "int32",           "int16",         "int8",
+    "uint64",        "uint32",          "uint16",        "uint8",
     "bool",          "float8_e4m3fn",   "float8_e4m3fnuz",
-    "float8_e5m2",   "float8_e5m2fnuz", "int4",    "uint4",
-    "int2",          "uint2"};
+    "float8_e5m2",   "float8_e5m2fnuz", "int4",          "uint4",
+    "int2",          "uint2",           "float4_e2m1fn", "float6_e2m3fn",
+    "float6_e3m2fn", "float8_e8m0fnu"};
 static_assert(std::size(kNames) == kNumDTypes, "a name per dtype");
 
-/// The APFloat semantics of an 8-bit float type.
-static const llvm::fltSemantics &f8Semantics(DType t) {
+/// The APFloat semantics of a minifloat type other than E8M0 (which LLVM 19
+/// does not have).
+static const llvm::fltSemantics &semanticsOf(DType t) {
   switch (t) {
   case DType::F8E4M3FN: return llvm::APFloat::Float8E4M3FN();
   case DType::F8E4M3FNUZ: return llvm::APFloat::Float8E4M3FNUZ();
   case DType::F8E5M2: return llvm::APFloat::Float8E5M2();
-  default: return llvm::APFloat::Float8E5M2FNUZ();
+  case DType::F8E5M2FNUZ: return llvm::APFloat::Float8E5M2FNUZ();
+  case DType::F6E2M3FN: return llvm::APFloat::Float6E2M3FN();
+  case DType::F6E3M2FN: return llvm::APFloat::Float6E3M2FN();
+  case DType::F4E2M1FN: return llvm::APFloat::Float4E2M1FN();
+  default: llvm_unreachable("not an APFloat minifloat");
   }
 }
 
-double dfa::ref::f8ToDouble(DType t, uint8_t bits) {
-  llvm::APFloat f(f8Semantics(t), llvm::APInt(8, bits));
+/// The FP6 and FP4 formats: no infinities and no NaN.
+static bool isFiniteOnly(DType t) {
+  return t == DType::F4E2M1FN || t == DType::F6E2M3FN || t == DType::F6E3M2FN;
+}
+
+double dfa::ref::minifloatToDouble(DType t, uint8_t code) {
+  if (t == DType::F8E8M0FNU)
+    return code == 0xFF ? std::numeric_limits<double>::quiet_NaN()
+                        : std::ldexp(1.0, int(code) - 127);
+  unsigned bits = dtypeBits(t);
+  llvm::APFloat f(semanticsOf(t), llvm::APInt(bits, code & ((1u << bits) - 1)));
   bool lost;
   f.convert(llvm::APFloat::IEEEdouble(), llvm::APFloat::rmNearestTiesToEven, &lost);
   return f.convertToDouble();
 }
 
-uint8_t dfa::ref::doubleToF8(DType t, double v) {
+uint8_t dfa::ref::doubleToMinifloat(DType t, double v) {
+  if (t == DType::F8E8M0FNU)
+    return toE8M0(float(v), E8M0Rounding::Up, /*saturate=*/true);
+  const llvm::fltSemantics &sem = semanticsOf(t);
+  if (isFiniteOnly(t)) {
+    unsigned sign = 1u << (dtypeBits(t) - 1);
+    if (std::isnan(v)) // no NaN: a zero of the other sign, as ml_dtypes does
+      return std::signbit(v) ? 0 : sign;
+    double max = minifloatMax(t);
+    v = std::clamp(v, -max, max); // saturate (infinities included)
+  }
   // One rounding (to nearest even) from the exact double: overflow gives
   // infinity where the format has one (E5M2), else NaN.
   llvm::APFloat f(v);
   bool lost;
-  f.convert(f8Semantics(t), llvm::APFloat::rmNearestTiesToEven, &lost);
+  f.convert(sem, llvm::APFloat::rmNearestTiesToEven, &lost);
   return (uint8_t)f.bitcastToAPInt().getZExtValue();
 }
 
-double dfa::ref::f8Max(DType t) {
-  return llvm::APFloat::getLargest(f8Semantics(t)).convertToDouble();
+double dfa::ref::minifloatMax(DType t) {
+  if (t == DType::F8E8M0FNU)
+    return std::ldexp(1.0, 127);
+  return llvm::APFloat::getLargest(semanticsOf(t)).convertToDouble();
+}
+
+uint8_t dfa::ref::toE8M0(float x, E8M0Rounding mode, bool saturate) {
+  uint32_t bits;
+  std::memcpy(&bits, &x, 4);
+  uint32_t exponent = (bits >> 23) & 0xFF, fraction = bits & 0x7FFFFF;
+  if (exponent == 0xFF) // NaN and infinity
+    return 0xFF;
+  bool up = false;
+  switch (mode) {
+  case E8M0Rounding::Up: up = fraction != 0; break;
+  case E8M0Rounding::Down: break;
+  case E8M0Rounding::Nearest: {
+    // Half way or more rounds up, except a subnormal's half exactly (it
+    // has no implicit one: its even neighbour is below).
+    bool guard = bits & 0x400000, rest = bits & 0x3FFFFF;
+    up = guard && (rest || exponent > 0);
+    break;
+  }
+  }
+  if (up && saturate && exponent == 0xFE)
+    up = false;
+  return uint8_t(exponent + (up ? 1 : 0));
 }
 
 llvm::StringRef dfa::ref::dtypeName(DType t) {
@@ -215,7 +273,9 @@ double Tensor::getDouble(int64_t i) const {
   case DType::U8: return data<uint8_t>()[i];
   case DType::Bool: return data<uint8_t>()[i] != 0;
   case DType::F8E4M3FN: case DType::F8E4M3FNUZ: case DType::F8E5M2:
-  case DType::F8E5M2FNUZ: return f8ToDouble(type, data<uint8_t>()[i]);
+  case DType::F8E5M2FNUZ: case DType::F4E2M1FN: case DType::F6E2M3FN:
+  case DType::F6E3M2FN: case DType::F8E8M0FNU:
+    return minifloatToDouble(type, data<uint8_t>()[i]);
   case DType::I4: case DType::I2: return data<int8_t>()[i];
   case DType::U4: case DType::U2: return data<uint8_t>()[i];
   }
@@ -264,7 +324,10 @@ void Tensor::setDouble(int64_t i, double v) {
                                                      : (uint64_t)truncToInt(v);
     return;
   case DType::F8E4M3FN: case DType::F8E4M3FNUZ: case DType::F8E5M2:
-  case DType::F8E5M2FNUZ: data<uint8_t>()[i] = doubleToF8(type, v); return;
+  case DType::F8E5M2FNUZ: case DType::F4E2M1FN: case DType::F6E2M3FN:
+  case DType::F6E3M2FN: case DType::F8E8M0FNU:
+    data<uint8_t>()[i] = doubleToMinifloat(type, v);
+    return;
   case DType::I4: case DType::U4: case DType::I2: case DType::U2: {
     // A float outside the type's range (or NaN) gives 0, as the ONNX
     // reference (ml_dtypes) converts; the spec leaves it undefined.

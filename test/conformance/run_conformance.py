@@ -98,9 +98,14 @@ def main():
     tests = []
     if args.target:
         with open(args.cpu_expected) as f:
-            for l in f:
+            for n, l in enumerate(f, 1):
                 l = l.strip()
-                if l and not l.startswith("#") and args.filter in l.split("/")[1]:
+                if not l or l.startswith("#"):
+                    continue
+                if "/" not in l:
+                    sys.exit("conformance: %s:%d: expected CATEGORY/TEST, got '%s'"
+                             % (args.cpu_expected, n, l))
+                if args.filter in l.split("/")[1]:
                     tests.append(tuple(l.split("/", 1)))
     suite = "1.12"
     if args.data != DATA:

@@ -106,7 +106,9 @@ mlir::Type mlirTypeOf(DType t, mlir::MLIRContext *ctx);
 
 /// Converts between tensors and elements attributes (dense or resource).
 Tensor tensorFromAttr(mlir::ElementsAttr attr);
-mlir::DenseElementsAttr tensorToAttr(const Tensor &t, mlir::MLIRContext *ctx);
+/// Dense elements for the builtin element types, a resource blob of codes
+/// for the graph minifloats.
+mlir::ElementsAttr tensorToAttr(const Tensor &t, mlir::MLIRContext *ctx);
 
 } // namespace dfa::ref
 

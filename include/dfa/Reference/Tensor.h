@@ -35,16 +35,24 @@ enum class DType : uint8_t {
   F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ,
   // 4- and 2-bit integers, held one per byte here (files pack them).
   I4, U4, I2, U2,
+  // The OCP microscaling element and scale formats: 4- and 6-bit floats
+  // without infinities or NaN, and E8M0 (a power of two, NaN at 0xFF). One
+  // code per byte here, in the low bits (files pack the 4- and 6-bit ones).
+  F4E2M1FN, F6E2M3FN, F6E3M2FN, F8E8M0FNU,
 };
-constexpr int kNumDTypes = static_cast<int>(DType::U2) + 1;
+constexpr int kNumDTypes = static_cast<int>(DType::F8E8M0FNU) + 1;
 
 /// Bytes per element in memory (a 4- or 2-bit integer takes a byte).
 size_t dtypeSize(DType t);
 /// Bits per element in a file or on a device (4 for int4).
 unsigned dtypeBits(DType t);
 bool isFloat(DType t);
-/// One of the 8-bit float formats.
+/// One of the four FP8 formats (E4M3FN, E4M3FNUZ, E5M2, E5M2FNUZ): the
+/// ones ONNX's `saturate` governs.
 bool isFloat8(DType t);
+/// A float stored as one code per byte: the FP8, FP6 and FP4 formats and
+/// E8M0.
+bool isMinifloat(DType t);
 bool isUnsigned(DType t);
 /// numpy-style name: float32, int64, bool, ...
 llvm::StringRef dtypeName(DType t);
@@ -55,12 +63,23 @@ uint16_t floatToHalf(float f);
 float halfToFloat(uint16_t h);
 uint16_t floatToBF16(float f);
 float bf16ToFloat(uint16_t h);
-/// 8-bit float conversions (rounding to nearest even; an out-of-range value
-/// becomes infinity in E5M2, NaN in the formats without infinities), and
-/// the largest finite value of each format.
-double f8ToDouble(DType t, uint8_t bits);
-uint8_t doubleToF8(DType t, double v);
-double f8Max(DType t);
+/// Minifloat conversions, one rounding from the exact double, to nearest
+/// even. An out-of-range value becomes infinity in E5M2 and NaN in the other
+/// FP8 formats. The FP6 and FP4 formats have neither: they saturate, and NaN
+/// becomes a zero of the opposite sign, as ml_dtypes (the ONNX reference)
+/// converts. E8M0 converts as ONNX's default Cast does (toE8M0, rounding
+/// up, saturating).
+double minifloatToDouble(DType t, uint8_t code);
+uint8_t doubleToMinifloat(DType t, double v);
+/// The largest finite value of a minifloat format.
+double minifloatMax(DType t);
+
+/// How a float becomes an E8M0 power of two (ONNX Cast's round_mode).
+enum class E8M0Rounding : uint8_t { Up, Down, Nearest };
+/// The E8M0 code of `x` taken as float32, as the ONNX reference computes it
+/// from the float32 bits: NaN and infinity give 0xFF (NaN), the sign is
+/// dropped, and with `saturate` a value above 2^127 stays at 2^127.
+uint8_t toE8M0(float x, E8M0Rounding mode, bool saturate);
 /// `x` rounded to nearest even in a float format of `mantissaBits` and
 /// `exponentBits` (IEEE-like: subnormals, infinities).
 double roundToFormat(double x, int mantissaBits, int exponentBits);

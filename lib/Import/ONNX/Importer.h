@@ -37,11 +37,12 @@ Status loadModel(llvm::StringRef path, LoadedModel &out, std::string &error);
 mlir::Type elementType(int onnxType, mlir::MLIRContext *ctx);
 
 /// TensorProto element types newer than libonnx's protobuf (ONNX 1.14 and
-/// later), by number. FLOAT4E2M1 (23) and FLOAT8E8M0 (24) have no MLIR 19
-/// type and stay unsupported.
+/// later), by number. The FP4, FP6 and E8M0 ones have no MLIR 19 type: they
+/// import as the graph dialect's minifloats (!graph.f4E2M1FN, ...).
 enum NewerOnnxType : int {
   kFloat8E4M3FN = 17, kFloat8E4M3FNUZ = 18, kFloat8E5M2 = 19,
-  kFloat8E5M2FNUZ = 20, kUInt4 = 21, kInt4 = 22, kUInt2 = 25, kInt2 = 26,
+  kFloat8E5M2FNUZ = 20, kUInt4 = 21, kInt4 = 22, kFloat4E2M1 = 23,
+  kFloat8E8M0 = 24, kUInt2 = 25, kInt2 = 26, kFloat6E2M3 = 27, kFloat6E3M2 = 28,
 };
 /// Name of an ONNX data type ("FLOAT", "STRING", ...).
 std::string onnxTypeName(int onnxType);

@@ -14,6 +14,8 @@
 
 #include "dfa/Support/Limits.h"
 
+#include "dialects/Graph/GraphDialect.h"
+
 #include "mlir/IR/BuiltinTypes.h"
 
 #include "llvm/Support/FileSystem.h"
@@ -213,6 +215,10 @@ Type dfa::onnximport::elementType(int t, MLIRContext *ctx) {
   case kInt4: return b.getIntegerType(4);
   case kUInt2: return u(2);
   case kInt2: return b.getIntegerType(2);
+  case kFloat4E2M1: return graph::Float4E2M1FNType::get(ctx);
+  case kFloat8E8M0: return graph::Float8E8M0FNUType::get(ctx);
+  case kFloat6E2M3: return graph::Float6E2M3FNType::get(ctx);
+  case kFloat6E3M2: return graph::Float6E3M2FNType::get(ctx);
   default: return {};
   }
 }
@@ -224,7 +230,8 @@ std::string dfa::onnximport::onnxTypeName(int t) {
   // The types newer than libonnx's protobuf (ONNX 1.14 and later).
   static const char *const newer[] = {
       "FLOAT8E4M3FN", "FLOAT8E4M3FNUZ", "FLOAT8E5M2", "FLOAT8E5M2FNUZ", "UINT4",
-      "INT4",         "FLOAT4E2M1",     "FLOAT8E8M0", "UINT2",          "INT2"};
+      "INT4",         "FLOAT4E2M1",     "FLOAT8E8M0", "UINT2",          "INT2",
+      "FLOAT6E2M3",   "FLOAT6E3M2"};
   if (t >= 17 && t < 17 + int(std::size(newer)))
     return newer[t - 17];
   return "type " + std::to_string(t);
@@ -253,19 +260,31 @@ static std::optional<ref::DType> dtypeOfOnnx(int t) {
   case kInt4: return ref::DType::I4;
   case kUInt2: return ref::DType::U2;
   case kInt2: return ref::DType::I2;
+  case kFloat4E2M1: return ref::DType::F4E2M1FN;
+  case kFloat8E8M0: return ref::DType::F8E8M0FNU;
+  case kFloat6E2M3: return ref::DType::F6E2M3FN;
+  case kFloat6E3M2: return ref::DType::F6E3M2FN;
   default: return std::nullopt;
   }
 }
 
-/// Sub-byte integers (int4, int2, ...) arrive packed, the first element in
-/// the lowest bits of each byte: spread them one per byte,
-/// sign-extending the signed types.
+/// Sub-byte types (int4, int2, float4, float6) arrive packed: a
+/// little-endian bit stream, element i in bits [i*w, (i+1)*w). Integers are
+/// sign-extended as their type says; float codes are kept as they are.
 static void unpackSubByte(const uint8_t *packed, ref::Tensor &out) {
-  unsigned bits = ref::dtypeBits(out.dtype()), perByte = 8 / bits;
+  unsigned bits = ref::dtypeBits(out.dtype());
   unsigned mask = (1u << bits) - 1;
+  bool isFloat = ref::isFloat(out.dtype());
   for (int64_t i = 0; i < out.numElements(); ++i) {
-    unsigned v = (packed[i / perByte] >> (bits * (i % perByte))) & mask;
-    out.setInt(i, v); // setInt wraps to the width: 0b1111 is -1 in int4
+    uint64_t bit = uint64_t(i) * bits;
+    unsigned window = packed[bit / 8];
+    if (bit % 8 + bits > 8) // a 6-bit code across a byte boundary
+      window |= unsigned(packed[bit / 8 + 1]) << 8;
+    unsigned v = (window >> (bit % 8)) & mask;
+    if (isFloat)
+      out.data<uint8_t>()[i] = uint8_t(v);
+    else
+      out.setInt(i, v); // setInt wraps to the width: 0b1111 is -1 in int4
   }
 }
 
@@ -299,8 +318,10 @@ Status dfa::onnximport::tensorFromProto(const onnx::TensorProto &proto,
   int64_t n = ref::numElements(shape);
   unsigned bits = ref::dtypeBits(*dt);
   bool packed = bits < 8;
-  // Bytes in the file (packed for sub-byte types).
+  // Bytes in the file (packed for sub-byte types). int32_data packs the 4-
+  // and 2-bit types too, but holds a 6-bit float one code per entry.
   size_t bytes = packed ? (n * bits + 7) / 8 : n * ref::dtypeSize(*dt);
+  bool packedTyped = packed && 8 % bits == 0;
   auto mismatch = [&](int64_t got) {
     error = what + " holds " + std::to_string(got) + " values, expected " +
             std::to_string(n);
@@ -318,7 +339,12 @@ Status dfa::onnximport::tensorFromProto(const onnx::TensorProto &proto,
               " bytes of data, expected " + std::to_string(bytes);
       return Status::InvalidModel;
     }
-    if (!proto.has_raw_data() && typed != (packed ? (int64_t)bytes : n))
+    if (!proto.has_raw_data() && packedTyped && typed != (int64_t)bytes) {
+      error = what + " holds " + std::to_string(typed) + " packed bytes, expected " +
+              std::to_string(bytes);
+      return Status::InvalidModel;
+    }
+    if (!proto.has_raw_data() && !packedTyped && typed != n)
       return mismatch(typed);
   }
   out = ref::Tensor(*dt, shape);
@@ -361,7 +387,7 @@ Status dfa::onnximport::tensorFromProto(const onnx::TensorProto &proto,
       std::memcpy(out.bytes(), proto.raw_data().data(), bytes);
     return Status::Ok;
   }
-  if (packed) { // int32_data holds the packed bytes, one per entry
+  if (packedTyped) { // int32_data holds the packed bytes, one per entry
     std::vector<uint8_t> p(bytes);
     for (size_t i = 0; i < bytes; ++i)
       p[i] = (uint8_t)proto.int32_data(i);
@@ -391,7 +417,9 @@ Status dfa::onnximport::tensorFromProto(const onnx::TensorProto &proto,
       out.data<uint16_t>()[i] = (uint16_t)proto.int32_data(i);
     break;
   case ref::DType::F8E4M3FN: case ref::DType::F8E4M3FNUZ:
-  case ref::DType::F8E5M2: case ref::DType::F8E5M2FNUZ: // bit patterns
+  case ref::DType::F8E5M2: case ref::DType::F8E5M2FNUZ:
+  case ref::DType::F6E2M3FN: case ref::DType::F6E3M2FN:
+  case ref::DType::F8E8M0FNU: // bit patterns
     if (proto.int32_data_size() != n) return mismatch(proto.int32_data_size());
     for (int64_t i = 0; i < n; ++i)
       out.data<uint8_t>()[i] = (uint8_t)proto.int32_data(i);

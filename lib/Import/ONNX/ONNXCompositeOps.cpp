@@ -214,7 +214,7 @@ LogicalResult convertGroupNorm(NodeContext &c, Results &r) {
   int64_t n = t.getDimSize(0), ch = t.getDimSize(1);
   int64_t rest = t.getNumElements() / std::max<int64_t>(1, n * groups);
   Type elt = t.getElementType(), f32 = c.b.getF32Type();
-  bool narrow = elt.getIntOrFloatBitWidth() < 32;
+  bool narrow = elementBits(elt) < 32;
   Value x = c.reshape(narrow ? c.cast(c.in(0), f32) : c.in(0), {n, groups, rest});
   NodeContext::Moments m = c.moments(x, {2});
   Value eps = c.scalar(typeOf(x).getElementType(), c.floatAttr("epsilon", 1e-5));

@@ -190,19 +190,35 @@ LogicalResult convertClip(NodeContext &c, Results &r) {
   return success();
 }
 
-/// x cast to `elt` as ONNX's Cast does. To an 8-bit float with `saturate`
+/// x cast to `elt` as ONNX's Cast does. To an FP8 format with `saturate`
 /// (the default), values beyond the format's largest finite value,
 /// infinities included, become that value (a clip before the cast); without
-/// it they become infinity (E5M2) or NaN. round_mode (opset 28) governs
-/// FLOAT8E8M0 only, which dfa does not have.
-Value castSaturating(NodeContext &c, Value x, Type elt) {
-  c.ignoreAttrs({"round_mode"});
+/// it they become infinity (E5M2) or NaN. The FP6 and FP4 formats have
+/// neither and always saturate (graph.cast does). To E8M0, `round_mode`
+/// (opset 24) and `saturate` become the cast's attributes.
+static FailureOr<Value> castSaturating(NodeContext &c, Value x, Type elt) {
   auto to = ref::dtypeOf(elt);
+  auto xt = cast<RankedTensorType>(x.getType());
+  if (to == ref::DType::F8E8M0FNU) {
+    std::string name = c.strAttr("round_mode", "up");
+    std::optional<E8M0Rounding> mode = symbolizeE8M0Rounding(name);
+    if (!mode) {
+      c.error() << "round_mode '" << name << "' is not up, down or nearest";
+      return failure();
+    }
+    bool saturate = c.intAttr("saturate", 1);
+    if (xt.getElementType() == elt)
+      return x;
+    return Value(c.b.create<CastOp>(
+        c.loc, xt.clone(elt), x, E8M0RoundingAttr::get(c.ctx(), *mode),
+        saturate ? UnitAttr() : c.b.getUnitAttr()));
+  }
+  c.ignoreAttrs({"round_mode"});
   bool f8 = to && ref::isFloat8(*to);
-  if (f8 && c.intAttr("saturate", 1) && cast<RankedTensorType>(x.getType()).getElementType() != elt) {
-    if (!isa<FloatType>(cast<RankedTensorType>(x.getType()).getElementType()))
+  if (f8 && c.intAttr("saturate", 1) && xt.getElementType() != elt) {
+    if (!isFloatElement(xt.getElementType()))
       x = c.cast(x, c.b.getF32Type());
-    double max = ref::f8Max(*to);
+    double max = ref::minifloatMax(*to);
     x = c.b.create<ClipOp>(c.loc, x, c.b.getF64FloatAttr(-max), c.b.getF64FloatAttr(max));
   } else {
     c.ignoreAttrs({"saturate"});
@@ -217,7 +233,10 @@ LogicalResult convertCast(NodeContext &c, Results &r) {
     c.unsupported() << "cast to " << onnxTypeName(to);
     return failure();
   }
-  r.push_back(castSaturating(c, c.in(0), elt));
+  FailureOr<Value> y = castSaturating(c, c.in(0), elt);
+  if (failed(y))
+    return failure();
+  r.push_back(*y);
   return success();
 }
 
@@ -233,7 +252,10 @@ LogicalResult convertBitCast(NodeContext &c, Results &r) {
 }
 
 LogicalResult convertCastLike(NodeContext &c, Results &r) {
-  r.push_back(castSaturating(c, c.in(0), c.type(1).getElementType()));
+  FailureOr<Value> y = castSaturating(c, c.in(0), c.type(1).getElementType());
+  if (failed(y))
+    return failure();
+  r.push_back(*y);
   return success();
 }
 

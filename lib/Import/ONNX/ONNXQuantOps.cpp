@@ -109,7 +109,7 @@ LogicalResult convertQuantizeLinear(NodeContext &c, Results &r) {
     Type t = elementType(int(od->i()), c.ctx());
     if (!t) {
       c.unsupported() << "quantizing to " << onnxTypeName(int(od->i()))
-                      << " (dfa quantizes to 2- to 16-bit integers and 8-bit floats)";
+                      << " (dfa quantizes to 2- to 16-bit integers and 8-, 6- and 4-bit floats)";
       return failure();
     }
     if (to && t != to) {
@@ -121,16 +121,18 @@ LogicalResult convertQuantizeLinear(NodeContext &c, Results &r) {
   if (!to)
     to = c.b.getIntegerType(8, /*isSigned=*/false);
   std::optional<std::pair<double, double>> range = quantRange(to);
-  std::optional<ref::DType> f8 = ref::dtypeOf(to);
-  if (f8 && !ref::isFloat8(*f8))
-    f8.reset();
-  if (!range && !f8) {
+  // A float format: FP8, FP6 or FP4 (not E8M0, which is a scale).
+  std::optional<ref::DType> fq = ref::dtypeOf(to);
+  if (fq && (!ref::isMinifloat(*fq) || *fq == ref::DType::F8E8M0FNU))
+    fq.reset();
+  if (!range && !fq) {
     c.unsupported() << "quantizing to " << to
-                    << " (dfa quantizes to 2- to 16-bit integers and 8-bit floats)";
+                    << " (dfa quantizes to 2- to 16-bit integers and 8-, 6- and 4-bit floats)";
     return failure();
   }
-  bool saturating = c.intAttr("saturate", 1); // the float8 outputs only
-  if (!f8)
+  // saturate governs the FP8 outputs only: FP6 and FP4 always saturate.
+  bool saturating = c.intAttr("saturate", 1) && fq && ref::isFloat8(*fq);
+  if (!fq)
     c.ignoreAttrs({"saturate"});
   FailureOr<Value> scale = broadcastParam(c, c.in(1), xt.getShape(), axis, block);
   if (failed(scale))
@@ -160,14 +162,14 @@ LogicalResult convertQuantizeLinear(NodeContext &c, Results &r) {
   }
   Value x = c.cast(c.in(0), div), s = c.cast(*scale, div);
   Value q = c.b.create<DivOp>(c.loc, x, s);
-  if (f8) {
+  if (fq) {
     // x / scale + zp, converted to nearest even (no rounding to integers).
     Type f32 = c.b.getF32Type();
     q = c.cast(q, f32);
     if (zp)
       q = c.b.create<AddOp>(c.loc, q, c.cast(zp, f32));
     if (saturating) {
-      double max = ref::f8Max(*f8);
+      double max = ref::minifloatMax(*fq);
       q = c.b.create<ClipOp>(c.loc, q, c.b.getF64FloatAttr(-max), c.b.getF64FloatAttr(max));
     }
     r.push_back(c.cast(q, to));
@@ -181,10 +183,11 @@ LogicalResult convertDequantizeLinear(NodeContext &c, Results &r) {
   auto xt = c.type(0);
   int64_t axis = c.intAttr("axis", 1);
   Type xe = xt.getElementType();
-  bool f8 = isa<FloatType>(xe) && xe.getIntOrFloatBitWidth() == 8;
-  if (!quantRange(xe) && !xe.isInteger(32) && !f8) {
+  std::optional<ref::DType> xd = ref::dtypeOf(xe);
+  bool fq = xd && ref::isMinifloat(*xd) && *xd != ref::DType::F8E8M0FNU;
+  if (!quantRange(xe) && !xe.isInteger(32) && !fq) {
     c.unsupported() << "dequantizing " << xe
-                    << " (dfa dequantizes 2- to 32-bit integers and 8-bit floats)";
+                    << " (dfa dequantizes 2- to 32-bit integers and 8-, 6- and 4-bit floats)";
     return failure();
   }
   int64_t block = c.intAttr("block_size", 0);

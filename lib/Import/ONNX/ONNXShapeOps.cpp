@@ -839,7 +839,12 @@ LogicalResult convertConstantOfShape(NodeContext &c, Results &r) {
       return failure();
     }
   auto type = RankedTensorType::get(*shape, ref::mlirTypeOf(fill.dtype(), c.ctx()));
-  auto splat = ref::tensorToAttr(fill, c.ctx());
+  auto splat = dyn_cast<DenseElementsAttr>(ref::tensorToAttr(fill, c.ctx()));
+  if (!splat) { // a minifloat: the one value, expanded
+    Value one = c.constant(fill.reshaped({}));
+    r.push_back(c.b.create<ExpandOp>(c.loc, type, one));
+    return success();
+  }
   r.push_back(c.b.create<ConstantOp>(
       c.loc, DenseElementsAttr::get(type, splat.getSplatValue<Attribute>())));
   return success();

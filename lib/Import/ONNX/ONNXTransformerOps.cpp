@@ -387,7 +387,7 @@ LogicalResult convertRMSNorm(NodeContext &c, Results &r) {
   // The statistics in float (stash_type 1), as the spec says; a 16-bit
   // x^2 would overflow at |x| > 256.
   Type elt = t.getElementType(), f32 = c.b.getF32Type();
-  bool narrow = elt.getIntOrFloatBitWidth() < 32;
+  bool narrow = elementBits(elt) < 32;
   Value x = narrow ? c.cast(c.in(0), f32) : c.in(0);
   Value sq = c.b.create<MulOp>(c.loc, x, x);
   Value mean = c.b.create<ReduceMeanOp>(c.loc, sq, c.b.getDenseI64ArrayAttr(axes),

@@ -322,6 +322,38 @@ func.func @bitcast_width(%x: tensor<4xf32>) -> tensor<4xf16> {
 
 // -----
 
+func.func @bitcast_fp4(%x: tensor<4x!graph.f4E2M1FN>) -> tensor<4xi4> {
+  // expected-error @+1 {{cannot bit-cast '!graph.f4E2M1FN' to 'i4' (the types must take the same whole bytes)}}
+  %0 = graph.bitcast %x : (tensor<4x!graph.f4E2M1FN>) -> tensor<4xi4>
+  return %0 : tensor<4xi4>
+}
+
+// -----
+
+func.func @cast_rounding_not_e8m0(%x: tensor<4xf32>) -> tensor<4xf16> {
+  // expected-error @+1 {{round_mode and nonsaturating apply to an f8E8M0FNU result only}}
+  %0 = graph.cast %x {round_mode = #graph.e8m0_rounding<nearest>} : (tensor<4xf32>) -> tensor<4xf16>
+  return %0 : tensor<4xf16>
+}
+
+// -----
+
+func.func @cast_bad_rounding(%x: tensor<4xf32>) -> tensor<4x!graph.f8E8M0FNU> {
+  // expected-error @+2 {{expected ::dfa::graph::E8M0Rounding to be one of: up, down, nearest}}
+  // expected-error @+1 {{failed to parse Graph_E8M0RoundingAttr parameter 'value'}}
+  %0 = graph.cast %x {round_mode = #graph.e8m0_rounding<sideways>} : (tensor<4xf32>) -> tensor<4x!graph.f8E8M0FNU>
+  return %0 : tensor<4x!graph.f8E8M0FNU>
+}
+
+// -----
+
+// expected-error @+1 {{unknown  type `f5E2M2` in dialect `graph`}}
+func.func @unknown_minifloat(%x: tensor<4x!graph.f5E2M2>) {
+  return
+}
+
+// -----
+
 func.func @grid_sample_grid(%x: tensor<1x2x4x5xf32>, %g: tensor<1x3x6x3xf32>) -> tensor<1x2x3x6xf32> {
   // expected-error @+1 {{grid 'tensor<1x3x6x3xf32>' does not fit input 'tensor<1x2x4x5xf32>'}}
   %0 = graph.grid_sample %x, %g : (tensor<1x2x4x5xf32>, tensor<1x3x6x3xf32>) -> tensor<1x2x3x6xf32>

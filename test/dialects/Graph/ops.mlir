@@ -98,3 +98,22 @@ func.func @attention(%q: tensor<2x4x8x16xf32>, %k: tensor<2x4x10x16xf32>, %v: te
   %0 = graph.attention %q, %k, %v, %m {scale = 0.25 : f64, causal = true} : (tensor<2x4x8x16xf32>, tensor<2x4x10x16xf32>, tensor<2x4x10x32xf32>, tensor<8x10xi1>) -> tensor<2x4x8x32xf32>
   return %0 : tensor<2x4x8x32xf32>
 }
+
+// The minifloats MLIR 19 has no builtin type for: tensors of them move and
+// convert; E8M0 casts carry their rounding.
+// CHECK-LABEL: func @minifloats
+func.func @minifloats(%a: tensor<4x!graph.f4E2M1FN>, %b: tensor<2x!graph.f6E2M3FN>,
+                      %c: tensor<2x!graph.f6E3M2FN>, %x: tensor<4xf32>)
+    -> (tensor<2x2x!graph.f4E2M1FN>, tensor<4x!graph.f8E8M0FNU>, tensor<4xui8>) {
+  // CHECK: graph.reshape %{{.*}} : (tensor<4x!graph.f4E2M1FN>) -> tensor<2x2x!graph.f4E2M1FN>
+  %0 = graph.reshape %a : (tensor<4x!graph.f4E2M1FN>) -> tensor<2x2x!graph.f4E2M1FN>
+  // CHECK: graph.cast %{{.*}} : (tensor<2x!graph.f6E2M3FN>) -> tensor<2xf32>
+  %1 = graph.cast %b : (tensor<2x!graph.f6E2M3FN>) -> tensor<2xf32>
+  // CHECK: graph.cast %{{.*}} : (tensor<2x!graph.f6E3M2FN>) -> tensor<2xbf16>
+  %2 = graph.cast %c : (tensor<2x!graph.f6E3M2FN>) -> tensor<2xbf16>
+  // CHECK: graph.cast %{{.*}} {nonsaturating, round_mode = #graph.e8m0_rounding<down>} : (tensor<4xf32>) -> tensor<4x!graph.f8E8M0FNU>
+  %3 = graph.cast %x {round_mode = #graph.e8m0_rounding<down>, nonsaturating} : (tensor<4xf32>) -> tensor<4x!graph.f8E8M0FNU>
+  // CHECK: graph.bitcast %{{.*}} : (tensor<4x!graph.f8E8M0FNU>) -> tensor<4xui8>
+  %4 = graph.bitcast %3 : (tensor<4x!graph.f8E8M0FNU>) -> tensor<4xui8>
+  return %0, %3, %4 : tensor<2x2x!graph.f4E2M1FN>, tensor<4x!graph.f8E8M0FNU>, tensor<4xui8>
+}

@@ -89,29 +89,82 @@ TEST_CASE("every 8-bit float survives a round trip through double", "[tensor][fl
   for (DType t : {DType::F8E4M3FN, DType::F8E4M3FNUZ, DType::F8E5M2, DType::F8E5M2FNUZ}) {
     INFO(dtypeName(t).str());
     for (int bits = 0; bits < 256; ++bits) {
-      double v = f8ToDouble(t, (uint8_t)bits);
+      double v = minifloatToDouble(t, (uint8_t)bits);
       if (std::isnan(v))
         continue;
-      CHECK(doubleToF8(t, v) == bits);
+      CHECK(doubleToMinifloat(t, v) == bits);
     }
   }
 }
 
 TEST_CASE("8-bit floats round to nearest even and overflow by format", "[tensor][float8]") {
-  CHECK(f8Max(DType::F8E4M3FN) == 448);
-  CHECK(f8Max(DType::F8E4M3FNUZ) == 240);
-  CHECK(f8Max(DType::F8E5M2) == 57344);
+  CHECK(minifloatMax(DType::F8E4M3FN) == 448);
+  CHECK(minifloatMax(DType::F8E4M3FNUZ) == 240);
+  CHECK(minifloatMax(DType::F8E5M2) == 57344);
   // 0.3 lies between 0.28125 and 0.3125 in E4M3: nearer the upper.
-  CHECK(f8ToDouble(DType::F8E4M3FN, doubleToF8(DType::F8E4M3FN, 0.3)) == 0.3125);
+  CHECK(minifloatToDouble(DType::F8E4M3FN, doubleToMinifloat(DType::F8E4M3FN, 0.3)) == 0.3125);
   // 464 is halfway between 448 (mantissa 110, even) and 480 (E4M3FN's NaN
   // encoding): the tie goes to 448; anything above overflows to NaN.
-  CHECK(f8ToDouble(DType::F8E4M3FN, doubleToF8(DType::F8E4M3FN, 464)) == 448);
-  CHECK(std::isnan(f8ToDouble(DType::F8E4M3FN, doubleToF8(DType::F8E4M3FN, 470))));
-  CHECK(std::isinf(f8ToDouble(DType::F8E5M2, doubleToF8(DType::F8E5M2, 1e6))));
-  CHECK(std::isnan(f8ToDouble(DType::F8E5M2FNUZ, doubleToF8(DType::F8E5M2FNUZ, 1e6))));
+  CHECK(minifloatToDouble(DType::F8E4M3FN, doubleToMinifloat(DType::F8E4M3FN, 464)) == 448);
+  CHECK(std::isnan(minifloatToDouble(DType::F8E4M3FN, doubleToMinifloat(DType::F8E4M3FN, 470))));
+  CHECK(std::isinf(minifloatToDouble(DType::F8E5M2, doubleToMinifloat(DType::F8E5M2, 1e6))));
+  CHECK(std::isnan(minifloatToDouble(DType::F8E5M2FNUZ, doubleToMinifloat(DType::F8E5M2FNUZ, 1e6))));
   // The FNUZ formats have no negative zero.
-  CHECK(std::signbit(f8ToDouble(DType::F8E4M3FN, doubleToF8(DType::F8E4M3FN, -0.0))));
-  CHECK(!std::signbit(f8ToDouble(DType::F8E4M3FNUZ, doubleToF8(DType::F8E4M3FNUZ, -0.0))));
+  CHECK(std::signbit(minifloatToDouble(DType::F8E4M3FN, doubleToMinifloat(DType::F8E4M3FN, -0.0))));
+  CHECK(!std::signbit(minifloatToDouble(DType::F8E4M3FNUZ, doubleToMinifloat(DType::F8E4M3FNUZ, -0.0))));
+}
+
+TEST_CASE("every FP6 and FP4 code survives a round trip, and they saturate", "[tensor][minifloat]") {
+  for (DType t : {DType::F4E2M1FN, DType::F6E2M3FN, DType::F6E3M2FN}) {
+    INFO(dtypeName(t).str());
+    unsigned codes = 1u << dtypeBits(t);
+    for (unsigned bits = 0; bits < codes; ++bits)
+      CHECK(doubleToMinifloat(t, minifloatToDouble(t, (uint8_t)bits)) == bits);
+  }
+  CHECK(minifloatMax(DType::F4E2M1FN) == 6);
+  CHECK(minifloatMax(DType::F6E2M3FN) == 7.5);
+  CHECK(minifloatMax(DType::F6E3M2FN) == 28);
+  auto f4 = [](double v) {
+    return minifloatToDouble(DType::F4E2M1FN, doubleToMinifloat(DType::F4E2M1FN, v));
+  };
+  // E2M1 holds 0, 0.5, 1, 1.5, 2, 3, 4, 6: ties go to the even mantissa.
+  CHECK(f4(0.25) == 0);
+  CHECK(f4(0.26) == 0.5);
+  CHECK(f4(1.25) == 1);
+  CHECK(f4(2.5) == 2);
+  CHECK(f4(5) == 4);
+  CHECK(f4(7) == 6);
+  CHECK(f4(1e9) == 6);
+  CHECK(f4(-INFINITY) == -6);
+  // No NaN: a zero of the opposite sign (ml_dtypes, the ONNX reference).
+  CHECK(doubleToMinifloat(DType::F4E2M1FN, NAN) == 0x8);
+  CHECK(doubleToMinifloat(DType::F4E2M1FN, -NAN) == 0x0);
+  CHECK(doubleToMinifloat(DType::F6E3M2FN, NAN) == 0x20);
+}
+
+TEST_CASE("E8M0 takes the float32 exponent and rounds by mode", "[tensor][minifloat]") {
+  CHECK(minifloatToDouble(DType::F8E8M0FNU, 127) == 1.0);
+  CHECK(minifloatToDouble(DType::F8E8M0FNU, 0) == std::ldexp(1.0, -127));
+  CHECK(std::isnan(minifloatToDouble(DType::F8E8M0FNU, 0xFF)));
+  using R = E8M0Rounding;
+  CHECK(toE8M0(1.0f, R::Up, true) == 127);
+  CHECK(toE8M0(1.1f, R::Up, true) == 128);
+  CHECK(toE8M0(1.1f, R::Down, true) == 127);
+  CHECK(toE8M0(1.4f, R::Nearest, true) == 127);
+  CHECK(toE8M0(1.5f, R::Nearest, true) == 128);
+  CHECK(toE8M0(-4.0f, R::Up, true) == 129); // the sign is dropped
+  CHECK(toE8M0(0.0f, R::Up, true) == 0);
+  CHECK(toE8M0(1e-40f, R::Up, true) == 1);  // a subnormal rounds up
+  CHECK(toE8M0(1e-40f, R::Nearest, true) == 0);
+  CHECK(toE8M0(INFINITY, R::Up, true) == 0xFF);
+  CHECK(toE8M0(NAN, R::Down, true) == 0xFF);
+  // Above 2^127: saturating stays at 2^127, else the next code is NaN.
+  float big = std::ldexp(1.5f, 127);
+  CHECK(toE8M0(big, R::Up, true) == 254);
+  CHECK(toE8M0(big, R::Up, false) == 255);
+  // The default conversion is ONNX Cast's: up, saturating.
+  CHECK(doubleToMinifloat(DType::F8E8M0FNU, 0.124) == 124);
+  CHECK(doubleToMinifloat(DType::F8E8M0FNU, 1.1) == 128);
 }
 
 TEST_CASE("sub-byte integers wrap from integers and zero out-of-range floats", "[tensor][int4]") {

@@ -120,6 +120,17 @@ def c64(name, vals): return nh.from_array(np.array(vals,dtype=np.int64),name)
 model([h.make_node("Expand",["c","sh"],["y"])],[],[("y",F,None)],[nh.from_array(np.ones((1,),np.float32),"c"),c64("sh",[2**32,2**32])],path="expand_wrap.onnx")
 model([h.make_node("Expand",["x","sh"],["y"])],[("x",F,[1])],[("y",F,None)],[c64("sh",[2**32,2**32])],path="expand_wrap_run.onnx")
 
+# Packed minifloat initializers that lie about their size: FP6 raw data a
+# byte short, FP6 int32_data (one code per entry) with too few codes, FP4
+# int32_data (packed bytes) with too many; E8M0 with a huge claimed shape.
+F=T.FLOAT
+def mf(name, dt, dims, **kw): return T(name=name, data_type=dt, dims=dims, **kw)
+for path, t in (("fp6_short.onnx", mf("w", 27, [5], raw_data=b"\x00\x00\x00")),
+                ("fp6_codes.onnx", mf("w", 28, [4], int32_data=[1, 2, 3])),
+                ("fp4_codes.onnx", mf("w", 23, [4], int32_data=[1, 2, 3])),
+                ("e8m0_huge.onnx", mf("w", 24, [2**20, 2**20], raw_data=b"\x7f"))):
+    model([h.make_node("Cast",["w"],["y"],to=F)],[],[("y",F,None)],[t],opset=25,path=path)
+
 # .mlir functions whose signatures dfa-run cannot feed.
 for name, ty in (("scalar_arg", "f32"), ("i3_arg", "tensor<2xi3>"),
                  ("dynamic_arg", "tensor<?xf32>")):

@@ -131,11 +131,11 @@ def build(name, out):
         return model([helper.make_node("QuantizeLinear", ["x", "scale"], ["y"], name="q",
                                        output_dtype=TensorProto.INT32)],
                      [vi("x", F, [4])], [vi("y", TensorProto.INT32, None)], [scale], opset=21)
-    if name == "quantize_float4":
-        # float4e2m1 is an element type dfa does not have: refused, not uint8.
+    if name == "quantize_e8m0":
+        # E8M0 is a scale format, not a quantized one: refused, not uint8.
         scale = numpy_helper.from_array(np.array(0.5, np.float32), "scale")
-        return model([helper.make_node("QuantizeLinear", ["x", "scale"], ["y"], name="q4",
-                                       output_dtype=23)],
+        return model([helper.make_node("QuantizeLinear", ["x", "scale"], ["y"], name="q8",
+                                       output_dtype=24)],
                      [vi("x", F, [4])], [vi("y", F, None)], [scale], opset=21)
     if name == "attention_opset17":
         return model([helper.make_node("Attention", ["q", "k", "v"], ["y"], name="att")],
@@ -180,6 +180,37 @@ def build(name, out):
         zp = TensorProto(name="zp", data_type=17, raw_data=b"\x00")  # FLOAT8E4M3FN 0
         return model([helper.make_node("QuantizeLinear", ["x", "scale", "zp"], ["y"], name="q")],
                      [vi("x", F, [4])], [vi("y", 17, [4])], [scale, zp], opset=21)
+    if name in ("minifloats", "e8m0_bad_round"):
+        # 23 FLOAT4E2M1, 24 FLOAT8E8M0, 27 FLOAT6E2M3, 28 FLOAT6E3M2 (newer
+        # than this onnx). Files pack FP4 and FP6 as a little-endian bit
+        # stream; int32_data holds FP6 one code per entry.
+        def pack(codes, bits):
+            stream = sum(c << (i * bits) for i, c in enumerate(codes))
+            return stream.to_bytes((len(codes) * bits + 7) // 8, "little")
+        w4 = TensorProto(name="w4", data_type=23, dims=[5],
+                         raw_data=pack([1, 0xA, 7, 3, 8], 4))  # .5 -1 6 1.5 -0
+        w6 = TensorProto(name="w6", data_type=27, dims=[5],
+                         raw_data=pack([8, 31, 33, 18, 0], 6))  # 1 7.5 -.125 2.5 0
+        w6b = TensorProto(name="w6b", data_type=28, dims=[3],
+                          int32_data=[0x1F, 0x21, 0x0C])  # 28 -0.0625 1
+        mode = "sideways" if name == "e8m0_bad_round" else "nearest"
+        nodes = [helper.make_node("Cast", ["w4"], ["f4"], name="from_f4", to=F),
+                 helper.make_node("Cast", ["w6"], ["f6"], name="from_f6", to=F),
+                 helper.make_node("Cast", ["w6b"], ["f6b"], name="from_f6b", to=F),
+                 helper.make_node("Cast", ["x"], ["x4"], name="to_f4", to=23),
+                 helper.make_node("Cast", ["x"], ["x6"], name="to_f6", to=28),
+                 helper.make_node("Cast", ["x"], ["up"], name="to_e8m0_up", to=24),
+                 helper.make_node("Cast", ["x"], ["near"], name="to_e8m0_nearest", to=24,
+                                  round_mode=mode),
+                 helper.make_node("Cast", ["x"], ["down"], name="to_e8m0_down", to=24,
+                                  round_mode="down"),
+                 helper.make_node("Cast", ["x"], ["nosat"], name="to_e8m0_nosat", to=24,
+                                  saturate=0)]
+        return model(nodes, [vi("x", F, [6])],
+                     [vi("f4", F, [5]), vi("f6", F, [5]), vi("f6b", F, [3]),
+                      vi("x4", 23, [6]), vi("x6", 28, [6]), vi("up", 24, [6]),
+                      vi("near", 24, [6]), vi("down", 24, [6]), vi("nosat", 24, [6])],
+                     [w4, w6, w6b], opset=25)
     if name == "gridsample":
         return model([helper.make_node("GridSample", ["x", "grid"], ["y"], name="gs",
                                        mode="bicubic", padding_mode="reflection",
