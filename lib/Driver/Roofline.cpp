@@ -107,6 +107,10 @@ Status dfa::driver::writeOutputs(const std::vector<roofline::Report> &reports,
         roofline::printNodeTable(r, llvm::outs(), opts.top);
       else
         roofline::printTable(r, llvm::outs(), opts.top);
+      if (opts.criticalPath && r.simulated) {
+        llvm::outs() << "\n";
+        roofline::printCriticalPath(r, llvm::outs(), opts.top);
+      }
       llvm::outs() << "\n";
     }
   }

@@ -104,6 +104,7 @@ private:
   void finishRoofs(KernelRoof &k);
   void attribute(const sim::Result &timing);
   void classify(KernelRoof &k) const;
+  static void criticalPath(const sim::Result &timing, Report &r);
 
   sched::ProgramOp program;
   const target::Target &t;
@@ -373,7 +374,63 @@ Report Analyzer::run(const sim::Result *timing) {
     if (r.seconds > 0)
       r.mix[k.bottleneckName()] += k.attributed / r.seconds;
   r.kernels = std::move(kernels);
+  if (timing)
+    criticalPath(*timing, r);
   return r;
+}
+
+/// The kernel an op of the schedule is for.
+static StringRef kernelOf(Operation *op) {
+  if (auto c = dyn_cast_or_null<sched::ComputeOp>(op))
+    return c.getKernel();
+  if (auto d = dyn_cast_or_null<sched::DmaOp>(op))
+    return d.getKernel() ? *d.getKernel() : "(copies)";
+  return "";
+}
+
+void Analyzer::criticalPath(const sim::Result &timing, Report &r) {
+  llvm::StringMap<size_t> byName;
+  for (auto [i, k] : llvm::enumerate(r.kernels)) {
+    byName[k.name] = i;
+    k.slack = timing.seconds;
+  }
+  for (const sim::OpRecord &op : timing.ops) {
+    auto it = byName.find(kernelOf(op.op));
+    if (it != byName.end())
+      r.kernels[it->second].slack = std::min(r.kernels[it->second].slack, op.slack);
+  }
+  CriticalPath &path = r.critical;
+  for (const sim::PathStep &s : timing.criticalPath) {
+    CriticalStep step;
+    step.via = sim::name(s.via).str();
+    step.start = s.start;
+    step.seconds = s.end - s.start;
+    std::string share;
+    if (s.op < 0) {
+      step.kind = "wait";
+      share = "wait:" + step.via;
+    } else {
+      const sim::OpRecord &op = timing.ops[s.op];
+      step.kind = isa<sched::ComputeOp>(op.op) ? "compute" : "dma";
+      step.kernel = kernelOf(op.op).str();
+      step.resource = op.resource;
+      step.source = op.source;
+      step.chip = op.chip;
+      share = "memory";
+      auto it = byName.find(step.kernel);
+      if (it != byName.end()) {
+        KernelRoof &k = r.kernels[it->second];
+        k.criticalSeconds += step.seconds;
+        if (step.kind == "compute")
+          share = k.bottleneck == Bottleneck::Compute  ? "compute"
+                  : k.bottleneck == Bottleneck::Memory ? "memory"
+                                                       : "wait:" + k.reason;
+      }
+    }
+    path.shares[share] += step.seconds;
+    path.seconds += step.seconds;
+    path.steps.push_back(std::move(step));
+  }
 }
 } // namespace
 

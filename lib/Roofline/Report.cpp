@@ -97,6 +97,50 @@ void dfa::roofline::printTable(const Report &r, llvm::raw_ostream &os,
     os << "  ... " << (r.kernels.size() - n) << " more kernels (--top 0 for all)\n";
 }
 
+void dfa::roofline::printCriticalPath(const Report &r, llvm::raw_ostream &os,
+                                      size_t top) {
+  const CriticalPath &p = r.critical;
+  os << r.target << " critical path: " << humanSeconds(p.seconds) << " in "
+     << p.steps.size() << " steps;";
+  std::vector<std::pair<double, std::string>> parts;
+  for (auto &[what, seconds] : p.shares)
+    parts.push_back({-seconds, what});
+  llvm::sort(parts);
+  for (auto [i, part] : llvm::enumerate(parts))
+    os << (i ? ", " : " ") << part.second << " "
+       << llvm::formatv("{0:f0}%", p.seconds > 0 ? -100 * part.first / p.seconds : 0.0);
+  os << "\n";
+  // The `top` longest steps, in time order.
+  std::vector<size_t> shown(p.steps.size());
+  for (size_t i = 0; i < shown.size(); ++i)
+    shown[i] = i;
+  if (top && shown.size() > top) {
+    llvm::stable_sort(shown, [&](size_t a, size_t b) {
+      return p.steps[a].seconds > p.steps[b].seconds;
+    });
+    shown.resize(top);
+    llvm::sort(shown);
+  }
+  const char *row = "  {0,+10} {1,+10} {2,+6}  {3,-8} {4,-7} {5,-28} {6}\n";
+  os << llvm::formatv(row, "start", "time", "share", "kind", "via", "kernel",
+                      "resource");
+  double listed = 0;
+  for (size_t i : shown) {
+    const CriticalStep &s = p.steps[i];
+    listed += s.seconds;
+    std::string name = s.kernel.size() > 28 ? s.kernel.substr(0, 27) + "~" : s.kernel;
+    os << llvm::formatv(
+        row, humanSeconds(s.start), humanSeconds(s.seconds),
+        llvm::formatv("{0:f1}%", p.seconds > 0 ? 100 * s.seconds / p.seconds : 0.0).str(),
+        s.kind, s.via, name.empty() ? "-" : name,
+        s.resource.empty() ? "-" : s.resource);
+  }
+  if (shown.size() < p.steps.size())
+    os << "  ... " << (p.steps.size() - shown.size()) << " shorter steps, "
+       << llvm::formatv("{0:f1}%", p.seconds > 0 ? 100 * (p.seconds - listed) / p.seconds : 0.0)
+       << " of the path (--top 0 for all)\n";
+}
+
 void dfa::roofline::writeJson(llvm::json::OStream &j, const Report &r) {
   j.object([&] {
     j.attribute("target", r.target);
@@ -175,8 +219,37 @@ void dfa::roofline::writeJson(llvm::json::OStream &j, const Report &r) {
           });
           j.attribute("compute_ops", k.computeOps);
           j.attribute("dmas", k.dmas);
+          if (r.simulated) {
+            j.attribute("slack_seconds", k.slack);
+            j.attribute("critical_seconds", k.criticalSeconds);
+          }
         });
     });
+    if (r.simulated)
+      j.attributeObject("critical_path", [&] {
+        const CriticalPath &p = r.critical;
+        j.attribute("seconds", p.seconds);
+        j.attributeObject("shares", [&] {
+          for (auto &[what, seconds] : p.shares)
+            j.attribute(what, p.seconds > 0 ? seconds / p.seconds : 0.0);
+        });
+        j.attributeArray("steps", [&] {
+          for (const CriticalStep &s : p.steps)
+            j.object([&] {
+              j.attribute("kind", s.kind);
+              if (!s.kernel.empty())
+                j.attribute("kernel", s.kernel);
+              j.attribute("via", s.via);
+              j.attribute("start", s.start);
+              j.attribute("seconds", s.seconds);
+              if (!s.resource.empty()) {
+                j.attribute("chip", s.chip);
+                j.attribute("resource", s.resource);
+                j.attribute("source", s.source);
+              }
+            });
+        });
+      });
     j.attributeArray("nodes", [&] {
       for (const NodeRoof &n : byNode(r))
         j.object([&] {

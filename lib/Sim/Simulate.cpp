@@ -72,7 +72,11 @@ void dfa::sim::writeTrace(const Result &r, const target::Target &t,
           j.attributeObject("args", [&] { j.attribute("name", key.second); });
         });
       }
-      for (const OpRecord &op : r.ops)
+      std::vector<bool> critical(r.ops.size());
+      for (const PathStep &s : r.criticalPath)
+        if (s.op >= 0)
+          critical[s.op] = true;
+      for (auto [i, op] : llvm::enumerate(r.ops))
         j.object([&] {
           j.attribute("ph", "X");
           j.attribute("name", op.name);
@@ -87,8 +91,41 @@ void dfa::sim::writeTrace(const Result &r, const target::Target &t,
               j.attribute("bytes", op.bytes);
             if (op.plannedStart >= 0)
               j.attribute("planned_start_us", op.plannedStart * 1e6);
+            j.attribute("slack_us", op.slack * 1e6);
+            if (op.cause >= 0 || op.wait != Wait::None)
+              j.attribute("waited_for", name(op.wait));
+            if (critical[i])
+              j.attribute("critical", true);
           });
         });
+      // The critical path as flow arrows from each op on it to the next:
+      // out of the first op's slice, into the second's.
+      int flow = 0;
+      const PathStep *prev = nullptr;
+      for (const PathStep &s : r.criticalPath) {
+        if (s.op < 0)
+          continue;
+        if (prev && prev->op != s.op) {
+          const OpRecord &a = r.ops[prev->op], &b = r.ops[s.op];
+          for (bool start : {true, false})
+            j.object([&] {
+              const OpRecord &at = start ? a : b;
+              j.attribute("ph", start ? "s" : "f");
+              if (!start)
+                j.attribute("bp", "e");
+              j.attribute("name", "critical path");
+              j.attribute("cat", "critical");
+              j.attribute("id", flow);
+              j.attribute("pid", at.chip);
+              j.attribute("tid", tids[{at.chip, at.resource}]);
+              // Inside the slice: its middle for the source, its start for
+              // the destination.
+              j.attribute("ts", (start ? 0.5 * (a.start + a.end) : b.start) * 1e6);
+            });
+          ++flow;
+        }
+        prev = &s;
+      }
     });
   });
   os << "\n";

@@ -46,6 +46,15 @@ struct Task {
   int32_t tailWait = 0;                   // streamed deps not ended
   double tailFloor = 0;                   // the earliest it may end
   bool bodyDone = false;
+  // The critical path: what it waited for last before it started (a task;
+  // -1: nothing) and how; the ops that held its units or engine at its
+  // last failed start; the streamed dep whose end set its tail floor.
+  int32_t cause = -1;
+  Wait wait = Wait::None;
+  double readyAt = 0, firstSlice = -1, bodyEnd = -1;
+  llvm::SmallVector<int32_t, 2> blockers;
+  int32_t tailCause = -1;
+  double slack = 0;
 };
 
 /// A bandwidth shared by the DMAs on it.
@@ -237,31 +246,56 @@ private:
     events.push({time, seq++, type, id, version});
   }
 
-  bool unitsFree(const Task &task) const {
-    for (int32_t other : running)
-      if (tasks[other].chip == task.chip && tasks[other].ub < task.ue &&
-          task.ub < tasks[other].ue)
-        return false;
-    return true;
+  /// Whether the running compute task `other` holds some of `task`'s units.
+  bool overlaps(const Task &task, int32_t other) const {
+    return tasks[other].chip == task.chip && tasks[other].ub < task.ue &&
+           task.ub < tasks[other].ue;
   }
 
-  bool engineFree(const Task &task) const {
-    return !busyEngines.count({task.chip, task.engine});
+  /// Whether the task's units (compute) or engine (DMA) are free; if not,
+  /// the tasks that hold them become its blockers.
+  bool resourcesFree(Task &task) {
+    llvm::SmallVector<int32_t, 2> holders;
+    if (task.kind == Kind::Compute) {
+      for (int32_t other : running)
+        if (overlaps(task, other))
+          holders.push_back(other);
+    } else if (task.kind == Kind::Dma) {
+      auto it = busyEngines.find({task.chip, task.engine});
+      if (it != busyEngines.end())
+        holders.push_back(it->second);
+    }
+    if (holders.empty())
+      return true; // the blockers of its last failed attempt stay
+    task.blockers = std::move(holders);
+    return false;
+  }
+
+  /// A task starts `now`: if it was ready before, it waited for its units
+  /// or engine, and the holder that let go last is its cause.
+  void noteStart(Task &task, double now) {
+    if (now > task.readyAt && !task.blockers.empty()) {
+      int32_t last = task.blockers.front();
+      for (int32_t b : task.blockers)
+        if (tasks[b].end >= tasks[last].end)
+          last = b;
+      task.cause = last;
+      task.wait = task.kind == Kind::Compute ? Wait::Units : Wait::Engine;
+    }
+    task.blockers.clear();
   }
 
   /// Starts what can start now, in plan order.
   void dispatch(double now) {
     for (auto it = ready.begin(); it != ready.end();) {
       Task &task = tasks[it->second];
-      bool ok = task.kind == Kind::Compute ? unitsFree(task)
-                : task.kind == Kind::Dma   ? engineFree(task)
-                                           : true;
-      if (!ok) {
+      if (!resourcesFree(task)) {
         ++it;
         continue;
       }
       int32_t id = it->second;
       it = ready.erase(it);
+      noteStart(task, now);
       task.start = now;
       if (!task.streamUsers.empty())
         push(target::streamStart(now, task.seconds, task.rows), Event::FirstSlice, id);
@@ -271,7 +305,7 @@ private:
         running.push_back(id);
         push(now + task.fixed, Event::ComputeDone, id);
       } else if (task.kind == Kind::Dma) {
-        busyEngines.insert({task.chip, task.engine});
+        busyEngines[{task.chip, task.engine}] = id;
         task.remaining = task.bytes;
         push(now + task.fixed, Event::FlowStart, id);
       } else {
@@ -285,6 +319,7 @@ private:
   void bodyDone(int32_t id, double now) {
     Task &task = tasks[id];
     task.bodyDone = true;
+    task.bodyEnd = now;
     if (task.tailWait > 0)
       return;
     if (task.tailFloor > now)
@@ -302,14 +337,25 @@ private:
       busyEngines.erase({task.chip, task.engine});
     for (int32_t u : task.users)
       if (--tasks[u].waiting == 0)
-        push(now, Event::Ready, u);
+        makeReady(u, id, Wait::Data, now);
     for (int32_t u : task.streamUsers) {
       Task &user = tasks[u];
-      user.tailFloor = std::max(user.tailFloor,
-                                target::streamEnd(now, user.seconds, user.rows));
+      double floor = target::streamEnd(now, user.seconds, user.rows);
+      if (floor >= user.tailFloor) {
+        user.tailFloor = floor;
+        user.tailCause = id;
+      }
       if (--user.tailWait == 0 && user.bodyDone)
         bodyDone(u, now);
     }
+  }
+
+  /// `id`'s last wait is over: `cause` finished (or streamed its first
+  /// slice) at `now`.
+  void makeReady(int32_t id, int32_t cause, Wait how, double now) {
+    tasks[id].cause = cause;
+    tasks[id].wait = how;
+    push(now, Event::Ready, id);
   }
 
   /// Advances a path's transfers to `now` at their shared rate.
@@ -349,6 +395,7 @@ private:
       switch (e.type) {
       case Event::Ready: {
         Task &task = tasks[e.id];
+        task.readyAt = now;
         double key = task.planned >= 0 ? task.planned : double(e.id);
         ready.insert({{key, e.id}, e.id});
         break;
@@ -357,9 +404,10 @@ private:
         bodyDone(e.id, now);
         break;
       case Event::FirstSlice:
+        tasks[e.id].firstSlice = now;
         for (int32_t u : tasks[e.id].streamUsers)
           if (--tasks[u].waiting == 0)
-            push(now, Event::Ready, u);
+            makeReady(u, e.id, Wait::Stream, now);
         break;
       case Event::TailDone:
         finish(e.id, now);
@@ -455,11 +503,28 @@ private:
             return Status::ScheduleConflict;
           }
         }
+      // What it waited for last: the latest of its deps and of the ops that
+      // held its units; the plan when that ended before its cycle.
+      for (int32_t d : task.deps)
+        if (task.cause < 0 || tasks[d].end >= tasks[task.cause].end) {
+          task.cause = d;
+          task.wait = Wait::Data;
+        }
+      if (task.kind == Kind::Compute)
+        for (int32_t o : running)
+          if (overlaps(task, o) &&
+              (task.cause < 0 || tasks[o].end >= tasks[task.cause].end)) {
+            task.cause = o;
+            task.wait = Wait::Units;
+          }
+      if (start > (task.cause < 0 ? 0.0 : tasks[task.cause].end) + 0.5 * cycle)
+        task.wait = Wait::Plan;
       task.start = start;
       double dur = task.fixed;
       if (task.kind == Kind::Dma)
         dur += task.bytes / paths[task.path].bandwidth;
       task.end = start + dur;
+      task.bodyEnd = task.end;
       ++r.events;
       if (task.kind == Kind::Compute) {
         llvm::erase_if(running, [&](int32_t o) { return tasks[o].end <= start; });
@@ -511,7 +576,11 @@ private:
   uint64_t seq = 0;
   std::map<std::pair<double, int32_t>, int32_t> ready;
   std::vector<int32_t> running;
-  std::set<std::pair<int64_t, int64_t>> busyEngines;
+  /// The copy that holds each (chip, engine).
+  std::map<std::pair<int64_t, int64_t>, int32_t> busyEngines;
+
+  void criticalPath(const std::vector<int32_t> &record);
+  void slacks(double makespan);
 };
 
 void Simulator::record() {
@@ -519,6 +588,15 @@ void Simulator::record() {
   for (const Task &task : tasks)
     total = std::max(total, task.end);
   r.seconds = total;
+  slacks(total);
+  // Tasks to records (barriers have none).
+  std::vector<int32_t> recordOf(tasks.size(), -1);
+  {
+    int32_t n = 0;
+    for (size_t i = 0; i < tasks.size(); ++i)
+      if (tasks[i].kind != Kind::Barrier)
+        recordOf[i] = n++;
+  }
   double planned = 0;
   std::map<std::string, double> busy;
   for (const Task &task : tasks) {
@@ -531,6 +609,13 @@ void Simulator::record() {
     rec.end = task.end;
     rec.plannedStart = task.planned;
     rec.source = sourceOf(task.op);
+    rec.slack = task.slack;
+    // Through barriers to the op behind them.
+    const Task *at = &task;
+    rec.wait = task.wait;
+    while (at->cause >= 0 && tasks[at->cause].kind == Kind::Barrier)
+      at = &tasks[at->cause];
+    rec.cause = at->cause >= 0 ? recordOf[at->cause] : -1;
     if (auto c = dyn_cast<sched::ComputeOp>(task.op)) {
       rec.name = c.getKernel().str();
       auto kind = c->getAttrOfType<StringAttr>("kind");
@@ -563,6 +648,7 @@ void Simulator::record() {
     r.ops.push_back(std::move(rec));
   }
   r.plannedSeconds = planned;
+  criticalPath(recordOf);
   for (auto &[name, seconds] : busy)
     r.utilization.push_back({name, seconds});
 
@@ -619,7 +705,89 @@ void Simulator::record() {
     r.memory.push_back(std::move(occ));
   }
 }
+void Simulator::slacks(double makespan) {
+  // Latest ends, successors first: by start, latest first (a successor
+  // starts no earlier than its predecessor; program order breaks ties).
+  std::vector<std::vector<int32_t>> handedTo(tasks.size());
+  for (auto [id, task] : llvm::enumerate(tasks))
+    if (task.cause >= 0 && (task.wait == Wait::Units || task.wait == Wait::Engine))
+      handedTo[task.cause].push_back(id);
+  std::vector<int32_t> order(tasks.size());
+  for (size_t i = 0; i < order.size(); ++i)
+    order[i] = i;
+  llvm::sort(order, [&](int32_t a, int32_t b) {
+    return tasks[a].start != tasks[b].start ? tasks[a].start > tasks[b].start : a > b;
+  });
+  for (int32_t id : order) {
+    Task &task = tasks[id];
+    double latestEnd = makespan;
+    for (int32_t u : task.users)
+      latestEnd = std::min(latestEnd, tasks[u].start + tasks[u].slack);
+    for (int32_t u : handedTo[id])
+      latestEnd = std::min(latestEnd, tasks[u].start + tasks[u].slack);
+    // A streaming user may start once the first slice is out.
+    double firstSlice = task.firstSlice >= 0 ? task.firstSlice : task.end;
+    for (int32_t u : task.streamUsers)
+      latestEnd = std::min(latestEnd, tasks[u].start + tasks[u].slack +
+                                          (task.end - firstSlice));
+    task.slack = std::max(0.0, latestEnd - task.end);
+  }
+}
+
+void Simulator::criticalPath(const std::vector<int32_t> &recordOf) {
+  if (tasks.empty())
+    return;
+  int32_t cur = 0;
+  for (int32_t i = 1; i < int32_t(tasks.size()); ++i)
+    if (tasks[i].end >= tasks[cur].end)
+      cur = i;
+  double until = tasks[cur].end;
+  double eps = 0.5 * cycle;
+  std::vector<PathStep> steps; // last first
+  auto step = [&](int32_t id, double from, double to, Wait via) {
+    if (id >= 0 && tasks[id].kind == Kind::Barrier)
+      return; // no time of its own
+    steps.push_back({id >= 0 ? recordOf[id] : -1, from, to, via});
+  };
+  while (cur >= 0) {
+    const Task &task = tasks[cur];
+    // Its end was its streamed producer's end plus one slice of its own.
+    if (task.tailCause >= 0 && until >= task.end && task.end > task.bodyEnd + eps) {
+      double from = tasks[task.tailCause].end;
+      step(cur, from, until, Wait::Stream);
+      until = from;
+      cur = task.tailCause;
+      continue;
+    }
+    step(cur, task.start, until, task.wait);
+    int32_t p = task.cause;
+    if (p < 0) {
+      if (task.start > 0)
+        step(-1, 0, task.start, Wait::Plan);
+      break;
+    }
+    double pEnd = task.wait == Wait::Stream ? task.start : tasks[p].end;
+    if (pEnd < task.start)
+      step(-1, pEnd, task.start, task.wait == Wait::Plan ? Wait::Plan : task.wait);
+    until = std::min(pEnd, task.start);
+    cur = p;
+  }
+  std::reverse(steps.begin(), steps.end());
+  r.criticalPath = std::move(steps);
+}
 } // namespace
+
+llvm::StringRef dfa::sim::name(Wait w) {
+  switch (w) {
+  case Wait::None: return "start";
+  case Wait::Data: return "data";
+  case Wait::Stream: return "stream";
+  case Wait::Units: return "units";
+  case Wait::Engine: return "engine";
+  case Wait::Plan: return "plan";
+  }
+  return "";
+}
 
 Status dfa::sim::timeProgram(sched::ProgramOp program, const target::Target &t,
                              const Options &options, Result &r) {

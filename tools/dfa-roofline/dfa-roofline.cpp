@@ -37,6 +37,10 @@ int main(int argc, char **argv) {
   app.add_flag("--by-node", o.byNode,
                "The table by source node: each node's part of the kernels "
                "it was fused into (time and bytes split by FLOPs)");
+  app.add_flag("--critical-path", o.criticalPath,
+               "After each table, the critical path: the chain of ops and "
+               "waits that sets the makespan, and its shares (simulated)")
+      ->excludes("--analytic");
   dfa::driver::addShapeFlags(app, o.model);
   dfa::driver::addMaxMemoryFlag(app, o.model);
   dfa::driver::addQuietFlag(app, o.model.quiet);

@@ -108,6 +108,8 @@ struct RooflineOptions {
   size_t top = 20;
   /// The terminal table by source node instead of by kernel.
   bool byNode = false;
+  /// After each table, the critical path (simulated reports only).
+  bool criticalPath = false;
   std::string inject;
   std::string fp32Matmul = "ieee";
   /// LLM mode (`--llm`): the phases to sweep, "prefill" and/or "decode",

@@ -84,10 +84,33 @@ struct KernelRoof {
   Bottleneck bottleneck = Bottleneck::Compute;
   std::string level;  // the binding level, for Memory
   std::string reason; // for Scheduling: the largest wait
+  /// Simulated: the least slack of its ops (how much later it could end
+  /// without delaying the makespan) and its seconds on the critical path.
+  double slack = 0, criticalSeconds = 0;
   double attainable() const; // min(peak, AI_l * BW_l) FLOP/s
   double efficiency() const { return seconds > 0 ? boundSeconds / seconds : 0; }
   /// "compute", "memory:HBM" or "scheduling".
   std::string bottleneckName() const;
+};
+
+/// One step of the critical path (sim::PathStep, named).
+struct CriticalStep {
+  std::string kind;   // "compute", "dma" or "wait"
+  std::string kernel; // the kernel the op is for ("" for a wait)
+  std::string via;    // how the path reached it (sim::name(Wait))
+  std::string resource, source;
+  int64_t chip = 0;
+  double start = 0, seconds = 0;
+};
+
+/// The chain of ops and waits that sets the makespan.
+struct CriticalPath {
+  std::vector<CriticalStep> steps; // in time order
+  double seconds = 0;              // the steps' sum: the makespan
+  /// Seconds of the path by what took them: "compute", "memory" (copies,
+  /// and compute ops of memory-bound kernels), "wait:<why>" (compute ops of
+  /// scheduling-bound kernels, by their largest wait; gaps, by the plan).
+  std::map<std::string, double> shares;
 };
 
 /// One memory level's roof on the chart (whole chip).
@@ -109,6 +132,8 @@ struct Report {
   std::map<std::string, int64_t> memoryPeaks;
   /// Share of the total time per bottleneck name.
   std::map<std::string, double> mix;
+  /// Simulated reports: the critical path.
+  CriticalPath critical;
 };
 
 /// A source node's part of the schedule: the kernels it was fused into,
@@ -139,6 +164,9 @@ Report analyze(sched::ProgramOp program, const target::Target &t,
 
 /// A table sorted by share of time (the `top` largest kernels; 0: all).
 void printTable(const Report &r, llvm::raw_ostream &os, size_t top = 20);
+/// The critical path: its shares, then its steps in time order (the `top`
+/// longest; 0: all).
+void printCriticalPath(const Report &r, llvm::raw_ostream &os, size_t top = 20);
 /// One report as a `dfa.roofline/1` target object.
 void writeJson(llvm::json::OStream &j, const Report &r);
 /// One row per kernel of every report.

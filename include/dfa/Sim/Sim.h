@@ -36,6 +36,19 @@ struct Options {
   double watchdogSeconds = 10.0;
 };
 
+/// What an op waited for last before it started: how the critical path
+/// reached it.
+enum class Wait : uint8_t {
+  None,   // nothing: it started at time 0
+  Data,   // a token: the op that made what it reads
+  Stream, // the first slice of a producer it streams from (sched `rows`)
+  Units,  // its compute units, which another op held
+  Engine, // its DMA engine, which another copy held
+  Plan,   // its planned cycle, after what it waited for (cycle-exact)
+};
+/// "start", "data", "stream", "units", "engine", "plan".
+llvm::StringRef name(Wait w);
+
 /// One op of the schedule as it ran.
 struct OpRecord {
   /// The schedule's op (valid while the program lives).
@@ -49,6 +62,24 @@ struct OpRecord {
   int64_t bytes = 0;         // DMAs
   std::string kernel;        // DMAs: the kernel whose operand or result it moves
   std::string source;        // source node names (the op's location)
+  /// What it waited for last (an index into Result::ops; -1: nothing, or a
+  /// barrier's own cause) and how.
+  int32_t cause = -1;
+  Wait wait = Wait::None;
+  /// How much later it could have ended without delaying the makespan, over
+  /// the dependences and the resource hand-offs that happened (seconds).
+  double slack = 0;
+};
+
+/// One step of the critical path, in time order. A step is an op's time on
+/// the path (all of it; up to its first slice where the next op streams
+/// from it; its last slice where a streamed producer set its end) or, with
+/// `op` -1, a gap where nothing on the path ran. The steps tile
+/// [0, makespan].
+struct PathStep {
+  int32_t op = -1; // index into Result::ops
+  double start = 0, end = 0;
+  Wait via = Wait::None; // how the path reached it from the step before
 };
 
 /// Busy time of one resource.
@@ -73,6 +104,9 @@ struct Result {
   std::vector<OpRecord> ops;
   std::vector<Utilization> utilization;
   std::vector<Occupancy> memory;
+  /// The chain of ops and waits that sets the makespan: from the op that
+  /// ends last, back through what each waited for last.
+  std::vector<PathStep> criticalPath;
 };
 
 /// Simulates `program` for `t` on `inputs` (one per program argument;

@@ -133,3 +133,61 @@ TEST_CASE("streamed ops overlap by all but one slice", "[sim][timing]") {
   REQUIRE(half.status == Status::Ok);
   REQUIRE(half.r.seconds == Approx(2000 * cycle));
 }
+
+namespace {
+/// The critical path's steps as (op, start, end, via), in time order.
+using Step = std::tuple<int32_t, double, double, sim::Wait>;
+std::vector<Step> pathOf(const sim::Result &r) {
+  std::vector<Step> out;
+  for (const sim::PathStep &s : r.criticalPath)
+    out.push_back({s.op, s.start, s.end, s.via});
+  return out;
+}
+} // namespace
+
+TEST_CASE("the critical path follows what each op waited for last", "[sim][critical]") {
+  const int64_t n = 1 << 20;
+  // One engine: the second copy waited for it, not for data.
+  Run queued(twoCopies(n, 0, 0));
+  REQUIRE(queued.status == Status::Ok);
+  const sim::Result &q = queued.r;
+  REQUIRE(q.ops[1].wait == sim::Wait::Engine);
+  REQUIRE(q.ops[1].cause == 0);
+  REQUIRE(q.ops[0].wait == sim::Wait::None);
+  REQUIRE(pathOf(q) == std::vector<Step>{{0, 0, q.ops[0].end, sim::Wait::None},
+                                        {1, q.ops[0].end, q.seconds, sim::Wait::Engine}});
+  REQUIRE(q.ops[0].slack == 0);
+  REQUIRE(q.ops[1].slack == 0);
+  // Two engines: they end together; the path is the one that ends last,
+  // and the other could not have ended later either.
+  Run apart(twoCopies(n, 0, 1));
+  REQUIRE(apart.r.criticalPath.size() == 1);
+  REQUIRE(apart.r.criticalPath[0].op == 1);
+  REQUIRE(apart.r.ops[0].slack == Approx(0).margin(1e-15));
+
+  // Data: the second op waited for the first one's token.
+  Run plain(twoStages(0, 0));
+  double cycle = 1.0 / plain.t.clockHz.value;
+  REQUIRE(plain.r.ops[1].wait == sim::Wait::Data);
+  REQUIRE(pathOf(plain.r) ==
+          std::vector<Step>{{0, 0, plain.r.ops[0].end, sim::Wait::None},
+                            {1, plain.r.ops[0].end, plain.r.seconds, sim::Wait::Data}});
+  REQUIRE(plain.r.seconds == Approx(2000 * cycle));
+  // Streamed: the first op is on the path up to its first slice only.
+  Run streamed(twoStages(10, 10));
+  const sim::Result &s = streamed.r;
+  REQUIRE(s.ops[1].wait == sim::Wait::Stream);
+  REQUIRE(s.criticalPath.size() == 2);
+  REQUIRE(s.criticalPath[0].op == 0);
+  REQUIRE(s.criticalPath[0].end == Approx(100 * cycle));
+  REQUIRE(s.criticalPath[1].op == 1);
+  REQUIRE(s.criticalPath[1].via == sim::Wait::Stream);
+  REQUIRE(s.criticalPath[1].end == Approx(s.seconds));
+  // The steps tile the makespan.
+  double at = 0;
+  for (const sim::PathStep &p : s.criticalPath) {
+    REQUIRE(p.start == Approx(at));
+    at = p.end;
+  }
+  REQUIRE(at == Approx(s.seconds));
+}
