@@ -67,9 +67,14 @@ def const(name, arr):
     return name
 
 
+SCOPE = ""  # the layer a node is in, for its name: "/layer3/matmul_17"
+
+
 def node(op, ins, outs=None, **attrs):
     outs = outs or ["%s_%d" % (op.lower(), len(nodes))]
-    nodes.append(helper.make_node(op, ins, outs, name=outs[0], **attrs))
+    # Scoped names, as torch's exporter writes them: tools group by them.
+    name = "%s/%s" % (SCOPE, outs[0].split(".")[-1]) if SCOPE else outs[0]
+    nodes.append(helper.make_node(op, ins, outs, name=name, **attrs))
     return outs[0]
 
 
@@ -90,6 +95,7 @@ if KV:
     inputs.append(helper.make_tensor_value_info("attn_mask", PT, ["batch", 1, "seq", "past + seq"]))
 for l in range(L):
     p = "layer%d." % l
+    SCOPE = "/layer%d" % l
     h = node("LayerNormalization", [x, weight(p + "ln1.w", [D]), weight(p + "ln1.b", [D])], axis=-1)
     qkv = node("MatMul", [h, weight(p + "attn.qkv", [D, 3 * D])])
     q, k, v = (p + "q", p + "k", p + "v")

@@ -50,7 +50,7 @@ OpClass dfa::bisect::classOf(Operation *op, int64_t &k) {
   if (op->getNumResults() == 0)
     return OpClass::Movement;
   auto type = dyn_cast<RankedTensorType>(op->getResult(0).getType());
-  if (type && !isa<FloatType>(type.getElementType()))
+  if (type && !graph::isFloatElement(type.getElementType()))
     return OpClass::Exact;
   // The graph dialect's one table of op classes says how the op rounds;
   // the length it reduces over follows from its structure.

@@ -75,16 +75,65 @@ std::string perTarget(llvm::StringRef file, llvm::StringRef target, bool several
 
 } // namespace
 
+/// The source graph drawn for `reports` (one or two targets): its DOT and,
+/// with `svg`, Graphviz's layout of it.
+static Status drawGraph(const roofline::SourceGraph &graph,
+                        llvm::ArrayRef<roofline::Report> reports,
+                        const RooflineOptions &opts, llvm::StringRef title,
+                        std::string &dot, std::string *svg,
+                        DiagnosticPrinter &printer) {
+  roofline::GraphOptions go;
+  go.expand = opts.expand;
+  dot = roofline::graphDot(graph, reports, title, go);
+  std::string err;
+  if (svg && !roofline::renderSvg(dot, *svg, err)) {
+    printer.error(err);
+    return Status::Internal;
+  }
+  return Status::Ok;
+}
+
 Status dfa::driver::writeOutputs(const std::vector<roofline::Report> &reports,
                                  const RooflineOptions &opts,
                                  llvm::StringRef title,
                                  DiagnosticPrinter &printer,
-                                 const roofline::LLMSweep *llm) {
+                                 const roofline::LLMSweep *llm,
+                                 const roofline::SourceGraph *graph) {
   Status first = Status::Ok;
   auto note = [&](Status s) {
     if (first == Status::Ok)
       first = s;
   };
+  // The graph: one drawing for one or two targets, else one per target.
+  std::string htmlGraph;
+  if (graph && (!opts.graph.empty() || !opts.dot.empty() || !opts.html.empty())) {
+    std::vector<llvm::ArrayRef<roofline::Report>> drawings;
+    if (reports.size() <= 2)
+      drawings.push_back(reports);
+    else
+      for (size_t i = 0; i < reports.size(); ++i)
+        drawings.push_back(llvm::ArrayRef(reports).slice(i, 1));
+    bool several = drawings.size() > 1;
+    for (llvm::ArrayRef<roofline::Report> d : drawings) {
+      if (d.empty())
+        continue;
+      std::string dot, svg;
+      bool wantSvg = !opts.graph.empty() || (!opts.html.empty() && htmlGraph.empty());
+      Status s = drawGraph(*graph, d, opts, title, dot, wantSvg ? &svg : nullptr, printer);
+      if (s != Status::Ok) {
+        note(s);
+        break;
+      }
+      if (!opts.dot.empty())
+        note(writeFile(perTarget(opts.dot, d.front().target, several), printer,
+                       [&](llvm::raw_ostream &os) { os << dot; }));
+      if (!opts.graph.empty())
+        note(writeFile(perTarget(opts.graph, d.front().target, several), printer,
+                       [&](llvm::raw_ostream &os) { os << svg; }));
+      if (!opts.html.empty() && htmlGraph.empty())
+        htmlGraph = svg; // the report shows the first drawing
+    }
+  }
   if (opts.json) {
     llvm::json::OStream j(llvm::outs(), 2);
     j.object([&] {
@@ -124,7 +173,8 @@ Status dfa::driver::writeOutputs(const std::vector<roofline::Report> &reports,
                      [&](llvm::raw_ostream &os) { roofline::writeSvg(r, os); }));
   if (!opts.html.empty()) {
     note(writeFile(opts.html, printer, [&](llvm::raw_ostream &os) {
-      roofline::writeHtml(reports, ("dfa-roofline: " + title).str(), os, llm);
+      roofline::writeHtml(reports, ("dfa-roofline: " + title).str(), os, llm,
+                          htmlGraph);
     }));
     llvm::outs().flush();
     if (first == Status::Ok)
@@ -181,6 +231,11 @@ int dfa::driver::rooflineMain(const RooflineOptions &opts) {
     return exitCode(Status::Usage);
   }
   if (!schedules.empty()) {
+    if (!opts.graph.empty() || !opts.dot.empty()) {
+      printer.error("--graph and --dot draw a model's source graph: give the "
+                    "model, not saved schedules");
+      return exitCode(Status::Usage);
+    }
     for (const std::string &file : schedules) {
       if (!isSchedule(file)) {
         printer.error("'" + file + "' is not a saved schedule (.sched.mlir)");
@@ -241,6 +296,7 @@ int dfa::driver::rooflineMain(const RooflineOptions &opts) {
       note(s);
     }
   }
-  Status out = writeOutputs(reports, opts, title, printer);
+  roofline::SourceGraph graph = roofline::sourceGraph(*r.module);
+  Status out = writeOutputs(reports, opts, title, printer, nullptr, &graph);
   return exitCode(first != Status::Ok ? first : out);
 }

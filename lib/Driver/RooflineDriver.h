@@ -9,6 +9,7 @@
 
 #include "dfa/Driver/Driver.h"
 #include "dfa/Driver/Tools.h"
+#include "dfa/Roofline/Graph.h"
 #include "dfa/Roofline/LLM.h"
 
 namespace dfa::driver {
@@ -26,10 +27,13 @@ Status profile(sched::ProgramOp program, const target::Target &t,
 
 /// The table or JSON on stdout and the files asked for; with `llm`, the
 /// sweep first (the reports are its reference step's).
+/// With `graph` (a model, not saved schedules), --graph, --dot and the
+/// report's graph section draw it.
 Status writeOutputs(const std::vector<roofline::Report> &reports,
                     const RooflineOptions &opts, llvm::StringRef title,
                     DiagnosticPrinter &printer,
-                    const roofline::LLMSweep *llm = nullptr);
+                    const roofline::LLMSweep *llm = nullptr,
+                    const roofline::SourceGraph *graph = nullptr);
 
 /// LLM mode: the sweep over phases, batches and contexts.
 int llmMain(const RooflineOptions &opts);

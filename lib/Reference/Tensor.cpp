@@ -102,8 +102,17 @@ double dfa::ref::minifloatToDouble(DType t, uint8_t code) {
 }
 
 uint8_t dfa::ref::doubleToMinifloat(DType t, double v) {
-  if (t == DType::F8E8M0FNU)
-    return toE8M0(float(v), E8M0Rounding::Up, /*saturate=*/true);
+  if (t == DType::F8E8M0FNU) {
+    // As ml_dtypes converts (Pad's fill, a constant): the nearest power of
+    // two, halves up; below 2^-127 the smallest; no zero, no sign, no
+    // infinity: those and overflow are NaN.
+    if (!(v > 0) || std::isinf(v))
+      return 0xFF;
+    int e;
+    double m = std::frexp(v, &e); // v = m * 2^e, m in [0.5, 1)
+    int code = (e - 1) + 127 + (m >= 0.75 ? 1 : 0);
+    return code < 0 ? 0 : code > 254 ? 0xFF : uint8_t(code);
+  }
   const llvm::fltSemantics &sem = semanticsOf(t);
   if (isFiniteOnly(t)) {
     unsigned sign = 1u << (dtypeBits(t) - 1);

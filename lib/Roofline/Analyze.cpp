@@ -36,10 +36,7 @@ using namespace mlir;
 using namespace dfa;
 using namespace dfa::roofline;
 
-namespace {
-
-/// The source node names of a location (a fused one has several).
-void sourceNames(Location loc, SmallVectorImpl<std::string> &out) {
+void dfa::roofline::sourceNames(Location loc, SmallVectorImpl<std::string> &out) {
   if (auto n = dyn_cast<NameLoc>(loc)) {
     out.push_back(n.getName().str());
   } else if (auto f = dyn_cast<FusedLoc>(loc)) {
@@ -51,6 +48,8 @@ void sourceNames(Location loc, SmallVectorImpl<std::string> &out) {
     out.push_back(fl.getFilename().str() + ":" + std::to_string(fl.getLine()));
   }
 }
+
+namespace {
 
 double denseBytes(Value buffer) {
   return double(graph::tensorBytes(
@@ -310,14 +309,12 @@ void Analyzer::classify(KernelRoof &k) const {
                    ->second;
     return;
   }
-  k.bottleneck = Bottleneck::Compute;
-  double most = k.computeSeconds;
-  for (const LevelTraffic &l : k.levels)
-    if (l.seconds() > most) {
-      most = l.seconds();
-      k.bottleneck = Bottleneck::Memory;
-      k.level = l.level;
-    }
+  std::string name = k.boundName();
+  StringRef bound = name;
+  k.bottleneck = bound.consume_front("memory:") ? Bottleneck::Memory
+                                                : Bottleneck::Compute;
+  if (k.bottleneck == Bottleneck::Memory)
+    k.level = bound.str();
 }
 
 Report Analyzer::run(const sim::Result *timing) {
@@ -440,6 +437,17 @@ double KernelRoof::attainable() const {
     if (l.bytes > 0 && l.bandwidth > 0)
       a = std::min(a, flops / l.bytes * l.bandwidth);
   return a;
+}
+
+std::string KernelRoof::boundName() const {
+  std::string name = "compute";
+  double most = computeSeconds;
+  for (const LevelTraffic &l : levels)
+    if (l.seconds() > most) {
+      most = l.seconds();
+      name = "memory:" + l.level;
+    }
+  return name;
 }
 
 std::string KernelRoof::bottleneckName() const {

@@ -226,7 +226,7 @@ void dfa::roofline::writeSvg(const Report &r, llvm::raw_ostream &os) {
 
 void dfa::roofline::writeHtml(llvm::ArrayRef<Report> reports,
                               llvm::StringRef title, llvm::raw_ostream &os,
-                              const LLMSweep *llm) {
+                              const LLMSweep *llm, llvm::StringRef graphSvg) {
   os << "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
      << "<title>" << xml(title) << "</title>\n<style>\n"
      << "body{font-family:sans-serif;margin:24px;color:#222}"
@@ -283,7 +283,16 @@ void dfa::roofline::writeHtml(llvm::ArrayRef<Report> reports,
     }
     os << "</td></tr>\n";
   }
-  os << "</table>\n<div class=\"charts\">\n";
+  os << "</table>\n";
+  if (!graphSvg.empty()) {
+    // Inline: from the <svg> element on (no XML prolog or doctype).
+    size_t at = graphSvg.find("<svg");
+    os << "<section class=\"graph\" id=\"graph\">\n<h2>The graph</h2>\n"
+       << "<div style=\"overflow:auto;max-height:90vh;border:1px solid #ddd\">\n"
+       << graphSvg.drop_front(at == llvm::StringRef::npos ? 0 : at)
+       << "</div>\n</section>\n";
+  }
+  os << "<div class=\"charts\">\n";
   for (const Report &r : reports) {
     os << "<section class=\"target\" id=\"t-" << xml(r.target) << "\">\n<h2>"
        << xml(r.target) << "</h2>\n";

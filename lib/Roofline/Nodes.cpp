@@ -34,7 +34,9 @@ std::vector<NodeRoof> dfa::roofline::byNode(const Report &r) {
       n.kernels.push_back(k.name);
       for (const LevelTraffic &l : k.levels)
         n.bytes.push_back({l.level, l.bytes});
+      n.kernel = k.name;
       n.bottleneck = k.bottleneckName();
+      n.bound = k.boundName();
       nodes.push_back(std::move(n));
       largest.push_back(k.attributed);
       continue;
@@ -63,7 +65,9 @@ std::vector<NodeRoof> dfa::roofline::byNode(const Report &r) {
       }
       if (part * k.attributed > largest[it->second]) {
         largest[it->second] = part * k.attributed;
+        n.kernel = k.name;
         n.bottleneck = k.bottleneckName();
+        n.bound = k.boundName();
       }
     }
   }

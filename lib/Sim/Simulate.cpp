@@ -98,32 +98,30 @@ void dfa::sim::writeTrace(const Result &r, const target::Target &t,
               j.attribute("critical", true);
           });
         });
-      // The critical path as flow arrows from each op on it to the next:
-      // out of the first op's slice, into the second's.
+      // The critical path as flow arrows from each op on it to the next,
+      // at the middle of each one's step: the steps tile the run, so the
+      // arrows go forward in time, and a step lies inside its op's slice.
       int flow = 0;
       const PathStep *prev = nullptr;
       for (const PathStep &s : r.criticalPath) {
         if (s.op < 0)
           continue;
-        if (prev && prev->op != s.op) {
-          const OpRecord &a = r.ops[prev->op], &b = r.ops[s.op];
-          for (bool start : {true, false})
+        if (prev && prev->op != s.op)
+          for (const PathStep *at : {prev, &s})
             j.object([&] {
-              const OpRecord &at = start ? a : b;
-              j.attribute("ph", start ? "s" : "f");
-              if (!start)
+              const OpRecord &op = r.ops[at->op];
+              j.attribute("ph", at == prev ? "s" : "f");
+              if (at != prev)
                 j.attribute("bp", "e");
               j.attribute("name", "critical path");
               j.attribute("cat", "critical");
               j.attribute("id", flow);
-              j.attribute("pid", at.chip);
-              j.attribute("tid", tids[{at.chip, at.resource}]);
-              // Inside the slice: its middle for the source, its start for
-              // the destination.
-              j.attribute("ts", (start ? 0.5 * (a.start + a.end) : b.start) * 1e6);
+              j.attribute("pid", op.chip);
+              j.attribute("tid", tids[{op.chip, op.resource}]);
+              j.attribute("ts", 0.5 * (at->start + at->end) * 1e6);
             });
+        if (prev && prev->op != s.op)
           ++flow;
-        }
         prev = &s;
       }
     });

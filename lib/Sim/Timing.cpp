@@ -55,6 +55,7 @@ struct Task {
   llvm::SmallVector<int32_t, 2> blockers;
   int32_t tailCause = -1;
   double slack = 0;
+  int64_t order = -1; // when it started, among all tasks (its causes before)
 };
 
 /// A bandwidth shared by the DMAs on it.
@@ -296,6 +297,7 @@ private:
       int32_t id = it->second;
       it = ready.erase(it);
       noteStart(task, now);
+      task.order = started++;
       task.start = now;
       if (!task.streamUsers.empty())
         push(target::streamStart(now, task.seconds, task.rows), Event::FirstSlice, id);
@@ -318,8 +320,9 @@ private:
   /// have ended and one more slice of its own has passed.
   void bodyDone(int32_t id, double now) {
     Task &task = tasks[id];
+    if (!task.bodyDone)
+      task.bodyEnd = now; // not again when its last streamed dep ends
     task.bodyDone = true;
-    task.bodyEnd = now;
     if (task.tailWait > 0)
       return;
     if (task.tailFloor > now)
@@ -520,6 +523,7 @@ private:
       if (start > (task.cause < 0 ? 0.0 : tasks[task.cause].end) + 0.5 * cycle)
         task.wait = Wait::Plan;
       task.start = start;
+      task.order = started++;
       double dur = task.fixed;
       if (task.kind == Kind::Dma)
         dur += task.bytes / paths[task.path].bandwidth;
@@ -576,6 +580,7 @@ private:
   uint64_t seq = 0;
   std::map<std::pair<double, int32_t>, int32_t> ready;
   std::vector<int32_t> running;
+  int64_t started = 0;
   /// The copy that holds each (chip, engine).
   std::map<std::pair<int64_t, int64_t>, int32_t> busyEngines;
 
@@ -706,8 +711,8 @@ void Simulator::record() {
   }
 }
 void Simulator::slacks(double makespan) {
-  // Latest ends, successors first: by start, latest first (a successor
-  // starts no earlier than its predecessor; program order breaks ties).
+  // Latest ends, successors first: in reverse of the order tasks started
+  // (whatever a task waited for started before it).
   std::vector<std::vector<int32_t>> handedTo(tasks.size());
   for (auto [id, task] : llvm::enumerate(tasks))
     if (task.cause >= 0 && (task.wait == Wait::Units || task.wait == Wait::Engine))
@@ -716,7 +721,7 @@ void Simulator::slacks(double makespan) {
   for (size_t i = 0; i < order.size(); ++i)
     order[i] = i;
   llvm::sort(order, [&](int32_t a, int32_t b) {
-    return tasks[a].start != tasks[b].start ? tasks[a].start > tasks[b].start : a > b;
+    return tasks[a].order > tasks[b].order;
   });
   for (int32_t id : order) {
     Task &task = tasks[id];
@@ -725,11 +730,15 @@ void Simulator::slacks(double makespan) {
       latestEnd = std::min(latestEnd, tasks[u].start + tasks[u].slack);
     for (int32_t u : handedTo[id])
       latestEnd = std::min(latestEnd, tasks[u].start + tasks[u].slack);
-    // A streaming user may start once the first slice is out.
+    // A streaming user starts once the first slice is out, and ends one of
+    // its own slices after this ends.
     double firstSlice = task.firstSlice >= 0 ? task.firstSlice : task.end;
-    for (int32_t u : task.streamUsers)
-      latestEnd = std::min(latestEnd, tasks[u].start + tasks[u].slack +
-                                          (task.end - firstSlice));
+    for (int32_t u : task.streamUsers) {
+      const Task &user = tasks[u];
+      latestEnd = std::min(latestEnd, user.start + user.slack + (task.end - firstSlice));
+      latestEnd = std::min(latestEnd, user.end + user.slack -
+                                          user.seconds / double(std::max<int64_t>(1, user.rows)));
+    }
     task.slack = std::max(0.0, latestEnd - task.end);
   }
 }

@@ -41,6 +41,15 @@ int main(int argc, char **argv) {
                "After each table, the critical path: the chain of ops and "
                "waits that sets the makespan, and its shares (simulated)")
       ->excludes("--analytic");
+  app.add_option("--graph", o.graph,
+                 "Draw the source graph to FILE.svg: nodes with FLOPs, bytes "
+                 "per level and intensity, coloured by bound; fused kernels "
+                 "as clusters; the critical path bold (two targets: side by "
+                 "side, the partition shift marked)");
+  app.add_option("--dot", o.dot, "Write the graph's Graphviz DOT source to FILE");
+  app.add_option("--expand", o.expand,
+                 "Keep a module group open in the drawing (repeatable): "
+                 "large graphs fold their biggest groups");
   dfa::driver::addShapeFlags(app, o.model);
   dfa::driver::addMaxMemoryFlag(app, o.model);
   dfa::driver::addQuietFlag(app, o.model.quiet);

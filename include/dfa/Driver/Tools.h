@@ -110,6 +110,11 @@ struct RooflineOptions {
   bool byNode = false;
   /// After each table, the critical path (simulated reports only).
   bool criticalPath = false;
+  /// The source graph drawn (SVG through Graphviz) and its DOT source; one
+  /// or two targets a file, FILE-TARGET.ext each for more.
+  std::string graph, dot;
+  /// Module groups the drawing keeps open.
+  std::vector<std::string> expand;
   std::string inject;
   std::string fp32Matmul = "ieee";
   /// LLM mode (`--llm`): the phases to sweep, "prefill" and/or "decode",

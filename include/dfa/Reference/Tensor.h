@@ -67,8 +67,9 @@ float bf16ToFloat(uint16_t h);
 /// even. An out-of-range value becomes infinity in E5M2 and NaN in the other
 /// FP8 formats. The FP6 and FP4 formats have neither: they saturate, and NaN
 /// becomes a zero of the opposite sign, as ml_dtypes (the ONNX reference)
-/// converts. E8M0 converts as ONNX's default Cast does (toE8M0, rounding
-/// up, saturating).
+/// converts. E8M0 takes the nearest power of two (halves up) as ml_dtypes
+/// does, NaN for zero, negatives, infinities and overflow; graph.cast to
+/// E8M0 uses toE8M0 instead, as ONNX's Cast says.
 double minifloatToDouble(DType t, uint8_t code);
 uint8_t doubleToMinifloat(DType t, double v);
 /// The largest finite value of a minifloat format.

@@ -91,6 +91,10 @@ struct KernelRoof {
   double efficiency() const { return seconds > 0 ? boundSeconds / seconds : 0; }
   /// "compute", "memory:HBM" or "scheduling".
   std::string bottleneckName() const;
+  /// The roofline bound alone, against the ridge of each level: "compute"
+  /// or "memory:LEVEL", whichever of its compute time and level times is
+  /// largest (scheduling aside).
+  std::string boundName() const;
 };
 
 /// One step of the critical path (sim::PathStep, named).
@@ -145,9 +149,14 @@ struct NodeRoof {
   double seconds = 0; // its part of the attributed time
   std::vector<std::pair<std::string, double>> bytes; // per level
   std::vector<std::string> kernels;
-  /// The bottleneck of the kernel that holds most of its time.
-  std::string bottleneck;
+  /// The kernel that holds most of its time, its bottleneck and its
+  /// roofline bound (KernelRoof::boundName).
+  std::string kernel, bottleneck, bound;
 };
+
+/// The source node names of a location (a fused one has several): each
+/// NameLoc's name, or file:line for a bare file location.
+void sourceNames(mlir::Location loc, llvm::SmallVectorImpl<std::string> &out);
 
 /// Every source node of `r`, by time, largest first.
 std::vector<NodeRoof> byNode(const Report &r);
@@ -178,9 +187,11 @@ void writeSvg(const Report &r, llvm::raw_ostream &os);
 /// (time, mix of bottlenecks, top kernels, padding, memory peaks), then each
 /// target's chart and table.
 struct LLMSweep;
-/// With `llm`, the page opens with the sweep's tables (LLM mode).
+/// With `llm`, the page opens with the sweep's tables (LLM mode); with
+/// `graphSvg` (Graphviz's SVG of the source graph), it has a section for it.
 void writeHtml(llvm::ArrayRef<Report> reports, llvm::StringRef title,
-               llvm::raw_ostream &os, const LLMSweep *llm = nullptr);
+               llvm::raw_ostream &os, const LLMSweep *llm = nullptr,
+               llvm::StringRef graphSvg = "");
 
 } // namespace dfa::roofline
 

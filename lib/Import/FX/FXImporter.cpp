@@ -44,9 +44,11 @@ std::string PyValue::describe() const {
   return "?";
 }
 
-static Type elementTypeOf(StringRef dtype, MLIRContext *ctx) {
+Type dfa::fximport::fxElementType(StringRef dtype, MLIRContext *ctx) {
   auto dt = ref::dtypeFromName(dtype);
-  return dt ? ref::mlirTypeOf(*dt, ctx) : Type();
+  if (!dt || (ref::isMinifloat(*dt) && !ref::isFloat8(*dt)))
+    return {};
+  return ref::mlirTypeOf(*dt, ctx);
 }
 
 std::string dfa::fximport::canonicalTarget(StringRef op, StringRef target) {
@@ -145,7 +147,7 @@ Value FXImporter::weight(StringRef name, Location loc) {
     status = Status::InvalidModel;
     return {};
   }
-  Type elt = elementTypeOf(t->getString("dtype").value_or(""), &ctx);
+  Type elt = fxElementType(t->getString("dtype").value_or(""), &ctx);
   const auto *shapeArr = t->getArray("shape");
   auto offset = t->getInteger("offset");
   if (!elt || !shapeArr || !offset || *offset < 0) {
@@ -316,7 +318,7 @@ static LogicalResult checkMeta(FXNode &n, const PyValue &r,
     for (size_t i = 0; !shapeDiffers && i < shape.size(); ++i)
       shapeDiffers = shape[i] >= 0 && shape[i] != type.getDimSize(i);
   }
-  Type elt = elementTypeOf(m->getString("dtype").value_or(""), n.b.getContext());
+  Type elt = fxElementType(m->getString("dtype").value_or(""), n.b.getContext());
   if (shapeDiffers ||
       (elt && elt != type.getElementType())) {
     // The graph is user input: a record that disagrees is an invalid
@@ -574,7 +576,7 @@ ImportResult FXImporter::run() {
       continue;
     const auto *meta = node->getObject("meta");
     const auto *shapeArr = meta ? meta->getArray("shape") : nullptr;
-    Type elt = meta ? elementTypeOf(meta->getString("dtype").value_or(""), &ctx)
+    Type elt = meta ? fxElementType(meta->getString("dtype").value_or(""), &ctx)
                     : Type();
     std::string name = node->getString("name").value_or("").str();
     if (!shapeArr || !elt) {

@@ -138,6 +138,12 @@ void addAtenHandlers(llvm::StringMap<Handler> &table);
 /// `modules` their module class names.
 void addActivationHandlers(llvm::StringMap<Handler> &table, bool modules);
 
+/// The element type of a torch dtype name ("float32", "bfloat16", ...);
+/// null for one dfa does not import (the OCP FP4/FP6/E8M0 minifloats: torch
+/// exports them packed or not at all, and the FX converters assume builtin
+/// types).
+mlir::Type fxElementType(llvm::StringRef dtype, mlir::MLIRContext *ctx);
+
 /// The canonical name of a call_function or call_method target.
 std::string canonicalTarget(llvm::StringRef op, llvm::StringRef target);
 

@@ -203,8 +203,7 @@ FailureOr<std::vector<int64_t>> FXNode::optIntList(size_t i, StringRef kw,
 Type FXNode::dtypeOf(const PyValue *v) const {
   if (!v || v->kind != PyValue::DType)
     return {};
-  auto dt = ref::dtypeFromName(v->s);
-  return dt ? ref::mlirTypeOf(*dt, b.getContext()) : Type();
+  return fxElementType(v->s, b.getContext());
 }
 
 Type FXNode::dtypeArg(StringRef kw) const {

@@ -419,11 +419,13 @@ Status dfa::onnximport::tensorFromProto(const onnx::TensorProto &proto,
   case ref::DType::F8E4M3FN: case ref::DType::F8E4M3FNUZ:
   case ref::DType::F8E5M2: case ref::DType::F8E5M2FNUZ:
   case ref::DType::F6E2M3FN: case ref::DType::F6E3M2FN:
-  case ref::DType::F8E8M0FNU: // bit patterns
+  case ref::DType::F8E8M0FNU: { // bit patterns (an FP6 code's low 6 bits)
     if (proto.int32_data_size() != n) return mismatch(proto.int32_data_size());
+    unsigned mask = (1u << ref::dtypeBits(*dt)) - 1;
     for (int64_t i = 0; i < n; ++i)
-      out.data<uint8_t>()[i] = (uint8_t)proto.int32_data(i);
+      out.data<uint8_t>()[i] = uint8_t(proto.int32_data(i) & mask);
     break;
+  }
   default:
     if (proto.int32_data_size() != n) return mismatch(proto.int32_data_size());
     for (int64_t i = 0; i < n; ++i) out.setInt(i, proto.int32_data(i));

@@ -26,6 +26,7 @@
 #include "llvm/Support/MathExtras.h"
 #include "llvm/Support/Path.h"
 
+#include <google/protobuf/unknown_field_set.h>
 #include <onnx/defs/schema.h>
 #include <onnx/shape_inference/implementation.h>
 
@@ -40,6 +41,40 @@ std::string nodeName(const onnx::NodeProto &node, size_t index) {
   if (!node.name().empty())
     return node.name();
   return node.op_type() + "_" + std::to_string(index);
+}
+
+/// The torch module a node came from, as torch's dynamo exporter records it
+/// (ONNX 1.16's NodeProto.metadata_props, field 9, which libonnx 1.12 keeps
+/// as an unknown field): `pkg.torch.onnx.name_scopes` lists the scopes down
+/// to the node, "['', 'blocks.0', 'blocks.0.fc', 'linear']"; its module is
+/// the one before the last. Empty when there is none.
+std::string torchModule(const onnx::NodeProto &node) {
+  const google::protobuf::UnknownFieldSet &fields =
+      node.GetReflection()->GetUnknownFields(node);
+  for (int i = 0; i < fields.field_count(); ++i) {
+    const google::protobuf::UnknownField &f = fields.field(i);
+    if (f.number() != 9 ||
+        f.type() != google::protobuf::UnknownField::TYPE_LENGTH_DELIMITED)
+      continue;
+    onnx::StringStringEntryProto entry;
+    if (!entry.ParseFromString(f.length_delimited()) ||
+        entry.key() != "pkg.torch.onnx.name_scopes")
+      continue;
+    SmallVector<std::string> scopes;
+    llvm::StringRef rest = entry.value();
+    while (true) {
+      size_t open = rest.find_first_of("'\"");
+      if (open == llvm::StringRef::npos)
+        break;
+      size_t close = rest.find(rest[open], open + 1);
+      if (close == llvm::StringRef::npos)
+        break;
+      scopes.push_back(rest.slice(open + 1, close).str());
+      rest = rest.drop_front(close + 1);
+    }
+    return scopes.size() >= 2 ? scopes[scopes.size() - 2] : "";
+  }
+  return "";
 }
 
 bool isDefaultDomain(llvm::StringRef domain) {
@@ -403,7 +438,10 @@ Value Importer::importInitializer(const onnx::TensorProto &init) {
   bool byReference = external || inModelFile;
   if (byReference && opts.noWeights)
     return b.create<graph::WeightOp>(loc, type, init.name(), "", 0);
-  if (external && bytes > opts.inlineLimitBytes) {
+  // Files pack the sub-byte types; a graph.weight is one element a byte, so
+  // those are read and unpacked here instead.
+  bool packed = graph::elementBits(elt) < 8 && !elt.isInteger(1); // bool: a byte
+  if (external && bytes > opts.inlineLimitBytes && !packed) {
     std::string location;
     int64_t offset = 0, length = -1;
     for (const auto &kv : init.external_data()) {
@@ -437,7 +475,7 @@ Value Importer::importInitializer(const onnx::TensorProto &init) {
     }
     return b.create<graph::WeightOp>(loc, type, init.name(), file, offset);
   }
-  if (inModelFile)
+  if (inModelFile && !packed)
     return b.create<graph::WeightOp>(loc, type, init.name(), m.path,
                                      rawOffset->second);
   ref::Tensor t;
@@ -505,7 +543,13 @@ void Importer::foldConstants(Block::iterator from,
 
 LogicalResult Importer::importNode(const onnx::NodeProto &node, size_t index) {
   std::string name = nodeName(node, index);
-  Location loc = NameLoc::get(b.getStringAttr(name), fileLoc);
+  // The node, in its torch module where the exporter recorded one (as the
+  // FX importer nests them: node(module(file))).
+  std::string module = torchModule(node);
+  Location loc = NameLoc::get(
+      b.getStringAttr(name),
+      module.empty() ? fileLoc
+                     : Location(NameLoc::get(b.getStringAttr(module), fileLoc)));
   // The node must match its ONNX schema (input and output counts, required
   // inputs and attributes, attribute types) before a converter sees it.
   if (std::optional<std::string> what = checkSignature(node, opset)) {
@@ -530,6 +574,27 @@ LogicalResult Importer::importNode(const onnx::NodeProto &node, size_t index) {
     }
     inputs.push_back(v);
   }
+  // The OCP minifloats (FP4, FP6, E8M0) only convert and move: ONNX allows
+  // them in these ops, and the converters of the others assume a builtin
+  // float or integer.
+  static const llvm::StringSet<> minifloatOps = {
+      "Cast", "CastLike", "Identity", "Reshape", "Flatten", "Squeeze",
+      "Unsqueeze", "Transpose", "Shape", "Size", "QuantizeLinear",
+      "DequantizeLinear", "BitCast"};
+  for (Value v : inputs)
+    if (v) {
+      Type e = cast<RankedTensorType>(v.getType()).getElementType();
+      if (graph::isFloatElement(e) && !isa<FloatType>(e) &&
+          !minifloatOps.contains(node.op_type())) {
+        error(Status::Unsupported)
+            << "'" << node.op_type() << "' node '" << name
+            << "' is not supported on " << e
+            << " (dfa converts and moves the FP4, FP6 and E8M0 minifloats: "
+               "Cast, CastLike, Quantize/DequantizeLinear, Reshape, "
+               "Transpose and the like)";
+        return failure();
+      }
+    }
   Block *block = b.getInsertionBlock();
   Operation *last = block->empty() ? nullptr : &block->back();
   NodeContext nc(node, loc, b, opset, std::move(inputs), status,

@@ -216,7 +216,10 @@ static FailureOr<Value> castSaturating(NodeContext &c, Value x, Type elt) {
   c.ignoreAttrs({"round_mode"});
   bool f8 = to && ref::isFloat8(*to);
   if (f8 && c.intAttr("saturate", 1) && xt.getElementType() != elt) {
-    if (!isFloatElement(xt.getElementType()))
+    // The clip in a type that holds its bounds exactly: f32 for integers
+    // and the 8-bit and smaller floats (E5M2 would round 448 to 512).
+    auto ft = dyn_cast<FloatType>(xt.getElementType());
+    if (!ft || ft.getWidth() < 16)
       x = c.cast(x, c.b.getF32Type());
     double max = ref::minifloatMax(*to);
     x = c.b.create<ClipOp>(c.loc, x, c.b.getF64FloatAttr(-max), c.b.getF64FloatAttr(max));

@@ -162,9 +162,19 @@ TEST_CASE("E8M0 takes the float32 exponent and rounds by mode", "[tensor][minifl
   float big = std::ldexp(1.5f, 127);
   CHECK(toE8M0(big, R::Up, true) == 254);
   CHECK(toE8M0(big, R::Up, false) == 255);
-  // The default conversion is ONNX Cast's: up, saturating.
+  // The generic conversion is ml_dtypes': the nearest power of two, exact
+  // for every code; no zero or sign (NaN).
+  for (int code = 0; code < 255; ++code)
+    CHECK(doubleToMinifloat(DType::F8E8M0FNU,
+                            minifloatToDouble(DType::F8E8M0FNU, uint8_t(code))) == code);
   CHECK(doubleToMinifloat(DType::F8E8M0FNU, 0.124) == 124);
-  CHECK(doubleToMinifloat(DType::F8E8M0FNU, 1.1) == 128);
+  CHECK(doubleToMinifloat(DType::F8E8M0FNU, 1.4) == 127);
+  CHECK(doubleToMinifloat(DType::F8E8M0FNU, 1.5) == 128);
+  CHECK(doubleToMinifloat(DType::F8E8M0FNU, 3.0) == 129);
+  CHECK(doubleToMinifloat(DType::F8E8M0FNU, 0.0) == 0xFF);
+  CHECK(doubleToMinifloat(DType::F8E8M0FNU, -2.0) == 0xFF);
+  CHECK(doubleToMinifloat(DType::F8E8M0FNU, std::ldexp(1.0, -140)) == 0);
+  CHECK(doubleToMinifloat(DType::F8E8M0FNU, std::ldexp(1.5, 127)) == 0xFF);
 }
 
 TEST_CASE("sub-byte integers wrap from integers and zero out-of-range floats", "[tensor][int4]") {

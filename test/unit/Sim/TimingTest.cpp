@@ -183,6 +183,8 @@ TEST_CASE("the critical path follows what each op waited for last", "[sim][criti
   REQUIRE(s.criticalPath[1].op == 1);
   REQUIRE(s.criticalPath[1].via == sim::Wait::Stream);
   REQUIRE(s.criticalPath[1].end == Approx(s.seconds));
+  REQUIRE(s.ops[0].slack == Approx(0).margin(1e-15));
+  REQUIRE(s.ops[1].slack == Approx(0).margin(1e-15));
   // The steps tile the makespan.
   double at = 0;
   for (const sim::PathStep &p : s.criticalPath) {

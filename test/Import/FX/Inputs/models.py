@@ -53,3 +53,32 @@ class Branchy(nn.Module):
 
 def branchy():
     return Branchy()
+
+
+class Block(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.norm = nn.LayerNorm(8)
+        self.fc = nn.Linear(8, 8)
+        self.act = nn.GELU()
+
+    def forward(self, x):
+        return x + self.act(self.fc(self.norm(x)))
+
+
+class Stack(nn.Module):
+    """Two blocks in a ModuleList: module paths blocks.0.fc, blocks.1.act."""
+
+    def __init__(self):
+        super().__init__()
+        self.blocks = nn.ModuleList([Block(), Block()])
+
+    def forward(self, x):
+        for b in self.blocks:
+            x = b(x)
+        return x
+
+
+def stack():
+    torch.manual_seed(0)
+    return Stack()

@@ -193,6 +193,10 @@ def build(name, out):
                          raw_data=pack([8, 31, 33, 18, 0], 6))  # 1 7.5 -.125 2.5 0
         w6b = TensorProto(name="w6b", data_type=28, dims=[3],
                           int32_data=[0x1F, 0x21, 0x0C])  # 28 -0.0625 1
+        # 4096 FP4 codes 0..7 (2 KB packed: past the inline limit, in the
+        # file's raw data): they sum to 512 * 18.
+        big = TensorProto(name="w4big", data_type=23, dims=[4096],
+                          raw_data=pack([i % 8 for i in range(4096)], 4))
         mode = "sideways" if name == "e8m0_bad_round" else "nearest"
         nodes = [helper.make_node("Cast", ["w4"], ["f4"], name="from_f4", to=F),
                  helper.make_node("Cast", ["w6"], ["f6"], name="from_f6", to=F),
@@ -205,12 +209,21 @@ def build(name, out):
                  helper.make_node("Cast", ["x"], ["down"], name="to_e8m0_down", to=24,
                                   round_mode="down"),
                  helper.make_node("Cast", ["x"], ["nosat"], name="to_e8m0_nosat", to=24,
-                                  saturate=0)]
+                                  saturate=0),
+                 helper.make_node("Cast", ["up"], ["e4"], name="e8m0_to_e4m3", to=17),
+                 helper.make_node("Cast", ["w4big"], ["big32"], name="from_big_f4", to=F),
+                 helper.make_node("ReduceSum", ["big32"], ["bigsum"], name="sum_big",
+                                  keepdims=0)]
         return model(nodes, [vi("x", F, [6])],
                      [vi("f4", F, [5]), vi("f6", F, [5]), vi("f6b", F, [3]),
                       vi("x4", 23, [6]), vi("x6", 28, [6]), vi("up", 24, [6]),
-                      vi("near", 24, [6]), vi("down", 24, [6]), vi("nosat", 24, [6])],
-                     [w4, w6, w6b], opset=25)
+                      vi("near", 24, [6]), vi("down", 24, [6]), vi("nosat", 24, [6]),
+                      vi("e4", 17, [6]), vi("bigsum", F, [])],
+                     [w4, w6, w6b, big], opset=25)
+    if name == "minifloat_mean":
+        # Mean is not defined on FP4: refused by name, not a crash.
+        return model([helper.make_node("Mean", ["a", "b"], ["y"], name="mean4")],
+                     [vi("a", 23, [4]), vi("b", 23, [4])], [vi("y", 23, [4])], opset=25)
     if name == "gridsample":
         return model([helper.make_node("GridSample", ["x", "grid"], ["y"], name="gs",
                                        mode="bicubic", padding_mode="reflection",
