@@ -5,7 +5,9 @@
 # target and prints the side-by-side summary, runs it on the cpu target with
 # seeded inputs, then simulates every target's schedule (values checked
 # against the cpu run, time per target, a Perfetto trace each), and writes
-# the roofline landscape report of every target (out/demo/landscape.html).
+# the roofline landscape report of every target (out/demo/landscape.html),
+# and the graph drawn for a GPU and the wafer with their critical paths
+# (out/demo/graph.svg).
 # Outputs go to out/demo/ ($DFA_DEMO_OUT). With $DFA_BIN it runs the tools
 # found there (an installed prefix's bin, as scripts/install_check.sh
 # does) instead of building them.
@@ -50,3 +52,7 @@ done
 echo
 echo "== rooflines of every target (the largest kernels of each; the landscape report in $out/landscape.html)"
 "$bin/dfa-roofline" "$model" --top 3 --html "$out/landscape.html"
+echo
+echo "== the graph on a GPU and on the wafer, side by side, and their critical paths ($out/graph.svg)"
+"$bin/dfa-roofline" "$model" --target gpu-h100,wse-2 --top 3 --critical-path --graph "$out/graph.svg" \
+  | sed -n '/critical path:/,/^$/p'

@@ -22,6 +22,7 @@
 
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/ToolOutputFile.h"
 
@@ -75,23 +76,6 @@ std::string perTarget(llvm::StringRef file, llvm::StringRef target, bool several
 
 } // namespace
 
-/// The source graph drawn for `reports` (one or two targets): its DOT and,
-/// with `svg`, Graphviz's layout of it.
-static Status drawGraph(const roofline::SourceGraph &graph,
-                        llvm::ArrayRef<roofline::Report> reports,
-                        const RooflineOptions &opts, llvm::StringRef title,
-                        std::string &dot, std::string *svg,
-                        DiagnosticPrinter &printer) {
-  roofline::GraphOptions go;
-  go.expand = opts.expand;
-  dot = roofline::graphDot(graph, reports, title, go);
-  std::string err;
-  if (svg && !roofline::renderSvg(dot, *svg, err)) {
-    printer.error(err);
-    return Status::Internal;
-  }
-  return Status::Ok;
-}
 
 Status dfa::driver::writeOutputs(const std::vector<roofline::Report> &reports,
                                  const RooflineOptions &opts,
@@ -105,6 +89,8 @@ Status dfa::driver::writeOutputs(const std::vector<roofline::Report> &reports,
       first = s;
   };
   // The graph: one drawing for one or two targets, else one per target.
+  // The DOT is written whatever Graphviz says; the report shows the first
+  // drawing when it is readable (folded to GraphOptions::maxNodes).
   std::string htmlGraph;
   if (graph && (!opts.graph.empty() || !opts.dot.empty() || !opts.html.empty())) {
     std::vector<llvm::ArrayRef<roofline::Report>> drawings;
@@ -114,24 +100,39 @@ Status dfa::driver::writeOutputs(const std::vector<roofline::Report> &reports,
       for (size_t i = 0; i < reports.size(); ++i)
         drawings.push_back(llvm::ArrayRef(reports).slice(i, 1));
     bool several = drawings.size() > 1;
+    roofline::GraphOptions go;
+    go.expand = opts.expand;
     for (llvm::ArrayRef<roofline::Report> d : drawings) {
       if (d.empty())
         continue;
-      std::string dot, svg;
-      bool wantSvg = !opts.graph.empty() || (!opts.html.empty() && htmlGraph.empty());
-      Status s = drawGraph(*graph, d, opts, title, dot, wantSvg ? &svg : nullptr, printer);
-      if (s != Status::Ok) {
-        note(s);
-        break;
-      }
+      size_t drawn = 0;
+      std::string dot = roofline::graphDot(*graph, d, title, go, &drawn);
       if (!opts.dot.empty())
         note(writeFile(perTarget(opts.dot, d.front().target, several), printer,
                        [&](llvm::raw_ostream &os) { os << dot; }));
+      bool forHtml = !opts.html.empty() && htmlGraph.empty() &&
+                     (!opts.graph.empty() || drawn <= go.maxNodes);
+      if (opts.graph.empty() && !forHtml)
+        continue;
+      if (drawn > roofline::kMaxDrawnNodes) {
+        printer.error(llvm::formatv(
+            "the graph has {0} nodes to draw a target and no module groups "
+            "left to fold; Graphviz draws at most {1} (--dot writes its source)",
+            drawn, roofline::kMaxDrawnNodes));
+        note(Status::LimitExceeded);
+        break;
+      }
+      std::string svg, err;
+      if (!roofline::renderSvg(dot, svg, err)) {
+        printer.error(err);
+        note(Status::Internal);
+        break;
+      }
       if (!opts.graph.empty())
         note(writeFile(perTarget(opts.graph, d.front().target, several), printer,
                        [&](llvm::raw_ostream &os) { os << svg; }));
-      if (!opts.html.empty() && htmlGraph.empty())
-        htmlGraph = svg; // the report shows the first drawing
+      if (forHtml)
+        htmlGraph = std::move(svg); // the report shows the first drawing
     }
   }
   if (opts.json) {
@@ -181,6 +182,14 @@ Status dfa::driver::writeOutputs(const std::vector<roofline::Report> &reports,
       llvm::errs() << "dfa-roofline: report in " << opts.html << "\n";
   }
   return first;
+}
+
+/// The first few groups, for an error message.
+static std::string someGroups(const std::vector<std::string> &groups) {
+  std::string s;
+  for (size_t i = 0; i < groups.size() && i < 5; ++i)
+    s += (i ? ", " : "") + groups[i];
+  return s + (groups.size() > 5 ? ", ..." : "");
 }
 
 static bool isSchedule(llvm::StringRef path) {
@@ -297,6 +306,16 @@ int dfa::driver::rooflineMain(const RooflineOptions &opts) {
     }
   }
   roofline::SourceGraph graph = roofline::sourceGraph(*r.module);
+  if (!opts.expand.empty()) {
+    std::vector<std::string> groups = roofline::moduleGroups(graph);
+    for (const std::string &e : opts.expand)
+      if (!llvm::is_contained(groups, e)) {
+        printer.error("--expand '" + e + "': the model has no such module group" +
+                      (groups.empty() ? std::string(" (it has none)")
+                                      : " (it has " + someGroups(groups) + ")"));
+        return exitCode(Status::Usage);
+      }
+  }
   Status out = writeOutputs(reports, opts, title, printer, nullptr, &graph);
   return exitCode(first != Status::Ok ? first : out);
 }

@@ -139,6 +139,11 @@ int dfa::driver::llmMain(const RooflineOptions &opts) {
                   "exports have static shapes)");
     return exitCode(Status::Usage);
   }
+  if (!opts.graph.empty() || !opts.dot.empty()) {
+    printer.error("--graph and --dot draw one model's graph; --llm sweeps many "
+                  "steps (draw one step with --dim and no --llm)");
+    return exitCode(Status::Usage);
+  }
   std::vector<GraphInputSignature> inputs;
   std::string err;
   if (Status s = onnxInputSignatures(path, inputs, err); s != Status::Ok) {

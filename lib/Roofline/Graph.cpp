@@ -93,13 +93,11 @@ SourceGraph dfa::roofline::sourceGraph(ModuleOp module) {
       main = f;
   if (!main || main.isExternal())
     return g;
-  llvm::StringMap<size_t> index;
-  std::vector<double> opFlops; // per node: the FLOPs of its op
+  llvm::StringMap<size_t> index[3]; // by kind: a node may share an input's name
+  std::vector<double> opFlops;      // per node: the FLOPs of its op
   auto node = [&](const std::string &name, const std::string &group,
                   SourceNode::Kind kind) {
-    auto [it, added] = index.try_emplace(
-        (kind == SourceNode::Node ? "" : kind == SourceNode::Input ? "in:" : "out:") + name,
-        g.nodes.size());
+    auto [it, added] = index[kind].try_emplace(name, g.nodes.size());
     if (added) {
       g.nodes.push_back({name, "", group, kind});
       opFlops.push_back(-1);
@@ -133,8 +131,10 @@ SourceGraph dfa::roofline::sourceGraph(ModuleOp module) {
       continue;
     SmallVector<std::pair<std::string, std::string>> names;
     sources(op.getLoc(), names);
-    if (names.empty())
-      names.push_back({op.getName().getStringRef().str(), ""});
+    if (names.empty()) // no source name: a node of its own
+      names.push_back({op.getName().getStringRef().str() + " #" +
+                           std::to_string(g.nodes.size()),
+                       ""});
     SmallVector<size_t, 1> mine;
     double flops = 0;
     if (auto cost = dyn_cast<graph::CostOpInterface>(op))
@@ -234,7 +234,7 @@ public:
             const GraphOptions &o)
       : g(g), reports(reports.take_front(2)), opts(o) {}
 
-  std::string run(llvm::StringRef title);
+  std::string run(llvm::StringRef title, size_t *drawn);
 
 private:
   void collapse();
@@ -252,21 +252,17 @@ private:
   const SourceGraph &g;
   llvm::ArrayRef<Report> reports;
   const GraphOptions &opts;
-  /// Collapsed groups (maximal: none inside another).
-  std::set<std::string> collapsed;
+  /// Each node's outermost folded group ("" when it is drawn itself), and
+  /// how many items are drawn a target.
+  std::vector<std::string> repOf;
+  size_t shownItems = 0;
   std::map<std::string, int> groupIds;
   int groupId(const std::string &group) {
     return groupIds.try_emplace(group, int(groupIds.size())).first->second;
   }
 };
 
-std::string DotWriter::rep(size_t node) const {
-  std::string at;
-  for (std::string grp = g.nodes[node].group; !grp.empty(); grp = parentGroup(grp))
-    if (collapsed.count(grp))
-      at = grp; // the outermost collapsed one wins
-  return at;
-}
+std::string DotWriter::rep(size_t node) const { return repOf[node]; }
 
 /// Names in natural order: "/layer9" before "/layer10".
 struct NaturalLess {
@@ -276,65 +272,88 @@ struct NaturalLess {
 };
 
 void DotWriter::collapse() {
-  std::set<std::string, NaturalLess> groups;
-  std::set<std::string> kept;
+  // The group tree, by id: 0 is the top (""); parents before children.
+  std::map<std::string, int, NaturalLess> ids{{"", 0}};
   for (const SourceNode &n : g.nodes)
     for (std::string grp = n.group; !grp.empty(); grp = parentGroup(grp))
-      groups.insert(grp);
-  for (const std::string &e : opts.expand)
-    for (std::string grp = e; !grp.empty(); grp = parentGroup(grp))
-      kept.insert(grp);
-  // Items drawn: nodes outside collapsed groups, one per collapsed group.
-  auto visible = [&](const std::string &inside) {
-    size_t n = 0;
-    std::set<std::string> reps;
-    for (size_t i = 0; i < g.nodes.size(); ++i) {
-      if (!inside.empty() && !within(g.nodes[i].group, inside))
-        continue;
-      std::string r = rep(i);
-      if (r.empty())
-        ++n;
-      else
-        reps.insert(r);
-    }
-    return n + reps.size();
+      ids.try_emplace(grp, 0);
+  std::vector<std::string> names;
+  for (auto &[name, id] : ids) {
+    id = int(names.size());
+    names.push_back(name);
+  }
+  size_t count = names.size();
+  std::vector<int> parent(count, -1), depth(count, 0);
+  std::vector<int64_t> direct(count, 0); // nodes right in it
+  for (size_t i = 1; i < count; ++i)
+    parent[i] = ids.at(parentGroup(names[i]));
+  for (size_t i = 1; i < count; ++i)
+    for (int p = parent[i]; p > 0; p = parent[p])
+      ++depth[i];
+  std::vector<int> nodeGroup(g.nodes.size());
+  for (size_t i = 0; i < g.nodes.size(); ++i) {
+    nodeGroup[i] = ids.at(g.nodes[i].group);
+    ++direct[nodeGroup[i]];
+  }
+  std::vector<bool> kept(count, false), folded(count, false);
+  for (const std::string &e : opts.expand) {
+    auto it = ids.find(e);
+    for (int p = it == ids.end() ? -1 : it->second; p > 0; p = parent[p])
+      kept[p] = true;
+  }
+  // Deepest first, so children are counted before their parents.
+  std::vector<int> bottomUp(count);
+  for (size_t i = 0; i < count; ++i)
+    bottomUp[i] = int(i);
+  llvm::stable_sort(bottomUp, [&](int a, int b) { return depth[a] > depth[b]; });
+  std::vector<int64_t> visible(count);
+  auto recount = [&] {
+    for (int i : bottomUp)
+      visible[i] = direct[i];
+    for (int i : bottomUp)
+      if (i > 0)
+        visible[parent[i]] += folded[i] ? 1 : visible[i];
   };
-  size_t cap = std::max<size_t>(2, opts.maxNodes / 4);
-  for (size_t shown = visible(""); shown > opts.maxNodes;) {
+  auto insideFolded = [&](int i) {
+    for (int p = parent[i]; p > 0; p = parent[p])
+      if (folded[p])
+        return true;
+    return false;
+  };
+  int64_t cap = std::max<int64_t>(2, int64_t(opts.maxNodes) / 4);
+  for (recount(); visible[0] > int64_t(opts.maxNodes); recount()) {
     // The largest group that fits a quarter of the drawing, else the
     // smallest that does not; later names first, so the first layers of a
     // stack stay open.
-    std::string best;
-    size_t bestSize = 0;
+    int best = -1;
     bool bestFits = false;
-    for (auto it = groups.rbegin(); it != groups.rend(); ++it) {
-      const std::string &grp = *it;
-      if (kept.count(grp) || collapsed.count(grp))
+    for (int i = int(count) - 1; i > 0; --i) {
+      if (kept[i] || folded[i] || visible[i] < 2 || insideFolded(i))
         continue;
-      bool inCollapsed = false;
-      for (std::string p = parentGroup(grp); !p.empty(); p = parentGroup(p))
-        inCollapsed |= collapsed.count(p) > 0;
-      if (inCollapsed)
-        continue;
-      size_t size = visible(grp);
-      if (size < 2)
-        continue;
-      bool fits = size <= cap;
-      if (best.empty() || (fits && !bestFits) ||
-          (fits == bestFits && (fits ? size > bestSize : size < bestSize))) {
-        best = grp;
-        bestSize = size;
+      bool fits = visible[i] <= cap;
+      if (best < 0 || (fits && !bestFits) ||
+          (fits == bestFits &&
+           (fits ? visible[i] > visible[best] : visible[i] < visible[best]))) {
+        best = i;
         bestFits = fits;
       }
     }
-    if (best.empty())
-      break; // nothing left to fold: draw it all
-    // Collapsing a group subsumes the collapsed groups inside it.
-    for (auto it = collapsed.begin(); it != collapsed.end();)
-      it = within(*it, best) ? collapsed.erase(it) : std::next(it);
-    collapsed.insert(best);
-    shown = visible("");
+    if (best < 0)
+      break; // nothing left to fold
+    // Folding a group subsumes the folded groups inside it.
+    for (size_t i = 1; i < count; ++i)
+      for (int p = parent[i]; p > 0; p = parent[p])
+        if (p == best)
+          folded[i] = false;
+    folded[best] = true;
   }
+  shownItems = size_t(visible[0]);
+  // Each node's outermost folded group.
+  repOf.assign(g.nodes.size(), "");
+  for (size_t i = 0; i < g.nodes.size(); ++i)
+    for (int p = nodeGroup[i]; p > 0; p = parent[p])
+      if (folded[p])
+        repOf[i] = names[p];
 }
 
 void DotWriter::emitItem(const Item &item, llvm::StringRef in, const Report &r,
@@ -596,13 +615,15 @@ void DotWriter::emitTarget(size_t ti, llvm::raw_ostream &os) {
   }
 }
 
-std::string DotWriter::run(llvm::StringRef title) {
+std::string DotWriter::run(llvm::StringRef title, size_t *drawn) {
   collapse();
+  if (drawn)
+    *drawn = shownItems;
   std::string s;
   llvm::raw_string_ostream os(s);
   os << "digraph \"" << dotEscape(title) << "\" {\n"
      << "  graph [rankdir=TB, fontname=\"Helvetica\", fontsize=12, "
-        "nodesep=0.25, ranksep=0.35, newrank=true, labelloc=b, label=\""
+        "nodesep=0.25, ranksep=0.35, labelloc=b, label=\""
      << "fill: red compute-bound, blue memory-bound (darker: the outer level); "
         "dashed orange: scheduling-bound; bold: the critical path"
      << (reports.size() == 2 ? "; double border: the bound differs on the other target"
@@ -622,8 +643,16 @@ std::string DotWriter::run(llvm::StringRef title) {
 std::string dfa::roofline::graphDot(const SourceGraph &g,
                                     llvm::ArrayRef<Report> reports,
                                     llvm::StringRef title,
-                                    const GraphOptions &options) {
-  return DotWriter(g, reports, options).run(title);
+                                    const GraphOptions &options, size_t *drawn) {
+  return DotWriter(g, reports, options).run(title, drawn);
+}
+
+std::vector<std::string> dfa::roofline::moduleGroups(const SourceGraph &g) {
+  std::set<std::string> groups;
+  for (const SourceNode &n : g.nodes)
+    for (std::string grp = n.group; !grp.empty(); grp = parentGroup(grp))
+      groups.insert(grp);
+  return {groups.begin(), groups.end()};
 }
 
 //===----------------------------------------------------------------------===//
@@ -640,16 +669,19 @@ bool dfa::roofline::renderSvg(llvm::StringRef dot, std::string &svg,
     error = "Graphviz could not read the graph";
     return false;
   }
-  bool ok = gvLayout(gvc, g, "dot") == 0;
   char *data = nullptr;
   unsigned int length = 0;
-  if (ok)
-    ok = gvRenderData(gvc, g, "svg", &data, &length) == 0;
+  bool ok = false;
+  if (gvLayout(gvc, g, "dot") != 0)
+    error = "Graphviz could not lay the graph out (is its dot layout plugin "
+            "installed? Debian's libgvc6)";
+  else if (gvRenderData(gvc, g, "svg", &data, &length) != 0)
+    error = "Graphviz could not render SVG (is its core plugin installed? "
+            "Debian's libgvc6)";
+  else
+    ok = true;
   if (ok)
     svg.assign(data, length);
-  else
-    error = "Graphviz could not lay the graph out (is its dot plugin installed? "
-            "Debian's libgvc6)";
   if (data)
     gvFreeRenderData(data);
   gvFreeLayout(gvc, g);

@@ -25,51 +25,45 @@ std::vector<NodeRoof> dfa::roofline::byNode(const Report &r) {
   std::vector<NodeRoof> nodes;
   llvm::StringMap<size_t> index;
   std::vector<double> largest; // per node: the most time from one kernel
-  for (const KernelRoof &k : r.kernels) {
-    // Copies no kernel claims keep their time, in a row of their own.
-    if (k.sources.empty()) {
-      NodeRoof n;
-      n.name = k.name;
-      n.seconds = k.attributed;
-      n.kernels.push_back(k.name);
-      for (const LevelTraffic &l : k.levels)
-        n.bytes.push_back({l.level, l.bytes});
+  // Adds `part` of kernel `k` (and `flops`) to the node `name`.
+  auto add = [&](const std::string &name, double flops, double part,
+                 const KernelRoof &k) {
+    auto [it, added] = index.try_emplace(name, nodes.size());
+    if (added) {
+      nodes.push_back({});
+      nodes.back().name = name;
+      largest.push_back(-1);
+    }
+    NodeRoof &n = nodes[it->second];
+    n.flops += flops;
+    n.seconds += part * k.attributed;
+    n.kernels.push_back(k.name);
+    for (const LevelTraffic &l : k.levels) {
+      auto at = llvm::find_if(n.bytes, [&](auto &b) { return b.first == l.level; });
+      if (at == n.bytes.end())
+        n.bytes.push_back({l.level, part * l.bytes});
+      else
+        at->second += part * l.bytes;
+    }
+    if (part * k.attributed > largest[it->second]) {
+      largest[it->second] = part * k.attributed;
       n.kernel = k.name;
       n.bottleneck = k.bottleneckName();
       n.bound = k.boundName();
-      nodes.push_back(std::move(n));
-      largest.push_back(k.attributed);
+    }
+  };
+  for (const KernelRoof &k : r.kernels) {
+    // Copies no kernel claims keep their time, in a row named after their
+    // kernel (which is named after a source node: that node's row).
+    if (k.sources.empty()) {
+      add(k.name, 0, 1.0, k);
       continue;
     }
     double total = 0;
     for (auto &[name, flops] : k.sources)
       total += flops;
-    for (auto &[name, flops] : k.sources) {
-      double part = total > 0 ? flops / total : 1.0 / double(k.sources.size());
-      auto [it, added] = index.try_emplace(name, nodes.size());
-      if (added) {
-        nodes.push_back({});
-        nodes.back().name = name;
-        largest.push_back(-1);
-      }
-      NodeRoof &n = nodes[it->second];
-      n.flops += flops;
-      n.seconds += part * k.attributed;
-      n.kernels.push_back(k.name);
-      for (const LevelTraffic &l : k.levels) {
-        auto at = llvm::find_if(n.bytes, [&](auto &b) { return b.first == l.level; });
-        if (at == n.bytes.end())
-          n.bytes.push_back({l.level, part * l.bytes});
-        else
-          at->second += part * l.bytes;
-      }
-      if (part * k.attributed > largest[it->second]) {
-        largest[it->second] = part * k.attributed;
-        n.kernel = k.name;
-        n.bottleneck = k.bottleneckName();
-        n.bound = k.boundName();
-      }
-    }
+    for (auto &[name, flops] : k.sources)
+      add(name, flops, total > 0 ? flops / total : 1.0 / double(k.sources.size()), k);
   }
   std::stable_sort(nodes.begin(), nodes.end(), [](const NodeRoof &a, const NodeRoof &b) {
     return a.seconds > b.seconds;

@@ -62,9 +62,18 @@ struct GraphOptions {
 };
 
 /// Graphviz DOT for the graph, drawn once per report (the first two at
-/// most; one cluster each, side by side).
+/// most; one cluster each, side by side); `drawn` gets the boxes drawn a
+/// target (after folding).
 std::string graphDot(const SourceGraph &g, llvm::ArrayRef<Report> reports,
-                     llvm::StringRef title, const GraphOptions &options);
+                     llvm::StringRef title, const GraphOptions &options,
+                     size_t *drawn = nullptr);
+
+/// Every module group of the graph (and their parents), sorted.
+std::vector<std::string> moduleGroups(const SourceGraph &g);
+
+/// Graphviz lays out at most this many boxes a target: a graph with no
+/// groups left to fold past it is written as DOT only.
+constexpr size_t kMaxDrawnNodes = 2000;
 
 /// Lays `dot` out with Graphviz's dot engine (libgvc) and renders SVG.
 /// Returns false, with `error`, when Graphviz refuses it.

@@ -318,7 +318,12 @@ static LogicalResult checkMeta(FXNode &n, const PyValue &r,
     for (size_t i = 0; !shapeDiffers && i < shape.size(); ++i)
       shapeDiffers = shape[i] >= 0 && shape[i] != type.getDimSize(i);
   }
-  Type elt = fxElementType(m->getString("dtype").value_or(""), n.b.getContext());
+  StringRef recorded = m->getString("dtype").value_or("");
+  Type elt = fxElementType(recorded, n.b.getContext());
+  if (!elt && ref::dtypeFromName(recorded)) {
+    n.unsupported() << "its result is " << recorded;
+    return failure();
+  }
   if (shapeDiffers ||
       (elt && elt != type.getElementType())) {
     // The graph is user input: a record that disagrees is an invalid
@@ -576,9 +581,14 @@ ImportResult FXImporter::run() {
       continue;
     const auto *meta = node->getObject("meta");
     const auto *shapeArr = meta ? meta->getArray("shape") : nullptr;
-    Type elt = meta ? fxElementType(meta->getString("dtype").value_or(""), &ctx)
-                    : Type();
+    StringRef dtype = meta ? meta->getString("dtype").value_or("") : "";
+    Type elt = fxElementType(dtype, &ctx);
     std::string name = node->getString("name").value_or("").str();
+    if (shapeArr && !elt && ref::dtypeFromName(dtype)) {
+      emitError(fileLoc) << "placeholder '" << name << "' is " << dtype
+                         << ", which dfa does not import from FX";
+      return fail(Status::Unsupported);
+    }
     if (!shapeArr || !elt) {
       emitError(fileLoc) << "placeholder '" << name
                          << "' has no tensor shape and dtype";

@@ -89,9 +89,11 @@ public:
   mlir::FailureOr<std::vector<int64_t>> optIntList(size_t i, llvm::StringRef kw,
                                                    std::vector<int64_t> dflt);
   /// The element type a dtype argument names, or null when `v` is not one.
-  mlir::Type dtypeOf(const PyValue *v) const;
+  /// Null for no dtype; a dtype dfa does not import (the OCP minifloats)
+  /// is reported as unsupported and gives null too.
+  mlir::Type dtypeOf(const PyValue *v);
   /// The element type of the `dtype` keyword, or null when there is none.
-  mlir::Type dtypeArg(llvm::StringRef kw = "dtype") const;
+  mlir::Type dtypeArg(llvm::StringRef kw = "dtype");
 
   /// Module attributes and parameters (call_module).
   const llvm::json::Value *attr(llvm::StringRef name) const;

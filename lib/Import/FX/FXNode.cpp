@@ -200,13 +200,16 @@ FailureOr<std::vector<int64_t>> FXNode::optIntList(size_t i, StringRef kw,
   return intList(i, kw, false);
 }
 
-Type FXNode::dtypeOf(const PyValue *v) const {
+Type FXNode::dtypeOf(const PyValue *v) {
   if (!v || v->kind != PyValue::DType)
     return {};
-  return fxElementType(v->s, b.getContext());
+  Type t = fxElementType(v->s, b.getContext());
+  if (!t && ref::dtypeFromName(v->s))
+    unsupported() << "dtype " << v->s;
+  return t;
 }
 
-Type FXNode::dtypeArg(StringRef kw) const {
+Type FXNode::dtypeArg(StringRef kw) {
   auto it = kwargs.find(kw.str());
   return it == kwargs.end() ? Type() : dtypeOf(&it->second);
 }

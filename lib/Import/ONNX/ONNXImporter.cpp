@@ -49,16 +49,24 @@ std::string nodeName(const onnx::NodeProto &node, size_t index) {
 /// to the node, "['', 'blocks.0', 'blocks.0.fc', 'linear']"; its module is
 /// the one before the last. Empty when there is none.
 std::string torchModule(const onnx::NodeProto &node) {
-  const google::protobuf::UnknownFieldSet &fields =
-      node.GetReflection()->GetUnknownFields(node);
-  for (int i = 0; i < fields.field_count(); ++i) {
-    const google::protobuf::UnknownField &f = fields.field(i);
-    if (f.number() != 9 ||
-        f.type() != google::protobuf::UnknownField::TYPE_LENGTH_DELIMITED)
-      continue;
+  // The entries' bytes: a declared field (libonnx 1.16+) or unknown ones.
+  std::vector<std::string> entries;
+  const google::protobuf::Reflection *refl = node.GetReflection();
+  if (const google::protobuf::FieldDescriptor *f =
+          node.GetDescriptor()->FindFieldByNumber(9)) {
+    if (f->is_repeated() && f->type() == google::protobuf::FieldDescriptor::TYPE_MESSAGE)
+      for (int i = 0; i < refl->FieldSize(node, f); ++i)
+        entries.push_back(refl->GetRepeatedMessage(node, f, i).SerializeAsString());
+  } else {
+    const google::protobuf::UnknownFieldSet &fields = refl->GetUnknownFields(node);
+    for (int i = 0; i < fields.field_count(); ++i)
+      if (fields.field(i).number() == 9 &&
+          fields.field(i).type() == google::protobuf::UnknownField::TYPE_LENGTH_DELIMITED)
+        entries.push_back(fields.field(i).length_delimited());
+  }
+  for (const std::string &bytes : entries) {
     onnx::StringStringEntryProto entry;
-    if (!entry.ParseFromString(f.length_delimited()) ||
-        entry.key() != "pkg.torch.onnx.name_scopes")
+    if (!entry.ParseFromString(bytes) || entry.key() != "pkg.torch.onnx.name_scopes")
       continue;
     SmallVector<std::string> scopes;
     llvm::StringRef rest = entry.value();
@@ -580,7 +588,7 @@ LogicalResult Importer::importNode(const onnx::NodeProto &node, size_t index) {
   static const llvm::StringSet<> minifloatOps = {
       "Cast", "CastLike", "Identity", "Reshape", "Flatten", "Squeeze",
       "Unsqueeze", "Transpose", "Shape", "Size", "QuantizeLinear",
-      "DequantizeLinear", "BitCast"};
+      "DequantizeLinear", "BitCast", "Pad"};
   for (Value v : inputs)
     if (v) {
       Type e = cast<RankedTensorType>(v.getType()).getElementType();
@@ -591,7 +599,7 @@ LogicalResult Importer::importNode(const onnx::NodeProto &node, size_t index) {
             << "' is not supported on " << e
             << " (dfa converts and moves the FP4, FP6 and E8M0 minifloats: "
                "Cast, CastLike, Quantize/DequantizeLinear, Reshape, "
-               "Transpose and the like)";
+               "Transpose, Pad and the like)";
         return failure();
       }
     }

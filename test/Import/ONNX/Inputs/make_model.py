@@ -220,6 +220,30 @@ def build(name, out):
                       vi("near", 24, [6]), vi("down", 24, [6]), vi("nosat", 24, [6]),
                       vi("e4", 17, [6]), vi("bigsum", F, [])],
                      [w4, w6, w6b, big], opset=25)
+    if name == "torch_scopes":
+        # As torch's dynamo exporter records a node's module: NodeProto's
+        # metadata_props (field 9, newer than this onnx), written as bytes.
+        def scoped(node, scopes):
+            def field(num, data):
+                return bytes([num << 3 | 2, len(data)]) + data
+            entry = field(1, b"pkg.torch.onnx.name_scopes") + field(2, repr(scopes).encode())
+            n = onnx.NodeProto()
+            n.ParseFromString(node.SerializeToString() + field(9, entry))
+            return n
+        w = numpy_helper.from_array(np.ones((8, 8), np.float32), "w")
+        nodes = [scoped(helper.make_node("MatMul", ["x", "w"], ["h"], name="node_matmul"),
+                        ["", "blocks.0", "blocks.0.fc", "matmul"]),
+                 scoped(helper.make_node("Relu", ["h"], ["a"], name="node_relu"),
+                        ["", "blocks.0", "blocks.0.act", "relu"]),
+                 scoped(helper.make_node("MatMul", ["a", "w"], ["y"], name="node_matmul_1"),
+                        ["", "blocks.1", "blocks.1.fc", "matmul_1"])]
+        return model(nodes, [vi("x", F, [4, 8])], [vi("y", F, [4, 8])], [w], opset=18)
+    if name == "minifloat_pad":
+        # Pad moves E8M0 (opset 24+); its default fill, 0, is E8M0's NaN.
+        pads = numpy_helper.from_array(np.array([1, 1], np.int64), "pads")
+        return model([helper.make_node("Cast", ["x"], ["e"], name="to_e8m0", to=24),
+                      helper.make_node("Pad", ["e", "pads"], ["y"], name="pad")],
+                     [vi("x", F, [3])], [vi("y", 24, [5])], [pads], opset=25)
     if name == "minifloat_mean":
         # Mean is not defined on FP4: refused by name, not a crash.
         return model([helper.make_node("Mean", ["a", "b"], ["y"], name="mean4")],
