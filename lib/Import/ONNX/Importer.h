@@ -16,6 +16,8 @@
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/MemoryBuffer.h"
 
+#include <functional>
+
 #include <onnx/onnx_pb.h>
 
 namespace dfa::onnximport {
@@ -184,6 +186,11 @@ public:
 
   /// Receives the names of graph inputs needed as compile-time constants.
   std::vector<std::string> *wantSpecialized = nullptr;
+  /// Imports a subgraph's nodes in place (an If's branch), reading the
+  /// enclosing graph's values by name; gives the values of its outputs.
+  std::function<mlir::LogicalResult(const onnx::GraphProto &,
+                                    llvm::SmallVectorImpl<mlir::Value> &)>
+      importSubgraph;
 
 private:
   Status &status;

@@ -112,6 +112,14 @@ private:
   Value lookup(const std::string &name);
   Value importInitializer(const onnx::TensorProto &init);
   LogicalResult importNode(const onnx::NodeProto &node, size_t index);
+  /// A subgraph's nodes (an If's taken branch) imported in place.
+  LogicalResult importSubgraph(const onnx::GraphProto &g,
+                               SmallVectorImpl<Value> &outputs);
+  /// The value a graph's or subgraph's output names; null, reported, when
+  /// no node makes it.
+  Value outputValue(const std::string &name, llvm::StringRef what);
+  /// Names nodes of subgraphs that have none, past the main graph's.
+  size_t subgraphNodes = 0;
   void foldConstants(Block::iterator from, DenseMap<Value, Value> &replaced);
   void runONNXShapeInference();
   /// The size of a symbolic dim: `NAME`, or a sum of products of names
@@ -249,12 +257,23 @@ LogicalResult Importer::checkSupported() {
        << " unsupported op type" << (cov.unsupported.size() > 1 ? "s" : "")
        << ":";
   bool first = true;
+  std::vector<std::string> host;
   for (const auto &[type, nodes] : cov.unsupported) {
     diag << (first ? " " : "; ") << type << " (" << nodes.size() << " node"
          << (nodes.size() > 1 ? "s" : "") << ": '" << nodes.front() << "'"
          << (nodes.size() > 1 ? ", ..." : "") << ")";
     first = false;
+    host.insert(host.end(), nodes.begin(), nodes.end());
   }
+  // A compiler with a host fallback would break the graph at each of them.
+  llvm::sort(host);
+  auto &note = diag.attachNote();
+  note << host.size() << " node" << (host.size() > 1 ? "s" : "")
+       << " would have to run on the host:";
+  for (size_t i = 0; i < host.size() && i < 12; ++i)
+    note << (i ? ", '" : " '") << host[i] << "'";
+  if (host.size() > 12)
+    note << ", ... (dfa-compile --check lists them all)";
   return failure();
 }
 
@@ -608,12 +627,24 @@ LogicalResult Importer::importNode(const onnx::NodeProto &node, size_t index) {
   NodeContext nc(node, loc, b, opset, std::move(inputs), status,
                  opts.foldLimitElements);
   nc.wantSpecialized = &wantSpecialized;
+  nc.importSubgraph = [this](const onnx::GraphProto &g,
+                             SmallVectorImpl<Value> &outs) {
+    return importSubgraph(g, outs);
+  };
   SmallVector<Value> results;
   const auto &table = converters();
+  // The main graph's nodes were checked up front (checkSupported); a
+  // subgraph's are met here.
+  Converter convert = isDefaultDomain(node.domain()) ? table.lookup(node.op_type()) : nullptr;
+  if (!convert) {
+    error(Status::Unsupported)
+        << "'" << node.op_type() << "' node '" << name << "' is not supported";
+    return failure();
+  }
   LogicalResult converted = failure();
   {
     graph::LenientInference lenient;
-    converted = table.lookup(node.op_type())(nc, results);
+    converted = convert(nc, results);
   }
   if (failed(converted)) {
     if (status == Status::Ok)
@@ -664,6 +695,32 @@ LogicalResult Importer::importNode(const onnx::NodeProto &node, size_t index) {
   return success();
 }
 
+LogicalResult Importer::importSubgraph(const onnx::GraphProto &g,
+                                       SmallVectorImpl<Value> &outputs) {
+  for (const auto &init : g.initializer())
+    initializers[init.name()] = &init;
+  size_t base = size_t(m.model.graph().node_size()) + subgraphNodes;
+  subgraphNodes += size_t(g.node_size());
+  for (int i = 0; i < g.node_size(); ++i)
+    if (failed(importNode(g.node(i), base + size_t(i))))
+      return failure();
+  for (const auto &out : g.output()) {
+    Value v = outputValue(out.name(), "subgraph");
+    if (!v)
+      return failure();
+    outputs.push_back(v);
+  }
+  return success();
+}
+
+Value Importer::outputValue(const std::string &name, llvm::StringRef what) {
+  Value v = lookup(name);
+  if (!v && status == Status::Ok)
+    error(Status::InvalidModel) << what << " output '" << name
+                                << "' is not produced by any node";
+  return v;
+}
+
 ImportResult Importer::run() {
   ImportResult result;
   auto fail = [&] {
@@ -691,13 +748,15 @@ ImportResult Importer::run() {
   SmallVector<Value> outs;
   SmallVector<Type> outTypes;
   for (const auto &out : graph.output()) {
-    Value v = lookup(out.name());
-    if (!v) {
-      if (status == Status::Ok)
-        error(Status::InvalidModel) << "graph output '" << out.name()
-                                    << "' is not produced by any node";
+    if (out.has_type() && !out.type().has_tensor_type()) {
+      error(Status::Unsupported) << "output '" << out.name()
+                                 << "' is not a tensor (sequences, maps and "
+                                    "optionals are not supported)";
       return fail();
     }
+    Value v = outputValue(out.name(), "graph");
+    if (!v)
+      return fail();
     outs.push_back(v);
     outTypes.push_back(v.getType());
   }
@@ -759,6 +818,13 @@ Status dfa::onnxGraphInputs(llvm::StringRef path,
     }
     names.push_back(in.name());
   }
+  // Non-tensor outputs are the model's problem too, before its data's.
+  for (const auto &out : model.model.graph().output())
+    if (out.has_type() && !out.type().has_tensor_type()) {
+      error = "output '" + out.name() + "' is not a tensor (sequences, maps "
+              "and optionals are not supported)";
+      return Status::Unsupported;
+    }
   return Status::Ok;
 }
 

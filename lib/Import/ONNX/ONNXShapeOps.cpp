@@ -907,7 +907,69 @@ LogicalResult convertRange(NodeContext &c, Results &r) {
 }
 } // namespace
 
+/// NonZero: the indices of x's non-zero elements, one row per dim, one
+/// column per element in row-major order. Its size is its count: a graph
+/// break (host work, then a shape known only at run time) unless x is known
+/// at compile time, when it is a constant.
+LogicalResult convertNonZero(NodeContext &c, Results &r) {
+  auto x = c.constInput(0, "the tensor NonZero reads: its output's size is "
+                           "its count of non-zeros, a graph break otherwise");
+  if (failed(x))
+    return failure();
+  int64_t rank = std::max<int64_t>(1, x->rank()); // a scalar counts as [1]
+  std::vector<int64_t> hits;
+  for (int64_t i = 0; i < x->numElements(); ++i)
+    if (x->getDouble(i) != 0) // NaN is non-zero
+      hits.push_back(i);
+  int64_t count = int64_t(hits.size());
+  ref::Tensor out(ref::DType::I64, {rank, count});
+  ref::Shape shape(x->shape().begin(), x->shape().end());
+  if (shape.empty())
+    shape.push_back(1);
+  for (int64_t j = 0; j < count; ++j)
+    for (int64_t d = rank - 1, at = hits[j]; d >= 0; --d) {
+      out.data<int64_t>()[d * count + j] = at % shape[d];
+      at /= shape[d];
+    }
+  r.push_back(c.constant(out));
+  return success();
+}
+
+/// If: the branch its condition takes, imported in place. A condition known
+/// only at run time would run the If on the host (a graph break); one
+/// computed from graph inputs is known once they are specialized.
+LogicalResult convertIf(NodeContext &c, Results &r) {
+  const onnx::AttributeProto *then = c.attr("then_branch");
+  const onnx::AttributeProto *otherwise = c.attr("else_branch");
+  auto cond = c.constInput(0, "the condition of If: known only at run time, "
+                              "the If would run on the host (a graph break)");
+  if (failed(cond))
+    return failure();
+  if (cond->numElements() != 1) {
+    c.error() << "the condition holds " << cond->numElements()
+              << " values, not one";
+    return failure();
+  }
+  const onnx::AttributeProto *branch = cond->getDouble(0) != 0 ? then : otherwise;
+  if (!branch || !branch->has_g()) {
+    c.error() << "the taken branch is not a graph";
+    return failure();
+  }
+  SmallVector<Value> outs;
+  if (!c.importSubgraph || failed(c.importSubgraph(branch->g(), outs)))
+    return failure();
+  if ((int)outs.size() != c.node.output_size()) {
+    c.error() << "the taken branch has " << outs.size() << " outputs, the If "
+              << c.node.output_size();
+    return failure();
+  }
+  r.append(outs.begin(), outs.end());
+  return success();
+}
+
 void dfa::onnximport::addShapeConverters(llvm::StringMap<Converter> &t) {
+  t["NonZero"] = convertNonZero;
+  t["If"] = convertIf;
   t["Identity"] = convertIdentity;
   t["Dropout"] = convertDropout;
   t["Reshape"] = convertReshape;

@@ -244,6 +244,32 @@ def build(name, out):
         return model([helper.make_node("Cast", ["x"], ["e"], name="to_e8m0", to=24),
                       helper.make_node("Pad", ["e", "pads"], ["y"], name="pad")],
                      [vi("x", F, [3])], [vi("y", 24, [5])], [pads], opset=25)
+    if name == "nonzero":
+        # NonZero's output size is its count: known only once x is.
+        return model([helper.make_node("NonZero", ["x"], ["i"], name="nz"),
+                      helper.make_node("Transpose", ["i"], ["y"], name="t")],
+                     [vi("x", F, [2, 3])], [vi("y", I64, None)], opset=13)
+    if name in ("if_input", "if_const"):
+        # If on a graph input's value, or on a constant: the taken branch is
+        # imported in place.
+        then = helper.make_graph([helper.make_node("Relu", ["x"], ["t"], name="then_relu")],
+                                 "then", [], [vi("t", F, [2, 3])])
+        other = helper.make_graph([helper.make_node("Neg", ["x"], ["e"], name="else_neg")],
+                                  "else", [], [vi("e", F, [2, 3])])
+        nodes = [helper.make_node("If", ["c"], ["y"], name="branch", then_branch=then,
+                                  else_branch=other)]
+        if name == "if_input":
+            return model(nodes, [vi("x", F, [2, 3]), vi("c", TensorProto.BOOL, [])],
+                         [vi("y", F, [2, 3])], opset=13)
+        c = numpy_helper.from_array(np.array(False), "c")
+        return model(nodes, [vi("x", F, [2, 3])], [vi("y", F, [2, 3])], [c], opset=13)
+    if name == "host_ops":
+        # Ops dfa has no converter for: each would run on the host.
+        return model([helper.make_node("Unique", ["x"], ["u"], name="uniq", sorted=1),
+                      helper.make_node("Unique", ["u"], ["v"], name="uniq2", sorted=1),
+                      helper.make_node("Det", ["m"], ["d"], name="det")],
+                     [vi("x", F, [6]), vi("m", F, [3, 3])], [vi("v", F, None), vi("d", F, None)],
+                     opset=13)
     if name == "minifloat_mean":
         # Mean is not defined on FP4: refused by name, not a crash.
         return model([helper.make_node("Mean", ["a", "b"], ["y"], name="mean4")],
