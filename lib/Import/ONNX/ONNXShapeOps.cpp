@@ -13,6 +13,7 @@
 
 #include "Importer.h"
 
+#include "dfa/Reference/DataDependent.h"
 #include "dfa/Reference/Evaluator.h"
 
 #include "llvm/Support/FormatVariadic.h"
@@ -907,31 +908,77 @@ LogicalResult convertRange(NodeContext &c, Results &r) {
 }
 } // namespace
 
-/// NonZero: the indices of x's non-zero elements, one row per dim, one
-/// column per element in row-major order. Its size is its count: a graph
-/// break (host work, then a shape known only at run time) unless x is known
-/// at compile time, when it is a constant.
+/// NonZero: the indices of x's non-zero elements (ref::nonZero). Its size
+/// is its count: a graph break (host work, then a shape known only at run
+/// time) unless x is known at compile time, when it is a constant.
 LogicalResult convertNonZero(NodeContext &c, Results &r) {
   auto x = c.constInput(0, "the tensor NonZero reads: its output's size is "
                            "its count of non-zeros, a graph break otherwise");
   if (failed(x))
     return failure();
-  int64_t rank = std::max<int64_t>(1, x->rank()); // a scalar counts as [1]
-  std::vector<int64_t> hits;
-  for (int64_t i = 0; i < x->numElements(); ++i)
-    if (x->getDouble(i) != 0) // NaN is non-zero
-      hits.push_back(i);
-  int64_t count = int64_t(hits.size());
-  ref::Tensor out(ref::DType::I64, {rank, count});
-  ref::Shape shape(x->shape().begin(), x->shape().end());
-  if (shape.empty())
-    shape.push_back(1);
-  for (int64_t j = 0; j < count; ++j)
-    for (int64_t d = rank - 1, at = hits[j]; d >= 0; --d) {
-      out.data<int64_t>()[d * count + j] = at % shape[d];
-      at /= shape[d];
-    }
+  r.push_back(c.constant(ref::nonZero(*x)));
+  return success();
+}
+
+/// NonMaxSuppression (ref::nonMaxSuppression): its output's size is the
+/// number of boxes it keeps, so like NonZero it is a constant when boxes,
+/// scores and thresholds are known at compile time, else a graph break.
+LogicalResult convertNonMaxSuppression(NodeContext &c, Results &r) {
+  const char *why = "its output's size is its count of kept boxes, a graph "
+                    "break otherwise";
+  auto boxes = c.constInput(0, (std::string("the boxes: ") + why).c_str());
+  if (failed(boxes))
+    return failure();
+  auto scores = c.constInput(1, (std::string("the scores: ") + why).c_str());
+  if (failed(scores))
+    return failure();
+  ref::NmsOptions o;
+  o.centerPointBox = c.intAttr("center_point_box", 0) != 0;
+  for (size_t i = 2; i <= 4; ++i) {
+    if (!c.has(i))
+      continue;
+    auto v = c.constInput(i, i == 2 ? "max_output_boxes_per_class"
+                             : i == 3 ? "iou_threshold"
+                                      : "score_threshold");
+    if (failed(v))
+      return failure();
+    if (v->numElements() == 0)
+      continue;
+    if (i == 2)
+      o.maxPerClass = std::max<int64_t>(0, v->getInt(0));
+    else if (i == 3)
+      o.iouThreshold = v->getDouble(0);
+    else
+      o.scoreThreshold = v->getDouble(0);
+  }
+  std::string err;
+  ref::Tensor out = ref::nonMaxSuppression(*boxes, *scores, o, err);
+  if (!err.empty()) {
+    c.error() << err;
+    return failure();
+  }
   r.push_back(c.constant(out));
+  return success();
+}
+
+/// Unique (ref::unique): its outputs' size is its count of distinct
+/// values, so like NonZero it is a constant when the input is known at
+/// compile time, else a graph break.
+LogicalResult convertUnique(NodeContext &c, Results &r) {
+  auto x = c.constInput(0, "the tensor Unique reads: its outputs' size is "
+                           "its count of distinct values, a graph break otherwise");
+  if (failed(x))
+    return failure();
+  std::optional<int64_t> axis;
+  if (c.attr("axis")) {
+    FailureOr<int64_t> a = c.axis(c.intAttr("axis", 0), x->rank());
+    if (failed(a))
+      return failure();
+    axis = *a;
+  }
+  ref::UniqueResult u = ref::unique(*x, axis, c.intAttr("sorted", 1) != 0);
+  for (const ref::Tensor *t : {&u.y, &u.indices, &u.inverse, &u.counts})
+    r.push_back(c.constant(*t));
   return success();
 }
 
@@ -969,6 +1016,8 @@ LogicalResult convertIf(NodeContext &c, Results &r) {
 
 void dfa::onnximport::addShapeConverters(llvm::StringMap<Converter> &t) {
   t["NonZero"] = convertNonZero;
+  t["NonMaxSuppression"] = convertNonMaxSuppression;
+  t["Unique"] = convertUnique;
   t["If"] = convertIf;
   t["Identity"] = convertIdentity;
   t["Dropout"] = convertDropout;
