@@ -23,6 +23,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Diagnostics.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -54,6 +55,9 @@ struct Report {
   OpCoverage coverage;
   Status coverageStatus = Status::Ok;
   std::vector<Step> steps;
+  /// When the import stops at a graph break: every break, past the first.
+  std::vector<GraphBreak> breaks;
+  int64_t nodesAfterBreaks = 0;
   Status status() const {
     if (coverageStatus != Status::Ok)
       return coverageStatus;
@@ -90,6 +94,15 @@ Status deepen(const CompileOptions &opts, MLIRContext &ctx,
     return r.status;
   });
   rep.steps.push_back(imp);
+  if (imp.status == Status::Unsupported && modelKind(opts.model.model) == ModelKind::ONNX) {
+    // Every break, not only the first: the import goes on past each.
+    ONNXImportOptions collect = importOpts;
+    collect.collectBreaks = true;
+    ScopedDiagnosticHandler quiet(&ctx, [](Diagnostic &) { return success(); });
+    ImportResult all = loadModel(opts.model.model, ctx, collect);
+    rep.breaks = std::move(all.breaks);
+    rep.nodesAfterBreaks = all.nodesAfterBreaks;
+  }
   if (!imp.ok())
     return Status::Ok;
 
@@ -144,6 +157,21 @@ void printText(const CompileOptions &opts, const Report &rep) {
       os << (nodes.size() > 5 ? ", ...)" : ")") << "\n";
     }
   }
+  if (!rep.breaks.empty()) {
+    os << rep.breaks.size() << " graph break" << (rep.breaks.size() > 1 ? "s" : "")
+       << " (values known only at run time; a host fallback would split the "
+          "graph there, and "
+       << rep.nodesAfterBreaks << " node" << (rep.nodesAfterBreaks == 1 ? "" : "s")
+       << " after them would compile once the values are known):\n";
+    for (const GraphBreak &b : rep.breaks) {
+      os << "  '" << b.node << "' (" << b.op << "): ";
+      if (b.specialize.empty())
+        os << "computed from weights or other run-time values: no input to specialize\n";
+      else
+        os << "repair: pass --specialize " << llvm::join(b.specialize, " --specialize ")
+           << "\n";
+    }
+  }
   for (const Step &s : rep.steps) {
     os << (s.name == "import"      ? "import"
            : s.name == "reference" ? "CPU reference"
@@ -183,6 +211,19 @@ void printJson(const CompileOptions &opts, const Report &rep) {
           });
         });
     });
+    j.attributeArray("breaks", [&] {
+      for (const GraphBreak &b : rep.breaks)
+        j.object([&] {
+          j.attribute("node", b.node);
+          j.attribute("op", b.op);
+          j.attribute("message", b.reason);
+          j.attributeArray("specialize", [&] {
+            for (const std::string &n : b.specialize)
+              j.value(n);
+          });
+        });
+    });
+    j.attribute("nodes_after_breaks", rep.nodesAfterBreaks);
     j.attributeArray("steps", [&] {
       for (const Step &s : rep.steps)
         j.object([&] {

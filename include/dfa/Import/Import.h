@@ -18,6 +18,15 @@
 
 namespace dfa {
 
+/// A node the import cannot compile without a value known only at run
+/// time: where a compiler with a host fallback splits the graph.
+struct GraphBreak {
+  std::string node, op;
+  std::string reason; // the import's message
+  /// Graph inputs that, specialized, resolve it at compile time.
+  std::vector<std::string> specialize;
+};
+
 /// The outcome of an import: the module, or the status that says why not
 /// (diagnostics have been emitted through the context).
 struct ImportResult {
@@ -26,6 +35,11 @@ struct ImportResult {
   /// Graph inputs whose values the import needed at compile time (shape
   /// operands); `--specialize` on them lets the import go through.
   std::vector<std::string> wantSpecialized;
+  /// With ONNXImportOptions::collectBreaks: every graph break, in order,
+  /// and how many nodes depend on one (compiled only once its values are
+  /// known); the module is then not built.
+  std::vector<GraphBreak> breaks;
+  int64_t nodesAfterBreaks = 0;
 };
 
 /// What `dfa-compile --check` reports: op types used, and those dfa does not

@@ -39,6 +39,10 @@ struct ONNXImportOptions {
   /// Nodes whose inputs are all constants are evaluated at import when their
   /// results have at most this many elements.
   int64_t foldLimitElements = 1 << 16;
+  /// Past a node that needs a value known only at run time (a graph break),
+  /// go on: record it, skip what depends on it, and report them all in
+  /// ImportResult::breaks instead of a module (`dfa-compile --check`).
+  bool collectBreaks = false;
 };
 
 ImportResult importONNX(llvm::StringRef path, mlir::MLIRContext &ctx,

@@ -186,6 +186,9 @@ public:
 
   /// Receives the names of graph inputs needed as compile-time constants.
   std::vector<std::string> *wantSpecialized = nullptr;
+  /// Set when the converter failed for want of a value known only at run
+  /// time (constInput): the node is a graph break.
+  bool needsRuntimeValue = false;
   /// Imports a subgraph's nodes in place (an If's branch), reading the
   /// enclosing graph's values by name; gives the values of its outputs.
   std::function<mlir::LogicalResult(const onnx::GraphProto &,

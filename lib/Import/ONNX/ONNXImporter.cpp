@@ -30,6 +30,7 @@
 #include <onnx/defs/schema.h>
 #include <onnx/shape_inference/implementation.h>
 
+#include <optional>
 #include <queue>
 
 using namespace mlir;
@@ -138,6 +139,10 @@ private:
   llvm::StringMap<Value> values;
   llvm::StringMap<const onnx::TensorProto *> initializers;
   llvm::StringSet<> usedNames;
+  /// collectBreaks: the breaks met, and the values known only after one.
+  std::vector<GraphBreak> breaks;
+  llvm::StringSet<> afterBreak;
+  int64_t nodesAfterBreaks = 0;
   /// The static shape each graph input was imported with.
   llvm::StringMap<SmallVector<int64_t>> inputShapes;
   /// Fully static result types that ONNX's own shape inference found.
@@ -577,6 +582,17 @@ LogicalResult Importer::importNode(const onnx::NodeProto &node, size_t index) {
       b.getStringAttr(name),
       module.empty() ? fileLoc
                      : Location(NameLoc::get(b.getStringAttr(module), fileLoc)));
+  // Past a break, a node that reads what it made is compiled only once the
+  // host's values are known: skipped here.
+  if (opts.collectBreaks &&
+      llvm::any_of(node.input(), [&](const std::string &in) {
+        return afterBreak.contains(in);
+      })) {
+    for (const std::string &out : node.output())
+      afterBreak.insert(out);
+    ++nodesAfterBreaks;
+    return success();
+  }
   // The node must match its ONNX schema (input and output counts, required
   // inputs and attributes, attribute types) before a converter sees it.
   if (std::optional<std::string> what = checkSignature(node, opset)) {
@@ -642,10 +658,31 @@ LogicalResult Importer::importNode(const onnx::NodeProto &node, size_t index) {
     return failure();
   }
   LogicalResult converted = failure();
+  std::string message; // collectBreaks: the converter's first error
   {
+    std::optional<ScopedDiagnosticHandler> quiet;
+    if (opts.collectBreaks)
+      quiet.emplace(&ctx, [&](Diagnostic &d) {
+        if (message.empty() && d.getSeverity() == DiagnosticSeverity::Error)
+          message = d.str();
+        return success();
+      });
     graph::LenientInference lenient;
+    size_t wanted = wantSpecialized.size();
+    Status before = status;
     converted = convert(nc, results);
+    if (failed(converted) && opts.collectBreaks && nc.needsRuntimeValue) {
+      // A graph break: recorded, and what depends on it skipped.
+      breaks.push_back({name, node.op_type(), message,
+                        {wantSpecialized.begin() + wanted, wantSpecialized.end()}});
+      status = before;
+      for (const std::string &out : node.output())
+        afterBreak.insert(out);
+      return success();
+    }
   }
+  if (failed(converted) && !message.empty())
+    emitError(loc) << message; // not a break: the error it was
   if (failed(converted)) {
     if (status == Status::Ok)
       status = Status::InvalidModel;
@@ -736,6 +773,12 @@ ImportResult Importer::run() {
     task.advance();
     if (failed(importNode(graph.node(i), i)))
       return fail();
+  }
+  if (opts.collectBreaks && !breaks.empty()) {
+    result.breaks = std::move(breaks);
+    result.nodesAfterBreaks = nodesAfterBreaks;
+    result.status = Status::Unsupported;
+    return std::move(result);
   }
   // ONNX's own shape inference as a cross-check, once dfa has accepted
   // every node (libonnx's inference does unchecked arithmetic on what it

@@ -270,6 +270,18 @@ def build(name, out):
                       helper.make_node("Det", ["m"], ["d"], name="det")],
                      [vi("x", F, [6]), vi("m", F, [3, 3])], [vi("v", F, None), vi("d", F, None)],
                      opset=15)
+    if name == "two_breaks":
+        # Two NonZeros on run-time values (one through a matmul), a node
+        # after the first, and one that needs neither.
+        w = numpy_helper.from_array(np.ones((3, 2), np.float32), "w")
+        nodes = [helper.make_node("NonZero", ["x"], ["i"], name="nz"),
+                 helper.make_node("Transpose", ["i"], ["it"], name="after"),
+                 helper.make_node("MatMul", ["x", "w"], ["s"], name="mm"),
+                 helper.make_node("NonZero", ["s"], ["j"], name="nz_of_product"),
+                 helper.make_node("Relu", ["x"], ["r"], name="fine")]
+        return model(nodes, [vi("x", F, [2, 3])],
+                     [vi("it", I64, None), vi("j", I64, None), vi("r", F, [2, 3])], [w],
+                     opset=13)
     if name == "minifloat_mean":
         # Mean is not defined on FP4: refused by name, not a crash.
         return model([helper.make_node("Mean", ["a", "b"], ["y"], name="mean4")],
