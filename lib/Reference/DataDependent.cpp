@@ -8,15 +8,16 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstring>
 
 using namespace dfa;
 using namespace dfa::ref;
 
 Tensor dfa::ref::nonZero(const Tensor &x) {
+  if (x.rank() == 0) // no dims to index: [0, 1] or [0, 0], as the reference
+    return Tensor(DType::I64, {0, x.getDouble(0) != 0 ? 1 : 0});
   Shape shape(x.shape().begin(), x.shape().end());
-  if (shape.empty())
-    shape.push_back(1); // a scalar counts as [1]
   int64_t rank = int64_t(shape.size());
   std::vector<int64_t> hits;
   for (int64_t i = 0; i < x.numElements(); ++i)
@@ -46,14 +47,36 @@ UniqueResult dfa::ref::unique(const Tensor &x, std::optional<int64_t> axis,
     inner *= shape[d];
   bool floats = isFloat(x.dtype());
   auto at = [&](int64_t slice, int64_t o, int64_t k) { return (o * n + slice) * inner + k; };
-  // Slices compared lexicographically by value.
+  // Slices compared lexicographically by value, NaN above every number (a
+  // total order, as numpy sorts).
+  auto cmp = [&](int64_t i, int64_t j) {
+    if (!floats) {
+      int64_t a = x.getInt(i), b = x.getInt(j);
+      return a < b ? -1 : a > b ? 1 : 0;
+    }
+    double a = x.getDouble(i), b = x.getDouble(j);
+    bool na = std::isnan(a), nb = std::isnan(b);
+    if (na || nb)
+      return na == nb ? 0 : na ? 1 : -1;
+    return a < b ? -1 : a > b ? 1 : 0;
+  };
   auto less = [&](int64_t p, int64_t q) {
     for (int64_t o = 0; o < outer; ++o)
-      for (int64_t k = 0; k < inner; ++k) {
-        int64_t i = at(p, o, k), j = at(q, o, k);
-        if (floats ? x.getDouble(i) != x.getDouble(j) : x.getInt(i) != x.getInt(j))
-          return floats ? x.getDouble(i) < x.getDouble(j) : x.getInt(i) < x.getInt(j);
-      }
+      for (int64_t k = 0; k < inner; ++k)
+        if (int c = cmp(at(p, o, k), at(q, o, k)))
+          return c < 0;
+    return false;
+  };
+  // Whether slice p holds a NaN: along an axis such slices are all
+  // distinct (NaN != NaN); flat, the NaNs are one value (numpy's
+  // equal_nan).
+  auto hasNaN = [&](int64_t p) {
+    if (!floats || !axis)
+      return false;
+    for (int64_t o = 0; o < outer; ++o)
+      for (int64_t k = 0; k < inner; ++k)
+        if (std::isnan(x.getDouble(at(p, o, k))))
+          return true;
     return false;
   };
   std::vector<int64_t> order(n);
@@ -65,7 +88,7 @@ UniqueResult dfa::ref::unique(const Tensor &x, std::optional<int64_t> axis,
   std::vector<int64_t> first, count, group(n);
   for (int64_t r = 0; r < n; ++r) {
     int64_t i = order[r];
-    if (r == 0 || less(order[r - 1], i)) {
+    if (r == 0 || less(order[r - 1], i) || hasNaN(i)) {
       first.push_back(i);
       count.push_back(0);
     }

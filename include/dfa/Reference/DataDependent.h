@@ -21,9 +21,9 @@
 
 namespace dfa::ref {
 
-/// NonZero: int64 [max(rank, 1), count], the row-major indices of the
-/// non-zero elements (NaN is non-zero), one row per dim; a scalar counts as
-/// a one-element vector.
+/// NonZero: int64 [rank, count], the row-major indices of the non-zero
+/// elements (NaN is non-zero), one row per dim; a scalar has no dims to
+/// index: [0, 1] or [0, 0].
 Tensor nonZero(const Tensor &x);
 
 struct NmsOptions {
@@ -49,8 +49,10 @@ struct UniqueResult {
 };
 
 /// Unique over the flattened input (no axis) or over the slices along
-/// `axis`, compared by value, lexicographically; `sorted` orders the
-/// results ascending, else by first occurrence (as ONNX's Unique).
+/// `axis`, compared by value, lexicographically, NaN last; `sorted` orders
+/// the results ascending, else by first occurrence (as ONNX's Unique).
+/// Flat, the NaNs are one value; along an axis a slice holding a NaN is
+/// distinct from every other (numpy's rules).
 UniqueResult unique(const Tensor &x, std::optional<int64_t> axis, bool sorted);
 
 } // namespace dfa::ref

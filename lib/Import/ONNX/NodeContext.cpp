@@ -71,7 +71,7 @@ FailureOr<ref::Tensor> NodeContext::constInput(size_t i, llvm::StringRef what) {
   Value v = in(i);
   if (auto c = v ? v.getDefiningOp<graph::ConstantOp>() : nullptr)
     return ref::tensorFromAttr(c.getValue());
-  needsRuntimeValue = v != nullptr;
+  needsRuntimeValue |= v != nullptr;
   auto diag = unsupported();
   diag << "input " << i << " (" << what
        << ") must be known at compile time";

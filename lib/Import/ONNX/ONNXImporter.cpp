@@ -21,6 +21,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Verifier.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MathExtras.h"
@@ -113,12 +114,21 @@ private:
   Value lookup(const std::string &name);
   Value importInitializer(const onnx::TensorProto &init);
   LogicalResult importNode(const onnx::NodeProto &node, size_t index);
+  /// collectBreaks: the node's outputs are known only after a break.
+  void markAfterBreak(const onnx::NodeProto &node) {
+    for (const std::string &out : node.output())
+      if (!out.empty())
+        afterBreak.insert(out);
+  }
   /// A subgraph's nodes (an If's taken branch) imported in place.
   LogicalResult importSubgraph(const onnx::GraphProto &g,
                                SmallVectorImpl<Value> &outputs);
   /// The value a graph's or subgraph's output names; null, reported, when
   /// no node makes it.
   Value outputValue(const std::string &name, llvm::StringRef what);
+  /// Initializers of subgraphs: their raw data is not at the main graph's
+  /// offsets (ModelLoader records those), so they are read, not referenced.
+  llvm::SmallPtrSet<const onnx::TensorProto *, 8> subgraphInits;
   /// Names nodes of subgraphs that have none, past the main graph's.
   size_t subgraphNodes = 0;
   void foldConstants(Block::iterator from, DenseMap<Value, Value> &replaced);
@@ -466,7 +476,8 @@ Value Importer::importInitializer(const onnx::TensorProto &init) {
   bool external = init.data_location() == onnx::TensorProto::EXTERNAL;
   auto rawOffset = m.rawDataOffsets.find(init.name());
   bool inModelFile = !external && rawOffset != m.rawDataOffsets.end() &&
-                     init.has_raw_data() && bytes > opts.inlineLimitBytes;
+                     init.has_raw_data() && bytes > opts.inlineLimitBytes &&
+                     !subgraphInits.contains(&init);
   bool byReference = external || inModelFile;
   if (byReference && opts.noWeights)
     return b.create<graph::WeightOp>(loc, type, init.name(), "", 0);
@@ -586,12 +597,21 @@ LogicalResult Importer::importNode(const onnx::NodeProto &node, size_t index) {
   // host's values are known: skipped here.
   if (opts.collectBreaks &&
       llvm::any_of(node.input(), [&](const std::string &in) {
-        return afterBreak.contains(in);
+        return !in.empty() && afterBreak.contains(in);
       })) {
-    for (const std::string &out : node.output())
-      afterBreak.insert(out);
+    markAfterBreak(node);
     ++nodesAfterBreaks;
     return success();
+  }
+  // The main graph's nodes were checked up front (checkSupported); a
+  // subgraph's are met here.
+  Converter convert = isDefaultDomain(node.domain())
+                          ? converters().lookup(node.op_type())
+                          : nullptr;
+  if (!convert) {
+    error(Status::Unsupported)
+        << "'" << node.op_type() << "' node '" << name << "' is not supported";
+    return failure();
   }
   // The node must match its ONNX schema (input and output counts, required
   // inputs and attributes, attribute types) before a converter sees it.
@@ -649,14 +669,6 @@ LogicalResult Importer::importNode(const onnx::NodeProto &node, size_t index) {
   };
   SmallVector<Value> results;
   const auto &table = converters();
-  // The main graph's nodes were checked up front (checkSupported); a
-  // subgraph's are met here.
-  Converter convert = isDefaultDomain(node.domain()) ? table.lookup(node.op_type()) : nullptr;
-  if (!convert) {
-    error(Status::Unsupported)
-        << "'" << node.op_type() << "' node '" << name << "' is not supported";
-    return failure();
-  }
   LogicalResult converted = failure();
   std::string message; // collectBreaks: the converter's first error
   {
@@ -668,16 +680,27 @@ LogicalResult Importer::importNode(const onnx::NodeProto &node, size_t index) {
         return success();
       });
     graph::LenientInference lenient;
-    size_t wanted = wantSpecialized.size();
+    size_t wanted = wantSpecialized.size(), breaksBefore = breaks.size();
+    int64_t skippedBefore = nodesAfterBreaks;
     Status before = status;
     converted = convert(nc, results);
     if (failed(converted) && opts.collectBreaks && nc.needsRuntimeValue) {
       // A graph break: recorded, and what depends on it skipped.
-      breaks.push_back({name, node.op_type(), message,
-                        {wantSpecialized.begin() + wanted, wantSpecialized.end()}});
+      std::vector<std::string> inputs;
+      for (auto it = wantSpecialized.begin() + wanted; it != wantSpecialized.end(); ++it)
+        if (!llvm::is_contained(inputs, *it))
+          inputs.push_back(*it);
+      breaks.push_back({name, node.op_type(), message, std::move(inputs)});
       status = before;
-      for (const std::string &out : node.output())
-        afterBreak.insert(out);
+      markAfterBreak(node);
+      return success();
+    }
+    if (failed(converted) && opts.collectBreaks &&
+        (breaks.size() > breaksBefore || nodesAfterBreaks > skippedBefore)) {
+      // A subgraph (an If's branch) met a break: the node is after it.
+      status = before;
+      markAfterBreak(node);
+      ++nodesAfterBreaks;
       return success();
     }
   }
@@ -734,20 +757,63 @@ LogicalResult Importer::importNode(const onnx::NodeProto &node, size_t index) {
 
 LogicalResult Importer::importSubgraph(const onnx::GraphProto &g,
                                        SmallVectorImpl<Value> &outputs) {
+  if (g.input_size() > 0) {
+    error(Status::Unsupported) << "subgraph '" << g.name()
+                               << "' declares inputs (a loop body): not supported";
+    return failure();
+  }
+  // The names the subgraph defines are its own: what they meant outside
+  // comes back afterwards (sibling branches may reuse a name).
+  struct Saved {
+    std::string name;
+    std::optional<Value> value;
+    std::optional<const onnx::TensorProto *> init;
+  };
+  std::vector<Saved> saved;
+  auto shadow = [&](const std::string &name) {
+    if (name.empty())
+      return;
+    Saved s{name, {}, {}};
+    if (auto it = values.find(name); it != values.end())
+      s.value = it->second;
+    if (auto it = initializers.find(name); it != initializers.end())
+      s.init = it->second;
+    values.erase(name);
+    initializers.erase(name);
+    saved.push_back(std::move(s));
+  };
   for (const auto &init : g.initializer())
+    shadow(init.name());
+  for (const auto &n : g.node())
+    for (const std::string &out : n.output())
+      shadow(out);
+  for (const auto &init : g.initializer()) {
     initializers[init.name()] = &init;
+    subgraphInits.insert(&init);
+  }
   size_t base = size_t(m.model.graph().node_size()) + subgraphNodes;
   subgraphNodes += size_t(g.node_size());
-  for (int i = 0; i < g.node_size(); ++i)
-    if (failed(importNode(g.node(i), base + size_t(i))))
-      return failure();
+  LogicalResult result = success();
+  for (int i = 0; i < g.node_size() && succeeded(result); ++i)
+    result = importNode(g.node(i), base + size_t(i));
   for (const auto &out : g.output()) {
+    if (failed(result))
+      break;
     Value v = outputValue(out.name(), "subgraph");
     if (!v)
-      return failure();
-    outputs.push_back(v);
+      result = failure();
+    else
+      outputs.push_back(v);
   }
-  return success();
+  for (auto it = saved.rbegin(); it != saved.rend(); ++it) {
+    values.erase(it->name);
+    initializers.erase(it->name);
+    if (it->value)
+      values[it->name] = *it->value;
+    if (it->init)
+      initializers[it->name] = *it->init;
+  }
+  return result;
 }
 
 Value Importer::outputValue(const std::string &name, llvm::StringRef what) {
@@ -762,6 +828,8 @@ ImportResult Importer::run() {
   ImportResult result;
   auto fail = [&] {
     result.status = status == Status::Ok ? Status::InvalidModel : status;
+    result.breaks = std::move(breaks); // collectBreaks: the ones found so far
+    result.nodesAfterBreaks = nodesAfterBreaks;
     return std::move(result);
   };
   if (failed(checkSupported()) || failed(orderNodes()) ||

@@ -17,11 +17,11 @@ TEST_CASE("NonZero lists indices row-major, NaN included", "[reference][nonzero]
   Tensor y = nonZero(x);
   REQUIRE(y.shape() == llvm::ArrayRef<int64_t>{2, 3});
   CHECK(y.toInts() == std::vector<int64_t>{0, 1, 1, 1, 0, 2});
-  // A scalar counts as a one-element vector; zero gives no columns.
+  // A scalar has no dims to index (the ONNX reference's [0, count]).
   CHECK(nonZero(Tensor::fromDoubles(DType::F32, {}, {5})).shape() ==
-        llvm::ArrayRef<int64_t>{1, 1});
+        llvm::ArrayRef<int64_t>{0, 1});
   CHECK(nonZero(Tensor::fromDoubles(DType::F32, {}, {0})).shape() ==
-        llvm::ArrayRef<int64_t>{1, 0});
+        llvm::ArrayRef<int64_t>{0, 0});
 }
 
 TEST_CASE("NonMaxSuppression keeps boxes by score unless a kept one overlaps",
@@ -84,4 +84,14 @@ TEST_CASE("Unique: sorted or by first occurrence, flat or along an axis",
   REQUIRE(cols.y.shape() == llvm::ArrayRef<int64_t>{3, 3});
   CHECK(cols.y.toInts() == std::vector<int64_t>{0, 0, 1, 0, 0, 1, 3, 4, 2});
   CHECK(cols.inverse.toInts() == std::vector<int64_t>{2, 0, 1});
+  // NaN sorts last; flat, the NaNs are one value (numpy 2: [1, 3, nan]).
+  Tensor n = Tensor::fromDoubles(DType::F32, {4}, {3, NAN, 1, NAN});
+  UniqueResult nu = unique(n, std::nullopt, true);
+  REQUIRE(nu.y.numElements() == 3);
+  CHECK(nu.indices.toInts() == std::vector<int64_t>{2, 0, 1});
+  CHECK(nu.inverse.toInts() == std::vector<int64_t>{1, 2, 0, 2});
+  CHECK(nu.counts.toInts() == std::vector<int64_t>{1, 1, 2});
+  // Along an axis, rows holding a NaN stay distinct.
+  Tensor rn = Tensor::fromDoubles(DType::F32, {2, 1}, {NAN, NAN});
+  CHECK(unique(rn, 0, true).y.numElements() == 2);
 }

@@ -282,6 +282,20 @@ def build(name, out):
         return model(nodes, [vi("x", F, [2, 3])],
                      [vi("it", I64, None), vi("j", I64, None), vi("r", F, [2, 3])], [w],
                      opset=13)
+    if name == "branch_break":
+        # A constant If whose taken branch holds a break on a graph input;
+        # a sibling If reuses the branch's value names.
+        def branch(tag):
+            return helper.make_graph(
+                [helper.make_node("NonZero", ["x"], ["nzv"], name="inner_nz_" + tag),
+                 helper.make_node("Shape", ["nzv"], ["shp"], name="inner_shape_" + tag)],
+                tag, [], [vi("shp", I64, [2])])
+        c = numpy_helper.from_array(np.array(True), "c")
+        nodes = [helper.make_node("If", ["c"], ["y"], name="outer_if",
+                                  then_branch=branch("a"), else_branch=branch("b")),
+                 helper.make_node("Relu", ["x"], ["r"], name="fine")]
+        return model(nodes, [vi("x", F, [2, 3])], [vi("y", I64, [2]), vi("r", F, [2, 3])],
+                     [c], opset=13)
     if name == "minifloat_mean":
         # Mean is not defined on FP4: refused by name, not a crash.
         return model([helper.make_node("Mean", ["a", "b"], ["y"], name="mean4")],
