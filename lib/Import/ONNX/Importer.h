@@ -189,9 +189,11 @@ public:
   /// Set when the converter failed for want of a value known only at run
   /// time (constInput): the node is a graph break.
   bool needsRuntimeValue = false;
-  /// Imports a subgraph's nodes in place (an If's branch), reading the
-  /// enclosing graph's values by name; gives the values of its outputs.
+  /// Imports a subgraph's nodes in place (an If's branch, one step of a
+  /// Loop's or Scan's body) with its declared inputs bound to `inputs`,
+  /// reading the enclosing graph's values by name; gives its outputs.
   std::function<mlir::LogicalResult(const onnx::GraphProto &,
+                                    llvm::ArrayRef<mlir::Value> inputs,
                                     llvm::SmallVectorImpl<mlir::Value> &)>
       importSubgraph;
 

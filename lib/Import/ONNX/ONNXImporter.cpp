@@ -121,7 +121,7 @@ private:
         afterBreak.insert(out);
   }
   /// A subgraph's nodes (an If's taken branch) imported in place.
-  LogicalResult importSubgraph(const onnx::GraphProto &g,
+  LogicalResult importSubgraph(const onnx::GraphProto &g, ArrayRef<Value> inputs,
                                SmallVectorImpl<Value> &outputs);
   /// The value a graph's or subgraph's output names; null, reported, when
   /// no node makes it.
@@ -663,9 +663,9 @@ LogicalResult Importer::importNode(const onnx::NodeProto &node, size_t index) {
   NodeContext nc(node, loc, b, opset, std::move(inputs), status,
                  opts.foldLimitElements);
   nc.wantSpecialized = &wantSpecialized;
-  nc.importSubgraph = [this](const onnx::GraphProto &g,
+  nc.importSubgraph = [this](const onnx::GraphProto &g, ArrayRef<Value> ins,
                              SmallVectorImpl<Value> &outs) {
-    return importSubgraph(g, outs);
+    return importSubgraph(g, ins, outs);
   };
   SmallVector<Value> results;
   const auto &table = converters();
@@ -756,10 +756,12 @@ LogicalResult Importer::importNode(const onnx::NodeProto &node, size_t index) {
 }
 
 LogicalResult Importer::importSubgraph(const onnx::GraphProto &g,
+                                       ArrayRef<Value> inputs,
                                        SmallVectorImpl<Value> &outputs) {
-  if (g.input_size() > 0) {
-    error(Status::Unsupported) << "subgraph '" << g.name()
-                               << "' declares inputs (a loop body): not supported";
+  if (g.input_size() != int(inputs.size())) {
+    error(Status::InvalidModel) << "subgraph '" << g.name() << "' declares "
+                                << g.input_size() << " inputs, " << inputs.size()
+                                << " are given";
     return failure();
   }
   // The names the subgraph defines are its own: what they meant outside
@@ -784,9 +786,13 @@ LogicalResult Importer::importSubgraph(const onnx::GraphProto &g,
   };
   for (const auto &init : g.initializer())
     shadow(init.name());
+  for (const auto &in : g.input())
+    shadow(in.name());
   for (const auto &n : g.node())
     for (const std::string &out : n.output())
       shadow(out);
+  for (auto [in, v] : llvm::zip(g.input(), inputs))
+    values[in.name()] = v;
   for (const auto &init : g.initializer()) {
     initializers[init.name()] = &init;
     subgraphInits.insert(&init);

@@ -1003,7 +1003,7 @@ LogicalResult convertIf(NodeContext &c, Results &r) {
     return failure();
   }
   SmallVector<Value> outs;
-  if (!c.importSubgraph || failed(c.importSubgraph(branch->g(), outs)))
+  if (!c.importSubgraph || failed(c.importSubgraph(branch->g(), {}, outs)))
     return failure();
   if ((int)outs.size() != c.node.output_size()) {
     c.error() << "the taken branch has " << outs.size() << " outputs, the If "
@@ -1014,7 +1014,187 @@ LogicalResult convertIf(NodeContext &c, Results &r) {
   return success();
 }
 
+/// Steps a Scan or Loop is unrolled into at most: a longer one is refused
+/// (its body would be imported that many times).
+constexpr int64_t kMaxUnrolledSteps = 1024;
+
+/// `x` with dim `axis` at `index` taken and the dim dropped.
+static Value sliceAt(NodeContext &c, Value x, int64_t axis, int64_t index) {
+  auto t = cast<RankedTensorType>(x.getType());
+  SmallVector<int64_t> shape(t.getShape()), starts(t.getRank(), 0), steps(t.getRank(), 1);
+  shape[axis] = 1;
+  starts[axis] = index;
+  Value s = c.b.create<SliceOp>(c.loc, withShape(t, shape), x,
+                                c.b.getDenseI64ArrayAttr(starts),
+                                c.b.getDenseI64ArrayAttr(steps));
+  shape.erase(shape.begin() + axis);
+  return c.reshape(s, shape);
+}
+
+/// `parts` stacked along a new dim `axis` (in reverse with `reverse`).
+static Value stack(NodeContext &c, ArrayRef<Value> parts, int64_t axis, bool reverse) {
+  SmallVector<Value> ordered;
+  for (Value p : parts) {
+    auto t = cast<RankedTensorType>(p.getType());
+    SmallVector<int64_t> shape(t.getShape());
+    shape.insert(shape.begin() + axis, 1);
+    ordered.push_back(c.reshape(p, shape));
+  }
+  if (reverse)
+    std::reverse(ordered.begin(), ordered.end());
+  if (ordered.size() == 1)
+    return ordered.front();
+  return c.b.create<ConcatOp>(c.loc, ordered, c.b.getI64IntegerAttr(axis));
+}
+
+/// An attribute's ints, or `n` copies of 0 when it is absent.
+static std::vector<int64_t> intsOr0(NodeContext &c, StringRef name, size_t n) {
+  std::optional<std::vector<int64_t>> v = c.intsAttr(name);
+  return v ? *v : std::vector<int64_t>(n, 0);
+}
+
+/// Scan (opset 9+): the body unrolled over the scan inputs' steps, states
+/// carried from one step to the next, scan outputs stacked.
+LogicalResult convertScan(NodeContext &c, Results &r) {
+  if (c.opset < 9) {
+    c.unsupported() << "Scan before opset 9 (its batch dim and sequence_lens)";
+    return failure();
+  }
+  const onnx::AttributeProto *body = c.attr("body");
+  int64_t m = c.intAttr("num_scan_inputs", 0);
+  int64_t n = int64_t(c.inputs.size()) - m;
+  if (!body || !body->has_g() || m < 1 || n < 0) {
+    c.error() << "needs a body graph and num_scan_inputs between 1 and the inputs";
+    return failure();
+  }
+  int64_t k = body->g().output_size() - n;
+  std::vector<int64_t> inAxes = intsOr0(c, "scan_input_axes", m),
+                       inDirs = intsOr0(c, "scan_input_directions", m),
+                       outAxes = intsOr0(c, "scan_output_axes", k),
+                       outDirs = intsOr0(c, "scan_output_directions", k);
+  if (k < 0 || int64_t(inAxes.size()) != m || int64_t(inDirs.size()) != m ||
+      int64_t(outAxes.size()) != k || int64_t(outDirs.size()) != k) {
+    c.error() << "scan axes and directions must have one entry per scan input and output";
+    return failure();
+  }
+  int64_t steps = -1;
+  for (int64_t j = 0; j < m; ++j) {
+    FailureOr<int64_t> a = c.axis(inAxes[j], c.type(n + j).getRank());
+    if (failed(a))
+      return failure();
+    inAxes[j] = *a;
+    int64_t len = c.type(n + j).getDimSize(*a);
+    if (steps >= 0 && len != steps) {
+      c.error() << "scan inputs of " << steps << " and " << len << " steps";
+      return failure();
+    }
+    steps = len;
+  }
+  if (steps > kMaxUnrolledSteps) {
+    c.unsupported() << "a Scan of " << steps << " steps (dfa unrolls at most "
+                    << kMaxUnrolledSteps << ")";
+    return failure();
+  }
+  SmallVector<Value> state(c.inputs.begin(), c.inputs.begin() + n);
+  std::vector<SmallVector<Value>> scanned(k);
+  for (int64_t t = 0; t < steps; ++t) {
+    SmallVector<Value> in(state);
+    for (int64_t j = 0; j < m; ++j)
+      in.push_back(sliceAt(c, c.in(n + j), inAxes[j], inDirs[j] ? steps - 1 - t : t));
+    SmallVector<Value> out;
+    if (!c.importSubgraph || failed(c.importSubgraph(body->g(), in, out)))
+      return failure();
+    state.assign(out.begin(), out.begin() + n);
+    for (int64_t j = 0; j < k; ++j)
+      scanned[j].push_back(out[n + j]);
+  }
+  r.append(state.begin(), state.end());
+  for (int64_t j = 0; j < k; ++j) {
+    if (scanned[j].empty()) {
+      c.unsupported() << "a Scan of zero steps";
+      return failure();
+    }
+    int64_t rank = cast<RankedTensorType>(scanned[j].front().getType()).getRank() + 1;
+    FailureOr<int64_t> a = c.axis(outAxes[j], rank);
+    if (failed(a))
+      return failure();
+    r.push_back(stack(c, scanned[j], *a, outDirs[j] != 0));
+  }
+  return success();
+}
+
+/// Loop with a trip count known at compile time and a condition that stays
+/// known (a constant after each step): unrolled. Otherwise how many steps it
+/// takes is data, a graph break.
+LogicalResult convertLoop(NodeContext &c, Results &r) {
+  const onnx::AttributeProto *body = c.attr("body");
+  if (!body || !body->has_g()) {
+    c.error() << "needs a body graph";
+    return failure();
+  }
+  int64_t trips = kMaxUnrolledSteps + 1;
+  if (c.has(0)) {
+    auto mt = c.constInput(0, "the trip count: how many steps the Loop takes, "
+                              "a graph break when known only at run time");
+    if (failed(mt))
+      return failure();
+    trips = mt->getInt(0);
+  }
+  bool cond = true;
+  if (c.has(1)) {
+    auto ct = c.constInput(1, "the loop condition: known only at run time, "
+                              "the Loop would run on the host (a graph break)");
+    if (failed(ct))
+      return failure();
+    cond = ct->getDouble(0) != 0;
+  }
+  int64_t n = int64_t(c.inputs.size()) - 2;
+  int64_t k = body->g().output_size() - 1 - n;
+  if (n < 0 || k < 0) {
+    c.error() << "the body's outputs do not match the carried values";
+    return failure();
+  }
+  SmallVector<Value> state(c.inputs.begin() + 2, c.inputs.end());
+  std::vector<SmallVector<Value>> scanned(k);
+  Type i64 = c.b.getI64Type(), i1 = c.b.getI1Type();
+  int64_t t = 0;
+  for (; t < trips && cond; ++t) {
+    if (t >= kMaxUnrolledSteps) {
+      c.unsupported() << "a Loop of more than " << kMaxUnrolledSteps
+                      << " steps (dfa unrolls at most that many)";
+      return failure();
+    }
+    SmallVector<Value> in{c.scalar(i64, double(t)), c.scalar(i1, cond ? 1 : 0)};
+    in.append(state.begin(), state.end());
+    SmallVector<Value> out;
+    if (!c.importSubgraph || failed(c.importSubgraph(body->g(), in, out)))
+      return failure();
+    auto next = out[0].getDefiningOp<ConstantOp>();
+    if (!next) {
+      c.unsupported() << "its condition is computed at run time: how many steps "
+                         "it takes is data (a graph break)";
+      c.needsRuntimeValue = true;
+      return failure();
+    }
+    cond = ref::tensorFromAttr(next.getValue()).getDouble(0) != 0;
+    state.assign(out.begin() + 1, out.begin() + 1 + n);
+    for (int64_t j = 0; j < k; ++j)
+      scanned[j].push_back(out[1 + n + j]);
+  }
+  r.append(state.begin(), state.end());
+  for (int64_t j = 0; j < k; ++j) {
+    if (scanned[j].empty()) {
+      c.unsupported() << "a Loop of zero steps with scan outputs";
+      return failure();
+    }
+    r.push_back(stack(c, scanned[j], 0, false));
+  }
+  return success();
+}
+
 void dfa::onnximport::addShapeConverters(llvm::StringMap<Converter> &t) {
+  t["Scan"] = convertScan;
+  t["Loop"] = convertLoop;
   t["NonZero"] = convertNonZero;
   t["NonMaxSuppression"] = convertNonMaxSuppression;
   t["Unique"] = convertUnique;

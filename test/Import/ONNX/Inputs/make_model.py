@@ -296,6 +296,33 @@ def build(name, out):
                  helper.make_node("Relu", ["x"], ["r"], name="fine")]
         return model(nodes, [vi("x", F, [2, 3])], [vi("y", I64, [2]), vi("r", F, [2, 3])],
                      [c], opset=13)
+    if name == "scan_cumsum":
+        # Scan over the rows of x: the state is the running sum, each step's
+        # sum also a scan output (stacked back into rows).
+        body = helper.make_graph(
+            [helper.make_node("Add", ["acc", "row"], ["acc_out"], name="step_add"),
+             helper.make_node("Identity", ["acc_out"], ["row_out"], name="step_id")],
+            "body", [vi("acc", F, [3]), vi("row", F, [3])],
+            [vi("acc_out", F, [3]), vi("row_out", F, [3])])
+        zero = numpy_helper.from_array(np.zeros(3, np.float32), "zero")
+        return model([helper.make_node("Scan", ["zero", "x"], ["total", "sums"], name="scan",
+                                       body=body, num_scan_inputs=1)],
+                     [vi("x", F, [4, 3])], [vi("total", F, [3]), vi("sums", F, [4, 3])],
+                     [zero], opset=11)
+    if name == "loop_data_cond":
+        # Double v until its sum reaches 100: how many steps is data.
+        limit = numpy_helper.from_array(np.array(100, np.float32), "limit")
+        body = helper.make_graph(
+            [helper.make_node("Add", ["v", "v"], ["v2"], name="double"),
+             helper.make_node("ReduceSum", ["v2"], ["s"], name="sum", keepdims=0),
+             helper.make_node("Less", ["s", "limit"], ["cond_out"], name="below")],
+            "body", [vi("i", I64, []), vi("cond_in", TensorProto.BOOL, []), vi("v", F, [2])],
+            [vi("cond_out", TensorProto.BOOL, []), vi("v2", F, [2])])
+        trips = numpy_helper.from_array(np.array(50, np.int64), "trips")
+        yes = numpy_helper.from_array(np.array(True), "yes")
+        return model([helper.make_node("Loop", ["trips", "yes", "x"], ["y"], name="loop",
+                                       body=body)],
+                     [vi("x", F, [2])], [vi("y", F, [2])], [limit, trips, yes], opset=13)
     if name == "minifloat_mean":
         # Mean is not defined on FP4: refused by name, not a crash.
         return model([helper.make_node("Mean", ["a", "b"], ["y"], name="mean4")],
