@@ -189,6 +189,9 @@ public:
   /// Set when the converter failed for want of a value known only at run
   /// time (constInput): the node is a graph break.
   bool needsRuntimeValue = false;
+  /// Adds to `diag` the graph inputs `v` is computed from (with constants
+  /// alone), as `--specialize` flags, and records them in wantSpecialized.
+  void suggestSpecialize(mlir::Value v, mlir::InFlightDiagnostic &diag);
   /// Imports a subgraph's nodes in place (an If's branch, one step of a
   /// Loop's or Scan's body) with its declared inputs bound to `inputs`,
   /// reading the enclosing graph's values by name; gives its outputs.

@@ -75,8 +75,12 @@ FailureOr<ref::Tensor> NodeContext::constInput(size_t i, llvm::StringRef what) {
   auto diag = unsupported();
   diag << "input " << i << " (" << what
        << ") must be known at compile time";
-  if (!v)
-    return failure();
+  if (v)
+    suggestSpecialize(v, diag);
+  return failure();
+}
+
+void NodeContext::suggestSpecialize(Value v, InFlightDiagnostic &diag) {
   // The graph inputs it is computed from (with constants alone): fixing
   // them at compile time makes it a constant too, by import-time folding.
   SmallVector<BlockArgument> args;
@@ -102,7 +106,7 @@ FailureOr<ref::Tensor> NodeContext::constInput(size_t i, llvm::StringRef what) {
     work.append(def->operand_begin(), def->operand_end());
   }
   if (!fromInputs || args.empty())
-    return failure();
+    return;
   auto func = mlir::cast<func::FuncOp>(args.front().getOwner()->getParentOp());
   SmallVector<StringRef> names;
   for (BlockArgument arg : args)
@@ -110,7 +114,7 @@ FailureOr<ref::Tensor> NodeContext::constInput(size_t i, llvm::StringRef what) {
                                                       graph::kNameAttr))
       names.push_back(name.getValue());
   if (names.size() != args.size())
-    return failure();
+    return;
   llvm::sort(names);
   if (isa<BlockArgument>(v))
     diag << "; it is graph input '" << names.front() << "'";
@@ -123,7 +127,6 @@ FailureOr<ref::Tensor> NodeContext::constInput(size_t i, llvm::StringRef what) {
     if (wantSpecialized)
       wantSpecialized->push_back(n.str());
   }
-  return failure();
 }
 
 FailureOr<std::vector<int64_t>> NodeContext::constInts(size_t i,

@@ -1171,8 +1171,9 @@ LogicalResult convertLoop(NodeContext &c, Results &r) {
       return failure();
     auto next = out[0].getDefiningOp<ConstantOp>();
     if (!next) {
-      c.unsupported() << "its condition is computed at run time: how many steps "
-                         "it takes is data (a graph break)";
+      auto diag = c.unsupported() << "its condition is computed at run time: how "
+                                     "many steps it takes is data (a graph break)";
+      c.suggestSpecialize(out[0], diag);
       c.needsRuntimeValue = true;
       return failure();
     }
