@@ -453,7 +453,8 @@ void DotWriter::emitTarget(size_t ti, llvm::raw_ostream &os) {
 
   // Items: every node not in a collapsed group, one per collapsed group.
   std::vector<Item> items;
-  std::map<std::string, size_t> itemOf; // node or "group:" + collapsed group
+  std::vector<size_t> nodeItem(g.nodes.size()); // each node's item
+  std::map<std::string, size_t> groupItem;       // each folded group's
   struct Totals {
     double flops = 0, seconds = 0, most = -1;
     std::map<std::string, double> bytes;
@@ -515,13 +516,13 @@ void DotWriter::emitTarget(size_t ti, llvm::raw_ostream &os) {
           t.bottleneck = nr.bottleneck;
         }
       }
-      auto [at, added] = itemOf.try_emplace("g:" + group, items.size());
+      auto [at, added] = groupItem.try_emplace(group, items.size());
       if (added) {
         items.push_back({});
         items.back().id = prefix + "g" + std::to_string(groupId(group));
         items.back().group = parentGroup(group);
       }
-      itemOf["n:" + std::to_string(i)] = at->second;
+      nodeItem[i] = at->second;
       continue;
     }
     Item item;
@@ -551,11 +552,11 @@ void DotWriter::emitTarget(size_t ti, llvm::raw_ostream &os) {
       item.label = (n.op.empty() ? "" : " (" + n.op + ")") +
                    "\nno kernel (folded or a view)";
     }
-    itemOf["n:" + std::to_string(i)] = items.size();
+    nodeItem[i] = items.size();
     items.push_back(std::move(item));
   }
   for (auto &[group, t] : folded) {
-    Item &item = items[itemOf["g:" + group]];
+    Item &item = items[groupItem.at(group)];
     item.name = group;
     item.label = " (" + std::to_string(t.nodes) + " nodes, folded)";
     if (t.measured) {
@@ -605,7 +606,7 @@ void DotWriter::emitTarget(size_t ti, llvm::raw_ostream &os) {
   os << "  }\n";
   std::set<std::pair<size_t, size_t>> drawn;
   for (auto [a, b] : g.edges) {
-    size_t ia = itemOf["n:" + std::to_string(a)], ib = itemOf["n:" + std::to_string(b)];
+    size_t ia = nodeItem[a], ib = nodeItem[b];
     if (ia == ib || !drawn.insert({ia, ib}).second)
       continue;
     os << "  \"" << items[ia].id << "\" -> \"" << items[ib].id << "\"";
