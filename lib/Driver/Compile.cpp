@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ModelFlags.h"
+#include "Format.h"
 #include "Pipeline.h"
 
 #include "dfa/Driver/Driver.h"
@@ -134,18 +135,6 @@ Status writeModule(ModuleOp m, llvm::StringRef path, bool locations,
   return Status::Ok;
 }
 
-
-std::string humanBytes(int64_t b) {
-  const char *units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
-  double v = double(b);
-  int u = 0;
-  while (v >= 1024 && u < 4) {
-    v /= 1024;
-    ++u;
-  }
-  return u == 0 ? llvm::formatv("{0} B", b).str()
-                : llvm::formatv("{0:f1} {1}", v, units[u]).str();
-}
 
 std::string humanCount(double v) {
   const char *units[] = {"", "K", "M", "G", "T", "P"};

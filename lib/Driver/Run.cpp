@@ -13,6 +13,7 @@
 
 #include "ModelFlags.h"
 #include "RunCheck.h"
+#include "Partition.h"
 #include "RunTarget.h"
 
 #include "dfa/Reference/Evaluator.h"
@@ -22,6 +23,8 @@
 #include "dfa/Support/SourceName.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Support/FileUtilities.h"
+#include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/Path.h"
@@ -164,7 +167,8 @@ int report(llvm::ArrayRef<ref::Tensor> results,
            llvm::ArrayRef<std::string> outNames, const RunOptions &opts,
            std::vector<Named> &expected, const OutputJudge &judge,
            const target::Target *t, const sim::Result *timing,
-           DiagnosticPrinter &printer, llvm::function_ref<void()> footer) {
+           DiagnosticPrinter &printer, llvm::function_ref<void()> footer,
+           const SegmentedRun *segmented = nullptr) {
   if (!opts.outputs.empty()) {
     if (auto ec = llvm::sys::fs::create_directories(opts.outputs)) {
       printer.error("cannot create '" + opts.outputs + "': " + ec.message());
@@ -228,6 +232,8 @@ int report(llvm::ArrayRef<ref::Tensor> results,
       });
       if (timing)
         timeJson(j, *timing, *t);
+      if (segmented)
+        segmentsJson(j, *segmented);
     });
     llvm::outs() << "\n";
   } else {
@@ -266,6 +272,45 @@ int simulateAndReport(sched::ProgramOp program, const target::Target &t,
     return exitCode(s);
   return report(result.outputs, outNames, opts, expected, judge, &t, &result,
                 printer, [&] { printTime(result, t, opts, ms); });
+}
+
+/// Runs a model whose graph breaks in segments (Partition.h).
+int runSegmented(const RunOptions &opts, PreparedRun &prepared,
+                 MLIRContext &ctx, DiagnosticPrinter &printer) {
+  target::Target t;
+  const target::Target *compiled = nullptr;
+  if (opts.target != target::kReferenceTarget) {
+    if (Status s = loadTarget(opts.target, opts, t, printer); s != Status::Ok)
+      return exitCode(s);
+    if (!t.caps.reference)
+      compiled = &t;
+  }
+  if (opts.timeOnly && !prepared.expected.empty()) {
+    printer.error("--time-only computes no values to compare with --expect");
+    return exitCode(Status::Usage);
+  }
+  SegmentedRun run;
+  if (Status s = runInSegments(opts, prepared.inputsByName, compiled, ctx,
+                               printer, run);
+      s != Status::Ok)
+    return exitCode(s);
+  if (!opts.trace.empty() && run.timed) {
+    std::string err;
+    auto out = openOutputFile(opts.trace, &err);
+    if (!out) {
+      printer.error(err);
+      return exitCode(Status::IOError);
+    }
+    sim::writeTrace(run.timeline, t, out->os());
+    out->keep();
+  }
+  // The judge of a run in segments: --rtol/--atol (no single graph holds
+  // the ops whose tolerance classes would budget each output).
+  return report(run.outputs, run.outNames, opts, prepared.expected,
+                OutputJudge{}, compiled ? &t : nullptr,
+                run.timed ? &run.timeline : nullptr, printer,
+                [&] { printSegments(run, compiled ? t.name : opts.target); },
+                &run);
 }
 
 /// Runs a saved schedule on the target it names.
@@ -390,23 +435,42 @@ Status dfa::driver::prepareModelRun(const RunOptions &opts,
         s != Status::Ok)
       return s;
     bool retryable = opts.specializeAsNeeded && attempt < 16;
-    // Hold back the errors of an attempt that a retry may fix.
-    std::vector<std::pair<Location, std::string>> held;
+    // Hold back the errors of an attempt that a retry, or a run in
+    // segments, may get past.
+    bool segmentable = modelKind(modelPath) == ModelKind::ONNX;
+    struct Held {
+      Location loc;
+      DiagnosticSeverity severity;
+      std::string message;
+      std::vector<std::pair<Location, std::string>> notes;
+    };
+    std::vector<Held> held;
     {
       std::optional<ScopedDiagnosticHandler> hold;
-      if (retryable)
+      if (retryable || segmentable)
         hold.emplace(ctx, [&](Diagnostic &d) {
-          held.emplace_back(d.getLocation(), d.str());
+          Held h{d.getLocation(), d.getSeverity(), d.str(), {}};
+          for (Diagnostic &note : d.getNotes())
+            h.notes.emplace_back(note.getLocation(), note.str());
+          held.push_back(std::move(h));
           return success();
         });
       r = loadModel(opts.model.model, *ctx, importOpts);
     }
     auto release = [&] {
-      for (auto &[loc, msg] : held)
-        emitError(loc) << msg;
+      for (Held &h : held) {
+        InFlightDiagnostic diag =
+            h.severity == DiagnosticSeverity::Warning ? emitWarning(h.loc)
+            : h.severity == DiagnosticSeverity::Remark ? emitRemark(h.loc)
+                                                        : emitError(h.loc);
+        diag << h.message;
+        for (auto &[loc, msg] : h.notes)
+          diag.attachNote(loc) << msg;
+      }
     };
     if (r.status == Status::Ok || !retryable || r.wantSpecialized.empty()) {
-      if (r.status != Status::Ok)
+      // (A success's warnings too; a break's error is the segments' work.)
+      if (r.status == Status::Ok || !(segmentable && r.graphBreak))
         release();
       break;
     }
@@ -417,9 +481,28 @@ Status dfa::driver::prepareModelRun(const RunOptions &opts,
         added = true;
       }
     if (!added) {
-      release();
+      if (!(segmentable && r.graphBreak))
+        release();
       break;
     }
+  }
+  if (r.status != Status::Ok && r.graphBreak &&
+      modelKind(modelPath) == ModelKind::ONNX) {
+    // A graph break: the model runs in segments, from the values given or,
+    // without any, from seeded random ones.
+    std::mt19937_64 rng(opts.seed);
+    for (auto &[name, type] : r.inputTypes)
+      if (!byName.count(name)) {
+        if (!inputs.empty()) {
+          printer.error("no value for input '" + name + "'");
+          return Status::BadInput;
+        }
+        byName[name] = randomTensor(cast<RankedTensorType>(type), rng);
+      }
+    out.segmented = true;
+    out.inputsByName = std::move(byName);
+    out.expected = std::move(expected);
+    return Status::Ok;
   }
   if (r.status != Status::Ok)
     return r.status;
@@ -522,6 +605,8 @@ int dfa::driver::runMain(const RunOptions &opts) {
                                  prepared);
       s != Status::Ok)
     return exitCode(s);
+  if (prepared.segmented)
+    return runSegmented(opts, prepared, *ctx, printer);
   ImportResult &r = prepared.model;
   func::FuncOp func = prepared.func;
   SmallVector<ref::Tensor> &args = prepared.args;

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "RunTarget.h"
+#include "Format.h"
 #include "Pipeline.h"
 
 #include "mlir/Support/FileUtilities.h"
@@ -75,22 +76,11 @@ Status dfa::driver::simulateForRun(sched::ProgramOp program,
   return Status::Ok;
 }
 
-static std::string human(double seconds) {
-  char buf[32];
-  if (seconds >= 1)
-    std::snprintf(buf, sizeof buf, "%.3g s", seconds);
-  else if (seconds >= 1e-3)
-    std::snprintf(buf, sizeof buf, "%.3g ms", seconds * 1e3);
-  else
-    std::snprintf(buf, sizeof buf, "%.3g us", seconds * 1e6);
-  return buf;
-}
-
 void dfa::driver::printTime(const sim::Result &r, const target::Target &t,
                             const RunOptions &opts, double wallMs) {
-  llvm::errs() << "dfa-run: " << t.name << ": " << human(r.seconds);
+  llvm::errs() << "dfa-run: " << t.name << ": " << humanSeconds(r.seconds);
   if (r.plannedSeconds > 0)
-    llvm::errs() << " (plan " << human(r.plannedSeconds) << ")";
+    llvm::errs() << " (plan " << humanSeconds(r.plannedSeconds) << ")";
   llvm::errs() << ", " << r.ops.size() << " ops, " << r.events
                << " events, simulated in " << llvm::format("%.1f", wallMs)
                << " ms";

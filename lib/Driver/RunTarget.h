@@ -36,6 +36,10 @@ struct PreparedRun {
   llvm::SmallVector<ref::Tensor> args;
   std::vector<std::string> outNames;
   std::vector<NamedTensor> expected;
+  /// The graph breaks at a value known only at run time: it runs in
+  /// segments (Partition.h) from these inputs; `model` and `func` are unset.
+  bool segmented = false;
+  std::map<std::string, ref::Tensor> inputsByName;
 };
 
 /// Imports `opts.model` (specializing inputs as asked) and makes its

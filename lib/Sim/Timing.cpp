@@ -156,6 +156,9 @@ private:
     case target::TransferPath::Fabric:
       key = "fabric (chip " + std::to_string(chip) + ")";
       break;
+    case target::TransferPath::Host: // not a path inside one schedule
+      key = "host link";
+      break;
     case target::TransferPath::Memory: {
       key = p.level->name + " (chip " + std::to_string(chip) + ")";
       // Of a per-unit level, the units of the side that bounds the copy.

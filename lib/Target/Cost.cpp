@@ -265,6 +265,19 @@ TransferPath dfa::target::transferPath(const Target &t, const MemoryLevel &src,
   return p;
 }
 
+std::optional<TransferPath> dfa::target::hostPath(const Target &t) {
+  if (!t.host)
+    return std::nullopt;
+  TransferPath p;
+  p.kind = TransferPath::Host;
+  p.level = &t.outerLevel();
+  p.bandwidth = t.host->bandwidthBytesPerS.value;
+  // The link's latency is the whole fixed cost: the device's DMA setup is
+  // for its own engines.
+  p.latencyNs = t.host->latencyNs.value;
+  return p;
+}
+
 double dfa::target::transferSeconds(const Target &t, const TransferPath &path,
                                     double bytes) {
   double s = ((path.dma ? t.dmaSetupNs.value : 0) + path.latencyNs) * 1e-9;

@@ -519,6 +519,7 @@ std::optional<Target> dfa::target::parseTargetValue(llvm::StringRef file,
   if (const json::Object *n = r.object(*root, "network", "network", false)) {
     t.onChip = readLink(r, *n, "on_chip", "network.on_chip");
     t.chipToChip = readLink(r, *n, "chip_to_chip", "network.chip_to_chip");
+    t.host = readLink(r, *n, "host", "network.host");
   }
   if (const json::Object *l = r.object(*root, "layout", "layout", false))
     t.layout = *l;

@@ -40,6 +40,12 @@ struct ImportResult {
   /// known); the module is then not built.
   std::vector<GraphBreak> breaks;
   int64_t nodesAfterBreaks = 0;
+  /// The import failed at a graph break: a node needed a value known only
+  /// at run time (a run in segments goes through).
+  bool graphBreak = false;
+  /// The graph inputs as imported (name and type), known even when the
+  /// import failed past them.
+  std::vector<std::pair<std::string, mlir::Type>> inputTypes;
 };
 
 /// What `dfa-compile --check` reports: op types used, and those dfa does not

@@ -16,10 +16,64 @@
 #include "dfa/Reference/Tensor.h"
 
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
 namespace dfa {
+
+/// A run in segments (the host fallback behind dfa-run): what is known at
+/// run time when the next segment is imported.
+struct RuntimeValues {
+  /// Values by name: the graph inputs' and what earlier segments made.
+  std::map<std::string, ref::Tensor> values;
+  /// Main-graph nodes already run, by index in the model.
+  std::set<size_t> done;
+  /// Empty: a device segment, every node not done that can be imported
+  /// without a value computed in the segment itself; the values above are
+  /// its arguments, read as constants where a node needs one (a shape
+  /// operand, a condition: the host reads them). Else a host segment: only
+  /// these nodes, every value they use a constant, for the CPU reference.
+  std::set<size_t> host;
+};
+
+/// What one segment of a run in segments covers.
+struct SegmentInfo {
+  /// Main-graph nodes imported, by index in the model, with their names
+  /// and op types.
+  std::vector<size_t> nodes;
+  std::vector<std::string> nodeNames, nodeOps;
+  /// Run-time values the import read as constants, with the node that read
+  /// each (the host must have them: a device value crosses the host link).
+  struct Read {
+    std::string value, node;
+  };
+  std::vector<Read> reads;
+  /// Values the host computed from run-time values while importing (the
+  /// outputs of NonZero, Unique, NonMaxSuppression on device values): the
+  /// segment takes them as arguments.
+  struct Made {
+    std::string value, node, op;
+    ref::Tensor tensor;
+  };
+  std::vector<Made> made;
+  /// The segment function's argument and result names, in order.
+  std::vector<std::string> args, results;
+  /// Values that are another run-time value under a new name (a Reshape to
+  /// the same shape, an Identity): name and the value it is.
+  std::vector<std::pair<std::string, std::string>> aliases;
+  /// Values later segments read that are compile-time constants (folded,
+  /// or small initializers): known without running anything.
+  std::vector<std::pair<std::string, ref::Tensor>> constants;
+  /// The graph breaks met: nodes left for a later segment, and the
+  /// main-graph nodes (by index) that broke or hold a subgraph that did.
+  std::vector<GraphBreak> breaks;
+  std::vector<size_t> breakNodes;
+  /// Main-graph nodes neither run before nor imported now.
+  size_t left = 0;
+  /// The graph's output names, in order.
+  std::vector<std::string> outputs;
+};
 
 struct ONNXImportOptions {
   /// Static shapes for graph inputs, overriding the model's (`--shape`).
@@ -43,6 +97,10 @@ struct ONNXImportOptions {
   /// go on: record it, skip what depends on it, and report them all in
   /// ImportResult::breaks instead of a module (`dfa-compile --check`).
   bool collectBreaks = false;
+  /// A segment of a run in segments (implies collectBreaks for a device
+  /// segment); importONNX then fills `segment`.
+  const RuntimeValues *runtime = nullptr;
+  SegmentInfo *segment = nullptr;
 };
 
 ImportResult importONNX(llvm::StringRef path, mlir::MLIRContext &ctx,

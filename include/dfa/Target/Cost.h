@@ -79,6 +79,7 @@ struct TransferPath {
     Link,   // between chips, over a chip-to-chip link
     Fabric, // between two buffers of one level, over the on-chip network
     Memory, // between levels: bounded by the slower side
+    Host,   // between the host and the device's outer memory (a graph break)
   } kind = Memory;
   /// Memory: the level whose bandwidth bounds the copy, and whether it is
   /// the source's side (else the destination's).
@@ -99,6 +100,10 @@ struct TransferPath {
 TransferPath transferPath(const Target &t, const MemoryLevel &src,
                           int64_t srcUnits, const MemoryLevel &dst,
                           int64_t dstUnits, bool crossChip);
+/// The path between the host and the device's outer memory, over the
+/// description's host link (its latency, then its bandwidth); nullopt where it has none (the CPU
+/// reference is the host).
+std::optional<TransferPath> hostPath(const Target &t);
 /// Seconds a copy of `bytes` takes on `path`: DMA setup where an engine
 /// moves it, latency, bytes over bandwidth.
 double transferSeconds(const Target &t, const TransferPath &path, double bytes);

@@ -177,6 +177,9 @@ struct Target {
   std::string systolicModel = "scalesim-ws";
   std::vector<MemoryLevel> memory;
   std::optional<Link> onChip, chipToChip;
+  /// The link to the host (`network.host`): what a graph break's values
+  /// cross; absent on a description that is the host (the reference).
+  std::optional<Link> host;
   llvm::json::Object layout;
   std::vector<std::string> nativeOps;
   /// Ops without a device kernel that run on the host (Spyre).

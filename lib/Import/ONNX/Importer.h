@@ -189,6 +189,12 @@ public:
   /// Set when the converter failed for want of a value known only at run
   /// time (constInput): the node is a graph break.
   bool needsRuntimeValue = false;
+  /// A segment of a run in segments: the value of `v` when it is known at
+  /// run time (a segment argument), recording that the host reads it; null
+  /// otherwise. constInput asks it before giving up.
+  std::function<const ref::Tensor *(mlir::Value)> runtimeValue;
+  /// Set when constInput read a run-time value.
+  bool readRuntime = false;
   /// Adds to `diag` the graph inputs `v` is computed from (with constants
   /// alone), as `--specialize` flags, and records them in wantSpecialized.
   void suggestSpecialize(mlir::Value v, mlir::InFlightDiagnostic &diag);

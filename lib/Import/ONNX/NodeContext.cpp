@@ -71,6 +71,11 @@ FailureOr<ref::Tensor> NodeContext::constInput(size_t i, llvm::StringRef what) {
   Value v = in(i);
   if (auto c = v ? v.getDefiningOp<graph::ConstantOp>() : nullptr)
     return ref::tensorFromAttr(c.getValue());
+  if (v && runtimeValue)
+    if (const ref::Tensor *t = runtimeValue(v)) {
+      readRuntime = true;
+      return *t;
+    }
   needsRuntimeValue |= v != nullptr;
   auto diag = unsupported();
   diag << "input " << i << " (" << what

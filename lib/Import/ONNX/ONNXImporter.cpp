@@ -91,12 +91,49 @@ bool isDefaultDomain(llvm::StringRef domain) {
   return domain.empty() || domain == "ai.onnx";
 }
 
+/// The names `g`'s nodes read from outside it (through nested subgraphs
+/// too), added to `out`.
+void outerReads(const onnx::GraphProto &g, std::vector<std::string> &out);
+
+/// Every name a node reads: its inputs and the outer names its subgraphs
+/// (an If's branches, a Loop's body) read.
+void nodeReads(const onnx::NodeProto &n, std::vector<std::string> &out) {
+  for (const std::string &in : n.input())
+    if (!in.empty())
+      out.push_back(in);
+  for (const auto &a : n.attribute()) {
+    if (a.has_g())
+      outerReads(a.g(), out);
+    for (const auto &g : a.graphs())
+      outerReads(g, out);
+  }
+}
+
+void outerReads(const onnx::GraphProto &g, std::vector<std::string> &out) {
+  llvm::StringSet<> local;
+  for (const auto &in : g.input())
+    local.insert(in.name());
+  for (const auto &init : g.initializer())
+    local.insert(init.name());
+  for (const auto &n : g.node())
+    for (const std::string &o : n.output())
+      local.insert(o);
+  std::vector<std::string> reads;
+  for (const auto &n : g.node())
+    nodeReads(n, reads);
+  for (std::string &r : reads)
+    if (!local.contains(r))
+      out.push_back(std::move(r));
+}
+
 class Importer {
 public:
   Importer(LoadedModel &model, MLIRContext &ctx,
            const ONNXImportOptions &options)
       : m(model), ctx(ctx), opts(options), b(&ctx),
-        fileLoc(FileLineColLoc::get(&ctx, model.path, 0, 0)) {}
+        fileLoc(FileLineColLoc::get(&ctx, model.path, 0, 0)),
+        rt(options.runtime), seg(options.segment),
+        collecting(options.collectBreaks || (rt && rt->host.empty())) {}
 
   ImportResult run();
   /// Fills `cov`; returns the opset or failure.
@@ -160,7 +197,33 @@ private:
   func::FuncOp func;
   OwningOpRef<ModuleOp> module;
 
+  /// A segment of a run in segments (null: the whole graph).
+  const RuntimeValues *rt;
+  SegmentInfo *seg;
+  /// Go on past graph breaks (collectBreaks, or a device segment).
+  bool collecting;
+  /// The segment's arguments (run-time values), by argument.
+  DenseMap<Value, std::string> runtimeArgs;
+  /// Values the host computed while importing this segment.
+  std::map<std::string, ref::Tensor> made;
+  /// Main-graph nodes this segment imported.
+  std::set<size_t> imported;
+  /// A run-time value as the segment sees it: an argument of a device
+  /// segment, a constant of a host segment.
+  Value runtimeInput(const std::string &name, const ref::Tensor &t);
+  /// The run-time value behind `v`, if it is one.
+  const ref::Tensor *runtimeTensor(Value v) const;
+  /// A segment's end: its results are the values it made that a node left
+  /// for later (or the graph) reads.
+  LogicalResult finishSegment();
+  /// Ends the function: returns `outs` named `names`, drops what nothing
+  /// uses.
+  void returnValues(ArrayRef<Value> outs, ArrayRef<std::string> names);
+
 public:
+  /// The import failed at a graph break (a value known only at run time).
+  bool brokeAtRuntimeValue = false;
+  std::vector<std::pair<std::string, Type>> inputTypes;
   std::vector<std::string> wantSpecialized;
   /// Why the last step failed.
   Status failureStatus() const {
@@ -318,6 +381,48 @@ LogicalResult Importer::createFunction() {
       return failure();
     }
     SmallVector<int64_t> shape;
+    if (rt) {
+      // A run in segments: the input is its value, made an argument (or a
+      // constant) where a node reads it.
+      auto known = rt->values.find(name);
+      if (known == rt->values.end()) {
+        error(Status::BadInput) << "no value for input '" << name << "'";
+        return failure();
+      }
+      const ref::Tensor &t = known->second;
+      bool sameRank = !tt.has_shape() || tt.shape().dim_size() == (int)t.rank();
+      bool sameDims = sameRank;
+      for (int d = 0; sameRank && tt.has_shape() && d < tt.shape().dim_size(); ++d)
+        if (tt.shape().dim(d).has_dim_value() &&
+            tt.shape().dim(d).dim_value() != t.shape()[d])
+          sameDims = false;
+      if (ref::mlirTypeOf(t.dtype(), &ctx) != elt || !sameDims) {
+        std::string want;
+        llvm::raw_string_ostream os(want);
+        if (std::optional<ref::DType> d = ref::dtypeOf(elt))
+          os << ref::dtypeName(*d);
+        else
+          os << elt;
+        if (tt.has_shape()) {
+          os << "[";
+          for (int d = 0; d < tt.shape().dim_size(); ++d) {
+            const auto &dim = tt.shape().dim(d);
+            os << (d ? "x" : "")
+               << (dim.has_dim_value() ? std::to_string(dim.dim_value())
+                                       : dim.has_dim_param() ? dim.dim_param()
+                                                             : std::string("?"));
+          }
+          os << "]";
+        }
+        error(Status::BadInput)
+            << "input '" << name << "' is " << ref::dtypeName(t.dtype())
+            << "[" << ref::shapeString(t.shape()) << "], the model expects "
+            << want;
+        return failure();
+      }
+      inputShapes[name] = SmallVector<int64_t>(t.shape().begin(), t.shape().end());
+      continue;
+    }
     auto it = opts.shapes.find(name);
     if (it != opts.shapes.end()) {
       if (tt.has_shape() && tt.shape().dim_size() != (int)it->second.size()) {
@@ -360,6 +465,7 @@ LogicalResult Importer::createFunction() {
       }
     }
     inputShapes[name] = shape;
+    inputTypes.push_back({name, RankedTensorType::get(shape, elt)});
     argTypes.push_back(RankedTensorType::get(shape, elt));
     argNames.push_back(name);
   }
@@ -536,12 +642,51 @@ Value Importer::lookup(const std::string &name) {
   if (it != values.end())
     return it->second;
   auto init = initializers.find(name);
-  if (init == initializers.end())
+  if (init == initializers.end()) {
+    if (rt) {
+      auto known = rt->values.find(name);
+      if (known != rt->values.end())
+        return values[name] = runtimeInput(name, known->second);
+    }
     return {};
+  }
   Value v = importInitializer(*init->second);
   if (v)
     values[name] = v;
   return v;
+}
+
+Value Importer::runtimeInput(const std::string &name, const ref::Tensor &t) {
+  Location loc = NameLoc::get(b.getStringAttr(name), fileLoc);
+  if (!rt->host.empty()) {
+    // A host segment: everything it reads is on the host.
+    if (seg)
+      seg->reads.push_back({name, ""});
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(&func.getBody().front());
+    return b.create<graph::ConstantOp>(loc, ref::tensorToAttr(t, &ctx));
+  }
+  auto type = RankedTensorType::get(t.shape(), ref::mlirTypeOf(t.dtype(), &ctx));
+  unsigned i = func.getNumArguments();
+  func.insertArgument(
+      i, type,
+      b.getDictionaryAttr(b.getNamedAttr(graph::kNameAttr, b.getStringAttr(name))),
+      loc);
+  BlockArgument arg = func.getArgument(i);
+  runtimeArgs[arg] = name;
+  if (seg)
+    seg->args.push_back(name);
+  return arg;
+}
+
+const ref::Tensor *Importer::runtimeTensor(Value v) const {
+  auto it = runtimeArgs.find(v);
+  if (it == runtimeArgs.end())
+    return nullptr;
+  if (auto m = made.find(it->second); m != made.end())
+    return &m->second;
+  auto known = rt->values.find(it->second);
+  return known == rt->values.end() ? nullptr : &known->second;
 }
 
 void Importer::foldConstants(Block::iterator from,
@@ -593,15 +738,24 @@ LogicalResult Importer::importNode(const onnx::NodeProto &node, size_t index) {
       b.getStringAttr(name),
       module.empty() ? fileLoc
                      : Location(NameLoc::get(b.getStringAttr(module), fileLoc)));
-  // Past a break, a node that reads what it made is compiled only once the
-  // host's values are known: skipped here.
-  if (opts.collectBreaks &&
-      llvm::any_of(node.input(), [&](const std::string &in) {
-        return !in.empty() && afterBreak.contains(in);
-      })) {
-    markAfterBreak(node);
-    ++nodesAfterBreaks;
+  // A run in segments: what earlier segments ran is known, and a host
+  // segment imports only its own nodes.
+  bool mainNode = index < size_t(m.model.graph().node_size());
+  if (rt && mainNode &&
+      (rt->done.count(index) || (!rt->host.empty() && !rt->host.count(index))))
     return success();
+  // Past a break, a node that reads what it made (itself or in a subgraph)
+  // is compiled only once the host's values are known: skipped here.
+  if (collecting) {
+    std::vector<std::string> reads;
+    nodeReads(node, reads);
+    if (llvm::any_of(reads, [&](const std::string &in) {
+          return afterBreak.contains(in);
+        })) {
+      markAfterBreak(node);
+      ++nodesAfterBreaks;
+      return success();
+    }
   }
   // The main graph's nodes were checked up front (checkSupported); a
   // subgraph's are met here.
@@ -663,6 +817,18 @@ LogicalResult Importer::importNode(const onnx::NodeProto &node, size_t index) {
   NodeContext nc(node, loc, b, opset, std::move(inputs), status,
                  opts.foldLimitElements);
   nc.wantSpecialized = &wantSpecialized;
+  if (rt)
+    nc.runtimeValue = [this, name](Value v) -> const ref::Tensor * {
+      const ref::Tensor *t = runtimeTensor(v);
+      if (t && seg) {
+        std::string value = runtimeArgs.lookup(v);
+        if (!llvm::any_of(seg->reads, [&](const SegmentInfo::Read &r) {
+              return r.value == value && r.node == name;
+            }))
+          seg->reads.push_back({value, name});
+      }
+      return t;
+    };
   nc.importSubgraph = [this](const onnx::GraphProto &g, ArrayRef<Value> ins,
                              SmallVectorImpl<Value> &outs) {
     return importSubgraph(g, ins, outs);
@@ -673,7 +839,7 @@ LogicalResult Importer::importNode(const onnx::NodeProto &node, size_t index) {
   std::string message; // collectBreaks: the converter's first error
   {
     std::optional<ScopedDiagnosticHandler> quiet;
-    if (opts.collectBreaks)
+    if (collecting)
       quiet.emplace(&ctx, [&](Diagnostic &d) {
         if (message.empty() && d.getSeverity() == DiagnosticSeverity::Error)
           message = d.str();
@@ -684,7 +850,8 @@ LogicalResult Importer::importNode(const onnx::NodeProto &node, size_t index) {
     int64_t skippedBefore = nodesAfterBreaks;
     Status before = status;
     converted = convert(nc, results);
-    if (failed(converted) && opts.collectBreaks && nc.needsRuntimeValue) {
+    brokeAtRuntimeValue |= failed(converted) && nc.needsRuntimeValue;
+    if (failed(converted) && collecting && nc.needsRuntimeValue) {
       // A graph break: recorded, and what depends on it skipped.
       std::vector<std::string> inputs;
       for (auto it = wantSpecialized.begin() + wanted; it != wantSpecialized.end(); ++it)
@@ -693,14 +860,18 @@ LogicalResult Importer::importNode(const onnx::NodeProto &node, size_t index) {
       breaks.push_back({name, node.op_type(), message, std::move(inputs)});
       status = before;
       markAfterBreak(node);
+      if (mainNode && seg)
+        seg->breakNodes.push_back(index);
       return success();
     }
-    if (failed(converted) && opts.collectBreaks &&
+    if (failed(converted) && collecting &&
         (breaks.size() > breaksBefore || nodesAfterBreaks > skippedBefore)) {
       // A subgraph (an If's branch) met a break: the node is after it.
       status = before;
       markAfterBreak(node);
       ++nodesAfterBreaks;
+      if (mainNode && seg)
+        seg->breakNodes.push_back(index);
       return success();
     }
   }
@@ -744,6 +915,31 @@ LogicalResult Importer::importNode(const onnx::NodeProto &node, size_t index) {
       return failure();
     }
   }
+  // A device segment: what a node computed from values it read on the
+  // host (NonZero of a device value) is the host's; the segment takes it
+  // as an argument, and what uses it runs on the device.
+  if (rt && rt->host.empty() && nc.readRuntime)
+    for (int i = 0; i < node.output_size() && i < (int)results.size(); ++i) {
+      const std::string &out = node.output(i);
+      auto c = results[i] ? results[i].getDefiningOp<graph::ConstantOp>()
+                          : graph::ConstantOp();
+      // Only a constant the node made: one from before stays what it is.
+      if (out.empty() || !c || c->getBlock() != block ||
+          (last && !last->isBeforeInBlock(c)))
+        continue;
+      ref::Tensor t = ref::tensorFromAttr(c.getValue());
+      made[out] = t;
+      if (seg)
+        seg->made.push_back({out, name, node.op_type(), t});
+      Value arg = runtimeInput(out, t);
+      c.getResult().replaceAllUsesWith(arg);
+      if (c.use_empty())
+        c.erase();
+      results[i] = arg;
+      values[out] = arg;
+    }
+  if (mainNode)
+    imported.insert(index);
   DenseMap<Value, Value> replaced;
   foldConstants(last ? std::next(Block::iterator(last)) : block->begin(),
                 replaced);
@@ -822,6 +1018,80 @@ LogicalResult Importer::importSubgraph(const onnx::GraphProto &g,
   return result;
 }
 
+void Importer::returnValues(ArrayRef<Value> outs, ArrayRef<std::string> names) {
+  b.create<func::ReturnOp>(fileLoc, outs);
+  // Drop what folding left unused (the constants of folded shape
+  // computations, initializers only they read).
+  SmallVector<Operation *> ops;
+  for (Operation &op : func.getBody().front().without_terminator())
+    ops.push_back(&op);
+  for (Operation *op : llvm::reverse(ops))
+    if (op->use_empty() && isPure(op))
+      op->erase();
+  func.setFunctionType(b.getFunctionType(func.getFunctionType().getInputs(),
+                                         ValueRange(outs).getTypes()));
+  for (auto [i, name] : llvm::enumerate(names))
+    func.setResultAttr(i, graph::kNameAttr, b.getStringAttr(name));
+}
+
+LogicalResult Importer::finishSegment() {
+  const auto &graph = m.model.graph();
+  // What the segment made (not its arguments) that a node it left, or the
+  // graph, reads; constants too, so that a later segment knows them.
+  std::vector<std::string> wanted;
+  for (size_t i : order)
+    if (!imported.count(i) && !rt->done.count(i))
+      nodeReads(graph.node(int(i)), wanted);
+  for (const auto &out : graph.output())
+    if (!rt->values.count(out.name()) && !values.count(out.name()))
+      lookup(out.name()); // an initializer the graph returns
+  for (const auto &out : graph.output())
+    wanted.push_back(out.name());
+  SmallVector<Value> outs;
+  llvm::StringSet<> seen;
+  std::vector<std::string> names;
+  for (const std::string &name : wanted) {
+    auto it = values.find(name);
+    if (it == values.end() || !seen.insert(name).second)
+      continue;
+    if (auto arg = runtimeArgs.find(it->second); arg != runtimeArgs.end()) {
+      if (arg->second != name && seg)
+        seg->aliases.push_back({name, arg->second});
+      continue;
+    }
+    if (auto c = it->second.getDefiningOp<graph::ConstantOp>()) {
+      if (seg)
+        seg->constants.push_back({name, ref::tensorFromAttr(c.getValue())});
+      continue;
+    }
+    // A graph input's own value (specialized) is known already.
+    if (rt->values.count(name))
+      continue;
+    outs.push_back(it->second);
+    names.push_back(name);
+  }
+  returnValues(outs, names);
+  if (seg) {
+    seg->left = 0;
+    for (size_t i : order)
+      seg->left += !imported.count(i) && !rt->done.count(i);
+    for (const auto &out : graph.output())
+      seg->outputs.push_back(out.name());
+    seg->nodes.assign(imported.begin(), imported.end());
+    for (size_t i : seg->nodes) {
+      seg->nodeNames.push_back(nodeName(graph.node(int(i)), i));
+      seg->nodeOps.push_back(graph.node(int(i)).op_type());
+    }
+    seg->results = names;
+    seg->breaks = breaks;
+  }
+  if (failed(verify(*module))) {
+    error(Status::Internal) << "imported segment failed verification";
+    return failure();
+  }
+  return success();
+}
+
 Value Importer::outputValue(const std::string &name, llvm::StringRef what) {
   Value v = lookup(name);
   if (!v && status == Status::Ok)
@@ -848,6 +1118,12 @@ ImportResult Importer::run() {
     if (failed(importNode(graph.node(i), i)))
       return fail();
   }
+  if (rt) {
+    if (failed(finishSegment()))
+      return fail();
+    result.module = std::move(module);
+    return result;
+  }
   if (opts.collectBreaks && !breaks.empty()) {
     result.breaks = std::move(breaks);
     result.nodesAfterBreaks = nodesAfterBreaks;
@@ -863,7 +1139,7 @@ ImportResult Importer::run() {
                NameLoc::get(b.getStringAttr(nodeName(graph.node(i), i)), fileLoc));
 
   SmallVector<Value> outs;
-  SmallVector<Type> outTypes;
+
   for (const auto &out : graph.output()) {
     if (out.has_type() && !out.type().has_tensor_type()) {
       error(Status::Unsupported) << "output '" << out.name()
@@ -875,21 +1151,11 @@ ImportResult Importer::run() {
     if (!v)
       return fail();
     outs.push_back(v);
-    outTypes.push_back(v.getType());
   }
-  b.create<func::ReturnOp>(fileLoc, outs);
-  // Drop what folding left unused (the constants of folded shape
-  // computations, initializers only they read).
-  SmallVector<Operation *> ops;
-  for (Operation &op : func.getBody().front().without_terminator())
-    ops.push_back(&op);
-  for (Operation *op : llvm::reverse(ops))
-    if (op->use_empty() && isPure(op))
-      op->erase();
-  func.setFunctionType(
-      b.getFunctionType(func.getFunctionType().getInputs(), outTypes));
-  for (auto [i, out] : llvm::enumerate(graph.output()))
-    func.setResultAttr(i, graph::kNameAttr, b.getStringAttr(out.name()));
+  std::vector<std::string> names;
+  for (const auto &out : graph.output())
+    names.push_back(out.name());
+  returnValues(outs, names);
   if (failed(verify(*module))) {
     error(Status::Internal) << "imported module failed verification";
     return fail();
@@ -912,6 +1178,8 @@ ImportResult dfa::importONNX(llvm::StringRef path, MLIRContext &ctx,
   Importer importer(model, ctx, options);
   result = importer.run();
   result.wantSpecialized = importer.wantSpecialized;
+  result.graphBreak = importer.brokeAtRuntimeValue;
+  result.inputTypes = importer.inputTypes;
   return result;
 }
 

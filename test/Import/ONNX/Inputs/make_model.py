@@ -282,6 +282,56 @@ def build(name, out):
         return model(nodes, [vi("x", F, [2, 3])],
                      [vi("it", I64, None), vi("j", I64, None), vi("r", F, [2, 3])], [w],
                      opset=13)
+    if name in ("segments", "segments_loop"):
+        # Breaks on values the device computes: NonZero of a matmul's relu
+        # (the host computes it), an If on a reduction (the host reads the
+        # condition), a Reshape to a shape computed from data (the host
+        # reads it); segments_loop adds a Loop whose condition the device
+        # computes each step (the host runs it).
+        w = numpy_helper.from_array(
+            (np.arange(36, dtype=np.float32).reshape(6, 6) % 5 - 2) / 4, "w")
+        then = helper.make_graph([helper.make_node("Mul", ["g", "two"], ["t"], name="then_mul")],
+                                 "then", [], [vi("t", F, None)])
+        other = helper.make_graph([helper.make_node("Neg", ["g"], ["e"], name="else_neg")],
+                                  "else", [], [vi("e", F, None)])
+        two = numpy_helper.from_array(np.array(2, np.float32), "two")
+        zero = numpy_helper.from_array(np.array(0, np.float32), "zero")
+        neg1 = numpy_helper.from_array(np.array([-1], np.int64), "neg1")
+        nodes = [helper.make_node("MatMul", ["x", "w"], ["s"], name="mm"),
+                 helper.make_node("Relu", ["s"], ["m"], name="relu"),
+                 helper.make_node("NonZero", ["m"], ["idx"], name="nz"),
+                 helper.make_node("Transpose", ["idx"], ["it"], name="tr"),
+                 helper.make_node("GatherND", ["m", "it"], ["g"], name="gather"),
+                 helper.make_node("ReduceSum", ["g"], ["tot"], name="sum", keepdims=0),
+                 helper.make_node("Greater", ["tot", "zero"], ["c"], name="positive"),
+                 helper.make_node("If", ["c"], ["y"], name="branch", then_branch=then,
+                                  else_branch=other),
+                 # A shape from data: (count of rows whose max exceeds 1, -1).
+                 helper.make_node("ReduceMax", ["m"], ["rmax"], name="rowmax", axes=[1],
+                                  keepdims=0),
+                 helper.make_node("Greater", ["rmax", "zero"], ["big"], name="big"),
+                 helper.make_node("Cast", ["big"], ["bigi"], name="cast", to=I64),
+                 helper.make_node("ReduceSum", ["bigi"], ["rows"], name="count", keepdims=1),
+                 helper.make_node("Concat", ["rows", "neg1"], ["shp"], name="shape", axis=0),
+                 helper.make_node("Reshape", ["s", "shp"], ["r"], name="reshape")]
+        outs = [vi("y", F, None), vi("it", I64, None), vi("r", F, None)]
+        inits = [w, two, zero, neg1]
+        if name == "segments_loop":
+            half = numpy_helper.from_array(np.array(0.5, np.float32), "half")
+            one = numpy_helper.from_array(np.array(1, np.float32), "one")
+            trip = numpy_helper.from_array(np.array(20, np.int64), "trip")
+            body = helper.make_graph(
+                [helper.make_node("Mul", ["v_in", "half"], ["v_out"], name="halve"),
+                 helper.make_node("ReduceSum", ["v_out"], ["vs"], name="vsum", keepdims=0),
+                 helper.make_node("Greater", ["vs", "one"], ["go"], name="more")],
+                "body", [vi("i", I64, []), vi("c_in", TensorProto.BOOL, []),
+                         vi("v_in", F, None)],
+                [vi("go", TensorProto.BOOL, []), vi("v_out", F, None)])
+            nodes.append(helper.make_node("Loop", ["trip", "", "y"], ["halved"],
+                                          name="loop", body=body))
+            outs.append(vi("halved", F, None))
+            inits += [half, one, trip]
+        return model(nodes, [vi("x", F, [4, 6])], outs, inits, opset=13)
     if name == "branch_break":
         # A constant If whose taken branch holds a break on a graph input;
         # a sibling If reuses the branch's value names.

@@ -1,0 +1,484 @@
+//===- Partition.cpp - dfa-run in segments (graph breaks) -------------------===//
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+#include "Partition.h"
+#include "Format.h"
+#include "RunTarget.h"
+
+#include "dfa/Reference/Evaluator.h"
+#include "dfa/Target/Cost.h"
+#include "dialects/Graph/GraphOps.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/Format.h"
+
+using namespace mlir;
+using namespace dfa;
+using namespace dfa::driver;
+
+namespace {
+
+/// Where a value is: a break moves it between the host and the device.
+struct Where {
+  bool host = false, device = false;
+};
+
+class SegmentRunner {
+public:
+  SegmentRunner(const RunOptions &opts, const target::Target *t,
+                MLIRContext &ctx, DiagnosticPrinter &printer, SegmentedRun &out)
+      : opts(opts), t(t), ctx(ctx), printer(printer), out(out) {
+    if (t)
+      link = target::hostPath(*t);
+  }
+
+  Status run(const std::map<std::string, ref::Tensor> &inputs);
+
+private:
+  const RunOptions &opts;
+  const target::Target *t;
+  MLIRContext &ctx;
+  DiagnosticPrinter &printer;
+  SegmentedRun &out;
+  std::optional<target::TransferPath> link;
+  /// The host's memory bandwidth (the `cpu` description), for the time of
+  /// what the host computes; 0 when there is none.
+  double hostBandwidth = 0;
+  RuntimeValues rv;
+  std::map<std::string, Where> where;
+  double clock = 0;
+  int deviceSegments = 0;
+
+  /// Appends a step at the current time and moves the clock past it.
+  void step(SegmentStep s);
+  /// Moves `value` to the host (or the device) for `node`, once.
+  void toHost(const std::string &value, const std::string &node);
+  void toDevice(const std::string &value, const std::string &node);
+  /// Imports the next segment (`host`: these nodes, on the host).
+  Status importSegment(const std::set<size_t> &host, SegmentInfo &seg,
+                       OwningOpRef<ModuleOp> &module);
+  /// Runs a device segment: compiled and simulated on the target, or
+  /// evaluated where there is no target (or nothing to compile).
+  Status deviceSegment(ModuleOp module, SegmentInfo &seg);
+  /// Runs the nodes no device segment can hold on the host.
+  Status hostSegment(const std::set<size_t> &nodes);
+  /// Evaluates `func` on the CPU reference.
+  FailureOr<SmallVector<ref::Tensor>> evaluate(func::FuncOp func,
+                                               ArrayRef<ref::Tensor> args);
+  /// Records what a segment's import knew without running anything (its
+  /// constants, on `constantsAt`, and aliases) and the nodes it ran.
+  void known(const SegmentInfo &seg, Where constantsAt) {
+    for (auto &[name, value] : seg.constants) {
+      rv.values[name] = value;
+      where[name] = constantsAt;
+    }
+    for (auto &[name, value] : seg.aliases) {
+      rv.values[name] = rv.values.at(value);
+      where[name] = where[value];
+    }
+    for (size_t i : seg.nodes)
+      rv.done.insert(i);
+  }
+  double hostSeconds(double bytes) const {
+    return hostBandwidth > 0 ? bytes / hostBandwidth : 0;
+  }
+};
+
+void SegmentRunner::step(SegmentStep s) {
+  s.start = clock;
+  clock += s.seconds;
+  switch (s.kind) {
+  case SegmentStep::Device:
+    out.deviceSeconds += s.seconds;
+    break;
+  case SegmentStep::Host:
+    out.hostSeconds += s.seconds;
+    break;
+  case SegmentStep::ToHost:
+  case SegmentStep::ToDevice:
+    out.linkSeconds += s.seconds;
+    out.linkBytes += s.bytes;
+    break;
+  }
+  if (out.timed && s.kind != SegmentStep::Device) {
+    // The host's work and the link's transfers, on tracks of their own.
+    sim::OpRecord r;
+    bool host = s.kind == SegmentStep::Host;
+    r.name = host ? s.name : (s.kind == SegmentStep::ToHost ? "to host " : "to device ") + s.name;
+    r.kind = host ? "host" : "host transfer";
+    r.resource = host ? "host" : "host link";
+    r.start = s.start;
+    r.end = s.start + s.seconds;
+    r.bytes = s.bytes;
+    r.source = host ? s.name : s.detail;
+    r.cause = out.timeline.ops.empty() ? -1 : int32_t(out.timeline.ops.size() - 1);
+    r.wait = r.cause < 0 ? sim::Wait::None : sim::Wait::Data;
+    out.timeline.criticalPath.push_back(
+        {int32_t(out.timeline.ops.size()), r.start, r.end, r.wait});
+    out.timeline.ops.push_back(std::move(r));
+  }
+  out.steps.push_back(std::move(s));
+}
+
+void SegmentRunner::toHost(const std::string &value, const std::string &node) {
+  Where &w = where[value];
+  if (w.host)
+    return;
+  w.host = true;
+  if (!link)
+    return;
+  double bytes = double(rv.values.at(value).byteSize());
+  step({SegmentStep::ToHost, value, node, int64_t(bytes), 0, 0, 0,
+        target::transferSeconds(*t, *link, bytes)});
+}
+
+void SegmentRunner::toDevice(const std::string &value, const std::string &node) {
+  Where &w = where[value];
+  if (w.device)
+    return;
+  w.device = true;
+  if (!link)
+    return;
+  double bytes = double(rv.values.at(value).byteSize());
+  step({SegmentStep::ToDevice, value, node, int64_t(bytes), 0, 0, 0,
+        target::transferSeconds(*t, *link, bytes)});
+}
+
+Status SegmentRunner::importSegment(const std::set<size_t> &host,
+                                    SegmentInfo &seg,
+                                    OwningOpRef<ModuleOp> &module) {
+  rv.host = host;
+  ONNXImportOptions io;
+  io.runtime = &rv;
+  io.segment = &seg;
+  io.noWeights = opts.model.noWeights;
+  // A host segment computes with what it reads, initializers included.
+  if (!host.empty())
+    io.inlineLimitBytes = int64_t(1) << 40;
+  ImportResult r = importONNX(opts.model.model, ctx, io);
+  if (r.status != Status::Ok)
+    return r.status;
+  module = std::move(r.module);
+  return Status::Ok;
+}
+
+FailureOr<SmallVector<ref::Tensor>>
+SegmentRunner::evaluate(func::FuncOp func, ArrayRef<ref::Tensor> args) {
+  ref::EvalOptions eo;
+  eo.fp64Accumulate = opts.fp64Accumulate;
+  ref::Evaluator evaluator(eo);
+  return evaluator.run(func, args);
+}
+
+Status SegmentRunner::deviceSegment(ModuleOp module, SegmentInfo &seg) {
+  auto func = module.lookupSymbol<func::FuncOp>("main");
+  SmallVector<ref::Tensor> args;
+  for (const std::string &name : seg.args)
+    args.push_back(rv.values.at(name));
+  // Constants alone (what the host made, returned as it is) need no device.
+  bool work = false;
+  func.walk([&](Operation *op) {
+    if (op->getDialect() && op->getDialect()->getNamespace() == "graph" &&
+        !isa<graph::ConstantOp, graph::WeightOp>(op))
+      work = true;
+  });
+  int index = deviceSegments++;
+  std::string name = "segment " + std::to_string(index);
+  SegmentStep s{SegmentStep::Device, name, "", 0, 0, int64_t(seg.nodes.size()),
+                0, 0};
+  SmallVector<ref::Tensor> results;
+  bool onDevice = t && work;
+  if (onDevice) {
+    for (const std::string &arg : seg.args)
+      toDevice(arg, name);
+    // Values for the next segment's shapes even when only time is asked.
+    if (opts.timeOnly) {
+      auto values = evaluate(func, args);
+      if (failed(values))
+        return Status::RuntimeError;
+      results = std::move(*values);
+    }
+    if (Status st = compileForRun(module, *t, opts, printer); st != Status::Ok)
+      return st;
+    RunOptions so = opts;
+    so.trace.clear();
+    sim::Result r;
+    if (Status st = simulateForRun(findProgram(module), *t, args, so, r, printer);
+        st != Status::Ok)
+      return st;
+    if (!opts.timeOnly)
+      results.assign(r.outputs.begin(), r.outputs.end());
+    s.seconds = r.seconds;
+    s.ops = int64_t(r.ops.size());
+    // Its simulation on the run's clock.
+    int32_t base = int32_t(out.timeline.ops.size());
+    for (sim::OpRecord op : r.ops) {
+      op.op = nullptr;
+      op.start += clock;
+      op.end += clock;
+      if (op.cause >= 0)
+        op.cause += base;
+      else if (base > 0)
+        op.cause = base - 1, op.wait = sim::Wait::Data;
+      out.timeline.ops.push_back(std::move(op));
+    }
+    for (sim::PathStep p : r.criticalPath) {
+      if (p.op >= 0)
+        p.op += base;
+      p.start += clock;
+      p.end += clock;
+      out.timeline.criticalPath.push_back(p);
+    }
+    for (const sim::Utilization &u : r.utilization) {
+      auto it = llvm::find_if(out.timeline.utilization,
+                              [&](const sim::Utilization &x) { return x.resource == u.resource; });
+      if (it == out.timeline.utilization.end())
+        out.timeline.utilization.push_back(u);
+      else
+        it->busySeconds += u.busySeconds;
+    }
+    out.timeline.events += r.events;
+  } else {
+    auto values = evaluate(func, args);
+    if (failed(values))
+      return Status::RuntimeError;
+    results = std::move(*values);
+  }
+  step(s);
+  for (auto [name, value] : llvm::zip(seg.results, results)) {
+    rv.values[name] = value;
+    Where &w = where[name];
+    w.device = true;
+    w.host = !onDevice; // the reference is the host
+  }
+  return Status::Ok;
+}
+
+Status SegmentRunner::hostSegment(const std::set<size_t> &nodes) {
+  SegmentInfo seg;
+  OwningOpRef<ModuleOp> module;
+  if (Status s = importSegment(nodes, seg, module); s != Status::Ok)
+    return s;
+  std::vector<std::string> quoted;
+  for (const std::string &n : seg.nodeNames)
+    quoted.push_back("'" + n + "'");
+  std::string names = llvm::join(quoted, ", ");
+  double bytes = 0;
+  for (const SegmentInfo::Read &r : seg.reads) {
+    toHost(r.value, llvm::join(seg.nodeNames, "', '"));
+    bytes += double(rv.values.at(r.value).byteSize());
+  }
+  auto func = module->lookupSymbol<func::FuncOp>("main");
+  auto results = evaluate(func, {});
+  if (failed(results))
+    return Status::RuntimeError;
+  for (auto [name, value] : llvm::zip(seg.results, *results)) {
+    bytes += double(value.byteSize());
+    rv.values[name] = value;
+    where[name] = {true, false};
+  }
+  // What folded at import is the host's too.
+  for (auto &[name, value] : seg.constants)
+    bytes += double(value.byteSize());
+  known(seg, {true, false});
+  std::vector<std::string> opTypes(seg.nodeOps);
+  llvm::sort(opTypes);
+  opTypes.erase(std::unique(opTypes.begin(), opTypes.end()), opTypes.end());
+  step({SegmentStep::Host, names, llvm::join(opTypes, ", "),
+        int64_t(bytes), 0, int64_t(seg.nodes.size()), 0, hostSeconds(bytes)});
+  return Status::Ok;
+}
+
+Status SegmentRunner::run(const std::map<std::string, ref::Tensor> &inputs) {
+  out.timed = link.has_value();
+  if (out.timed) {
+    // The host is the `cpu` description: what it computes is timed by its
+    // memory bandwidth (a lower bound: the data-dependent ops stream).
+    target::Target host;
+    target::Registry registry(opts.targetDirs);
+    std::string err;
+    if (registry.find(target::kReferenceTarget, host, err) == Status::Ok)
+      hostBandwidth = host.outerLevel().bandwidthBytesPerS.value;
+  }
+  rv.values = inputs;
+  // The inputs are on the host and, as for any run, staged on the device.
+  for (const auto &name : llvm::make_first_range(inputs))
+    where[name] = {true, true};
+  std::vector<std::string> outputs;
+  for (size_t round = 0;; ++round) {
+    SegmentInfo seg;
+    OwningOpRef<ModuleOp> module;
+    if (Status s = importSegment({}, seg, module); s != Status::Ok)
+      return s;
+    outputs = seg.outputs;
+    for (const GraphBreak &b : seg.breaks)
+      if (!llvm::any_of(out.breaks, [&](const GraphBreak &x) { return x.node == b.node; }))
+        out.breaks.push_back(b);
+    // What the import read (shape operands, conditions, the inputs of what
+    // the host computed) reached the host before the segment was compiled.
+    for (const SegmentInfo::Read &r : seg.reads)
+      if (rv.values.count(r.value))
+        toHost(r.value, r.node);
+    // What the host computed from them, node by node.
+    for (size_t i = 0; i < seg.made.size();) {
+      const std::string &node = seg.made[i].node;
+      double bytes = 0;
+      for (const SegmentInfo::Read &r : seg.reads)
+        if (r.node == node && rv.values.count(r.value))
+          bytes += double(rv.values.at(r.value).byteSize());
+      for (; i < seg.made.size() && seg.made[i].node == node; ++i) {
+        const SegmentInfo::Made &m = seg.made[i];
+        bytes += double(m.tensor.byteSize());
+        rv.values[m.value] = m.tensor;
+        where[m.value] = {true, false};
+      }
+      step({SegmentStep::Host, "'" + node + "'", seg.made[i - 1].op,
+            int64_t(bytes), 0, 1, 0, hostSeconds(bytes)});
+    }
+    if (!seg.nodes.empty() && !seg.results.empty())
+      if (Status s = deviceSegment(*module, seg); s != Status::Ok)
+        return s;
+    known(seg, {true, true});
+    if (seg.left == 0)
+      break;
+    if (seg.nodes.empty()) {
+      // Nothing compiles with what is known: the nodes that broke run on
+      // the host (a Loop whose condition the device computes each step).
+      if (seg.breakNodes.empty()) {
+        printer.error("the graph cannot be split: " + std::to_string(seg.left) +
+                      " nodes wait for values no segment makes");
+        return Status::Internal;
+      }
+      if (Status s = hostSegment({seg.breakNodes.begin(), seg.breakNodes.end()});
+          s != Status::Ok)
+        return s;
+    }
+  }
+  for (const std::string &name : outputs) {
+    auto it = rv.values.find(name);
+    if (it == rv.values.end()) {
+      printer.error("graph output '" + name + "' was not computed");
+      return Status::Internal;
+    }
+    out.outputs.push_back(it->second);
+    out.outNames.push_back(name);
+  }
+  out.seconds = clock;
+  out.timeline.seconds = clock;
+  return Status::Ok;
+}
+
+} // namespace
+
+Status dfa::driver::runInSegments(const RunOptions &opts,
+                                  const std::map<std::string, ref::Tensor> &inputs,
+                                  const target::Target *t, MLIRContext &ctx,
+                                  DiagnosticPrinter &printer, SegmentedRun &out) {
+  SegmentRunner runner(opts, t, ctx, printer, out);
+  return runner.run(inputs);
+}
+
+static llvm::StringRef kindName(SegmentStep::Kind k) {
+  switch (k) {
+  case SegmentStep::Device:
+    return "device";
+  case SegmentStep::Host:
+    return "host";
+  case SegmentStep::ToHost:
+    return "to-host";
+  case SegmentStep::ToDevice:
+    return "to-device";
+  }
+  return "";
+}
+
+void dfa::driver::printSegments(const SegmentedRun &run, llvm::StringRef target) {
+  int64_t devices = llvm::count_if(run.steps, [](const SegmentStep &s) {
+    return s.kind == SegmentStep::Device;
+  });
+  int64_t hosts = llvm::count_if(run.steps, [](const SegmentStep &s) {
+    return s.kind == SegmentStep::Host;
+  });
+  int64_t transfers = int64_t(run.steps.size()) - devices - hosts;
+  auto &os = llvm::errs();
+  os << "dfa-run: " << target << ": " << run.breaks.size() << " graph break"
+     << (run.breaks.size() == 1 ? "" : "s") << ", run in " << devices
+     << " device segment" << (devices == 1 ? "" : "s") << " and " << hosts
+     << " host step" << (hosts == 1 ? "" : "s");
+  if (run.timed)
+    os << ": " << humanSeconds(run.seconds) << " = device "
+       << humanSeconds(run.deviceSeconds) << " + host link "
+       << humanSeconds(run.linkSeconds) << " (" << transfers << " transfer"
+       << (transfers == 1 ? "" : "s") << ", " << humanBytes(run.linkBytes)
+       << ") + host " << humanSeconds(run.hostSeconds);
+  os << "\n";
+  for (const GraphBreak &b : run.breaks)
+    os << "  break at '" << b.node << "' (" << b.op << ")\n";
+  for (const SegmentStep &s : run.steps) {
+    os << "  ";
+    switch (s.kind) {
+    case SegmentStep::Device:
+      os << s.name << " on the device: " << s.nodes << " node"
+         << (s.nodes == 1 ? "" : "s");
+      if (run.timed)
+        os << ", " << s.ops << " ops";
+      break;
+    case SegmentStep::Host:
+      os << "host: " << s.name << " (" << s.detail << "), " << humanBytes(s.bytes);
+      break;
+    case SegmentStep::ToHost:
+    case SegmentStep::ToDevice:
+      os << (s.kind == SegmentStep::ToHost ? "to host: '" : "to device: '")
+         << s.name << "' for " << (s.kind == SegmentStep::ToHost ? "'" : "")
+         << s.detail << (s.kind == SegmentStep::ToHost ? "'" : "") << ", "
+         << humanBytes(s.bytes);
+      break;
+    }
+    if (run.timed)
+      os << ", " << humanSeconds(s.seconds);
+    os << "\n";
+  }
+}
+
+void dfa::driver::segmentsJson(llvm::json::OStream &j, const SegmentedRun &run) {
+  j.attributeObject("segments", [&] {
+    if (run.timed) {
+      j.attribute("seconds", run.seconds);
+      j.attribute("device_seconds", run.deviceSeconds);
+      j.attribute("link_seconds", run.linkSeconds);
+      j.attribute("host_seconds", run.hostSeconds);
+    }
+    j.attribute("link_bytes", run.linkBytes);
+    j.attributeArray("breaks", [&] {
+      for (const GraphBreak &b : run.breaks)
+        j.object([&] {
+          j.attribute("node", b.node);
+          j.attribute("op", b.op);
+          j.attribute("reason", b.reason);
+        });
+    });
+    j.attributeArray("steps", [&] {
+      for (const SegmentStep &s : run.steps)
+        j.object([&] {
+          j.attribute("kind", kindName(s.kind));
+          j.attribute("name", s.name);
+          if (!s.detail.empty())
+            j.attribute(s.kind == SegmentStep::Host ? "ops" : "for", s.detail);
+          if (s.kind != SegmentStep::Device)
+            j.attribute("bytes", s.bytes);
+          else if (run.timed)
+            j.attribute("schedule_ops", s.ops);
+          if (s.kind == SegmentStep::Device || s.kind == SegmentStep::Host)
+            j.attribute("nodes", s.nodes);
+          if (run.timed) {
+            j.attribute("start", s.start);
+            j.attribute("seconds", s.seconds);
+          }
+        });
+    });
+  });
+}
