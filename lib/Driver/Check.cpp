@@ -159,18 +159,22 @@ void printText(const CompileOptions &opts, const Report &rep) {
   }
   if (!rep.breaks.empty()) {
     os << rep.breaks.size() << " graph break" << (rep.breaks.size() > 1 ? "s" : "")
-       << " (values known only at run time; a host fallback would split the "
-          "graph there, and "
+       << " (values known only at run time: dfa-run splits the graph there "
+          "and runs "
        << rep.nodesAfterBreaks << " node" << (rep.nodesAfterBreaks == 1 ? "" : "s")
-       << " after them would compile once the values are known):\n";
-    for (const GraphBreak &b : rep.breaks) {
-      os << "  '" << b.node << "' (" << b.op << "): ";
-      if (b.specialize.empty())
-        os << "computed from weights or other run-time values: no input to specialize\n";
-      else
-        os << "repair: pass --specialize " << llvm::join(b.specialize, " --specialize ")
-           << "\n";
+       << " after them in later segments):\n";
+    // The first breaks; --json lists them all.
+    const size_t shown = 20;
+    for (size_t i = 0; i < rep.breaks.size() && i < shown; ++i) {
+      const GraphBreak &b = rep.breaks[i];
+      os << "  '" << b.node << "' (" << b.op << "): " << b.fallback;
+      if (!b.specialize.empty())
+        os << "; to compile it whole, pass --specialize "
+           << llvm::join(b.specialize, " --specialize ");
+      os << "\n";
     }
+    if (rep.breaks.size() > shown)
+      os << "  ... " << rep.breaks.size() - shown << " more (--json lists them all)\n";
   }
   for (const Step &s : rep.steps) {
     os << (s.name == "import"      ? "import"
@@ -217,6 +221,7 @@ void printJson(const CompileOptions &opts, const Report &rep) {
           j.attribute("node", b.node);
           j.attribute("op", b.op);
           j.attribute("message", b.reason);
+          j.attribute("fallback", b.fallback);
           j.attributeArray("specialize", [&] {
             for (const std::string &n : b.specialize)
               j.value(n);

@@ -50,6 +50,12 @@ private:
   double hostBandwidth = 0;
   RuntimeValues rv;
   std::map<std::string, Where> where;
+  /// A value known under a second name (an alias) moves as its original.
+  std::map<std::string, std::string> aliasOf;
+  Where &whereOf(const std::string &value) {
+    auto it = aliasOf.find(value);
+    return where[it == aliasOf.end() ? value : it->second];
+  }
   double clock = 0;
   int deviceSegments = 0;
 
@@ -74,11 +80,14 @@ private:
   void known(const SegmentInfo &seg, Where constantsAt) {
     for (auto &[name, value] : seg.constants) {
       rv.values[name] = value;
-      where[name] = constantsAt;
+      Where &w = where[name];
+      w.host |= constantsAt.host;
+      w.device |= constantsAt.device;
     }
     for (auto &[name, value] : seg.aliases) {
       rv.values[name] = rv.values.at(value);
-      where[name] = where[value];
+      auto it = aliasOf.find(value);
+      aliasOf[name] = it == aliasOf.end() ? value : it->second;
     }
     for (size_t i : seg.nodes)
       rv.done.insert(i);
@@ -119,13 +128,20 @@ void SegmentRunner::step(SegmentStep s) {
     r.wait = r.cause < 0 ? sim::Wait::None : sim::Wait::Data;
     out.timeline.criticalPath.push_back(
         {int32_t(out.timeline.ops.size()), r.start, r.end, r.wait});
+    auto u = llvm::find_if(out.timeline.utilization, [&](const sim::Utilization &x) {
+      return x.resource == r.resource;
+    });
+    if (u == out.timeline.utilization.end())
+      out.timeline.utilization.push_back({r.resource, s.seconds});
+    else
+      u->busySeconds += s.seconds;
     out.timeline.ops.push_back(std::move(r));
   }
   out.steps.push_back(std::move(s));
 }
 
 void SegmentRunner::toHost(const std::string &value, const std::string &node) {
-  Where &w = where[value];
+  Where &w = whereOf(value);
   if (w.host)
     return;
   w.host = true;
@@ -137,7 +153,7 @@ void SegmentRunner::toHost(const std::string &value, const std::string &node) {
 }
 
 void SegmentRunner::toDevice(const std::string &value, const std::string &node) {
-  Where &w = where[value];
+  Where &w = whereOf(value);
   if (w.device)
     return;
   w.device = true;
@@ -157,8 +173,10 @@ Status SegmentRunner::importSegment(const std::set<size_t> &host,
   io.segment = &seg;
   io.noWeights = opts.model.noWeights;
   // A host segment computes with what it reads, initializers included.
-  if (!host.empty())
+  if (!host.empty()) {
     io.inlineLimitBytes = int64_t(1) << 40;
+    io.foldLimitElements = int64_t(1) << 40;
+  }
   ImportResult r = importONNX(opts.model.model, ctx, io);
   if (r.status != Status::Ok)
     return r.status;
@@ -168,6 +186,9 @@ Status SegmentRunner::importSegment(const std::set<size_t> &host,
 
 FailureOr<SmallVector<ref::Tensor>>
 SegmentRunner::evaluate(func::FuncOp func, ArrayRef<ref::Tensor> args) {
+  if (std::optional<graph::Fp32Matmul> mode = graph::fp32MatmulNamed(opts.fp32Matmul);
+      mode && *mode != graph::Fp32Matmul::IEEE)
+    graph::setFp32Matmul(func, *mode);
   ref::EvalOptions eo;
   eo.fp64Accumulate = opts.fp64Accumulate;
   ref::Evaluator evaluator(eo);
@@ -220,6 +241,8 @@ Status SegmentRunner::deviceSegment(ModuleOp module, SegmentInfo &seg) {
       op.op = nullptr;
       op.start += clock;
       op.end += clock;
+      if (op.plannedStart >= 0)
+        op.plannedStart += clock;
       if (op.cause >= 0)
         op.cause += base;
       else if (base > 0)
@@ -251,9 +274,7 @@ Status SegmentRunner::deviceSegment(ModuleOp module, SegmentInfo &seg) {
   step(s);
   for (auto [name, value] : llvm::zip(seg.results, results)) {
     rv.values[name] = value;
-    Where &w = where[name];
-    w.device = true;
-    w.host = !onDevice; // the reference is the host
+    where[name] = {!onDevice, true}; // the reference is the host
   }
   return Status::Ok;
 }
@@ -263,13 +284,10 @@ Status SegmentRunner::hostSegment(const std::set<size_t> &nodes) {
   OwningOpRef<ModuleOp> module;
   if (Status s = importSegment(nodes, seg, module); s != Status::Ok)
     return s;
-  std::vector<std::string> quoted;
-  for (const std::string &n : seg.nodeNames)
-    quoted.push_back("'" + n + "'");
-  std::string names = llvm::join(quoted, ", ");
+  std::string names = llvm::join(seg.nodeNames, ", ");
   double bytes = 0;
   for (const SegmentInfo::Read &r : seg.reads) {
-    toHost(r.value, llvm::join(seg.nodeNames, "', '"));
+    toHost(r.value, names);
     bytes += double(rv.values.at(r.value).byteSize());
   }
   auto func = module->lookupSymbol<func::FuncOp>("main");
@@ -336,10 +354,10 @@ Status SegmentRunner::run(const std::map<std::string, ref::Tensor> &inputs) {
         rv.values[m.value] = m.tensor;
         where[m.value] = {true, false};
       }
-      step({SegmentStep::Host, "'" + node + "'", seg.made[i - 1].op,
+      step({SegmentStep::Host, node, seg.made[i - 1].op,
             int64_t(bytes), 0, 1, 0, hostSeconds(bytes)});
     }
-    if (!seg.nodes.empty() && !seg.results.empty())
+    if (!seg.results.empty())
       if (Status s = deviceSegment(*module, seg); s != Status::Ok)
         return s;
     known(seg, {true, true});
@@ -428,7 +446,7 @@ void dfa::driver::printSegments(const SegmentedRun &run, llvm::StringRef target)
         os << ", " << s.ops << " ops";
       break;
     case SegmentStep::Host:
-      os << "host: " << s.name << " (" << s.detail << "), " << humanBytes(s.bytes);
+      os << "host: '" << s.name << "' (" << s.detail << "), " << humanBytes(s.bytes);
       break;
     case SegmentStep::ToHost:
     case SegmentStep::ToDevice:

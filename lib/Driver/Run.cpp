@@ -382,7 +382,7 @@ Status dfa::driver::prepareModelRun(const RunOptions &opts,
                                     const std::vector<std::string> &expectFiles,
                                     MLIRContext &context,
                                     DiagnosticPrinter &printer,
-                                    PreparedRun &out) {
+                                    PreparedRun &out, bool segments) {
   MLIRContext *ctx = &context;
   llvm::StringRef modelPath(opts.model.model);
   // The model's own problems (unsupported ops, non-tensor inputs) come
@@ -437,7 +437,7 @@ Status dfa::driver::prepareModelRun(const RunOptions &opts,
     bool retryable = opts.specializeAsNeeded && attempt < 16;
     // Hold back the errors of an attempt that a retry, or a run in
     // segments, may get past.
-    bool segmentable = modelKind(modelPath) == ModelKind::ONNX;
+    bool segmentable = segments && modelKind(modelPath) == ModelKind::ONNX;
     struct Held {
       Location loc;
       DiagnosticSeverity severity;
@@ -486,19 +486,41 @@ Status dfa::driver::prepareModelRun(const RunOptions &opts,
       break;
     }
   }
-  if (r.status != Status::Ok && r.graphBreak &&
+  if (r.status != Status::Ok && r.graphBreak && segments &&
       modelKind(modelPath) == ModelKind::ONNX) {
     // A graph break: the model runs in segments, from the values given or,
-    // without any, from seeded random ones.
+    // without any, from seeded random ones; --specialize's files are
+    // values too.
+    if (opts.model.noWeights) {
+      printer.error("the graph breaks at a value known only at run time: "
+                    "its segments need the weights' values (drop --no-weights)");
+      return Status::Usage;
+    }
+    ONNXImportOptions given;
+    if (Status s = buildImportOptions(opts.model, byName, extra, given, printer);
+        s != Status::Ok)
+      return s;
+    for (auto &[name, t] : given.specialized)
+      byName.emplace(name, t);
     std::mt19937_64 rng(opts.seed);
-    for (auto &[name, type] : r.inputTypes)
-      if (!byName.count(name)) {
-        if (!inputs.empty()) {
-          printer.error("no value for input '" + name + "'");
-          return Status::BadInput;
-        }
-        byName[name] = randomTensor(cast<RankedTensorType>(type), rng);
+    double bytes = 0;
+    for (auto &[name, type] : r.inputTypes) {
+      auto rt = cast<RankedTensorType>(type);
+      bytes += ref::staticTensorBytes(rt);
+      auto it = byName.find(name);
+      if (it != byName.end()) {
+        adoptBF16Bits(it->second, ref::dtypeOf(rt.getElementType()));
+        continue;
       }
+      if (!inputs.empty()) {
+        printer.error("no value for input '" + name + "'");
+        return Status::BadInput;
+      }
+      byName[name] = randomTensor(rt, rng);
+    }
+    if (Status s = checkFits(bytes, "making the model's inputs", printer);
+        s != Status::Ok)
+      return s;
     out.segmented = true;
     out.inputsByName = std::move(byName);
     out.expected = std::move(expected);
@@ -602,7 +624,7 @@ int dfa::driver::runMain(const RunOptions &opts) {
   }
   PreparedRun prepared;
   if (Status s = prepareModelRun(opts, inputFiles, expectFiles, *ctx, printer,
-                                 prepared);
+                                 prepared, /*segments=*/true);
       s != Status::Ok)
     return exitCode(s);
   if (prepared.segmented)

@@ -44,12 +44,14 @@ struct PreparedRun {
 
 /// Imports `opts.model` (specializing inputs as asked) and makes its
 /// arguments, from `inputFiles` (matched by the names they carry, else by
-/// position) or seeded random values, and reads `expectFiles`.
+/// position) or seeded random values, and reads `expectFiles`. With
+/// `segments`, an ONNX graph that breaks is prepared to run in segments
+/// (`out.segmented`) instead of refused.
 Status prepareModelRun(const RunOptions &opts,
                        const std::vector<std::string> &inputFiles,
                        const std::vector<std::string> &expectFiles,
                        mlir::MLIRContext &ctx, DiagnosticPrinter &printer,
-                       PreparedRun &out);
+                       PreparedRun &out, bool segments = false);
 
 /// input_N.pb and output_N.pb of an ONNX test-data folder, in N order.
 Status listTestData(llvm::StringRef dir, std::vector<std::string> &inputs,

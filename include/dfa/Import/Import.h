@@ -25,6 +25,8 @@ struct GraphBreak {
   std::string reason; // the import's message
   /// Graph inputs that, specialized, resolve it at compile time.
   std::vector<std::string> specialize;
+  /// What a run in segments (dfa-run) does there.
+  std::string fallback;
 };
 
 /// The outcome of an import: the module, or the status that says why not

@@ -91,6 +91,20 @@ bool isDefaultDomain(llvm::StringRef domain) {
   return domain.empty() || domain == "ai.onnx";
 }
 
+/// What a run in segments does at a graph break of an `op` node.
+std::string breakFallback(llvm::StringRef op) {
+  if (op == "NonZero" || op == "Unique" || op == "NonMaxSuppression")
+    return "the host computes it from the device's values; what follows "
+           "compiles for its shape";
+  if (op == "If")
+    return "the host reads the condition; the next segment holds the taken "
+           "branch";
+  if (op == "Loop")
+    return "the host reads the trip count and the condition, or runs the "
+           "Loop where the device computes its condition";
+  return "the host reads the value; what follows compiles for it";
+}
+
 /// The names `g`'s nodes read from outside it (through nested subgraphs
 /// too), added to `out`.
 void outerReads(const onnx::GraphProto &g, std::vector<std::string> &out);
@@ -206,6 +220,10 @@ private:
   DenseMap<Value, std::string> runtimeArgs;
   /// Values the host computed while importing this segment.
   std::map<std::string, ref::Tensor> made;
+  /// A host segment's constants for run-time values (known already).
+  llvm::SmallPtrSet<Operation *, 16> runtimeConstants;
+  /// Names a subgraph being imported defines for itself, with depth.
+  llvm::StringMap<int> shadowed;
   /// Main-graph nodes this segment imported.
   std::set<size_t> imported;
   /// A run-time value as the segment sees it: an argument of a device
@@ -643,7 +661,8 @@ Value Importer::lookup(const std::string &name) {
     return it->second;
   auto init = initializers.find(name);
   if (init == initializers.end()) {
-    if (rt) {
+    // A subgraph's own name is not the run-time value of the same name.
+    if (rt && shadowed.lookup(name) == 0) {
       auto known = rt->values.find(name);
       if (known != rt->values.end())
         return values[name] = runtimeInput(name, known->second);
@@ -664,7 +683,9 @@ Value Importer::runtimeInput(const std::string &name, const ref::Tensor &t) {
       seg->reads.push_back({name, ""});
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(&func.getBody().front());
-    return b.create<graph::ConstantOp>(loc, ref::tensorToAttr(t, &ctx));
+    auto c = b.create<graph::ConstantOp>(loc, ref::tensorToAttr(t, &ctx));
+    runtimeConstants.insert(c);
+    return c;
   }
   auto type = RankedTensorType::get(t.shape(), ref::mlirTypeOf(t.dtype(), &ctx));
   unsigned i = func.getNumArguments();
@@ -834,7 +855,6 @@ LogicalResult Importer::importNode(const onnx::NodeProto &node, size_t index) {
     return importSubgraph(g, ins, outs);
   };
   SmallVector<Value> results;
-  const auto &table = converters();
   LogicalResult converted = failure();
   std::string message; // collectBreaks: the converter's first error
   {
@@ -847,17 +867,22 @@ LogicalResult Importer::importNode(const onnx::NodeProto &node, size_t index) {
       });
     graph::LenientInference lenient;
     size_t wanted = wantSpecialized.size(), breaksBefore = breaks.size();
+    size_t readsBefore = seg ? seg->reads.size() : 0;
     int64_t skippedBefore = nodesAfterBreaks;
     Status before = status;
     converted = convert(nc, results);
     brokeAtRuntimeValue |= failed(converted) && nc.needsRuntimeValue;
+    // A node that broke read nothing the segment needs.
+    if (failed(converted) && collecting && seg)
+      seg->reads.resize(readsBefore);
     if (failed(converted) && collecting && nc.needsRuntimeValue) {
       // A graph break: recorded, and what depends on it skipped.
       std::vector<std::string> inputs;
       for (auto it = wantSpecialized.begin() + wanted; it != wantSpecialized.end(); ++it)
         if (!llvm::is_contained(inputs, *it))
           inputs.push_back(*it);
-      breaks.push_back({name, node.op_type(), message, std::move(inputs)});
+      breaks.push_back({name, node.op_type(), message, std::move(inputs),
+                        breakFallback(node.op_type())});
       status = before;
       markAfterBreak(node);
       if (mainNode && seg)
@@ -918,7 +943,9 @@ LogicalResult Importer::importNode(const onnx::NodeProto &node, size_t index) {
   // A device segment: what a node computed from values it read on the
   // host (NonZero of a device value) is the host's; the segment takes it
   // as an argument, and what uses it runs on the device.
-  if (rt && rt->host.empty() && nc.readRuntime)
+  // (A subgraph's node keeps its constant: its names are its own.)
+  if (rt && rt->host.empty() && nc.readRuntime && mainNode) {
+    DenseMap<Operation *, Value> argOf;
     for (int i = 0; i < node.output_size() && i < (int)results.size(); ++i) {
       const std::string &out = node.output(i);
       auto c = results[i] ? results[i].getDefiningOp<graph::ConstantOp>()
@@ -927,17 +954,24 @@ LogicalResult Importer::importNode(const onnx::NodeProto &node, size_t index) {
       if (out.empty() || !c || c->getBlock() != block ||
           (last && !last->isBeforeInBlock(c)))
         continue;
-      ref::Tensor t = ref::tensorFromAttr(c.getValue());
-      made[out] = t;
-      if (seg)
-        seg->made.push_back({out, name, node.op_type(), t});
-      Value arg = runtimeInput(out, t);
-      c.getResult().replaceAllUsesWith(arg);
-      if (c.use_empty())
-        c.erase();
+      Value &arg = argOf[c];
+      if (!arg) {
+        ref::Tensor t = ref::tensorFromAttr(c.getValue());
+        made[out] = t;
+        if (seg)
+          seg->made.push_back({out, name, node.op_type(), t});
+        arg = runtimeInput(out, t);
+      } else if (seg) {
+        seg->aliases.push_back({out, runtimeArgs.lookup(arg)});
+      }
       results[i] = arg;
       values[out] = arg;
     }
+    for (auto [op, arg] : argOf) {
+      op->getResult(0).replaceAllUsesWith(arg);
+      op->erase();
+    }
+  }
   if (mainNode)
     imported.insert(index);
   DenseMap<Value, Value> replaced;
@@ -978,6 +1012,7 @@ LogicalResult Importer::importSubgraph(const onnx::GraphProto &g,
       s.init = it->second;
     values.erase(name);
     initializers.erase(name);
+    ++shadowed[name];
     saved.push_back(std::move(s));
   };
   for (const auto &init : g.initializer())
@@ -1008,6 +1043,7 @@ LogicalResult Importer::importSubgraph(const onnx::GraphProto &g,
       outputs.push_back(v);
   }
   for (auto it = saved.rbegin(); it != saved.rend(); ++it) {
+    --shadowed[it->name];
     values.erase(it->name);
     initializers.erase(it->name);
     if (it->value)
@@ -1059,11 +1095,18 @@ LogicalResult Importer::finishSegment() {
         seg->aliases.push_back({name, arg->second});
       continue;
     }
-    if (auto c = it->second.getDefiningOp<graph::ConstantOp>()) {
+    Operation *def = it->second.getDefiningOp();
+    if (runtimeConstants.contains(def))
+      continue; // a run-time value the host segment read: known
+    if (auto c = dyn_cast_or_null<graph::ConstantOp>(def)) {
       if (seg)
         seg->constants.push_back({name, ref::tensorFromAttr(c.getValue())});
       continue;
     }
+    // A large initializer a later node reads is read again there.
+    if (isa_and_nonnull<graph::WeightOp>(def) &&
+        !llvm::any_of(graph.output(), [&](const auto &o) { return o.name() == name; }))
+      continue;
     // A graph input's own value (specialized) is known already.
     if (rt->values.count(name))
       continue;
@@ -1071,6 +1114,17 @@ LogicalResult Importer::finishSegment() {
     names.push_back(name);
   }
   returnValues(outs, names);
+  // Arguments nothing reads (a node that broke after looking one up).
+  for (int i = int(func.getNumArguments()) - 1; i >= 0; --i) {
+    BlockArgument arg = func.getArgument(unsigned(i));
+    if (!arg.use_empty())
+      continue;
+    std::string name = runtimeArgs.lookup(arg);
+    runtimeArgs.erase(arg);
+    func.eraseArgument(unsigned(i));
+    if (seg)
+      llvm::erase(seg->args, name);
+  }
   if (seg) {
     seg->left = 0;
     for (size_t i : order)

@@ -332,6 +332,27 @@ def build(name, out):
             outs.append(vi("halved", F, None))
             inits += [half, one, trip]
         return model(nodes, [vi("x", F, [4, 6])], outs, inits, opset=13)
+    if name == "segments_shadow":
+        # Two Ifs on conditions the device computes, whose branches both
+        # name their NonZero's output `nzv` (each branch's own value).
+        def branch(tag, src):
+            return helper.make_graph(
+                [helper.make_node("NonZero", [src], ["nzv"], name="nz_" + tag),
+                 helper.make_node("Shape", ["nzv"], ["shp_" + tag], name="shape_" + tag)],
+                tag, [], [vi("shp_" + tag, I64, [2])])
+        zero = numpy_helper.from_array(np.array(0, np.float32), "zero")
+        nodes = [helper.make_node("Relu", ["x"], ["m"], name="relu"),
+                 helper.make_node("Neg", ["x"], ["n"], name="neg"),
+                 helper.make_node("ReduceSum", ["m"], ["sm"], name="sum_m", keepdims=0),
+                 helper.make_node("Greater", ["sm", "zero"], ["c1"], name="c1"),
+                 helper.make_node("ReduceSum", ["n"], ["sn"], name="sum_n", keepdims=0),
+                 helper.make_node("Greater", ["sn", "zero"], ["c2"], name="c2"),
+                 helper.make_node("If", ["c1"], ["a"], name="if_a", then_branch=branch("a1", "m"),
+                                  else_branch=branch("a2", "x")),
+                 helper.make_node("If", ["c2"], ["b"], name="if_b", then_branch=branch("b1", "n"),
+                                  else_branch=branch("b2", "x"))]
+        return model(nodes, [vi("x", F, [2, 3])], [vi("a", I64, [2]), vi("b", I64, [2])],
+                     [zero], opset=13)
     if name == "branch_break":
         # A constant If whose taken branch holds a break on a graph input;
         # a sibling If reuses the branch's value names.
