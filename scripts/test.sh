@@ -89,6 +89,10 @@ for env in venv debian; do
     "$py" "$root/test/models/test_export_paths.py" "$build/bin" "$results/paths.venv" 2>&1 |
       grep -v -i warning | grep -v '^\[torch.onnx\]\|^\[transformers\]' | tee "$results/paths.venv.txt" || status=1
     grep -q " 0 failed" "$results/paths.venv.txt" || status=1
+    echo "== detection models in segments (graph breaks, host fallback) through every family"
+    "$py" "$root/test/models/test_detection.py" "$build/bin" "$results/detection.venv" 2>&1 |
+      grep -v -i warning | tee "$results/detection.venv.txt" || status=1
+    grep -q " 0 failed" "$results/detection.venv.txt" || status=1
   fi
 
   echo "== FX round trips (dfa-export-fx; $label)"

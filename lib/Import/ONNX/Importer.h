@@ -170,6 +170,11 @@ public:
 
   /// Helpers to build ops at the node's location.
   mlir::Value constant(const ref::Tensor &t);
+  /// A constant the host computes from the node's inputs (a sampling
+  /// table): in a run in segments, where those inputs are run-time values,
+  /// it crosses the host link like the host's other results.
+  mlir::Value hostConstant(const ref::Tensor &t);
+  llvm::SmallVector<mlir::Operation *, 2> hostConstants;
   mlir::Value scalar(mlir::Type elt, double v);
   mlir::Value reshape(mlir::Value v, llvm::ArrayRef<int64_t> shape);
   mlir::Value cast(mlir::Value v, mlir::Type elt);

@@ -195,6 +195,12 @@ Value NodeContext::constant(const ref::Tensor &t) {
   return b.create<graph::ConstantOp>(loc, ref::tensorToAttr(t, ctx()));
 }
 
+Value NodeContext::hostConstant(const ref::Tensor &t) {
+  Value v = constant(t);
+  hostConstants.push_back(v.getDefiningOp());
+  return v;
+}
+
 Value NodeContext::scalar(Type elt, double v) {
   auto type = RankedTensorType::get({}, elt);
   Attribute a = isa<FloatType>(elt) ? Attribute(b.getFloatAttr(elt, v))

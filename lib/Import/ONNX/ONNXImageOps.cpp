@@ -1,4 +1,4 @@
-//===- ONNXImageOps.cpp - GridSample, AffineGrid, Col2Im, MaxUnpool --------===//
+//===- ONNXImageOps.cpp - GridSample, AffineGrid, Col2Im, MaxUnpool, RoiAlign ===//
 //
 // SPDX-License-Identifier: Apache-2.0
 //
@@ -13,7 +13,16 @@
 ///     ScatterElements with reduction add over the padded image, then the
 ///     pads cut off);
 ///   - MaxUnpool: each value written at its flat index into zeros (a
-///     ScatterElements), then padded to output_shape.
+///     ScatterElements), then padded to output_shape;
+///   - RoiAlign: with the regions known (compile time, or read by the host
+///     in a run in segments), the host computes the sampling as ONNX's
+///     reference does. Averaging is separable: a sample's weight is its
+///     row weight times its column weight (out-of-range rows and columns
+///     weigh 0), so each region's bins are Ay X Ax^T, two matmuls against
+///     per-region row and column tables (as matmul-based crop-and-resize on
+///     systolic arrays), without a gathered copy of the samples. Max
+///     pooling gathers the four bilinear corners of every sample from a
+///     table and takes the largest weighted one.
 ///
 //===----------------------------------------------------------------------===//
 
@@ -269,9 +278,225 @@ LogicalResult convertGridSample(NodeContext &c, Results &r) {
                                        c.b.getBoolAttr(align)));
   return success();
 }
+/// RoiAlign(X [N, C, H, W], rois [R, 4], batch_indices [R]).
+LogicalResult convertRoiAlign(NodeContext &c, Results &r) {
+  auto xt = c.type(0);
+  auto rois = c.constInput(1, "the regions: their sampling points are a table the host computes");
+  auto batch = c.constInts(2, "batch_indices");
+  if (failed(rois) || failed(batch))
+    return failure();
+  std::string mode = c.strAttr("mode", "avg");
+  // Opset 10 sampled as "output_half_pixel" does; opset 16 added the
+  // attribute with "half_pixel" as its default.
+  std::string ctm = c.opset >= 16
+                        ? c.strAttr("coordinate_transformation_mode", "half_pixel")
+                        : "output_half_pixel";
+  int64_t oh = c.intAttr("output_height", 1), ow = c.intAttr("output_width", 1);
+  int64_t ratio = c.intAttr("sampling_ratio", 0);
+  double scale = c.floatAttr("spatial_scale", 1.0);
+  if (xt.getRank() != 4 || rois->rank() != 2 || rois->shape()[1] != 4 ||
+      (int64_t)batch->size() != rois->shape()[0]) {
+    c.error() << "X must be [N, C, H, W], rois [R, 4] and batch_indices [R]";
+    return failure();
+  }
+  if ((mode != "avg" && mode != "max") ||
+      (ctm != "half_pixel" && ctm != "output_half_pixel") || oh < 1 || ow < 1 ||
+      ratio < 0) {
+    c.error() << "mode must be avg or max, coordinate_transformation_mode "
+                 "half_pixel or output_half_pixel, the output sizes positive "
+                 "and sampling_ratio not negative";
+    return failure();
+  }
+  int64_t N = xt.getDimSize(0), C = xt.getDimSize(1), H = xt.getDimSize(2),
+          W = xt.getDimSize(3), R = rois->shape()[0];
+  bool half = ctm == "half_pixel";
+  // Each roi's sampling grid (the adaptive one follows its size).
+  struct Roi {
+    double y0, x0, binH, binW;
+    int64_t gh, gw;
+  };
+  std::vector<Roi> grid(R);
+  int64_t samples = 1;
+  for (int64_t i = 0; i < R; ++i) {
+    if ((*batch)[i] < 0 || (*batch)[i] >= N) {
+      c.error() << "batch index " << (*batch)[i] << " of roi " << i
+                << " is outside [0, " << N << ")";
+      return failure();
+    }
+    double off = half ? 0.5 : 0.0;
+    double x0 = rois->getDouble(4 * i) * scale - off, y0 = rois->getDouble(4 * i + 1) * scale - off;
+    double w = rois->getDouble(4 * i + 2) * scale - off - x0;
+    double h = rois->getDouble(4 * i + 3) * scale - off - y0;
+    if (!half) {
+      w = std::max(w, 1.0);
+      h = std::max(h, 1.0);
+    }
+    Roi &g = grid[i];
+    g = {y0, x0, h / double(oh), w / double(ow),
+         ratio > 0 ? ratio : int64_t(std::ceil(h / double(oh))),
+         ratio > 0 ? ratio : int64_t(std::ceil(w / double(ow)))};
+    if (!std::isfinite(h) || !std::isfinite(w) || g.gh > (1 << 16) || g.gw > (1 << 16)) {
+      c.error() << "roi " << i << " gives a sampling grid of " << g.gh << " x "
+                << g.gw << " points a bin";
+      return failure();
+    }
+    samples = std::max(samples, std::max<int64_t>(g.gh, 1) * std::max<int64_t>(g.gw, 1));
+  }
+  Type elt = xt.getElementType();
+  std::optional<ref::DType> dt = ref::dtypeOf(elt);
+  if (!dt || !isa<FloatType>(elt)) {
+    c.unsupported() << "X must be a float tensor";
+    return failure();
+  }
+  // A sample's bilinear weights along one axis of `size` positions: the
+  // two positions and weights, both 0 outside [-1, size].
+  auto axisWeights = [](double v, int64_t size, int64_t pos[2], double w[2]) {
+    pos[0] = pos[1] = 0;
+    w[0] = w[1] = 0;
+    if (v < -1.0 || v > double(size))
+      return;
+    v = std::max(v, 0.0);
+    int64_t lo = int64_t(v), hi;
+    if (lo >= size - 1) {
+      hi = lo = size - 1;
+      v = double(lo);
+    } else {
+      hi = lo + 1;
+    }
+    pos[0] = lo;
+    pos[1] = hi;
+    w[1] = v - double(lo);
+    w[0] = 1 - w[1];
+  };
+  if (R == 0) { // no regions (none at this pyramid level)
+    r.push_back(c.constant(ref::Tensor(*dt, {0, C, oh, ow})));
+    return success();
+  }
+  if (mode == "avg") {
+    // Per batch image, its regions' row table Ay [Rn * oh, H] and column
+    // table Ax^T [Rn, W, ow], each sample's 1/count split over the two.
+    SmallVector<Value> groups;
+    std::vector<int64_t> order; // the regions, grouped by image
+    for (int64_t n = 0; n < N; ++n) {
+      std::vector<int64_t> mine;
+      for (int64_t i = 0; i < R; ++i)
+        if ((*batch)[i] == n)
+          mine.push_back(i);
+      if (mine.empty())
+        continue;
+      int64_t Rn = int64_t(mine.size());
+      ref::Tensor ay(*dt, {Rn * oh, H}), axT(*dt, {Rn, W, ow});
+      std::vector<double> ayv(size_t(Rn * oh * H), 0.0), axv(size_t(Rn * W * ow), 0.0);
+      for (int64_t j = 0; j < Rn; ++j) {
+        const Roi &g = grid[mine[j]];
+        for (int64_t ph = 0; ph < oh; ++ph)
+          for (int64_t iy = 0; iy < g.gh; ++iy) {
+            double y = g.y0 + double(ph) * g.binH + (double(iy) + 0.5) * g.binH / double(g.gh);
+            int64_t pos[2];
+            double w[2];
+            axisWeights(y, H, pos, w);
+            for (int q = 0; q < 2; ++q)
+              ayv[size_t((j * oh + ph) * H + pos[q])] += w[q] / double(std::max<int64_t>(g.gh, 1));
+          }
+        for (int64_t pw = 0; pw < ow; ++pw)
+          for (int64_t ix = 0; ix < g.gw; ++ix) {
+            double x = g.x0 + double(pw) * g.binW + (double(ix) + 0.5) * g.binW / double(g.gw);
+            int64_t pos[2];
+            double w[2];
+            axisWeights(x, W, pos, w);
+            for (int q = 0; q < 2; ++q)
+              axv[size_t((j * W + pos[q]) * ow + pw)] += w[q] / double(std::max<int64_t>(g.gw, 1));
+          }
+      }
+      for (size_t k = 0; k < ayv.size(); ++k)
+        ay.setDouble(int64_t(k), ayv[k]);
+      for (size_t k = 0; k < axv.size(); ++k)
+        axT.setDouble(int64_t(k), axv[k]);
+      // X[n] as [H, C * W]; rows first: [Rn * oh, C * W].
+      Value xn = c.in(0);
+      if (N > 1)
+        xn = c.b.create<SliceOp>(c.loc, RankedTensorType::get({1, C, H, W}, elt), xn,
+                                 c.b.getDenseI64ArrayAttr({n, 0, 0, 0}),
+                                 c.b.getDenseI64ArrayAttr({1, 1, 1, 1}));
+      xn = c.b.create<TransposeOp>(c.loc, c.reshape(xn, {C, H, W}),
+                                   c.b.getDenseI64ArrayAttr({1, 0, 2}));
+      Value rowsDone = c.b.create<MatMulOp>(c.loc, c.hostConstant(ay),
+                                            c.reshape(xn, {H, C * W}));
+      // [Rn, C * oh, W], then the columns: [Rn, C * oh, ow].
+      rowsDone = c.b.create<TransposeOp>(c.loc, c.reshape(rowsDone, {Rn, oh, C, W}),
+                                         c.b.getDenseI64ArrayAttr({0, 2, 1, 3}));
+      Value bins = c.b.create<MatMulOp>(c.loc, c.reshape(rowsDone, {Rn, C * oh, W}),
+                                        c.hostConstant(axT));
+      groups.push_back(c.reshape(bins, {Rn, C, oh, ow}));
+      order.insert(order.end(), mine.begin(), mine.end());
+    }
+    Value out = groups.size() == 1
+                    ? groups.front()
+                    : Value(c.b.create<ConcatOp>(c.loc, groups, c.b.getI64IntegerAttr(0)));
+    // Back to the regions' order.
+    bool sorted = std::is_sorted(order.begin(), order.end());
+    if (!sorted) {
+      ref::Tensor back(ref::DType::I64, {R});
+      for (int64_t k = 0; k < R; ++k)
+        back.setInt(order[size_t(k)], k);
+      out = c.b.create<GatherOp>(c.loc, out, c.constant(back), c.b.getI64IntegerAttr(0));
+    }
+    r.push_back(out);
+    return success();
+  }
+  // Max: four corners a sample, the row of X (as [N * H * W, C]) each reads
+  // and its weight; a bin's unused samples repeat its first.
+  int64_t K = samples * 4, bins = R * oh * ow;
+  if (double(bins) * double(K) > double(1 << 28)) {
+    c.unsupported() << R << " regions of " << oh << " x " << ow << " bins and "
+                    << samples << " samples a bin make a table too large";
+    return failure();
+  }
+  ref::Tensor rows(ref::DType::I64, {bins * K}), weights(*dt, {bins * K, 1});
+  for (int64_t i = 0; i < R; ++i) {
+    const Roi &g = grid[i];
+    int64_t base = (*batch)[i] * H * W;
+    for (int64_t ph = 0; ph < oh; ++ph)
+      for (int64_t pw = 0; pw < ow; ++pw) {
+        int64_t at = ((i * oh + ph) * ow + pw) * K, k = 0;
+        for (int64_t iy = 0; iy < g.gh; ++iy)
+          for (int64_t ix = 0; ix < g.gw; ++ix) {
+            double y = g.y0 + double(ph) * g.binH + (double(iy) + 0.5) * g.binH / double(g.gh);
+            double x = g.x0 + double(pw) * g.binW + (double(ix) + 0.5) * g.binW / double(g.gw);
+            int64_t py[2], px[2];
+            double wy[2], wx[2];
+            axisWeights(y, H, py, wy);
+            axisWeights(x, W, px, wx);
+            for (int q = 0; q < 4; ++q, ++k) {
+              rows.setInt(at + k, base + py[q / 2] * W + px[q % 2]);
+              weights.setDouble(at + k, wy[q / 2] * wx[q % 2]);
+            }
+          }
+        for (; k < K; ++k) { // padding: the bin's first corners again
+          rows.setInt(at + k, rows.getInt(at + k % 4));
+          weights.setDouble(at + k, weights.getDouble(at + k % 4));
+        }
+      }
+  }
+  // X as rows of channels, the corners gathered and weighed.
+  Value x = c.reshape(c.in(0), {N, C, H * W});
+  x = c.b.create<TransposeOp>(c.loc, x, c.b.getDenseI64ArrayAttr({0, 2, 1}));
+  x = c.reshape(x, {N * H * W, C});
+  Value corners = c.b.create<GatherOp>(c.loc, x, c.hostConstant(rows),
+                                       c.b.getI64IntegerAttr(0));
+  Value weighed = c.b.create<MulOp>(c.loc, corners, c.hostConstant(weights));
+  weighed = c.reshape(weighed, {bins, K, C});
+  auto axis = c.b.getDenseI64ArrayAttr({1});
+  auto noKeep = c.b.getBoolAttr(false);
+  Value pooled = c.b.create<ReduceMaxOp>(c.loc, weighed, axis, noKeep);
+  pooled = c.reshape(pooled, {R, oh, ow, C});
+  r.push_back(c.b.create<TransposeOp>(c.loc, pooled, c.b.getDenseI64ArrayAttr({0, 3, 1, 2})));
+  return success();
+}
 } // namespace
 
 void dfa::onnximport::addImageConverters(llvm::StringMap<Converter> &t) {
+  t["RoiAlign"] = convertRoiAlign;
   t["GridSample"] = convertGridSample;
   t["AffineGrid"] = convertAffineGrid;
   t["Col2Im"] = convertCol2Im;

@@ -967,6 +967,18 @@ LogicalResult Importer::importNode(const onnx::NodeProto &node, size_t index) {
       results[i] = arg;
       values[out] = arg;
     }
+    // The tables the converter computed from what it read.
+    for (auto [k, op] : llvm::enumerate(nc.hostConstants)) {
+      Value &arg = argOf[op];
+      if (arg)
+        continue;
+      std::string value = name + "#host" + std::to_string(k);
+      ref::Tensor t = ref::tensorFromAttr(cast<graph::ConstantOp>(op).getValue());
+      made[value] = t;
+      if (seg)
+        seg->made.push_back({value, name, node.op_type(), t});
+      arg = runtimeInput(value, t);
+    }
     for (auto [op, arg] : argOf) {
       op->getResult(0).replaceAllUsesWith(arg);
       op->erase();
