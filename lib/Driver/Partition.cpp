@@ -284,6 +284,11 @@ Status SegmentRunner::hostSegment(const std::set<size_t> &nodes) {
   OwningOpRef<ModuleOp> module;
   if (Status s = importSegment(nodes, seg, module); s != Status::Ok)
     return s;
+  if (seg.nodes.empty()) { // nothing ran: the next round would stall again
+    printer.error("the graph cannot be split: its breaks run neither on the "
+                  "device nor on the host");
+    return Status::Internal;
+  }
   std::string names = llvm::join(seg.nodeNames, ", ");
   double bytes = 0;
   for (const SegmentInfo::Read &r : seg.reads) {
