@@ -30,8 +30,9 @@ struct Where {
 class SegmentRunner {
 public:
   SegmentRunner(const RunOptions &opts, const target::Target *t,
-                MLIRContext &ctx, DiagnosticPrinter &printer, SegmentedRun &out)
-      : opts(opts), t(t), ctx(ctx), printer(printer), out(out) {
+                MLIRContext &ctx, DiagnosticPrinter &printer, SegmentedRun &out,
+                const SegmentObserver &observe)
+      : opts(opts), t(t), ctx(ctx), printer(printer), out(out), observe(observe) {
     if (t)
       link = target::hostPath(*t);
   }
@@ -44,6 +45,7 @@ private:
   MLIRContext &ctx;
   DiagnosticPrinter &printer;
   SegmentedRun &out;
+  const SegmentObserver &observe;
   std::optional<target::TransferPath> link;
   /// The host's memory bandwidth (the `cpu` description), for the time of
   /// what the host computes; 0 when there is none.
@@ -233,6 +235,9 @@ Status SegmentRunner::deviceSegment(ModuleOp module, SegmentInfo &seg) {
       return st;
     if (!opts.timeOnly)
       results.assign(r.outputs.begin(), r.outputs.end());
+    if (observe)
+      if (Status st = observe(findProgram(module), r, clock); st != Status::Ok)
+        return st;
     s.seconds = r.seconds;
     s.ops = int64_t(r.ops.size());
     // Its simulation on the run's clock.
@@ -400,8 +405,9 @@ Status SegmentRunner::run(const std::map<std::string, ref::Tensor> &inputs) {
 Status dfa::driver::runInSegments(const RunOptions &opts,
                                   const std::map<std::string, ref::Tensor> &inputs,
                                   const target::Target *t, MLIRContext &ctx,
-                                  DiagnosticPrinter &printer, SegmentedRun &out) {
-  SegmentRunner runner(opts, t, ctx, printer, out);
+                                  DiagnosticPrinter &printer, SegmentedRun &out,
+                                  const SegmentObserver &observe) {
+  SegmentRunner runner(opts, t, ctx, printer, out, observe);
   return runner.run(inputs);
 }
 

@@ -27,6 +27,8 @@
 
 #include "llvm/Support/JSON.h"
 
+#include <functional>
+
 namespace dfa::driver {
 
 /// One step of a run in segments, in time order (steps do not overlap: a
@@ -59,12 +61,18 @@ struct SegmentedRun {
   bool timed = false; // a compiled target (the CPU reference has no clock)
 };
 
+/// Sees each device segment's schedule and simulation, with the segment's
+/// start on the run's clock (dfa-roofline profiles it).
+using SegmentObserver = std::function<Status(
+    sched::ProgramOp program, const sim::Result &timing, double start)>;
+
 /// Runs the ONNX model `opts.model` in segments on `t` (null: the CPU
 /// reference), from the graph inputs' values by name.
 Status runInSegments(const RunOptions &opts,
                      const std::map<std::string, ref::Tensor> &inputs,
                      const target::Target *t, mlir::MLIRContext &ctx,
-                     DiagnosticPrinter &printer, SegmentedRun &out);
+                     DiagnosticPrinter &printer, SegmentedRun &out,
+                     const SegmentObserver &observe = nullptr);
 
 /// The summary dfa-run prints on stderr after the outputs.
 void printSegments(const SegmentedRun &run, llvm::StringRef target);

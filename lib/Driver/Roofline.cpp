@@ -15,6 +15,7 @@
 #include "ModelFlags.h"
 #include "Pipeline.h"
 #include "RooflineDriver.h"
+#include "Partition.h"
 #include "RunTarget.h"
 
 #include "dfa/Roofline/Roofline.h"
@@ -72,6 +73,67 @@ std::string perTarget(llvm::StringRef file, llvm::StringRef target, bool several
   std::string ext = llvm::sys::path::extension(file).str();
   llvm::sys::path::replace_extension(p, "");
   return (p + "-" + target + ext).str();
+}
+
+/// A model whose graph breaks: each target runs it in segments (with
+/// seeded random inputs: the values decide the shapes), each device
+/// segment is profiled, and the reports are joined with the host link's
+/// and the host's time (roofline::joinSegments).
+int profileSegments(const RooflineOptions &opts,
+                    const std::vector<target::Target> &targets,
+                    MLIRContext &ctx, const std::string &title,
+                    DiagnosticPrinter &printer) {
+  if (!opts.graph.empty() || !opts.dot.empty()) {
+    printer.error("the graph breaks at a value known only at run time: "
+                  "--graph and --dot draw one compiled graph (dfa-compile "
+                  "--check lists the breaks)");
+    return exitCode(Status::Usage);
+  }
+  RunOptions ro;
+  ro.model = opts.model;
+  ro.targetDirs = opts.targetDirs;
+  ro.inject = opts.inject;
+  ro.fp32Matmul = opts.fp32Matmul;
+  ro.timeOnly = true; // values come from the CPU reference
+  PreparedRun prepared;
+  if (Status s = prepareModelRun(ro, {}, {}, ctx, printer, prepared,
+                                 /*segments=*/true);
+      s != Status::Ok)
+    return exitCode(s);
+  std::vector<roofline::Report> reports;
+  Status first = Status::Ok;
+  { // the progress line ends before the results are printed
+  progress::Task task("profiling", int64_t(targets.size()));
+  for (const target::Target &t : targets) {
+    task.advance(t.name);
+    std::vector<roofline::SegmentReport> parts;
+    SegmentedRun run;
+    Status s = runInSegments(
+        ro, prepared.inputsByName, &t, ctx, printer, run,
+        [&](sched::ProgramOp program, const sim::Result &timing, double start) {
+          parts.push_back({roofline::analyze(program, t,
+                                             opts.analytic ? nullptr : &timing),
+                           start});
+          parts.back().report.model = opts.model.model;
+          return Status::Ok;
+        });
+    if (s != Status::Ok) {
+      if (first == Status::Ok)
+        first = s;
+      continue;
+    }
+    double device = 0;
+    for (const roofline::SegmentReport &p : parts)
+      device += p.report.seconds; // the cost model's, with --analytic
+    reports.push_back(roofline::joinSegments(
+        std::move(parts), device + run.linkSeconds + run.hostSeconds,
+        run.linkSeconds, run.linkBytes,
+        t.host ? t.host->bandwidthBytesPerS.value : 0.0, run.hostSeconds));
+    reports.back().target = t.name;
+  }
+  }
+  Status out = writeOutputs(reports, opts, title, printer);
+  return exitCode(first != Status::Ok ? first : out);
 }
 
 } // namespace
@@ -282,7 +344,25 @@ int dfa::driver::rooflineMain(const RooflineOptions &opts) {
   if (Status s = buildImportOptions(flags, {}, {}, importOpts, printer);
       s != Status::Ok)
     return exitCode(s);
-  ImportResult r = loadModel(opts.model.model, *ctx, importOpts);
+  ImportResult r;
+  {
+    // A graph that breaks is profiled in segments; its error is held.
+    std::vector<std::pair<Location, std::string>> held;
+    {
+      ScopedDiagnosticHandler hold(ctx.get(), [&](Diagnostic &d) {
+        if (d.getSeverity() != DiagnosticSeverity::Error)
+          return failure(); // warnings and notes as ever
+        held.emplace_back(d.getLocation(), d.str());
+        return success();
+      });
+      r = loadModel(opts.model.model, *ctx, importOpts);
+    }
+    if (r.status != Status::Ok && r.graphBreak &&
+        modelKind(opts.model.model) == ModelKind::ONNX)
+      return profileSegments(opts, targets, *ctx, title, printer);
+    for (auto &[loc, msg] : held)
+      emitError(loc) << msg;
+  }
   if (r.status != Status::Ok)
     return exitCode(r.status);
   CompileOptions co;

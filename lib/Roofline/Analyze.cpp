@@ -450,6 +450,78 @@ std::string KernelRoof::boundName() const {
   return name;
 }
 
+Report roofline::joinSegments(std::vector<SegmentReport> parts, double seconds,
+                              double linkSeconds, int64_t linkBytes,
+                              double linkBandwidth, double hostSeconds) {
+  Report r;
+  r.seconds = seconds;
+  for (size_t i = 0; i < parts.size(); ++i) {
+    Report &p = parts[i].report;
+    std::string prefix = "s" + std::to_string(i) + ": ";
+    if (r.target.empty()) {
+      r.model = p.model;
+      r.target = p.target;
+      r.family = p.family;
+      r.simulated = p.simulated;
+      r.roofs = p.roofs;
+    }
+    // The chart's roof: the type most FLOPs are in, over all segments.
+    if (p.flops > 0 && (r.dtype.empty() || p.flops > r.flops)) {
+      r.dtype = p.dtype;
+      r.peak = p.peak;
+    }
+    r.flops += p.flops;
+    r.padFlops += p.padFlops;
+    r.padBytes += p.padBytes;
+    for (const auto &[level, bytes] : p.memoryPeaks)
+      r.memoryPeaks[level] = std::max(r.memoryPeaks[level], bytes);
+    for (KernelRoof &k : p.kernels) {
+      k.name = prefix + k.name;
+      r.kernels.push_back(std::move(k));
+    }
+    for (CriticalStep step : p.critical.steps) {
+      step.start += parts[i].start;
+      if (!step.kernel.empty())
+        step.kernel = prefix + step.kernel;
+      r.critical.steps.push_back(std::move(step));
+    }
+    for (const auto &[what, share] : p.critical.shares)
+      r.critical.shares[what] += share;
+    r.critical.seconds += p.critical.seconds;
+  }
+  // The breaks' own rows: the run waits on each in turn.
+  auto row = [&](const std::string &name, double secs) -> KernelRoof & {
+    KernelRoof k;
+    k.name = name;
+    k.kind = name;
+    k.seconds = k.attributed = secs;
+    r.kernels.push_back(std::move(k));
+    return r.kernels.back();
+  };
+  if (linkSeconds > 0) {
+    KernelRoof &k = row("host link", linkSeconds);
+    k.bottleneck = Bottleneck::Memory;
+    k.level = "host link";
+    k.levels.push_back({"host link", double(linkBytes), linkBandwidth});
+    k.boundSeconds = k.levels.back().seconds();
+    r.critical.shares["memory"] += linkSeconds;
+  }
+  if (hostSeconds > 0) {
+    KernelRoof &k = row("host", hostSeconds);
+    k.bottleneck = Bottleneck::Scheduling;
+    k.reason = "host";
+    r.critical.shares["wait:host"] += hostSeconds;
+  }
+  r.critical.seconds += linkSeconds + hostSeconds;
+  llvm::stable_sort(r.kernels, [](const KernelRoof &a, const KernelRoof &b) {
+    return a.attributed > b.attributed;
+  });
+  for (const KernelRoof &k : r.kernels)
+    if (r.seconds > 0)
+      r.mix[k.bottleneckName()] += k.attributed / r.seconds;
+  return r;
+}
+
 std::string KernelRoof::bottleneckName() const {
   switch (bottleneck) {
   case Bottleneck::Compute:

@@ -163,6 +163,23 @@ std::vector<NodeRoof> byNode(const Report &r);
 /// A table of the `top` source nodes (0: all) by share of time.
 void printNodeTable(const Report &r, llvm::raw_ostream &os, size_t top = 20);
 
+/// A model that runs in segments (a graph that breaks): each device
+/// segment's report with its start on the run's clock, and the time the
+/// host link and the host took between them.
+struct SegmentReport {
+  Report report;
+  double start = 0;
+};
+/// One report for the whole run: the segments' kernels (named "sN: kernel"),
+/// their critical paths on the run's clock, and two more rows: "host link"
+/// (its own bottleneck, memory at the level "host link": `linkBytes` in
+/// `linkSeconds`, bound by `linkBandwidth`; the rest is the transfers'
+/// latency) and "host" (scheduling: the device waits on the host).
+/// `seconds` is the run's; the mix is over every row.
+Report joinSegments(std::vector<SegmentReport> parts, double seconds,
+                    double linkSeconds, int64_t linkBytes, double linkBandwidth,
+                    double hostSeconds);
+
 /// Profiles `program` for `t`: with `timing` (dfa-run's time-only
 /// simulation) the kernels' times are the simulation's, the total split
 /// among kernels by what was running (a kernel computing first, then its
