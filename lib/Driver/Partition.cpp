@@ -236,7 +236,7 @@ Status SegmentRunner::deviceSegment(ModuleOp module, SegmentInfo &seg) {
     if (!opts.timeOnly)
       results.assign(r.outputs.begin(), r.outputs.end());
     if (observe)
-      if (Status st = observe(findProgram(module), r, clock); st != Status::Ok)
+      if (Status st = observe(findProgram(module), r, index, clock); st != Status::Ok)
         return st;
     s.seconds = r.seconds;
     s.ops = int64_t(r.ops.size());

@@ -61,10 +61,10 @@ struct SegmentedRun {
   bool timed = false; // a compiled target (the CPU reference has no clock)
 };
 
-/// Sees each device segment's schedule and simulation, with the segment's
-/// start on the run's clock (dfa-roofline profiles it).
+/// Sees each device segment's schedule and simulation, with its number
+/// and its start on the run's clock (dfa-roofline profiles it).
 using SegmentObserver = std::function<Status(
-    sched::ProgramOp program, const sim::Result &timing, double start)>;
+    sched::ProgramOp program, const sim::Result &timing, int index, double start)>;
 
 /// Runs the ONNX model `opts.model` in segments on `t` (null: the CPU
 /// reference), from the graph inputs' values by name.

@@ -83,10 +83,10 @@ int profileSegments(const RooflineOptions &opts,
                     const std::vector<target::Target> &targets,
                     MLIRContext &ctx, const std::string &title,
                     DiagnosticPrinter &printer) {
-  if (!opts.graph.empty() || !opts.dot.empty()) {
+  if (!opts.graph.empty() || !opts.dot.empty() || !opts.expand.empty()) {
     printer.error("the graph breaks at a value known only at run time: "
-                  "--graph and --dot draw one compiled graph (dfa-compile "
-                  "--check lists the breaks)");
+                  "--graph, --dot and --expand draw one compiled graph "
+                  "(dfa-compile --check lists the breaks)");
     return exitCode(Status::Usage);
   }
   RunOptions ro;
@@ -110,10 +110,11 @@ int profileSegments(const RooflineOptions &opts,
     SegmentedRun run;
     Status s = runInSegments(
         ro, prepared.inputsByName, &t, ctx, printer, run,
-        [&](sched::ProgramOp program, const sim::Result &timing, double start) {
+        [&](sched::ProgramOp program, const sim::Result &timing, int index,
+            double start) {
           parts.push_back({roofline::analyze(program, t,
                                              opts.analytic ? nullptr : &timing),
-                           start});
+                           index, start});
           parts.back().report.model = opts.model.model;
           return Status::Ok;
         });
@@ -125,11 +126,24 @@ int profileSegments(const RooflineOptions &opts,
     double device = 0;
     for (const roofline::SegmentReport &p : parts)
       device += p.report.seconds; // the cost model's, with --analytic
+    // The breaks' steps on the critical path (nothing overlaps them).
+    std::vector<roofline::CriticalStep> between;
+    for (const SegmentStep &st : run.steps)
+      if (st.kind != SegmentStep::Device && !opts.analytic) {
+        bool host = st.kind == SegmentStep::Host;
+        between.push_back({host ? "compute" : "dma", host ? "host" : "host link",
+                           "data", host ? "host" : "host link",
+                           host ? st.name : st.detail, 0, st.start, st.seconds});
+      }
     reports.push_back(roofline::joinSegments(
-        std::move(parts), device + run.linkSeconds + run.hostSeconds,
+        std::move(parts), std::move(between),
+        device + run.linkSeconds + run.hostSeconds,
         run.linkSeconds, run.linkBytes,
         t.host ? t.host->bandwidthBytesPerS.value : 0.0, run.hostSeconds));
-    reports.back().target = t.name;
+    roofline::Report &rep = reports.back();
+    rep.target = t.name;
+    rep.family = t.family;
+    rep.model = opts.model.model;
   }
   }
   Status out = writeOutputs(reports, opts, title, printer);
@@ -346,22 +360,18 @@ int dfa::driver::rooflineMain(const RooflineOptions &opts) {
     return exitCode(s);
   ImportResult r;
   {
-    // A graph that breaks is profiled in segments; its error is held.
-    std::vector<std::pair<Location, std::string>> held;
+    // An ONNX graph that breaks is profiled in segments: its error is held.
+    bool onnx = modelKind(opts.model.model) == ModelKind::ONNX;
+    HeldDiagnostics held;
     {
-      ScopedDiagnosticHandler hold(ctx.get(), [&](Diagnostic &d) {
-        if (d.getSeverity() != DiagnosticSeverity::Error)
-          return failure(); // warnings and notes as ever
-        held.emplace_back(d.getLocation(), d.str());
-        return success();
-      });
+      std::unique_ptr<ScopedDiagnosticHandler> hold;
+      if (onnx)
+        hold = held.hold(ctx.get());
       r = loadModel(opts.model.model, *ctx, importOpts);
     }
-    if (r.status != Status::Ok && r.graphBreak &&
-        modelKind(opts.model.model) == ModelKind::ONNX)
+    if (r.status != Status::Ok && r.graphBreak && onnx)
       return profileSegments(opts, targets, *ctx, title, printer);
-    for (auto &[loc, msg] : held)
-      emitError(loc) << msg;
+    held.release();
   }
   if (r.status != Status::Ok)
     return exitCode(r.status);

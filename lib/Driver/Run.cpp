@@ -438,36 +438,15 @@ Status dfa::driver::prepareModelRun(const RunOptions &opts,
     // Hold back the errors of an attempt that a retry, or a run in
     // segments, may get past.
     bool segmentable = segments && modelKind(modelPath) == ModelKind::ONNX;
-    struct Held {
-      Location loc;
-      DiagnosticSeverity severity;
-      std::string message;
-      std::vector<std::pair<Location, std::string>> notes;
-    };
-    std::vector<Held> held;
+    HeldDiagnostics held;
     {
-      std::optional<ScopedDiagnosticHandler> hold;
+      std::unique_ptr<ScopedDiagnosticHandler> hold;
       if (retryable || segmentable)
-        hold.emplace(ctx, [&](Diagnostic &d) {
-          Held h{d.getLocation(), d.getSeverity(), d.str(), {}};
-          for (Diagnostic &note : d.getNotes())
-            h.notes.emplace_back(note.getLocation(), note.str());
-          held.push_back(std::move(h));
-          return success();
-        });
+        hold = held.hold(ctx);
       r = loadModel(opts.model.model, *ctx, importOpts);
     }
-    auto release = [&] {
-      for (Held &h : held) {
-        InFlightDiagnostic diag =
-            h.severity == DiagnosticSeverity::Warning ? emitWarning(h.loc)
-            : h.severity == DiagnosticSeverity::Remark ? emitRemark(h.loc)
-                                                        : emitError(h.loc);
-        diag << h.message;
-        for (auto &[loc, msg] : h.notes)
-          diag.attachNote(loc) << msg;
-      }
-    };
+    auto release = [&] { held.release(); };
+
     if (r.status == Status::Ok || !retryable || r.wantSpecialized.empty()) {
       // (A success's warnings too; a break's error is the segments' work.)
       if (r.status == Status::Ok || !(segmentable && r.graphBreak))

@@ -18,6 +18,30 @@ using namespace mlir;
 using namespace dfa;
 using namespace dfa::driver;
 
+std::unique_ptr<ScopedDiagnosticHandler>
+HeldDiagnostics::hold(MLIRContext *ctx) {
+  return std::make_unique<ScopedDiagnosticHandler>(ctx, [this](Diagnostic &d) {
+    Held h{d.getLocation(), d.getSeverity(), d.str(), {}};
+    for (Diagnostic &note : d.getNotes())
+      h.notes.emplace_back(note.getLocation(), note.str());
+    held.push_back(std::move(h));
+    return success();
+  });
+}
+
+void HeldDiagnostics::release() {
+  for (Held &h : held) {
+    InFlightDiagnostic diag =
+        h.severity == DiagnosticSeverity::Warning ? emitWarning(h.loc)
+        : h.severity == DiagnosticSeverity::Remark ? emitRemark(h.loc)
+                                                    : emitError(h.loc);
+    diag << h.message;
+    for (auto &[loc, msg] : h.notes)
+      diag.attachNote(loc) << msg;
+  }
+  held.clear();
+}
+
 sched::ProgramOp dfa::driver::findProgram(ModuleOp module) {
   sched::ProgramOp found;
   for (auto p : module.getOps<sched::ProgramOp>())

@@ -18,6 +18,7 @@
 #include "dfa/Sim/Sim.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/Support/JSON.h"
 
@@ -40,6 +41,26 @@ struct PreparedRun {
   /// segments (Partition.h) from these inputs; `model` and `func` are unset.
   bool segmented = false;
   std::map<std::string, ref::Tensor> inputsByName;
+};
+
+/// Diagnostics held back while a step runs that a later step may make moot
+/// (a retried import, a graph that runs in segments), then released as
+/// they were: severity, message and notes.
+class HeldDiagnostics {
+public:
+  /// Holds every diagnostic of `ctx` while the returned handler lives.
+  std::unique_ptr<mlir::ScopedDiagnosticHandler> hold(mlir::MLIRContext *ctx);
+  /// Emits what was held, and forgets it.
+  void release();
+
+private:
+  struct Held {
+    mlir::Location loc;
+    mlir::DiagnosticSeverity severity;
+    std::string message;
+    std::vector<std::pair<mlir::Location, std::string>> notes;
+  };
+  std::vector<Held> held;
 };
 
 /// Imports `opts.model` (specializing inputs as asked) and makes its

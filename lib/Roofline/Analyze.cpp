@@ -450,26 +450,35 @@ std::string KernelRoof::boundName() const {
   return name;
 }
 
-Report roofline::joinSegments(std::vector<SegmentReport> parts, double seconds,
+Report roofline::joinSegments(std::vector<SegmentReport> parts,
+                              std::vector<CriticalStep> steps, double seconds,
                               double linkSeconds, int64_t linkBytes,
                               double linkBandwidth, double hostSeconds) {
   Report r;
   r.seconds = seconds;
+  // The chart's roof: the type most FLOPs are in, over every segment.
+  std::map<std::string, std::pair<double, double>> byType; // FLOPs, peak
+  for (const SegmentReport &part : parts)
+    for (const KernelRoof &k : part.report.kernels)
+      if (k.flops > 0) {
+        auto &[flops, peak] = byType[k.dtype];
+        flops += k.flops;
+        peak = std::max(peak, part.report.dtype == k.dtype ? part.report.peak : 0.0);
+      }
+  for (const auto &[type, fp] : byType)
+    if (r.dtype.empty() || fp.first > byType[r.dtype].first) {
+      r.dtype = type;
+      r.peak = fp.second;
+    }
   for (size_t i = 0; i < parts.size(); ++i) {
     Report &p = parts[i].report;
-    std::string prefix = "s" + std::to_string(i) + ": ";
-    if (r.target.empty()) {
-      r.model = p.model;
-      r.target = p.target;
-      r.family = p.family;
+    std::string prefix = "s" + std::to_string(parts[i].index) + ": ";
+    if (r.roofs.empty()) {
       r.simulated = p.simulated;
       r.roofs = p.roofs;
     }
-    // The chart's roof: the type most FLOPs are in, over all segments.
-    if (p.flops > 0 && (r.dtype.empty() || p.flops > r.flops)) {
-      r.dtype = p.dtype;
+    if (r.peak == 0 && p.dtype == r.dtype)
       r.peak = p.peak;
-    }
     r.flops += p.flops;
     r.padFlops += p.padFlops;
     r.padBytes += p.padBytes;
@@ -513,6 +522,15 @@ Report roofline::joinSegments(std::vector<SegmentReport> parts, double seconds,
     r.critical.shares["wait:host"] += hostSeconds;
   }
   r.critical.seconds += linkSeconds + hostSeconds;
+  for (CriticalStep &step : steps)
+    r.critical.steps.push_back(std::move(step));
+  llvm::stable_sort(r.critical.steps, [](const CriticalStep &a, const CriticalStep &b) {
+    return a.start < b.start;
+  });
+  // Nothing overlaps a break's rows: all of them is on the path.
+  for (KernelRoof &k : r.kernels)
+    if (k.name == "host link" || k.name == "host")
+      k.criticalSeconds = k.seconds;
   llvm::stable_sort(r.kernels, [](const KernelRoof &a, const KernelRoof &b) {
     return a.attributed > b.attributed;
   });

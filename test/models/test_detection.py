@@ -103,7 +103,9 @@ def match(got, want):
     """Worst box and score errors of a one-to-one matching of want's
     detections to got's by label; None when a detection has no partner."""
     boxes, scores, labels = got
-    if len(labels) != len(want[2]):
+    if len(labels) != len(want[2]) or len(labels) == 0:
+        return None  # a count that differs, or nothing to compare
+    if not (np.isfinite(boxes).all() and np.isfinite(scores).all()):
         return None
     used = np.zeros(len(labels), bool)
     worst_box = worst_score = 0.0
@@ -114,6 +116,8 @@ def match(got, want):
         db = np.abs(boxes[cand].astype(np.float64) - b).max(axis=1)
         ds = np.abs(scores[cand].astype(np.float64) - s)
         k = int(np.argmin(db / BOX_TOL + ds / SCORE_TOL))
+        if not (db[k] <= BOX_TOL and ds[k] <= SCORE_TOL):
+            return None  # no partner within the tolerances
         used[cand[k]] = True
         worst_box, worst_score = max(worst_box, db[k]), max(worst_score, ds[k])
     return worst_box, worst_score

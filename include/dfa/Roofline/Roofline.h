@@ -168,15 +168,19 @@ void printNodeTable(const Report &r, llvm::raw_ostream &os, size_t top = 20);
 /// host link and the host took between them.
 struct SegmentReport {
   Report report;
+  int index = 0; // the run's device segment number
   double start = 0;
 };
 /// One report for the whole run: the segments' kernels (named "sN: kernel"),
-/// their critical paths on the run's clock, and two more rows: "host link"
+/// their critical paths on the run's clock with the breaks' `steps` (the
+/// transfers and the host's work, on the path since nothing overlaps
+/// them), and two more rows: "host link"
 /// (its own bottleneck, memory at the level "host link": `linkBytes` in
 /// `linkSeconds`, bound by `linkBandwidth`; the rest is the transfers'
 /// latency) and "host" (scheduling: the device waits on the host).
 /// `seconds` is the run's; the mix is over every row.
-Report joinSegments(std::vector<SegmentReport> parts, double seconds,
+Report joinSegments(std::vector<SegmentReport> parts,
+                    std::vector<CriticalStep> steps, double seconds,
                     double linkSeconds, int64_t linkBytes, double linkBandwidth,
                     double hostSeconds);
 

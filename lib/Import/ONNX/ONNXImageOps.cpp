@@ -309,7 +309,16 @@ LogicalResult convertRoiAlign(NodeContext &c, Results &r) {
   }
   int64_t N = xt.getDimSize(0), C = xt.getDimSize(1), H = xt.getDimSize(2),
           W = xt.getDimSize(3), R = rois->shape()[0];
+  if (H < 1 || W < 1 || oh > (1 << 16) || ow > (1 << 16)) {
+    c.error() << "X's height and width must be positive and the output at "
+                 "most 65536 x 65536 bins";
+    return failure();
+  }
   bool half = ctm == "half_pixel";
+  // The sampling arithmetic in the regions' precision, one rounding an
+  // operation, as ONNX's reference does it (float32 regions: float32).
+  bool single = rois->dtype() != ref::DType::F64;
+  auto fl = [single](double v) { return single ? double(float(v)) : v; };
   // Each roi's sampling grid (the adaptive one follows its size).
   struct Roi {
     double y0, x0, binH, binW;
@@ -317,6 +326,7 @@ LogicalResult convertRoiAlign(NodeContext &c, Results &r) {
   };
   std::vector<Roi> grid(R);
   int64_t samples = 1;
+  double work = 0; // sample points the tables take
   for (int64_t i = 0; i < R; ++i) {
     if ((*batch)[i] < 0 || (*batch)[i] >= N) {
       c.error() << "batch index " << (*batch)[i] << " of roi " << i
@@ -324,23 +334,38 @@ LogicalResult convertRoiAlign(NodeContext &c, Results &r) {
       return failure();
     }
     double off = half ? 0.5 : 0.0;
-    double x0 = rois->getDouble(4 * i) * scale - off, y0 = rois->getDouble(4 * i + 1) * scale - off;
-    double w = rois->getDouble(4 * i + 2) * scale - off - x0;
-    double h = rois->getDouble(4 * i + 3) * scale - off - y0;
+    double x0 = fl(fl(rois->getDouble(4 * i) * scale) - off);
+    double y0 = fl(fl(rois->getDouble(4 * i + 1) * scale) - off);
+    double w = fl(fl(fl(rois->getDouble(4 * i + 2) * scale) - off) - x0);
+    double h = fl(fl(fl(rois->getDouble(4 * i + 3) * scale) - off) - y0);
     if (!half) {
       w = std::max(w, 1.0);
       h = std::max(h, 1.0);
     }
-    Roi &g = grid[i];
-    g = {y0, x0, h / double(oh), w / double(ow),
-         ratio > 0 ? ratio : int64_t(std::ceil(h / double(oh))),
-         ratio > 0 ? ratio : int64_t(std::ceil(w / double(ow)))};
-    if (!std::isfinite(h) || !std::isfinite(w) || g.gh > (1 << 16) || g.gw > (1 << 16)) {
-      c.error() << "roi " << i << " gives a sampling grid of " << g.gh << " x "
-                << g.gw << " points a bin";
+    double gh = ratio > 0 ? double(ratio) : std::ceil(fl(h / double(oh)));
+    double gw = ratio > 0 ? double(ratio) : std::ceil(fl(w / double(ow)));
+    if (!std::isfinite(h) || !std::isfinite(w) || !(gh <= (1 << 16)) ||
+        !(gw <= (1 << 16))) {
+      c.error() << "roi " << i << " gives a sampling grid of " << gh << " x "
+                << gw << " points a bin";
       return failure();
     }
-    samples = std::max(samples, std::max<int64_t>(g.gh, 1) * std::max<int64_t>(g.gw, 1));
+    grid[i] = {y0, x0, fl(h / double(oh)), fl(w / double(ow)),
+               std::max<int64_t>(int64_t(gh), 0), std::max<int64_t>(int64_t(gw), 0)};
+    samples = std::max(samples, std::max<int64_t>(grid[i].gh, 1) *
+                                    std::max<int64_t>(grid[i].gw, 1));
+    work += double(oh) * double(grid[i].gh) + double(ow) * double(grid[i].gw);
+  }
+  // Tables and work the host can hold: the avg path's row and column
+  // tables, the max path's corners (with their gathered channels).
+  double avgTable = double(R) * (double(oh) * double(H) + double(W) * double(ow));
+  double maxTable = double(R) * double(oh) * double(ow) * double(samples) * 4 *
+                    double(std::max<int64_t>(C, 1));
+  if (work > double(1 << 30) ||
+      (mode == "avg" ? avgTable : maxTable) > double(1 << 28)) {
+    c.unsupported() << R << " regions of " << oh << " x " << ow << " bins and up to "
+                    << samples << " samples a bin make tables too large";
+    return failure();
   }
   Type elt = xt.getElementType();
   std::optional<ref::DType> dt = ref::dtypeOf(elt);
@@ -350,7 +375,7 @@ LogicalResult convertRoiAlign(NodeContext &c, Results &r) {
   }
   // A sample's bilinear weights along one axis of `size` positions: the
   // two positions and weights, both 0 outside [-1, size].
-  auto axisWeights = [](double v, int64_t size, int64_t pos[2], double w[2]) {
+  auto axisWeights = [&fl](double v, int64_t size, int64_t pos[2], double w[2]) {
     pos[0] = pos[1] = 0;
     w[0] = w[1] = 0;
     if (v < -1.0 || v > double(size))
@@ -365,8 +390,8 @@ LogicalResult convertRoiAlign(NodeContext &c, Results &r) {
     }
     pos[0] = lo;
     pos[1] = hi;
-    w[1] = v - double(lo);
-    w[0] = 1 - w[1];
+    w[1] = fl(v - double(lo));
+    w[0] = fl(1 - w[1]);
   };
   if (R == 0) { // no regions (none at this pyramid level)
     r.push_back(c.constant(ref::Tensor(*dt, {0, C, oh, ow})));
@@ -391,7 +416,8 @@ LogicalResult convertRoiAlign(NodeContext &c, Results &r) {
         const Roi &g = grid[mine[j]];
         for (int64_t ph = 0; ph < oh; ++ph)
           for (int64_t iy = 0; iy < g.gh; ++iy) {
-            double y = g.y0 + double(ph) * g.binH + (double(iy) + 0.5) * g.binH / double(g.gh);
+            double y = fl(fl(g.y0 + fl(double(ph) * g.binH)) +
+                          fl(fl((double(iy) + 0.5) * g.binH) / double(g.gh)));
             int64_t pos[2];
             double w[2];
             axisWeights(y, H, pos, w);
@@ -400,7 +426,8 @@ LogicalResult convertRoiAlign(NodeContext &c, Results &r) {
           }
         for (int64_t pw = 0; pw < ow; ++pw)
           for (int64_t ix = 0; ix < g.gw; ++ix) {
-            double x = g.x0 + double(pw) * g.binW + (double(ix) + 0.5) * g.binW / double(g.gw);
+            double x = fl(fl(g.x0 + fl(double(pw) * g.binW)) +
+                          fl(fl((double(ix) + 0.5) * g.binW) / double(g.gw)));
             int64_t pos[2];
             double w[2];
             axisWeights(x, W, pos, w);
@@ -446,12 +473,7 @@ LogicalResult convertRoiAlign(NodeContext &c, Results &r) {
   }
   // Max: four corners a sample, the row of X (as [N * H * W, C]) each reads
   // and its weight; a bin's unused samples repeat its first.
-  int64_t K = samples * 4, bins = R * oh * ow;
-  if (double(bins) * double(K) > double(1 << 28)) {
-    c.unsupported() << R << " regions of " << oh << " x " << ow << " bins and "
-                    << samples << " samples a bin make a table too large";
-    return failure();
-  }
+  int64_t K = samples * 4, bins = R * oh * ow; // checked above
   ref::Tensor rows(ref::DType::I64, {bins * K}), weights(*dt, {bins * K, 1});
   for (int64_t i = 0; i < R; ++i) {
     const Roi &g = grid[i];
@@ -461,15 +483,17 @@ LogicalResult convertRoiAlign(NodeContext &c, Results &r) {
         int64_t at = ((i * oh + ph) * ow + pw) * K, k = 0;
         for (int64_t iy = 0; iy < g.gh; ++iy)
           for (int64_t ix = 0; ix < g.gw; ++ix) {
-            double y = g.y0 + double(ph) * g.binH + (double(iy) + 0.5) * g.binH / double(g.gh);
-            double x = g.x0 + double(pw) * g.binW + (double(ix) + 0.5) * g.binW / double(g.gw);
+            double y = fl(fl(g.y0 + fl(double(ph) * g.binH)) +
+                          fl(fl((double(iy) + 0.5) * g.binH) / double(g.gh)));
+            double x = fl(fl(g.x0 + fl(double(pw) * g.binW)) +
+                          fl(fl((double(ix) + 0.5) * g.binW) / double(g.gw)));
             int64_t py[2], px[2];
             double wy[2], wx[2];
             axisWeights(y, H, py, wy);
             axisWeights(x, W, px, wx);
             for (int q = 0; q < 4; ++q, ++k) {
               rows.setInt(at + k, base + py[q / 2] * W + px[q % 2]);
-              weights.setDouble(at + k, wy[q / 2] * wx[q % 2]);
+              weights.setDouble(at + k, fl(wy[q / 2] * wx[q % 2]));
             }
           }
         for (; k < K; ++k) { // padding: the bin's first corners again
