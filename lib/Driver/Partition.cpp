@@ -64,8 +64,13 @@ private:
   /// Appends a step at the current time and moves the clock past it.
   void step(SegmentStep s);
   /// Moves `value` to the host (or the device) for `node`, once.
-  void toHost(const std::string &value, const std::string &node);
-  void toDevice(const std::string &value, const std::string &node);
+  void cross(const std::string &value, const std::string &node, bool toHost);
+  void toHost(const std::string &value, const std::string &node) {
+    cross(value, node, true);
+  }
+  void toDevice(const std::string &value, const std::string &node) {
+    cross(value, node, false);
+  }
   /// Imports the next segment (`host`: these nodes, on the host).
   Status importSegment(const std::set<size_t> &host, SegmentInfo &seg,
                        OwningOpRef<ModuleOp> &module);
@@ -142,28 +147,18 @@ void SegmentRunner::step(SegmentStep s) {
   out.steps.push_back(std::move(s));
 }
 
-void SegmentRunner::toHost(const std::string &value, const std::string &node) {
+void SegmentRunner::cross(const std::string &value, const std::string &node,
+                          bool toHost) {
   Where &w = whereOf(value);
-  if (w.host)
+  bool &there = toHost ? w.host : w.device;
+  if (there)
     return;
-  w.host = true;
+  there = true;
   if (!link)
     return;
   double bytes = double(rv.values.at(value).byteSize());
-  step({SegmentStep::ToHost, value, node, int64_t(bytes), 0, 0, 0,
-        target::transferSeconds(*t, *link, bytes)});
-}
-
-void SegmentRunner::toDevice(const std::string &value, const std::string &node) {
-  Where &w = whereOf(value);
-  if (w.device)
-    return;
-  w.device = true;
-  if (!link)
-    return;
-  double bytes = double(rv.values.at(value).byteSize());
-  step({SegmentStep::ToDevice, value, node, int64_t(bytes), 0, 0, 0,
-        target::transferSeconds(*t, *link, bytes)});
+  step({toHost ? SegmentStep::ToHost : SegmentStep::ToDevice, value, node,
+        int64_t(bytes), 0, 0, 0, target::transferSeconds(*t, *link, bytes)});
 }
 
 Status SegmentRunner::importSegment(const std::set<size_t> &host,

@@ -373,6 +373,11 @@ LogicalResult convertRoiAlign(NodeContext &c, Results &r) {
     c.unsupported() << "X must be a float tensor";
     return failure();
   }
+  // Sample `i` of `g` in bin `p` along one axis: start + p * bin +
+  // (i + 0.5) * bin / g, as the reference evaluates it.
+  auto sampleAt = [&fl](double start, int64_t p, double bin, int64_t i, int64_t g) {
+    return fl(fl(start + fl(double(p) * bin)) + fl(fl((double(i) + 0.5) * bin) / double(g)));
+  };
   // A sample's bilinear weights along one axis of `size` positions: the
   // two positions and weights, both 0 outside [-1, size].
   auto axisWeights = [&fl](double v, int64_t size, int64_t pos[2], double w[2]) {
@@ -416,8 +421,7 @@ LogicalResult convertRoiAlign(NodeContext &c, Results &r) {
         const Roi &g = grid[mine[j]];
         for (int64_t ph = 0; ph < oh; ++ph)
           for (int64_t iy = 0; iy < g.gh; ++iy) {
-            double y = fl(fl(g.y0 + fl(double(ph) * g.binH)) +
-                          fl(fl((double(iy) + 0.5) * g.binH) / double(g.gh)));
+            double y = sampleAt(g.y0, ph, g.binH, iy, g.gh);
             int64_t pos[2];
             double w[2];
             axisWeights(y, H, pos, w);
@@ -426,8 +430,7 @@ LogicalResult convertRoiAlign(NodeContext &c, Results &r) {
           }
         for (int64_t pw = 0; pw < ow; ++pw)
           for (int64_t ix = 0; ix < g.gw; ++ix) {
-            double x = fl(fl(g.x0 + fl(double(pw) * g.binW)) +
-                          fl(fl((double(ix) + 0.5) * g.binW) / double(g.gw)));
+            double x = sampleAt(g.x0, pw, g.binW, ix, g.gw);
             int64_t pos[2];
             double w[2];
             axisWeights(x, W, pos, w);
@@ -483,10 +486,8 @@ LogicalResult convertRoiAlign(NodeContext &c, Results &r) {
         int64_t at = ((i * oh + ph) * ow + pw) * K, k = 0;
         for (int64_t iy = 0; iy < g.gh; ++iy)
           for (int64_t ix = 0; ix < g.gw; ++ix) {
-            double y = fl(fl(g.y0 + fl(double(ph) * g.binH)) +
-                          fl(fl((double(iy) + 0.5) * g.binH) / double(g.gh)));
-            double x = fl(fl(g.x0 + fl(double(pw) * g.binW)) +
-                          fl(fl((double(ix) + 0.5) * g.binW) / double(g.gw)));
+            double y = sampleAt(g.y0, ph, g.binH, iy, g.gh);
+            double x = sampleAt(g.x0, pw, g.binW, ix, g.gw);
             int64_t py[2], px[2];
             double wy[2], wx[2];
             axisWeights(y, H, py, wy);

@@ -946,6 +946,14 @@ LogicalResult Importer::importNode(const onnx::NodeProto &node, size_t index) {
   // (A subgraph's node keeps its constant: its names are its own.)
   if (rt && rt->host.empty() && nc.readRuntime && mainNode) {
     DenseMap<Operation *, Value> argOf;
+    // The constant `c` as the host's value `value`: an argument.
+    auto hostValue = [&](const std::string &value, graph::ConstantOp c) {
+      ref::Tensor t = ref::tensorFromAttr(c.getValue());
+      made[value] = t;
+      if (seg)
+        seg->made.push_back({value, name, node.op_type(), t});
+      return runtimeInput(value, t);
+    };
     for (int i = 0; i < node.output_size() && i < (int)results.size(); ++i) {
       const std::string &out = node.output(i);
       auto c = results[i] ? results[i].getDefiningOp<graph::ConstantOp>()
@@ -956,11 +964,7 @@ LogicalResult Importer::importNode(const onnx::NodeProto &node, size_t index) {
         continue;
       Value &arg = argOf[c];
       if (!arg) {
-        ref::Tensor t = ref::tensorFromAttr(c.getValue());
-        made[out] = t;
-        if (seg)
-          seg->made.push_back({out, name, node.op_type(), t});
-        arg = runtimeInput(out, t);
+        arg = hostValue(out, c);
       } else if (seg) {
         seg->aliases.push_back({out, runtimeArgs.lookup(arg)});
       }
@@ -970,14 +974,9 @@ LogicalResult Importer::importNode(const onnx::NodeProto &node, size_t index) {
     // The tables the converter computed from what it read.
     for (auto [k, op] : llvm::enumerate(nc.hostConstants)) {
       Value &arg = argOf[op];
-      if (arg)
-        continue;
-      std::string value = name + "#host" + std::to_string(k);
-      ref::Tensor t = ref::tensorFromAttr(cast<graph::ConstantOp>(op).getValue());
-      made[value] = t;
-      if (seg)
-        seg->made.push_back({value, name, node.op_type(), t});
-      arg = runtimeInput(value, t);
+      if (!arg)
+        arg = hostValue(name + "#host" + std::to_string(k),
+                        cast<graph::ConstantOp>(op));
     }
     for (auto [op, arg] : argOf) {
       op->getResult(0).replaceAllUsesWith(arg);
