@@ -86,6 +86,32 @@ Classification dfa::bisect::classify(const Findings &f) {
     c.runnerUpWhyNot = std::move(whyNot);
     return c;
   };
+  if (f.boundary) {
+    // First: whatever happened after, it began with a value that changed
+    // on its way to the device.
+    // A transfer must be exact: whatever differs was done to it on the way.
+    const Findings::Boundary &b = *f.boundary;
+    c.verdict = "logic";
+    c.exitCode = LogicMismatch;
+    say(llvm::formatv("'{0}' reached the device for segment {1} other than "
+                      "the host sent it: {2} of {3} elements differ",
+                      b.value, f.segment, b.differing, b.elements)
+            .str());
+    say(b.evidence);
+    if (!f.failure.empty())
+      say("the segment then fails (" + f.failure + "): " + f.failureMessage);
+    if (b.kind == "layout")
+      return conclude(5, 0.9, 6,
+                      "every value arrived, in the other order: the copy's "
+                      "strides, not its buffer");
+    if (b.kind == "stale")
+      return conclude(7, 0.85, 6,
+                      "the buffer is the right one; the segment read it "
+                      "before the copy into it completed");
+    return conclude(6, 0.6, 7,
+                    "the bytes that arrived are neither an earlier value "
+                    "nor a reordering of the sent one");
+  }
   if (f.failure == "compile") {
     stopped("compile", CompileFailure);
     llvm::StringRef msg(f.failureMessage);
@@ -135,6 +161,7 @@ Classification dfa::bisect::classify(const Findings &f) {
   if (!anyFailed)
     return c;
 
+
   // Which outputs failed and how: logic (structure, NaN, a bit-exact
   // contract) or numerics.
   const Comparison *worst = nullptr;
@@ -163,6 +190,21 @@ Classification dfa::bisect::classify(const Findings &f) {
         "expected outputs");
     c.runnerUp = 1;
     c.runnerUpWhyNot = "the expected outputs come from the model's source";
+    return c;
+  }
+  if (f.hostDivergence) {
+    c.layer = 8;
+    c.confidence = 0.5;
+    say(llvm::formatv("each of the {0} device segments computes right from "
+                      "what it read, and every transfer arrived as sent",
+                      f.segments)
+            .str());
+    say("the outputs still differ: a data-dependent decision on the host (a "
+        "count, a kept box, a branch) took the device's rounded values "
+        "another way than the reference's");
+    c.runnerUp = 2;
+    c.runnerUpWhyNot = "the reference runs the same segments on the same "
+                       "host code";
     return c;
   }
   std::string node = f.node ? "'" + f.node->name + "' (" + f.node->op + ")" : "";

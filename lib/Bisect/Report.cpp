@@ -112,6 +112,9 @@ std::string dfa::bisect::verdictLine(const Findings &f, const Classification &c)
       what = at->name + " " + typeString(*at) + ": " + summary(*at);
   }
   std::string where = f.stage.empty() ? "" : ", stage " + f.stage;
+  if (f.segment >= 0)
+    where = (f.boundary ? ", host link to segment " : ", segment ") +
+            std::to_string(f.segment) + where;
   if (!f.pass.empty())
     where += " (" + f.pass + ")";
   return llvm::formatv("FAIL {0} on {1}: {2}{3} -> layer {4} {5} ({6:f2}) "
@@ -129,6 +132,16 @@ void dfa::bisect::printReport(const Findings &f, const Classification &c,
   for (const Comparison &o : f.outputs)
     os << "  output '" << o.name << "' " << typeString(o) << ": "
        << (o.failed() ? summary(o) : std::string("ok")) << "\n";
+  if (f.segments > 0)
+    os << "  the graph breaks: run in " << f.segments << " device segment"
+       << (f.segments == 1 ? "" : "s")
+       << (f.segment >= 0 ? ", findings in segment " + std::to_string(f.segment)
+                          : std::string())
+       << "\n";
+  if (f.boundary)
+    os << "  host link: '" << f.boundary->value << "' arrived "
+       << f.boundary->kind << " (" << f.boundary->differing << "/"
+       << f.boundary->elements << " elements differ)\n";
   if (!f.ladder.empty()) {
     os << "  stages:";
     for (const Rung &r : f.ladder)
@@ -191,6 +204,21 @@ void dfa::bisect::writeJson(const Findings &f, const Classification &c,
       for (const Comparison &o : f.outputs)
         j.object([&] { metricsJson(j, o); });
     });
+    if (f.segments > 0)
+      j.attributeObject("segments", [&] {
+        j.attribute("device_segments", int64_t(f.segments));
+        j.attribute("segment", f.segment >= 0 ? llvm::json::Value(f.segment)
+                                              : llvm::json::Value(nullptr));
+        j.attribute("host_divergence", f.hostDivergence);
+        if (f.boundary)
+          j.attributeObject("boundary", [&] {
+            j.attribute("value", f.boundary->value);
+            j.attribute("kind", f.boundary->kind);
+            j.attribute("elements", f.boundary->elements);
+            j.attribute("differing", f.boundary->differing);
+            j.attribute("evidence", f.boundary->evidence);
+          });
+      });
     j.attributeArray("stages", [&] {
       for (const Rung &r : f.ladder)
         j.object([&] {

@@ -21,6 +21,7 @@
 
 #include "BisectReduce.h"
 #include "BisectRun.h"
+#include "Partition.h"
 #include "Pipeline.h"
 #include "RunTarget.h"
 
@@ -387,6 +388,269 @@ Signature quickCheck(BisectEnv &env, ModuleOp graph, ArrayRef<ref::Tensor> args)
 
 } // namespace
 
+/// Steps 1-4 on one graph (`b.graph` on `b.args`): the references, the
+/// schedule and, when it fails, the ladder and the first wrong node. An
+/// exit code when the graph cannot be bisected at all.
+std::optional<int> bisectGraph(Bisector &b, const std::vector<std::string> &names,
+                               const std::vector<NamedTensor> &expected) {
+  BisectEnv &env = b.env;
+  const BisectOptions &opts = env.opts;
+  Findings &f = b.f;
+  for (const ref::Tensor &a : b.args)
+    b.argsStored.push_back(sim::toDeviceFormat(env.target, a));
+
+  // 1. References.
+  FailureOr<SmallVector<ref::Tensor>> same = b.same.run(b.main, b.argsStored);
+  FailureOr<SmallVector<ref::Tensor>> exact = b.oracle.run(b.main, b.args);
+  if (failed(same) || failed(exact)) {
+    env.printer.error("the CPU reference cannot run the model on these inputs");
+    return Usage;
+  }
+  for (const ref::Tensor &t : *same)
+    b.sameOut.push_back(sim::toDeviceFormat(env.target, t));
+  b.oracleOut.assign(exact->begin(), exact->end());
+  if (!expected.empty()) {
+    // The reference against the model's own expected outputs, leniently:
+    // they come from another implementation.
+    bool ok = expected.size() == b.sameOut.size();
+    Operation *ret = b.main.getBody().front().getTerminator();
+    for (size_t i = 0; ok && i < b.sameOut.size(); ++i) {
+      Value v = ret->getOperand(i);
+      int64_t k = 1;
+      OpClass cls = v.getDefiningOp() ? classOf(v.getDefiningOp(), k)
+                                      : OpClass::Movement;
+      Format stored = storedFormat(
+          env.target, cast<RankedTensorType>(v.getType()).getElementType());
+      const ref::Tensor &want = expected[i].tensor;
+      ok = want.shape() == b.sameOut[i].shape() &&
+           want.dtype() == b.sameOut[i].dtype() &&
+           !compare(b.sameOut[i], want, b.oracleOut[i],
+                    budgetFor(cls == OpClass::Movement ? OpClass::Elementwise : cls,
+                              k, lenientProfile(), stored, Format(), true))
+                .failed();
+    }
+    f.referenceMatchesExpected = ok;
+  }
+
+  // 2. The schedule.
+  Execution device =
+      execute(env, b.graph, env.stopStage, b.argsStored, env.stopPasses);
+  for (const std::string &w : device.warnings)
+    llvm::errs() << "dfa-bisect: warning: " << w << "\n";
+  if (!device.failure.empty()) {
+    f.failure = device.failure;
+    f.failureMessage = device.message;
+    f.failureStage = device.failedStage;
+  } else {
+    f.outputs = compareOutputs(env, b.main, names, device.outputs, b.sameOut,
+                               b.oracleOut);
+    Execution again =
+        env.stopStage == kSchedStage
+            ? rerun(env, *device.module, b.argsStored)
+            : execute(env, b.graph, env.stopStage, b.argsStored, env.stopPasses);
+    for (size_t i = 0; i < again.outputs.size() && i < device.outputs.size(); ++i)
+      if (std::memcmp(again.outputs[i].bytes(), device.outputs[i].bytes(),
+                      device.outputs[i].byteSize()) != 0)
+        f.nondeterministic = true;
+  }
+  bool failing = !f.failure.empty() || anyFailed(f.outputs) || f.nondeterministic;
+  // Precision or logic: with narrow accumulators, does f32 accumulation
+  // make the answer right? (The verdict's own evidence, so --check and
+  // --reduce's checks run it too.)
+  if (f.failure.empty() && anyFailed(f.outputs) && env.stopStage == kSchedStage)
+    f.f32AccumulatorFixes = f32AccumulatorProbe(env, *device.module, b.argsStored,
+                                                b.main, names, b.sameOut,
+                                                b.oracleOut);
+
+  // 3-4. Where, unless only the verdict was asked for.
+  if (failing && !opts.check) {
+    if (f.failure == "compile") {
+      f.stage = f.failureStage;
+    } else {
+      b.climb(names);
+      if (f.failure.empty() && !f.stage.empty())
+        b.locateNode(stageIndex(f.stage));
+
+    }
+  }
+  return std::nullopt;
+}
+
+/// The report, and the exit code.
+int finish(const BisectOptions &opts, const Findings &f, const Classification &c) {
+  if (opts.json)
+    writeJson(f, c, llvm::outs());
+  else if (opts.check)
+    llvm::outs() << verdictLine(f, c) << "\n";
+  else
+    printReport(f, c, llvm::outs());
+  llvm::outs().flush();
+  if (opts.interesting >= 0)
+    return int(c.exitCode) == opts.interesting ? 0 : 1;
+  return int(c.exitCode);
+}
+
+/// What arrived on the device for `value` against what the host sent:
+/// the sent matrix with its minor strides swapped (a layout fault), an
+/// earlier value of its size or zeros (a stale buffer), or other bytes.
+Findings::Boundary boundaryOf(const std::string &value, const ref::Tensor &sent,
+                              const ref::Tensor &got,
+                              const std::map<std::string, ref::Tensor> &values) {
+  Findings::Boundary b;
+  b.value = value;
+  b.elements = sent.numElements();
+  size_t e = ref::dtypeSize(sent.dtype());
+  for (int64_t i = 0; i < b.elements; ++i)
+    b.differing += std::memcmp(sent.bytes() + i * e, got.bytes() + i * e, e) != 0;
+  auto same = [&](const ref::Tensor &x) {
+    return x.dtype() == got.dtype() && x.shape() == got.shape() &&
+           std::memcmp(x.bytes(), got.bytes(), got.byteSize()) == 0;
+  };
+  if (std::optional<ref::Tensor> swapped = swapMinorStrides(sent); swapped && same(*swapped)) {
+    b.kind = "layout";
+    b.evidence = "what arrived is exactly the sent value with its two minor "
+                 "strides swapped: the copy wrote it in the wrong layout";
+    return b;
+  }
+  for (const auto &[name, held] : values)
+    if (name != value && same(held)) {
+      b.kind = "stale";
+      b.evidence = "what arrived is exactly '" + name +
+                   "', an earlier value of the same size: the segment read "
+                   "a reused buffer before the copy into it landed";
+      return b;
+    }
+  bool zeros = true;
+  for (size_t i = 0; zeros && i < got.byteSize(); ++i)
+    zeros = got.bytes()[i] == 0;
+  if (zeros) {
+    b.kind = "stale";
+    b.evidence = "what arrived is all zeros, the buffer before any copy: "
+                 "the segment read it before the copy landed";
+    return b;
+  }
+  b.kind = "bytes";
+  b.evidence = "what arrived is neither a reordering of the sent value nor "
+               "an earlier one";
+  return b;
+}
+
+/// A graph that breaks: the same segments run on the CPU reference and on
+/// the target; outputs judged by the tolerance model; then, in order, the
+/// first transfer to the device that did not arrive as sent (a host/device
+/// boundary fault), else the first device segment that is wrong from its
+/// own arguments, bisected as a whole graph is.
+int bisectSegments(BisectEnv &env, const PreparedRun &prepared) {
+  const BisectOptions &opts = env.opts;
+  const RunOptions &run = opts.run;
+  if (!opts.reduce.empty())
+    return usage(env.printer, "--reduce needs one compiled graph; this one "
+                              "breaks (run in segments): reduce a segment "
+                              "with dfa-compile --check's breaks in mind");
+  RunOptions refOpts = run;
+  refOpts.target = target::kReferenceTarget;
+  refOpts.inject.clear();
+  refOpts.timeOnly = false;
+  refOpts.trace.clear();
+  SegmentedRun ref;
+  ref.keep = true;
+  if (runInSegments(refOpts, prepared.inputsByName, nullptr, env.ctx,
+                    env.printer, ref) != Status::Ok) {
+    env.printer.error("the CPU reference cannot run the model on these inputs");
+    return Usage;
+  }
+  RunOptions devOpts = run;
+  devOpts.timeOnly = false;
+  devOpts.trace.clear();
+  SegmentedRun dev;
+  dev.keep = true;
+  Status s = runInSegments(devOpts, prepared.inputsByName, &env.target, env.ctx,
+                           env.printer, dev);
+  Findings f;
+  f.model = llvm::sys::path::filename(run.model.model).str();
+  f.target = env.target.name;
+  f.profile = env.profile.name;
+  f.inject = run.inject;
+  f.segments = int(dev.segments.size());
+  // The host link: every argument as the device held it, against the
+  // host's value (a transfer must be exact). First, whatever followed.
+  auto checkBoundary = [&] {
+    for (const SegmentedRun::Segment &seg : dev.segments)
+      for (auto [k, name] : llvm::enumerate(seg.argNames)) {
+        auto sent = dev.values.find(name);
+        if (sent == dev.values.end())
+          continue; // the run stopped before the host kept it
+        const ref::Tensor &got = seg.args[k];
+        if (sent->second.byteSize() == got.byteSize() &&
+            std::memcmp(sent->second.bytes(), got.bytes(), got.byteSize()) == 0)
+          continue;
+        f.boundary = boundaryOf(name, sent->second, got, dev.values);
+        f.segment = seg.index;
+        return;
+      }
+  };
+  if (s != Status::Ok) {
+    f.failure = s == Status::Deadlock           ? "deadlock"
+                : s == Status::ScheduleConflict ? "race"
+                : s == Status::Unsupported || s == Status::DoesNotFit ||
+                        s == Status::InvalidModel
+                    ? "compile"
+                    : "runtime";
+    f.failureMessage = "segment " + std::to_string(f.segments ? f.segments - 1 : 0) +
+                       " fails (exit " + std::to_string(exitCode(s)) +
+                       "; the error above)";
+    f.failureStage = f.failure == "compile" ? stageName(Stage::Sched).str() : "";
+    f.stage = f.failureStage;
+    f.segment = dev.segments.empty() ? 0 : dev.segments.back().index;
+    checkBoundary();
+    return finish(opts, f, classify(f));
+  }
+  // The outputs, each judged as the op that made it (in the segment that
+  // made it; a value the host made is held to its own type).
+  for (size_t i = 0; i < dev.outputs.size() && i < ref.outputs.size(); ++i) {
+    const std::string &name = dev.outNames[i];
+    Operation *producer = nullptr;
+    Type type = RankedTensorType::get(
+        ref.outputs[i].shape(), ref::mlirTypeOf(ref.outputs[i].dtype(), &env.ctx));
+    for (const SegmentedRun::Segment &seg : dev.segments)
+      for (auto [k, result] : llvm::enumerate(seg.resultNames))
+        if (result == name) {
+          auto main = seg.module.get().lookupSymbol<func::FuncOp>("main");
+          Value v = main.getBody().front().getTerminator()->getOperand(k);
+          producer = v.getDefiningOp();
+          type = v.getType();
+        }
+    f.outputs.push_back(compareValue(
+        env, name, producer, type, dev.outputs[i],
+        sim::toDeviceFormat(env.target, ref.outputs[i]), ref.outputs[i], true));
+  }
+  if (anyFailed(f.outputs)) {
+    checkBoundary();
+    // Else the first segment wrong from what it read.
+    for (const SegmentedRun::Segment &seg : dev.segments) {
+      if (f.boundary || opts.check)
+        break;
+      Bisector b(env, seg.module.get(), seg.module.get().lookupSymbol<func::FuncOp>("main"));
+      b.args.assign(seg.args.begin(), seg.args.end());
+      if (std::optional<int> code = bisectGraph(b, seg.resultNames, {}))
+        return *code;
+      if (b.f.failure.empty() && !anyFailed(b.f.outputs) && !b.f.nondeterministic)
+        continue;
+      Findings whole = std::move(f);
+      f = std::move(b.f);
+      f.model = whole.model;
+      f.target = whole.target;
+      f.profile = whole.profile;
+      f.inject = whole.inject;
+      f.segments = whole.segments;
+      f.segment = seg.index;
+      break;
+    }
+    f.hostDivergence = !f.boundary && f.segment < 0 && !opts.check;
+  }
+  return finish(opts, f, classify(f));
+}
+
 int dfa::driver::bisectMain(const BisectOptions &opts) {
   auto ctx = createContext();
   DiagnosticPrinter printer(*ctx, "dfa-bisect");
@@ -439,9 +703,11 @@ int dfa::driver::bisectMain(const BisectOptions &opts) {
   }
   PreparedRun prepared;
   if (Status s = prepareModelRun(run, inputFiles, expectFiles, *ctx, printer,
-                                 prepared);
+                                 prepared, /*segments=*/true);
       s != Status::Ok)
     return setupFailure(s);
+  if (prepared.segmented)
+    return bisectSegments(env, prepared);
   // Two references keep every value (the stored-format one and the oracle).
   double need =
       2 * ref::peakLiveBytes(prepared.func.getBody().front(), /*keepValues=*/true);
@@ -458,84 +724,8 @@ int dfa::driver::bisectMain(const BisectOptions &opts) {
   f.profile = profile->name;
   f.inject = run.inject;
   b.args = prepared.args;
-  for (const ref::Tensor &a : b.args)
-    b.argsStored.push_back(sim::toDeviceFormat(env.target, a));
-
-  // 1. References.
-  FailureOr<SmallVector<ref::Tensor>> same = b.same.run(b.main, b.argsStored);
-  FailureOr<SmallVector<ref::Tensor>> exact = b.oracle.run(b.main, b.args);
-  if (failed(same) || failed(exact)) {
-    printer.error("the CPU reference cannot run the model on these inputs");
-    return Usage;
-  }
-  for (const ref::Tensor &t : *same)
-    b.sameOut.push_back(sim::toDeviceFormat(env.target, t));
-  b.oracleOut.assign(exact->begin(), exact->end());
-  const std::vector<std::string> &names = prepared.outNames;
-  if (!prepared.expected.empty()) {
-    // The reference against the model's own expected outputs, leniently:
-    // they come from another implementation.
-    bool ok = prepared.expected.size() == b.sameOut.size();
-    Operation *ret = b.main.getBody().front().getTerminator();
-    for (size_t i = 0; ok && i < b.sameOut.size(); ++i) {
-      Value v = ret->getOperand(i);
-      int64_t k = 1;
-      OpClass cls = v.getDefiningOp() ? classOf(v.getDefiningOp(), k)
-                                      : OpClass::Movement;
-      Format stored = storedFormat(
-          env.target, cast<RankedTensorType>(v.getType()).getElementType());
-      const ref::Tensor &want = prepared.expected[i].tensor;
-      ok = want.shape() == b.sameOut[i].shape() &&
-           want.dtype() == b.sameOut[i].dtype() &&
-           !compare(b.sameOut[i], want, b.oracleOut[i],
-                    budgetFor(cls == OpClass::Movement ? OpClass::Elementwise : cls,
-                              k, lenientProfile(), stored, Format(), true))
-                .failed();
-    }
-    f.referenceMatchesExpected = ok;
-  }
-
-  // 2. The schedule.
-  Execution device =
-      execute(env, b.graph, env.stopStage, b.argsStored, env.stopPasses);
-  for (const std::string &w : device.warnings)
-    llvm::errs() << "dfa-bisect: warning: " << w << "\n";
-  if (!device.failure.empty()) {
-    f.failure = device.failure;
-    f.failureMessage = device.message;
-    f.failureStage = device.failedStage;
-  } else {
-    f.outputs = compareOutputs(env, b.main, names, device.outputs, b.sameOut,
-                               b.oracleOut);
-    Execution again =
-        env.stopStage == kSchedStage
-            ? rerun(env, *device.module, b.argsStored)
-            : execute(env, b.graph, env.stopStage, b.argsStored, env.stopPasses);
-    for (size_t i = 0; i < again.outputs.size() && i < device.outputs.size(); ++i)
-      if (std::memcmp(again.outputs[i].bytes(), device.outputs[i].bytes(),
-                      device.outputs[i].byteSize()) != 0)
-        f.nondeterministic = true;
-  }
-  bool failing = !f.failure.empty() || anyFailed(f.outputs) || f.nondeterministic;
-  // Precision or logic: with narrow accumulators, does f32 accumulation
-  // make the answer right? (The verdict's own evidence, so --check and
-  // --reduce's checks run it too.)
-  if (f.failure.empty() && anyFailed(f.outputs) && env.stopStage == kSchedStage)
-    f.f32AccumulatorFixes = f32AccumulatorProbe(env, *device.module, b.argsStored,
-                                                b.main, names, b.sameOut,
-                                                b.oracleOut);
-
-  // 3-4. Where, unless only the verdict was asked for.
-  if (failing && !opts.check) {
-    if (f.failure == "compile") {
-      f.stage = f.failureStage;
-    } else {
-      b.climb(names);
-      if (f.failure.empty() && !f.stage.empty())
-        b.locateNode(stageIndex(f.stage));
-
-    }
-  }
+  if (std::optional<int> code = bisectGraph(b, prepared.outNames, prepared.expected))
+    return *code;
   Classification c = classify(f);
   if (!opts.reduce.empty() && c.exitCode != Pass && f.failure != "compile") {
     std::optional<size_t> first;
@@ -576,14 +766,5 @@ int dfa::driver::bisectMain(const BisectOptions &opts) {
       return Usage;
     f.reproducer = opts.reduce;
   }
-  if (opts.json)
-    writeJson(f, c, llvm::outs());
-  else if (opts.check)
-    llvm::outs() << verdictLine(f, c) << "\n";
-  else
-    printReport(f, c, llvm::outs());
-  llvm::outs().flush();
-  if (opts.interesting >= 0)
-    return int(c.exitCode) == opts.interesting ? 0 : 1;
-  return int(c.exitCode);
+  return finish(opts, f, c);
 }

@@ -9,6 +9,23 @@
 using namespace dfa;
 using namespace dfa::driver;
 
+/// `flag`'s NAME=N arguments (N >= 0; the last '=' splits, so a node name
+/// may hold one) into `out`.
+static Status parseSizes(llvm::StringRef flag, const std::vector<std::string> &args,
+                         std::map<std::string, int64_t> &out,
+                         DiagnosticPrinter &printer) {
+  for (const std::string &arg : args) {
+    auto [name, value] = llvm::StringRef(arg).rsplit('=');
+    int64_t n;
+    if (name.trim().empty() || value.getAsInteger(10, n) || n < 0) {
+      printer.error(flag + " expects NAME=N with N >= 0, got '" + arg + "'");
+      return Status::Usage;
+    }
+    out[name.trim().str()] = n;
+  }
+  return Status::Ok;
+}
+
 Status dfa::driver::buildImportOptions(
     const ModelFlags &flags, const std::map<std::string, ref::Tensor> &inputs,
     const std::vector<std::string> &extraSpecialize, ONNXImportOptions &out,
@@ -24,15 +41,10 @@ Status dfa::driver::buildImportOptions(
     }
     out.shapes[name] = dims;
   }
-  for (const std::string &arg : flags.dims) {
-    auto [name, value] = llvm::StringRef(arg).split('=');
-    int64_t n;
-    if (name.empty() || value.getAsInteger(10, n) || n < 0) {
-      printer.error("--dim expects NAME=N with N >= 0, got '" + arg + "'");
-      return Status::Usage;
-    }
-    out.dims[name.trim().str()] = n;
-  }
+  if (Status s = parseSizes("--dim", flags.dims, out.dims, printer); s != Status::Ok)
+    return s;
+  if (Status s = parseMaxDims(flags, out.maxDims, printer); s != Status::Ok)
+    return s;
   std::vector<std::string> all = flags.specialize;
   all.insert(all.end(), extraSpecialize.begin(), extraSpecialize.end());
   for (const std::string &arg : all) {
@@ -61,4 +73,10 @@ Status dfa::driver::buildImportOptions(
     out.specialized[name.str()] = it->second;
   }
   return Status::Ok;
+}
+
+Status dfa::driver::parseMaxDims(const ModelFlags &flags,
+                                 std::map<std::string, int64_t> &out,
+                                 DiagnosticPrinter &printer) {
+  return parseSizes("--max-dim", flags.maxDims, out, printer);
 }

@@ -19,6 +19,10 @@ Status buildImportOptions(const ModelFlags &flags,
                           const std::vector<std::string> &extraSpecialize,
                           ONNXImportOptions &out, DiagnosticPrinter &printer);
 
+/// Fills `out` from --max-dim NAME=N.
+Status parseMaxDims(const ModelFlags &flags, std::map<std::string, int64_t> &out,
+                    DiagnosticPrinter &printer);
+
 } // namespace dfa::driver
 
 #endif // LIB_DRIVER_MODELFLAGS_H

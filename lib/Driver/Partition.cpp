@@ -6,10 +6,14 @@
 
 #include "Partition.h"
 #include "Format.h"
+#include "ModelFlags.h"
 #include "RunTarget.h"
 
+#include "dfa/Bisect/Pattern.h"
 #include "dfa/Reference/Evaluator.h"
+#include "dfa/Roofline/Roofline.h"
 #include "dfa/Target/Cost.h"
+#include "dfa/Transforms/Faults.h"
 #include "dialects/Graph/GraphOps.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -38,6 +42,8 @@ public:
   }
 
   Status run(const std::map<std::string, ref::Tensor> &inputs);
+  /// Every value the host knows, for SegmentedRun::values.
+  std::map<std::string, ref::Tensor> takeValues() { return std::move(rv.values); }
 
 private:
   const RunOptions &opts;
@@ -51,13 +57,30 @@ private:
   /// what the host computes; 0 when there is none.
   double hostBandwidth = 0;
   RuntimeValues rv;
+  /// `--max-dim`: bounds of data-dependent dims, by name.
+  std::map<std::string, int64_t> maxDims;
   std::map<std::string, Where> where;
   /// A value known under a second name (an alias) moves as its original.
   std::map<std::string, std::string> aliasOf;
-  Where &whereOf(const std::string &value) {
+  const std::string &original(const std::string &value) const {
     auto it = aliasOf.find(value);
-    return where[it == aliasOf.end() ? value : it->second];
+    return it == aliasOf.end() ? value : it->second;
   }
+  Where &whereOf(const std::string &value) { return where[original(value)]; }
+  /// The device's copy of each value that crossed to it or that a device
+  /// segment made (by original name); a constant is compiled in.
+  std::map<std::string, ref::Tensor> deviceCopies;
+  const ref::Tensor &deviceValue(const std::string &value) const {
+    auto it = deviceCopies.find(original(value));
+    return it != deviceCopies.end() ? it->second : rv.values.at(value);
+  }
+  /// A host-link fault to plant (`--inject`), until it is; the segments
+  /// compile with `compileOpts`, which leaves it out.
+  FaultSpec fault;
+  RunOptions compileOpts;
+  /// What lands on the device when the host sends `value`: the value, or
+  /// what the planted fault makes of it.
+  ref::Tensor landed(const std::string &value);
   double clock = 0;
   int deviceSegments = 0;
 
@@ -71,12 +94,16 @@ private:
   void toDevice(const std::string &value, const std::string &node) {
     cross(value, node, false);
   }
-  /// Imports the next segment (`host`: these nodes, on the host).
+  /// Imports the next segment (`host`: these nodes, on the host;
+  /// `padded`: bounded values padded to their bounds).
   Status importSegment(const std::set<size_t> &host, SegmentInfo &seg,
-                       OwningOpRef<ModuleOp> &module);
+                       OwningOpRef<ModuleOp> &module, bool padded = false);
   /// Runs a device segment: compiled and simulated on the target, or
-  /// evaluated where there is no target (or nothing to compile).
-  Status deviceSegment(ModuleOp module, SegmentInfo &seg);
+  /// evaluated where there is no target (or nothing to compile). With
+  /// `padded` (the same segment, its bounded values padded: `pseg`), the
+  /// values are `module`'s and the time is `padded`'s.
+  Status deviceSegment(ModuleOp module, SegmentInfo &seg, ModuleOp padded = {},
+                       const SegmentInfo *pseg = nullptr);
   /// Runs the nodes no device segment can hold on the host.
   Status hostSegment(const std::set<size_t> &nodes);
   /// Evaluates `func` on the CPU reference.
@@ -147,6 +174,29 @@ void SegmentRunner::step(SegmentStep s) {
   out.steps.push_back(std::move(s));
 }
 
+ref::Tensor SegmentRunner::landed(const std::string &value) {
+  const ref::Tensor &sent = rv.values.at(value);
+  if (fault.name == "host-layout") {
+    // A matrix written with its two minor strides swapped.
+    if (std::optional<ref::Tensor> swapped = bisect::swapMinorStrides(sent)) {
+      fault = {};
+      out.faulted = value;
+      return *swapped;
+    }
+  } else if (fault.name == "host-stale" && sent.numElements() > 0) {
+    // Read before the copy lands: the buffer holds what an earlier value
+    // of its size left there (the allocator reuses it), else zeros.
+    fault = {};
+    out.faulted = value;
+    for (auto &[name, held] : deviceCopies)
+      if (held.dtype() == sent.dtype() && held.shape() == sent.shape() &&
+          std::memcmp(held.bytes(), sent.bytes(), sent.byteSize()) != 0)
+        return held.clone();
+    return ref::Tensor(sent.dtype(), sent.shape());
+  }
+  return sent;
+}
+
 void SegmentRunner::cross(const std::string &value, const std::string &node,
                           bool toHost) {
   Where &w = whereOf(value);
@@ -154,6 +204,8 @@ void SegmentRunner::cross(const std::string &value, const std::string &node,
   if (there)
     return;
   there = true;
+  if (!toHost)
+    deviceCopies[original(value)] = landed(value);
   if (!link)
     return;
   double bytes = double(rv.values.at(value).byteSize());
@@ -163,11 +215,13 @@ void SegmentRunner::cross(const std::string &value, const std::string &node,
 
 Status SegmentRunner::importSegment(const std::set<size_t> &host,
                                     SegmentInfo &seg,
-                                    OwningOpRef<ModuleOp> &module) {
+                                    OwningOpRef<ModuleOp> &module, bool padded) {
   rv.host = host;
   ONNXImportOptions io;
   io.runtime = &rv;
   io.segment = &seg;
+  io.maxDims = maxDims;
+  io.padBounded = padded;
   io.noWeights = opts.model.noWeights;
   // A host segment computes with what it reads, initializers included.
   if (!host.empty()) {
@@ -192,11 +246,24 @@ SegmentRunner::evaluate(func::FuncOp func, ArrayRef<ref::Tensor> args) {
   return evaluator.run(func, args);
 }
 
-Status SegmentRunner::deviceSegment(ModuleOp module, SegmentInfo &seg) {
+/// A graph's work: FLOPs, and the bytes each op reads and writes (before
+/// fusion), from the ops' cost interface.
+static std::pair<double, double> graphWork(func::FuncOp func) {
+  double flops = 0, bytes = 0;
+  func.walk([&](graph::CostOpInterface op) {
+    flops += double(op.getFlops());
+    for (unsigned i = 0; i < op->getNumOperands(); ++i)
+      bytes += double(op.getBytesRead(i));
+    for (unsigned i = 0; i < op->getNumResults(); ++i)
+      bytes += double(op.getBytesWritten(i));
+  });
+  return {flops, bytes};
+}
+
+Status SegmentRunner::deviceSegment(ModuleOp module, SegmentInfo &seg,
+                                    ModuleOp padded, const SegmentInfo *pseg) {
   auto func = module.lookupSymbol<func::FuncOp>("main");
   SmallVector<ref::Tensor> args;
-  for (const std::string &name : seg.args)
-    args.push_back(rv.values.at(name));
   // Constants alone (what the host made, returned as it is) need no device.
   bool work = false;
   func.walk([&](Operation *op) {
@@ -210,9 +277,32 @@ Status SegmentRunner::deviceSegment(ModuleOp module, SegmentInfo &seg) {
                 0, 0};
   SmallVector<ref::Tensor> results;
   bool onDevice = t && work;
+  if (onDevice && padded) {
+    for (const SegmentInfo::Made &m : seg.made)
+      if (m.bound > 0)
+        s.bounds.push_back({m.node, m.value, m.dim, m.bound, m.count});
+    std::tie(s.exactFlops, s.exactBytes) = graphWork(func);
+    std::tie(s.flops, s.bytesMoved) =
+        graphWork(padded.lookupSymbol<func::FuncOp>("main"));
+  }
   if (onDevice) {
     for (const std::string &arg : seg.args)
       toDevice(arg, name);
+  }
+  // What the segment reads: the device's copies (the host's own values
+  // where it evaluates the segment).
+  for (const std::string &arg : seg.args)
+    args.push_back(onDevice ? deviceValue(arg) : rv.values.at(arg));
+  if (out.keep && onDevice) {
+    SegmentedRun::Segment kept;
+    kept.index = index;
+    kept.module = module.clone();
+    kept.argNames = seg.args;
+    kept.resultNames = seg.results;
+    kept.args.assign(args.begin(), args.end());
+    out.segments.push_back(std::move(kept));
+  }
+  if (onDevice) {
     // Values for the next segment's shapes even when only time is asked.
     if (opts.timeOnly) {
       auto values = evaluate(func, args);
@@ -220,7 +310,7 @@ Status SegmentRunner::deviceSegment(ModuleOp module, SegmentInfo &seg) {
         return Status::RuntimeError;
       results = std::move(*values);
     }
-    if (Status st = compileForRun(module, *t, opts, printer); st != Status::Ok)
+    if (Status st = compileForRun(module, *t, compileOpts, printer); st != Status::Ok)
       return st;
     RunOptions so = opts;
     so.trace.clear();
@@ -230,8 +320,29 @@ Status SegmentRunner::deviceSegment(ModuleOp module, SegmentInfo &seg) {
       return st;
     if (!opts.timeOnly)
       results.assign(r.outputs.begin(), r.outputs.end());
+    ModuleOp timed = module;
+    if (padded) {
+      // The time is the padded schedule's: the one compile a bounded
+      // compiler keeps for every count up to the bounds.
+      s.exactSeconds = r.seconds;
+      if (Status st = compileForRun(padded, *t, compileOpts, printer); st != Status::Ok)
+        return st;
+      SmallVector<ref::Tensor> pargs;
+      for (const std::string &name : pseg->args) {
+        auto m = llvm::find_if(pseg->made, [&](const SegmentInfo::Made &x) {
+          return x.value == name;
+        });
+        pargs.push_back(m != pseg->made.end() ? m->tensor : rv.values.at(name));
+      }
+      so.timeOnly = true;
+      r = sim::Result();
+      if (Status st = simulateForRun(findProgram(padded), *t, pargs, so, r, printer);
+          st != Status::Ok)
+        return st;
+      timed = padded;
+    }
     if (observe)
-      if (Status st = observe(findProgram(module), r, index, clock); st != Status::Ok)
+      if (Status st = observe(findProgram(timed), r, index, clock); st != Status::Ok)
         return st;
     s.seconds = r.seconds;
     s.ops = int64_t(r.ops.size());
@@ -272,9 +383,13 @@ Status SegmentRunner::deviceSegment(ModuleOp module, SegmentInfo &seg) {
     results = std::move(*values);
   }
   step(s);
+  if (out.keep && onDevice)
+    out.segments.back().results.assign(results.begin(), results.end());
   for (auto [name, value] : llvm::zip(seg.results, results)) {
     rv.values[name] = value;
     where[name] = {!onDevice, true}; // the reference is the host
+    if (onDevice)
+      deviceCopies[name] = value;
   }
   return Status::Ok;
 }
@@ -327,10 +442,22 @@ Status SegmentRunner::run(const std::map<std::string, ref::Tensor> &inputs) {
     if (registry.find(target::kReferenceTarget, host, err) == Status::Ok)
       hostBandwidth = host.outerLevel().bandwidthBytesPerS.value;
   }
+  if (Status s = parseMaxDims(opts.model, maxDims, printer); s != Status::Ok)
+    return s;
+  compileOpts = opts;
+  if (t && parseFault(opts.inject, fault).empty() && !fault.name.empty()) {
+    const Fault *known = faultNamed(fault.name);
+    if (!known || llvm::StringRef(known->pass) != kHostLinkFault)
+      fault = {};
+    else
+      compileOpts.inject.clear();
+  }
   rv.values = inputs;
   // The inputs are on the host and, as for any run, staged on the device.
-  for (const auto &name : llvm::make_first_range(inputs))
+  for (const auto &[name, value] : inputs) {
     where[name] = {true, true};
+    deviceCopies[name] = value;
+  }
   std::vector<std::string> outputs;
   for (size_t round = 0;; ++round) {
     SegmentInfo seg;
@@ -362,8 +489,27 @@ Status SegmentRunner::run(const std::map<std::string, ref::Tensor> &inputs) {
       step({SegmentStep::Host, node, seg.made[i - 1].op,
             int64_t(bytes), 0, 1, 0, hostSeconds(bytes)});
     }
+    // Bounded values (--max-dim): the segment again with them padded to
+    // their bounds, for the schedule a bounded compiler keeps.
+    OwningOpRef<ModuleOp> padded;
+    SegmentInfo pseg;
+    if (t && !seg.results.empty() &&
+        llvm::any_of(seg.made, [](const SegmentInfo::Made &m) { return m.bound > 0; })) {
+      if (Status s = importSegment({}, pseg, padded, /*padded=*/true); s != Status::Ok)
+        return s;
+      if (pseg.nodes != seg.nodes || pseg.args != seg.args ||
+          pseg.results != seg.results) {
+        printer.error("the bounds of --max-dim change what the segment after '" +
+                      seg.made.front().node +
+                      "' holds (a node reads a padded size as data); bound a "
+                      "later node, or run without --max-dim");
+        return Status::Unsupported;
+      }
+    }
     if (!seg.results.empty())
-      if (Status s = deviceSegment(*module, seg); s != Status::Ok)
+      if (Status s = deviceSegment(*module, seg, padded ? *padded : ModuleOp(),
+                                   padded ? &pseg : nullptr);
+          s != Status::Ok)
         return s;
     known(seg, {true, true});
     if (seg.left == 0)
@@ -392,6 +538,10 @@ Status SegmentRunner::run(const std::map<std::string, ref::Tensor> &inputs) {
   }
   out.seconds = clock;
   out.timeline.seconds = clock;
+  if (!fault.name.empty())
+    llvm::errs() << "dfa-run: warning: --inject " << opts.inject
+                 << ": nothing to plant it in (no value crossed to the "
+                    "device that it applies to)\n";
   return Status::Ok;
 }
 
@@ -403,7 +553,10 @@ Status dfa::driver::runInSegments(const RunOptions &opts,
                                   DiagnosticPrinter &printer, SegmentedRun &out,
                                   const SegmentObserver &observe) {
   SegmentRunner runner(opts, t, ctx, printer, out, observe);
-  return runner.run(inputs);
+  Status s = runner.run(inputs);
+  if (out.keep) // also when it failed: what reached the device until then
+    out.values = runner.takeValues();
+  return s;
 }
 
 static llvm::StringRef kindName(SegmentStep::Kind k) {
@@ -465,6 +618,22 @@ void dfa::driver::printSegments(const SegmentedRun &run, llvm::StringRef target)
     if (run.timed)
       os << ", " << humanSeconds(s.seconds);
     os << "\n";
+    if (s.bounds.empty())
+      continue;
+    // What the bounds cost: the padded schedule against the exact one.
+    for (const SegmentStep::Bound &b : s.bounds)
+      os << "    padded: '" << b.value << "' holds " << b.count << " of "
+         << b.bound << " along dim " << b.dim << " (--max-dim on '" << b.node
+         << "')\n";
+    auto waste = [](double padded, double exact) {
+      return padded > 0 ? 100 * (padded - exact) / padded : 0.0;
+    };
+    os << "    padding waste: " << llvm::format("%.1f", waste(s.flops, s.exactFlops))
+       << "% of FLOPs (" << roofline::humanNumber(s.flops, "FLOP") << " padded, "
+       << roofline::humanNumber(s.exactFlops, "FLOP") << " exact), "
+       << llvm::format("%.1f", waste(s.bytesMoved, s.exactBytes)) << "% of bytes ("
+       << humanBytes(int64_t(s.bytesMoved)) << ", " << humanBytes(int64_t(s.exactBytes))
+       << "); the exact shapes' schedule: " << humanSeconds(s.exactSeconds) << "\n";
   }
 }
 
@@ -498,6 +667,28 @@ void dfa::driver::segmentsJson(llvm::json::OStream &j, const SegmentedRun &run) 
             j.attribute("schedule_ops", s.ops);
           if (s.kind == SegmentStep::Device || s.kind == SegmentStep::Host)
             j.attribute("nodes", s.nodes);
+          if (!s.bounds.empty())
+            j.attributeObject("padding", [&] {
+              j.attributeArray("bounds", [&] {
+                for (const SegmentStep::Bound &b : s.bounds)
+                  j.object([&] {
+                    j.attribute("node", b.node);
+                    j.attribute("value", b.value);
+                    j.attribute("dim", b.dim);
+                    j.attribute("bound", b.bound);
+                    j.attribute("count", b.count);
+                  });
+              });
+              j.attribute("flops", s.flops);
+              j.attribute("exact_flops", s.exactFlops);
+              j.attribute("bytes", s.bytesMoved);
+              j.attribute("exact_bytes", s.exactBytes);
+              j.attribute("waste_flops", s.flops > 0 ? (s.flops - s.exactFlops) / s.flops : 0.0);
+              j.attribute("waste_bytes", s.bytesMoved > 0
+                                             ? (s.bytesMoved - s.exactBytes) / s.bytesMoved
+                                             : 0.0);
+              j.attribute("exact_seconds", s.exactSeconds);
+            });
           if (run.timed) {
             j.attribute("start", s.start);
             j.attribute("seconds", s.seconds);

@@ -43,6 +43,18 @@ struct SegmentStep {
   int64_t ops = 0;   // device: the schedule's ops (0 on the CPU reference)
   int64_t nodes = 0; // device and host: the model's nodes it ran
   double start = 0, seconds = 0;
+  /// Device: the bounded values it took (`--max-dim`), padded to their
+  /// bounds. `seconds`, `ops` and the timeline are the padded schedule's
+  /// (the one a bounded compiler keeps); the values are the exact run's.
+  struct Bound {
+    std::string node, value;
+    int64_t dim = 0, bound = 0, count = 0;
+  };
+  std::vector<Bound> bounds;
+  /// With bounds: the segment's graph work padded and exact (FLOPs, and
+  /// bytes each op reads and writes), and the exact schedule's time.
+  double flops = 0, exactFlops = 0, bytesMoved = 0, exactBytes = 0;
+  double exactSeconds = 0;
 };
 
 /// A run in segments: the graph's outputs and the steps.
@@ -59,6 +71,25 @@ struct SegmentedRun {
   /// host steps and transfers as ops of their own (for --trace).
   sim::Result timeline;
   bool timed = false; // a compiled target (the CPU reference has no clock)
+
+  /// Set before the run (dfa-bisect): keep every device segment's graph
+  /// and what it read and wrote, and every value the host knew.
+  bool keep = false;
+  struct Segment {
+    int index = 0;
+    /// The segment's graph-level module (before compiling), its arguments
+    /// as the device held them when it ran, and its results.
+    mlir::OwningOpRef<mlir::ModuleOp> module;
+    std::vector<std::string> argNames, resultNames;
+    std::vector<ref::Tensor> args, results;
+  };
+  std::vector<Segment> segments;
+  /// Every value by name as the host has it (the device's results as they
+  /// came back): what a device segment's arguments should have been.
+  std::map<std::string, ref::Tensor> values;
+  /// A host-link fault (`--inject host-layout`, `host-stale`): the value it
+  /// struck (empty: none planted).
+  std::string faulted;
 };
 
 /// Sees each device segment's schedule and simulation, with its number

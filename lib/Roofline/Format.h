@@ -15,8 +15,6 @@ namespace dfa::roofline {
 
 /// "12.3 us", three significant digits.
 std::string humanSeconds(double seconds);
-/// "4.19 GFLOP": SI prefixes, three significant digits.
-std::string humanNumber(double x, const char *unit);
 /// "memory:HBM 80%, scheduling 15%, compute 5%", largest first.
 std::string mixLine(const Report &r);
 /// Text escaped for HTML and SVG.

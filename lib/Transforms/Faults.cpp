@@ -25,8 +25,22 @@ llvm::ArrayRef<Fault> dfa::knownFaults() {
                "in the last place"},
       {"var-unbiased", "layer norms, decomposed, divide their variance by "
                        "N - 1 instead of N", false, "graph-decompose"},
+      {"host-layout", "in a run in segments, the first matrix the host sends "
+                      "the device lands with its two minor dims' strides "
+                      "swapped", false, kHostLinkFault},
+      {"host-stale", "in a run in segments, the device reads the first value "
+                     "the host sends before the copy lands: its buffer still "
+                     "holds an earlier value of that size, or zeros",
+       false, kHostLinkFault},
   };
   return faults;
+}
+
+const Fault *dfa::faultNamed(llvm::StringRef name) {
+  for (const Fault &f : knownFaults())
+    if (name == f.name)
+      return &f;
+  return nullptr;
 }
 
 std::string dfa::faultHelp() {

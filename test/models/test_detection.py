@@ -18,7 +18,9 @@ RoiAlign on the proposals. For each model:
 
 Each row gives the breaks, the segments and host steps, the simulated
 time split into device, host link and host, and the worst box and score
-errors. --table writes the rows as markdown (docs/validation.md).
+errors. --table writes the rows as markdown (docs/validation.md). A
+bounded run (`--max-dim`, BOUNDED) must give the unbounded run's outputs
+byte for byte and report each bounded segment's padding.
 
 usage: test_detection.py BUILD_DIR WORK_DIR [--models ssdlite,frcnn]
                          [--targets t1,t2] [--table FILE.md]
@@ -45,6 +47,12 @@ EXPECTED_FAILURES = {
     ("frcnn", "wse-2"): (14, "the functional simulation allocates the wafer's "
                              "memories over the plan's address range: about 20 GiB "
                              "(issue 'The CPU reference at library speed', item 3)"),
+}
+# Bounded runs (--max-dim, XLA's bounded dynamic shapes): model -> target
+# and the bounds. The values must be the unbounded run's, byte for byte;
+# each bounded segment reports its padding.
+BOUNDED = {
+    "frcnn": ("gpu-h100", ["/model/rpn/NonZero=1000", "/model/roi_heads/NonZero=16000"]),
 }
 BOX_TOL = 0.05     # pixels, in a 320 x 320 image
 SCORE_TOL = 1e-4
@@ -202,6 +210,32 @@ def main():
                 passed += 1
             else:
                 failed += 1
+            if BOUNDED.get(name, ("",))[0] == target and ok:
+                bounds = BOUNDED[name][1]
+                bout = out + "-bounded"
+                flags = sum([["--max-dim", b] for b in bounds], [])
+                brun = subprocess.run([dfa_run, path, "--target", target, "--inputs", x,
+                                       "--outputs", bout, "--json"] + flags,
+                                      capture_output=True, text=True)
+                pads = []
+                same = brun.returncode == 0
+                if same:
+                    pads = [st["padding"] for st in json.loads(brun.stdout)["segments"]["steps"]
+                            if "padding" in st]
+                    same = all(np.array_equal(np.load(os.path.join(out, "output_%d.npy" % i)),
+                                              np.load(os.path.join(bout, "output_%d.npy" % i)))
+                               for i in range(3))
+                bok = (same and len(pads) == len(bounds) and
+                       all(p["flops"] > p["exact_flops"] and
+                           all(b["count"] <= b["bound"] for b in p["bounds"]) for p in pads))
+                print("%s %-8s %-9s bounded (%s): outputs %s; padding waste %s" % (
+                    "ok  " if bok else "FAIL", name, target, " ".join(bounds),
+                    "identical" if same else "differ (exit %d)" % brun.returncode,
+                    ", ".join("%.0f%% of FLOPs (%s)" % (
+                        100 * p["waste_flops"],
+                        ", ".join("%d of %d" % (b["count"], b["bound"]) for b in p["bounds"]))
+                              for p in pads)))
+                passed, failed = passed + bok, failed + (not bok)
     if args.table:
         with open(args.table, "w") as f:
             f.write("| model | target | breaks | device segments | host steps | transfers "

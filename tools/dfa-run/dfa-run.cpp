@@ -53,6 +53,7 @@ int main(int argc, char **argv) {
   app.add_flag("--fp64-accumulate", o.fp64Accumulate,
                "Accumulate reductions, matmuls and convolutions in double");
   dfa::driver::addShapeFlags(app, o.model);
+  dfa::driver::addMaxDimFlag(app, o.model);
   dfa::driver::addMaxMemoryFlag(app, o.model);
   dfa::driver::addQuietFlag(app, o.model.quiet);
   app.add_option("--specialize", o.model.specialize,

@@ -97,6 +97,22 @@ struct Findings {
   /// --reduce: graph nodes before and after, checks made, the folder.
   int64_t reducedFrom = -1, reducedTo = -1, reduceChecks = 0;
   bool shapesReduced = false;
+  /// A graph that breaks, run in segments: how many device segments, and
+  /// the one the findings are in (-1: none, or a whole graph).
+  int segments = 0, segment = -1;
+  /// A value that reached the device other than the host sent it, across
+  /// the host link: its name, the segment that read it, what arrived
+  /// (`layout`: the sent value with its two minor strides swapped;
+  /// `stale`: an earlier value of its size, or zeros; `bytes`: neither),
+  /// and the evidence in words.
+  struct Boundary {
+    std::string value, kind, evidence;
+    int64_t elements = 0, differing = 0;
+  };
+  std::optional<Boundary> boundary;
+  /// Outputs differ though every segment and every transfer is right on
+  /// its own: a host decision (a count, a branch) took drifted values.
+  bool hostDivergence = false;
   /// The shortest pipeline that still fails the same way.
   std::string pipeline;
   std::string reproducer;

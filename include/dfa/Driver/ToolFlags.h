@@ -31,6 +31,16 @@ inline void addShapeFlags(CLI::App &app, ModelFlags &flags) {
       ->take_all();
 }
 
+/// --max-dim NAME=N: bound a data-dependent dim (a run in segments).
+inline void addMaxDimFlag(CLI::App &app, ModelFlags &flags) {
+  app.add_option("--max-dim", flags.maxDims,
+                 "Bound the data-dependent size of a NonZero, "
+                 "NonMaxSuppression or Unique node (or output) NAME at N: the "
+                 "segment after it is compiled for N, padded, and the report "
+                 "shows the padding waste; a count past N is exit 7")
+      ->take_all();
+}
+
 /// --quiet: no progress lines (dfa/Support/Progress.h). The mains call
 /// progress::init after parsing.
 inline void addQuietFlag(CLI::App &app, bool &quiet) {

@@ -26,6 +26,8 @@ struct ModelFlags {
   std::vector<std::string> shapes;      // name=d0,d1,...
   std::vector<std::string> dims;        // symbolic dim NAME=N
   std::vector<std::string> specialize;  // NAME or NAME=FILE
+  /// Bounds of data-dependent dims, NAME=N (`--max-dim`).
+  std::vector<std::string> maxDims;
   bool noWeights = false;
   /// `--max-memory` as given ("" for the default; dfa/Support/Limits.h).
   std::string maxMemory;

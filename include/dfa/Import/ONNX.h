@@ -55,6 +55,10 @@ struct SegmentInfo {
   struct Made {
     std::string value, node, op;
     ref::Tensor tensor;
+    /// A data-dependent dim (NonZero's count, NonMaxSuppression's kept
+    /// boxes, Unique's distinct values) bounded with `--max-dim`: which dim,
+    /// its bound and its size in this run (-1, 0, 0: none).
+    int64_t dim = -1, bound = 0, count = 0;
   };
   std::vector<Made> made;
   /// The segment function's argument and result names, in order.
@@ -97,6 +101,15 @@ struct ONNXImportOptions {
   /// go on: record it, skip what depends on it, and report them all in
   /// ImportResult::breaks instead of a module (`dfa-compile --check`).
   bool collectBreaks = false;
+  /// Bounds of data-dependent dims (`--max-dim NAME=N`), by the name of a
+  /// NonZero, NonMaxSuppression or Unique node or of one of its outputs:
+  /// in a run in segments, the count must not exceed it (else exit 7).
+  std::map<std::string, int64_t> maxDims;
+  /// A device segment: pad each bounded value the host made to its bound
+  /// along its data-dependent dim (zeros: valid indices), as a compiler
+  /// with bounded dynamic shapes (XLA) keeps it; the segment is then
+  /// compiled for those shapes, once for any count up to the bound.
+  bool padBounded = false;
   /// A segment of a run in segments (implies collectBreaks for a device
   /// segment); importONNX then fills `segment`.
   const RuntimeValues *runtime = nullptr;

@@ -214,6 +214,10 @@ void writeHtml(llvm::ArrayRef<Report> reports, llvm::StringRef title,
                llvm::raw_ostream &os, const LLMSweep *llm = nullptr,
                llvm::StringRef graphSvg = "");
 
+/// "4.19 GFLOP": SI prefixes, three significant digits (every report's
+/// FLOP and byte counts; dfa-run's padding waste too).
+std::string humanNumber(double x, const char *unit);
+
 } // namespace dfa::roofline
 
 #endif // DFA_ROOFLINE_ROOFLINE_H

@@ -26,7 +26,12 @@ struct Fault {
   const char *pass = "convert-graph-to-sched";
 };
 /// Every fault, in the order the help lists them.
+/// The `pass` of the faults a run in segments plants in its host link
+/// (lib/Driver/Partition.cpp), not the compiler.
+inline constexpr const char *kHostLinkFault = "host-link";
 llvm::ArrayRef<Fault> knownFaults();
+/// The fault named `name` (without its node), or null.
+const Fault *faultNamed(llvm::StringRef name);
 /// "tail-drop (...); nan@NODE (...)": the faults for a help text.
 std::string faultHelp();
 /// The fault names, as written on the command line ("nan@NODE").

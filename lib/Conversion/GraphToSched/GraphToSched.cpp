@@ -252,8 +252,16 @@ Status Lowering::run() {
   }
   currentKernel = {};
   // A fault planted once that found no place is a test that tests nothing.
-  if (!planted && !fault.name.empty() && fault.name != "tail-drop" &&
-      fault.name != "accum-f16" && fault.name != "var-unbiased")
+  // (Faults of another pass, and those that change every copy or kernel,
+  // are not planted here.)
+  const Fault *known = faultNamed(fault.name);
+  if (known && llvm::StringRef(known->pass) == kHostLinkFault)
+    emitWarning(module.getLoc())
+        << "--inject " << opts.inject
+        << ": a fault of the host link, planted only where a graph that "
+           "breaks runs in segments (this one is compiled whole)";
+  else if (!planted && known && llvm::StringRef(known->pass) == "convert-graph-to-sched" &&
+      fault.name != "tail-drop" && fault.name != "accum-f16")
     emitWarning(module.getLoc())
         << "--inject " << opts.inject << ": nothing to plant it in on "
         << t.name

@@ -31,6 +31,7 @@
 #include <onnx/defs/schema.h>
 #include <onnx/shape_inference/implementation.h>
 
+#include <cstring>
 #include <optional>
 #include <queue>
 
@@ -91,11 +92,18 @@ bool isDefaultDomain(llvm::StringRef domain) {
   return domain.empty() || domain == "ai.onnx";
 }
 
-/// What a run in segments does at a graph break of an `op` node.
-std::string breakFallback(llvm::StringRef op) {
+/// What a run in segments does at a graph break of an `op` node (`node`:
+/// its name, for a main-graph node that `--max-dim` may bound).
+std::string breakFallback(llvm::StringRef op, llvm::StringRef node) {
   if (op == "NonZero" || op == "Unique" || op == "NonMaxSuppression")
-    return "the host computes it from the device's values; what follows "
-           "compiles for its shape";
+    return node.empty()
+               ? "the host computes it from the device's values; what follows "
+                 "compiles for its shape"
+               : ("the host computes it from the device's values; what "
+                  "follows compiles for its shape, or, bounded with `dfa-run "
+                  "--max-dim " +
+                  node + "=N`, once for N, padded")
+                     .str();
   if (op == "If")
     return "the host reads the condition; the next segment holds the taken "
            "branch";
@@ -103,6 +111,43 @@ std::string breakFallback(llvm::StringRef op) {
     return "the host reads the trip count and the condition, or runs the "
            "Loop where the device computes its condition";
   return "the host reads the value; what follows compiles for it";
+}
+
+/// The dim of output `output` of an `op` node whose size is data (the
+/// count the host computes), for `--max-dim`; nullopt for none. Unique's
+/// Y counts along its `axis` (flattened: dim 0); its inverse indices have
+/// the input's size.
+std::optional<int64_t> dataDependentDim(const onnx::NodeProto &node,
+                                        int output, int64_t rank) {
+  const std::string &op = node.op_type();
+  if (op == "NonZero")
+    return output == 0 ? std::optional<int64_t>(1) : std::nullopt;
+  if (op == "NonMaxSuppression")
+    return output == 0 ? std::optional<int64_t>(0) : std::nullopt;
+  if (op != "Unique" || output == 2)
+    return std::nullopt;
+  if (output == 0)
+    for (const auto &a : node.attribute())
+      if (a.name() == "axis" && rank > 0)
+        return (a.i() % rank + rank) % rank;
+  return 0;
+}
+
+/// `t` padded with zeros along `dim` to `size` (zeros are valid indices:
+/// what reads the padding computes on real elements, and is discarded).
+ref::Tensor padAlong(const ref::Tensor &t, int64_t dim, int64_t size) {
+  SmallVector<int64_t> shape(t.shape());
+  shape[dim] = size;
+  ref::Tensor out(t.dtype(), shape);
+  int64_t outer = 1, inner = ref::dtypeSize(t.dtype());
+  for (int64_t d = 0; d < dim; ++d)
+    outer *= shape[d];
+  for (int64_t d = dim + 1; d < t.rank(); ++d)
+    inner *= shape[d];
+  int64_t from = t.shape()[dim] * inner, to = size * inner;
+  for (int64_t o = 0; o < outer; ++o)
+    std::memcpy(out.bytes() + o * to, t.bytes() + o * from, size_t(from));
+  return out;
 }
 
 /// The names `g`'s nodes read from outside it (through nested subgraphs
@@ -161,6 +206,9 @@ private:
   LogicalResult readOpset();
   LogicalResult orderNodes();
   LogicalResult checkSupported();
+  /// Every `--max-dim` name is a NonZero, NonMaxSuppression or Unique
+  /// node of the main graph, or one of their bounded outputs.
+  LogicalResult checkMaxDims();
   LogicalResult createFunction();
   Value lookup(const std::string &name);
   Value importInitializer(const onnx::TensorProto &init);
@@ -338,6 +386,32 @@ LogicalResult Importer::coverage(OpCoverage &cov) {
       ++cov.supported[type];
     else
       cov.unsupported[type].push_back(nodeName(node, i));
+  }
+  return success();
+}
+
+LogicalResult Importer::checkMaxDims() {
+  for (const auto &[name, bound] : opts.maxDims) {
+    bool found = false;
+    for (const auto &node : m.model.graph().node()) {
+      if (!isDefaultDomain(node.domain()))
+        continue;
+      bool named = node.name() == name;
+      for (int i = 0; i < node.output_size() && !named; ++i)
+        named = node.output(i) == name && dataDependentDim(node, i, 1);
+      if (named && dataDependentDim(node, 0, 1)) {
+        found = true;
+        break;
+      }
+    }
+    if (!found) {
+      error(Status::Usage)
+          << "--max-dim " << name << "=" << bound
+          << ": the model has no NonZero, NonMaxSuppression or Unique node "
+             "of that name, nor such a node's output with a data-dependent "
+             "size";
+      return failure();
+    }
   }
   return success();
 }
@@ -882,7 +956,7 @@ LogicalResult Importer::importNode(const onnx::NodeProto &node, size_t index) {
         if (!llvm::is_contained(inputs, *it))
           inputs.push_back(*it);
       breaks.push_back({name, node.op_type(), message, std::move(inputs),
-                        breakFallback(node.op_type())});
+                        breakFallback(node.op_type(), mainNode ? name : "")});
       status = before;
       markAfterBreak(node);
       if (mainNode && seg)
@@ -947,11 +1021,36 @@ LogicalResult Importer::importNode(const onnx::NodeProto &node, size_t index) {
   if (rt && rt->host.empty() && nc.readRuntime && mainNode) {
     DenseMap<Operation *, Value> argOf;
     // The constant `c` as the host's value `value`: an argument.
-    auto hostValue = [&](const std::string &value, graph::ConstantOp c) {
+    // `output`: the node's output it is (-1: a table the converter made).
+    auto hostValue = [&](const std::string &value, graph::ConstantOp c,
+                         int output) -> FailureOr<Value> {
       ref::Tensor t = ref::tensorFromAttr(c.getValue());
+      SegmentInfo::Made mv{value, name, node.op_type(), t};
+      std::optional<int64_t> dim =
+          output < 0 ? std::nullopt : dataDependentDim(node, output, t.rank());
+      auto bound = opts.maxDims.find(value);
+      if (bound == opts.maxDims.end())
+        bound = opts.maxDims.find(name);
+      if (dim && *dim < t.rank() && bound != opts.maxDims.end()) {
+        mv.dim = *dim;
+        mv.bound = bound->second;
+        mv.count = t.shape()[*dim];
+        if (mv.count > mv.bound) {
+          // XLA's bound check: the padded buffer cannot hold the result.
+          emitError(NameLoc::get(b.getStringAttr(name), fileLoc))
+              << "'" << node.op_type() << "' node '" << name << "': output '"
+              << value << "' has " << mv.count << " along dim " << *dim
+              << ", past its bound --max-dim " << bound->first << "="
+              << mv.bound;
+          status = Status::RuntimeError;
+          return failure();
+        }
+        if (opts.padBounded)
+          t = mv.tensor = padAlong(t, *dim, mv.bound);
+      }
       made[value] = t;
       if (seg)
-        seg->made.push_back({value, name, node.op_type(), t});
+        seg->made.push_back(std::move(mv));
       return runtimeInput(value, t);
     };
     for (int i = 0; i < node.output_size() && i < (int)results.size(); ++i) {
@@ -964,7 +1063,10 @@ LogicalResult Importer::importNode(const onnx::NodeProto &node, size_t index) {
         continue;
       Value &arg = argOf[c];
       if (!arg) {
-        arg = hostValue(out, c);
+        FailureOr<Value> v = hostValue(out, c, i);
+        if (failed(v))
+          return failure();
+        arg = *v;
       } else if (seg) {
         seg->aliases.push_back({out, runtimeArgs.lookup(arg)});
       }
@@ -974,9 +1076,13 @@ LogicalResult Importer::importNode(const onnx::NodeProto &node, size_t index) {
     // The tables the converter computed from what it read.
     for (auto [k, op] : llvm::enumerate(nc.hostConstants)) {
       Value &arg = argOf[op];
-      if (!arg)
-        arg = hostValue(name + "#host" + std::to_string(k),
-                        cast<graph::ConstantOp>(op));
+      if (!arg) {
+        FailureOr<Value> v = hostValue(name + "#host" + std::to_string(k),
+                                       cast<graph::ConstantOp>(op), -1);
+        if (failed(v))
+          return failure();
+        arg = *v;
+      }
     }
     for (auto [op, arg] : argOf) {
       op->getResult(0).replaceAllUsesWith(arg);
@@ -1173,8 +1279,8 @@ ImportResult Importer::run() {
     result.nodesAfterBreaks = nodesAfterBreaks;
     return std::move(result);
   };
-  if (failed(checkSupported()) || failed(orderNodes()) ||
-      failed(createFunction()))
+  if (failed(checkSupported()) || failed(checkMaxDims()) ||
+      failed(orderNodes()) || failed(createFunction()))
     return fail();
   const auto &graph = m.model.graph();
   progress::Task task("importing", int64_t(order.size()));
