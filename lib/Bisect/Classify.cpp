@@ -195,13 +195,26 @@ Classification dfa::bisect::classify(const Findings &f) {
   if (f.hostDivergence) {
     c.layer = 8;
     c.confidence = 0.5;
+    c.verdict = "numeric";
+    c.exitCode = NumericMismatch;
     say(llvm::formatv("each of the {0} device segments computes right from "
                       "what it read, and every transfer arrived as sent",
                       f.segments)
             .str());
-    say("the outputs still differ: a data-dependent decision on the host (a "
-        "count, a kept box, a branch) took the device's rounded values "
-        "another way than the reference's");
+    const Comparison *sized = nullptr;
+    for (const Comparison &o : f.outputs)
+      if (o.pattern.kind == "shape" && !sized)
+        sized = &o;
+    if (sized)
+      say("output '" + sized->name + "' has another size: " +
+          sized->pattern.where +
+          ": a data-dependent decision on the host (a count, a kept box, a "
+          "branch) took the device's rounded values another way than the "
+          "reference's");
+    else
+      say("the outputs still differ: either a data-dependent decision on the "
+          "host took the device's rounded values another way, or rounding "
+          "within each segment's budget accumulated over the segments");
     c.runnerUp = 2;
     c.runnerUpWhyNot = "the reference runs the same segments on the same "
                        "host code";

@@ -27,6 +27,7 @@
 
 #include "dfa/Reference/Evaluator.h"
 #include "dfa/Support/Limits.h"
+#include "dfa/Transforms/Faults.h"
 
 #include "dialects/Sched/SchedOps.h"
 
@@ -547,6 +548,12 @@ int bisectSegments(BisectEnv &env, const PreparedRun &prepared) {
     return usage(env.printer, "--reduce needs one compiled graph; this one "
                               "breaks (run in segments): reduce a segment "
                               "with dfa-compile --check's breaks in mind");
+  // A host-link fault is the runner's to plant, not the compiler's.
+  FaultSpec fault;
+  if (parseFault(run.inject, fault).empty() && !fault.name.empty())
+    if (const Fault *known = faultNamed(fault.name);
+        known && llvm::StringRef(known->pass) == kHostLinkFault)
+      env.compile.inject.clear();
   RunOptions refOpts = run;
   refOpts.target = target::kReferenceTarget;
   refOpts.inject.clear();
@@ -596,33 +603,73 @@ int bisectSegments(BisectEnv &env, const PreparedRun &prepared) {
                         s == Status::InvalidModel
                     ? "compile"
                     : "runtime";
-    f.failureMessage = "segment " + std::to_string(f.segments ? f.segments - 1 : 0) +
-                       " fails (exit " + std::to_string(exitCode(s)) +
-                       "; the error above)";
-    f.failureStage = f.failure == "compile" ? stageName(Stage::Sched).str() : "";
+    f.segment = dev.failedSegment;
+    f.failureMessage =
+        (f.segment >= 0 ? "segment " + std::to_string(f.segment) + " fails"
+                        : std::string("the run in segments stops")) +
+        " (exit " + std::to_string(exitCode(s)) + "; the error above)";
+    // A compile that fails is a segment's; one that fails before any is
+    // the import of the next segment.
+    f.failureStage = f.failure != "compile" ? ""
+                     : f.segment >= 0       ? stageName(Stage::Sched).str()
+                                            : stageName(Stage::Graph).str();
     f.stage = f.failureStage;
-    f.segment = dev.segments.empty() ? 0 : dev.segments.back().index;
     checkBoundary();
     return finish(opts, f, classify(f));
   }
   // The outputs, each judged as the op that made it (in the segment that
   // made it; a value the host made is held to its own type).
-  for (size_t i = 0; i < dev.outputs.size() && i < ref.outputs.size(); ++i) {
-    const std::string &name = dev.outNames[i];
-    Operation *producer = nullptr;
-    Type type = RankedTensorType::get(
-        ref.outputs[i].shape(), ref::mlirTypeOf(ref.outputs[i].dtype(), &env.ctx));
+  auto producerOf = [&](const std::string &name, const ref::Tensor &t) {
+    std::pair<Operation *, Type> p{
+        nullptr, RankedTensorType::get(t.shape(), ref::mlirTypeOf(t.dtype(), &env.ctx))};
     for (const SegmentedRun::Segment &seg : dev.segments)
       for (auto [k, result] : llvm::enumerate(seg.resultNames))
         if (result == name) {
           auto main = seg.module.get().lookupSymbol<func::FuncOp>("main");
           Value v = main.getBody().front().getTerminator()->getOperand(k);
-          producer = v.getDefiningOp();
-          type = v.getType();
+          p = {v.getDefiningOp(), v.getType()};
         }
-    f.outputs.push_back(compareValue(
-        env, name, producer, type, dev.outputs[i],
-        sim::toDeviceFormat(env.target, ref.outputs[i]), ref.outputs[i], true));
+    return p;
+  };
+  if (!prepared.expected.empty()) {
+    // The reference against the model's own expected outputs, leniently.
+    bool ok = prepared.expected.size() == ref.outputs.size();
+    for (size_t i = 0; ok && i < ref.outputs.size(); ++i) {
+      const ref::Tensor &want = prepared.expected[i].tensor, &got = ref.outputs[i];
+      auto [producer, type] = producerOf(ref.outNames[i], got);
+      ok = want.shape() == got.shape() && want.dtype() == got.dtype() &&
+           !compare(got, want, got,
+                    budgetOf(env.target, producer, type, lenientProfile(), true))
+                .failed();
+    }
+    f.referenceMatchesExpected = ok;
+  }
+  for (size_t i = 0; i < dev.outputs.size() && i < ref.outputs.size(); ++i) {
+    const std::string &name = dev.outNames[i];
+    const ref::Tensor &got = dev.outputs[i], &want = ref.outputs[i];
+    if (got.shape() != want.shape() || got.dtype() != want.dtype()) {
+      // A size the data decides came out otherwise (a count on the host).
+      bisect::Comparison c;
+      c.name = name;
+      c.shape.assign(want.shape().begin(), want.shape().end());
+      c.metrics.elements = want.numElements();
+      c.metrics.bad.push_back(0);
+      c.pattern.kind = "shape";
+      auto dims = [](const ref::Tensor &t) {
+        std::string s;
+        for (int64_t d : t.shape())
+          s += (s.empty() ? "" : "x") + std::to_string(d);
+        return "[" + s + "]";
+      };
+      c.pattern.where = "the device run's output is " + dims(got) +
+                        ", the reference's " + dims(want);
+      f.outputs.push_back(std::move(c));
+      continue;
+    }
+    auto [producer, type] = producerOf(name, want);
+    f.outputs.push_back(compareValue(env, name, producer, type, got,
+                                     sim::toDeviceFormat(env.target, want), want,
+                                     true));
   }
   if (anyFailed(f.outputs)) {
     checkBoundary();

@@ -83,6 +83,11 @@ void DiagnosticPrinter::error(const llvm::Twine &message) {
   llvm::errs() << tool << ": error: " << message << "\n";
 }
 
+void DiagnosticPrinter::warning(const llvm::Twine &message) {
+  progress::clear();
+  llvm::errs() << tool << ": warning: " << message << "\n";
+}
+
 /// Whether parseMlirOptions registered MLIR's options (applying them
 /// before is an error in MLIR).
 static bool mlirOptionsRegistered = false;

@@ -12,13 +12,14 @@ using namespace dfa::driver;
 /// `flag`'s NAME=N arguments (N >= 0; the last '=' splits, so a node name
 /// may hold one) into `out`.
 static Status parseSizes(llvm::StringRef flag, const std::vector<std::string> &args,
-                         std::map<std::string, int64_t> &out,
+                         int64_t least, std::map<std::string, int64_t> &out,
                          DiagnosticPrinter &printer) {
   for (const std::string &arg : args) {
     auto [name, value] = llvm::StringRef(arg).rsplit('=');
     int64_t n;
-    if (name.trim().empty() || value.getAsInteger(10, n) || n < 0) {
-      printer.error(flag + " expects NAME=N with N >= 0, got '" + arg + "'");
+    if (name.trim().empty() || value.getAsInteger(10, n) || n < least) {
+      printer.error(flag + " expects NAME=N with N >= " + std::to_string(least) +
+                    ", got '" + arg + "'");
       return Status::Usage;
     }
     out[name.trim().str()] = n;
@@ -41,7 +42,7 @@ Status dfa::driver::buildImportOptions(
     }
     out.shapes[name] = dims;
   }
-  if (Status s = parseSizes("--dim", flags.dims, out.dims, printer); s != Status::Ok)
+  if (Status s = parseSizes("--dim", flags.dims, 0, out.dims, printer); s != Status::Ok)
     return s;
   if (Status s = parseMaxDims(flags, out.maxDims, printer); s != Status::Ok)
     return s;
@@ -78,5 +79,6 @@ Status dfa::driver::buildImportOptions(
 Status dfa::driver::parseMaxDims(const ModelFlags &flags,
                                  std::map<std::string, int64_t> &out,
                                  DiagnosticPrinter &printer) {
-  return parseSizes("--max-dim", flags.maxDims, out, printer);
+  // A bound of 0 would hold nothing: the bounded segment would be empty.
+  return parseSizes("--max-dim", flags.maxDims, 1, out, printer);
 }

@@ -176,23 +176,36 @@ void SegmentRunner::step(SegmentStep s) {
 
 ref::Tensor SegmentRunner::landed(const std::string &value) {
   const ref::Tensor &sent = rv.values.at(value);
+  auto differs = [&](const ref::Tensor &x) {
+    return std::memcmp(x.bytes(), sent.bytes(), sent.byteSize()) != 0;
+  };
+  // Planted on the first value it changes (a symmetric matrix read with
+  // swapped strides, or zeros read for zeros, would plant nothing).
   if (fault.name == "host-layout") {
     // A matrix written with its two minor strides swapped.
-    if (std::optional<ref::Tensor> swapped = bisect::swapMinorStrides(sent)) {
+    if (std::optional<ref::Tensor> swapped = bisect::swapMinorStrides(sent);
+        swapped && differs(*swapped)) {
       fault = {};
       out.faulted = value;
       return *swapped;
     }
-  } else if (fault.name == "host-stale" && sent.numElements() > 0) {
+  } else if (fault.name == "host-stale") {
     // Read before the copy lands: the buffer holds what an earlier value
     // of its size left there (the allocator reuses it), else zeros.
-    fault = {};
-    out.faulted = value;
+    std::optional<ref::Tensor> stale;
     for (auto &[name, held] : deviceCopies)
       if (held.dtype() == sent.dtype() && held.shape() == sent.shape() &&
-          std::memcmp(held.bytes(), sent.bytes(), sent.byteSize()) != 0)
-        return held.clone();
-    return ref::Tensor(sent.dtype(), sent.shape());
+          differs(held)) {
+        stale = held.clone();
+        break;
+      }
+    if (!stale && differs(ref::Tensor(sent.dtype(), sent.shape())))
+      stale = ref::Tensor(sent.dtype(), sent.shape());
+    if (stale) {
+      fault = {};
+      out.faulted = value;
+      return *stale;
+    }
   }
   return sent;
 }
@@ -495,22 +508,34 @@ Status SegmentRunner::run(const std::map<std::string, ref::Tensor> &inputs) {
     SegmentInfo pseg;
     if (t && !seg.results.empty() &&
         llvm::any_of(seg.made, [](const SegmentInfo::Made &m) { return m.bound > 0; })) {
-      if (Status s = importSegment({}, pseg, padded, /*padded=*/true); s != Status::Ok)
-        return s;
-      if (pseg.nodes != seg.nodes || pseg.args != seg.args ||
+      const std::string &bounded =
+          llvm::find_if(seg.made, [](const SegmentInfo::Made &m) {
+            return m.bound > 0;
+          })->node;
+      // Its diagnostics are the exact import's, already shown.
+      HeldDiagnostics held;
+      Status ps;
+      {
+        auto holding = held.hold(&ctx);
+        ps = importSegment({}, pseg, padded, /*padded=*/true);
+      }
+      if (ps != Status::Ok || pseg.nodes != seg.nodes || pseg.args != seg.args ||
           pseg.results != seg.results) {
         printer.error("the bounds of --max-dim change what the segment after '" +
-                      seg.made.front().node +
-                      "' holds (a node reads a padded size as data); bound a "
-                      "later node, or run without --max-dim");
+                      bounded +
+                      "' holds (a node reads a padded size as data, or sizes "
+                      "bounded and not meet); bound every output of the node, "
+                      "or run without --max-dim");
         return Status::Unsupported;
       }
     }
     if (!seg.results.empty())
       if (Status s = deviceSegment(*module, seg, padded ? *padded : ModuleOp(),
                                    padded ? &pseg : nullptr);
-          s != Status::Ok)
+          s != Status::Ok) {
+        out.failedSegment = deviceSegments - 1;
         return s;
+      }
     known(seg, {true, true});
     if (seg.left == 0)
       break;
@@ -539,9 +564,9 @@ Status SegmentRunner::run(const std::map<std::string, ref::Tensor> &inputs) {
   out.seconds = clock;
   out.timeline.seconds = clock;
   if (!fault.name.empty())
-    llvm::errs() << "dfa-run: warning: --inject " << opts.inject
-                 << ": nothing to plant it in (no value crossed to the "
-                    "device that it applies to)\n";
+    printer.warning("--inject " + opts.inject +
+                    ": nothing to plant it in (no value crossed to the device "
+                    "that it changes)");
   return Status::Ok;
 }
 

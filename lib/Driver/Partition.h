@@ -90,6 +90,9 @@ struct SegmentedRun {
   /// A host-link fault (`--inject host-layout`, `host-stale`): the value it
   /// struck (empty: none planted).
   std::string faulted;
+  /// The device segment whose compile or simulation failed (-1: none, or
+  /// the run stopped elsewhere: an import, a host step).
+  int failedSegment = -1;
 };
 
 /// Sees each device segment's schedule and simulation, with its number

@@ -36,6 +36,8 @@ public:
   ~DiagnosticPrinter();
   /// Prints an error that has no IR location.
   void error(const llvm::Twine &message);
+  /// Prints a warning that has no IR location.
+  void warning(const llvm::Twine &message);
 
 private:
   mlir::MLIRContext &ctx;

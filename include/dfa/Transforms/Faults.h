@@ -22,13 +22,14 @@ struct Fault {
   const char *effect;
   /// Takes a source node: `NAME@NODE`.
   bool takesNode = false;
-  /// The pass that plants it: "graph-decompose" or (default) the lowering.
+  /// The pass that plants it: "graph-decompose", kHostLinkFault (the run in
+  /// segments) or (default) the lowering.
   const char *pass = "convert-graph-to-sched";
 };
-/// Every fault, in the order the help lists them.
 /// The `pass` of the faults a run in segments plants in its host link
 /// (lib/Driver/Partition.cpp), not the compiler.
 inline constexpr const char *kHostLinkFault = "host-link";
+/// Every fault, in the order the help lists them.
 llvm::ArrayRef<Fault> knownFaults();
 /// The fault named `name` (without its node), or null.
 const Fault *faultNamed(llvm::StringRef name);

@@ -393,10 +393,13 @@ LogicalResult Importer::coverage(OpCoverage &cov) {
 LogicalResult Importer::checkMaxDims() {
   for (const auto &[name, bound] : opts.maxDims) {
     bool found = false;
-    for (const auto &node : m.model.graph().node()) {
+    const auto &nodes = m.model.graph().node();
+    for (int n = 0; n < nodes.size(); ++n) {
+      const onnx::NodeProto &node = nodes[n];
       if (!isDefaultDomain(node.domain()))
         continue;
-      bool named = node.name() == name;
+      // By the name the import gives it (`OpType_index` when it has none).
+      bool named = nodeName(node, size_t(n)) == name;
       for (int i = 0; i < node.output_size() && !named; ++i)
         named = node.output(i) == name && dataDependentDim(node, i, 1);
       if (named && dataDependentDim(node, 0, 1)) {
