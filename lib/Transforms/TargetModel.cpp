@@ -74,11 +74,18 @@ SmallVector<int64_t> dfa::dimOrder(const target::Target &t, Value v) {
   Operation *def = v.getDefiningOp();
   bool spatial = isSpatial(def) ||
                  llvm::any_of(v.getUsers(), [](Operation *u) { return isSpatial(u); });
-  if (!spatial)
-    return {};
-  if (isa_and_nonnull<WeightOp, ConstantOp>(def))
+  bool resident = isa_and_nonnull<WeightOp, ConstantOp>(def);
+  if (spatial && resident)
     return {2, 3, 1, 0}; // OIHW stored HWIO: input and output channels minor
-  return {0, 2, 3, 1};   // NCHW stored NHWC: channels minor
+  if (spatial)
+    return {0, 2, 3, 1}; // NCHW stored NHWC: channels minor
+  // A feature map no window touches (RoI features on their way to a linear
+  // head): channels-last too when it stores at most half the bytes, as
+  // when a 7-wide minor dim would fill 320-element vectors. Below that,
+  // the saving does not pay for the relayout a consumer may need.
+  if (!resident && 2 * layoutFor(t, type, {0, 2, 3, 1}).bytes <= layoutFor(t, type).bytes)
+    return {0, 2, 3, 1};
+  return {};
 }
 
 TensorLayout dfa::layoutOf(const target::Target &t, Value v) {

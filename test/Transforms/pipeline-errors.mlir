@@ -17,7 +17,7 @@ func.func @span(%x: tensor<32x70000000xf32>) -> tensor<32x70000000xf32> {
 // 40 GB of weight exceeds the 16 GiB of a TPU v5e's HBM.
 module attributes {graph.target = "test-tpu-v5e"} {
 func.func @main(%x: tensor<1x100000xf32>) -> tensor<1x100000xf32> {
-  // expected-error @+1 {{does not fit: HBM of test-tpu-v5e holds 17179869184 B; weight 'w' needs 40038400000 B with 0 B already live}}
+  // expected-error @+1 {{does not fit: HBM of test-tpu-v5e holds 17179869184 B; weight 'w' ('tensor<100000x100000xf32>', stored tile(8,128)) needs 40038400000 B with 0 B already live}}
   %w = graph.weight "w" at ""[0] : tensor<100000x100000xf32>
   %0 = graph.matmul %x, %w : (tensor<1x100000xf32>, tensor<100000x100000xf32>) -> tensor<1x100000xf32>
   return %0 : tensor<1x100000xf32>

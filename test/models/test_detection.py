@@ -41,9 +41,6 @@ import torchvision
 # fails the run, so that this list is kept true): model, target -> the
 # exit code and why.
 EXPECTED_FAILURES = {
-    ("frcnn", "groq-tsp"): (9, "does not fit: RoiAlign's [150, 256, 7, 7] output "
-                               "stored in 320-element vectors along its minor dim "
-                               "(7) takes 344 MB of a chip's 230 MB SRAM"),
     ("frcnn", "wse-2"): (14, "the functional simulation allocates the wafer's "
                              "memories over the plan's address range: about 20 GiB "
                              "(issue 'The CPU reference at library speed', item 3)"),

@@ -52,7 +52,8 @@ FailureOr<Home> Lowering::placeType(Location loc,
     emitError(loc) << "does not fit: " << level.name << " of " << t.name
                    << (chips > 1 ? " (chip " + std::to_string(chip) + ")" : "")
                    << " holds " << int64_t(level.capacityBytes.value) << " B; "
-                   << what << " needs " << size << " B with "
+                   << what << " (" << type << ", stored " << layout.name()
+                   << ") needs " << size << " B with "
                    << arena(idx).liveBytes(u0, u1) << " B already live";
     return failure();
   }

@@ -404,7 +404,10 @@ LogicalResult convertRoiAlign(NodeContext &c, Results &r) {
   }
   if (mode == "avg") {
     // Per batch image, its regions' row table Ay [Rn * oh, H] and column
-    // table Ax^T [Rn, W, ow], each sample's 1/count split over the two.
+    // table Ax [Rn, ow, W], each sample's 1/count split over the two. The
+    // channels stay the minor dim of every intermediate (a 7- or 10-wide
+    // minor dim fills a whole vector, tile or stick on a target that ties
+    // its layout to it).
     SmallVector<Value> groups;
     std::vector<int64_t> order; // the regions, grouped by image
     for (int64_t n = 0; n < N; ++n) {
@@ -415,7 +418,7 @@ LogicalResult convertRoiAlign(NodeContext &c, Results &r) {
       if (mine.empty())
         continue;
       int64_t Rn = int64_t(mine.size());
-      ref::Tensor ay(*dt, {Rn * oh, H}), axT(*dt, {Rn, W, ow});
+      ref::Tensor ay(*dt, {Rn * oh, H}), ax(*dt, {Rn, ow, W});
       std::vector<double> ayv(size_t(Rn * oh * H), 0.0), axv(size_t(Rn * W * ow), 0.0);
       for (int64_t j = 0; j < Rn; ++j) {
         const Roi &g = grid[mine[j]];
@@ -435,29 +438,31 @@ LogicalResult convertRoiAlign(NodeContext &c, Results &r) {
             double w[2];
             axisWeights(x, W, pos, w);
             for (int q = 0; q < 2; ++q)
-              axv[size_t((j * W + pos[q]) * ow + pw)] += w[q] / double(std::max<int64_t>(g.gw, 1));
+              axv[size_t((j * ow + pw) * W + pos[q])] += w[q] / double(std::max<int64_t>(g.gw, 1));
           }
       }
       for (size_t k = 0; k < ayv.size(); ++k)
         ay.setDouble(int64_t(k), ayv[k]);
       for (size_t k = 0; k < axv.size(); ++k)
-        axT.setDouble(int64_t(k), axv[k]);
-      // X[n] as [H, C * W]; rows first: [Rn * oh, C * W].
+        ax.setDouble(int64_t(k), axv[k]);
+      // X[n] as [H, W * C]; rows first: [Rn * oh, W * C].
       Value xn = c.in(0);
       if (N > 1)
         xn = c.b.create<SliceOp>(c.loc, RankedTensorType::get({1, C, H, W}, elt), xn,
                                  c.b.getDenseI64ArrayAttr({n, 0, 0, 0}),
                                  c.b.getDenseI64ArrayAttr({1, 1, 1, 1}));
       xn = c.b.create<TransposeOp>(c.loc, c.reshape(xn, {C, H, W}),
-                                   c.b.getDenseI64ArrayAttr({1, 0, 2}));
+                                   c.b.getDenseI64ArrayAttr({1, 2, 0}));
       Value rowsDone = c.b.create<MatMulOp>(c.loc, c.hostConstant(ay),
-                                            c.reshape(xn, {H, C * W}));
-      // [Rn, C * oh, W], then the columns: [Rn, C * oh, ow].
-      rowsDone = c.b.create<TransposeOp>(c.loc, c.reshape(rowsDone, {Rn, oh, C, W}),
+                                            c.reshape(xn, {H, W * C}));
+      // [Rn, W, oh * C], then the columns: [Rn, ow, oh * C].
+      rowsDone = c.b.create<TransposeOp>(c.loc, c.reshape(rowsDone, {Rn, oh, W, C}),
                                          c.b.getDenseI64ArrayAttr({0, 2, 1, 3}));
-      Value bins = c.b.create<MatMulOp>(c.loc, c.reshape(rowsDone, {Rn, C * oh, W}),
-                                        c.hostConstant(axT));
-      groups.push_back(c.reshape(bins, {Rn, C, oh, ow}));
+      Value bins = c.b.create<MatMulOp>(c.loc, c.hostConstant(ax),
+                                        c.reshape(rowsDone, {Rn, W, oh * C}));
+      // [Rn, ow, oh, C] to [Rn, C, oh, ow].
+      groups.push_back(c.b.create<TransposeOp>(c.loc, c.reshape(bins, {Rn, ow, oh, C}),
+                                               c.b.getDenseI64ArrayAttr({0, 3, 2, 1})));
       order.insert(order.end(), mine.begin(), mine.end());
     }
     Value out = groups.size() == 1

@@ -33,4 +33,4 @@ func.func @main(%x: tensor<16x4096xf32> {graph.name = "x"}) -> tensor<16x8192xf3
 // The GPU holds everything in its 80 GB of HBM on one chip.
 // GPU: "chips": 1,
 
-// NOFIT: too-big.mlir:3:8: error: does not fit: HBM of test-tpu-v5e holds 17179869184 B; weight 'w' needs 40038400000 B with 0 B already live
+// NOFIT: too-big.mlir:3:8: error: does not fit: HBM of test-tpu-v5e holds 17179869184 B; weight 'w' ('tensor<100000x100000xf32>', stored tile(8,128)) needs 40038400000 B with 0 B already live
