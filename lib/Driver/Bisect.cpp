@@ -427,7 +427,10 @@ std::optional<int> bisectGraph(Bisector &b, const std::vector<std::string> &name
            want.dtype() == b.sameOut[i].dtype() &&
            !compare(b.sameOut[i], want, b.oracleOut[i],
                     budgetFor(cls == OpClass::Movement ? OpClass::Elementwise : cls,
-                              k, lenientProfile(), stored, Format(), true))
+                              k, lenientProfile(), stored, Format(), true),
+                    // The reference's own error is what is carried; the
+                    // expected values' is admitted only up to it.
+                    /*sameFormat=*/b.sameOut[i])
                 .failed();
     }
     f.referenceMatchesExpected = ok;
@@ -566,6 +569,20 @@ int bisectSegments(BisectEnv &env, const PreparedRun &prepared) {
     env.printer.error("the CPU reference cannot run the model on these inputs");
     return Usage;
   }
+  // The fp64-accumulating oracle, as for a whole graph (it measures the
+  // reference's own error; where a count comes out otherwise, the
+  // reference stands in).
+  RunOptions oracleOpts = refOpts;
+  oracleOpts.fp64Accumulate = true;
+  SegmentedRun oracle;
+  bool haveOracle = runInSegments(oracleOpts, prepared.inputsByName, nullptr,
+                                  env.ctx, env.printer, oracle) == Status::Ok;
+  auto oracleOf = [&](size_t i) -> const ref::Tensor & {
+    return haveOracle && i < oracle.outputs.size() &&
+                   oracle.outputs[i].shape() == ref.outputs[i].shape()
+               ? oracle.outputs[i]
+               : ref.outputs[i];
+  };
   RunOptions devOpts = run;
   devOpts.timeOnly = false;
   devOpts.trace.clear();
@@ -579,6 +596,34 @@ int bisectSegments(BisectEnv &env, const PreparedRun &prepared) {
   f.profile = env.profile.name;
   f.inject = run.inject;
   f.segments = int(dev.segments.size());
+  // The outputs, each judged as the op that made it (in the segment that
+  // made it; a value the host made is held to its own type).
+  auto producerOf = [&](const std::string &name, const ref::Tensor &t) {
+    std::pair<Operation *, Type> p{
+        nullptr, RankedTensorType::get(t.shape(), ref::mlirTypeOf(t.dtype(), &env.ctx))};
+    for (const SegmentedRun::Segment &seg : dev.segments)
+      for (auto [k, result] : llvm::enumerate(seg.resultNames))
+        if (result == name) {
+          auto main = seg.module.get().lookupSymbol<func::FuncOp>("main");
+          Value v = main.getBody().front().getTerminator()->getOperand(k);
+          p = {v.getDefiningOp(), v.getType()};
+        }
+    return p;
+  };
+  if (!prepared.expected.empty()) {
+    // The reference against the model's own expected outputs, leniently.
+    bool ok = prepared.expected.size() == ref.outputs.size();
+    for (size_t i = 0; ok && i < ref.outputs.size(); ++i) {
+      const ref::Tensor &want = prepared.expected[i].tensor, &got = ref.outputs[i];
+      auto [producer, type] = producerOf(ref.outNames[i], got);
+      ok = want.shape() == got.shape() && want.dtype() == got.dtype() &&
+           !compare(got, want, oracleOf(i),
+                    budgetOf(env.target, producer, type, lenientProfile(), true),
+                    /*sameFormat=*/got)
+                .failed();
+    }
+    f.referenceMatchesExpected = ok;
+  }
   // The host link: every argument as the device held it, against the
   // host's value (a transfer must be exact). First, whatever followed.
   auto checkBoundary = [&] {
@@ -617,33 +662,6 @@ int bisectSegments(BisectEnv &env, const PreparedRun &prepared) {
     checkBoundary();
     return finish(opts, f, classify(f));
   }
-  // The outputs, each judged as the op that made it (in the segment that
-  // made it; a value the host made is held to its own type).
-  auto producerOf = [&](const std::string &name, const ref::Tensor &t) {
-    std::pair<Operation *, Type> p{
-        nullptr, RankedTensorType::get(t.shape(), ref::mlirTypeOf(t.dtype(), &env.ctx))};
-    for (const SegmentedRun::Segment &seg : dev.segments)
-      for (auto [k, result] : llvm::enumerate(seg.resultNames))
-        if (result == name) {
-          auto main = seg.module.get().lookupSymbol<func::FuncOp>("main");
-          Value v = main.getBody().front().getTerminator()->getOperand(k);
-          p = {v.getDefiningOp(), v.getType()};
-        }
-    return p;
-  };
-  if (!prepared.expected.empty()) {
-    // The reference against the model's own expected outputs, leniently.
-    bool ok = prepared.expected.size() == ref.outputs.size();
-    for (size_t i = 0; ok && i < ref.outputs.size(); ++i) {
-      const ref::Tensor &want = prepared.expected[i].tensor, &got = ref.outputs[i];
-      auto [producer, type] = producerOf(ref.outNames[i], got);
-      ok = want.shape() == got.shape() && want.dtype() == got.dtype() &&
-           !compare(got, want, got,
-                    budgetOf(env.target, producer, type, lenientProfile(), true))
-                .failed();
-    }
-    f.referenceMatchesExpected = ok;
-  }
   for (size_t i = 0; i < dev.outputs.size() && i < ref.outputs.size(); ++i) {
     const std::string &name = dev.outNames[i];
     const ref::Tensor &got = dev.outputs[i], &want = ref.outputs[i];
@@ -651,6 +669,8 @@ int bisectSegments(BisectEnv &env, const PreparedRun &prepared) {
       // A size the data decides came out otherwise (a count on the host).
       bisect::Comparison c;
       c.name = name;
+      c.op = "(a size the host computed)";
+      c.dtype = ref::dtypeName(want.dtype()).str();
       c.shape.assign(want.shape().begin(), want.shape().end());
       c.metrics.elements = want.numElements();
       c.metrics.bad.push_back(0);
@@ -668,8 +688,8 @@ int bisectSegments(BisectEnv &env, const PreparedRun &prepared) {
     }
     auto [producer, type] = producerOf(name, want);
     f.outputs.push_back(compareValue(env, name, producer, type, got,
-                                     sim::toDeviceFormat(env.target, want), want,
-                                     true));
+                                     sim::toDeviceFormat(env.target, want),
+                                     oracleOf(i), true));
   }
   if (anyFailed(f.outputs)) {
     checkBoundary();
@@ -691,9 +711,15 @@ int bisectSegments(BisectEnv &env, const PreparedRun &prepared) {
       f.inject = whole.inject;
       f.segments = whole.segments;
       f.segment = seg.index;
+      f.referenceMatchesExpected = whole.referenceMatchesExpected;
       break;
     }
-    f.hostDivergence = !f.boundary && f.segment < 0 && !opts.check;
+    // (--check bisects no segment: only a differing size names it.)
+    f.hostDivergence =
+        !f.boundary && f.segment < 0 &&
+        (!opts.check || llvm::any_of(f.outputs, [](const bisect::Comparison &o) {
+          return o.pattern.kind == "shape";
+        }));
   }
   return finish(opts, f, classify(f));
 }

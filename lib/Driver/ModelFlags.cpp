@@ -9,8 +9,8 @@
 using namespace dfa;
 using namespace dfa::driver;
 
-/// `flag`'s NAME=N arguments (N >= 0; the last '=' splits, so a node name
-/// may hold one) into `out`.
+/// `flag`'s NAME=N arguments (N >= `least`; the last '=' splits, so a node
+/// name may hold one) into `out`.
 static Status parseSizes(llvm::StringRef flag, const std::vector<std::string> &args,
                          int64_t least, std::map<std::string, int64_t> &out,
                          DiagnosticPrinter &printer) {

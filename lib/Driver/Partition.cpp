@@ -519,13 +519,17 @@ Status SegmentRunner::run(const std::map<std::string, ref::Tensor> &inputs) {
         auto holding = held.hold(&ctx);
         ps = importSegment({}, pseg, padded, /*padded=*/true);
       }
-      if (ps != Status::Ok || pseg.nodes != seg.nodes || pseg.args != seg.args ||
+      if (ps != Status::Ok) {
+        held.release(); // its own errors: the exact import had none
+        return ps;
+      }
+      if (pseg.nodes != seg.nodes || pseg.args != seg.args ||
           pseg.results != seg.results) {
         printer.error("the bounds of --max-dim change what the segment after '" +
                       bounded +
-                      "' holds (a node reads a padded size as data, or sizes "
-                      "bounded and not meet); bound every output of the node, "
-                      "or run without --max-dim");
+                      "' holds (a node reads a padded size as data, or only "
+                      "some of the node's outputs are bounded); bound every "
+                      "output of the node, or run without --max-dim");
         return Status::Unsupported;
       }
     }

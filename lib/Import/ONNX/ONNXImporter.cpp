@@ -16,6 +16,7 @@
 
 #include "dfa/Reference/Evaluator.h"
 #include "dfa/Support/DimExpr.h"
+#include "dfa/Support/Limits.h"
 #include "dfa/Support/Progress.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -1048,8 +1049,22 @@ LogicalResult Importer::importNode(const onnx::NodeProto &node, size_t index) {
           status = Status::RuntimeError;
           return failure();
         }
-        if (opts.padBounded)
+        if (opts.padBounded) {
+          // The padded value, and the segment's values padded alike.
+          double bytes = double(ref::dtypeSize(t.dtype())) * double(mv.bound);
+          for (int64_t d = 0; d < t.rank(); ++d)
+            if (d != *dim)
+              bytes *= double(t.shape()[d]);
+          if (!limits::fits(bytes)) {
+            emitError(NameLoc::get(b.getStringAttr(name), fileLoc))
+                << "--max-dim " << bound->first << "=" << mv.bound
+                << " pads output '" << value << "' to "
+                << limits::formatSize(bytes) << ", " << limits::overBudget();
+            status = Status::LimitExceeded;
+            return failure();
+          }
           t = mv.tensor = padAlong(t, *dim, mv.bound);
+        }
       }
       made[value] = t;
       if (seg)
