@@ -16,6 +16,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <set>
 
 using namespace mlir;
 using namespace dfa;
@@ -186,9 +187,15 @@ FailureOr<Executor::Buffer *> Executor::describe(Value v) {
 }
 
 FailureOr<double> Executor::hostBytes(sched::ProgramOp program) {
-  // Per memory (level, chip; per-unit levels by their unit count): the
-  // highest byte placed, as Memories grows its images.
+  // Per memory (level, chip): the highest byte placed, as Memories grows
+  // its images; a per-unit level has an image per unit, grown to the
+  // highest byte of the buffers placed on that unit.
   std::map<std::pair<std::string, int64_t>, std::pair<double, double>> images;
+  struct Span {
+    int64_t begin, end; // units
+    double top;         // offset + share
+  };
+  std::map<std::pair<std::string, int64_t>, std::vector<Span>> spans;
   double inputs = 0, largest = 0;
   auto add = [&](Value v) -> LogicalResult {
     FailureOr<Buffer *> b = describe(v);
@@ -201,14 +208,14 @@ FailureOr<double> Executor::hostBytes(sched::ProgramOp program) {
       inputs += bytes;
       return success();
     }
-    auto &[end, units] = images[{p.level, p.chip}];
     if (p.perUnit) {
-      end = std::max(end, (double)p.offset + (double)p.share);
-      units = std::max(units, (double)p.unitEnd);
-    } else {
-      end = std::max(end, (double)p.offset + bytes);
-      units = std::max(units, 1.0);
+      spans[{p.level, p.chip}].push_back(
+          {p.unitBegin, p.unitEnd, (double)p.offset + (double)p.share});
+      return success();
     }
+    auto &[end, units] = images[{p.level, p.chip}];
+    end = std::max(end, (double)p.offset + bytes);
+    units = std::max(units, 1.0);
     return success();
   };
   Block &body = program.getBlock();
@@ -222,6 +229,27 @@ FailureOr<double> Executor::hostBytes(sched::ProgramOp program) {
   double total = inputs + 3 * largest;
   for (auto &[key, image] : images)
     total += image.first * image.second;
+  // Per-unit images: the sum over units of the highest byte on each, by a
+  // sweep over the buffers' unit ranges.
+  for (auto &[key, list] : spans) {
+    std::vector<std::pair<int64_t, int64_t>> events; // unit, +-(index + 1)
+    for (auto [i, sp] : llvm::enumerate(list)) {
+      events.push_back({sp.begin, int64_t(i) + 1});
+      events.push_back({sp.end, -(int64_t(i) + 1)});
+    }
+    llvm::sort(events);
+    std::multiset<double> open;
+    int64_t at = events.empty() ? 0 : events.front().first;
+    for (auto [unit, e] : events) {
+      if (!open.empty())
+        total += double(unit - at) * *open.rbegin();
+      at = unit;
+      if (e > 0)
+        open.insert(list[e - 1].top);
+      else
+        open.erase(open.find(list[-e - 1].top));
+    }
+  }
   return total;
 }
 

@@ -40,11 +40,7 @@ import torchvision
 # Known limits, each checked to fail as it does today (an unexpected pass
 # fails the run, so that this list is kept true): model, target -> the
 # exit code and why.
-EXPECTED_FAILURES = {
-    ("frcnn", "wse-2"): (14, "the functional simulation allocates the wafer's "
-                             "memories over the plan's address range: about 20 GiB "
-                             "(issue 'The CPU reference at library speed', item 3)"),
-}
+EXPECTED_FAILURES = {}
 # Bounded runs (--max-dim, XLA's bounded dynamic shapes): model -> target
 # and the bounds. The values must be the unbounded run's, byte for byte;
 # each bounded segment reports its padding.
