@@ -69,22 +69,32 @@ static bool isSpatial(Operation *op) {
 
 SmallVector<int64_t> dfa::dimOrder(const target::Target &t, Value v) {
   auto type = dyn_cast<RankedTensorType>(v.getType());
-  if (!type || type.getRank() != 4 || !minorTied(t))
+  // Feature maps of 2-D and 3-D convolutions: [N, C, spatial...].
+  int64_t rank = type ? type.getRank() : 0;
+  if ((rank != 4 && rank != 5) || !minorTied(t))
     return {};
   Operation *def = v.getDefiningOp();
   bool spatial = isSpatial(def) ||
                  llvm::any_of(v.getUsers(), [](Operation *u) { return isSpatial(u); });
   bool resident = isa_and_nonnull<WeightOp, ConstantOp>(def);
+  // N, the spatial dims, C (a weight: the spatial dims, I, O).
+  SmallVector<int64_t> channelsLast{0}, weights;
+  for (int64_t d = 2; d < rank; ++d) {
+    channelsLast.push_back(d);
+    weights.push_back(d);
+  }
+  channelsLast.push_back(1);
+  weights.append({1, 0});
   if (spatial && resident)
-    return {2, 3, 1, 0}; // OIHW stored HWIO: input and output channels minor
+    return weights; // OIHW stored HWIO: input and output channels minor
   if (spatial)
-    return {0, 2, 3, 1}; // NCHW stored NHWC: channels minor
+    return channelsLast; // NCHW stored NHWC: channels minor
   // A feature map no window touches (RoI features on their way to a linear
   // head): channels-last too when it stores at most half the bytes, as
   // when a 7-wide minor dim would fill 320-element vectors. Below that,
   // the saving does not pay for the relayout a consumer may need.
-  if (!resident && 2 * layoutFor(t, type, {0, 2, 3, 1}).bytes <= layoutFor(t, type).bytes)
-    return {0, 2, 3, 1};
+  if (!resident && 2 * layoutFor(t, type, channelsLast).bytes <= layoutFor(t, type).bytes)
+    return channelsLast;
   return {};
 }
 

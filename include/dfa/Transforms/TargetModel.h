@@ -103,8 +103,8 @@ TensorLayout layoutFor(const target::Target &t, mlir::RankedTensorType type,
 bool minorTied(const target::Target &t);
 
 /// The physical dim order a target gives to value `v`: on minor-tied targets,
-/// 4-D tensors of a convolutional net are stored channels-last (activations
-/// NHWC, resident weights HWIO), so that channels, not a 7-wide spatial dim,
+/// 4-D and 5-D tensors of a convolutional net are stored channels-last
+/// (activations NHWC / NDHWC, resident weights HWIO / DHWIO), so that channels, not a 7-wide spatial dim,
 /// fill the sticks, tiles and vectors; so is any other 4-D activation that
 /// stores at most half the bytes so. Empty (identity) otherwise.
 llvm::SmallVector<int64_t> dimOrder(const target::Target &t, mlir::Value v);
