@@ -552,11 +552,9 @@ int bisectSegments(BisectEnv &env, const PreparedRun &prepared) {
                               "breaks (run in segments): reduce a segment "
                               "with dfa-compile --check's breaks in mind");
   // A host-link fault is the runner's to plant, not the compiler's.
-  FaultSpec fault;
-  if (parseFault(run.inject, fault).empty() && !fault.name.empty())
-    if (const Fault *known = faultNamed(fault.name);
-        known && llvm::StringRef(known->pass) == kHostLinkFault)
-      env.compile.inject.clear();
+  if (FaultSpec fault;
+      parseFault(run.inject, fault).empty() && isHostLinkFault(fault.name))
+    env.compile.inject.clear();
   RunOptions refOpts = run;
   refOpts.target = target::kReferenceTarget;
   refOpts.inject.clear();
@@ -675,14 +673,9 @@ int bisectSegments(BisectEnv &env, const PreparedRun &prepared) {
       c.metrics.elements = want.numElements();
       c.metrics.bad.push_back(0);
       c.pattern.kind = "shape";
-      auto dims = [](const ref::Tensor &t) {
-        std::string s;
-        for (int64_t d : t.shape())
-          s += (s.empty() ? "" : "x") + std::to_string(d);
-        return "[" + s + "]";
-      };
-      c.pattern.where = "the device run's output is " + dims(got) +
-                        ", the reference's " + dims(want);
+      c.pattern.where = "the device run's output is [" +
+                        ref::shapeString(got.shape()) + "], the reference's [" +
+                        ref::shapeString(want.shape()) + "]";
       f.outputs.push_back(std::move(c));
       continue;
     }

@@ -458,13 +458,10 @@ Status SegmentRunner::run(const std::map<std::string, ref::Tensor> &inputs) {
   if (Status s = parseMaxDims(opts.model, maxDims, printer); s != Status::Ok)
     return s;
   compileOpts = opts;
-  if (t && parseFault(opts.inject, fault).empty() && !fault.name.empty()) {
-    const Fault *known = faultNamed(fault.name);
-    if (!known || llvm::StringRef(known->pass) != kHostLinkFault)
-      fault = {};
-    else
-      compileOpts.inject.clear();
-  }
+  if (t && parseFault(opts.inject, fault).empty() && isHostLinkFault(fault.name))
+    compileOpts.inject.clear();
+  else
+    fault = {};
   rv.values = inputs;
   // The inputs are on the host and, as for any run, staged on the device.
   for (const auto &[name, value] : inputs) {

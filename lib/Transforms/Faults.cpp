@@ -43,6 +43,11 @@ const Fault *dfa::faultNamed(llvm::StringRef name) {
   return nullptr;
 }
 
+bool dfa::isHostLinkFault(llvm::StringRef name) {
+  const Fault *f = faultNamed(name);
+  return f && llvm::StringRef(f->pass) == kHostLinkFault;
+}
+
 std::string dfa::faultHelp() {
   std::string s;
   for (const Fault &f : knownFaults())

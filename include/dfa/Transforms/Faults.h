@@ -33,6 +33,8 @@ inline constexpr const char *kHostLinkFault = "host-link";
 llvm::ArrayRef<Fault> knownFaults();
 /// The fault named `name` (without its node), or null.
 const Fault *faultNamed(llvm::StringRef name);
+/// Whether `name` is a fault the host link plants (kHostLinkFault).
+bool isHostLinkFault(llvm::StringRef name);
 /// "tail-drop (...); nan@NODE (...)": the faults for a help text.
 std::string faultHelp();
 /// The fault names, as written on the command line ("nan@NODE").

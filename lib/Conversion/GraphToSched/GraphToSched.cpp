@@ -255,7 +255,7 @@ Status Lowering::run() {
   // (Faults of another pass, and those that change every copy or kernel,
   // are not planted here.)
   const Fault *known = faultNamed(fault.name);
-  if (known && llvm::StringRef(known->pass) == kHostLinkFault)
+  if (isHostLinkFault(fault.name))
     emitWarning(module.getLoc())
         << "--inject " << opts.inject
         << ": a fault of the host link, planted only where a graph that "
