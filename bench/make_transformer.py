@@ -28,6 +28,9 @@ ap.add_argument("--layers", type=int, default=24)
 ap.add_argument("--d-model", type=int, default=1024)
 ap.add_argument("--seq", type=int, default=128)
 ap.add_argument("--heads", type=int, default=16)
+ap.add_argument("--kv-heads", type=int, default=0,
+                help="key/value heads (default --heads: MHA; fewer: GQA, 1: MQA), "
+                     "each shared by heads / kv-heads query heads (as Llama's repeat_kv)")
 ap.add_argument("--ffn", type=int, default=0, help="MLP width (default 4 x d_model)")
 ap.add_argument("--swiglu", action="store_true",
                 help="Llama-style gated MLP: down(silu(x W_gate) * (x W_up))")
@@ -38,6 +41,10 @@ ap.add_argument("--no-data", action="store_true",
                 help="do not create the (sparse) external-data file: compile with --no-weights")
 a = ap.parse_args()
 D, T, H, L = a.d_model, a.seq, a.heads, a.layers
+KVH = a.kv_heads or H
+if H % KVH:
+    ap.error("--heads must be a multiple of --kv-heads")
+HD = D // H
 F = a.ffn or 4 * D
 NP = np.float16 if a.dtype == "f16" else np.float32
 PT = TensorProto.FLOAT16 if a.dtype == "f16" else TensorProto.FLOAT
@@ -80,7 +87,12 @@ def node(op, ins, outs=None, **attrs):
 
 KV = a.kv_cache
 # Reshape's 0 copies the input's dim: the same shapes serve any batch and seq.
-const("shape_heads", np.array([0, 0, H, D // H] if KV else [1, T, H, D // H], np.int64))
+const("shape_heads", np.array([0, 0, H, HD] if KV else [1, T, H, HD], np.int64))
+const("shape_kv_heads", np.array([0, 0, KVH, HD] if KV else [1, T, KVH, HD], np.int64))
+# repeat_kv: [b, kv, t, hd] -> [b, kv, 1, t, hd] -> [b, kv, H/kv, t, hd] -> [b, H, t, hd]
+const("axis2", np.array([2], np.int64))
+const("rep", np.array([1, 1, H // KVH, 1, 1], np.int64))
+const("shape_repeated", np.array([0, H, -1, HD], np.int64))
 const("shape_model", np.array([0, 0, D] if KV else [1, T, D], np.int64))
 const("scale", np.array(1.0 / math.sqrt(D // H), NP))
 if not KV:
@@ -97,19 +109,24 @@ for l in range(L):
     p = "layer%d." % l
     SCOPE = "/layer%d" % l
     h = node("LayerNormalization", [x, weight(p + "ln1.w", [D]), weight(p + "ln1.b", [D])], axis=-1)
-    qkv = node("MatMul", [h, weight(p + "attn.qkv", [D, 3 * D])])
+    qkv = node("MatMul", [h, weight(p + "attn.qkv", [D, D + 2 * KVH * HD])])
     q, k, v = (p + "q", p + "k", p + "v")
-    node("Split", [qkv], [q, k, v], axis=2)
+    node("Split", [qkv, const(p + "split", np.array([D, KVH * HD, KVH * HD], np.int64))],
+         [q, k, v], axis=2)
     heads = []
-    for t in (q, k, v):
-        r = node("Reshape", [t, "shape_heads"])
+    for t, shape in ((q, "shape_heads"), (k, "shape_kv_heads"), (v, "shape_kv_heads")):
+        r = node("Reshape", [t, shape])
         heads.append(node("Transpose", [r], perm=[0, 2, 1, 3]))
     if KV:
         for i, kind in ((1, "key"), (2, "value")):
             past = "past_%s.%d" % (kind, l)
-            inputs.append(helper.make_tensor_value_info(past, PT, ["batch", H, "past", D // H]))
+            inputs.append(helper.make_tensor_value_info(past, PT, ["batch", KVH, "past", HD]))
             heads[i] = node("Concat", [past, heads[i]], ["present_%s.%d" % (kind, l)], axis=2)
-            outputs.append(helper.make_tensor_value_info(heads[i], PT, ["batch", H, "past + seq", D // H]))
+            outputs.append(helper.make_tensor_value_info(heads[i], PT, ["batch", KVH, "past + seq", HD]))
+    if KVH != H:
+        for i in (1, 2):
+            e = node("Expand", [node("Unsqueeze", [heads[i], "axis2"]), "rep"])
+            heads[i] = node("Reshape", [e, "shape_repeated"])
     kt = node("Transpose", [heads[1]], perm=[0, 1, 3, 2])
     s = node("Mul", [node("MatMul", [heads[0], kt]), "scale"])
     att = node("Softmax", [node("Add", [s, "attn_mask" if KV else "mask"])], axis=-1)

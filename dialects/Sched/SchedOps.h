@@ -47,6 +47,14 @@ target::Layout storedLayout(mlir::Value buffer, int64_t elemBytes = 0);
 void accesses(mlir::Operation *op, llvm::SmallVectorImpl<mlir::Value> &reads,
               llvm::SmallVectorImpl<mlir::Value> &writes);
 
+/// The bytes a kernel moves: one entry per input, then one per output,
+/// each its buffer's tensor bytes, except for the pairs of `in_place`: the
+/// output counts only the elements appended to the input, and the input
+/// nothing unless the body reads it (or the grown value) for more than
+/// the append. The scheduler times kernels by these bytes and the
+/// roofline counts them.
+llvm::SmallVector<double> movedBytes(ComputeOp op);
+
 /// Whether `consumer` may stream from `producer` (sched `rows`): it reads
 /// a buffer `producer` writes (a data dependence) and overwrites nothing
 /// `producer` reads (no buffer of its writes may share bytes with one of

@@ -221,6 +221,14 @@ def Sched_ComputeOp : Sched_Op<"compute", [AttrSizedOperandSegments,
     (`target::streamStart`, `target::streamEnd`): a layer pipeline with
     flow control, as on a wafer whose layers are side by side. Values do
     not depend on it.
+
+    `in_place`, pairs (input index, output index), marks outputs that are
+    their input grown in place: the output yields a `graph.concat` whose
+    first operand is the input (a KV cache and this step's keys or
+    values). The output buffer already holds the input's elements (a
+    serving runtime allocates the cache once, with room to grow), so the
+    op writes only the appended ones and does not read the input for the
+    concat (`sched::movedBytes`). Values do not depend on it.
   }];
   let arguments = (ins StrAttr:$kernel, Variadic<Sched_BufferType>:$inputs,
                        Variadic<Sched_BufferType>:$outputs,
@@ -230,7 +238,8 @@ def Sched_ComputeOp : Sched_Op<"compute", [AttrSizedOperandSegments,
                        OptionalAttr<I64Attr>:$chip,
                        OptionalAttr<I64Attr>:$start, OptionalAttr<I64Attr>:$cycles,
                        OptionalAttr<StrAttr>:$accumulator,
-                       OptionalAttr<I64Attr>:$rows);
+                       OptionalAttr<I64Attr>:$rows,
+                       OptionalAttr<DenseI64ArrayAttr>:$in_place);
   let results = (outs Sched_TokenType:$done);
   let regions = (region SizedRegion<1>:$body);
   let assemblyFormat = [{

@@ -14,6 +14,7 @@
 #include "dialects/Sched/SchedOps.h"
 
 #include "dialects/Graph/GraphInterfaces.h"
+#include "dialects/Graph/GraphOps.h"
 
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/DenseSet.h"
@@ -129,7 +130,58 @@ LogicalResult ComputeOp::verify() {
       static_cast<int64_t>(getUnitEnd()) <= static_cast<int64_t>(getUnitBegin()))
     return emitOpError("unit range [") << getUnitBegin() << ", "
                                        << getUnitEnd() << ") is empty";
+  if (std::optional<ArrayRef<int64_t>> pairs = getInPlace()) {
+    if (pairs->size() % 2)
+      return emitOpError("in_place holds (input, output) pairs; got ")
+             << pairs->size() << " indices";
+    for (size_t i = 0; i < pairs->size(); i += 2) {
+      int64_t in = (*pairs)[i], out = (*pairs)[i + 1];
+      if (in < 0 || in >= int64_t(getInputs().size()) || out < 0 ||
+          out >= int64_t(getOutputs().size()))
+        return emitOpError("in_place pair (") << in << ", " << out
+                                              << ") names no input or output";
+      auto concat = yield.getValues()[out].getDefiningOp<graph::ConcatOp>();
+      if (!concat || concat->getOperand(0) != body.getArgument(in))
+        return emitOpError("in_place output ")
+               << out << " is not a graph.concat whose first operand is input "
+               << in;
+    }
+  }
   return success();
+}
+
+SmallVector<double> dfa::sched::movedBytes(ComputeOp op) {
+  auto bytesOf = [](Value buffer) {
+    return double(
+        graph::tensorBytes(cast<BufferType>(buffer.getType()).getTensor()));
+  };
+  SmallVector<double> bytes;
+  for (Value v : op.getInputs())
+    bytes.push_back(bytesOf(v));
+  for (Value v : op.getOutputs())
+    bytes.push_back(bytesOf(v));
+  std::optional<ArrayRef<int64_t>> pairs = op.getInPlace();
+  if (!pairs)
+    return bytes;
+  Block &body = op.getBody().front();
+  auto yield = cast<YieldOp>(body.getTerminator());
+  size_t outputs0 = op.getInputs().size();
+  for (size_t i = 0; i + 1 < pairs->size(); i += 2) {
+    int64_t in = (*pairs)[i], out = (*pairs)[i + 1];
+    double kept = bytesOf(op.getInputs()[in]);
+    bytes[outputs0 + out] = std::max(0.0, bytes[outputs0 + out] - kept);
+    // The body reads the cache only if something besides the append (and
+    // the yield of the grown value) uses it.
+    Value grown = yield.getValues()[out];
+    auto onlyAppend = [&](Value v, Operation *allowed) {
+      return llvm::all_of(v.getUsers(),
+                          [&](Operation *u) { return u == allowed; });
+    };
+    if (onlyAppend(body.getArgument(in), grown.getDefiningOp()) &&
+        onlyAppend(grown, yield))
+      bytes[in] = 0;
+  }
+  return bytes;
 }
 
 void dfa::sched::accesses(Operation *op, SmallVectorImpl<Value> &reads,

@@ -22,6 +22,9 @@
 #include "dfa/Import/ONNX.h"
 #include "dfa/Support/Progress.h"
 
+#include "dialects/Graph/GraphInterfaces.h"
+#include "dialects/Graph/GraphOps.h"
+
 #include "mlir/IR/Diagnostics.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Path.h"
@@ -91,15 +94,17 @@ Status assignRoles(const RooflineOptions &opts, llvm::ArrayRef<std::string> name
   return Status::Ok;
 }
 
-/// KV-cache bytes per token of one sequence: the inputs that carry the
-/// cache dim, with the batch at 1 and the cache at one token.
-Status kvBytesPerToken(llvm::ArrayRef<GraphInputSignature> inputs,
-                       const roofline::LLMDims &dims,
-                       const std::map<std::string, int64_t> &bound,
-                       double &bytes, DiagnosticPrinter &printer) {
-  bytes = 0;
+/// The cache as the graph defines it: the inputs that carry the cache
+/// dim, with the batch at 1 and the cache at one token.
+Status kvShape(llvm::ArrayRef<GraphInputSignature> inputs,
+               const roofline::LLMDims &dims,
+               const std::map<std::string, int64_t> &bound,
+               roofline::KVShape &kv, DiagnosticPrinter &printer) {
+  kv = {};
   if (dims.past.empty())
     return Status::Ok;
+  std::optional<std::pair<int64_t, int64_t>> heads; // one shape for all
+  bool uniform = true;
   for (const GraphInputSignature &in : inputs) {
     // The cache: inputs with the cache dim but not the new tokens' (an
     // attention mask [batch, 1, seq, past + seq] is not cache).
@@ -107,6 +112,7 @@ Status kvBytesPerToken(llvm::ArrayRef<GraphInputSignature> inputs,
         llvm::is_contained(in.dims, dims.seq))
       continue;
     double n = double(in.elementBytes);
+    std::vector<int64_t> rest; // the dims besides batch and context
     for (const std::string &d : in.dims) {
       int64_t v = 1;
       if (d == dims.past || d == dims.batch)
@@ -121,10 +127,56 @@ Status kvBytesPerToken(llvm::ArrayRef<GraphInputSignature> inputs,
         v = it->second;
       }
       n *= double(v);
+      rest.push_back(v);
     }
-    bytes += n;
+    kv.inputs.push_back(in.name);
+    kv.bytesPerToken += n;
+    if (kv.elementBytes && kv.elementBytes != in.elementBytes)
+      uniform = false;
+    kv.elementBytes = in.elementBytes;
+    std::pair<int64_t, int64_t> hd =
+        rest.size() == 2 ? std::make_pair(rest[0], rest[1])
+                         : std::make_pair<int64_t, int64_t>(0, 0);
+    if (rest.size() != 2 || (heads && *heads != hd))
+      uniform = false;
+    heads = hd;
+  }
+  kv.layers = int64_t(kv.inputs.size() / 2);
+  if (uniform && heads && kv.inputs.size() % 2 == 0) {
+    kv.kvHeads = heads->first;
+    kv.headDim = heads->second;
   }
   return Status::Ok;
+}
+
+/// Bytes of the weights and constants the module holds.
+double weightBytesOf(ModuleOp m) {
+  double bytes = 0;
+  m.walk([&](Operation *op) {
+    if (isa<graph::WeightOp, graph::ConstantOp>(op))
+      bytes += double(graph::tensorBytes(op->getResult(0).getType()));
+  });
+  return bytes;
+}
+
+/// The cache's size and home at one point of the sweep.
+void placeCache(const roofline::LLMSweep &s, const roofline::LLMTarget &t,
+                roofline::LLMPoint &p) {
+  roofline::CacheSize c =
+      roofline::cacheSize(s.kv.bytesPerToken, s.serving, p.batch, p.context);
+  p.kvCacheBytes = c.bytes;
+  p.fragmentation = c.fragmentation;
+  p.placement = t.cacheLevel;
+  double over = c.bytes - t.cacheCapacityBytes;
+  if (over <= 0)
+    return;
+  if (t.spill == "host") {
+    p.spilledBytes = over;
+  } else if (t.spill == "chips" && t.chipBytes > 0) {
+    p.extraChips = int64_t(std::ceil(over / t.chipBytes));
+  } else {
+    p.placement = "does not fit";
+  }
 }
 
 } // namespace
@@ -171,10 +223,10 @@ int dfa::driver::llmMain(const RooflineOptions &opts) {
                     "cache dims (--batch, --context)");
       return exitCode(Status::Usage);
     }
-  if (Status s = kvBytesPerToken(inputs, sweep.dims, base.dims,
-                                 sweep.kvBytesPerToken, printer);
+  if (Status s = kvShape(inputs, sweep.dims, base.dims, sweep.kv, printer);
       s != Status::Ok)
     return exitCode(s);
+  sweep.serving = {opts.kvBlock, opts.prefixTokens, opts.prefillChunk};
 
   target::Registry registry(opts.targetDirs);
   std::vector<target::Target> targets;
@@ -193,6 +245,20 @@ int dfa::driver::llmMain(const RooflineOptions &opts) {
   };
   sweep.batches = distinct(opts.batches);
   sweep.contexts = distinct(opts.contexts);
+  if (sweep.serving.prefix > 0 && sweep.serving.prefix >= sweep.contexts.front()) {
+    printer.error("--prefix-tokens " + std::to_string(sweep.serving.prefix) +
+                  " leaves no tokens of its own to a context of " +
+                  std::to_string(sweep.contexts.front()) +
+                  "; every --context must be longer than the shared prefix");
+    return exitCode(Status::Usage);
+  }
+  if ((sweep.serving.prefix > 0 || sweep.serving.chunk > 0) &&
+      sweep.dims.past.empty()) {
+    printer.error("--prefix-tokens and --prefill-chunk run prefill against "
+                  "a cache, and no symbolic dim of the model is the cached "
+                  "context; name it with --llm-dims past=NAME");
+    return exitCode(Status::Usage);
+  }
   sweep.referencePhase = sweep.phases.back();
   sweep.referenceBatch = sweep.batches.front();
   sweep.referenceContext = sweep.contexts.front();
@@ -210,74 +276,134 @@ int dfa::driver::llmMain(const RooflineOptions &opts) {
     if (first == Status::Ok && s != Status::DoesNotFit)
       first = s;
   };
+  // The steps of one point: (new tokens, cached tokens) each. Prefill
+  // computes the context less the reused prefix, in chunks; decode one
+  // token against the whole context.
+  auto stepsOf = [&](bool prefill, int64_t context) {
+    std::vector<std::pair<int64_t, int64_t>> steps;
+    if (!prefill)
+      return std::vector<std::pair<int64_t, int64_t>>{{1, context}};
+    int64_t shared = roofline::sharedPrefix(sweep.serving, context);
+    int64_t n = context - shared;
+    int64_t chunk = sweep.serving.chunk > 0 ? sweep.serving.chunk : n;
+    for (int64_t off = 0; off < n; off += chunk)
+      steps.push_back({std::min(chunk, n - off), shared + off});
+    return steps;
+  };
+  int64_t total = 0;
+  for (const std::string &phase : sweep.phases)
+    for (int64_t context : sweep.contexts)
+      total += int64_t(stepsOf(phase == "prefill", context).size() *
+                       sweep.batches.size());
+  bool homesKnown = false;
   { // the progress line ends before the results are printed
-    progress::Task task("sweeping", int64_t(sweep.phases.size() *
-                                            sweep.contexts.size() *
-                                            sweep.batches.size()));
+    progress::Task task("sweeping", total);
     for (const std::string &phase : sweep.phases)
       for (int64_t context : sweep.contexts)
         for (int64_t batch : sweep.batches) {
-          task.advance(phase + " batch " + std::to_string(batch) + " context " +
-                       std::to_string(context));
           bool prefill = phase == "prefill";
           bool isReference = phase == sweep.referencePhase &&
                              batch == sweep.referenceBatch &&
                              context == sweep.referenceContext;
-          ONNXImportOptions io = base;
-          io.dims[sweep.dims.batch] = batch;
-          io.dims[sweep.dims.seq] = prefill ? context : 1;
-          if (!sweep.dims.past.empty())
-            io.dims[sweep.dims.past] = prefill ? 0 : context;
-          // The first error of each step is its answer, not a message.
-          std::string captured;
-          ScopedDiagnosticHandler capture(ctx.get(), [&](Diagnostic &d) {
-            if (d.getSeverity() != DiagnosticSeverity::Error)
-              return failure();
-            if (captured.empty())
-              captured = d.str();
-            return success();
-          });
-          auto pointFor = [&](size_t i) -> roofline::LLMPoint & {
-            sweep.targets[i].points.push_back({});
-            roofline::LLMPoint &p = sweep.targets[i].points.back();
-            p.phase = phase;
-            p.batch = batch;
-            p.context = context;
-            return p;
-          };
-          ImportResult r = loadModel(path, *ctx, io);
-          if (r.status != Status::Ok) {
-            note(r.status);
-            for (size_t i = 0; i < targets.size(); ++i)
-              pointFor(i).error = captured.empty() ? "the import failed" : captured;
-            continue;
-          }
-          for (auto [i, t] : llvm::enumerate(targets)) {
-            captured.clear();
-            OwningOpRef<ModuleOp> m = cast<ModuleOp>((*r.module)->clone());
-            Status s = runPipeline(*m, t, 0, kSchedStage, co, printer);
-            sched::ProgramOp program = s == Status::Ok ? findProgram(*m) : nullptr;
-            std::vector<roofline::Report> one;
-            if (s == Status::Ok && program)
-              s = profile(program, t, opts, path, one, printer);
-            else if (s == Status::Ok)
-              s = Status::Internal;
-            note(s);
-            if (s != Status::Ok) {
-              pointFor(i).error = captured.empty()
-                                      ? "failed (exit " +
-                                            std::to_string(exitCode(s)) + ")"
-                                      : captured;
-              continue;
+          // Per target: each step's point, or the first error.
+          std::vector<std::vector<roofline::LLMPoint>> done(targets.size());
+          std::vector<std::string> errors(targets.size());
+          auto steps = stepsOf(prefill, context);
+          for (auto [stepIndex, step] : llvm::enumerate(steps)) {
+            task.advance(phase + " batch " + std::to_string(batch) +
+                         " context " + std::to_string(context) +
+                         (steps.size() > 1 ? " chunk " + std::to_string(stepIndex + 1)
+                                           : std::string()));
+            ONNXImportOptions io = base;
+            io.dims[sweep.dims.batch] = batch;
+            io.dims[sweep.dims.seq] = step.first;
+            if (!sweep.dims.past.empty())
+              io.dims[sweep.dims.past] = step.second;
+            // The first error of each step is its answer, not a message.
+            std::string captured;
+            ScopedDiagnosticHandler capture(ctx.get(), [&](Diagnostic &d) {
+              if (d.getSeverity() != DiagnosticSeverity::Error)
+                return failure();
+              if (captured.empty())
+                captured = d.str();
+              return success();
+            });
+            ImportResult r = loadModel(path, *ctx, io);
+            if (r.status != Status::Ok) {
+              note(r.status);
+              for (std::string &e : errors)
+                if (e.empty())
+                  e = captured.empty() ? "the import failed" : captured;
+              break;
             }
-            roofline::LLMPoint p = roofline::summarize(
-                one.front(), phase, batch, context, sweep.kvBytesPerToken);
-            pointFor(i) = p;
-            if (isReference)
-              reference.push_back(std::move(one.front()));
+            if (!homesKnown) {
+              // The weights do not depend on the dims: sized once.
+              homesKnown = true;
+              sweep.weightBytes = weightBytesOf(*r.module);
+              for (auto [i, t] : llvm::enumerate(targets)) {
+                target::CacheHome h = target::cacheHome(t, sweep.weightBytes);
+                roofline::LLMTarget &lt = sweep.targets[i];
+                lt.cacheLevel = h.level->name;
+                lt.chips = h.chips;
+                lt.cacheCapacityBytes = h.capacityBytes;
+                lt.spill = h.spill;
+                lt.spillBandwidth = h.spillBandwidth;
+                lt.chipBytes = h.chipBytes;
+                for (int64_t c : sweep.contexts)
+                  lt.maxBatchByContext[c] = roofline::maxBatch(
+                      sweep.kv.bytesPerToken, sweep.serving, c, h.capacityBytes);
+              }
+            }
+            for (auto [i, t] : llvm::enumerate(targets)) {
+              if (!errors[i].empty())
+                continue;
+              captured.clear();
+              OwningOpRef<ModuleOp> m = cast<ModuleOp>((*r.module)->clone());
+              Status s = runPipeline(*m, t, 0, kSchedStage, co, printer);
+              sched::ProgramOp program = s == Status::Ok ? findProgram(*m) : nullptr;
+              std::vector<roofline::Report> one;
+              if (s == Status::Ok && program)
+                s = profile(program, t, opts, path, one, printer);
+              else if (s == Status::Ok)
+                s = Status::Internal;
+              note(s);
+              if (s != Status::Ok) {
+                errors[i] = captured.empty() ? "failed (exit " +
+                                                   std::to_string(exitCode(s)) + ")"
+                                             : captured;
+                continue;
+              }
+              done[i].push_back(roofline::summarize(one.front(), phase, batch, context));
+              if (isReference && stepIndex == 0)
+                reference.push_back(std::move(one.front()));
+            }
+          }
+          for (size_t i = 0; i < targets.size(); ++i) {
+            roofline::LLMPoint p;
+            if (errors[i].empty()) {
+              p = roofline::combine(done[i]);
+            } else {
+              p.phase = phase;
+              p.batch = batch;
+              p.context = context;
+              p.error = errors[i];
+            }
+            placeCache(sweep, sweep.targets[i], p);
+            sweep.targets[i].points.push_back(std::move(p));
           }
         }
   }
+  // A decode step behind a new prompt: it waits for that prompt's longest
+  // prefill step, one sequence at the same context.
+  for (roofline::LLMTarget &t : sweep.targets)
+    for (roofline::LLMPoint &d : t.points) {
+      if (d.phase != "decode" || !d.error.empty())
+        continue;
+      for (const roofline::LLMPoint &p : t.points)
+        if (p.phase == "prefill" && p.error.empty() &&
+            p.batch == sweep.batches.front() && p.context == d.context)
+          d.stallSeconds = p.longestStepSeconds;
+    }
   std::string title = llvm::sys::path::filename(path).str();
   Status out = writeOutputs(reference, opts, title, printer, &sweep);
   return exitCode(first != Status::Ok ? first : out);

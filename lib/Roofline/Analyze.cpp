@@ -151,10 +151,11 @@ void Analyzer::addCompute(sched::ComputeOp c) {
   if (k.computeOps == 0)
     if (auto pad = c->getAttrOfType<IntegerAttr>("pad_flops"))
       k.padFlops = double(pad.getInt());
-  for (Value v : c.getInputs())
-    addBytes(k, cast<sched::BufferType>(v.getType()).getMemory(), denseBytes(v));
-  for (Value v : c.getOutputs())
-    addBytes(k, cast<sched::BufferType>(v.getType()).getMemory(), denseBytes(v));
+  SmallVector<double> moved = sched::movedBytes(c);
+  SmallVector<Value> buffers(c.getInputs());
+  buffers.append(c.getOutputs().begin(), c.getOutputs().end());
+  for (auto [v, bytes] : llvm::zip(buffers, moved))
+    addBytes(k, cast<sched::BufferType>(v.getType()).getMemory(), bytes);
   if (auto cc = c->getAttrOfType<IntegerAttr>("compute_cycles")) {
     k.modelComputeSeconds += double(cc.getInt()) * cycle;
     k.computeCycles += cc.getInt();

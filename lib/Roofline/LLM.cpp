@@ -12,6 +12,7 @@
 #include "llvm/Support/FormatVariadic.h"
 
 #include <algorithm>
+#include <cmath>
 
 using namespace dfa;
 using namespace dfa::roofline;
@@ -25,15 +26,14 @@ double LLMPoint::tokensPerSecond() const {
 }
 
 LLMPoint dfa::roofline::summarize(const Report &r, llvm::StringRef phase,
-                                  int64_t batch, int64_t context,
-                                  double kvBytesPerToken) {
+                                  int64_t batch, int64_t context) {
   LLMPoint p;
   p.phase = phase.str();
   p.batch = batch;
   p.context = context;
   p.seconds = r.seconds;
+  p.longestStepSeconds = r.seconds;
   p.flops = r.flops;
-  p.kvCacheBytes = kvBytesPerToken * double(batch) * double(context);
   p.mix = r.mix;
   double bandwidthBound = 0;
   for (const KernelRoof &k : r.kernels) {
@@ -47,6 +47,76 @@ LLMPoint dfa::roofline::summarize(const Report &r, llvm::StringRef phase,
   }
   p.bandwidthBoundShare = r.seconds > 0 ? bandwidthBound / r.seconds : 0;
   return p;
+}
+
+LLMPoint dfa::roofline::combine(llvm::ArrayRef<LLMPoint> steps) {
+  LLMPoint p = steps.front();
+  if (steps.size() == 1)
+    return p;
+  p.seconds = p.flops = p.computeRoofSeconds = p.memoryRoofSeconds = 0;
+  p.longestStepSeconds = 0;
+  p.mix.clear();
+  double bound = 0;
+  for (const LLMPoint &s : steps) {
+    p.seconds += s.seconds;
+    p.flops += s.flops;
+    p.computeRoofSeconds += s.computeRoofSeconds;
+    p.memoryRoofSeconds += s.memoryRoofSeconds;
+    p.longestStepSeconds = std::max(p.longestStepSeconds, s.seconds);
+    bound += s.bandwidthBoundShare * s.seconds;
+    for (auto &[name, share] : s.mix)
+      p.mix[name] += share * s.seconds;
+  }
+  p.steps = int64_t(steps.size());
+  p.bandwidthBoundShare = p.seconds > 0 ? bound / p.seconds : 0;
+  for (auto &[name, share] : p.mix)
+    share = p.seconds > 0 ? share / p.seconds : 0;
+  return p;
+}
+
+namespace {
+/// Tokens a sequence's own part of the cache takes and the prefix the
+/// batch shares, in token slots.
+struct Slots {
+  int64_t shared = 0, own = 0, held = 0, tableEntries = 0;
+};
+Slots slotsFor(const KVServing &kv, int64_t context) {
+  int64_t block = std::max<int64_t>(1, kv.block);
+  Slots s;
+  s.shared = std::min(kv.prefix, context) / block * block;
+  s.own = context - s.shared;
+  s.held = (s.own + block - 1) / block * block;
+  s.tableEntries = kv.block > 0 ? (context + block - 1) / block : 0;
+  return s;
+}
+constexpr double kBlockTableEntryBytes = 4; // an int32 block id (vLLM)
+} // namespace
+
+int64_t dfa::roofline::sharedPrefix(const KVServing &kv, int64_t context) {
+  return slotsFor(kv, context).shared;
+}
+
+CacheSize dfa::roofline::cacheSize(double bytesPerToken, const KVServing &kv,
+                                   int64_t batch, int64_t context) {
+  Slots s = slotsFor(kv, context);
+  double held = double(s.shared) + double(batch) * double(s.held);
+  double used = double(s.shared) + double(batch) * double(s.own);
+  CacheSize c;
+  c.tableBytes = double(batch) * double(s.tableEntries) * kBlockTableEntryBytes;
+  c.bytes = bytesPerToken * held + c.tableBytes;
+  c.fragmentation = held > 0 ? (held - used) / held : 0;
+  return c;
+}
+
+int64_t dfa::roofline::maxBatch(double bytesPerToken, const KVServing &kv,
+                                int64_t context, double capacityBytes) {
+  Slots s = slotsFor(kv, context);
+  double perSequence = bytesPerToken * double(s.held) +
+                       double(s.tableEntries) * kBlockTableEntryBytes;
+  double room = capacityBytes - bytesPerToken * double(s.shared);
+  if (perSequence <= 0 || room < perSequence)
+    return 0;
+  return int64_t(std::floor(room / perSequence));
 }
 
 std::vector<Crossover> LLMTarget::crossovers() const {
@@ -143,6 +213,59 @@ std::string tokensLine(const LLMPoint &p) {
   return humanNumber(p.tokensPerSecond(), "") + "tok/s";
 }
 
+/// "HBM", "HBM + 2.1 GB to host", "SRAM + 3 chips", "does not fit".
+std::string placementLine(const LLMPoint &p) {
+  if (p.spilledBytes > 0)
+    return p.placement + " + " + humanNumber(p.spilledBytes, "B") + " to host";
+  if (p.extraChips > 0)
+    return p.placement + " + " + std::to_string(p.extraChips) + " chips";
+  return p.placement;
+}
+
+std::string kvLine(const LLMSweep &s) {
+  const KVShape &kv = s.kv;
+  std::string line = "KV cache " + humanNumber(kv.bytesPerToken, "B") +
+                     " per token per sequence";
+  if (kv.layers > 0 && kv.kvHeads > 0)
+    line += llvm::formatv(" (2 x {0} layers x {1} kv heads x {2} x {3} B)",
+                          kv.layers, kv.kvHeads, kv.headDim, kv.elementBytes)
+                .str();
+  return line;
+}
+
+std::string servingLine(const KVServing &kv) {
+  std::string line = kv.block > 0 ? "paged in blocks of " +
+                                        std::to_string(kv.block) + " tokens"
+                                  : "contiguous per sequence";
+  if (kv.prefix > 0)
+    line += "; " + std::to_string(kv.prefix) + "-token prefix shared and cached";
+  if (kv.chunk > 0)
+    line += "; prefill in chunks of " + std::to_string(kv.chunk) + " tokens";
+  return line + "; decode appends in place";
+}
+
+std::string homeLine(const LLMTarget &t, double weightBytes) {
+  std::string line = "cache in " + t.cacheLevel;
+  if (t.chips > 1)
+    line += " of " + std::to_string(t.chips) + " chips";
+  line += ": " + humanNumber(t.cacheCapacityBytes, "B") + " free beside " +
+          humanNumber(weightBytes, "B") + " of weights";
+  line += t.spill == "host"    ? "; spills to host memory at " +
+                                     humanNumber(t.spillBandwidth, "B/s")
+          : t.spill == "chips" ? "; beyond it needs more chips (" +
+                                     humanNumber(t.chipBytes, "B") + " each)"
+                               : "; nothing beyond it";
+  return line;
+}
+
+std::string maxBatchLine(const LLMTarget &t) {
+  std::string line = "largest batch that fits, by context:";
+  for (auto [context, batch] : t.maxBatchByContext)
+    line += " " + std::to_string(context) + ": " + std::to_string(batch) + ",";
+  line.pop_back();
+  return line;
+}
+
 } // namespace
 
 void dfa::roofline::printLLM(const LLMSweep &s, llvm::raw_ostream &os) {
@@ -150,13 +273,16 @@ void dfa::roofline::printLLM(const LLMSweep &s, llvm::raw_ostream &os) {
      << "'";
   if (!s.dims.past.empty())
     os << ", cache dim '" << s.dims.past << "'";
-  os << "; KV cache " << humanNumber(s.kvBytesPerToken, "B")
-     << " per token per sequence\n";
+  os << "; " << kvLine(s) << "\n";
+  os << "KV cache " << servingLine(s.serving) << "\n";
   for (const LLMTarget &t : s.targets) {
     os << "\n" << t.target << "\n";
-    os << llvm::formatv("  {0,-8} {1,6} {2,8} {3,11} {4,13} {5,10} {6,9}  {7}\n",
+    if (!t.cacheLevel.empty())
+      os << "  " << homeLine(t, s.weightBytes) << "\n  " << maxBatchLine(t)
+         << "\n";
+    os << llvm::formatv("  {0,-8} {1,6} {2,8} {3,11} {4,13} {5,10} {6,-14} {7,9}  {8}\n",
                         "phase", "batch", "context", "TTFT/TPOT", "throughput",
-                        "KV cache", "bw-bound", "bottlenecks");
+                        "KV cache", "held in", "bw-bound", "bottlenecks");
     for (const LLMPoint &p : t.points) {
       os << llvm::formatv("  {0,-8} {1,6} {2,8} ", p.phase, p.batch, p.context);
       if (!p.error.empty()) {
@@ -165,10 +291,17 @@ void dfa::roofline::printLLM(const LLMSweep &s, llvm::raw_ostream &os) {
       }
       Report mixOnly;
       mixOnly.mix = p.mix;
-      os << llvm::formatv("{0,11} {1,13} {2,10} {3,8:f0}%  {4}\n",
+      os << llvm::formatv("{0,11} {1,13} {2,10} {3,-14} {4,8:f0}%  {5}",
                           humanSeconds(p.seconds), tokensLine(p),
-                          humanNumber(p.kvCacheBytes, "B"),
+                          humanNumber(p.kvCacheBytes, "B"), placementLine(p),
                           100 * p.bandwidthBoundShare, mixLine(mixOnly));
+      if (p.steps > 1)
+        os << " (" << p.steps << " chunks, longest "
+           << humanSeconds(p.longestStepSeconds) << ")";
+      if (p.stallSeconds)
+        os << " (behind a new prompt's prefill: "
+           << humanSeconds(p.seconds + *p.stallSeconds) << ")";
+      os << "\n";
     }
     std::vector<Crossover> cs = t.crossovers();
     if (!cs.empty()) {
@@ -184,6 +317,9 @@ void dfa::roofline::printLLM(const LLMSweep &s, llvm::raw_ostream &os) {
 }
 
 void dfa::roofline::writeLLMJson(llvm::json::OStream &j, const LLMSweep &s) {
+  auto optional = [](const std::optional<double> &v) {
+    return v ? llvm::json::Value(*v) : llvm::json::Value(nullptr);
+  };
   j.attributeObject("llm", [&] {
     j.attributeArray("phases", [&] {
       for (const std::string &p : s.phases)
@@ -202,7 +338,27 @@ void dfa::roofline::writeLLMJson(llvm::json::OStream &j, const LLMSweep &s) {
       j.attribute("seq", s.dims.seq);
       j.attribute("past", s.dims.past);
     });
-    j.attribute("kv_cache_bytes_per_token", s.kvBytesPerToken);
+    j.attribute("kv_cache_bytes_per_token", s.kv.bytesPerToken);
+    j.attributeObject("kv_cache", [&] {
+      j.attributeArray("inputs", [&] {
+        for (const std::string &n : s.kv.inputs)
+          j.value(n);
+      });
+      j.attribute("layers", s.kv.layers);
+      j.attribute("kv_heads", s.kv.kvHeads > 0 ? llvm::json::Value(s.kv.kvHeads)
+                                               : llvm::json::Value(nullptr));
+      j.attribute("head_dim", s.kv.headDim > 0 ? llvm::json::Value(s.kv.headDim)
+                                               : llvm::json::Value(nullptr));
+      j.attribute("element_bytes", s.kv.elementBytes);
+      j.attribute("bytes_per_token", s.kv.bytesPerToken);
+      j.attribute("in_place_update", true);
+    });
+    j.attributeObject("serving", [&] {
+      j.attribute("kv_block", s.serving.block);
+      j.attribute("prefix_tokens", s.serving.prefix);
+      j.attribute("prefill_chunk", s.serving.chunk);
+    });
+    j.attribute("weight_bytes", s.weightBytes);
     j.attributeObject("reference", [&] {
       j.attribute("phase", s.referencePhase);
       j.attribute("batch", s.referenceBatch);
@@ -212,12 +368,32 @@ void dfa::roofline::writeLLMJson(llvm::json::OStream &j, const LLMSweep &s) {
       for (const LLMTarget &t : s.targets)
         j.object([&] {
           j.attribute("target", t.target);
+          j.attributeObject("cache", [&] {
+            j.attribute("level", t.cacheLevel);
+            j.attribute("chips", t.chips);
+            j.attribute("capacity_bytes", t.cacheCapacityBytes);
+            j.attribute("spill", t.spill.empty() ? llvm::json::Value(nullptr)
+                                                 : llvm::json::Value(t.spill));
+            if (t.spill == "host")
+              j.attribute("spill_bandwidth", t.spillBandwidth);
+            if (t.spill == "chips")
+              j.attribute("chip_bytes", t.chipBytes);
+          });
+          j.attributeObject("max_batch_by_context", [&] {
+            for (auto [context, batch] : t.maxBatchByContext)
+              j.attribute(std::to_string(context), batch);
+          });
           j.attributeArray("points", [&] {
             for (const LLMPoint &p : t.points)
               j.object([&] {
                 j.attribute("phase", p.phase);
                 j.attribute("batch", p.batch);
                 j.attribute("context", p.context);
+                j.attribute("kv_cache_bytes", p.kvCacheBytes);
+                j.attribute("fragmentation", p.fragmentation);
+                j.attribute("placement", p.placement);
+                j.attribute("spilled_bytes", p.spilledBytes);
+                j.attribute("extra_chips", p.extraChips);
                 if (!p.error.empty()) {
                   j.attribute("error", p.error);
                   return;
@@ -225,7 +401,17 @@ void dfa::roofline::writeLLMJson(llvm::json::OStream &j, const LLMSweep &s) {
                 j.attribute("seconds", p.seconds);
                 j.attribute("tokens_per_second", p.tokensPerSecond());
                 j.attribute("flops", p.flops);
-                j.attribute("kv_cache_bytes", p.kvCacheBytes);
+                if (p.phase == "prefill") {
+                  j.attribute("steps", p.steps);
+                  j.attribute("longest_step_seconds", p.longestStepSeconds);
+                } else {
+                  j.attribute("stall_seconds", optional(p.stallSeconds));
+                  j.attribute("tpot_with_prefill_seconds",
+                              optional(p.stallSeconds
+                                           ? std::optional<double>(
+                                                 p.seconds + *p.stallSeconds)
+                                           : std::nullopt));
+                }
                 j.attribute("compute_roof_seconds", p.computeRoofSeconds);
                 j.attribute("memory_roof_seconds", p.memoryRoofSeconds);
                 j.attribute("bandwidth_bound_share", p.bandwidthBoundShare);
@@ -243,12 +429,8 @@ void dfa::roofline::writeLLMJson(llvm::json::OStream &j, const LLMSweep &s) {
                 j.attribute("swept_batch", c.sweptBatch
                                                ? llvm::json::Value(*c.sweptBatch)
                                                : llvm::json::Value(nullptr));
-                j.attribute("roof_batch", c.roofBatch
-                                              ? llvm::json::Value(*c.roofBatch)
-                                              : llvm::json::Value(nullptr));
-                j.attribute("weight_batch",
-                            c.weightBatch ? llvm::json::Value(*c.weightBatch)
-                                          : llvm::json::Value(nullptr));
+                j.attribute("roof_batch", optional(c.roofBatch));
+                j.attribute("weight_batch", optional(c.weightBatch));
                 j.attribute("compute_seconds_per_sequence",
                             c.computePerSequence);
                 j.attribute("memory_seconds_per_sequence", c.memoryPerSequence);
@@ -259,17 +441,99 @@ void dfa::roofline::writeLLMJson(llvm::json::OStream &j, const LLMSweep &s) {
   });
 }
 
+namespace {
+
+/// TPOT against the context, a line per target, at the sweep's smallest
+/// batch: an SVG chart (log-scaled context when it spans a factor of 4).
+void writeTpotChart(const LLMSweep &s, llvm::raw_ostream &os) {
+  int64_t batch = s.batches.front();
+  struct Line {
+    std::string target;
+    std::vector<std::pair<double, double>> points; // context, seconds
+  };
+  std::vector<Line> lines;
+  double ymax = 0;
+  for (const LLMTarget &t : s.targets) {
+    Line l{t.target, {}};
+    for (const LLMPoint &p : t.points)
+      if (p.phase == "decode" && p.batch == batch && p.error.empty()) {
+        l.points.push_back({double(p.context), p.seconds});
+        ymax = std::max(ymax, p.seconds);
+      }
+    if (!l.points.empty())
+      lines.push_back(std::move(l));
+  }
+  if (lines.empty() || ymax <= 0)
+    return;
+  double x0 = double(s.contexts.front()), x1 = double(s.contexts.back());
+  bool logX = x1 >= 4 * x0;
+  const double W = 640, H = 320, L = 70, R = 150, T = 20, B = 40;
+  auto xOf = [&](double c) {
+    if (x1 <= x0)
+      return L + (W - L - R) / 2;
+    double f = logX ? std::log(c / x0) / std::log(x1 / x0) : (c - x0) / (x1 - x0);
+    return L + f * (W - L - R);
+  };
+  auto yOf = [&](double sec) { return H - B - sec / ymax * (H - T - B); };
+  static const char *colours[] = {"#1f77b4", "#d62728", "#2ca02c", "#9467bd",
+                                  "#ff7f0e", "#8c564b", "#e377c2", "#17becf"};
+  os << "<h3>TPOT against context (batch " << batch << ")</h3>\n"
+     << "<svg class=\"tpot-chart\" xmlns=\"http://www.w3.org/2000/svg\" width=\""
+     << W << "\" height=\"" << H << "\" font-family=\"sans-serif\" font-size=\"11\">\n";
+  os << llvm::formatv("<line x1=\"{0}\" y1=\"{1}\" x2=\"{2}\" y2=\"{1}\" stroke=\"#444\"/>\n",
+                      L, H - B, W - R);
+  os << llvm::formatv("<line x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\" stroke=\"#444\"/>\n",
+                      L, T, H - B);
+  for (int64_t c : s.contexts)
+    os << llvm::formatv("<text x=\"{0:f1}\" y=\"{1}\" text-anchor=\"middle\">{2}</text>\n",
+                        xOf(double(c)), H - B + 14, c);
+  for (int i = 0; i <= 4; ++i) {
+    double v = ymax * i / 4;
+    os << llvm::formatv("<text x=\"{0}\" y=\"{1:f1}\" text-anchor=\"end\">{2}</text>\n",
+                        L - 4, yOf(v) + 4, xml(humanSeconds(v)));
+  }
+  os << llvm::formatv("<text x=\"{0:f1}\" y=\"{1}\" text-anchor=\"middle\">context "
+                      "(tokens{2})</text>\n",
+                      L + (W - L - R) / 2, H - 6, logX ? ", log scale" : "");
+  for (auto [i, l] : llvm::enumerate(lines)) {
+    const char *colour = colours[i % std::size(colours)];
+    os << "<polyline class=\"tpot-line\" data-target=\"" << xml(l.target)
+       << "\" fill=\"none\" stroke=\"" << colour << "\" stroke-width=\"2\" points=\"";
+    for (auto [c, sec] : l.points)
+      os << llvm::formatv("{0:f1},{1:f1} ", xOf(c), yOf(sec));
+    os << "\"/>\n";
+    for (auto [c, sec] : l.points)
+      os << llvm::formatv("<circle cx=\"{0:f1}\" cy=\"{1:f1}\" r=\"3\" fill=\"{2}\">"
+                          "<title>{3} context {4}: {5}</title></circle>\n",
+                          xOf(c), yOf(sec), colour, xml(l.target), int64_t(c),
+                          xml(humanSeconds(sec)));
+    os << llvm::formatv("<text x=\"{0}\" y=\"{1}\" fill=\"{2}\">{3}</text>\n",
+                        W - R + 10, T + 14 * (i + 1), colour, xml(l.target));
+  }
+  os << "</svg>\n";
+}
+
+} // namespace
+
 void dfa::roofline::writeLLMHtml(const LLMSweep &s, llvm::raw_ostream &os) {
   os << "<h2>LLM sweep</h2>\n<p>Prefill: <i>context</i> prompt tokens per "
         "sequence, empty cache (time to first token). Decode: one token per "
         "sequence against a cache of <i>context</i> tokens (time per output "
-        "token). KV cache: "
-     << humanNumber(s.kvBytesPerToken, "B")
-     << " per token per sequence. bw-bound: the share of the time in kernels "
+        "token). "
+     << xml(kvLine(s)) << "; " << xml(servingLine(s.serving))
+     << ". bw-bound: the share of the time in kernels "
         "whose roofline bound is a memory level.</p>\n";
+  os << "<ul class=\"kv-homes\">\n";
+  for (const LLMTarget &t : s.targets)
+    if (!t.cacheLevel.empty())
+      os << "<li>" << xml(t.target) << ": " << xml(homeLine(t, s.weightBytes))
+         << "; " << xml(maxBatchLine(t)) << "</li>\n";
+  os << "</ul>\n";
+  if (llvm::is_contained(s.phases, "decode"))
+    writeTpotChart(s, os);
   os << "<table class=\"llm\">\n<tr><th>target</th><th>phase</th><th>batch</th>"
         "<th>context</th><th>TTFT/TPOT</th><th>throughput</th><th>KV cache</th>"
-        "<th>bw-bound</th><th>bottlenecks</th></tr>\n";
+        "<th>held in</th><th>bw-bound</th><th>bottlenecks</th></tr>\n";
   for (const LLMTarget &t : s.targets) {
     for (const LLMPoint &p : t.points) {
       os << "<tr class=\"llm-point\" data-target=\"" << xml(t.target)
@@ -277,7 +541,7 @@ void dfa::roofline::writeLLMHtml(const LLMSweep &s, llvm::raw_ostream &os) {
          << "</td><td>" << p.phase << "</td><td class=\"num\">" << p.batch
          << "</td><td class=\"num\">" << p.context << "</td>";
       if (!p.error.empty()) {
-        os << "<td colspan=\"5\">" << xml(p.error) << "</td></tr>\n";
+        os << "<td colspan=\"6\">" << xml(p.error) << "</td></tr>\n";
         continue;
       }
       Report mixOnly;
@@ -285,14 +549,14 @@ void dfa::roofline::writeLLMHtml(const LLMSweep &s, llvm::raw_ostream &os) {
       os << "<td class=\"num\">" << humanSeconds(p.seconds)
          << "</td><td class=\"num\">" << tokensLine(p)
          << "</td><td class=\"num\">" << humanNumber(p.kvCacheBytes, "B")
-         << "</td><td class=\"num\">"
+         << "</td><td>" << xml(placementLine(p)) << "</td><td class=\"num\">"
          << llvm::formatv("{0:f0}%", 100 * p.bandwidthBoundShare) << "</td><td>"
          << xml(mixLine(mixOnly)) << "</td></tr>\n";
     }
     std::vector<Crossover> cs = t.crossovers();
     if (!cs.empty()) {
       os << "<tr class=\"crossover\"><td>" << xml(t.target)
-         << "</td><td colspan=\"8\">decode stops being bandwidth-bound: ";
+         << "</td><td colspan=\"9\">decode stops being bandwidth-bound: ";
       for (size_t i = 0; i < cs.size(); ++i)
         os << (i ? "; " : "") << xml(crossoverLine(cs[i]));
       os << "</td></tr>\n";

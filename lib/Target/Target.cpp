@@ -767,6 +767,32 @@ double Target::chipWeightBudget() const {
   return 0.9 * activationLevel().capacityBytes.value;
 }
 
+CacheHome dfa::target::cacheHome(const Target &t, double weightBytes) {
+  CacheHome h;
+  h.level = &t.outerLevel();
+  double capacity = h.level->capacityBytes.value;
+  // Weights live where activations do; under spatial placement that is
+  // the units' own memory unless they stream from the outer one.
+  bool weightsHere = &t.activationLevel() == h.level;
+  if (t.caps.placement == Placement::Spatial && !weightsHere) {
+    std::optional<double> sram = t.limit("sram_bytes_total");
+    weightsHere = t.caps.weightStreaming && sram && weightBytes > 0.5 * *sram;
+  }
+  if (t.caps.placement == Placement::ChipPartition) {
+    double budget = t.chipWeightBudget();
+    h.chips = budget > 0 ? std::max<int64_t>(1, int64_t(std::ceil(weightBytes / budget)))
+                         : 1;
+    h.spill = "chips";
+    h.chipBytes = capacity;
+  } else if (t.host && h.level->kind == "dram") {
+    h.spill = "host";
+    h.spillBandwidth = t.host->bandwidthBytesPerS.value;
+  }
+  h.capacityBytes =
+      std::max(0.0, capacity * double(h.chips) - (weightsHere ? weightBytes : 0));
+  return h;
+}
+
 std::optional<double> Target::limit(llvm::StringRef key) const {
   auto it = limits.find(key.str());
   return it == limits.end() ? std::nullopt : std::optional<double>(it->second.value);

@@ -70,6 +70,21 @@ int main(int argc, char **argv) {
                  "LLM mode: the model's symbolic dims by role, when their "
                  "names do not say: batch=NAME,seq=NAME,past=NAME")
       ->delimiter(',');
+  app.add_option("--kv-block", o.kvBlock,
+                 "LLM mode: a paged KV cache of blocks of N tokens (as vLLM): "
+                 "each sequence rounds up to whole blocks and keeps a block "
+                 "table (default: one contiguous cache per sequence)")
+      ->check(CLI::PositiveNumber);
+  app.add_option("--prefix-tokens", o.prefixTokens,
+                 "LLM mode: the first N tokens of every prompt are a shared "
+                 "prefix: cached once for the batch (whole blocks of it with "
+                 "--kv-block) and not recomputed by prefill")
+      ->check(CLI::NonNegativeNumber);
+  app.add_option("--prefill-chunk", o.prefillChunk,
+                 "LLM mode: chunked prefill: a prompt runs as steps of N new "
+                 "tokens each against the cache so far; a decode step waits "
+                 "behind one chunk instead of a whole prefill")
+      ->check(CLI::PositiveNumber);
   dfa::driver::addInjectOption(app, o.inject);
   dfa::driver::addFp32MatmulOption(app, o.fp32Matmul);
   try {

@@ -126,6 +126,11 @@ struct RooflineOptions {
   /// The roles of the model's symbolic dims, when their names do not say:
   /// batch=NAME, seq=NAME, past=NAME.
   std::vector<std::string> llmDims;
+  /// The KV cache's serving options: paged blocks of `kvBlock` tokens (0:
+  /// one contiguous cache per sequence), a prefix of `prefixTokens`
+  /// shared by every sequence of the batch and computed once, and prefill
+  /// in chunks of `prefillChunk` tokens (0: one step).
+  int64_t kvBlock = 0, prefixTokens = 0, prefillChunk = 0;
 };
 
 /// dfa-bisect's options; its exit codes are its own (dfa/Bisect/Bisect.h).

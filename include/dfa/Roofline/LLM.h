@@ -32,8 +32,22 @@ struct LLMPoint {
   std::string error;
   double seconds = 0; // prefill: time to first token; decode: per token
   double flops = 0;
-  /// The KV cache the sequences hold at this step.
-  double kvCacheBytes = 0;
+  /// The KV cache the sequences hold at this step (cacheSize), and the
+  /// share of its token slots that hold no token (paged blocks' tails).
+  double kvCacheBytes = 0, fragmentation = 0;
+  /// Where the cache is (CacheHome's level), and what does not fit there:
+  /// bytes spilled to the host, or the chips a deployment would add.
+  std::string placement;
+  double spilledBytes = 0;
+  int64_t extraChips = 0;
+  /// Prefill: the steps it ran (chunks; 1 without --prefill-chunk) and the
+  /// longest of them.
+  int64_t steps = 1;
+  double longestStepSeconds = 0;
+  /// Decode, when prefill was swept too: how long a decode step waits
+  /// behind one new sequence's prefill at this context (its longest step:
+  /// all of it unchunked, one chunk chunked), and the step time then.
+  std::optional<double> stallSeconds;
   /// Shares of the time by bottleneck (as Report::mix).
   std::map<std::string, double> mix;
   /// The kernels' roofline bounds summed: compute (FLOPs / peak) and
@@ -48,9 +62,51 @@ struct LLMPoint {
   bool bandwidthBound() const { return bandwidthBoundShare > 0.5; }
 };
 
-/// The point for `r`, a report of one step.
+/// The point for `r`, a report of one step (its cache fields unset).
 LLMPoint summarize(const Report &r, llvm::StringRef phase, int64_t batch,
-                   int64_t context, double kvBytesPerToken);
+                   int64_t context);
+/// Steps run one after another (the chunks of a prefill) as one point:
+/// times, FLOPs and roofs summed, shares weighted by time.
+LLMPoint combine(llvm::ArrayRef<LLMPoint> steps);
+
+/// The KV cache as the graph's own cache inputs define it: the inputs
+/// with the cached-context dim (not the new tokens'), K and V per layer.
+struct KVShape {
+  std::vector<std::string> inputs;
+  int64_t layers = 0; // inputs / 2
+  /// Key/value heads and head size, when every cache input has exactly
+  /// two dims besides the batch and the context (0 otherwise).
+  int64_t kvHeads = 0, headDim = 0;
+  int64_t elementBytes = 0;
+  /// Bytes one sequence adds per token: all cache inputs, per token.
+  double bytesPerToken = 0;
+};
+
+/// How the serving runtime holds the cache (dfa-roofline's --kv-block,
+/// --prefix-tokens, --prefill-chunk).
+struct KVServing {
+  int64_t block = 0;  // tokens per paged block; 0: contiguous
+  int64_t prefix = 0; // tokens of a prefix shared by the batch
+  int64_t chunk = 0;  // prefill chunk in tokens; 0: one step
+};
+
+/// A batch's cache at a context: the shared prefix once (whole blocks of
+/// it when paged), each sequence's other tokens rounded up to whole
+/// blocks, and a block table of 4-byte entries per sequence.
+struct CacheSize {
+  double bytes = 0, tableBytes = 0;
+  /// Share of the token slots held that hold no token.
+  double fragmentation = 0;
+};
+CacheSize cacheSize(double bytesPerToken, const KVServing &kv, int64_t batch,
+                    int64_t context);
+/// The prefix tokens whose cache a sequence reuses at `context`: the
+/// shared prefix, in whole blocks when paged. Prefill computes the rest.
+int64_t sharedPrefix(const KVServing &kv, int64_t context);
+/// The largest batch whose cache at `context` fits `capacityBytes` (0
+/// when not even one sequence does).
+int64_t maxBatch(double bytesPerToken, const KVServing &kv, int64_t context,
+                 double capacityBytes);
 
 /// Where decode at one context stops being bandwidth-bound.
 struct Crossover {
@@ -75,6 +131,13 @@ struct Crossover {
 struct LLMTarget {
   std::string target;
   std::vector<LLMPoint> points;
+  /// Where the cache lives (target::cacheHome): the level, the chips, the
+  /// bytes it has for the cache, where a larger one goes.
+  std::string cacheLevel, spill;
+  int64_t chips = 1;
+  double cacheCapacityBytes = 0, spillBandwidth = 0, chipBytes = 0;
+  /// Per swept context, the largest batch whose cache fits there.
+  std::map<int64_t, int64_t> maxBatchByContext;
   /// One per swept context that has decode points.
   std::vector<Crossover> crossovers() const;
 };
@@ -94,8 +157,10 @@ struct LLMSweep {
   std::vector<std::string> phases;
   std::vector<int64_t> batches, contexts;
   LLMDims dims;
-  /// KV-cache bytes one sequence adds per token (all layers, K and V).
-  double kvBytesPerToken = 0;
+  KVShape kv;
+  KVServing serving;
+  /// Bytes of the weights (they share the cache's memory on most targets).
+  double weightBytes = 0;
   std::vector<LLMTarget> targets;
   /// The step whose full reports go with the sweep (the landscape, the
   /// charts and the per-kernel tables): the first decode step, else the

@@ -238,6 +238,25 @@ struct Target {
   double chipWeightBudget() const;
 };
 
+/// Where a decoder's KV cache lives on a target: where the schedule keeps
+/// graph inputs and results (the outer memory; on-chip SRAM under chip
+/// partition), on the chips the weights take, less the weights held in
+/// that level. dfa-roofline --llm sizes batches and places caches by it.
+struct CacheHome {
+  const MemoryLevel *level = nullptr;
+  /// Chips the deployment has: under chip partition those the weights
+  /// fill at Target::chipWeightBudget, else 1.
+  int64_t chips = 1;
+  /// Bytes of `level` over those chips left for the cache.
+  double capacityBytes = 0;
+  /// Where a cache larger than that goes: "host" (over the host link, at
+  /// `spillBandwidth`), "chips" (more chips of the same SRAM, each adding
+  /// `chipBytes`), or "" (nowhere: it does not fit).
+  std::string spill;
+  double spillBandwidth = 0, chipBytes = 0;
+};
+CacheHome cacheHome(const Target &t, double weightBytes);
+
 /// Parses and checks one description. On failure `error` names the file,
 /// the key and what was expected.
 std::optional<Target> parseTarget(llvm::StringRef file, llvm::StringRef text,

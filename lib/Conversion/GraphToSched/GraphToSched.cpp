@@ -45,6 +45,45 @@ using namespace mlir;
 using namespace dfa;
 using namespace dfa::lowering;
 
+/// The (input, output) pairs of `k` that are a KV-cache append by their
+/// structure: output `o` is a graph result, yielded by a `graph.concat`
+/// whose first operand is the kernel's input `i`, a graph input that only
+/// this concat reads.
+static SmallVector<int64_t> cacheAppends(KernelOp k) {
+  SmallVector<int64_t> pairs;
+  Block &body = k.getBlock();
+  auto yield = cast<YieldOp>(body.getTerminator());
+  for (auto [o, r] : llvm::enumerate(k.getOutputs())) {
+    if (llvm::none_of(r.getUsers(),
+                      [](Operation *u) { return isa<func::ReturnOp>(u); }))
+      continue;
+    auto concat = yield.getValues()[o].getDefiningOp<ConcatOp>();
+    auto arg = concat ? dyn_cast<BlockArgument>(concat->getOperand(0))
+                      : BlockArgument();
+    if (!arg || arg.getOwner() != &body || !arg.hasOneUse())
+      continue;
+    Value in = k.getInputs()[arg.getArgNumber()];
+    if (!isa<BlockArgument>(in) || !in.hasOneUse() ||
+        llvm::is_contained(pairs, int64_t(arg.getArgNumber())))
+      continue;
+    pairs.push_back(arg.getArgNumber());
+    pairs.push_back(int64_t(o));
+  }
+  return pairs;
+}
+
+SmallVector<int64_t> Lowering::inPlacePairs(KernelOp k, const KernelPlan &p) {
+  SmallVector<int64_t> pairs, all = cacheAppends(k);
+  for (size_t j = 0; j < all.size(); j += 2) {
+    int64_t engine;
+    if (copyTarget(homes[k.getInputs()[all[j]]], p, false, engine))
+      continue; // the kernel reads a copy of it
+    pairs.push_back(all[j]);
+    pairs.push_back(all[j + 1]);
+  }
+  return pairs;
+}
+
 int64_t Lowering::residentBytesOf(KernelOp k, llvm::DenseSet<Value> &seen,
                                   int64_t &graphBytes) {
   int64_t n = 0;
@@ -57,10 +96,18 @@ int64_t Lowering::residentBytesOf(KernelOp k, llvm::DenseSet<Value> &seen,
     else if (isa<BlockArgument>(v)) // a graph input (a KV cache) lands here
       graphBytes += layoutOf(v).bytes;
   }
-  // Graph results are never freed: they stay where they are made.
-  for (Value v : k.getOutputs())
-    if (llvm::any_of(v.getUsers(), [](Operation *u) { return isa<func::ReturnOp>(u); }))
-      graphBytes += layoutOf(v).bytes;
+  // Graph results are never freed: they stay where they are made. A
+  // cache appended to is the cache (its input) grown by this step's rows.
+  SmallVector<int64_t> appends = cacheAppends(k);
+  for (auto [o, v] : llvm::enumerate(k.getOutputs())) {
+    if (llvm::none_of(v.getUsers(), [](Operation *u) { return isa<func::ReturnOp>(u); }))
+      continue;
+    int64_t bytes = layoutOf(v).bytes;
+    for (size_t j = 0; j < appends.size(); j += 2)
+      if (appends[j + 1] == int64_t(o))
+        bytes -= layoutOf(k.getInputs()[appends[j]]).bytes;
+    graphBytes += std::max<int64_t>(0, bytes);
+  }
   return n;
 }
 

@@ -305,6 +305,27 @@ LogicalResult Lowering::placeResident(Value v, const KernelPlan &p) {
   return success();
 }
 
+const target::MemoryLevel *Lowering::copyTarget(const Home &h,
+                                                const KernelPlan &p, bool stage,
+                                                int64_t &engine) const {
+  engine = kLoadEngine;
+  if (stage)
+    return scratch;
+  bool onWafer =
+      cast<sched::BufferType>(h.buffer.getType()).getMemory() == home->name;
+  if (spatial() && (!onWafer || h.unitBegin != p.unitBegin)) {
+    // Over the fabric into this kernel's rectangle (or from MemoryX).
+    if (t.onChip && onWafer)
+      engine = kLinkEngine;
+    return home;
+  }
+  if (chipPartition() && h.chip != p.chip) {
+    engine = kLinkEngine;
+    return home;
+  }
+  return nullptr;
+}
+
 /// The buffer a kernel reads `v` from, copying it where the kernel needs
 /// it; `deps` gets what the read waits for.
 FailureOr<Value>
@@ -312,22 +333,8 @@ Lowering::operand(Location loc, Value v, const KernelPlan &p,
                   SmallVectorImpl<Value> &deps,
                   SmallVectorImpl<std::pair<Home, Value>> &temps, bool stage) {
   Home &h = homes[v];
-  const target::MemoryLevel *want = nullptr;
   int64_t engine = kLoadEngine;
-  if (stage) {
-    want = scratch;
-  } else if (bool onWafer =
-                 cast<sched::BufferType>(h.buffer.getType()).getMemory() ==
-                 home->name;
-             spatial() && (!onWafer || h.unitBegin != p.unitBegin)) {
-    // Over the fabric into this kernel's rectangle (or from MemoryX).
-    want = home;
-    if (t.onChip && onWafer)
-      engine = kLinkEngine;
-  } else if (chipPartition() && h.chip != p.chip) {
-    want = home;
-    engine = kLinkEngine;
-  }
+  const target::MemoryLevel *want = copyTarget(h, p, stage, engine);
   if (!want) {
     if (h.token)
       deps.push_back(h.token);
@@ -376,14 +383,24 @@ FailureOr<Home> Lowering::copyOf(Location loc, Value v, Home &from,
 }
 
 /// Does the kernel's working set fit half of the scratchpad per unit?
-bool Lowering::fitsStaged(KernelOp k, const KernelPlan &p) {
+bool Lowering::fitsStaged(KernelOp k, const KernelPlan &p,
+                          ArrayRef<int64_t> inPlace) {
   if (!scratch)
     return false;
   int64_t units = p.unitEnd - p.unitBegin, total = 0;
-  for (Value v : k.getInputs())
-    total += bytesPerUnit(v, units);
-  for (Value v : k.getOutputs())
-    total += bytesPerUnit(v, units);
+  // A cache grown in place stays where it is.
+  auto kept = [&](int64_t index, bool output) {
+    for (size_t j = 0; j < inPlace.size(); j += 2)
+      if (inPlace[j + (output ? 1 : 0)] == index)
+        return true;
+    return false;
+  };
+  for (auto [i, v] : llvm::enumerate(k.getInputs()))
+    if (!kept(int64_t(i), false))
+      total += bytesPerUnit(v, units);
+  for (auto [o, v] : llvm::enumerate(k.getOutputs()))
+    if (!kept(int64_t(o), true))
+      total += bytesPerUnit(v, units);
   return double(total) <= 0.5 * scratch->capacityBytes.value;
 }
 
@@ -412,7 +429,7 @@ sched::ComputeOp Lowering::buildCompute(KernelOp k, const KernelPlan &p,
       loc, sched::TokenType::get(b.getContext()), k.getSymNameAttr(), ins, outs,
       waits, b.getI64IntegerAttr(p.unitBegin), b.getI64IntegerAttr(p.unitEnd),
       chips > 1 ? b.getI64IntegerAttr(p.chip) : IntegerAttr(), IntegerAttr(),
-      IntegerAttr(), StringAttr(), IntegerAttr());
+      IntegerAttr(), StringAttr(), IntegerAttr(), DenseI64ArrayAttr());
   compute->setAttr("kind", k.getKindAttr());
   if (kernelRows > 1 && !split)
     compute.setRowsAttr(b.getI64IntegerAttr(kernelRows));
@@ -463,10 +480,8 @@ void Lowering::timeKernel(KernelOp k, const KernelPlan &p,
   target::Work w;
   w.flops = fraction * double(cast<CostOpInterface>(k.getOperation()).getFlops() +
                               int64_t(k.getPadFlops().value_or(0)));
-  for (Value v : compute.getInputs())
-    w.bytes += double(tensorBytes(cast<sched::BufferType>(v.getType()).getTensor()));
-  for (Value v : compute.getOutputs())
-    w.bytes += double(tensorBytes(cast<sched::BufferType>(v.getType()).getTensor()));
+  for (double bytes : sched::movedBytes(compute))
+    w.bytes += bytes;
   w.matrix = isMatrixKind(k.getKindEnum());
   if (!k.getOutputs().empty()) {
     Type et =
@@ -524,9 +539,25 @@ LogicalResult Lowering::emitKernel(KernelOp k, const KernelPlan &p,
                                    int64_t index) {
   Location loc = k.getLoc();
   kernelRows = streamRowsOf(k);
-  bool stage = staging && fitsStaged(k, p);
+  // KV-cache appends in place: the cache is neither staged nor copied; the
+  // kernel writes the appended rows where the cache is.
+  SmallVector<int64_t> inPlace = inPlacePairs(k, p);
+  auto inPlaceInput = [&](int64_t i) {
+    for (size_t j = 0; j < inPlace.size(); j += 2)
+      if (inPlace[j] == i)
+        return true;
+    return false;
+  };
+  auto inPlaceOf = [&](int64_t o) -> std::optional<int64_t> {
+    for (size_t j = 0; j < inPlace.size(); j += 2)
+      if (inPlace[j + 1] == o)
+        return inPlace[j];
+    return std::nullopt;
+  };
+  bool stage = staging && fitsStaged(k, p, inPlace);
   if (staging && !stage) {
-    if (std::optional<ChunkChoice> c = chooseChunks(k, p))
+    if (std::optional<ChunkChoice> c =
+            inPlace.empty() ? chooseChunks(k, p) : std::nullopt)
       return emitChunked(k, p, *c, lastUse, index);
     std::string reason = "working set exceeds half of " + scratch->name +
                          " and no split of the output fits: operands stream "
@@ -537,7 +568,14 @@ LogicalResult Lowering::emitKernel(KernelOp k, const KernelPlan &p,
   }
   SmallVector<Value> deps, ins;
   SmallVector<std::pair<Home, Value>> temps;
-  for (Value v : k.getInputs()) {
+  for (auto [i, v] : llvm::enumerate(k.getInputs())) {
+    if (inPlaceInput(int64_t(i))) {
+      const Home &h = homes[v];
+      if (h.token)
+        deps.push_back(h.token);
+      ins.push_back(h.buffer);
+      continue;
+    }
     FailureOr<Value> buf = operand(loc, v, p, deps, temps, stage);
     if (failed(buf))
       return failure();
@@ -549,10 +587,14 @@ LogicalResult Lowering::emitKernel(KernelOp k, const KernelPlan &p,
   const target::MemoryLevel &outLevel = stage ? *scratch : *home;
   SmallVector<Value> outs;
   SmallVector<Home> outHomes;
-  for (Value r : k.getOutputs()) {
+  for (auto [o, r] : llvm::enumerate(k.getOutputs())) {
     SmallVector<Value> reuse;
+    // The grown cache is where the cache was.
+    const target::MemoryLevel *level = &outLevel;
+    if (std::optional<int64_t> in = inPlaceOf(int64_t(o)))
+      level = t.level(cast<sched::BufferType>(ins[*in].getType()).getMemory());
     FailureOr<Home> h =
-        place(loc, outLevel, r, p.chip, p.unitBegin, p.unitEnd, reuse);
+        place(loc, *level, r, p.chip, p.unitBegin, p.unitEnd, reuse);
     if (failed(h))
       return failure();
     deps.append(reuse.begin(), reuse.end());
@@ -560,6 +602,8 @@ LogicalResult Lowering::emitKernel(KernelOp k, const KernelPlan &p,
     outHomes.push_back(*h);
   }
   auto compute = buildCompute(k, p, ins, outs, deps);
+  if (!inPlace.empty())
+    compute.setInPlace(inPlace);
   Value done = compute.getDone();
   timeKernel(k, p, compute, stage ? *scratch : outLevel);
 
@@ -570,9 +614,9 @@ LogicalResult Lowering::emitKernel(KernelOp k, const KernelPlan &p,
     release(tmp);
   }
   // Results: copied home when staged.
-  for (auto [r, h] : llvm::zip(k.getOutputs(), outHomes)) {
+  for (auto [o, r, h] : llvm::enumerate(k.getOutputs(), outHomes)) {
     h.token = done;
-    if (!stage) {
+    if (!stage || inPlaceOf(int64_t(o))) {
       homes[r] = h;
       continue;
     }

@@ -258,6 +258,21 @@ struct Lowering {
   /// Places a weight or constant where its first consumer runs.
   LogicalResult placeResident(Value v, const KernelPlan &p);
 
+  /// Where a kernel planned as `p` needs a copy of the value at `h` (the
+  /// scratchpad when `stage`, its rectangle or its chip), with the engine
+  /// that moves it; null when it reads the buffer where it is.
+  const target::MemoryLevel *copyTarget(const Home &h, const KernelPlan &p,
+                                        bool stage, int64_t &engine) const;
+
+  /// The KV-cache appends of kernel `k` that run in place, as (input,
+  /// output) index pairs (sched.compute's `in_place`): an output that is a
+  /// graph result made by a `graph.concat` whose first operand is a graph
+  /// input that nothing else reads, held where the kernel can write it
+  /// without a copy. The result then grows the input's buffer: a serving
+  /// runtime allocates the cache once and writes each step's keys and
+  /// values after the ones it holds.
+  SmallVector<int64_t> inPlacePairs(KernelOp k, const KernelPlan &p);
+
   /// The buffer a kernel reads `v` from, copying it where the kernel needs
   /// it; `deps` gets what the read waits for.
   FailureOr<Value> operand(Location loc, Value v, const KernelPlan &p,
@@ -273,7 +288,9 @@ struct Lowering {
                          int64_t engine);
 
   /// Does the kernel's working set fit half of the scratchpad per unit?
-  bool fitsStaged(KernelOp k, const KernelPlan &p);
+  /// (The caches of `inPlace`, pairs as inPlacePairs gives, stay out.)
+  bool fitsStaged(KernelOp k, const KernelPlan &p,
+                  ArrayRef<int64_t> inPlace = {});
 
   /// Deterministic: `deps` in program order, each once.
   void sortDeps(SmallVectorImpl<Value> &deps);

@@ -163,3 +163,43 @@ sched.program @weight_size target <name = "spyre", static_plan = false, units = 
   // expected-error @+1 {{'sched.weight' op size 8 is smaller than the 16 bytes of 'tensor<4xf32>'}}
   %w = sched.weight "w" at ""[0] {offset = 0, size = 8} : !sched.buffer<"LX", tensor<4xf32>>
 }
+
+// -----
+
+// in_place names an output that is not its input grown by a concat.
+sched.program @body target <name = "gpu-h100", static_plan = false, units = 132, levels = {HBM = 100000 : i64}> {
+^bb0(%in: !sched.buffer<"HBM", tensor<8xf32>>):
+  %a = sched.alloc {offset = 0, size = 32} : !sched.buffer<"HBM", tensor<8xf32>>
+  // expected-error @+1 {{'sched.compute' op in_place output 0 is not a graph.concat whose first operand is input 0}}
+  %t = sched.compute "relu" ins(%in : !sched.buffer<"HBM", tensor<8xf32>>) outs(%a : !sched.buffer<"HBM", tensor<8xf32>>) attributes {in_place = array<i64: 0, 0>} {
+  ^bb0(%x: tensor<8xf32>):
+    %y = graph.relu %x : tensor<8xf32>
+    sched.yield %y : tensor<8xf32>
+  }
+}
+
+// -----
+
+sched.program @body target <name = "gpu-h100", static_plan = false, units = 132, levels = {HBM = 100000 : i64}> {
+^bb0(%in: !sched.buffer<"HBM", tensor<8xf32>>):
+  %a = sched.alloc {offset = 0, size = 32} : !sched.buffer<"HBM", tensor<8xf32>>
+  // expected-error @+1 {{'sched.compute' op in_place pair (0, 3) names no input or output}}
+  %t = sched.compute "relu" ins(%in : !sched.buffer<"HBM", tensor<8xf32>>) outs(%a : !sched.buffer<"HBM", tensor<8xf32>>) attributes {in_place = array<i64: 0, 3>} {
+  ^bb0(%x: tensor<8xf32>):
+    %y = graph.relu %x : tensor<8xf32>
+    sched.yield %y : tensor<8xf32>
+  }
+}
+
+// -----
+
+sched.program @body target <name = "gpu-h100", static_plan = false, units = 132, levels = {HBM = 100000 : i64}> {
+^bb0(%in: !sched.buffer<"HBM", tensor<8xf32>>):
+  %a = sched.alloc {offset = 0, size = 32} : !sched.buffer<"HBM", tensor<8xf32>>
+  // expected-error @+1 {{'sched.compute' op in_place holds (input, output) pairs; got 1 indices}}
+  %t = sched.compute "relu" ins(%in : !sched.buffer<"HBM", tensor<8xf32>>) outs(%a : !sched.buffer<"HBM", tensor<8xf32>>) attributes {in_place = array<i64: 0>} {
+  ^bb0(%x: tensor<8xf32>):
+    %y = graph.relu %x : tensor<8xf32>
+    sched.yield %y : tensor<8xf32>
+  }
+}
