@@ -9,6 +9,8 @@ usage: make_seeds.py NAME OUT_DIR BUILD_DIR
   target       the shipped target descriptions
   topology-import  the SCALE-Sim topologies of test/Import/Topology
   scalesim-config  the SCALE-Sim configs of test/Target/Inputs
+  requests     the request streams of test/tools/dfa-run/Inputs, and one
+               written for the harness's signatures
   sched-run    schedules dfa-compile (from BUILD_DIR, a normal build)
                writes for small node-test models and the bisect inputs,
                on every target
@@ -79,6 +81,15 @@ elif name == "topology-import":
 elif name == "scalesim-config":
     for t in glob.glob(os.path.join(root, "test/Target/Inputs/scalesim*/*.cfg")):
         keep(t, os.path.basename(os.path.dirname(t)) + "_" + os.path.basename(t))
+elif name == "requests":
+    for t in glob.glob(os.path.join(root, "test/tools/dfa-run/Inputs/*.jsonl")):
+        keep(t, os.path.basename(t))
+    seed = os.path.join(work, "decoder.jsonl")
+    with open(seed, "w") as f:
+        for n in (5, 17, 17, 64):
+            f.write('{"shapes": {"tokens": [1, %d, 64], "mask": [1, 1, %d, %d], '
+                    '"cache": [1, 4, 0, 16], "ids": [2, 3]}}\n' % (n, n, n))
+    keep(seed, "decoder.jsonl")
 elif name == "sched-run":
     compile_ = os.path.join(build, "bin", "dfa-compile")
     small = [m for m in node_tests if os.path.getsize(m) < 400][::12]

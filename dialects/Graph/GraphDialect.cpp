@@ -202,6 +202,16 @@ LogicalResult GraphDialect::verifyOperationAttribute(Operation *op,
     return isa<StringAttr>(value) ? success() : fail("must be a string");
   if (name == kOpsetAttr)
     return isa<IntegerAttr>(value) ? success() : fail("must be an integer");
+  if (name == kGuardsAttr) {
+    auto d = dyn_cast<DictionaryAttr>(value);
+    if (!d || !llvm::all_of(d, [](NamedAttribute g) {
+          return isa<IntegerAttr>(g.getValue()) ||
+                 (isa<StringAttr>(g.getValue()) &&
+                  cast<StringAttr>(g.getValue()).getValue() == "specialized");
+        }))
+      return fail("must map each guard to a size or \"specialized\"");
+    return success();
+  }
   if (name == kWeightStreamingAttr)
     return isa<UnitAttr>(value) ? success() : fail("must be a unit attribute");
   if (name == kFp32MatmulAttr) {

@@ -29,6 +29,11 @@ namespace dfa::graph {
 /// The model's file and opset, set by the importers.
 inline constexpr llvm::StringLiteral kSourceAttr = "graph.source";
 inline constexpr llvm::StringLiteral kOpsetAttr = "graph.opset";
+/// What a compiled schedule assumed of its inputs, set by the ONNX
+/// importer: each symbolic dim it bound (name, or `input[d]` for an unnamed
+/// one) to its size, and each input fixed at compile time to
+/// "specialized". A request that breaks one needs another compile.
+inline constexpr llvm::StringLiteral kGuardsAttr = "graph.guards";
 /// The target a module is compiled for, set by the first target pass.
 inline constexpr llvm::StringLiteral kTargetAttr = "graph.target";
 /// Set by graph-tile when the weights stream from the outer memory.

@@ -47,6 +47,10 @@ target::Layout storedLayout(mlir::Value buffer, int64_t elemBytes = 0);
 void accesses(mlir::Operation *op, llvm::SmallVectorImpl<mlir::Value> &reads,
               llvm::SmallVectorImpl<mlir::Value> &writes);
 
+/// Whether output `out` of `op` yields a `graph.concat` whose first operand
+/// is input `in`'s block argument: the shape `in_place` requires.
+bool isCacheAppend(ComputeOp op, int64_t in, int64_t out);
+
 /// The bytes a kernel moves: one entry per input, then one per output,
 /// each its buffer's tensor bytes, except for the pairs of `in_place`: the
 /// output counts only the elements appended to the input, and the input

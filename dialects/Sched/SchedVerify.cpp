@@ -134,20 +134,40 @@ LogicalResult ComputeOp::verify() {
     if (pairs->size() % 2)
       return emitOpError("in_place holds (input, output) pairs; got ")
              << pairs->size() << " indices";
+    llvm::SmallDenseSet<int64_t> ins, outs;
     for (size_t i = 0; i < pairs->size(); i += 2) {
       int64_t in = (*pairs)[i], out = (*pairs)[i + 1];
       if (in < 0 || in >= int64_t(getInputs().size()) || out < 0 ||
           out >= int64_t(getOutputs().size()))
         return emitOpError("in_place pair (") << in << ", " << out
                                               << ") names no input or output";
-      auto concat = yield.getValues()[out].getDefiningOp<graph::ConcatOp>();
-      if (!concat || concat->getOperand(0) != body.getArgument(in))
+      if (!ins.insert(in).second || !outs.insert(out).second)
+        return emitOpError("in_place names input ")
+               << in << " or output " << out << " twice";
+      if (!isCacheAppend(*this, in, out))
         return emitOpError("in_place output ")
                << out << " is not a graph.concat whose first operand is input "
                << in;
+      auto inType = cast<BufferType>(getInputs()[in].getType());
+      auto outType = cast<BufferType>(getOutputs()[out].getType());
+      if (inType.getMemory() != outType.getMemory() ||
+          siteOf(getInputs()[in]).chip != siteOf(getOutputs()[out]).chip)
+        return emitOpError("in_place output ")
+               << out << " is not where input " << in
+               << " is (a cache grows where it lives)";
     }
   }
   return success();
+}
+
+bool dfa::sched::isCacheAppend(ComputeOp op, int64_t in, int64_t out) {
+  Block &body = op.getBody().front();
+  auto yield = dyn_cast<YieldOp>(body.getTerminator());
+  if (!yield || in < 0 || in >= int64_t(body.getNumArguments()) || out < 0 ||
+      out >= int64_t(yield.getValues().size()))
+    return false;
+  auto concat = yield.getValues()[out].getDefiningOp<graph::ConcatOp>();
+  return concat && concat->getOperand(0) == body.getArgument(in);
 }
 
 SmallVector<double> dfa::sched::movedBytes(ComputeOp op) {

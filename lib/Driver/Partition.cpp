@@ -259,19 +259,6 @@ SegmentRunner::evaluate(func::FuncOp func, ArrayRef<ref::Tensor> args) {
   return evaluator.run(func, args);
 }
 
-/// A graph's work: FLOPs, and the bytes each op reads and writes (before
-/// fusion), from the ops' cost interface.
-static std::pair<double, double> graphWork(func::FuncOp func) {
-  double flops = 0, bytes = 0;
-  func.walk([&](graph::CostOpInterface op) {
-    flops += double(op.getFlops());
-    for (unsigned i = 0; i < op->getNumOperands(); ++i)
-      bytes += double(op.getBytesRead(i));
-    for (unsigned i = 0; i < op->getNumResults(); ++i)
-      bytes += double(op.getBytesWritten(i));
-  });
-  return {flops, bytes};
-}
 
 Status SegmentRunner::deviceSegment(ModuleOp module, SegmentInfo &seg,
                                     ModuleOp padded, const SegmentInfo *pseg) {

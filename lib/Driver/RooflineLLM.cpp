@@ -20,6 +20,7 @@
 #include "RunTarget.h"
 
 #include "dfa/Import/ONNX.h"
+#include "dfa/Support/DimExpr.h"
 #include "dfa/Support/Progress.h"
 
 #include "dialects/Graph/GraphInterfaces.h"
@@ -35,11 +36,6 @@ using namespace dfa::driver;
 
 namespace {
 
-/// A dim_param that is a plain name (not an expression such as "a + 1").
-bool isName(llvm::StringRef d) {
-  return !d.empty() && !llvm::isDigit(d.front()) &&
-         llvm::all_of(d, [](char c) { return llvm::isAlnum(c) || c == '_' || c == '.'; });
-}
 
 std::string list(llvm::ArrayRef<std::string> names) {
   return names.empty() ? "none" : "'" + llvm::join(names, "', '") + "'";
@@ -141,8 +137,9 @@ Status kvShape(llvm::ArrayRef<GraphInputSignature> inputs,
       uniform = false;
     heads = hd;
   }
-  kv.layers = int64_t(kv.inputs.size() / 2);
+  // K and V per layer, when every cache input has one shape and type.
   if (uniform && heads && kv.inputs.size() % 2 == 0) {
+    kv.layers = int64_t(kv.inputs.size() / 2);
     kv.kvHeads = heads->first;
     kv.headDim = heads->second;
   }
@@ -167,6 +164,8 @@ void placeCache(const roofline::LLMSweep &s, const roofline::LLMTarget &t,
   p.kvCacheBytes = c.bytes;
   p.fragmentation = c.fragmentation;
   p.placement = t.cacheLevel;
+  if (t.cacheLevel.empty()) // no step imported: nowhere known
+    return;
   double over = c.bytes - t.cacheCapacityBytes;
   if (over <= 0)
     return;
@@ -205,7 +204,7 @@ int dfa::driver::llmMain(const RooflineOptions &opts) {
   std::vector<std::string> names;
   for (const GraphInputSignature &in : inputs)
     for (const std::string &d : in.dims)
-      if (isName(d) && !llvm::is_contained(names, d))
+      if (isDimName(d) && !llvm::is_contained(names, d))
         names.push_back(d);
 
   roofline::LLMSweep sweep;
@@ -250,6 +249,12 @@ int dfa::driver::llmMain(const RooflineOptions &opts) {
                   " leaves no tokens of its own to a context of " +
                   std::to_string(sweep.contexts.front()) +
                   "; every --context must be longer than the shared prefix");
+    return exitCode(Status::Usage);
+  }
+  if (sweep.serving.prefix > 0 && sweep.serving.block == 0) {
+    printer.error("--prefix-tokens shares the prefix's cache blocks among the "
+                  "sequences; contiguous per-sequence caches cannot share "
+                  "them: give the block size with --kv-block N");
     return exitCode(Status::Usage);
   }
   if ((sweep.serving.prefix > 0 || sweep.serving.chunk > 0) &&
@@ -337,7 +342,8 @@ int dfa::driver::llmMain(const RooflineOptions &opts) {
               break;
             }
             if (!homesKnown) {
-              // The weights do not depend on the dims: sized once.
+              // The weights (and constants) of the first step imported:
+              // dims change only the small constants folded from them.
               homesKnown = true;
               sweep.weightBytes = weightBytesOf(*r.module);
               for (auto [i, t] : llvm::enumerate(targets)) {
@@ -374,6 +380,10 @@ int dfa::driver::llmMain(const RooflineOptions &opts) {
                 continue;
               }
               done[i].push_back(roofline::summarize(one.front(), phase, batch, context));
+              program.walk([&](sched::ComputeOp c) {
+                if (std::optional<ArrayRef<int64_t>> pairs = c.getInPlace())
+                  done[i].back().inPlaceAppends += int64_t(pairs->size() / 2);
+              });
               if (isReference && stepIndex == 0)
                 reference.push_back(std::move(one.front()));
             }
@@ -388,13 +398,17 @@ int dfa::driver::llmMain(const RooflineOptions &opts) {
               p.context = context;
               p.error = errors[i];
             }
-            placeCache(sweep, sweep.targets[i], p);
             sweep.targets[i].points.push_back(std::move(p));
           }
         }
   }
+  // The cache of every point, once the homes are known (the first import
+  // that succeeded sized the weights).
+  for (roofline::LLMTarget &t : sweep.targets)
+    for (roofline::LLMPoint &p : t.points)
+      placeCache(sweep, t, p);
   // A decode step behind a new prompt: it waits for that prompt's longest
-  // prefill step, one sequence at the same context.
+  // prefill step at the sweep's smallest batch and the same context.
   for (roofline::LLMTarget &t : sweep.targets)
     for (roofline::LLMPoint &d : t.points) {
       if (d.phase != "decode" || !d.error.empty())

@@ -5,8 +5,11 @@
 //===----------------------------------------------------------------------===//
 
 #include "RunTarget.h"
+
 #include "Format.h"
 #include "Pipeline.h"
+
+#include "dialects/Graph/GraphInterfaces.h"
 
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/Format.h"
@@ -166,4 +169,16 @@ void dfa::driver::timeJson(llvm::json::OStream &j, const sim::Result &r,
         });
     });
   });
+}
+
+std::pair<double, double> dfa::driver::graphWork(func::FuncOp func) {
+  double flops = 0, bytes = 0;
+  func.walk([&](graph::CostOpInterface op) {
+    flops += double(op.getFlops());
+    for (unsigned i = 0; i < op->getNumOperands(); ++i)
+      bytes += double(op.getBytesRead(i));
+    for (unsigned i = 0; i < op->getNumResults(); ++i)
+      bytes += double(op.getBytesWritten(i));
+  });
+  return {flops, bytes};
 }

@@ -82,6 +82,10 @@ Status listTestData(llvm::StringRef dir, std::vector<std::string> &inputs,
 /// The schedule in `module`, if it holds one.
 sched::ProgramOp findProgram(mlir::ModuleOp module);
 
+/// A graph's work: FLOPs, and the bytes each op reads and writes (before
+/// fusion), from the ops' cost interface.
+std::pair<double, double> graphWork(mlir::func::FuncOp func);
+
 /// Loads the description named `name` (searching `opts.targetDirs`).
 Status loadTarget(llvm::StringRef name, const RunOptions &opts,
                   target::Target &t, DiagnosticPrinter &printer);

@@ -213,6 +213,18 @@ std::string tokensLine(const LLMPoint &p) {
   return humanNumber(p.tokensPerSecond(), "") + "tok/s";
 }
 
+/// A prefill's chunks; a decode step's time behind a new prompt's prefill.
+std::string stepNote(const LLMPoint &p) {
+  std::string s;
+  if (p.steps > 1)
+    s += " (" + std::to_string(p.steps) + " chunks, longest " +
+         humanSeconds(p.longestStepSeconds) + ")";
+  if (p.stallSeconds)
+    s += " (behind a new prompt's prefill: " +
+         humanSeconds(p.seconds + *p.stallSeconds) + ")";
+  return s;
+}
+
 /// "HBM", "HBM + 2.1 GB to host", "SRAM + 3 chips", "does not fit".
 std::string placementLine(const LLMPoint &p) {
   if (p.spilledBytes > 0)
@@ -241,7 +253,7 @@ std::string servingLine(const KVServing &kv) {
     line += "; " + std::to_string(kv.prefix) + "-token prefix shared and cached";
   if (kv.chunk > 0)
     line += "; prefill in chunks of " + std::to_string(kv.chunk) + " tokens";
-  return line + "; decode appends in place";
+  return line;
 }
 
 std::string homeLine(const LLMTarget &t, double weightBytes) {
@@ -256,6 +268,19 @@ std::string homeLine(const LLMTarget &t, double weightBytes) {
                                      humanNumber(t.chipBytes, "B") + " each)"
                                : "; nothing beyond it";
   return line;
+}
+
+/// How many caches the first decode step that ran grew in place.
+std::optional<std::string> inPlaceLine(const LLMSweep &s, const LLMTarget &t) {
+  for (const LLMPoint &p : t.points)
+    if (p.phase == "decode" && p.error.empty())
+      return "decode appends in place: " + std::to_string(p.inPlaceAppends) +
+             " of " + std::to_string(s.kv.inputs.size()) +
+             " cache inputs" +
+             (p.inPlaceAppends < int64_t(s.kv.inputs.size())
+                  ? " (the others are copied whole into the grown cache)"
+                  : std::string());
+  return std::nullopt;
 }
 
 std::string maxBatchLine(const LLMTarget &t) {
@@ -277,9 +302,11 @@ void dfa::roofline::printLLM(const LLMSweep &s, llvm::raw_ostream &os) {
   os << "KV cache " << servingLine(s.serving) << "\n";
   for (const LLMTarget &t : s.targets) {
     os << "\n" << t.target << "\n";
-    if (!t.cacheLevel.empty())
+    if (!t.cacheLevel.empty() && !s.kv.inputs.empty())
       os << "  " << homeLine(t, s.weightBytes) << "\n  " << maxBatchLine(t)
          << "\n";
+    if (std::optional<std::string> l = inPlaceLine(s, t))
+      os << "  " << *l << "\n";
     os << llvm::formatv("  {0,-8} {1,6} {2,8} {3,11} {4,13} {5,10} {6,-14} {7,9}  {8}\n",
                         "phase", "batch", "context", "TTFT/TPOT", "throughput",
                         "KV cache", "held in", "bw-bound", "bottlenecks");
@@ -295,13 +322,7 @@ void dfa::roofline::printLLM(const LLMSweep &s, llvm::raw_ostream &os) {
                           humanSeconds(p.seconds), tokensLine(p),
                           humanNumber(p.kvCacheBytes, "B"), placementLine(p),
                           100 * p.bandwidthBoundShare, mixLine(mixOnly));
-      if (p.steps > 1)
-        os << " (" << p.steps << " chunks, longest "
-           << humanSeconds(p.longestStepSeconds) << ")";
-      if (p.stallSeconds)
-        os << " (behind a new prompt's prefill: "
-           << humanSeconds(p.seconds + *p.stallSeconds) << ")";
-      os << "\n";
+      os << stepNote(p) << "\n";
     }
     std::vector<Crossover> cs = t.crossovers();
     if (!cs.empty()) {
@@ -344,14 +365,14 @@ void dfa::roofline::writeLLMJson(llvm::json::OStream &j, const LLMSweep &s) {
         for (const std::string &n : s.kv.inputs)
           j.value(n);
       });
-      j.attribute("layers", s.kv.layers);
+      j.attribute("layers", s.kv.layers > 0 ? llvm::json::Value(s.kv.layers)
+                                            : llvm::json::Value(nullptr));
       j.attribute("kv_heads", s.kv.kvHeads > 0 ? llvm::json::Value(s.kv.kvHeads)
                                                : llvm::json::Value(nullptr));
       j.attribute("head_dim", s.kv.headDim > 0 ? llvm::json::Value(s.kv.headDim)
                                                : llvm::json::Value(nullptr));
       j.attribute("element_bytes", s.kv.elementBytes);
       j.attribute("bytes_per_token", s.kv.bytesPerToken);
-      j.attribute("in_place_update", true);
     });
     j.attributeObject("serving", [&] {
       j.attribute("kv_block", s.serving.block);
@@ -379,10 +400,13 @@ void dfa::roofline::writeLLMJson(llvm::json::OStream &j, const LLMSweep &s) {
             if (t.spill == "chips")
               j.attribute("chip_bytes", t.chipBytes);
           });
-          j.attributeObject("max_batch_by_context", [&] {
-            for (auto [context, batch] : t.maxBatchByContext)
-              j.attribute(std::to_string(context), batch);
-          });
+          if (s.kv.inputs.empty())
+            j.attribute("max_batch_by_context", nullptr);
+          else
+            j.attributeObject("max_batch_by_context", [&] {
+              for (auto [context, batch] : t.maxBatchByContext)
+                j.attribute(std::to_string(context), batch);
+            });
           j.attributeArray("points", [&] {
             for (const LLMPoint &p : t.points)
               j.object([&] {
@@ -400,6 +424,7 @@ void dfa::roofline::writeLLMJson(llvm::json::OStream &j, const LLMSweep &s) {
                 }
                 j.attribute("seconds", p.seconds);
                 j.attribute("tokens_per_second", p.tokensPerSecond());
+                j.attribute("in_place_appends", p.inPlaceAppends);
                 j.attribute("flops", p.flops);
                 if (p.phase == "prefill") {
                   j.attribute("steps", p.steps);
@@ -525,9 +550,13 @@ void dfa::roofline::writeLLMHtml(const LLMSweep &s, llvm::raw_ostream &os) {
         "whose roofline bound is a memory level.</p>\n";
   os << "<ul class=\"kv-homes\">\n";
   for (const LLMTarget &t : s.targets)
-    if (!t.cacheLevel.empty())
+    if (!t.cacheLevel.empty() && !s.kv.inputs.empty()) {
       os << "<li>" << xml(t.target) << ": " << xml(homeLine(t, s.weightBytes))
-         << "; " << xml(maxBatchLine(t)) << "</li>\n";
+         << "; " << xml(maxBatchLine(t));
+      if (std::optional<std::string> l = inPlaceLine(s, t))
+        os << "; " << xml(*l);
+      os << "</li>\n";
+    }
   os << "</ul>\n";
   if (llvm::is_contained(s.phases, "decode"))
     writeTpotChart(s, os);
@@ -551,7 +580,7 @@ void dfa::roofline::writeLLMHtml(const LLMSweep &s, llvm::raw_ostream &os) {
          << "</td><td class=\"num\">" << humanNumber(p.kvCacheBytes, "B")
          << "</td><td>" << xml(placementLine(p)) << "</td><td class=\"num\">"
          << llvm::formatv("{0:f0}%", 100 * p.bandwidthBoundShare) << "</td><td>"
-         << xml(mixLine(mixOnly)) << "</td></tr>\n";
+         << xml(mixLine(mixOnly)) << xml(stepNote(p)) << "</td></tr>\n";
     }
     std::vector<Crossover> cs = t.crossovers();
     if (!cs.empty()) {

@@ -6,10 +6,19 @@
 
 #include "dfa/Support/DimExpr.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/MathExtras.h"
 
 using namespace dfa;
+
+bool dfa::isDimName(llvm::StringRef d) {
+  return !d.empty() && !llvm::isDigit(d.front()) &&
+         llvm::all_of(d, [](char c) {
+           return llvm::isAlnum(c) || c == '_' || c == '.';
+         });
+}
 
 DimValue dfa::evalDimExpr(llvm::StringRef expr,
                           const std::map<std::string, int64_t> &dims) {

@@ -9,6 +9,7 @@ internal error (70) or a hang.
                for every target, with the file as a --target-dir description
   sched-run    dfa-run FILE.sched.mlir --seed 1
   topology-import  dfa-compile FILE.csv, and --check
+  requests     dfa-run --requests FILE on a decoder with a KV cache
   scalesim-config  a compile of a small graph and of a topology for the
                file as a --target .cfg
 Usage: replay.py REGRESSIONS_DIR WORK_DIR"""
@@ -50,6 +51,15 @@ def commands(kind, f):
         topology = os.path.join(here, "..", "Import", "Topology", "Inputs", "conv.csv")
         return [["dfa-compile", graph, "--target", base + ".cfg", "-o", os.devnull],
                 ["dfa-compile", topology, "--target", base + ".cfg", "-o", os.devnull]]
+    if kind == "requests":
+        shutil.copyfile(f, base + ".jsonl")
+        model = os.path.join(work, "requests-decoder.onnx")
+        if not os.path.exists(model):
+            subprocess.run([sys.executable, os.path.join(here, "..", "..", "bench", "make_transformer.py"),
+                            model, "--layers", "1", "--d-model", "64", "--heads", "4",
+                            "--kv-cache", "--no-data"], check=True, capture_output=True)
+        return [["dfa-run", model, "--no-weights", "--target", "gpu-h100",
+                 "--requests", base + ".jsonl"]]
     if kind == "sched-run":
         shutil.copyfile(f, base + ".sched.mlir")
         return [["dfa-run", base + ".sched.mlir", "--seed", "1"]]

@@ -64,6 +64,13 @@ int main(int argc, char **argv) {
   app.add_option("--specialize", r.model.specialize,
                  "Fix an input's value at compile time: NAME or NAME=FILE")
       ->take_all();
+  app.add_option("--requests", r.requests,
+                 "Replay a stream of requests (JSONL, as dfa-run --requests) "
+                 "through the compile cache: a recompile storm is a layer-2 "
+                 "failure (capture and guards), the guard that kept failing "
+                 "its evidence");
+  dfa::driver::addBucketsFlag(app, r.model);
+  dfa::driver::addRecompileLimitFlag(app, r.recompileLimit);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError &e) {
@@ -72,5 +79,7 @@ int main(int argc, char **argv) {
   }
   dfa::driver::applyMaxMemory(r.model, "dfa-bisect");
   dfa::progress::init("dfa-bisect", r.model.quiet);
+  if (!r.requests.empty())
+    return dfa::driver::bisectRequestsMain(o);
   return dfa::driver::bisectMain(o);
 }

@@ -62,6 +62,20 @@ int main(int argc, char **argv) {
       ->take_all();
   app.add_flag("--specialize-as-needed", o.specializeAsNeeded,
                "Specialize every input the compiler needs as a constant");
+  app.add_option("--requests", o.requests,
+                 "Replay a stream of requests (JSONL, one a line: "
+                 "{\"shapes\": {\"x\": [1, 37, 64]}} or \"inputs\": "
+                 "{\"x\": \"a.npy\"}) through a compile cache keyed by the "
+                 "guards: compiles, cache hits, padding waste, recompile storm, "
+                 "exact shapes against --buckets and --suggest-buckets");
+  dfa::driver::addBucketsFlag(app, o.model);
+  app.add_option("--suggest-buckets", o.suggestBuckets,
+                 "With --requests: also replay with the K buckets per dim "
+                 "that pad the stream least")
+      ->check(CLI::PositiveNumber);
+  app.add_flag("--warmup", o.warmup,
+               "With --requests: compile every bucket before the stream");
+  dfa::driver::addRecompileLimitFlag(app, o.recompileLimit);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError &e) {
@@ -72,5 +86,7 @@ int main(int argc, char **argv) {
   o.explicitTolerance = app.count("--rtol") + app.count("--atol") > 0;
   dfa::driver::applyMaxMemory(o.model, "dfa-run");
   dfa::progress::init("dfa-run", o.model.quiet);
+  if (!o.requests.empty())
+    return dfa::driver::requestsMain(o);
   return dfa::driver::runMain(o);
 }

@@ -41,6 +41,24 @@ inline void addMaxDimFlag(CLI::App &app, ModelFlags &flags) {
       ->take_all();
 }
 
+/// --buckets NAME=S1,S2,...: shape buckets of a symbolic dim.
+inline void addBucketsFlag(CLI::App &app, ModelFlags &flags) {
+  app.add_option("--buckets", flags.buckets,
+                 "Shape buckets for a symbolic dim, NAME=S1,S2,...: a size is "
+                 "padded up to the next bucket and each bucket compiled once "
+                 "(its schedule's graph.guards record it); the report shows "
+                 "the padding waste")
+      ->take_all();
+}
+
+/// --recompile-limit N: a request stream's storm threshold.
+inline void addRecompileLimitFlag(CLI::App &app, int64_t &limit) {
+  app.add_option("--recompile-limit", limit,
+                 "With --requests: compiles past this many are a recompile "
+                 "storm (TorchDynamo's recompile_limit, default 8)")
+      ->check(CLI::PositiveNumber);
+}
+
 /// --quiet: no progress lines (dfa/Support/Progress.h). The mains call
 /// progress::init after parsing.
 inline void addQuietFlag(CLI::App &app, bool &quiet) {

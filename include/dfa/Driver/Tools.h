@@ -28,6 +28,9 @@ struct ModelFlags {
   std::vector<std::string> specialize;  // NAME or NAME=FILE
   /// Bounds of data-dependent dims, NAME=N (`--max-dim`).
   std::vector<std::string> maxDims;
+  /// Shape buckets of symbolic dims, NAME=S1,S2,... (`--buckets`): a size
+  /// is padded up to the next bucket and compiled once per bucket.
+  std::vector<std::string> buckets;
   bool noWeights = false;
   /// `--max-memory` as given ("" for the default; dfa/Support/Limits.h).
   std::string maxMemory;
@@ -92,6 +95,14 @@ struct RunOptions {
   std::string fp32Matmul = "ieee";
   std::string trace;
   bool timeOnly = false;
+  /// `--requests FILE`: replay a JSONL stream of requests through a compile
+  /// cache (lib/Driver/Requests.h), with `--buckets`, buckets suggested
+  /// from the stream (`suggestBuckets` of them per dim; 0: none), every
+  /// bucket compiled first (`warmup`), and TorchDynamo's recompile limit.
+  std::string requests;
+  int64_t suggestBuckets = 0;
+  bool warmup = false;
+  int64_t recompileLimit = 8;
 };
 
 /// Return the process exit code (docs/cli.md).
@@ -160,6 +171,10 @@ struct BisectOptions {
 int compileMain(const CompileOptions &options);
 int bisectMain(const BisectOptions &options);
 int runMain(const RunOptions &options);
+/// dfa-run --requests FILE: a stream through a compile cache.
+int requestsMain(const RunOptions &options);
+/// dfa-bisect --requests FILE: a recompile storm is a layer-2 failure.
+int bisectRequestsMain(const BisectOptions &options);
 int rooflineMain(const RooflineOptions &options);
 
 } // namespace dfa::driver

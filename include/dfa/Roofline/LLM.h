@@ -40,13 +40,16 @@ struct LLMPoint {
   std::string placement;
   double spilledBytes = 0;
   int64_t extraChips = 0;
+  /// Cache inputs the step's schedule grows in place (sched.compute
+  /// `in_place`); the others it copies whole into the grown cache.
+  int64_t inPlaceAppends = 0;
   /// Prefill: the steps it ran (chunks; 1 without --prefill-chunk) and the
   /// longest of them.
   int64_t steps = 1;
   double longestStepSeconds = 0;
   /// Decode, when prefill was swept too: how long a decode step waits
-  /// behind one new sequence's prefill at this context (its longest step:
-  /// all of it unchunked, one chunk chunked), and the step time then.
+  /// behind a new prompt's prefill at this context, at the sweep's smallest
+  /// batch (its longest step: all of it unchunked, one chunk chunked).
   std::optional<double> stallSeconds;
   /// Shares of the time by bottleneck (as Report::mix).
   std::map<std::string, double> mix;
@@ -90,9 +93,10 @@ struct KVServing {
   int64_t chunk = 0;  // prefill chunk in tokens; 0: one step
 };
 
-/// A batch's cache at a context: the shared prefix once (whole blocks of
-/// it when paged), each sequence's other tokens rounded up to whole
-/// blocks, and a block table of 4-byte entries per sequence.
+/// A batch's cache at a context (the tokens before the step's own): the
+/// shared prefix once (whole blocks of it; sharing needs paged blocks),
+/// each sequence's other tokens rounded up to whole blocks, and a block
+/// table of 4-byte entries per sequence.
 struct CacheSize {
   double bytes = 0, tableBytes = 0;
   /// Share of the token slots held that hold no token.

@@ -31,6 +31,10 @@ struct DimValue {
   std::string detail;
 };
 
+/// Whether an ONNX dim_param is a plain name ("seq", "past_len") rather
+/// than an expression ("past + seq") or a number.
+bool isDimName(llvm::StringRef dimParam);
+
 /// Evaluates a bound name as it is ("seq-len"), else terms separated by
 /// `+` or `-`, each a product of integers and names separated by `*`.
 /// A negative or overflowing result is Malformed.

@@ -48,8 +48,9 @@ using namespace dfa::lowering;
 /// The (input, output) pairs of `k` that are a KV-cache append by their
 /// structure: output `o` is a graph result, yielded by a `graph.concat`
 /// whose first operand is the kernel's input `i`, a graph input that only
-/// this concat reads.
-static SmallVector<int64_t> cacheAppends(KernelOp k) {
+/// this concat reads. With `appendOnly`, nothing else in the kernel reads
+/// the grown cache either (the kernel moves only the new rows).
+static SmallVector<int64_t> cacheAppends(KernelOp k, bool appendOnly = false) {
   SmallVector<int64_t> pairs;
   Block &body = k.getBlock();
   auto yield = cast<YieldOp>(body.getTerminator());
@@ -63,8 +64,9 @@ static SmallVector<int64_t> cacheAppends(KernelOp k) {
     if (!arg || arg.getOwner() != &body || !arg.hasOneUse())
       continue;
     Value in = k.getInputs()[arg.getArgNumber()];
-    if (!isa<BlockArgument>(in) || !in.hasOneUse() ||
-        llvm::is_contained(pairs, int64_t(arg.getArgNumber())))
+    if (!isa<BlockArgument>(in) || !in.hasOneUse())
+      continue;
+    if (appendOnly && !concat->getResult(0).hasOneUse())
       continue;
     pairs.push_back(arg.getArgNumber());
     pairs.push_back(int64_t(o));
@@ -73,7 +75,10 @@ static SmallVector<int64_t> cacheAppends(KernelOp k) {
 }
 
 SmallVector<int64_t> Lowering::inPlacePairs(KernelOp k, const KernelPlan &p) {
-  SmallVector<int64_t> pairs, all = cacheAppends(k);
+  // Where kernels stage their operands, a kernel that reads the grown cache
+  // beyond the append reads all of it: staged, as before, not in place
+  // (it would otherwise be timed at the scratchpad's bandwidth).
+  SmallVector<int64_t> pairs, all = cacheAppends(k, /*appendOnly=*/staging);
   for (size_t j = 0; j < all.size(); j += 2) {
     int64_t engine;
     if (copyTarget(homes[k.getInputs()[all[j]]], p, false, engine))

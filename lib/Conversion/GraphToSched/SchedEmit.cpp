@@ -556,8 +556,9 @@ LogicalResult Lowering::emitKernel(KernelOp k, const KernelPlan &p,
   };
   bool stage = staging && fitsStaged(k, p, inPlace);
   if (staging && !stage) {
-    if (std::optional<ChunkChoice> c =
-            inPlace.empty() ? chooseChunks(k, p) : std::nullopt)
+    // Chunks copy every operand through the scratchpad: the cache too,
+    // as a chunked kernel did before (no append in place then).
+    if (std::optional<ChunkChoice> c = chooseChunks(k, p))
       return emitChunked(k, p, *c, lastUse, index);
     std::string reason = "working set exceeds half of " + scratch->name +
                          " and no split of the output fits: operands stream "
@@ -602,8 +603,15 @@ LogicalResult Lowering::emitKernel(KernelOp k, const KernelPlan &p,
     outHomes.push_back(*h);
   }
   auto compute = buildCompute(k, p, ins, outs, deps);
-  if (!inPlace.empty())
-    compute.setInPlace(inPlace);
+  // A fault planted in the body may have changed the append (nan@NODE on
+  // the concat, swap-strides on the cache): such a pair is a plain output,
+  // the whole cache read and written.
+  SmallVector<int64_t> kept;
+  for (size_t j = 0; j < inPlace.size(); j += 2)
+    if (sched::isCacheAppend(compute, inPlace[j], inPlace[j + 1]))
+      kept.append({inPlace[j], inPlace[j + 1]});
+  if (!kept.empty())
+    compute.setInPlace(kept);
   Value done = compute.getDone();
   timeKernel(k, p, compute, stage ? *scratch : outLevel);
 

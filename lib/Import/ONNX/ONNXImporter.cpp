@@ -21,6 +21,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Verifier.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringSet.h"
@@ -236,6 +237,11 @@ private:
   /// The size of a symbolic dim: `NAME`, or a sum of products of names
   /// and integers ("past_sequence_length + 1"), the names bound by --dim.
   std::optional<int64_t> symbolicDim(llvm::StringRef param);
+  /// Records that input `input`'s dim `dim` (named `param`, or unnamed)
+  /// was imported as `value` (graph.guards).
+  void guard(llvm::StringRef param, llvm::StringRef input, int dim,
+             int64_t value);
+  SmallVector<NamedAttribute> guards;
   void crossCheck(const onnx::NodeProto &node, Location loc);
 
   LoadedModel &m;
@@ -528,6 +534,10 @@ LogicalResult Importer::createFunction() {
         return failure();
       }
       shape.assign(it->second.begin(), it->second.end());
+      if (tt.has_shape())
+        for (int d = 0; d < tt.shape().dim_size(); ++d)
+          if (!tt.shape().dim(d).has_dim_value())
+            guard(tt.shape().dim(d).dim_param(), name, d, shape[d]);
     } else {
       if (!tt.has_shape()) {
         error(Status::InvalidModel) << "input '" << name
@@ -543,6 +553,7 @@ LogicalResult Importer::createFunction() {
         }
         if (dim.has_dim_param() && !opts.dims.empty()) {
           if (std::optional<int64_t> v = symbolicDim(dim.dim_param())) {
+            guard(dim.dim_param(), name, d, *v);
             shape.push_back(*v);
             continue;
           }
@@ -576,6 +587,17 @@ LogicalResult Importer::createFunction() {
   module = ModuleOp::create(fileLoc);
   module->getOperation()->setAttr(graph::kSourceAttr, b.getStringAttr(m.path));
   module->getOperation()->setAttr(graph::kOpsetAttr, b.getI64IntegerAttr(opset));
+  // What the schedule assumed of its inputs: the dims bound and the values
+  // fixed at compile time (a new value of either is a new compile).
+  for (const auto &name : llvm::make_first_range(opts.specialized))
+    guards.push_back(b.getNamedAttr(name, b.getStringAttr("specialized")));
+  if (!guards.empty()) {
+    llvm::sort(guards, [](NamedAttribute x, NamedAttribute y) {
+      return x.getName().strref() < y.getName().strref();
+    });
+    module->getOperation()->setAttr(graph::kGuardsAttr,
+                                    b.getDictionaryAttr(guards));
+  }
   b.setInsertionPointToEnd(module->getBody());
   func = b.create<func::FuncOp>(fileLoc, "main",
                                 b.getFunctionType(argTypes, {}));
@@ -590,6 +612,21 @@ LogicalResult Importer::createFunction() {
         NameLoc::get(b.getStringAttr(name), fileLoc),
         ref::tensorToAttr(tensor, &ctx));
   return success();
+}
+
+void Importer::guard(llvm::StringRef param, llvm::StringRef input, int dim,
+                     int64_t value) {
+  // A plain name guards itself; an expression ("past + seq") follows from
+  // its names; an unnamed dim is the input's.
+  bool name = isDimName(param);
+  std::string key = name ? param.str()
+                    : param.empty() ? (input + "[" + llvm::Twine(dim) + "]").str()
+                                    : std::string();
+  if (key.empty() || llvm::any_of(guards, [&](NamedAttribute a) {
+        return a.getName().strref() == key;
+      }))
+    return;
+  guards.push_back(b.getNamedAttr(key, b.getI64IntegerAttr(value)));
 }
 
 std::optional<int64_t> Importer::symbolicDim(llvm::StringRef param) {

@@ -203,3 +203,29 @@ sched.program @body target <name = "gpu-h100", static_plan = false, units = 132,
     sched.yield %y : tensor<8xf32>
   }
 }
+
+// -----
+
+sched.program @body target <name = "gpu-h100", static_plan = false, units = 132, levels = {HBM = 100000 : i64, L2 = 1000 : i64}> {
+^bb0(%in: !sched.buffer<"HBM", tensor<4xf32>>):
+  %a = sched.alloc {offset = 0, size = 32} : !sched.buffer<"L2", tensor<8xf32>>
+  // expected-error @+1 {{'sched.compute' op in_place output 0 is not where input 0 is (a cache grows where it lives)}}
+  %t = sched.compute "append" ins(%in : !sched.buffer<"HBM", tensor<4xf32>>) outs(%a : !sched.buffer<"L2", tensor<8xf32>>) attributes {in_place = array<i64: 0, 0>} {
+  ^bb0(%x: tensor<4xf32>):
+    %y = graph.concat %x, %x {axis = 0 : i64} : (tensor<4xf32>, tensor<4xf32>) -> tensor<8xf32>
+    sched.yield %y : tensor<8xf32>
+  }
+}
+
+// -----
+
+sched.program @body target <name = "gpu-h100", static_plan = false, units = 132, levels = {HBM = 100000 : i64}> {
+^bb0(%in: !sched.buffer<"HBM", tensor<4xf32>>):
+  %a = sched.alloc {offset = 0, size = 32} : !sched.buffer<"HBM", tensor<8xf32>>
+  // expected-error @+1 {{'sched.compute' op in_place names input 0 or output 0 twice}}
+  %t = sched.compute "append" ins(%in : !sched.buffer<"HBM", tensor<4xf32>>) outs(%a : !sched.buffer<"HBM", tensor<8xf32>>) attributes {in_place = array<i64: 0, 0, 0, 0>} {
+  ^bb0(%x: tensor<4xf32>):
+    %y = graph.concat %x, %x {axis = 0 : i64} : (tensor<4xf32>, tensor<4xf32>) -> tensor<8xf32>
+    sched.yield %y : tensor<8xf32>
+  }
+}

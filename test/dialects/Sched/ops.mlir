@@ -37,3 +37,17 @@ sched.program @stream target <name = "gpu-h100", static_plan = false, units = 13
   }
   sched.return %c : !sched.buffer<"HBM", tensor<4x4xf32>>
 }
+
+// A KV cache grown in place: the output is the input with rows appended.
+// CHECK-LABEL: sched.program @append
+// CHECK: sched.compute "append" {{.*}} attributes {in_place = array<i64: 0, 0>}
+sched.program @append target <name = "gpu-h100", static_plan = false, units = 132, levels = {HBM = 100000 : i64}> {
+^bb0(%cache: !sched.buffer<"HBM", tensor<4x2xf32>>, %new: !sched.buffer<"HBM", tensor<1x2xf32>>):
+  %a = sched.alloc {offset = 0, size = 64} : !sched.buffer<"HBM", tensor<5x2xf32>>
+  %t = sched.compute "append" ins(%cache, %new : !sched.buffer<"HBM", tensor<4x2xf32>>, !sched.buffer<"HBM", tensor<1x2xf32>>) outs(%a : !sched.buffer<"HBM", tensor<5x2xf32>>) attributes {in_place = array<i64: 0, 0>} {
+  ^bb0(%x: tensor<4x2xf32>, %y: tensor<1x2xf32>):
+    %z = graph.concat %x, %y {axis = 0 : i64} : (tensor<4x2xf32>, tensor<1x2xf32>) -> tensor<5x2xf32>
+    sched.yield %z : tensor<5x2xf32>
+  }
+  sched.return %a : !sched.buffer<"HBM", tensor<5x2xf32>>
+}
