@@ -7,6 +7,8 @@
 #include "ModelFlags.h"
 #include "Format.h"
 #include "Pipeline.h"
+#include "Requests.h"
+#include "RunTarget.h"
 
 #include "dfa/Driver/Driver.h"
 #include "dfa/Driver/Tools.h"
@@ -105,6 +107,12 @@ struct TargetResult {
   target::Target t;
   Status status = Status::Ok;
   std::string file;
+  /// With --buckets: the bucket this schedule is for, and the padding of
+  /// the smallest size it serves (FLOPs and bytes, padded against exact).
+  std::optional<BucketVariant> bucket;
+  double worstFlopsWaste = 0, worstBytesWaste = 0;
+  /// The module's graph.guards: what the schedule assumed of its inputs.
+  std::map<std::string, llvm::json::Value> guards;
   /// The schedule's `stats`, when one was made.
   std::optional<sched::CompileStats> stats;
 };
@@ -161,12 +169,18 @@ std::pair<std::string, int64_t> onChipPeak(const TargetResult &r) {
 }
 
 void printTable(llvm::raw_ostream &os, const std::vector<TargetResult> &results) {
+  bool buckets = !results.empty() && results.front().bucket;
+  if (buckets)
+    os << llvm::formatv("{0,-16} ", "bucket");
   os << llvm::formatv("{0,-10} {1,7} {2,7} {3,7} {4,11} {5,10} {6,9} {7,6} "
-                      "{8,18} {9,5} {10,12}\n",
+                      "{8,18} {9,5} {10,12}",
                       "target", "kernels", "fusions", "refused", "pad bytes",
                       "pad FLOPs", "relayouts", "spills", "peak on-chip",
                       "chips", "cycles");
+  os << (buckets ? "  worst padding (FLOPs, bytes)\n" : "\n");
   for (const TargetResult &r : results) {
+    if (buckets)
+      os << llvm::formatv("{0,-16} ", r.bucket->label());
     if (r.status != Status::Ok || !r.stats) {
       os << llvm::formatv("{0,-10} failed (exit {1})\n", r.t.name,
                           exitCode(r.status));
@@ -178,10 +192,18 @@ void printTable(llvm::raw_ostream &os, const std::vector<TargetResult> &results)
     std::string cycles =
         s.cycles ? humanCount(double(*s.cycles)) : std::string("dynamic");
     os << llvm::formatv("{0,-10} {1,7} {2,7} {3,7} {4,11} {5,10} {6,9} {7,6} "
-                        "{8,18} {9,5} {10,12}\n",
+                        "{8,18} {9,5} {10,12}",
                         r.t.name, s.kernels, s.fusions, s.fusionsRefused.size(),
                         humanBytes(s.padBytes), humanCount(double(s.padFlops)),
                         s.relayouts, s.spills.size(), peakStr, s.chips, cycles);
+    if (buckets) {
+      std::string from;
+      for (auto &[name, v] : r.bucket->smallest)
+        from += (from.empty() ? "" : ",") + name + "=" + std::to_string(v);
+      os << llvm::formatv("  {0,5:f1}%, {1,5:f1}% (from {2})",
+                          100 * r.worstFlopsWaste, 100 * r.worstBytesWaste, from);
+    }
+    os << "\n";
   }
 }
 
@@ -200,6 +222,19 @@ void writeSummary(llvm::raw_ostream &os, const CompileOptions &opts,
           j.attribute("target", r.t.name);
           j.attribute("family", r.t.family);
           j.attribute("exit_code", exitCode(r.status));
+          if (r.bucket)
+            j.attributeObject("bucket", [&] {
+              j.attributeObject("dims", [&] {
+                for (auto &[name, v] : r.bucket->dims)
+                  j.attribute(name, v);
+              });
+              j.attributeObject("smallest", [&] {
+                for (auto &[name, v] : r.bucket->smallest)
+                  j.attribute(name, v);
+              });
+              j.attribute("worst_padding_waste_flops", r.worstFlopsWaste);
+              j.attribute("worst_padding_waste_bytes", r.worstBytesWaste);
+            });
           if (!r.file.empty())
             j.attribute("file", besideFiles
                                     ? llvm::sys::path::filename(r.file).str()
@@ -247,6 +282,10 @@ void writeSummary(llvm::raw_ostream &os, const CompileOptions &opts,
               j.attribute(level, bytes);
           });
           j.attribute("weight_streaming", s.weightStreaming);
+          j.attributeObject("guards", [&] {
+            for (auto &[name, v] : r.guards)
+              j.attribute(name, v);
+          });
           if (s.cycles)
             j.attribute("cycles", *s.cycles);
           else
@@ -403,7 +442,28 @@ int dfa::driver::compileMain(const CompileOptions &opts) {
   Status s = buildImportOptions(opts.model, {}, {}, importOpts, printer);
   if (s != Status::Ok)
     return exitCode(s);
-  ImportResult r = loadModel(opts.model.model, *ctx, importOpts);
+  // --buckets: one schedule per bucket (each bucketed dim bound to one of
+  // its sizes), else the one the flags bind.
+  std::map<std::string, std::vector<int64_t>> buckets;
+  if (Status st = parseBucketFlags(opts.model, importOpts, buckets, printer);
+      st != Status::Ok)
+    return exitCode(st);
+  std::vector<BucketVariant> variants = bucketVariants(buckets);
+  if (!buckets.empty() &&
+      (opts.emit.empty() ? opts.target.empty() : stageIndex(opts.emit) == 0)) {
+    printer.error("--buckets compiles a schedule per bucket: name the targets with --target");
+    return exitCode(Status::Usage);
+  }
+  // With buckets, the first bucket's import (each is imported below).
+  ImportResult r;
+  double flopsWaste = 0, bytesWaste = 0;
+  if (buckets.empty())
+    r = loadModel(opts.model.model, *ctx, importOpts);
+  else if (Status st = importBucket(opts.model.model, *ctx, importOpts,
+                                    variants.front(), r, flopsWaste, bytesWaste,
+                                    printer);
+           st != Status::Ok)
+    return exitCode(st);
   if (r.status != Status::Ok)
     return exitCode(r.status);
 
@@ -446,13 +506,42 @@ int dfa::driver::compileMain(const CompileOptions &opts) {
 
   std::vector<TargetResult> results;
   Status first = Status::Ok;
-  bool quietTable = targets.size() == 1 && !toDir;
+  bool quietTable = targets.size() == 1 && !toDir && buckets.empty();
+  if (!buckets.empty() && opts.output != "-" && !toDir) {
+    toDir = true; // a schedule per bucket: a folder of them
+    if (std::error_code ec = llvm::sys::fs::create_directories(opts.output)) {
+      printer.error("cannot create '" + opts.output + "': " + ec.message());
+      return exitCode(Status::IOError);
+    }
+  }
   { // the progress line ends before the results are printed
-    progress::Task task("compiling", int64_t(targets.size()));
+    progress::Task task("compiling", int64_t(targets.size() * variants.size()));
+    for (const BucketVariant &variant : variants) {
+    std::optional<BucketVariant> bucket;
+    if (!buckets.empty()) {
+      bucket = variant;
+      if (variant.dims != variants.front().dims)
+        if (Status st = importBucket(opts.model.model, *ctx, importOpts, variant,
+                                     r, flopsWaste, bytesWaste, printer);
+            st != Status::Ok)
+          return exitCode(st);
+    }
+    std::map<std::string, llvm::json::Value> guards;
+    if (auto g = r.module->getOperation()->getAttrOfType<DictionaryAttr>(graph::kGuardsAttr))
+      for (NamedAttribute a : g) {
+        if (auto i = dyn_cast<IntegerAttr>(a.getValue()))
+          guards.emplace(a.getName().str(), i.getInt());
+        else if (auto s = dyn_cast<StringAttr>(a.getValue()))
+          guards.emplace(a.getName().str(), s.str());
+      }
     for (const target::Target &t : targets) {
-      task.advance(t.name);
+      task.advance(t.name + (bucket ? " " + bucket->label() : std::string()));
       TargetResult res;
       res.t = t;
+      res.bucket = bucket;
+      res.worstFlopsWaste = flopsWaste;
+      res.worstBytesWaste = bytesWaste;
+      res.guards = guards;
       OwningOpRef<ModuleOp> m = cast<ModuleOp>((*r.module)->clone());
       res.status = runPipeline(*m, t, from, to, opts, printer);
       // Several targets without -o: the summary only.
@@ -465,8 +554,12 @@ int dfa::driver::compileMain(const CompileOptions &opts) {
         std::string path = opts.output;
         if (toDir) {
           llvm::SmallString<256> p(opts.output);
+          std::string tag;
+          if (bucket)
+            for (auto &[name, v] : bucket->dims)
+              tag += "." + name + std::to_string(v);
           llvm::sys::path::append(p, modelStem(opts.model.model) + "." + t.name +
-                                         "." + emit + ".mlir");
+                                         tag + "." + emit + ".mlir");
           path = p.str().str();
         }
         res.status = writeModule(*m, path, opts.printLocations, printer);
@@ -476,6 +569,7 @@ int dfa::driver::compileMain(const CompileOptions &opts) {
       if (first == Status::Ok && res.status != Status::Ok)
         first = res.status;
       results.push_back(std::move(res));
+    }
     }
   }
   if (emit != stageName(Stage::Sched))

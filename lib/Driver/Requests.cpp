@@ -12,6 +12,7 @@
 #include "RunTarget.h"
 
 #include "dfa/Bisect/Bisect.h"
+#include "dialects/Graph/GraphDialect.h"
 #include "dfa/Support/DimExpr.h"
 #include "dfa/Support/Progress.h"
 
@@ -320,6 +321,76 @@ dfa::driver::suggestBuckets(const std::map<int64_t, int64_t> &counts,
   return out;
 }
 
+std::string BucketVariant::label() const {
+  std::string s;
+  for (auto &[name, v] : dims)
+    s += (s.empty() ? "" : ",") + name + "=" + std::to_string(v);
+  return s;
+}
+
+std::vector<BucketVariant> dfa::driver::bucketVariants(
+    const std::map<std::string, std::vector<int64_t>> &buckets) {
+  std::vector<BucketVariant> out{BucketVariant()};
+  for (auto &[name, sizes] : buckets) {
+    std::vector<BucketVariant> next;
+    for (const BucketVariant &v : out)
+      for (auto [i, s] : llvm::enumerate(sizes)) {
+        BucketVariant x = v;
+        x.dims[name] = s;
+        x.smallest[name] = i ? sizes[i - 1] + 1 : 1;
+        next.push_back(std::move(x));
+      }
+    out = std::move(next);
+  }
+  return out;
+}
+
+Status dfa::driver::parseBucketFlags(
+    const ModelFlags &flags, const ONNXImportOptions &io,
+    std::map<std::string, std::vector<int64_t>> &out, DiagnosticPrinter &printer) {
+  if (Status s = parseBuckets(flags.buckets, out, printer); s != Status::Ok)
+    return s;
+  for (auto &[name, sizes] : out)
+    if (io.dims.count(name)) {
+      printer.error("--buckets " + name + " and --dim " + name +
+                    " both set the dim; give one");
+      return Status::Usage;
+    }
+  return Status::Ok;
+}
+
+Status dfa::driver::importBucket(llvm::StringRef path, MLIRContext &ctx,
+                                 const ONNXImportOptions &io,
+                                 const BucketVariant &v, ImportResult &out,
+                                 double &flopsWaste, double &bytesWaste,
+                                 DiagnosticPrinter &printer) {
+  auto importFor = [&](const GuardKey &dims) {
+    ONNXImportOptions x = io;
+    for (auto &[name, size] : dims)
+      x.dims[name] = size;
+    return loadModel(path, ctx, x);
+  };
+  out = importFor(v.dims);
+  if (out.status != Status::Ok)
+    return out.status;
+  auto guards = out.module->getOperation()->getAttrOfType<DictionaryAttr>(
+      graph::kGuardsAttr);
+  for (auto &[name, size] : v.dims)
+    if (!guards || !guards.get(name)) {
+      printer.error("--buckets " + name + ": the model has no symbolic input dim '" +
+                    name + "'");
+      return Status::Usage;
+    }
+  ImportResult low = importFor(v.smallest);
+  if (low.status != Status::Ok)
+    return low.status;
+  auto [flops, bytes] = graphWork(out.module->lookupSymbol<func::FuncOp>("main"));
+  auto [lowFlops, lowBytes] = graphWork(low.module->lookupSymbol<func::FuncOp>("main"));
+  flopsWaste = flops > 0 ? (flops - lowFlops) / flops : 0;
+  bytesWaste = bytes > 0 ? (bytes - lowBytes) / bytes : 0;
+  return Status::Ok;
+}
+
 GuardKey dfa::driver::bucketed(
     const GuardKey &dims,
     const std::map<std::string, std::vector<int64_t>> &buckets) {
@@ -333,6 +404,89 @@ GuardKey dfa::driver::bucketed(
       v = *b;
   }
   return key;
+}
+
+std::string BucketRun::label() const {
+  std::string s;
+  for (auto &[name, v] : dims)
+    s += (s.empty() ? "" : ",") + name + "=" + std::to_string(v);
+  return s;
+}
+
+Status dfa::driver::runBucket(const RunOptions &opts, MLIRContext &ctx,
+                              ModuleOp exact, const target::Target &t,
+                              BucketRun &out, DiagnosticPrinter &printer) {
+  std::map<std::string, std::vector<int64_t>> buckets;
+  if (Status s = parseBuckets(opts.model.buckets, buckets, printer); s != Status::Ok)
+    return s;
+  auto guards = exact->getAttrOfType<DictionaryAttr>(graph::kGuardsAttr);
+  for (auto &[name, sizes] : buckets) {
+    auto v = guards ? dyn_cast_or_null<IntegerAttr>(guards.get(name)) : IntegerAttr();
+    if (!v) {
+      printer.error("--buckets " + name + ": the model has no symbolic input dim '" +
+                    name + "'");
+      return Status::Usage;
+    }
+    out.exact[name] = v.getInt();
+  }
+  out.dims = bucketed(out.exact, buckets);
+  std::tie(out.exactFlops, out.exactBytes) =
+      graphWork(exact.lookupSymbol<func::FuncOp>("main"));
+  ModelFlags flags = opts.model;
+  flags.noWeights = true;
+  ONNXImportOptions io;
+  if (Status s = buildImportOptions(flags, {}, {}, io, printer); s != Status::Ok)
+    return s;
+  for (NamedAttribute g : guards)
+    if (auto i = dyn_cast<IntegerAttr>(g.getValue()))
+      if (g.getName().strref().find('[') == llvm::StringRef::npos)
+        io.dims[g.getName().str()] = i.getInt();
+  for (auto &[name, v] : out.dims)
+    io.dims[name] = v;
+  ImportResult r = loadModel(opts.model.model, ctx, io);
+  if (r.status != Status::Ok)
+    return r.status;
+  std::tie(out.flops, out.bytes) =
+      graphWork(r.module->lookupSymbol<func::FuncOp>("main"));
+  RunOptions timeOnly = opts;
+  timeOnly.timeOnly = true;
+  timeOnly.trace.clear();
+  if (Status s = compileForRun(*r.module, t, timeOnly, printer); s != Status::Ok)
+    return s;
+  sim::Result result;
+  if (Status s = simulateForRun(findProgram(*r.module), t, {}, timeOnly, result, printer);
+      s != Status::Ok)
+    return s;
+  out.seconds = result.seconds;
+  return Status::Ok;
+}
+
+void dfa::driver::bucketRunJson(llvm::json::OStream &j, const BucketRun &b) {
+  j.attributeObject("bucket", [&] {
+    j.attributeObject("dims", [&] {
+      for (auto &[name, v] : b.dims)
+        j.attribute(name, v);
+    });
+    j.attributeObject("exact", [&] {
+      for (auto &[name, v] : b.exact)
+        j.attribute(name, v);
+    });
+    j.attribute("seconds", b.seconds);
+    j.attribute("padding_waste", b.flops > 0 ? (b.flops - b.exactFlops) / b.flops : 0.0);
+    j.attribute("padding_waste_bytes",
+                b.bytes > 0 ? (b.bytes - b.exactBytes) / b.bytes : 0.0);
+  });
+}
+
+void dfa::driver::printBucketRun(const BucketRun &b, llvm::raw_ostream &os) {
+  std::string exact;
+  for (auto &[name, v] : b.exact)
+    exact += (exact.empty() ? "" : ",") + name + "=" + std::to_string(v);
+  os << "dfa-run: bucket " << b.label() << " for " << exact
+     << ": its schedule " << humanSeconds(b.seconds)
+     << llvm::formatv("; padding {0:f1}% of FLOPs, {1:f1}% of bytes\n",
+                      b.flops > 0 ? 100 * (b.flops - b.exactFlops) / b.flops : 0.0,
+                      b.bytes > 0 ? 100 * (b.bytes - b.exactBytes) / b.bytes : 0.0);
 }
 
 const Way &StreamReport::primary() const {

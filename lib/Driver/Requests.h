@@ -63,6 +63,49 @@ Status parseBuckets(llvm::ArrayRef<std::string> specs,
                     std::map<std::string, std::vector<int64_t>> &out,
                     DiagnosticPrinter &printer);
 
+/// One schedule of `--buckets` on dfa-compile, dfa-run and dfa-roofline:
+/// each bucketed dim at one of its sizes (the product over dims), and the
+/// smallest size each of them serves (the bucket below plus one; 1 for the
+/// first): the worst case its padding is for.
+struct BucketVariant {
+  GuardKey dims, smallest;
+  std::string label() const; // "seq=128" ("seq=128,batch=4")
+};
+std::vector<BucketVariant>
+bucketVariants(const std::map<std::string, std::vector<int64_t>> &buckets);
+/// --buckets as dfa-compile and dfa-roofline take it: parsed, and no dim
+/// that --dim (`io`) binds too (Usage).
+Status parseBucketFlags(const ModelFlags &flags, const ONNXImportOptions &io,
+                        std::map<std::string, std::vector<int64_t>> &out,
+                        DiagnosticPrinter &printer);
+/// Imports `path` with `io` and the variant's sizes into `out`, checks
+/// that each bucketed dim is a symbolic input dim (its graph.guards), and
+/// the padding at the variant's smallest sizes: FLOPs and bytes of the
+/// graph, padded against exact.
+Status importBucket(llvm::StringRef path, mlir::MLIRContext &ctx,
+                    const ONNXImportOptions &io, const BucketVariant &v,
+                    ImportResult &out, double &flopsWaste, double &bytesWaste,
+                    DiagnosticPrinter &printer);
+
+/// A single run's bucket (`dfa-run --buckets` without --requests): the
+/// sizes the run binds, the bucket's, the bucket schedule's simulated time
+/// (time only) and the work of both graphs.
+struct BucketRun {
+  GuardKey exact, dims;
+  double seconds = 0;
+  double flops = 0, exactFlops = 0, bytes = 0, exactBytes = 0;
+  std::string label() const;
+};
+/// Fills `out` for the exact import `exact` (its graph.guards name the
+/// sizes) on target `t`: compiles and simulates the bucket's schedule.
+/// A bucketed dim the model does not have: Usage.
+Status runBucket(const RunOptions &opts, mlir::MLIRContext &ctx,
+                 mlir::ModuleOp exact, const target::Target &t, BucketRun &out,
+                 DiagnosticPrinter &printer);
+void bucketRunJson(llvm::json::OStream &j, const BucketRun &b);
+/// The stderr line: "bucket seq=64 for seq=37: ...".
+void printBucketRun(const BucketRun &b, llvm::raw_ostream &os);
+
 /// The K sizes that minimise the padded elements of `values` (each size
 /// occurs as often as given) when each is rounded up to the next one:
 /// the largest value is always one. Fewer when there are fewer values.

@@ -16,6 +16,7 @@
 #include "Pipeline.h"
 #include "RooflineDriver.h"
 #include "Partition.h"
+#include "Requests.h"
 #include "RunTarget.h"
 
 #include "dfa/Roofline/Roofline.h"
@@ -358,6 +359,12 @@ int dfa::driver::rooflineMain(const RooflineOptions &opts) {
   if (Status s = buildImportOptions(flags, {}, {}, importOpts, printer);
       s != Status::Ok)
     return exitCode(s);
+  // --buckets: a profile per bucket and target.
+  std::map<std::string, std::vector<int64_t>> buckets;
+  if (Status s = parseBucketFlags(opts.model, importOpts, buckets, printer);
+      s != Status::Ok)
+    return exitCode(s);
+  std::vector<BucketVariant> variants = bucketVariants(buckets);
   ImportResult r;
   {
     // An ONNX graph that breaks is profiled in segments: its error is held.
@@ -367,7 +374,10 @@ int dfa::driver::rooflineMain(const RooflineOptions &opts) {
       std::unique_ptr<ScopedDiagnosticHandler> hold;
       if (onnx)
         hold = held.hold(ctx.get());
-      r = loadModel(opts.model.model, *ctx, importOpts);
+      ONNXImportOptions io = importOpts;
+      for (auto &[name, v] : variants.front().dims)
+        io.dims[name] = v;
+      r = loadModel(opts.model.model, *ctx, io);
     }
     if (r.status != Status::Ok && r.graphBreak && onnx)
       return profileSegments(opts, targets, *ctx, title, printer);
@@ -379,20 +389,43 @@ int dfa::driver::rooflineMain(const RooflineOptions &opts) {
   co.targetDirs = opts.targetDirs;
   co.inject = opts.inject;
   co.fp32Matmul = opts.fp32Matmul;
+  if (!buckets.empty() && (!opts.graph.empty() || !opts.dot.empty())) {
+    printer.error("--graph and --dot draw one model's graph; with --buckets "
+                  "draw one bucket with --dim");
+    return exitCode(Status::Usage);
+  }
   { // the progress line ends before the results are printed
-    progress::Task task("profiling", int64_t(targets.size()));
-    for (const target::Target &t : targets) {
-      task.advance(t.name);
-      OwningOpRef<ModuleOp> m = cast<ModuleOp>((*r.module)->clone());
-      Status s = runPipeline(*m, t, 0, kSchedStage, co, printer);
-      sched::ProgramOp program = s == Status::Ok ? findProgram(*m) : nullptr;
-      if (s == Status::Ok && !program) {
-        printer.error("no schedule for '" + t.name + "'");
-        s = Status::Internal;
+    progress::Task task("profiling", int64_t(targets.size() * variants.size()));
+    for (const BucketVariant &variant : variants) {
+      ImportResult bucketModel;
+      double flopsWaste = 0, bytesWaste = 0;
+      if (!buckets.empty())
+        if (Status s = importBucket(opts.model.model, *ctx, importOpts, variant,
+                                    bucketModel, flopsWaste, bytesWaste, printer);
+            s != Status::Ok)
+          return exitCode(s);
+      ModuleOp source = buckets.empty() ? *r.module : *bucketModel.module;
+      for (const target::Target &t : targets) {
+        task.advance(t.name + (buckets.empty() ? std::string() : " " + variant.label()));
+        OwningOpRef<ModuleOp> m = cast<ModuleOp>(source->clone());
+        Status s = runPipeline(*m, t, 0, kSchedStage, co, printer);
+        sched::ProgramOp program = s == Status::Ok ? findProgram(*m) : nullptr;
+        if (s == Status::Ok && !program) {
+          printer.error("no schedule for '" + t.name + "'");
+          s = Status::Internal;
+        }
+        size_t before = reports.size();
+        if (s == Status::Ok)
+          s = profile(program, t, opts, opts.model.model, reports, printer);
+        for (size_t i = before; i < reports.size(); ++i) {
+          reports[i].bucket.insert(variant.dims.begin(), variant.dims.end());
+          reports[i].bucketSmallest.insert(variant.smallest.begin(),
+                                           variant.smallest.end());
+          reports[i].worstFlopsWaste = flopsWaste;
+          reports[i].worstBytesWaste = bytesWaste;
+        }
+        note(s);
       }
-      if (s == Status::Ok)
-        s = profile(program, t, opts, opts.model.model, reports, printer);
-      note(s);
     }
   }
   roofline::SourceGraph graph = roofline::sourceGraph(*r.module);

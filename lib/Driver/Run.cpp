@@ -14,6 +14,7 @@
 #include "ModelFlags.h"
 #include "RunCheck.h"
 #include "Partition.h"
+#include "Requests.h"
 #include "RunTarget.h"
 
 #include "dfa/Reference/Evaluator.h"
@@ -168,7 +169,8 @@ int report(llvm::ArrayRef<ref::Tensor> results,
            std::vector<Named> &expected, const OutputJudge &judge,
            const target::Target *t, const sim::Result *timing,
            DiagnosticPrinter &printer, llvm::function_ref<void()> footer,
-           const SegmentedRun *segmented = nullptr) {
+           const SegmentedRun *segmented = nullptr,
+           const BucketRun *bucket = nullptr) {
   if (!opts.outputs.empty()) {
     if (auto ec = llvm::sys::fs::create_directories(opts.outputs)) {
       printer.error("cannot create '" + opts.outputs + "': " + ec.message());
@@ -234,6 +236,8 @@ int report(llvm::ArrayRef<ref::Tensor> results,
         timeJson(j, *timing, *t);
       if (segmented)
         segmentsJson(j, *segmented);
+      if (bucket)
+        bucketRunJson(j, *bucket);
     });
     llvm::outs() << "\n";
   } else {
@@ -257,7 +261,8 @@ int simulateAndReport(sched::ProgramOp program, const target::Target &t,
                       llvm::ArrayRef<ref::Tensor> args,
                       llvm::ArrayRef<std::string> outNames,
                       const RunOptions &opts, std::vector<Named> &expected,
-                      const OutputJudge &judge, DiagnosticPrinter &printer) {
+                      const OutputJudge &judge, DiagnosticPrinter &printer,
+                      const BucketRun *bucket = nullptr) {
   if (opts.timeOnly && !expected.empty()) {
     printer.error("--time-only computes no values to compare with --expect");
     return exitCode(Status::Usage);
@@ -271,7 +276,11 @@ int simulateAndReport(sched::ProgramOp program, const target::Target &t,
   if (s != Status::Ok)
     return exitCode(s);
   return report(result.outputs, outNames, opts, expected, judge, &t, &result,
-                printer, [&] { printTime(result, t, opts, ms); });
+                printer, [&] {
+                  printTime(result, t, opts, ms);
+                  if (bucket)
+                    printBucketRun(*bucket, llvm::errs());
+                }, nullptr, bucket);
 }
 
 /// Runs a model whose graph breaks in segments (Partition.h).
@@ -592,6 +601,13 @@ int dfa::driver::runMain(const RunOptions &opts) {
     if (s != Status::Ok)
       return exitCode(s);
   }
+  if (!opts.model.buckets.empty() &&
+      (opts.target == target::kReferenceTarget ||
+       !llvm::StringRef(opts.model.model).ends_with(".onnx"))) {
+    printer.error("--buckets compiles a bucket's schedule for an ONNX model's "
+                  "symbolic dims: give the model and a --target to compile for");
+    return exitCode(Status::Usage);
+  }
   // A saved schedule runs on the target it was compiled for.
   llvm::StringRef modelPath(opts.model.model);
   if (modelPath.ends_with(".mlir")) {
@@ -606,8 +622,14 @@ int dfa::driver::runMain(const RunOptions &opts) {
                                  prepared, /*segments=*/true);
       s != Status::Ok)
     return exitCode(s);
-  if (prepared.segmented)
+  if (prepared.segmented) {
+    if (!opts.model.buckets.empty()) {
+      printer.error("--buckets: the graph breaks and runs in segments; bound "
+                    "its data-dependent sizes with --max-dim instead");
+      return exitCode(Status::Usage);
+    }
     return runSegmented(opts, prepared, *ctx, printer);
+  }
   ImportResult &r = prepared.model;
   func::FuncOp func = prepared.func;
   SmallVector<ref::Tensor> &args = prepared.args;
@@ -632,10 +654,20 @@ int dfa::driver::runMain(const RunOptions &opts) {
         setFp32MatmulMode(main, opts);
         judge = modelJudge(opts, t, main, args);
       }
+      // --buckets: the bucket's schedule beside this run's own (its values
+      // and time stay the exact shapes').
+      std::optional<BucketRun> bucket;
+      if (!opts.model.buckets.empty()) {
+        bucket.emplace();
+        if (Status s = runBucket(opts, *ctx, *r.module, t, *bucket, printer);
+            s != Status::Ok)
+          return exitCode(s);
+      }
       if (Status s = compileForRun(*r.module, t, opts, printer); s != Status::Ok)
         return exitCode(s);
       return simulateAndReport(findProgram(*r.module), t, args, outNames, opts,
-                               expected, judge, printer);
+                               expected, judge, printer,
+                               bucket ? &*bucket : nullptr);
     }
   }
 

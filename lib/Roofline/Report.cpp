@@ -64,11 +64,29 @@ static const LevelTraffic *outerLevel(const KernelRoof &k) {
   return nullptr;
 }
 
+std::string Report::bucketLabel() const {
+  std::string s;
+  for (auto &[name, v] : bucket)
+    s += (s.empty() ? "" : ",") + name + "=" + std::to_string(v);
+  return s;
+}
+
 void dfa::roofline::printTable(const Report &r, llvm::raw_ostream &os,
                                size_t top) {
-  os << r.target << " (" << (r.simulated ? "simulated" : "analytic") << "): "
+  os << r.target;
+  if (!r.bucket.empty())
+    os << " [bucket " << r.bucketLabel() << "]";
+  os << " (" << (r.simulated ? "simulated" : "analytic") << "): "
      << humanSeconds(r.seconds) << ", " << humanNumber(r.flops, "FLOP")
      << ", " << r.kernels.size() << " kernels; " << mixLine(r) << "\n";
+  if (!r.bucket.empty()) {
+    std::string from;
+    for (auto &[name, v] : r.bucketSmallest)
+      from += (from.empty() ? "" : ",") + name + "=" + std::to_string(v);
+    os << llvm::formatv("  padding at the bucket's smallest size ({0}): "
+                        "{1:f1}% of FLOPs, {2:f1}% of bytes\n",
+                        from, 100 * r.worstFlopsWaste, 100 * r.worstBytesWaste);
+  }
   const char *row = "  {0,-28} {1,-10} {2,+10} {3,+6} {4,+11} {5,+14} {6,+8} "
                     "{7,+10} {8,+14} {9,+5}  {10}\n";
   os << llvm::formatv(row, "kernel", "kind", "time", "share", "FLOPs", "bytes",
@@ -146,6 +164,19 @@ void dfa::roofline::writeJson(llvm::json::OStream &j, const Report &r) {
     j.attribute("target", r.target);
     j.attribute("family", r.family);
     j.attribute("mode", r.simulated ? "simulated" : "analytic");
+    if (!r.bucket.empty())
+      j.attributeObject("bucket", [&] {
+        j.attributeObject("dims", [&] {
+          for (auto &[name, v] : r.bucket)
+            j.attribute(name, v);
+        });
+        j.attributeObject("smallest", [&] {
+          for (auto &[name, v] : r.bucketSmallest)
+            j.attribute(name, v);
+        });
+        j.attribute("worst_padding_waste_flops", r.worstFlopsWaste);
+        j.attribute("worst_padding_waste_bytes", r.worstBytesWaste);
+      });
     j.attribute("seconds", r.seconds);
     j.attribute("flops", r.flops);
     j.attribute("pad_flops", r.padFlops);

@@ -39,6 +39,7 @@ int main(int argc, char **argv) {
   app.add_flag("--json", o.json,
                "Machine-readable output (with --check or --list-targets)");
   dfa::driver::addShapeFlags(app, o.model);
+  dfa::driver::addBucketsFlag(app, o.model);
   dfa::driver::addMaxMemoryFlag(app, o.model);
   dfa::driver::addQuietFlag(app, o.model.quiet);
   app.add_option("--specialize", o.model.specialize,

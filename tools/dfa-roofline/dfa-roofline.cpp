@@ -51,6 +51,7 @@ int main(int argc, char **argv) {
                  "Keep a module group open in the drawing (repeatable): "
                  "large graphs fold their biggest groups");
   dfa::driver::addShapeFlags(app, o.model);
+  dfa::driver::addBucketsFlag(app, o.model);
   dfa::driver::addMaxDimFlag(app, o.model);
   dfa::driver::addMaxMemoryFlag(app, o.model);
   dfa::driver::addQuietFlag(app, o.model.quiet);

@@ -138,6 +138,13 @@ struct Report {
   std::map<std::string, double> mix;
   /// Simulated reports: the critical path.
   CriticalPath critical;
+  /// With --buckets: the bucket this schedule is for (dim -> size), the
+  /// smallest size it serves, and that size's padding waste (FLOPs and
+  /// bytes, padded against exact).
+  std::map<std::string, int64_t> bucket, bucketSmallest;
+  double worstFlopsWaste = 0, worstBytesWaste = 0;
+  /// "seq=128" (empty without --buckets).
+  std::string bucketLabel() const;
 };
 
 /// A source node's part of the schedule: the kernels it was fused into,
