@@ -9,6 +9,7 @@ usage: make_seeds.py NAME OUT_DIR BUILD_DIR
   target       the shipped target descriptions
   topology-import  the SCALE-Sim topologies of test/Import/Topology
   scalesim-config  the SCALE-Sim configs of test/Target/Inputs
+  trace        the traces test/tools/dfa-roofline/Inputs/gpu_trace.py writes
   requests     the request streams of test/tools/dfa-run/Inputs, and one
                written for the harness's signatures
   sched-run    schedules dfa-compile (from BUILD_DIR, a normal build)
@@ -90,6 +91,12 @@ elif name == "requests":
             f.write('{"shapes": {"tokens": [1, %d, 64], "mask": [1, 1, %d, %d], '
                     '"cache": [1, 4, 0, 16], "ids": [2, 3]}}\n' % (n, n, n))
     keep(seed, "decoder.jsonl")
+elif name == "trace":
+    gen = os.path.join(root, "test/tools/dfa-roofline/Inputs/gpu_trace.py")
+    for flag in ("", "--kernels-only", "--cpu-only"):
+        seed = os.path.join(work, "trace%s.json" % flag.replace("-", "_"))
+        subprocess.run([sys.executable, gen, seed] + ([flag] if flag else []), check=True)
+        keep(seed, os.path.basename(seed))
 elif name == "sched-run":
     compile_ = os.path.join(build, "bin", "dfa-compile")
     small = [m for m in node_tests if os.path.getsize(m) < 400][::12]

@@ -93,6 +93,10 @@ for env in venv debian; do
     "$py" "$root/test/models/test_detection.py" "$build/bin" "$results/detection.venv" 2>&1 |
       grep -v -i warning | tee "$results/detection.venv.txt" || status=1
     grep -q " 0 failed" "$results/detection.venv.txt" || status=1
+    echo "== measured traces: torch.profiler on the CPU against dfa-roofline --measured"
+    "$py" "$root/test/models/test_measured.py" "$build/bin" "$results/measured.venv" 2>&1 |
+      grep -v -i warning | grep -v '^\[torch.onnx\]' | tee "$results/measured.venv.txt" || status=1
+    grep -q " 0 failed" "$results/measured.venv.txt" || status=1
   fi
 
   echo "== FX round trips (dfa-export-fx; $label)"

@@ -19,11 +19,13 @@
 #include "Requests.h"
 #include "RunTarget.h"
 
+#include "dfa/Roofline/Measured.h"
 #include "dfa/Roofline/Roofline.h"
 #include "dfa/Support/Progress.h"
 
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/ToolOutputFile.h"
@@ -238,6 +240,10 @@ Status dfa::driver::writeOutputs(const std::vector<roofline::Report> &reports,
         llvm::outs() << "\n";
         roofline::printCriticalPath(r, llvm::outs(), opts.top);
       }
+      if (r.measured) {
+        llvm::outs() << "\n";
+        roofline::printMeasured(r, llvm::outs(), opts.top);
+      }
       llvm::outs() << "\n";
     }
   }
@@ -429,6 +435,25 @@ int dfa::driver::rooflineMain(const RooflineOptions &opts) {
     }
   }
   roofline::SourceGraph graph = roofline::sourceGraph(*r.module);
+  // --measured: the trace against each target's report.
+  if (!opts.measured.empty()) {
+    auto buf = llvm::MemoryBuffer::getFile(opts.measured, /*IsText=*/true);
+    if (!buf) {
+      printer.error("cannot read trace '" + opts.measured +
+                    "': " + buf.getError().message());
+      return exitCode(Status::IOError);
+    }
+    roofline::Trace trace;
+    std::string err;
+    if (Status s = roofline::readTrace(opts.measured, (*buf)->getBuffer(), trace, err);
+        s != Status::Ok) {
+      printer.error(err);
+      return exitCode(s);
+    }
+    for (roofline::Report &rep : reports)
+      roofline::compareMeasured(rep, graph, trace,
+                                llvm::sys::path::filename(opts.measured));
+  }
   if (!opts.expand.empty()) {
     std::vector<std::string> groups = roofline::moduleGroups(graph);
     for (const std::string &e : opts.expand)

@@ -199,6 +199,21 @@ void dfa::roofline::writeSvg(const Report &r, llvm::raw_ostream &os) {
       shape(os, li, a.px(k->flops / l.bytes), y, s, attrs, title);
     }
   }
+  // Measured ops (--measured): hollow diamonds at dfa's intensity and the
+  // FLOP/s the trace's time gives them.
+  if (r.measured)
+    for (const MeasuredRow &x : r.measured->rows) {
+      if (x.flops <= 0 || x.bytes <= 0 || x.measuredSeconds <= 0)
+        continue;
+      double px = a.px(x.flops / x.bytes), py = a.py(x.flops / x.measuredSeconds);
+      os << llvm::formatv(
+          "<path class=\"measured\" data-op=\"{0}\" d=\"M{1:f1},{2:f1} l5,5 "
+          "l-5,5 l-5,-5 z\" fill=\"none\" stroke=\"#000\" stroke-width=\"1.2\">"
+          "<title>measured {0} ({3}): {4}, {5} (dfa: {6})</title></path>\n",
+          xml(x.op), px, py - 5, xml(x.module), humanSeconds(x.measuredSeconds),
+          humanNumber(x.flops / x.measuredSeconds, "FLOP/s"),
+          humanSeconds(x.predictedSeconds));
+    }
   // Labels: the largest kernels' first source name, at their outer level.
   for (size_t i = 0; i < std::min(kLabelled, r.kernels.size()); ++i) {
     const KernelRoof &k = r.kernels[i];

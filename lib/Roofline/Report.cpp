@@ -164,6 +164,52 @@ void dfa::roofline::writeJson(llvm::json::OStream &j, const Report &r) {
     j.attribute("target", r.target);
     j.attribute("family", r.family);
     j.attribute("mode", r.simulated ? "simulated" : "analytic");
+    if (r.measured)
+      j.attributeObject("measured", [&] {
+        const MeasuredReport &m = *r.measured;
+        j.attribute("file", m.file);
+        j.attribute("clock", m.clock);
+        j.attribute("ops", m.ops);
+        j.attribute("matched", m.matched);
+        j.attribute("matched_fraction", m.matchedFraction());
+        j.attribute("views_left_out", m.viewsLeftOut);
+        j.attribute("measured_seconds", m.measuredSeconds);
+        j.attribute("predicted_seconds", m.predictedSeconds);
+        auto row = [&](const MeasuredRow &x, bool matched) {
+          j.object([&] {
+            j.attribute("op", x.op);
+            j.attribute("module", x.module);
+            j.attribute("index", x.index);
+            j.attribute("measured_seconds", x.measuredSeconds);
+            j.attribute("kernels", x.kernels);
+            if (!matched)
+              return;
+            j.attribute("predicted_seconds", x.predictedSeconds);
+            double g = x.gap();
+            j.attribute("gap", std::isinf(g) ? llvm::json::Value(nullptr)
+                                             : llvm::json::Value(g));
+            j.attributeArray("nodes", [&] {
+              for (const std::string &n : x.nodes)
+                j.value(n);
+            });
+            j.attribute("flops", x.flops);
+            j.attribute("bytes", x.bytes);
+            j.attribute("achieved_flops_per_second",
+                        x.measuredSeconds > 0 ? x.flops / x.measuredSeconds : 0.0);
+            j.attribute("achieved_bytes_per_second",
+                        x.measuredSeconds > 0 ? x.bytes / x.measuredSeconds : 0.0);
+            j.attribute("cause", x.cause);
+          });
+        };
+        j.attributeArray("rows", [&] {
+          for (const MeasuredRow &x : m.rows)
+            row(x, true);
+        });
+        j.attributeArray("unmatched", [&] {
+          for (const MeasuredRow &x : m.unmatched)
+            row(x, false);
+        });
+      });
     if (!r.bucket.empty())
       j.attributeObject("bucket", [&] {
         j.attributeObject("dims", [&] {

@@ -10,6 +10,7 @@ internal error (70) or a hang.
   sched-run    dfa-run FILE.sched.mlir --seed 1
   topology-import  dfa-compile FILE.csv, and --check
   requests     dfa-run --requests FILE on a decoder with a KV cache
+  trace        dfa-roofline examples/gpt_block.onnx --measured FILE
   scalesim-config  a compile of a small graph and of a topology for the
                file as a --target .cfg
 Usage: replay.py REGRESSIONS_DIR WORK_DIR"""
@@ -51,6 +52,10 @@ def commands(kind, f):
         topology = os.path.join(here, "..", "Import", "Topology", "Inputs", "conv.csv")
         return [["dfa-compile", graph, "--target", base + ".cfg", "-o", os.devnull],
                 ["dfa-compile", topology, "--target", base + ".cfg", "-o", os.devnull]]
+    if kind == "trace":
+        shutil.copyfile(f, base + ".json")
+        gpt = os.path.join(here, "..", "..", "examples", "gpt_block.onnx")
+        return [["dfa-roofline", gpt, "--target", "gpu-h100", "--measured", base + ".json"]]
     if kind == "requests":
         shutil.copyfile(f, base + ".jsonl")
         model = os.path.join(work, "requests-decoder.onnx")

@@ -71,6 +71,11 @@ int main(int argc, char **argv) {
                  "LLM mode: the model's symbolic dims by role, when their "
                  "names do not say: batch=NAME,seq=NAME,past=NAME")
       ->delimiter(',');
+  app.add_option("--measured", o.measured,
+                 "A PyTorch Profiler trace of the same model (Chrome JSON, "
+                 "from torch.profiler's export_chrome_trace, with or without "
+                 "CUDA kernels): its ops mapped to dfa's nodes and compared, "
+                 "predicted against measured, the largest gaps first");
   app.add_option("--kv-block", o.kvBlock,
                  "LLM mode: a paged KV cache of blocks of N tokens (as vLLM): "
                  "each sequence rounds up to whole blocks and keeps a block "

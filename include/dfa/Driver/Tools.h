@@ -142,6 +142,9 @@ struct RooflineOptions {
   /// shared by every sequence of the batch and computed once, and prefill
   /// in chunks of `prefillChunk` tokens (0: one step).
   int64_t kvBlock = 0, prefixTokens = 0, prefillChunk = 0;
+  /// A PyTorch Profiler trace (Chrome JSON) of the same model, set against
+  /// each target's report (`--measured`).
+  std::string measured;
 };
 
 /// dfa-bisect's options; its exit codes are its own (dfa/Bisect/Bisect.h).

@@ -28,6 +28,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -123,6 +124,32 @@ struct LevelRoof {
   double bandwidth = 0; // bytes/s
 };
 
+/// A measured trace set against the report (dfa-roofline --measured,
+/// dfa/Roofline/Measured.h): each measured op mapped to the source nodes
+/// whose time it is, worst gap first.
+struct MeasuredRow {
+  std::string op;     // "aten::linear", or a kernel's name
+  std::string module; // the nn.Module chain it ran in ("GPTBlock_0/Linear_0")
+  int64_t index = 0;  // its place among the trace's ops
+  double measuredSeconds = 0, predictedSeconds = 0;
+  int64_t kernels = 0; // device kernels it launched (0: a CPU trace)
+  std::vector<std::string> nodes; // dfa's source nodes it maps to
+  double flops = 0, bytes = 0;    // dfa's, of those nodes
+  std::string cause;
+  double gap() const; // measured / predicted (inf when predicted is 0)
+};
+struct MeasuredReport {
+  std::string file;
+  /// "device" (kernel events) or "host" (CPU op durations).
+  std::string clock;
+  int64_t ops = 0, matched = 0, viewsLeftOut = 0;
+  double matchedFraction() const { return ops ? double(matched) / double(ops) : 0; }
+  double measuredSeconds = 0;  // the ops' times summed
+  double predictedSeconds = 0; // the report's
+  /// Matched rows, largest gap first; then the ops nothing matched.
+  std::vector<MeasuredRow> rows, unmatched;
+};
+
 struct Report {
   std::string model, target, family;
   bool simulated = true;
@@ -145,6 +172,8 @@ struct Report {
   double worstFlopsWaste = 0, worstBytesWaste = 0;
   /// "seq=128" (empty without --buckets).
   std::string bucketLabel() const;
+  /// With --measured: the trace set against this report.
+  std::optional<MeasuredReport> measured;
 };
 
 /// A source node's part of the schedule: the kernels it was fused into,
