@@ -14,6 +14,7 @@
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FormatVariadic.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -130,6 +131,23 @@ int compat(const Kinds &k, llvm::StringRef nodeOp) {
   return 0;
 }
 
+/// A scope or node name compared loosely: lower case, '.' for '/'.
+std::string scopeKey(llvm::StringRef s) {
+  std::string k = s.lower();
+  std::replace(k.begin(), k.end(), '/', '.');
+  return llvm::StringRef(k).trim('.').str();
+}
+
+/// Whether one of the op's scopes names the node (its module group, or
+/// a prefix of its name): a record_function label the user gave.
+bool namesNode(llvm::ArrayRef<std::string> scopes, const SourceNode &n) {
+  std::string group = scopeKey(n.group), name = scopeKey(n.name);
+  return llvm::any_of(scopes, [&](const std::string &s) {
+    return !s.empty() &&
+           (s == group || s == name || llvm::StringRef(name).starts_with(s + "."));
+  });
+}
+
 /// Seconds of a trace event's `dur` (microseconds).
 double seconds(const llvm::json::Object &e) {
   std::optional<double> d = e.getNumber("dur");
@@ -215,8 +233,11 @@ Status dfa::roofline::readTrace(llvm::StringRef path, llvm::StringRef text,
       opStack.pop_back();
     while (!moduleStack.empty() && moduleStack.back()->end <= ev.ts)
       moduleStack.pop_back();
-    if (ev.cat == "python_function" &&
-        llvm::StringRef(ev.name).starts_with("nn.Module: ")) {
+    // Module scopes: nn.Module events (with_stack), and the labels of
+    // torch.profiler.record_function, which may name the model's nodes.
+    if ((ev.cat == "python_function" &&
+         llvm::StringRef(ev.name).starts_with("nn.Module: ")) ||
+        ev.cat == "user_annotation") {
       moduleStack.push_back(&ev);
       continue;
     }
@@ -235,16 +256,21 @@ Status dfa::roofline::readTrace(llvm::StringRef path, llvm::StringRef text,
     if (leftOut(base)) {
       ++out.viewsLeftOut;
       // Its nested ops' kernels (a copy a view needed) stay unassigned.
-      ops.push_back({{ev.name, "", 0, -1}, ev.ts});
+      ops.push_back({{ev.name, "", {}, 0, -1}, ev.ts});
       if (ext)
         byExternal[*ext] = ops.size() - 1;
       continue;
     }
     std::string module;
-    for (const Ev *m : moduleStack)
-      module += (module.empty() ? "" : "/") +
-                llvm::StringRef(m->name).drop_front(strlen("nn.Module: ")).str();
-    ops.push_back({{ev.name, module, seconds(*ev.e), 0}, ev.ts});
+    std::vector<std::string> labels;
+    for (const Ev *m : moduleStack) {
+      llvm::StringRef name(m->name);
+      name.consume_front("nn.Module: ");
+      module += (module.empty() ? "" : "/") + name.str();
+      if (m->cat == "user_annotation")
+        labels.push_back(scopeKey(name));
+    }
+    ops.push_back({{ev.name, module, std::move(labels), seconds(*ev.e), 0}, ev.ts});
     if (ext)
       byExternal[*ext] = ops.size() - 1;
   }
@@ -266,7 +292,7 @@ Status dfa::roofline::readTrace(llvm::StringRef path, llvm::StringRef text,
       o.op.seconds += seconds(*ev.e);
       ++o.op.kernels;
     } else if (ops.empty()) {
-      kernelOps.push_back({{ev.name, "", seconds(*ev.e), 1}, ev.ts});
+      kernelOps.push_back({{ev.name, "", {}, seconds(*ev.e), 1}, ev.ts});
     }
   }
   if (ops.empty())
@@ -343,6 +369,10 @@ void dfa::roofline::compareMeasured(Report &r, const SourceGraph &graph,
           if (c == 0)
             break;
           score += c;
+          // A node its scope names (record_function) binds it closer.
+          if (!trace.ops[i - 1].labels.empty() &&
+              namesNode(trace.ops[i - 1].labels, *nodes[j - l]))
+            score += 3;
           anchor |= c == 2;
           if (anchor && prev[j - l] + kMatch + score > best) {
             best = prev[j - l] + kMatch + score;

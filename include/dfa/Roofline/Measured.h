@@ -30,6 +30,9 @@ namespace dfa::roofline {
 /// One op of a trace, in the order it ran.
 struct TraceOp {
   std::string name, module;
+  /// The torch.profiler.record_function labels around it (they may name
+  /// the model's module groups or nodes: "attn.qkv", "/attn/qkv").
+  std::vector<std::string> labels;
   double seconds = 0; // its kernels' time, or its own (CPU)
   int64_t kernels = 0;
 };

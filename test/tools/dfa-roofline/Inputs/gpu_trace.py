@@ -6,7 +6,11 @@ each launched (linked by "External id"), and nn.Module python_function
 events around them. Times are made up but shaped like an H100's: small
 kernels of a few microseconds, the GEMMs longest.
 
-usage: gpu_trace.py OUT.json [--kernels-only | --cpu-only]
+usage: gpu_trace.py OUT.json [--kernels-only | --cpu-only] [--label-proj]
+
+--label-proj leaves out the first aten::linear (the qkv projection) and
+wraps the attention's output projection in record_function("attn.proj"):
+the label, not the order, then says which nodes it is.
 """
 import json
 import sys
@@ -14,6 +18,7 @@ import sys
 out = sys.argv[1]
 kernels_only = "--kernels-only" in sys.argv
 cpu_only = "--cpu-only" in sys.argv  # a CPU trace: operators, no kernels
+label_proj = "--label-proj" in sys.argv
 # (operator, module chain, [(kernel, microseconds)]); no kernels: a view.
 ops = [
     ("aten::layer_norm", "LayerNorm_0", [("void at::native::vectorized_layer_norm_kernel<float>", 3.1)]),
@@ -37,9 +42,14 @@ ops = [
 ]
 events = [{"ph": "X", "cat": "python_function", "name": "nn.Module: GPTBlock_0",
            "pid": 1, "tid": 1, "ts": 0.0, "dur": 1000.0, "args": {}}]
+if label_proj:
+    ops = [o for o in ops if o[1] != "CausalSelfAttention_0/Linear_0"]
 t, gpu, ext = 10.0, 20.0, 1
 for name, module, kernels in ops:
     start = t
+    if label_proj and module == "CausalSelfAttention_0/Linear_1":
+        events.append({"ph": "X", "cat": "user_annotation", "name": "attn.proj",
+                       "pid": 1, "tid": 1, "ts": start - 1, "dur": 28.0, "args": {}})
     if not kernels_only:
         if module:
             parts = module.split("/")
