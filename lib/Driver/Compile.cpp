@@ -39,6 +39,8 @@
 #include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <cmath>
+
 using namespace mlir;
 using namespace dfa;
 using namespace dfa::driver;
@@ -200,8 +202,11 @@ void printTable(llvm::raw_ostream &os, const std::vector<TargetResult> &results)
       std::string from;
       for (auto &[name, v] : r.bucket->smallest)
         from += (from.empty() ? "" : ",") + name + "=" + std::to_string(v);
-      os << llvm::formatv("  {0,5:f1}%, {1,5:f1}% (from {2})",
-                          100 * r.worstFlopsWaste, 100 * r.worstBytesWaste, from);
+      if (std::isnan(r.worstFlopsWaste))
+        os << "  - (the model does not import at " << from << ")";
+      else
+        os << llvm::formatv("  {0,5:f1}%, {1,5:f1}% (from {2})",
+                            100 * r.worstFlopsWaste, 100 * r.worstBytesWaste, from);
     }
     os << "\n";
   }
@@ -232,8 +237,11 @@ void writeSummary(llvm::raw_ostream &os, const CompileOptions &opts,
                 for (auto &[name, v] : r.bucket->smallest)
                   j.attribute(name, v);
               });
-              j.attribute("worst_padding_waste_flops", r.worstFlopsWaste);
-              j.attribute("worst_padding_waste_bytes", r.worstBytesWaste);
+              auto waste = [](double w) {
+                return std::isnan(w) ? llvm::json::Value(nullptr) : llvm::json::Value(w);
+              };
+              j.attribute("worst_padding_waste_flops", waste(r.worstFlopsWaste));
+              j.attribute("worst_padding_waste_bytes", waste(r.worstBytesWaste));
             });
           if (!r.file.empty())
             j.attribute("file", besideFiles

@@ -14,6 +14,7 @@
 #include "dfa/Bisect/Bisect.h"
 #include "dialects/Graph/GraphDialect.h"
 #include "dfa/Support/DimExpr.h"
+#include "dfa/Support/Limits.h"
 #include "dfa/Support/Progress.h"
 
 #include "mlir/IR/Diagnostics.h"
@@ -81,6 +82,13 @@ Status dfa::driver::parseRequests(llvm::StringRef path, llvm::StringRef text,
                                   const std::map<std::string, int64_t> &fixed,
                                   std::vector<Request> &out,
                                   std::string &error) {
+  // The lines, then each request's maps: several times the text.
+  if (double need = double(text.size()) * 8; !limits::fits(need)) {
+    error = "reading requests '" + path.str() + "' needs about " +
+            limits::formatSize(need) + ", " + limits::overBudget() +
+            " (pass a larger --max-memory; 0: no limit)";
+    return Status::LimitExceeded;
+  }
   llvm::StringRef dir = llvm::sys::path::parent_path(path);
   llvm::SmallVector<llvm::StringRef> lines;
   text.split(lines, '\n');
@@ -100,6 +108,12 @@ Status dfa::driver::parseRequests(llvm::StringRef path, llvm::StringRef text,
       error = at + why;
       return Status::BadInput;
     };
+    if (limits::nestingDepth(line, /*lineComments=*/false, limits::kMaxNesting) >
+        limits::kMaxNesting) {
+      error = at + "nests deeper than " + std::to_string(limits::kMaxNesting) +
+              " levels";
+      return Status::LimitExceeded;
+    }
     llvm::Expected<llvm::json::Value> v = llvm::json::parse(line);
     if (!v)
       return bad("not JSON: " + llvm::toString(v.takeError()));
@@ -350,12 +364,37 @@ Status dfa::driver::parseBucketFlags(
     std::map<std::string, std::vector<int64_t>> &out, DiagnosticPrinter &printer) {
   if (Status s = parseBuckets(flags.buckets, out, printer); s != Status::Ok)
     return s;
+  if (!out.empty() && !llvm::StringRef(flags.model).ends_with(".onnx")) {
+    printer.error("--buckets binds an ONNX model's symbolic dims; '" +
+                  flags.model + "' is not an ONNX model");
+    return Status::Usage;
+  }
   for (auto &[name, sizes] : out)
     if (io.dims.count(name)) {
       printer.error("--buckets " + name + " and --dim " + name +
                     " both set the dim; give one");
       return Status::Usage;
     }
+  return Status::Ok;
+}
+
+Status dfa::driver::checkGuards(ModuleOp module, const GuardKey &want,
+                                DiagnosticPrinter &printer) {
+  auto guards = module->getAttrOfType<DictionaryAttr>(graph::kGuardsAttr);
+  for (auto &[name, size] : want) {
+    auto got = guards ? dyn_cast_or_null<IntegerAttr>(guards.get(name)) : IntegerAttr();
+    if (!got) {
+      printer.error("--buckets " + name + ": the model has no symbolic input dim '" +
+                    name + "'");
+      return Status::Usage;
+    }
+    if (got.getInt() != size) {
+      printer.error("dim '" + name + "' was imported as " +
+                    std::to_string(got.getInt()) + ", not " + std::to_string(size) +
+                    ": a --shape fixes it; bucket or request it, or fix it, not both");
+      return Status::Usage;
+    }
+  }
   return Status::Ok;
 }
 
@@ -373,17 +412,18 @@ Status dfa::driver::importBucket(llvm::StringRef path, MLIRContext &ctx,
   out = importFor(v.dims);
   if (out.status != Status::Ok)
     return out.status;
-  auto guards = out.module->getOperation()->getAttrOfType<DictionaryAttr>(
-      graph::kGuardsAttr);
-  for (auto &[name, size] : v.dims)
-    if (!guards || !guards.get(name)) {
-      printer.error("--buckets " + name + ": the model has no symbolic input dim '" +
-                    name + "'");
-      return Status::Usage;
-    }
-  ImportResult low = importFor(v.smallest);
+  if (Status s = checkGuards(*out.module, v.dims, printer); s != Status::Ok)
+    return s;
+  // The padding at the smallest size the bucket serves; a model that does
+  // not import there (a size its reshapes cannot take) has none to say.
+  flopsWaste = bytesWaste = std::numeric_limits<double>::quiet_NaN();
+  ImportResult low;
+  {
+    ScopedDiagnosticHandler quiet(&ctx, [](Diagnostic &) { return success(); });
+    low = importFor(v.smallest);
+  }
   if (low.status != Status::Ok)
-    return low.status;
+    return Status::Ok;
   auto [flops, bytes] = graphWork(out.module->lookupSymbol<func::FuncOp>("main"));
   auto [lowFlops, lowBytes] = graphWork(low.module->lookupSymbol<func::FuncOp>("main"));
   flopsWaste = flops > 0 ? (flops - lowFlops) / flops : 0;
@@ -525,6 +565,13 @@ public:
     auto start = std::chrono::steady_clock::now();
     ImportResult r = loadModel(opts.model.model, ctx, optionsFor(key));
     e.status = r.status;
+    if (e.status == Status::Ok) {
+      GuardKey named;
+      for (auto &[name, v] : key)
+        if (name.find('[') == std::string::npos)
+          named[name] = v;
+      e.status = checkGuards(*r.module, named, printer);
+    }
     if (e.status == Status::Ok) {
       auto func = (*r.module).lookupSymbol<func::FuncOp>("main");
       std::tie(e.flops, e.bytes) = graphWork(func);
@@ -923,17 +970,23 @@ int dfa::driver::bisectRequestsMain(const BisectOptions &opts) {
   // The fix to offer: as many buckets as the limit allows, at most 4.
   run.suggestBuckets = std::min<int64_t>(4, run.recompileLimit);
   StreamReport report;
+  // dfa-bisect's codes: what the user gave is wrong (64), too large (14).
   if (Status s = replayRequests(run, *ctx, report, printer); s != Status::Ok)
-    return s == Status::Usage ? int(bisect::Usage)
-                              : s == Status::LimitExceeded ? int(bisect::LimitExceeded)
-                                                           : int(bisect::Internal);
+    return s == Status::LimitExceeded ? int(bisect::LimitExceeded)
+           : s == Status::Internal    ? int(bisect::Internal)
+                                      : int(bisect::Usage);
   const Way &w = report.primary();
   const Way *fix = nullptr;
   for (const Way &x : report.ways)
     if (x.name == "suggested")
       fix = &x;
   std::string model = llvm::sys::path::filename(run.model.model).str();
-  int code = w.storm ? int(bisect::CompileFailure) : int(bisect::Pass);
+  // A storm, or requests whose compile failed: a compile failure (20).
+  const RequestOutcome *failedOne = nullptr;
+  for (const RequestOutcome &o : w.requests)
+    if (o.status != Status::Ok && !failedOne)
+      failedOne = &o;
+  int code = w.storm || failedOne ? int(bisect::CompileFailure) : int(bisect::Pass);
   const int layer = 2;
   double confidence = 0.9;
   std::vector<std::string> evidence;
@@ -968,6 +1021,13 @@ int dfa::driver::bisectRequestsMain(const BisectOptions &opts) {
                                               : "--buckets " + bucketsString(w.buckets),
                             layer, bisect::layerName(layer), confidence, code)
                   .str();
+  } else if (failedOne) {
+    evidence.push_back("line " + std::to_string(failedOne->line) + " (" +
+                       keyString(failedOne->key) + "): " + failedOne->error);
+    summary = llvm::formatv("FAIL {0} on {1}: {2} of {3} requests failed to "
+                            "compile or run [exit {4}]",
+                            model, run.target, w.failed, report.count, code)
+                  .str();
   } else {
     summary = llvm::formatv("PASS {0} on {1}: {2} compiles for {3} requests, "
                             "within the recompile limit of {4}",
@@ -983,7 +1043,7 @@ int dfa::driver::bisectRequestsMain(const BisectOptions &opts) {
       j.attribute("target", run.target);
       j.attribute("profile", opts.profile);
       j.attribute("inject", nullptr);
-      j.attribute("verdict", w.storm ? "fail" : "pass");
+      j.attribute("verdict", code ? "fail" : "pass");
       j.attribute("exit_code", code);
       j.attribute("summary", summary);
       j.attributeObject("classification", [&] {

@@ -78,10 +78,15 @@ bucketVariants(const std::map<std::string, std::vector<int64_t>> &buckets);
 Status parseBucketFlags(const ModelFlags &flags, const ONNXImportOptions &io,
                         std::map<std::string, std::vector<int64_t>> &out,
                         DiagnosticPrinter &printer);
+/// Whether `module`'s graph.guards bound each dim of `want` to its size
+/// (not a --shape's); Usage otherwise.
+Status checkGuards(mlir::ModuleOp module, const GuardKey &want,
+                   DiagnosticPrinter &printer);
 /// Imports `path` with `io` and the variant's sizes into `out`, checks
 /// that each bucketed dim is a symbolic input dim (its graph.guards), and
 /// the padding at the variant's smallest sizes: FLOPs and bytes of the
-/// graph, padded against exact.
+/// graph, padded against exact (NaN when the model does not import at
+/// that size).
 Status importBucket(llvm::StringRef path, mlir::MLIRContext &ctx,
                     const ONNXImportOptions &io, const BucketVariant &v,
                     ImportResult &out, double &flopsWaste, double &bytesWaste,

@@ -301,10 +301,32 @@ Status dfa::driver::profileTargets(const RooflineOptions &opts,
 }
 
 int dfa::driver::rooflineMain(const RooflineOptions &opts) {
-  if (!opts.llm.empty())
-    return llmMain(opts);
   auto ctx = createContext();
   DiagnosticPrinter printer(*ctx, "dfa-roofline");
+  // --measured: the trace is read (and refused) before any profiling.
+  std::optional<roofline::Trace> trace;
+  if (!opts.measured.empty()) {
+    if (!opts.llm.empty()) {
+      printer.error("--measured sets one step's trace against its report; "
+                    "--llm sweeps many steps (profile the step with --dim)");
+      return exitCode(Status::Usage);
+    }
+    auto buf = llvm::MemoryBuffer::getFile(opts.measured, /*IsText=*/true);
+    if (!buf) {
+      printer.error("cannot read trace '" + opts.measured +
+                    "': " + buf.getError().message());
+      return exitCode(Status::IOError);
+    }
+    trace.emplace();
+    std::string err;
+    if (Status s = roofline::readTrace(opts.measured, (*buf)->getBuffer(), *trace, err);
+        s != Status::Ok) {
+      printer.error(err);
+      return exitCode(s);
+    }
+  }
+  if (!opts.llm.empty())
+    return llmMain(opts);
   target::Registry registry(opts.targetDirs);
   std::vector<roofline::Report> reports;
   Status first = Status::Ok;
@@ -323,6 +345,11 @@ int dfa::driver::rooflineMain(const RooflineOptions &opts) {
     return exitCode(Status::Usage);
   }
   if (!schedules.empty()) {
+    if (trace) {
+      printer.error("--measured maps a trace to the model's source nodes: "
+                    "give the model, not saved schedules");
+      return exitCode(Status::Usage);
+    }
     if (!opts.graph.empty() || !opts.dot.empty()) {
       printer.error("--graph and --dot draw a model's source graph: give the "
                     "model, not saved schedules");
@@ -385,8 +412,14 @@ int dfa::driver::rooflineMain(const RooflineOptions &opts) {
         io.dims[name] = v;
       r = loadModel(opts.model.model, *ctx, io);
     }
-    if (r.status != Status::Ok && r.graphBreak && onnx)
+    if (r.status != Status::Ok && r.graphBreak && onnx) {
+      if (trace) {
+        printer.error("--measured: the graph breaks and is profiled in "
+                      "segments; a trace is set against a graph compiled whole");
+        return exitCode(Status::Usage);
+      }
       return profileSegments(opts, targets, *ctx, title, printer);
+    }
     held.release();
   }
   if (r.status != Status::Ok)
@@ -436,24 +469,10 @@ int dfa::driver::rooflineMain(const RooflineOptions &opts) {
   }
   roofline::SourceGraph graph = roofline::sourceGraph(*r.module);
   // --measured: the trace against each target's report.
-  if (!opts.measured.empty()) {
-    auto buf = llvm::MemoryBuffer::getFile(opts.measured, /*IsText=*/true);
-    if (!buf) {
-      printer.error("cannot read trace '" + opts.measured +
-                    "': " + buf.getError().message());
-      return exitCode(Status::IOError);
-    }
-    roofline::Trace trace;
-    std::string err;
-    if (Status s = roofline::readTrace(opts.measured, (*buf)->getBuffer(), trace, err);
-        s != Status::Ok) {
-      printer.error(err);
-      return exitCode(s);
-    }
+  if (trace)
     for (roofline::Report &rep : reports)
-      roofline::compareMeasured(rep, graph, trace,
+      roofline::compareMeasured(rep, graph, *trace,
                                 llvm::sys::path::filename(opts.measured));
-  }
   if (!opts.expand.empty()) {
     std::vector<std::string> groups = roofline::moduleGroups(graph);
     for (const std::string &e : opts.expand)

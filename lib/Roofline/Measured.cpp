@@ -166,6 +166,12 @@ Status dfa::roofline::readTrace(llvm::StringRef path, llvm::StringRef text,
             " (pass a larger --max-memory; 0: no limit)";
     return Status::LimitExceeded;
   }
+  if (limits::nestingDepth(text, /*lineComments=*/false, limits::kMaxNesting) >
+      limits::kMaxNesting) {
+    error = "trace '" + path.str() + "' nests deeper than " +
+            std::to_string(limits::kMaxNesting) + " levels";
+    return Status::LimitExceeded;
+  }
   llvm::Expected<llvm::json::Value> v = llvm::json::parse(text);
   if (!v) {
     error = "trace '" + path.str() + "' is not JSON: " + llvm::toString(v.takeError());
@@ -189,14 +195,18 @@ Status dfa::roofline::readTrace(llvm::StringRef path, llvm::StringRef text,
     double ts, end;
   };
   std::vector<Ev> evs;
+  llvm::StringMap<int64_t> stringTids;
   for (const llvm::json::Value &x : *events) {
     const llvm::json::Object *e = x.getAsObject();
     if (!e || e->getString("ph").value_or("") != "X")
       continue;
     std::optional<double> ts = e->getNumber("ts");
     std::optional<double> dur = e->getNumber("dur");
-    // A time that is not a finite, non-negative number is no time.
-    if (!ts || !std::isfinite(*ts) || (dur && (!std::isfinite(*dur) || *dur < 0)))
+    // A time that is not a finite, non-negative number is no time; nor is
+    // one past a day (microseconds), which only a corrupt trace has.
+    constexpr double kMaxMicroseconds = 86400e6;
+    if (!ts || !std::isfinite(*ts) ||
+        (dur && (!std::isfinite(*dur) || *dur < 0 || *dur > kMaxMicroseconds)))
       continue;
     Ev ev{e, e->getString("cat").value_or("").lower(),
           e->getString("name").value_or("").str(), 0, *ts,
@@ -205,7 +215,8 @@ Status dfa::roofline::readTrace(llvm::StringRef path, llvm::StringRef text,
       if (std::optional<int64_t> i = t->getAsInteger())
         ev.tid = *i;
       else if (std::optional<llvm::StringRef> s = t->getAsString())
-        ev.tid = int64_t(llvm::hash_value(*s));
+        ev.tid = stringTids.try_emplace(*s, -1 - int64_t(stringTids.size()))
+                     .first->second; // by first appearance: deterministic
     }
     evs.push_back(std::move(ev));
   }
@@ -221,6 +232,7 @@ Status dfa::roofline::readTrace(llvm::StringRef path, llvm::StringRef text,
   };
   std::vector<Op> ops;
   std::map<int64_t, size_t> byExternal; // External id -> ops index
+  bool hasKernels = llvm::any_of(evs, [](const Ev &ev) { return ev.cat == "kernel"; });
   std::vector<const Ev *> opStack, moduleStack;
   int64_t tid = std::numeric_limits<int64_t>::min();
   for (const Ev &ev : evs) {
@@ -237,7 +249,8 @@ Status dfa::roofline::readTrace(llvm::StringRef path, llvm::StringRef text,
     // torch.profiler.record_function, which may name the model's nodes.
     if ((ev.cat == "python_function" &&
          llvm::StringRef(ev.name).starts_with("nn.Module: ")) ||
-        ev.cat == "user_annotation") {
+        ev.cat == "user_annotation" ||
+        llvm::StringRef(ev.name).starts_with("ProfilerStep#")) {
       moduleStack.push_back(&ev);
       continue;
     }
@@ -253,7 +266,9 @@ Status dfa::roofline::readTrace(llvm::StringRef path, llvm::StringRef text,
     }
     opStack.push_back(&ev);
     std::string base = baseName(ev.name);
-    if (leftOut(base)) {
+    // In a trace with kernels, whether an op did work is whether it
+    // launched any (decided below); in a CPU trace, by its name.
+    if (!hasKernels && leftOut(base)) {
       ++out.viewsLeftOut;
       // Its nested ops' kernels (a copy a view needed) stay unassigned.
       ops.push_back({{ev.name, "", {}, 0, -1}, ev.ts});
@@ -275,7 +290,6 @@ Status dfa::roofline::readTrace(llvm::StringRef path, llvm::StringRef text,
       byExternal[*ext] = ops.size() - 1;
   }
   // Kernels: to their operator, or ops of their own in a trace without any.
-  std::vector<Op> kernelOps;
   for (const Ev &ev : evs) {
     if (ev.cat != "kernel" && ev.cat != "gpu_memcpy" && ev.cat != "gpu_memset")
       continue;
@@ -291,12 +305,17 @@ Status dfa::roofline::readTrace(llvm::StringRef path, llvm::StringRef text,
         o.op.seconds = 0; // device time replaces the host's
       o.op.seconds += seconds(*ev.e);
       ++o.op.kernels;
-    } else if (ops.empty()) {
-      kernelOps.push_back({{ev.name, "", {}, seconds(*ev.e), 1}, ev.ts});
     }
   }
-  if (ops.empty())
-    ops = std::move(kernelOps);
+  // Kernels no operator claims (no External id, or the operators fell
+  // outside the profiler's window): the kernels are the ops.
+  bool linked = llvm::any_of(ops, [](const Op &o) { return o.op.kernels > 0; });
+  if (ops.empty() || (out.device && !linked)) {
+    ops.clear();
+    for (const Ev &ev : evs)
+      if (ev.cat == "kernel" || ev.cat == "gpu_memcpy" || ev.cat == "gpu_memset")
+        ops.push_back({{ev.name, "", {}, seconds(*ev.e), 1}, ev.ts});
+  }
   llvm::stable_sort(ops, [](const Op &a, const Op &b) { return a.ts < b.ts; });
   for (Op &o : ops) {
     if (o.op.kernels < 0)
@@ -342,6 +361,31 @@ void dfa::roofline::compareMeasured(Report &r, const SourceGraph &graph,
     kinds.push_back(kindsOf(baseName(o.name)));
     m.measuredSeconds += o.seconds;
   }
+  // compat() of every (op, node) pair, tabled by the distinct op names and
+  // node ops: the alignment asks each many times.
+  std::vector<int> opKind(n), nodeKind(k);
+  std::map<std::string, int> opIndex, nodeIndex;
+  std::vector<const Kinds *> kindOf;
+  for (size_t i = 0; i < n; ++i) {
+    auto [it, added] = opIndex.try_emplace(baseName(trace.ops[i].name), int(kindOf.size()));
+    if (added)
+      kindOf.push_back(&kinds[i]);
+    opKind[i] = it->second;
+  }
+  std::vector<llvm::StringRef> nodeOps;
+  for (size_t j = 0; j < k; ++j) {
+    auto [it, added] = nodeIndex.try_emplace(nodes[j]->op, int(nodeOps.size()));
+    if (added)
+      nodeOps.push_back(nodes[j]->op);
+    nodeKind[j] = it->second;
+  }
+  std::vector<int8_t> table(kindOf.size() * nodeOps.size());
+  for (size_t a = 0; a < kindOf.size(); ++a)
+    for (size_t b = 0; b < nodeOps.size(); ++b)
+      table[a * nodeOps.size() + b] = int8_t(compat(*kindOf[a], nodeOps[b]));
+  auto compatAt = [&](size_t i, size_t j) {
+    return int(table[size_t(opKind[i]) * nodeOps.size() + size_t(nodeKind[j])]);
+  };
   // Alignment: best[i][j] over the first i ops and j nodes; an op takes a
   // run of up to kRun nodes, each its kind or a part of it, one its kind.
   constexpr size_t kRun = 24;
@@ -365,7 +409,7 @@ void dfa::roofline::compareMeasured(Report &r, const SourceGraph &graph,
         double score = 0;
         bool anchor = false;
         for (size_t l = 1; l <= std::min(kRun, j); ++l) {
-          int c = compat(kinds[i - 1], nodes[j - l]->op);
+          int c = compatAt(i - 1, j - l);
           if (c == 0)
             break;
           score += c;
@@ -403,10 +447,10 @@ void dfa::roofline::compareMeasured(Report &r, const SourceGraph &graph,
     size_t j = 0;
     for (size_t i = 0; i < n && j < k; ++i)
       for (size_t s = j; s < std::min(k, j + 64); ++s) {
-        if (compat(kinds[i], nodes[s]->op) != 2)
+        if (compatAt(i, s) != 2)
           continue;
         size_t e = s;
-        while (e < k && e - s < kRun && compat(kinds[i], nodes[e]->op) > 0)
+        while (e < k && e - s < kRun && compatAt(i, e) > 0)
           assigned[i].push_back(e++);
         j = e;
         break;

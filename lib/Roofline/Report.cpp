@@ -83,9 +83,13 @@ void dfa::roofline::printTable(const Report &r, llvm::raw_ostream &os,
     std::string from;
     for (auto &[name, v] : r.bucketSmallest)
       from += (from.empty() ? "" : ",") + name + "=" + std::to_string(v);
-    os << llvm::formatv("  padding at the bucket's smallest size ({0}): "
-                        "{1:f1}% of FLOPs, {2:f1}% of bytes\n",
-                        from, 100 * r.worstFlopsWaste, 100 * r.worstBytesWaste);
+    if (std::isnan(r.worstFlopsWaste))
+      os << "  padding at the bucket's smallest size (" << from
+         << "): - (the model does not import there)\n";
+    else
+      os << llvm::formatv("  padding at the bucket's smallest size ({0}): "
+                          "{1:f1}% of FLOPs, {2:f1}% of bytes\n",
+                          from, 100 * r.worstFlopsWaste, 100 * r.worstBytesWaste);
   }
   const char *row = "  {0,-28} {1,-10} {2,+10} {3,+6} {4,+11} {5,+14} {6,+8} "
                     "{7,+10} {8,+14} {9,+5}  {10}\n";
@@ -220,8 +224,11 @@ void dfa::roofline::writeJson(llvm::json::OStream &j, const Report &r) {
           for (auto &[name, v] : r.bucketSmallest)
             j.attribute(name, v);
         });
-        j.attribute("worst_padding_waste_flops", r.worstFlopsWaste);
-        j.attribute("worst_padding_waste_bytes", r.worstBytesWaste);
+        auto waste = [](double w) {
+          return std::isnan(w) ? llvm::json::Value(nullptr) : llvm::json::Value(w);
+        };
+        j.attribute("worst_padding_waste_flops", waste(r.worstFlopsWaste));
+        j.attribute("worst_padding_waste_bytes", waste(r.worstBytesWaste));
       });
     j.attribute("seconds", r.seconds);
     j.attribute("flops", r.flops);

@@ -589,8 +589,13 @@ LogicalResult Importer::createFunction() {
   module->getOperation()->setAttr(graph::kOpsetAttr, b.getI64IntegerAttr(opset));
   // What the schedule assumed of its inputs: the dims bound and the values
   // fixed at compile time (a new value of either is a new compile).
-  for (const auto &name : llvm::make_first_range(opts.specialized))
-    guards.push_back(b.getNamedAttr(name, b.getStringAttr("specialized")));
+  for (const auto &name : llvm::make_first_range(opts.specialized)) {
+    // A dim may share the input's name: the input's guard is then its own.
+    std::string key = name;
+    if (llvm::any_of(guards, [&](NamedAttribute a) { return a.getName().strref() == key; }))
+      key = "input " + name;
+    guards.push_back(b.getNamedAttr(key, b.getStringAttr("specialized")));
+  }
   if (!guards.empty()) {
     llvm::sort(guards, [](NamedAttribute x, NamedAttribute y) {
       return x.getName().strref() < y.getName().strref();
