@@ -88,3 +88,46 @@ TEST_CASE("tokens per second per phase", "[roofline][llm]") {
   p.phase = "prefill";
   CHECK(p.tokensPerSecond() == Approx(8 * 512 / 0.02));
 }
+
+TEST_CASE("KV cache sizes: contiguous, paged, a shared prefix", "[roofline][llm]") {
+  // 1000 B per token. Contiguous: batch x context.
+  CacheSize c = cacheSize(1000, KVServing{}, 4, 100);
+  CHECK(c.bytes == 4 * 100 * 1000);
+  CHECK(c.fragmentation == 0);
+  CHECK(maxBatch(1000, KVServing{}, 100, 1e6) == 10);
+  CHECK(maxBatch(1000, KVServing{}, 100, 99999) == 0);
+  // Blocks of 48: 100 tokens hold 3 blocks (144 slots), 3 table entries.
+  KVServing paged{48, 0, 0};
+  c = cacheSize(1000, paged, 2, 100);
+  CHECK(c.tableBytes == 2 * 3 * 4);
+  CHECK(c.bytes == 2 * 144 * 1000 + 24);
+  CHECK(c.fragmentation == Approx(2.0 * 44 / (2 * 144)));
+  CHECK(maxBatch(1000, paged, 100, 1e6) == int64_t(1e6 / (144 * 1000 + 12)));
+  // A 100-token prefix shares 2 whole blocks (96 tokens) once.
+  KVServing prefix{48, 100, 0};
+  CHECK(sharedPrefix(prefix, 200) == 96);
+  c = cacheSize(1000, prefix, 3, 200);
+  // Each sequence's own 104 tokens take 3 blocks; 5 table entries each.
+  CHECK(c.bytes == (96 + 3 * 144) * 1000.0 + 3 * 5 * 4);
+}
+
+TEST_CASE("steps run one after another combine", "[roofline][llm]") {
+  LLMPoint a, b;
+  a.phase = b.phase = "prefill";
+  a.seconds = 1;
+  b.seconds = 3;
+  a.flops = 10;
+  b.flops = 30;
+  a.bandwidthBoundShare = 1;
+  b.bandwidthBoundShare = 0;
+  a.mix = {{"compute", 1.0}};
+  b.mix = {{"memory:HBM", 1.0}};
+  LLMPoint c = combine({a, b});
+  CHECK(c.seconds == 4);
+  CHECK(c.flops == 40);
+  CHECK(c.steps == 2);
+  CHECK(c.longestStepSeconds == 3);
+  CHECK(c.bandwidthBoundShare == Approx(0.25));
+  CHECK(c.mix["compute"] == Approx(0.25));
+  CHECK(c.mix["memory:HBM"] == Approx(0.75));
+}
