@@ -224,23 +224,35 @@ Status dfa::driver::parseRequests(llvm::StringRef path, llvm::StringRef text,
         return bad("'" + name + "' has " + std::to_string(size) + " for '" +
                    expr + "', which the other sizes make " +
                    std::to_string(dv.value));
+      // A dim_param the other sizes do not give ("seq-len", "batch size"):
+      // bound as it is written, as --dim binds it (evalDimExpr reads a
+      // bound param whole first).
+      if (dv.kind != DimValue::Value) {
+        all[expr] = size;
+        if (!fixed.count(expr))
+          r.dims[expr] = size;
+      }
     }
-    // Every dim the model leaves open must be bound now.
-    for (const GraphInputSignature &in : inputs)
-      for (auto [d, dim] : llvm::enumerate(in.dims)) {
-        int64_t stat;
-        if (!llvm::StringRef(dim).getAsInteger(10, stat))
-          continue;
-        if (dim.empty() || isDimName(dim)) {
+    // Every dim the model leaves open must be bound now: names and
+    // unnamed dims first, then the params they do not give.
+    for (bool names : {true, false})
+      for (const GraphInputSignature &in : inputs)
+        for (auto [d, dim] : llvm::enumerate(in.dims)) {
+          int64_t stat;
+          if (!llvm::StringRef(dim).getAsInteger(10, stat))
+            continue;
+          bool plain = dim.empty() || isDimName(dim);
+          if (plain != names ||
+              (!plain && evalDimExpr(dim, all).kind == DimValue::Value))
+            continue;
           std::string key = dim.empty() ? in.name + "[" + std::to_string(d) + "]" : dim;
           if (!all.count(key))
             return bad("no shape gives " +
                        (dim.empty() ? "dim " + std::to_string(d) + " of '" + in.name + "'"
                                     : "dim '" + dim + "' (of input '" + in.name + "')") +
                        "; give the input's shape" +
-                       (dim.empty() ? std::string() : " or pass --dim " + dim + "=N"));
+                       (isDimName(dim) ? " or pass --dim " + dim + "=N" : std::string()));
         }
-      }
     out.push_back(std::move(r));
   }
   if (out.empty()) {
@@ -615,6 +627,20 @@ private:
       if (name.find('[') == std::string::npos)
         io.dims[name] = v;
     for (const GraphInputSignature &in : sigs) {
+      // An input that declares no shape: the request's, dim by dim (a
+      // scalar declares none either, and keeps it).
+      if (in.dims.empty()) {
+        std::vector<int64_t> shape;
+        for (size_t d = 0;; ++d) {
+          auto it = key.find(in.name + "[" + std::to_string(d) + "]");
+          if (it == key.end())
+            break;
+          shape.push_back(it->second);
+        }
+        if (!shape.empty())
+          io.shapes[in.name] = shape;
+        continue;
+      }
       bool unnamed = llvm::any_of(in.dims, [](const std::string &d) { return d.empty(); });
       if (!unnamed)
         continue;

@@ -623,7 +623,8 @@ void Importer::guard(llvm::StringRef param, llvm::StringRef input, int dim,
                      int64_t value) {
   // A plain name guards itself; an expression ("past + seq") follows from
   // its names; an unnamed dim is the input's.
-  bool name = isDimName(param);
+  // A param bound whole ("seq-len" by --dim) guards itself too.
+  bool name = isDimName(param) || opts.dims.count(param.str());
   std::string key = name ? param.str()
                     : param.empty() ? (input + "[" + llvm::Twine(dim) + "]").str()
                                     : std::string();

@@ -102,3 +102,17 @@ TEST_CASE("a stream binds the model's dims, line by line", "[driver][requests]")
           "no shape gives dim 0 of 'ids'");
   refused("[1, 2]", "a request is a JSON object");
 }
+
+TEST_CASE("a dim_param that is not a plain name binds whole", "[driver][requests]") {
+  std::vector<GraphInputSignature> inputs = {{"x", 4, {"batch", "seq-len", "8"}}};
+  std::vector<Request> out;
+  std::string error;
+  REQUIRE(parseRequests("s.jsonl", "{\"shapes\": {\"x\": [1, 5, 8]}}", inputs, {},
+                        out, error) == Status::Ok);
+  CHECK(out[0].dims == GuardKey{{"batch", 1}, {"seq-len", 5}});
+  std::vector<Request> none;
+  CHECK(parseRequests("s.jsonl", "{\"shapes\": {\"y\": [1]}}",
+                      {{"x", 4, {"batch", "seq-len", "8"}}, {"y", 4, {"n"}}}, {}, none,
+                      error) == Status::BadInput);
+  CHECK_THAT(error, Catch::Contains("no shape gives dim 'batch'"));
+}
