@@ -13,6 +13,7 @@
 #include "dfa/Driver/Driver.h"
 #include "dfa/Driver/Tools.h"
 
+#include "dfa/Support/DimExpr.h"
 #include "dfa/Support/Limits.h"
 #include "dfa/Support/Progress.h"
 #include "dfa/Target/Target.h"
@@ -199,9 +200,7 @@ void printTable(llvm::raw_ostream &os, const std::vector<TargetResult> &results)
                         humanBytes(s.padBytes), humanCount(double(s.padFlops)),
                         s.relayouts, s.spills.size(), peakStr, s.chips, cycles);
     if (buckets) {
-      std::string from;
-      for (auto &[name, v] : r.bucket->smallest)
-        from += (from.empty() ? "" : ",") + name + "=" + std::to_string(v);
+      std::string from = formatDims(r.bucket->smallest);
       if (std::isnan(r.worstFlopsWaste))
         os << "  - (the model does not import at " << from << ")";
       else

@@ -41,10 +41,7 @@ constexpr int64_t kMaxRequestDim = int64_t(1) << 40;
 constexpr size_t kMaxRequests = 1000000;
 
 std::string keyString(const GuardKey &k) {
-  std::string s;
-  for (auto &[name, v] : k)
-    s += (s.empty() ? "" : ", ") + name + "=" + std::to_string(v);
-  return s.empty() ? "-" : s;
+  return k.empty() ? "-" : formatDims(k, ", ");
 }
 
 std::string bucketsString(const std::map<std::string, std::vector<int64_t>> &b) {
@@ -347,12 +344,7 @@ dfa::driver::suggestBuckets(const std::map<int64_t, int64_t> &counts,
   return out;
 }
 
-std::string BucketVariant::label() const {
-  std::string s;
-  for (auto &[name, v] : dims)
-    s += (s.empty() ? "" : ",") + name + "=" + std::to_string(v);
-  return s;
-}
+std::string BucketVariant::label() const { return formatDims(dims); }
 
 std::vector<BucketVariant> dfa::driver::bucketVariants(
     const std::map<std::string, std::vector<int64_t>> &buckets) {
@@ -458,12 +450,7 @@ GuardKey dfa::driver::bucketed(
   return key;
 }
 
-std::string BucketRun::label() const {
-  std::string s;
-  for (auto &[name, v] : dims)
-    s += (s.empty() ? "" : ",") + name + "=" + std::to_string(v);
-  return s;
-}
+std::string BucketRun::label() const { return formatDims(dims); }
 
 Status dfa::driver::runBucket(const RunOptions &opts, MLIRContext &ctx,
                               ModuleOp exact, const target::Target &t,
@@ -531,10 +518,7 @@ void dfa::driver::bucketRunJson(llvm::json::OStream &j, const BucketRun &b) {
 }
 
 void dfa::driver::printBucketRun(const BucketRun &b, llvm::raw_ostream &os) {
-  std::string exact;
-  for (auto &[name, v] : b.exact)
-    exact += (exact.empty() ? "" : ",") + name + "=" + std::to_string(v);
-  os << "dfa-run: bucket " << b.label() << " for " << exact
+  os << "dfa-run: bucket " << b.label() << " for " << formatDims(b.exact)
      << ": its schedule " << humanSeconds(b.seconds)
      << llvm::formatv("; padding {0:f1}% of FLOPs, {1:f1}% of bytes\n",
                       b.flops > 0 ? 100 * (b.flops - b.exactFlops) / b.flops : 0.0,

@@ -7,6 +7,7 @@
 #include "Format.h"
 
 #include "dfa/Roofline/Roofline.h"
+#include "dfa/Support/DimExpr.h"
 
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -64,12 +65,7 @@ static const LevelTraffic *outerLevel(const KernelRoof &k) {
   return nullptr;
 }
 
-std::string Report::bucketLabel() const {
-  std::string s;
-  for (auto &[name, v] : bucket)
-    s += (s.empty() ? "" : ",") + name + "=" + std::to_string(v);
-  return s;
-}
+std::string Report::bucketLabel() const { return formatDims(bucket); }
 
 void dfa::roofline::printTable(const Report &r, llvm::raw_ostream &os,
                                size_t top) {
@@ -80,9 +76,7 @@ void dfa::roofline::printTable(const Report &r, llvm::raw_ostream &os,
      << humanSeconds(r.seconds) << ", " << humanNumber(r.flops, "FLOP")
      << ", " << r.kernels.size() << " kernels; " << mixLine(r) << "\n";
   if (!r.bucket.empty()) {
-    std::string from;
-    for (auto &[name, v] : r.bucketSmallest)
-      from += (from.empty() ? "" : ",") + name + "=" + std::to_string(v);
+    std::string from = formatDims(r.bucketSmallest);
     if (std::isnan(r.worstFlopsWaste))
       os << "  padding at the bucket's smallest size (" << from
          << "): - (the model does not import there)\n";

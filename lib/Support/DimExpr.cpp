@@ -13,6 +13,14 @@
 
 using namespace dfa;
 
+std::string dfa::formatDims(const std::map<std::string, int64_t> &dims,
+                            llvm::StringRef sep) {
+  std::string s;
+  for (const auto &[name, v] : dims)
+    s += (s.empty() ? "" : sep.str()) + name + "=" + std::to_string(v);
+  return s;
+}
+
 bool dfa::isDimName(llvm::StringRef d) {
   return !d.empty() && !llvm::isDigit(d.front()) &&
          llvm::all_of(d, [](char c) {

@@ -31,6 +31,10 @@ struct DimValue {
   std::string detail;
 };
 
+/// Sizes of dims as text, by name: "batch=1,seq=64" (`sep` between them).
+std::string formatDims(const std::map<std::string, int64_t> &dims,
+                       llvm::StringRef sep = ",");
+
 /// Whether an ONNX dim_param is a plain name ("seq", "past_len") rather
 /// than an expression ("past + seq") or a number.
 bool isDimName(llvm::StringRef dimParam);
