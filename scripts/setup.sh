@@ -11,6 +11,7 @@ packages=(
   llvm-19-dev libmlir-19-dev mlir-19-tools llvm-19-tools
   libprotobuf-dev protobuf-compiler libonnx-dev libonnx-testdata
   libcli11-dev libzstd-dev catch2 libgraphviz-dev pkg-config
+  libopenblas-openmp-dev
   python3 python3-numpy python3-onnx python3-torch python3-torchvision
   python3-zstandard chromium
   "$@"

@@ -8,15 +8,21 @@
 /// tensor cores and the CPU alike) and round once on store, or in a
 /// narrower accumulator format when the options name one; float64, integer
 /// inputs and the fp64-accumulation option contract in double. Convolutions
-/// go through im2col and the blocked GEMM.
+/// go through im2col (none for a pointwise window) and the BLAS.
 ///
 //===----------------------------------------------------------------------===//
 
 #include "Gemm.h"
 #include "Kernels.h"
 
+#include "dfa/Support/Parallel.h"
+
+#include <array>
+#include <cstring>
+#include <memory>
 #include <cmath>
 #include <limits>
+#include <optional>
 
 using namespace mlir;
 using namespace dfa;
@@ -38,6 +44,55 @@ Tensor fromValues(DType dt, ArrayRef<int64_t> shape, const std::vector<float> &v
 Tensor fromValues(DType dt, ArrayRef<int64_t> shape, const std::vector<double> &v) {
   return Tensor::fromDoubles(dt, shape, v);
 }
+
+template <typename T> constexpr DType dtypeFor() {
+  return std::is_same_v<T, float> ? DType::F32 : DType::F64;
+}
+
+/// A tensor's elements as T: its own buffer when it holds T, else one
+/// converted copy (float16 and bfloat16 widen to float32 in one pass).
+template <typename T> class Operand {
+public:
+  explicit Operand(const Tensor &t) {
+    if (t.dtype() == dtypeFor<T>()) {
+      ptr = t.data<T>();
+    } else {
+      copy = valuesOf<T>(t);
+      ptr = copy.data();
+    }
+  }
+  const T *data() const { return ptr; }
+
+private:
+  std::vector<T> copy;
+  const T *ptr;
+};
+
+/// A result computed in T: written straight into its tensor when that
+/// holds T, else rounded to the storage type once at the end. Its elements
+/// start as zeros only when `zeroed`; otherwise the kernel writes them all.
+template <typename T> class Result {
+public:
+  Result(DType dt, ArrayRef<int64_t> shape, bool zeroed = false)
+      : dt(dt), shape(shape) {
+    if (dt == dtypeFor<T>()) {
+      out = zeroed ? Tensor(dt, shape) : Tensor::uninitialized(dt, shape);
+      ptr = out.data<T>();
+    } else {
+      buf.resize(numElements(shape));
+      ptr = buf.data();
+    }
+  }
+  T *data() { return ptr; }
+  Tensor take() { return out.defined() ? out : fromValues(dt, shape, buf); }
+
+private:
+  DType dt;
+  Shape shape;
+  Tensor out;
+  std::vector<T> buf;
+  T *ptr;
+};
 
 bool wantDouble(DType dt, const Evaluator &ev) {
   return dt == DType::F64 || !isFloat(dt) || ev.options().fp64Accumulate;
@@ -136,13 +191,38 @@ Tensor matmul(const EvalOptions &o, const Tensor &a, const Tensor &b, DType rt,
   Shape batch(*graph::broadcastShapes(batchA, batchB));
   // Strides of whole matrices over the batch dims.
   Shape stA = broadcastStrides(batchA, batch), stB = broadcastStrides(batchB, batch);
-  std::vector<T> va = valuesOf<T>(a), vb = valuesOf<T>(b);
-  std::vector<T> out(numElements(batch) * M * N);
+  Operand<T> va(a), vb(b);
+  Result<T> out(rt, outShape);
+  // One B for the whole batch and an A of its own per entry (a linear layer
+  // on [seq, batch, d]): the batch's rows are one [batch * M, K] matrix, one
+  // product instead of a thin one per entry, each repacking B.
+  int64_t entries = numElements(batch);
+  Shape dense = rowMajorStrides(batch);
+  bool denseA = true;
+  for (size_t d = 0; d < batch.size(); ++d)
+    denseA &= batch[d] == 1 || stA[d] == dense[d];
+  if (entries > 1 && llvm::all_of(stB, [](int64_t s) { return s == 0; }) &&
+      denseA) {
+    contract(o, entries * M, N, K, va.data(), K, false, vb.data(), N, false,
+             out.data(), N, p);
+    return out.take();
+  }
+  // Each matrix of the batch is one serial contraction (its own tiles run
+  // in order inside the batch's thread): the same sums whatever the count.
+  std::vector<std::array<int64_t, 3>> jobs;
   forEachOffset2(batch, stA, stB, [&](int64_t i, int64_t ia, int64_t ib) {
-    contract(o, M, N, K, va.data() + ia * M * K, K, false,
-             vb.data() + ib * K * N, N, false, out.data() + i * M * N, N, p);
+    jobs.push_back({i, ia, ib});
   });
-  return fromValues(rt, outShape, out);
+  parallelFor(int64_t(jobs.size()), grainFor(2 * M * N * K),
+              [&](int64_t begin, int64_t end) {
+                for (int64_t j = begin; j < end; ++j) {
+                  auto [i, ia, ib] = jobs[j];
+                  contract(o, M, N, K, va.data() + ia * M * K, K, false,
+                           vb.data() + ib * K * N, N, false,
+                           out.data() + i * M * N, N, p);
+                }
+              });
+  return out.take();
 }
 
 template <typename T>
@@ -150,52 +230,127 @@ Tensor gemmOp(const EvalOptions &o, GemmOp op, const Tensor &a, const Tensor &b,
   auto outShape = shapeOf(op.getOutput());
   int64_t M = outShape[0], N = outShape[1];
   int64_t K = a.shape()[op.getTransA() ? 0 : 1];
-  std::vector<T> va = valuesOf<T>(a), vb = valuesOf<T>(b), out(M * N);
+  Operand<T> va(a), vb(b);
+  Result<T> res(a.dtype(), outShape);
+  T *out = res.data();
   contract(o, M, N, K, va.data(), a.shape()[1], op.getTransA(), vb.data(),
-           b.shape()[1], op.getTransB(), out.data(), N, fp32MatmulOf(op));
+           b.shape()[1], op.getTransB(), out, N, fp32MatmulOf(op));
   T alpha = op.getAlpha().convertToDouble(), beta = op.getBeta().convertToDouble();
-  if (alpha != T(1))
-    for (T &x : out)
-      x *= alpha;
+  std::optional<Operand<T>> vc;
+  Shape st;
   if (c) {
-    std::vector<T> vc = valuesOf<T>(*c);
-    Shape st = broadcastStrides(c->shape(), outShape);
-    forEachOffset2(outShape, st, st, [&](int64_t i, int64_t ic, int64_t) {
-      out[i] += beta * vc[ic];
-    });
+    vc.emplace(*c);
+    st = broadcastStrides(c->shape(), outShape);
   }
-  return fromValues(a.dtype(), outShape, out);
+  parallelFor(M, grainFor(2 * N), [&](int64_t r0, int64_t r1) {
+    for (int64_t r = r0; r < r1; ++r)
+      for (int64_t j = 0; j < N; ++j) {
+        T &x = out[r * N + j];
+        if (alpha != T(1))
+          x *= alpha;
+        if (c) {
+          x += beta * vc->data()[r * st[0] + j * st[1]];
+        }
+      }
+  });
+  return res.take();
 }
 
 //===----------------------------------------------------------------------===//
 // Convolution
 //===----------------------------------------------------------------------===//
 
-/// col[c*K + kidx][o] = x[c][o*stride - pad + kidx*dil] (0 outside).
+/// The outputs [lo, hi) of a window axis whose tap reads input o * stride +
+/// offset inside [0, in): the ones that need no padding.
+std::pair<int64_t, int64_t> insideRange(int64_t out, int64_t in, int64_t stride,
+                                        int64_t offset) {
+  int64_t lo = offset >= 0 ? 0 : (-offset + stride - 1) / stride;
+  int64_t hi = in - offset <= 0 ? 0 : (in - offset + stride - 1) / stride;
+  lo = std::min(lo, out);
+  hi = std::clamp(hi, lo, out);
+  return {lo, hi};
+}
+
+/// Calls f(kidx, dst row offset o, source offset, count) for every run of
+/// outputs along W that tap kidx = (kd, kh, kw) of window `w` reads from
+/// inside the input (an element o + j reads source + j * stride[2]), and
+/// z(o, count) for the runs it reads from padding.
+template <typename F, typename Z>
+void forEachTapRun(const Window3 &w, int64_t kd, int64_t kh, int64_t kw, F f,
+                   Z z) {
+  auto [lo, hi] = insideRange(w.out[2], w.in[2], w.stride[2],
+                              kw * w.dil[2] - w.pad[2]);
+  for (int64_t od = 0; od < w.out[0]; ++od) {
+    int64_t id = od * w.stride[0] - w.pad[0] + kd * w.dil[0];
+    for (int64_t oh = 0; oh < w.out[1]; ++oh) {
+      int64_t ih = oh * w.stride[1] - w.pad[1] + kh * w.dil[1];
+      int64_t row = (od * w.out[1] + oh) * w.out[2];
+      if (id < 0 || id >= w.in[0] || ih < 0 || ih >= w.in[1] || lo == hi) {
+        z(row, w.out[2]);
+        continue;
+      }
+      z(row, lo);
+      f(row + lo, (id * w.in[1] + ih) * w.in[2] + lo * w.stride[2] + kw * w.dil[2] - w.pad[2],
+        hi - lo);
+      z(row + hi, w.out[2] - hi);
+    }
+  }
+}
+
+/// col[c*K + kidx][o] = x[c][o*stride - pad + kidx*dil] (0 outside), the
+/// rows split over the threads.
 template <typename T>
 void im2col(const T *x, int64_t channels, const Window3 &w, T *col) {
-  int64_t O = w.outSize(), I = w.inSize();
-  for (int64_t c = 0; c < channels; ++c)
-    for (int64_t kd = 0; kd < w.k[0]; ++kd)
-      for (int64_t kh = 0; kh < w.k[1]; ++kh)
-        for (int64_t kw = 0; kw < w.k[2]; ++kw) {
-          T *dst = col + ((c * w.k[0] + kd) * w.k[1] + kh) * w.k[2] * O + kw * O;
-          const T *src = x + c * I;
-          for (int64_t od = 0; od < w.out[0]; ++od) {
-            int64_t id = od * w.stride[0] - w.pad[0] + kd * w.dil[0];
-            for (int64_t oh = 0; oh < w.out[1]; ++oh) {
-              int64_t ih = oh * w.stride[1] - w.pad[1] + kh * w.dil[1];
-              T *row = dst + (od * w.out[1] + oh) * w.out[2];
-              bool inside = id >= 0 && id < w.in[0] && ih >= 0 && ih < w.in[1];
-              for (int64_t ow = 0; ow < w.out[2]; ++ow) {
-                int64_t iw = ow * w.stride[2] - w.pad[2] + kw * w.dil[2];
-                row[ow] = inside && iw >= 0 && iw < w.in[2]
-                              ? src[(id * w.in[1] + ih) * w.in[2] + iw]
-                              : T(0);
-              }
+  int64_t O = w.outSize(), I = w.inSize(), K = w.kSize();
+  parallelFor(channels * K, grainFor(O), [&](int64_t begin, int64_t end) {
+    for (int64_t r = begin; r < end; ++r) {
+      int64_t c = r / K, t = r % K;
+      int64_t kd = t / (w.k[1] * w.k[2]), kh = t / w.k[2] % w.k[1], kw = t % w.k[2];
+      T *dst = col + r * O;
+      const T *src = x + c * I;
+      forEachTapRun(
+          w, kd, kh, kw,
+          [&](int64_t o, int64_t from, int64_t n) {
+            if (w.stride[2] == 1) {
+              std::memcpy(dst + o, src + from, n * sizeof(T));
+              return;
             }
-          }
-        }
+            for (int64_t j = 0; j < n; ++j)
+              dst[o + j] = src[from + j * w.stride[2]];
+          },
+          [&](int64_t o, int64_t n) { std::fill(dst + o, dst + o + n, T(0)); });
+    }
+  });
+}
+
+/// A convolution whose groups each read one input channel (depthwise, with
+/// a channel multiplier Fg): each output channel adds its taps, in order of
+/// the filter's elements, straight from the input. The same sums as its
+/// im2col product in order of k; no BLAS call of one row per channel.
+template <typename T>
+void depthwise(const T *x, const T *filter, int64_t N, int64_t C, int64_t Fg,
+               const Window3 &w, T *out) {
+  int64_t O = w.outSize(), I = w.inSize(), K = w.kSize(), F = C * Fg;
+  parallelFor(N * F, grainFor(O * K), [&](int64_t begin, int64_t end) {
+    for (int64_t nf = begin; nf < end; ++nf) {
+      int64_t n = nf / F, f = nf % F, c = f / Fg;
+      const T *src = x + (n * C + c) * I;
+      T *dst = out + nf * O;
+      std::fill(dst, dst + O, T(0));
+      for (int64_t t = 0; t < K; ++t) {
+        T wt = filter[f * K + t];
+        int64_t kd = t / (w.k[1] * w.k[2]), kh = t / w.k[2] % w.k[1], kw = t % w.k[2];
+        forEachTapRun(
+            w, kd, kh, kw,
+            [&](int64_t o, int64_t from, int64_t cnt) {
+              int64_t s = w.stride[2];
+              for (int64_t j = 0; j < cnt; ++j)
+                dst[o + j] += wt * src[from + j * s];
+            },
+            [](int64_t, int64_t) {});
+      }
+    }
+  });
 }
 
 /// The adjoint of im2col: x[c][...] += col[c*K + kidx][o].
@@ -228,6 +383,53 @@ void col2im(const T *col, int64_t channels, const Window3 &w, T *x) {
         }
 }
 
+/// A window that reads each input element once, in place: 1x1, stride 1,
+/// no padding. Its im2col is the input itself.
+bool isPointwise(const Window3 &w) {
+  for (int i = 0; i < 3; ++i)
+    if (w.k[i] != 1 || w.stride[i] != 1 || w.pad[i] != 0 || w.in[i] != w.out[i])
+      return false;
+  return true;
+}
+
+/// out[n][c][i] += bias[c] over N images of F channels of `size` elements.
+template <typename T>
+void addChannelBias(const Tensor &bias, int64_t N, int64_t F, int64_t size,
+                    T *out) {
+  Operand<T> vb(bias);
+  parallelFor(N * F, grainFor(size), [&](int64_t begin, int64_t end) {
+    for (int64_t nc = begin; nc < end; ++nc)
+      for (int64_t i = 0; i < size; ++i)
+        out[nc * size + i] += vb.data()[nc % F];
+  });
+}
+
+/// A convolution as one contraction per image and group.
+template <typename T>
+void convGroups(const EvalOptions &o, ConvOp op, const T *x, const T *f,
+                int64_t N, int64_t C, int64_t F, int64_t G, const Window3 &w,
+                T *out) {
+  int64_t Cg = C / G, Fg = F / G;
+  int64_t K = Cg * w.kSize(), O = w.outSize(), I = w.inSize();
+  bool pointwise = isPointwise(w);
+  // One contraction per image and group; each runs serially in its thread
+  // (a single one spreads its own tiles), so the sums do not depend on the
+  // thread count.
+  int64_t jobs = N * G;
+  parallelFor(jobs, grainFor(2 * Fg * O * K), [&](int64_t begin, int64_t end) {
+    std::unique_ptr<T[]> col(new T[pointwise ? 0 : K * O]);
+    for (int64_t j = begin; j < end; ++j) {
+      int64_t n = j / G, g = j % G;
+      const T *in = x + (n * C + g * Cg) * I;
+      if (!pointwise)
+        im2col(in, Cg, w, col.get());
+      contract(o, Fg, O, K, f + g * Fg * K, K, false,
+               pointwise ? in : col.get(), O, false,
+               out + (n * F + g * Fg) * O, O, fp32MatmulOf(op));
+    }
+  });
+}
+
 template <typename T>
 Tensor conv(const EvalOptions &o, ConvOp op, const Tensor &x, const Tensor &f, const Tensor *bias) {
   auto outShape = shapeOf(op.getOutput());
@@ -236,22 +438,19 @@ Tensor conv(const EvalOptions &o, ConvOp op, const Tensor &x, const Tensor &f, c
   int64_t N = x.shape()[0], C = x.shape()[1], F = f.shape()[0];
   int64_t G = op.getGroup(), Cg = C / G, Fg = F / G;
   int64_t K = Cg * w.kSize(), O = w.outSize(), I = w.inSize();
-  std::vector<T> vx = valuesOf<T>(x), vf = valuesOf<T>(f);
-  std::vector<T> out(N * F * O), col(K * O);
-  for (int64_t n = 0; n < N; ++n)
-    for (int64_t g = 0; g < G; ++g) {
-      im2col(vx.data() + (n * C + g * Cg) * I, Cg, w, col.data());
-      contract(o, Fg, O, K, vf.data() + g * Fg * K, K, false, col.data(), O,
-               false, out.data() + (n * F + g * Fg) * O, O, fp32MatmulOf(op));
-    }
-  if (bias) {
-    std::vector<T> vb = valuesOf<T>(*bias);
-    for (int64_t n = 0; n < N; ++n)
-      for (int64_t c = 0; c < F; ++c)
-        for (int64_t o = 0; o < O; ++o)
-          out[(n * F + c) * O + o] += vb[c];
+  Operand<T> vx(x), vf(f);
+  Result<T> res(x.dtype(), outShape);
+  T *out = res.data();
+  bool plain = (fp32MatmulOf(op) == Fp32Matmul::IEEE || o.ieeeMatmul) &&
+               o.accumulatorMantissaBits == 0;
+  if (Cg == 1 && plain) {
+    depthwise(vx.data(), vf.data(), N, C, Fg, w, out);
+  } else {
+    convGroups(o, op, vx.data(), vf.data(), N, C, F, G, w, out);
   }
-  return fromValues(x.dtype(), outShape, out);
+  if (bias)
+    addChannelBias(*bias, N, F, O, out);
+  return res.take();
 }
 
 template <typename T>
@@ -265,24 +464,23 @@ Tensor convTranspose(const EvalOptions &o, ConvTransposeOp op, const Tensor &x, 
   int64_t N = x.shape()[0], C = x.shape()[1], G = op.getGroup();
   int64_t Cg = C / G, Fg = f.shape()[1], F = Fg * G;
   int64_t K = Fg * w.kSize(), O = w.outSize(), I = w.inSize();
-  std::vector<T> vx = valuesOf<T>(x), vf = valuesOf<T>(f);
-  std::vector<T> out(N * F * I, T(0)), col(K * O);
-  for (int64_t n = 0; n < N; ++n)
-    for (int64_t g = 0; g < G; ++g) {
+  Operand<T> vx(x), vf(f);
+  Result<T> res(x.dtype(), outShape, /*zeroed=*/true); // col2im adds into it
+  T *out = res.data();
+  parallelFor(N * G, grainFor(2 * K * O * Cg), [&](int64_t begin, int64_t end) {
+    std::vector<T> col(K * O);
+    for (int64_t j = begin; j < end; ++j) {
+      int64_t n = j / G, g = j % G;
       // col[K, O] = W_g^T[K, Cg] * x_g[Cg, O]
       contract(o, K, O, Cg, vf.data() + g * Cg * K, K, true,
                vx.data() + (n * C + g * Cg) * O, O, false, col.data(), O,
                fp32MatmulOf(op));
-      col2im(col.data(), Fg, w, out.data() + (n * F + g * Fg) * I);
+      col2im(col.data(), Fg, w, out + (n * F + g * Fg) * I);
     }
-  if (bias) {
-    std::vector<T> vb = valuesOf<T>(*bias);
-    for (int64_t n = 0; n < N; ++n)
-      for (int64_t c = 0; c < F; ++c)
-        for (int64_t i = 0; i < I; ++i)
-          out[(n * F + c) * I + i] += vb[c];
-  }
-  return fromValues(x.dtype(), outShape, out);
+  });
+  if (bias)
+    addChannelBias(*bias, N, F, I, out);
+  return res.take();
 }
 template <typename T>
 Tensor attention(const EvalOptions &o, AttentionOp op, const Tensor &q, const Tensor &k,
@@ -293,8 +491,9 @@ Tensor attention(const EvalOptions &o, AttentionOp op, const Tensor &q, const Te
   int64_t batches = numElements(q.shape().drop_back(2));
   Shape scoreShape(q.shape().drop_back(1));
   scoreShape.push_back(S);
-  std::vector<T> vq = valuesOf<T>(q), vk = valuesOf<T>(k), vv = valuesOf<T>(v);
-  std::vector<T> out(batches * L * Dv), scores(L * S);
+  Operand<T> vq(q), vk(k), vv(v);
+  Result<T> res(q.dtype(), shapeOf(op.getOutput()));
+  T *out = res.data();
   std::vector<double> vm;
   std::vector<int64_t> maskOff;
   bool boolMask = mask && mask->dtype() == DType::Bool;
@@ -307,37 +506,41 @@ Tensor attention(const EvalOptions &o, AttentionOp op, const Tensor &q, const Te
   }
   T scale = op.getScale().convertToDouble();
   bool causal = op.getCausal();
-  for (int64_t b = 0; b < batches; ++b) {
-    contract(o, L, S, D, vq.data() + b * L * D, D, false,
-             vk.data() + b * S * D, D, /*transB=*/true, scores.data(), S,
-             fp32MatmulOf(op));
-    for (int64_t i = 0; i < L; ++i) {
-      T *row = scores.data() + i * S;
-      T maxv = -std::numeric_limits<T>::infinity();
-      for (int64_t j = 0; j < S; ++j) {
-        T s = row[j] * scale;
-        if (causal && j > i)
-          s = -std::numeric_limits<T>::infinity();
-        if (mask) {
-          double m = vm[maskOff[(b * L + i) * S + j]];
-          if (boolMask)
-            s = m != 0 ? s : -std::numeric_limits<T>::infinity();
-          else
-            s += (T)m;
+  // One batch entry (a head) per thread at a time, each with its scores.
+  parallelFor(batches, grainFor(2 * L * S * (D + Dv)), [&](int64_t b0, int64_t b1) {
+    std::vector<T> scores(L * S);
+    for (int64_t b = b0; b < b1; ++b) {
+      contract(o, L, S, D, vq.data() + b * L * D, D, false,
+               vk.data() + b * S * D, D, /*transB=*/true, scores.data(), S,
+               fp32MatmulOf(op));
+      for (int64_t i = 0; i < L; ++i) {
+        T *row = scores.data() + i * S;
+        T maxv = -std::numeric_limits<T>::infinity();
+        for (int64_t j = 0; j < S; ++j) {
+          T s = row[j] * scale;
+          if (causal && j > i)
+            s = -std::numeric_limits<T>::infinity();
+          if (mask) {
+            double m = vm[maskOff[(b * L + i) * S + j]];
+            if (boolMask)
+              s = m != 0 ? s : -std::numeric_limits<T>::infinity();
+            else
+              s += (T)m;
+          }
+          row[j] = s;
+          maxv = std::max(maxv, s);
         }
-        row[j] = s;
-        maxv = std::max(maxv, s);
+        T sum = 0;
+        for (int64_t j = 0; j < S; ++j)
+          sum += (row[j] = std::exp(row[j] - maxv));
+        for (int64_t j = 0; j < S; ++j)
+          row[j] /= sum;
       }
-      T sum = 0;
-      for (int64_t j = 0; j < S; ++j)
-        sum += (row[j] = std::exp(row[j] - maxv));
-      for (int64_t j = 0; j < S; ++j)
-        row[j] /= sum;
+      contract(o, L, Dv, S, scores.data(), S, false, vv.data() + b * S * Dv,
+               Dv, false, out + b * L * Dv, Dv, fp32MatmulOf(op));
     }
-    contract(o, L, Dv, S, scores.data(), S, false, vv.data() + b * S * Dv, Dv,
-             false, out.data() + b * L * Dv, Dv, fp32MatmulOf(op));
-  }
-  return fromValues(q.dtype(), shapeOf(op.getOutput()), out);
+  });
+  return res.take();
 }
 } // namespace
 

@@ -64,8 +64,11 @@ bool dfa::ref::readWeight(llvm::StringRef file, uint64_t offset,
                           std::optional<uint64_t> zstdBytes, Tensor &t,
                           std::string &error) {
   size_t want = zstdBytes ? *zstdBytes : t.byteSize();
-  auto buf = llvm::MemoryBuffer::getFileSlice(file, want, offset,
-                                              /*IsVolatile=*/false);
+  // A private (copy-on-write) mapping where LLVM maps the slice: the
+  // weight's pages come straight from the page cache, read once by the
+  // kernel that uses them, and a writer gets its own copy.
+  auto buf = llvm::WritableMemoryBuffer::getFileSlice(file, want, offset,
+                                                      /*IsVolatile=*/false);
   if (!buf) {
     error = "cannot read '" + file.str() + "': " + buf.getError().message();
     return false;
@@ -77,7 +80,14 @@ bool dfa::ref::readWeight(llvm::StringRef file, uint64_t offset,
     return false;
   }
   if (!zstdBytes) {
-    std::memcpy(t.bytes(), (*buf)->getBufferStart(), t.byteSize());
+    uint8_t *start = reinterpret_cast<uint8_t *>((*buf)->getBufferStart());
+    if (want > 0 && reinterpret_cast<uintptr_t>(start) % dtypeSize(t.dtype()) == 0) {
+      std::shared_ptr<llvm::WritableMemoryBuffer> owner(std::move(*buf));
+      t = Tensor::adopt(t.dtype(), t.shape(),
+                        std::shared_ptr<uint8_t[]>(owner, start));
+      return true;
+    }
+    std::memcpy(t.bytes(), start, t.byteSize());
     return true;
   }
   size_t n = ZSTD_decompress(t.bytes(), t.byteSize(), (*buf)->getBufferStart(),
@@ -95,7 +105,7 @@ bool dfa::ref::readWeight(llvm::StringRef file, uint64_t offset,
 template <>
 LogicalResult dfa::ref::evalOp<WeightOp>(WeightOp op, Evaluator &ev) {
   auto type = cast<RankedTensorType>(op.getType());
-  Tensor t(dtypeOfValue(op.getOutput()), type.getShape());
+  Tensor t = Tensor::uninitialized(dtypeOfValue(op.getOutput()), type.getShape());
   if (op.getFile().empty())
     return op.emitOpError("weight '")
            << op.getSymName()

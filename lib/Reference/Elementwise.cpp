@@ -34,14 +34,49 @@ Shape dfa::ref::broadcastStrides(ArrayRef<int64_t> inShape,
 // Unary
 //===----------------------------------------------------------------------===//
 
+/// out[i] = f(a[ia], b[ib]) in double over the indices [begin, end) of
+/// `shape`, read and rounded through the tensors' types: float32 and
+/// float64 directly, every other type through getDouble/setDouble.
+template <typename F>
+static void mapDoubles(const Tensor &a, ArrayRef<int64_t> sa, const Tensor &b,
+                       ArrayRef<int64_t> sb, Tensor &out,
+                       ArrayRef<int64_t> shape, int64_t begin, int64_t end,
+                       F f) {
+  DType ta = a.dtype(), tb = b.dtype(), to = out.dtype();
+  if (ta == DType::F32 && tb == DType::F32 && to == DType::F32) {
+    const float *x = a.data<float>(), *y = b.data<float>();
+    float *r = out.data<float>();
+    forEachOffset2In(shape, sa, sb, begin, end,
+                     [&](int64_t i, int64_t ia, int64_t ib) {
+                       r[i] = float(f(double(x[ia]), double(y[ib])));
+                     });
+  } else if (ta == DType::F64 && tb == DType::F64 && to == DType::F64) {
+    const double *x = a.data<double>(), *y = b.data<double>();
+    double *r = out.data<double>();
+    forEachOffset2In(shape, sa, sb, begin, end,
+                     [&](int64_t i, int64_t ia, int64_t ib) {
+                       r[i] = f(x[ia], y[ib]);
+                     });
+  } else {
+    forEachOffset2In(shape, sa, sb, begin, end,
+                     [&](int64_t i, int64_t ia, int64_t ib) {
+                       out.setDouble(i, f(a.getDouble(ia), b.getDouble(ib)));
+                     });
+  }
+}
+
+/// Float unary ops compute in double and round once to the result type;
+/// the elements are split over the threads.
 template <typename F>
 static LogicalResult unary(Operation *op, Evaluator &ev, F f) {
   const Tensor &in = ev.get(op->getOperand(0));
-  std::vector<double> v = in.toDoubles();
-  for (double &x : v)
-    x = f(x);
-  ev.set(op->getResult(0),
-         Tensor::fromDoubles(dtypeOfValue(op->getResult(0)), in.shape(), v));
+  Tensor out = Tensor::uninitialized(dtypeOfValue(op->getResult(0)), in.shape());
+  Shape flat{in.numElements()}, unit{1};
+  parallelFor(in.numElements(), grainFor(16), [&](int64_t begin, int64_t end) {
+    mapDoubles(in, unit, in, unit, out, flat, begin, end,
+               [&](double x, double) { return f(x); });
+  });
+  ev.set(op->getResult(0), std::move(out));
   return success();
 }
 
@@ -176,18 +211,13 @@ LogicalResult dfa::ref::evalOp<BitCastOp>(BitCastOp op, Evaluator &ev) {
 // Binary with broadcasting
 //===----------------------------------------------------------------------===//
 
-template <typename T, typename F>
-static std::vector<T> broadcastApply(const std::vector<T> &a,
-                                     ArrayRef<int64_t> sa,
-                                     const std::vector<T> &b,
-                                     ArrayRef<int64_t> sb,
-                                     ArrayRef<int64_t> out, F f) {
-  std::vector<T> r(numElements(out));
-  if (sa == out && sb == out) {
-    for (size_t i = 0; i < r.size(); ++i)
-      r[i] = f(a[i], b[i]);
-    return r;
-  }
+template <typename F>
+static std::vector<int64_t> broadcastApply(const std::vector<int64_t> &a,
+                                           ArrayRef<int64_t> sa,
+                                           const std::vector<int64_t> &b,
+                                           ArrayRef<int64_t> sb,
+                                           ArrayRef<int64_t> out, F f) {
+  std::vector<int64_t> r(numElements(out));
   Shape ta = broadcastStrides(sa, out), tb = broadcastStrides(sb, out);
   forEachOffset2(out, ta, tb, [&](int64_t i, int64_t ia, int64_t ib) {
     r[i] = f(a[ia], b[ib]);
@@ -195,8 +225,8 @@ static std::vector<T> broadcastApply(const std::vector<T> &a,
   return r;
 }
 
-/// Evaluates a binary op: `ff` on doubles when the operands are floats, `fi`
-/// on int64 otherwise.
+/// Evaluates a binary op: `ff` on doubles when the operands are floats
+/// (split over the threads), `fi` on int64 otherwise.
 template <typename FF, typename FI>
 static LogicalResult binary(Operation *op, Evaluator &ev, FF ff, FI fi) {
   const Tensor &a = ev.get(op->getOperand(0));
@@ -205,9 +235,12 @@ static LogicalResult binary(Operation *op, Evaluator &ev, FF ff, FI fi) {
   DType rt = dtypeOfValue(res);
   ArrayRef<int64_t> out = shapeOf(res);
   if (isFloat(a.dtype())) {
-    auto r = broadcastApply(a.toDoubles(), a.shape(), b.toDoubles(), b.shape(),
-                            out, ff);
-    ev.set(res, Tensor::fromDoubles(rt, out, r));
+    Tensor r = Tensor::uninitialized(rt, out);
+    Shape ta = broadcastStrides(a.shape(), out), tb = broadcastStrides(b.shape(), out);
+    parallelFor(numElements(out), grainFor(16), [&](int64_t begin, int64_t end) {
+      mapDoubles(a, ta, b, tb, r, out, begin, end, ff);
+    });
+    ev.set(res, std::move(r));
   } else {
     auto r = broadcastApply(a.toInts(), a.shape(), b.toInts(), b.shape(), out,
                             fi);

@@ -13,9 +13,11 @@
 #define LIB_REFERENCE_KERNELS_H
 
 #include "dfa/Reference/Evaluator.h"
+#include "dfa/Support/Parallel.h"
 
 #include "dialects/Graph/GraphOps.h"
 
+#include <algorithm>
 #include <tuple>
 
 namespace dfa::ref {
@@ -27,26 +29,40 @@ DType dtypeOfValue(mlir::Value v);
 /// Shape of a tensor-typed value.
 llvm::ArrayRef<int64_t> shapeOf(mlir::Value v);
 
-/// Iterates over every index of `shape` (row-major), calling
+/// Iterates over the indices [begin, end) of `shape` (row-major), calling
 /// f(outIndex, offA, offB) where offA/offB advance by the given strides (in
 /// elements; 0 for a broadcast dim).
 template <typename F>
-void forEachOffset2(llvm::ArrayRef<int64_t> shape, llvm::ArrayRef<int64_t> sa,
-                    llvm::ArrayRef<int64_t> sb, F f) {
+void forEachOffset2In(llvm::ArrayRef<int64_t> shape, llvm::ArrayRef<int64_t> sa,
+                      llvm::ArrayRef<int64_t> sb, int64_t begin, int64_t end,
+                      F f) {
   int64_t rank = shape.size();
-  int64_t n = numElements(shape);
-  if (n == 0)
+  if (begin >= end)
     return;
   if (rank == 0) {
     f(0, 0, 0);
     return;
   }
   Shape idx(rank, 0);
+  int64_t rem = begin, offA = 0, offB = 0;
+  for (int64_t d = rank - 1; d >= 0; --d) {
+    idx[d] = rem % shape[d];
+    rem /= shape[d];
+    offA += idx[d] * sa[d];
+    offB += idx[d] * sb[d];
+  }
   int64_t inner = shape[rank - 1], ia = sa[rank - 1], ib = sb[rank - 1];
-  int64_t offA = 0, offB = 0;
-  for (int64_t out = 0; out < n; out += inner) {
-    for (int64_t j = 0; j < inner; ++j)
-      f(out + j, offA + j * ia, offB + j * ib);
+  // offA/offB: the offsets of the current row's first element.
+  offA -= idx[rank - 1] * ia;
+  offB -= idx[rank - 1] * ib;
+  for (int64_t i = begin;;) {
+    int64_t j0 = idx[rank - 1], stop = std::min(inner, j0 + (end - i));
+    for (int64_t j = j0; j < stop; ++j)
+      f(i + j - j0, offA + j * ia, offB + j * ib);
+    i += stop - j0;
+    if (i >= end)
+      return;
+    idx[rank - 1] = 0;
     for (int64_t d = rank - 2; d >= 0; --d) {
       offA += sa[d];
       offB += sb[d];
@@ -57,6 +73,26 @@ void forEachOffset2(llvm::ArrayRef<int64_t> shape, llvm::ArrayRef<int64_t> sa,
       idx[d] = 0;
     }
   }
+}
+
+/// forEachOffset2In over every index of `shape`.
+template <typename F>
+void forEachOffset2(llvm::ArrayRef<int64_t> shape, llvm::ArrayRef<int64_t> sa,
+                    llvm::ArrayRef<int64_t> sb, F f) {
+  forEachOffset2In(shape, sa, sb, 0, numElements(shape), f);
+}
+
+/// forEachOffset2 with the indices split over the threads in contiguous
+/// ranges; `f` must write only output element outIndex. `cost`: simple
+/// operations per element, which sizes the ranges.
+template <typename F>
+void parallelForEachOffset2(llvm::ArrayRef<int64_t> shape,
+                            llvm::ArrayRef<int64_t> sa,
+                            llvm::ArrayRef<int64_t> sb, int64_t cost, F f) {
+  parallelFor(numElements(shape), grainFor(cost),
+              [&](int64_t begin, int64_t end) {
+                forEachOffset2In(shape, sa, sb, begin, end, f);
+              });
 }
 
 /// Strides (in elements) that read an input of `inShape` broadcast to

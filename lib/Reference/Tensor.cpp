@@ -259,12 +259,32 @@ std::string dfa::ref::shapeString(llvm::ArrayRef<int64_t> shape) {
   return s;
 }
 
+/// At least one byte: an empty tensor's bytes() is still a pointer memcpy
+/// and friends may take (with a count of zero).
+static size_t storageBytes(DType dtype, llvm::ArrayRef<int64_t> shape) {
+  return std::max<size_t>(1, dfa::ref::numElements(shape) * dtypeSize(dtype));
+}
+
 Tensor::Tensor(DType dtype, llvm::ArrayRef<int64_t> shape)
     : type(dtype), dims(shape.begin(), shape.end()),
-      // At least one byte: an empty tensor's bytes() is still a pointer
-      // memcpy and friends may take (with a count of zero).
-      storage(std::make_shared<std::vector<uint8_t>>(std::max<size_t>(
-          1, ref::numElements(shape) * dtypeSize(dtype)))) {}
+      storage(new uint8_t[storageBytes(dtype, shape)]()) {}
+
+Tensor Tensor::uninitialized(DType dtype, llvm::ArrayRef<int64_t> shape) {
+  Tensor t;
+  t.type = dtype;
+  t.dims.assign(shape.begin(), shape.end());
+  t.storage.reset(new uint8_t[storageBytes(dtype, shape)]);
+  return t;
+}
+
+Tensor Tensor::adopt(DType dtype, llvm::ArrayRef<int64_t> shape,
+                     std::shared_ptr<uint8_t[]> bytes) {
+  Tensor t;
+  t.type = dtype;
+  t.dims.assign(shape.begin(), shape.end());
+  t.storage = std::move(bytes);
+  return t;
+}
 
 double Tensor::getDouble(int64_t i) const {
   switch (type) {
@@ -457,8 +477,11 @@ Tensor Tensor::reshaped(llvm::ArrayRef<int64_t> shape) const {
 
 Tensor Tensor::clone() const {
   Tensor r = *this;
-  if (storage)
-    r.storage = std::make_shared<std::vector<uint8_t>>(*storage);
+  if (storage) {
+    size_t n = storageBytes(type, dims);
+    r.storage.reset(new uint8_t[n]);
+    std::memcpy(r.storage.get(), storage.get(), n);
+  }
   return r;
 }
 

@@ -369,7 +369,8 @@ LogicalResult Executor::run(sched::ProgramOp program,
       FailureOr<Buffer *> b = describe(w.getBuffer());
       if (failed(b))
         return failure();
-      ref::Tensor value((*b)->dtype, (*b)->layout.shape);
+      ref::Tensor value =
+          ref::Tensor::uninitialized((*b)->dtype, (*b)->layout.shape);
       std::string err;
       if (!ref::readWeight(w.getFile(), w.getFileOffset(), w.getZstdBytes(),
                            value, err))

@@ -60,6 +60,7 @@ int main(int argc, char **argv) {
                  "STAGE:N), judging that stage's IR on the CPU reference");
   dfa::driver::addShapeFlags(app, r.model);
   dfa::driver::addMaxMemoryFlag(app, r.model);
+  dfa::driver::addThreadsFlag(app, r.model);
   dfa::driver::addQuietFlag(app, r.model.quiet);
   app.add_option("--specialize", r.model.specialize,
                  "Fix an input's value at compile time: NAME or NAME=FILE")
@@ -78,6 +79,8 @@ int main(int argc, char **argv) {
     return code == 0 ? 0 : int(dfa::bisect::Usage);
   }
   dfa::driver::applyMaxMemory(r.model, "dfa-bisect");
+  if (!dfa::driver::applyThreads(r.model, "dfa-bisect"))
+    return dfa::exitCode(dfa::Status::Usage);
   dfa::progress::init("dfa-bisect", r.model.quiet);
   if (!r.requests.empty())
     return dfa::driver::bisectRequestsMain(o);

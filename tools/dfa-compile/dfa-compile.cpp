@@ -41,6 +41,7 @@ int main(int argc, char **argv) {
   dfa::driver::addShapeFlags(app, o.model);
   dfa::driver::addBucketsFlag(app, o.model);
   dfa::driver::addMaxMemoryFlag(app, o.model);
+  dfa::driver::addThreadsFlag(app, o.model);
   dfa::driver::addQuietFlag(app, o.model.quiet);
   app.add_option("--specialize", o.model.specialize,
                  "Fix an input's value at compile time: NAME=FILE (.pb/.npy)")
@@ -84,6 +85,8 @@ int main(int argc, char **argv) {
     return code == 0 ? 0 : dfa::exitCode(dfa::Status::Usage);
   }
   dfa::driver::applyMaxMemory(o.model, "dfa-compile");
+  if (!dfa::driver::applyThreads(o.model, "dfa-compile"))
+    return dfa::exitCode(dfa::Status::Usage);
   dfa::progress::init("dfa-compile", o.model.quiet);
   return dfa::driver::compileMain(o);
 }

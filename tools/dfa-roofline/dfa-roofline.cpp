@@ -54,6 +54,7 @@ int main(int argc, char **argv) {
   dfa::driver::addBucketsFlag(app, o.model);
   dfa::driver::addMaxDimFlag(app, o.model);
   dfa::driver::addMaxMemoryFlag(app, o.model);
+  dfa::driver::addThreadsFlag(app, o.model);
   dfa::driver::addQuietFlag(app, o.model.quiet);
   app.add_option("--llm", o.llm,
                  "LLM mode for a decoder with a KV cache: sweep prefill "
@@ -100,6 +101,8 @@ int main(int argc, char **argv) {
     return code == 0 ? 0 : dfa::exitCode(dfa::Status::Usage);
   }
   dfa::driver::applyMaxMemory(o.model, "dfa-roofline");
+  if (!dfa::driver::applyThreads(o.model, "dfa-roofline"))
+    return dfa::exitCode(dfa::Status::Usage);
   dfa::progress::init("dfa-roofline", o.model.quiet);
   return dfa::driver::rooflineMain(o);
 }

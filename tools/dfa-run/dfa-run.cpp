@@ -55,6 +55,7 @@ int main(int argc, char **argv) {
   dfa::driver::addShapeFlags(app, o.model);
   dfa::driver::addMaxDimFlag(app, o.model);
   dfa::driver::addMaxMemoryFlag(app, o.model);
+  dfa::driver::addThreadsFlag(app, o.model);
   dfa::driver::addQuietFlag(app, o.model.quiet);
   app.add_option("--specialize", o.model.specialize,
                  "Fix an input's value at compile time: NAME (from --inputs) "
@@ -85,6 +86,8 @@ int main(int argc, char **argv) {
   o.timeOnly |= o.model.noWeights;
   o.explicitTolerance = app.count("--rtol") + app.count("--atol") > 0;
   dfa::driver::applyMaxMemory(o.model, "dfa-run");
+  if (!dfa::driver::applyThreads(o.model, "dfa-run"))
+    return dfa::exitCode(dfa::Status::Usage);
   dfa::progress::init("dfa-run", o.model.quiet);
   if (!o.requests.empty())
     return dfa::driver::requestsMain(o);

@@ -14,10 +14,13 @@
 
 #include "dfa/Driver/Tools.h"
 #include "dfa/Support/Limits.h"
+#include "dfa/Support/Parallel.h"
 #include "dfa/Support/Progress.h"
 #include "dfa/Transforms/Faults.h"
 
 #include <CLI/CLI.hpp>
+
+#include <cstdlib>
 
 namespace dfa::driver {
 
@@ -85,6 +88,34 @@ inline void applyMaxMemory(const ModelFlags &flags, llvm::StringRef tool) {
     (void)limits::parseSize(flags.maxMemory, bytes);
   limits::setMaxMemory(bytes);
   limits::enforceMaxMemory(tool);
+}
+
+/// --threads N: the CPU reference's threads (dfa/Support/Parallel.h).
+inline void addThreadsFlag(CLI::App &app, ModelFlags &flags) {
+  app.add_option("--threads", flags.threads,
+                 "Threads of the CPU reference (its BLAS and its loops; "
+                 "default: DFA_THREADS, else every core). Results are "
+                 "bit-identical for any count")
+      ->check(CLI::Range(1, 1024));
+}
+
+/// Sets the thread count of --threads, else a valid DFA_THREADS; a
+/// malformed DFA_THREADS is a usage error (false, after a message).
+inline bool applyThreads(const ModelFlags &flags, llvm::StringRef tool) {
+  if (flags.threads > 0) {
+    setThreadCount(flags.threads);
+    return true;
+  }
+  if (const char *env = std::getenv("DFA_THREADS")) {
+    std::string error;
+    std::optional<int> n = parseThreadCount(env, error);
+    if (!n) {
+      llvm::errs() << tool << ": error: DFA_THREADS=" << error << "\n";
+      return false;
+    }
+    setThreadCount(*n);
+  }
+  return true;
 }
 
 /// --inject FAULT, checked against knownFaults().

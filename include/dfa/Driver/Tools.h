@@ -34,6 +34,8 @@ struct ModelFlags {
   bool noWeights = false;
   /// `--max-memory` as given ("" for the default; dfa/Support/Limits.h).
   std::string maxMemory;
+  /// --threads N (0: not given; DFA_THREADS or every core).
+  int threads = 0;
   /// `--quiet`: no progress line (dfa/Support/Progress.h).
   bool quiet = false;
 };

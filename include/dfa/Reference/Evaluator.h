@@ -91,7 +91,9 @@ private:
 };
 
 /// Reads a weight's bytes (zstd-compressed when `zstdBytes` is given) at
-/// `offset` of `file` into `t`, which has the weight's type and shape.
+/// `offset` of `file` into `t`, which has the weight's type and shape. An
+/// uncompressed weight may instead become a copy-on-write mapping of the
+/// file (t's storage is replaced): no copy, and no bytes until touched.
 bool readWeight(llvm::StringRef file, uint64_t offset,
                 std::optional<uint64_t> zstdBytes, Tensor &t,
                 std::string &error);

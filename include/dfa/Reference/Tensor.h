@@ -99,6 +99,12 @@ public:
   Tensor() = default;
   /// A zero-filled tensor.
   Tensor(DType dtype, llvm::ArrayRef<int64_t> shape);
+  /// A tensor whose bytes are not set: for a kernel that writes them all.
+  static Tensor uninitialized(DType dtype, llvm::ArrayRef<int64_t> shape);
+  /// A tensor over bytes something else owns, which `bytes` keeps alive (a
+  /// mapped file); they must hold the whole tensor and be writable.
+  static Tensor adopt(DType dtype, llvm::ArrayRef<int64_t> shape,
+                      std::shared_ptr<uint8_t[]> bytes);
 
   bool defined() const { return storage != nullptr; }
   DType dtype() const { return type; }
@@ -107,8 +113,8 @@ public:
   int64_t numElements() const { return ref::numElements(dims); }
   size_t byteSize() const { return numElements() * dtypeSize(type); }
 
-  uint8_t *bytes() { return storage->data(); }
-  const uint8_t *bytes() const { return storage->data(); }
+  uint8_t *bytes() { return storage.get(); }
+  const uint8_t *bytes() const { return storage.get(); }
   template <typename T> T *data() { return reinterpret_cast<T *>(bytes()); }
   template <typename T> const T *data() const {
     return reinterpret_cast<const T *>(bytes());
@@ -141,7 +147,7 @@ public:
 private:
   DType type = DType::F32;
   Shape dims;
-  std::shared_ptr<std::vector<uint8_t>> storage;
+  std::shared_ptr<uint8_t[]> storage;
 };
 
 } // namespace dfa::ref

@@ -1,10 +1,13 @@
-//===- GemmTest.cpp - blocked GEMM against the naive loop -------------------===//
+//===- GemmTest.cpp - the reference's GEMM against the naive loop -----------===//
 
 #include "Gemm.h"
+
+#include "dfa/Support/Parallel.h"
 
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <cstring>
 #include <random>
 #include <vector>
 
@@ -30,10 +33,10 @@ std::vector<float> transpose(const std::vector<float> &m, int64_t rows,
 }
 } // namespace
 
-TEST_CASE("blocked gemm matches the triple loop", "[gemm]") {
+TEST_CASE("gemm matches the triple loop", "[gemm]") {
   std::mt19937 rng(7);
-  // Shapes that straddle the block sizes (64, 256, 512) and the 4-row
-  // micro-kernel, including remainders of one.
+  // Shapes that straddle BLAS block and micro-tile sizes, including
+  // remainders of one.
   auto shape = GENERATE(std::make_tuple(1, 1, 1), std::make_tuple(5, 3, 7),
                         std::make_tuple(65, 513, 257),
                         std::make_tuple(130, 70, 300),
@@ -80,7 +83,7 @@ TEST_CASE("a narrow accumulator rounds every partial sum", "[gemm]") {
   gemmRounded(1, 1, K, A.data(), K, false, B.data(), 1, false, C.data(), 1,
               7, 8);
   REQUIRE(C[0] == 256.0f);
-  // With an f32-wide format it agrees with the blocked gemm, transposes too.
+  // With an f32-wide format it agrees with the triple loop, transposes too.
   std::mt19937 rng(3);
   int64_t M = 5, N = 7, k = 33;
   auto X = randomMatrix(M * k, rng), Y = randomMatrix(k * N, rng);
@@ -91,4 +94,42 @@ TEST_CASE("a narrow accumulator rounds every partial sum", "[gemm]") {
               23, 8);
   for (int64_t i = 0; i < M * N; ++i)
     REQUIRE(std::fabs(got[i] - want[i]) <= 1e-5f);
+}
+
+TEST_CASE("an empty product is zeros", "[gemm]") {
+  std::vector<float> C(6, -7.0f);
+  gemm(2, 3, 0, nullptr, 1, false, nullptr, 3, false, C.data(), 3);
+  for (float c : C)
+    REQUIRE(c == 0.0f);
+}
+
+TEST_CASE("gemm is bit-identical for any thread count", "[gemm][threads]") {
+  // The BLAS splits the output over threads, never k: every element's sum
+  // runs in one order. Shapes big enough that OpenBLAS does use threads,
+  // with edges that fall in different threads' ranges.
+  std::mt19937 rng(11);
+  auto shape = GENERATE(std::make_tuple(257, 263, 517),
+                        std::make_tuple(1, 4099, 1031),
+                        std::make_tuple(1031, 3, 777),
+                        std::make_tuple(96, 96, 4096));
+  auto [M, N, K] = shape;
+  auto A = randomMatrix(M * K, rng), B = randomMatrix(K * N, rng);
+  std::vector<double> Ad(A.begin(), A.end()), Bd(B.begin(), B.end());
+  int saved = dfa::threadCount();
+  std::vector<float> one(M * N);
+  std::vector<double> oneD(M * N);
+  dfa::setThreadCount(1);
+  gemm(M, N, K, A.data(), K, false, B.data(), N, false, one.data(), N);
+  gemm(M, N, K, Ad.data(), K, false, Bd.data(), N, false, oneD.data(), N);
+  for (int threads : {2, 3, 4}) {
+    dfa::setThreadCount(threads);
+    std::vector<float> many(M * N);
+    std::vector<double> manyD(M * N);
+    gemm(M, N, K, A.data(), K, false, B.data(), N, false, many.data(), N);
+    gemm(M, N, K, Ad.data(), K, false, Bd.data(), N, false, manyD.data(), N);
+    CAPTURE(threads);
+    REQUIRE(std::memcmp(one.data(), many.data(), one.size() * sizeof(float)) == 0);
+    REQUIRE(std::memcmp(oneD.data(), manyD.data(), oneD.size() * sizeof(double)) == 0);
+  }
+  dfa::setThreadCount(saved);
 }
