@@ -344,8 +344,14 @@ void depthwise(const T *x, const T *filter, int64_t N, int64_t C, int64_t Fg,
             w, kd, kh, kw,
             [&](int64_t o, int64_t from, int64_t cnt) {
               int64_t s = w.stride[2];
-              for (int64_t j = 0; j < cnt; ++j)
-                dst[o + j] += wt * src[from + j * s];
+              T *d = dst + o;
+              const T *x = src + from;
+              if (s == 1) // a loop of its own, which vectorizes
+                for (int64_t j = 0; j < cnt; ++j)
+                  d[j] += wt * x[j];
+              else
+                for (int64_t j = 0; j < cnt; ++j)
+                  d[j] += wt * x[j * s];
             },
             [](int64_t, int64_t) {});
       }
@@ -417,14 +423,14 @@ void convGroups(const EvalOptions &o, ConvOp op, const T *x, const T *f,
   // thread count.
   int64_t jobs = N * G;
   parallelFor(jobs, grainFor(2 * Fg * O * K), [&](int64_t begin, int64_t end) {
-    std::unique_ptr<T[]> col(new T[pointwise ? 0 : K * O]);
+    Scratch<T> col(pointwise ? 0 : K * O);
     for (int64_t j = begin; j < end; ++j) {
       int64_t n = j / G, g = j % G;
       const T *in = x + (n * C + g * Cg) * I;
       if (!pointwise)
-        im2col(in, Cg, w, col.get());
+        im2col(in, Cg, w, col.data());
       contract(o, Fg, O, K, f + g * Fg * K, K, false,
-               pointwise ? in : col.get(), O, false,
+               pointwise ? in : col.data(), O, false,
                out + (n * F + g * Fg) * O, O, fp32MatmulOf(op));
     }
   });
@@ -437,7 +443,7 @@ Tensor conv(const EvalOptions &o, ConvOp op, const Tensor &x, const Tensor &f, c
                       op.getStrides(), op.getPads(), op.getDilations());
   int64_t N = x.shape()[0], C = x.shape()[1], F = f.shape()[0];
   int64_t G = op.getGroup(), Cg = C / G, Fg = F / G;
-  int64_t K = Cg * w.kSize(), O = w.outSize(), I = w.inSize();
+  int64_t O = w.outSize();
   Operand<T> vx(x), vf(f);
   Result<T> res(x.dtype(), outShape);
   T *out = res.data();
@@ -468,7 +474,7 @@ Tensor convTranspose(const EvalOptions &o, ConvTransposeOp op, const Tensor &x, 
   Result<T> res(x.dtype(), outShape, /*zeroed=*/true); // col2im adds into it
   T *out = res.data();
   parallelFor(N * G, grainFor(2 * K * O * Cg), [&](int64_t begin, int64_t end) {
-    std::vector<T> col(K * O);
+    Scratch<T> col(K * O);
     for (int64_t j = begin; j < end; ++j) {
       int64_t n = j / G, g = j % G;
       // col[K, O] = W_g^T[K, Cg] * x_g[Cg, O]

@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Kernels.h"
+#include "VectorMath.h"
 
 #include <cmath>
 #include <cstring>
@@ -65,22 +66,52 @@ static void mapDoubles(const Tensor &a, ArrayRef<int64_t> sa, const Tensor &b,
   }
 }
 
-/// Float unary ops compute in double and round once to the result type;
-/// the elements are split over the threads.
-template <typename F>
-static LogicalResult unary(Operation *op, Evaluator &ev, F f) {
+/// Float unary ops compute in double and round once to the result type, a
+/// block of elements at a time: `block(x, tmp, n, precise)` maps x[0..n) in
+/// place (tmp is scratch of the same length; `precise` for float64
+/// results, vmath::apply). The elements are split over the threads.
+template <typename B>
+static LogicalResult unaryBlocks(Operation *op, Evaluator &ev, B block) {
   const Tensor &in = ev.get(op->getOperand(0));
   Tensor out = Tensor::uninitialized(dtypeOfValue(op->getResult(0)), in.shape());
-  Shape flat{in.numElements()}, unit{1};
+  constexpr int64_t kBlock = 256;
+  bool precise = out.dtype() == DType::F64;
   parallelFor(in.numElements(), grainFor(16), [&](int64_t begin, int64_t end) {
-    mapDoubles(in, unit, in, unit, out, flat, begin, end,
-               [&](double x, double) { return f(x); });
+    double x[kBlock], tmp[kBlock];
+    for (int64_t b = begin; b < end; b += kBlock) {
+      int64_t n = std::min(kBlock, end - b);
+      if (in.dtype() == DType::F32)
+        for (int64_t i = 0; i < n; ++i)
+          x[i] = in.data<float>()[b + i];
+      else if (in.dtype() == DType::F64)
+        std::memcpy(x, in.data<double>() + b, n * sizeof(double));
+      else
+        for (int64_t i = 0; i < n; ++i)
+          x[i] = in.getDouble(b + i);
+      block(x, tmp, n, precise);
+      if (out.dtype() == DType::F32)
+        for (int64_t i = 0; i < n; ++i)
+          out.data<float>()[b + i] = float(x[i]);
+      else if (out.dtype() == DType::F64)
+        std::memcpy(out.data<double>() + b, x, n * sizeof(double));
+      else
+        for (int64_t i = 0; i < n; ++i)
+          out.setDouble(b + i, x[i]);
+    }
   });
   ev.set(op->getResult(0), std::move(out));
   return success();
 }
 
-static double sigmoid(double x) { return 1.0 / (1.0 + std::exp(-x)); }
+/// A unary op of a scalar function f.
+template <typename F>
+static LogicalResult unary(Operation *op, Evaluator &ev, F f) {
+  return unaryBlocks(op, ev, [&](double *x, double *, int64_t n, bool) {
+    for (int64_t i = 0; i < n; ++i)
+      x[i] = f(x[i]);
+  });
+}
+
 static double softplus(double x) {
   return x > 20 ? x : std::log1p(std::exp(x));
 }
@@ -89,6 +120,63 @@ static double softplus(double x) {
   template <> LogicalResult dfa::ref::evalOp<OP>(OP op, Evaluator & ev) {     \
     return unary(op, ev, [&](double x) -> double { return __VA_ARGS__; });        \
   }
+
+/// A unary op of a vmath function, x = fn(x).
+#define DFA_UNARY_VMATH(OP, FN)                                                \
+  template <> LogicalResult dfa::ref::evalOp<OP>(OP op, Evaluator & ev) {     \
+    return unaryBlocks(op, ev, [](double *x, double *, int64_t n, bool p) {     \
+      vmath::apply(vmath::Fn::FN, x, n, p);                                    \
+    });                                                                        \
+  }
+DFA_UNARY_VMATH(ErfOp, Erf)
+DFA_UNARY_VMATH(ExpOp, Exp)
+DFA_UNARY_VMATH(LogOp, Log)
+DFA_UNARY_VMATH(TanhOp, Tanh)
+#undef DFA_UNARY_VMATH
+
+/// x = 1 / (1 + exp(-x)).
+template <>
+LogicalResult dfa::ref::evalOp<SigmoidOp>(SigmoidOp op, Evaluator &ev) {
+  return unaryBlocks(op, ev, [](double *x, double *, int64_t n, bool p) {
+    for (int64_t i = 0; i < n; ++i)
+      x[i] = -x[i];
+    vmath::apply(vmath::Fn::Exp, x, n, p);
+    for (int64_t i = 0; i < n; ++i)
+      x[i] = 1.0 / (1.0 + x[i]);
+  });
+}
+
+/// x = x * sigmoid(x) = x * (1 / (1 + exp(-x))).
+template <>
+LogicalResult dfa::ref::evalOp<SiluOp>(SiluOp op, Evaluator &ev) {
+  return unaryBlocks(op, ev, [](double *x, double *e, int64_t n, bool p) {
+    for (int64_t i = 0; i < n; ++i)
+      e[i] = -x[i];
+    vmath::apply(vmath::Fn::Exp, e, n, p);
+    for (int64_t i = 0; i < n; ++i)
+      x[i] = x[i] * (1.0 / (1.0 + e[i]));
+  });
+}
+
+/// x = 0.5 x (1 + erf(x / sqrt 2)), or with tanh's approximation
+/// 0.5 x (1 + tanh(sqrt(2 / pi) (x + 0.044715 x^3))).
+template <>
+LogicalResult dfa::ref::evalOp<GeluOp>(GeluOp op, Evaluator &ev) {
+  bool tanhApprox = op.getTanhApprox();
+  return unaryBlocks(op, ev, [&](double *x, double *t, int64_t n, bool p) {
+    if (tanhApprox) {
+      for (int64_t i = 0; i < n; ++i)
+        t[i] = std::sqrt(2 / M_PI) * (x[i] + 0.044715 * x[i] * x[i] * x[i]);
+      vmath::apply(vmath::Fn::Tanh, t, n, p);
+    } else {
+      for (int64_t i = 0; i < n; ++i)
+        t[i] = x[i] / std::sqrt(2.0);
+      vmath::apply(vmath::Fn::Erf, t, n, p);
+    }
+    for (int64_t i = 0; i < n; ++i)
+      x[i] = 0.5 * x[i] * (1 + t[i]);
+  });
+}
 
 template <>
 LogicalResult dfa::ref::evalOp<BitwiseNotOp>(BitwiseNotOp op, Evaluator &ev) {
@@ -110,38 +198,27 @@ DFA_UNARY(AtanhOp, std::atanh(x))
 DFA_UNARY(CeilOp, std::ceil(x))
 DFA_UNARY(CosOp, std::cos(x))
 DFA_UNARY(CoshOp, std::cosh(x))
-DFA_UNARY(ErfOp, std::erf(x))
-DFA_UNARY(ExpOp, std::exp(x))
 DFA_UNARY(FloorOp, std::floor(x))
 DFA_UNARY(HardSwishOp, x * std::max(0.0, std::min(1.0, x / 6.0 + 0.5)))
-DFA_UNARY(LogOp, std::log(x))
 DFA_UNARY(MishOp, x * std::tanh(softplus(x)))
 DFA_UNARY(NegOp, -x)
 DFA_UNARY(NotOp, x == 0 ? 1.0 : 0.0)
 DFA_UNARY(ReciprocalOp, 1.0 / x)
 DFA_UNARY(ReluOp, x > 0 ? x : (std::isnan(x) ? x : 0.0))
 DFA_UNARY(RoundOp, std::nearbyint(x))
-DFA_UNARY(SigmoidOp, sigmoid(x))
 DFA_UNARY(SignOp, x > 0 ? 1.0 : (x < 0 ? -1.0 : x))
-DFA_UNARY(SiluOp, x * sigmoid(x))
 DFA_UNARY(SinOp, std::sin(x))
 DFA_UNARY(SinhOp, std::sinh(x))
 DFA_UNARY(SoftplusOp, softplus(x))
 DFA_UNARY(SoftsignOp, x / (1.0 + std::fabs(x)))
 DFA_UNARY(SqrtOp, std::sqrt(x))
 DFA_UNARY(TanOp, std::tan(x))
-DFA_UNARY(TanhOp, std::tanh(x))
 
 DFA_UNARY(CeluOp, [&] {
   double a = op.getAlpha().convertToDouble();
   return std::max(0.0, x) + std::min(0.0, a * (std::exp(x / a) - 1.0));
 }())
 DFA_UNARY(EluOp, x > 0 ? x : op.getAlpha().convertToDouble() * (std::exp(x) - 1))
-DFA_UNARY(GeluOp, op.getTanhApprox()
-                      ? 0.5 * x *
-                            (1 + std::tanh(std::sqrt(2 / M_PI) *
-                                           (x + 0.044715 * x * x * x)))
-                      : 0.5 * x * (1 + std::erf(x / std::sqrt(2.0))))
 DFA_UNARY(HardSigmoidOp,
           std::max(0.0, std::min(1.0, op.getAlpha().convertToDouble() * x +
                                           op.getBeta().convertToDouble())))
@@ -237,8 +314,10 @@ static LogicalResult binary(Operation *op, Evaluator &ev, FF ff, FI fi) {
   if (isFloat(a.dtype())) {
     Tensor r = Tensor::uninitialized(rt, out);
     Shape ta = broadcastStrides(a.shape(), out), tb = broadcastStrides(b.shape(), out);
+    Shape dims(out);
+    coalesceDims(dims, ta, tb);
     parallelFor(numElements(out), grainFor(16), [&](int64_t begin, int64_t end) {
-      mapDoubles(a, ta, b, tb, r, out, begin, end, ff);
+      mapDoubles(a, ta, b, tb, r, dims, begin, end, ff);
     });
     ev.set(res, std::move(r));
   } else {

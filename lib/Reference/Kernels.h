@@ -18,6 +18,7 @@
 #include "dialects/Graph/GraphOps.h"
 
 #include <algorithm>
+#include <memory>
 #include <tuple>
 
 namespace dfa::ref {
@@ -57,8 +58,20 @@ void forEachOffset2In(llvm::ArrayRef<int64_t> shape, llvm::ArrayRef<int64_t> sa,
   offB -= idx[rank - 1] * ib;
   for (int64_t i = begin;;) {
     int64_t j0 = idx[rank - 1], stop = std::min(inner, j0 + (end - i));
-    for (int64_t j = j0; j < stop; ++j)
-      f(i + j - j0, offA + j * ia, offB + j * ib);
+    // The common stride pairs get loops of their own, which the compiler
+    // vectorizes when f is simple.
+    if (ia == 1 && ib == 1)
+      for (int64_t j = j0; j < stop; ++j)
+        f(i + j - j0, offA + j, offB + j);
+    else if (ia == 1 && ib == 0)
+      for (int64_t j = j0; j < stop; ++j)
+        f(i + j - j0, offA + j, offB);
+    else if (ia == 0 && ib == 1)
+      for (int64_t j = j0; j < stop; ++j)
+        f(i + j - j0, offA, offB + j);
+    else
+      for (int64_t j = j0; j < stop; ++j)
+        f(i + j - j0, offA + j * ia, offB + j * ib);
     i += stop - j0;
     if (i >= end)
       return;
@@ -73,6 +86,37 @@ void forEachOffset2In(llvm::ArrayRef<int64_t> shape, llvm::ArrayRef<int64_t> sa,
       idx[d] = 0;
     }
   }
+}
+
+/// Merges adjacent dims of `shape` that both stride vectors walk as one
+/// (sa[d] == sa[d+1] * shape[d+1], likewise sb), and drops dims of size 1:
+/// the same offsets for every row-major index, in longer rows.
+inline void coalesceDims(Shape &shape, Shape &sa, Shape &sb) {
+  Shape s, a, b;
+  for (size_t d = 0; d < shape.size(); ++d) {
+    if (shape[d] == 1)
+      continue;
+    if (!s.empty() && a.back() == sa[d] * shape[d] &&
+        b.back() == sb[d] * shape[d]) {
+      s.back() *= shape[d];
+      a.back() = sa[d];
+      b.back() = sb[d];
+      continue;
+    }
+    s.push_back(shape[d]);
+    a.push_back(sa[d]);
+    b.push_back(sb[d]);
+  }
+  if (s.empty() && numElements(shape) == 1) {
+    s.push_back(1);
+    a.push_back(0);
+    b.push_back(0);
+  }
+  if (numElements(shape) == 0) // keep an empty shape empty
+    return;
+  shape = std::move(s);
+  sa = std::move(a);
+  sb = std::move(b);
 }
 
 /// forEachOffset2In over every index of `shape`.
@@ -148,6 +192,59 @@ inline Window3 window3(llvm::ArrayRef<int64_t> inShape,
   }
   return w;
 }
+
+/// Scratch memory for a kernel's temporaries (im2col columns): a buffer per
+/// thread, kept between calls, so that a model's hundred convolutions do not
+/// each fault in fresh pages. One Scratch at a time per thread takes the
+/// kept buffer (a nested one gets its own); a buffer past 256 MiB is freed
+/// when its Scratch ends rather than kept.
+template <typename T> class Scratch {
+public:
+  explicit Scratch(size_t n) : bytes(n * sizeof(T)) {
+    Kept &k = kept();
+    if (!k.busy) {
+      k.busy = true;
+      owner = true;
+      if (k.size < bytes) {
+        k.buffer.reset();
+        k.buffer.reset(new uint8_t[bytes]);
+        k.size = bytes;
+      }
+      ptr = reinterpret_cast<T *>(k.buffer.get());
+    } else {
+      own.reset(new uint8_t[bytes]);
+      ptr = reinterpret_cast<T *>(own.get());
+    }
+  }
+  ~Scratch() {
+    if (!owner)
+      return;
+    Kept &k = kept();
+    k.busy = false;
+    if (k.size > (size_t(256) << 20)) {
+      k.buffer.reset();
+      k.size = 0;
+    }
+  }
+  Scratch(const Scratch &) = delete;
+  Scratch &operator=(const Scratch &) = delete;
+  T *data() { return ptr; }
+
+private:
+  struct Kept {
+    std::unique_ptr<uint8_t[]> buffer;
+    size_t size = 0;
+    bool busy = false;
+  };
+  static Kept &kept() {
+    static thread_local Kept k;
+    return k;
+  }
+  size_t bytes;
+  bool owner = false;
+  std::unique_ptr<uint8_t[]> own;
+  T *ptr = nullptr;
+};
 
 } // namespace dfa::ref
 

@@ -136,21 +136,31 @@ LogicalResult dfa::ref::evalOp<BatchNormOp>(BatchNormOp op, Evaluator &ev) {
   return success();
 }
 
-/// Normalizes each group of `len` consecutive elements to zero mean and unit
-/// variance.
+/// Normalizes the group of `len` consecutive elements at p to zero mean and
+/// unit variance.
+static void normalizeGroup(double *p, int64_t len, double eps) {
+  double mean = 0, var = 0;
+  for (int64_t k = 0; k < len; ++k)
+    mean += p[k];
+  mean /= len;
+  for (int64_t k = 0; k < len; ++k)
+    var += (p[k] - mean) * (p[k] - mean);
+  var /= len;
+  double inv = 1.0 / std::sqrt(var + eps);
+  for (int64_t k = 0; k < len; ++k)
+    p[k] = (p[k] - mean) * inv;
+}
+
+/// normalizeGroup over each group of `len` consecutive elements of v, the
+/// groups split over the threads.
 static void normalizeGroups(std::vector<double> &v, int64_t len, double eps) {
-  for (size_t g = 0; g * len < v.size(); ++g) {
-    double *p = v.data() + g * len, mean = 0, var = 0;
-    for (int64_t k = 0; k < len; ++k)
-      mean += p[k];
-    mean /= len;
-    for (int64_t k = 0; k < len; ++k)
-      var += (p[k] - mean) * (p[k] - mean);
-    var /= len;
-    double inv = 1.0 / std::sqrt(var + eps);
-    for (int64_t k = 0; k < len; ++k)
-      p[k] = (p[k] - mean) * inv;
-  }
+  if (len <= 0)
+    return;
+  int64_t groups = int64_t(v.size()) / len;
+  parallelFor(groups, grainFor(4 * len), [&](int64_t begin, int64_t end) {
+    for (int64_t g = begin; g < end; ++g)
+      normalizeGroup(v.data() + g * len, len, eps);
+  });
 }
 
 template <>
@@ -175,23 +185,50 @@ LogicalResult dfa::ref::evalOp<InstanceNormOp>(InstanceNormOp op, Evaluator &ev)
 template <>
 LogicalResult dfa::ref::evalOp<LayerNormOp>(LayerNormOp op, Evaluator &ev) {
   const Tensor &x = ev.get(op.getInput());
-  std::vector<double> v = x.toDoubles();
   ArrayRef<int64_t> norm = x.shape().drop_front(op.getAxis());
   int64_t len = numElements(norm);
-  normalizeGroups(v, len, op.getEpsilon().convertToDouble());
-  // scale and bias broadcast against the normalized dims.
-  auto apply = [&](Value param, bool mul) {
-    const Tensor &t = ev.get(param);
+  double eps = op.getEpsilon().convertToDouble();
+  // scale and bias broadcast against the normalized dims: their element
+  // for each position of a group.
+  auto param = [&](Value v, std::vector<double> &at) {
+    const Tensor &t = ev.get(v);
     std::vector<double> p = t.toDoubles();
     Shape st = broadcastStrides(t.shape(), norm);
-    std::vector<int64_t> off(len);
-    forEachOffset2(norm, st, st, [&](int64_t i, int64_t o, int64_t) { off[i] = o; });
-    for (size_t i = 0; i < v.size(); ++i)
-      v[i] = mul ? v[i] * p[off[i % len]] : v[i] + p[off[i % len]];
+    at.resize(len);
+    forEachOffset2(norm, st, st,
+                   [&](int64_t i, int64_t o, int64_t) { at[i] = p[o]; });
   };
-  apply(op.getScale(), true);
+  std::vector<double> scale, bias;
+  param(op.getScale(), scale);
   if (op.getBias())
-    apply(op.getBias(), false);
-  ev.set(op.getOutput(), Tensor::fromDoubles(x.dtype(), x.shape(), v));
+    param(op.getBias(), bias);
+  Tensor out = Tensor::uninitialized(x.dtype(), x.shape());
+  int64_t groups = len == 0 ? 0 : x.numElements() / len;
+  // Each group: normalized, times scale, plus bias, rounded once.
+  parallelFor(groups, grainFor(6 * len), [&](int64_t begin, int64_t end) {
+    std::vector<double> g(len);
+    for (int64_t i = begin; i < end; ++i) {
+      int64_t at = i * len;
+      if (x.dtype() == DType::F32)
+        for (int64_t k = 0; k < len; ++k)
+          g[k] = x.data<float>()[at + k];
+      else
+        for (int64_t k = 0; k < len; ++k)
+          g[k] = x.getDouble(at + k);
+      normalizeGroup(g.data(), len, eps);
+      for (int64_t k = 0; k < len; ++k)
+        g[k] = g[k] * scale[k];
+      if (!bias.empty())
+        for (int64_t k = 0; k < len; ++k)
+          g[k] = g[k] + bias[k];
+      if (x.dtype() == DType::F32)
+        for (int64_t k = 0; k < len; ++k)
+          out.data<float>()[at + k] = float(g[k]);
+      else
+        for (int64_t k = 0; k < len; ++k)
+          out.setDouble(at + k, g[k]);
+    }
+  });
+  ev.set(op.getOutput(), std::move(out));
   return success();
 }

@@ -35,6 +35,79 @@ Shape reduceStrides(ArrayRef<int64_t> in, ArrayRef<int64_t> axes) {
   return st;
 }
 
+/// acc[o] = f(...f(f(init, x0, o), x1, o)..., o) over the elements of x
+/// that reduce (over `axes`, sorted) into output o, in row-major order of
+/// x. The outputs are split over the threads: each keeps that order, so the
+/// sums do not depend on the count. The outputs after the last reduced axis
+/// form contiguous rows of `inner`, accumulated a row at a time; when the
+/// last axis reduces (inner 1), each output reads contiguous runs.
+template <typename T, typename F>
+void accumulate(const T *x, ArrayRef<int64_t> shape, ArrayRef<int64_t> axes,
+                double *acc, double init, F f) {
+  int64_t rank = shape.size();
+  int64_t last = axes.empty() ? -1 : axes.back();
+  int64_t inner = 1;
+  for (int64_t d = last + 1; d < rank; ++d)
+    inner *= shape[d];
+  // The dims before the last reduced one: kept ones index the output
+  // groups, reduced ones (and the last) are walked for each group.
+  Shape stride = rowMajorStrides(shape);
+  Shape keptDims, keptStrides, redDims, redStrides;
+  for (int64_t d = 0; d < last; ++d) {
+    if (llvm::is_contained(axes, d)) {
+      redDims.push_back(shape[d]);
+      redStrides.push_back(stride[d]);
+    } else {
+      keptDims.push_back(shape[d]);
+      keptStrides.push_back(stride[d]);
+    }
+  }
+  int64_t groups = numElements(keptDims), redOuter = numElements(redDims);
+  int64_t lastLen = last < 0 ? 1 : shape[last];
+  int64_t lastStride = last < 0 ? 0 : stride[last];
+  int64_t perGroup = redOuter * lastLen;
+  // Split over (group, chunk of the row): chunks of a long row go to
+  // different threads too.
+  int64_t chunk = std::max<int64_t>(1, std::min<int64_t>(inner, 4096));
+  int64_t chunks = (inner + chunk - 1) / chunk;
+  parallelFor(groups * chunks, grainFor(perGroup * chunk),
+              [&](int64_t begin, int64_t end) {
+    Shape idx(redDims.size());
+    for (int64_t gc = begin; gc < end; ++gc) {
+      int64_t g = gc / chunks, j0 = gc % chunks * chunk;
+      int64_t j1 = std::min(inner, j0 + chunk);
+      int64_t base = 0;
+      for (int64_t d = keptDims.size() - 1, r = g; d >= 0; --d) {
+        base += r % keptDims[d] * keptStrides[d];
+        r /= keptDims[d];
+      }
+      double *out = acc + g * inner;
+      for (int64_t j = j0; j < j1; ++j)
+        out[j] = init;
+      std::fill(idx.begin(), idx.end(), 0);
+      for (int64_t ro = 0; ro < redOuter; ++ro) {
+        int64_t off = base;
+        for (size_t d = 0; d < redDims.size(); ++d)
+          off += idx[d] * redStrides[d];
+        for (int64_t k = 0; k < lastLen; ++k) {
+          const T *row = x + off + k * lastStride;
+          if (inner == 1) {
+            out[0] = f(out[0], double(row[0]), g);
+          } else {
+            for (int64_t j = j0; j < j1; ++j)
+              out[j] = f(out[j], double(row[j]), g * inner + j);
+          }
+        }
+        for (int64_t d = redDims.size() - 1; d >= 0; --d) {
+          if (++idx[d] < redDims[d])
+            break;
+          idx[d] = 0;
+        }
+      }
+    }
+  });
+}
+
 LogicalResult reduce(Operation *op, ArrayRef<int64_t> axes, Evaluator &ev,
                      Red kind) {
   const Tensor &x = ev.get(op->getOperand(0));
@@ -44,7 +117,6 @@ LogicalResult reduce(Operation *op, ArrayRef<int64_t> axes, Evaluator &ev,
   int64_t count = 1;
   for (int64_t a : axes)
     count *= x.shape()[a];
-  Shape st = reduceStrides(x.shape(), axes);
   DType dt = dtypeOfValue(res);
   bool isInt = !isFloat(x.dtype()) && kind != Red::Mean && kind != Red::L2 &&
                kind != Red::LogSum && kind != Red::LogSumExp;
@@ -70,6 +142,7 @@ LogicalResult reduce(Operation *op, ArrayRef<int64_t> axes, Evaluator &ev,
     int64_t init = kind == Red::Max ? lo : kind == Red::Min ? hi
                    : kind == Red::Prod ? 1 : 0;
     std::vector<int64_t> acc(n, init);
+    Shape st = reduceStrides(x.shape(), axes);
     forEachOffset2(x.shape(), st, st, [&](int64_t i, int64_t o, int64_t) {
       int64_t v = vx[i];
       switch (kind) {
@@ -85,40 +158,71 @@ LogicalResult reduce(Operation *op, ArrayRef<int64_t> axes, Evaluator &ev,
     return success();
   }
 
-  std::vector<double> vx = x.toDoubles();
-  // log-sum-exp is computed stably around the maximum of each group.
-  std::vector<double> shift(n, 0.0);
-  if (kind == Red::LogSumExp) {
-    std::fill(shift.begin(), shift.end(), -std::numeric_limits<double>::infinity());
-    forEachOffset2(x.shape(), st, st, [&](int64_t i, int64_t o, int64_t) {
-      shift[o] = std::max(shift[o], vx[i]);
-    });
-    for (double &s : shift)
-      if (std::isinf(s))
-        s = 0;
-  }
-  double init = kind == Red::Max ? -std::numeric_limits<double>::infinity()
-                : kind == Red::Min ? std::numeric_limits<double>::infinity()
-                : kind == Red::Prod ? 1.0 : 0.0;
-  std::vector<double> acc(n, init);
-  forEachOffset2(x.shape(), st, st, [&](int64_t i, int64_t o, int64_t) {
-    double v = vx[i];
+  // Floats accumulate in double; float32 and float64 are read in place,
+  // other formats through a double copy.
+  std::vector<double> copy;
+  if (x.dtype() != DType::F32 && x.dtype() != DType::F64)
+    copy = x.toDoubles();
+  std::vector<double> acc(n);
+  auto run = [&](auto *data) {
     switch (kind) {
-    case Red::Max: acc[o] = (std::isnan(v) || v > acc[o]) ? v : acc[o]; break;
-    case Red::Min: acc[o] = (std::isnan(v) || v < acc[o]) ? v : acc[o]; break;
-    case Red::Prod: acc[o] *= v; break;
-    case Red::L1: acc[o] += std::fabs(v); break;
-    case Red::L2: case Red::SumSquare: acc[o] += v * v; break;
-    case Red::LogSumExp: acc[o] += std::exp(v - shift[o]); break;
-    default: acc[o] += v; break;
+    case Red::Max:
+      return accumulate(data, x.shape(), axes, acc.data(),
+                        -std::numeric_limits<double>::infinity(),
+                        [](double a, double v, int64_t) {
+                          return (std::isnan(v) || v > a) ? v : a;
+                        });
+    case Red::Min:
+      return accumulate(data, x.shape(), axes, acc.data(),
+                        std::numeric_limits<double>::infinity(),
+                        [](double a, double v, int64_t) {
+                          return (std::isnan(v) || v < a) ? v : a;
+                        });
+    case Red::Prod:
+      return accumulate(data, x.shape(), axes, acc.data(), 1.0,
+                        [](double a, double v, int64_t) { return a * v; });
+    case Red::L1:
+      return accumulate(data, x.shape(), axes, acc.data(), 0.0,
+                        [](double a, double v, int64_t) {
+                          return a + std::fabs(v);
+                        });
+    case Red::L2:
+    case Red::SumSquare:
+      return accumulate(data, x.shape(), axes, acc.data(), 0.0,
+                        [](double a, double v, int64_t) { return a + v * v; });
+    case Red::LogSumExp: {
+      // Computed stably around the maximum of each group.
+      std::vector<double> shift(n);
+      accumulate(data, x.shape(), axes, shift.data(),
+                 -std::numeric_limits<double>::infinity(),
+                 [](double a, double v, int64_t) { return std::max(a, v); });
+      for (double &s : shift)
+        if (std::isinf(s))
+          s = 0;
+      accumulate(data, x.shape(), axes, acc.data(), 0.0,
+                 [&](double a, double v, int64_t o) {
+                   return a + std::exp(v - shift[o]);
+                 });
+      for (int64_t o = 0; o < n; ++o)
+        acc[o] = std::log(acc[o]) + shift[o];
+      return;
     }
-  });
+    default:
+      return accumulate(data, x.shape(), axes, acc.data(), 0.0,
+                        [](double a, double v, int64_t) { return a + v; });
+    }
+  };
+  if (x.dtype() == DType::F32)
+    run(x.data<float>());
+  else if (x.dtype() == DType::F64)
+    run(x.data<double>());
+  else
+    run(static_cast<const double *>(copy.data()));
   for (int64_t o = 0; o < n; ++o) {
     switch (kind) {
     case Red::Mean: acc[o] /= (double)count; break;
     case Red::L2: acc[o] = std::sqrt(acc[o]); break;
     case Red::LogSum: acc[o] = std::log(acc[o]); break;
-    case Red::LogSumExp: acc[o] = std::log(acc[o]) + shift[o]; break;
     default: break;
     }
   }

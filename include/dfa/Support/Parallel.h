@@ -44,6 +44,7 @@ void parallelFor(int64_t n, int64_t grain,
 /// A grain for loops of `costPerItem` simple operations per item: ranges of
 /// about 32k operations, below which a thread's start-up does not pay.
 inline int64_t grainFor(int64_t costPerItem) {
+  costPerItem = costPerItem < 1 ? 1 : costPerItem;
   return costPerItem >= (int64_t(1) << 15) ? 1 : (int64_t(1) << 15) / costPerItem;
 }
 
