@@ -11,8 +11,13 @@ attention mask [batch, 1, seq, past + seq]; it returns the hidden state and
 present_key.L / present_value.L (the cache with this step's keys and values
 appended). Bind the dims with --dim (or dfa-roofline --llm).
 
+With --random-weights SEED the data file holds real weights instead:
+matrices drawn from N(0, 1/fan_in), LayerNorm scales 1 and biases 0, so
+that a run's values are those of a plausible layer (the file is written in
+full: 4 bytes a parameter in f32).
+
 usage: make_transformer.py OUT.onnx [--layers 24] [--d-model 1024] [--seq 128]
-                           [--kv-cache]
+                           [--kv-cache] [--random-weights SEED]
 """
 import argparse
 import math
@@ -37,6 +42,8 @@ ap.add_argument("--swiglu", action="store_true",
 ap.add_argument("--dtype", choices=["f32", "f16"], default="f32")
 ap.add_argument("--kv-cache", action="store_true",
                 help="a decoder step with a KV cache and symbolic batch/seq/past dims")
+ap.add_argument("--random-weights", type=int, metavar="SEED", default=None,
+                help="write seeded random weights (default: a sparse file of zeros)")
 ap.add_argument("--no-data", action="store_true",
                 help="do not create the (sparse) external-data file: compile with --no-weights")
 a = ap.parse_args()
@@ -49,8 +56,13 @@ F = a.ffn or 4 * D
 NP = np.float16 if a.dtype == "f16" else np.float32
 PT = TensorProto.FLOAT16 if a.dtype == "f16" else TensorProto.FLOAT
 data_name = os.path.basename(a.out) + ".data"
+data_path = os.path.join(os.path.dirname(os.path.abspath(a.out)), data_name)
 offset = 0
 inits, nodes = [], []
+if a.random_weights is not None and a.no_data:
+    ap.error("--random-weights writes the data file that --no-data leaves out")
+rng = np.random.default_rng(a.random_weights) if a.random_weights is not None else None
+data = open(data_path, "wb") if rng is not None else None
 
 
 def weight(name, shape):
@@ -66,6 +78,12 @@ def weight(name, shape):
         e.key, e.value = k, v
     offset += n
     inits.append(t)
+    if data is not None:
+        if len(shape) == 1:  # LayerNorm: scale 1 ("ln*.w"), bias 0
+            arr = np.full(shape, 1.0 if name.endswith(".w") else 0.0, NP)
+        else:
+            arr = (rng.standard_normal(shape, np.float32) / math.sqrt(shape[0])).astype(NP)
+        data.write(arr.tobytes())
     return name
 
 
@@ -150,7 +168,9 @@ graph = helper.make_graph(
     [helper.make_tensor_value_info(x, PT, tokens)] + outputs, initializer=inits)
 model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
 onnx.save_model(model, a.out)
-if not a.no_data:
-    with open(os.path.join(os.path.dirname(os.path.abspath(a.out)), data_name), "wb") as f:
+if data is not None:
+    data.close()
+elif not a.no_data:
+    with open(data_path, "wb") as f:
         f.truncate(offset)
 print("%s: %d layers, %d nodes, %.2f GB of external weights" % (a.out, L, len(nodes), offset / 1e9))

@@ -7,7 +7,7 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 "$root/scripts/build.sh" dfa-compile dfa-run dfa-roofline dfa-bisect dfa-bench-gemm >/dev/null
-echo "== GEMM (CPU reference) vs the naive triple loop, float32"
+echo "== GEMM (CPU reference) vs OpenBLAS called directly, float32, 1 thread and all"
 "${DFA_BUILD_DIR:-$root/build}/bin/dfa-bench-gemm"
 echo "== ResNet-18 inference on the CPU reference"
 "$root/bench/resnet_bench.sh" "$work"
@@ -21,6 +21,10 @@ echo "== dfa-roofline: the landscape report of a Llama-7B-shaped decode step"
 "$root/bench/roofline_bench.sh" "$work"
 echo "== dfa-bisect: a full bisect of the GPT-style block"
 "$root/bench/bisect_bench.sh" "$work"
+if "$root/scripts/pyenv.sh" >/dev/null 2>&1; then
+  echo "== a full-size Llama-7B-shaped decoder layer: dfa-run cpu, spyre, dfa-bisect with a NaN"
+  "$root/bench/llama_layer_bench.sh" "$work"
+fi
 echo "== timing validation against published references (docs/validation.md)"
 /usr/bin/python3 "$root/bench/validate.py" "${DFA_BUILD_DIR:-$root/build}/bin" "$work/validate"
 echo "== export and import of a GPT-2-small-sized model through FX"
