@@ -16,7 +16,8 @@
 
 #include <cmath>
 #include <cstring>
-#include <set>
+#include <algorithm>
+#include <memory>
 
 using namespace mlir;
 using namespace dfa;
@@ -40,7 +41,7 @@ Memories::Key Memories::locate(const Placement &p, int64_t at, int64_t n,
   int64_t level = levelId(p.level);
   if (!p.perUnit) {
     addr = p.offset + at;
-    run = n;
+    run = std::min(n, kPageBytes - addr % kPageBytes);
     return {level, p.chip, -1};
   }
   int64_t share = std::max<int64_t>(1, p.share);
@@ -50,11 +51,37 @@ Memories::Key Memories::locate(const Placement &p, int64_t at, int64_t n,
   return {level, p.chip, p.unitBegin + at / share};
 }
 
-uint8_t *Memories::bytes(const Key &key, int64_t addr, int64_t n) {
-  std::vector<uint8_t> &s = spaces[{key.level, key.chip, key.unit}];
-  if (int64_t(s.size()) < addr + n)
-    s.resize(addr + n, 0xFF);
-  return s.data() + addr;
+void Memories::account(int64_t delta) {
+  current += delta;
+  highest = std::max(highest, current);
+}
+
+uint8_t *Memories::pageFor(const Key &key, int64_t addr, bool create) {
+  std::tuple<int64_t, int64_t, int64_t> k{key.level, key.chip,
+                                          addr / kPageBytes};
+  auto it = pages.find(k);
+  if (it == pages.end()) {
+    if (!create)
+      return nullptr;
+    it = pages.try_emplace(k).first;
+  }
+  Page &page = it->second;
+  if (!page.data) {
+    if (!create)
+      return nullptr;
+    page.data.reset(new uint8_t[kPageBytes]);
+    std::memset(page.data.get(), 0xFF, kPageBytes);
+    account(kPageBytes);
+  }
+  return page.data.get() + addr % kPageBytes;
+}
+
+Memories::Image *Memories::imageFor(const Key &key, bool create) {
+  std::tuple<int64_t, int64_t, int64_t> k{key.level, key.chip, key.unit};
+  auto it = images.find(k);
+  if (it != images.end())
+    return &it->second;
+  return create ? &images.try_emplace(k).first->second : nullptr;
 }
 
 void Memories::write(const Placement &p, int64_t at, const uint8_t *src,
@@ -62,7 +89,17 @@ void Memories::write(const Placement &p, int64_t at, const uint8_t *src,
   while (n > 0) {
     int64_t addr, run;
     Key key = locate(p, at, n, addr, run);
-    std::memcpy(bytes(key, addr, run), src, run);
+    if (key.unit < 0 && key.level >= 0) {
+      std::memcpy(pageFor(key, addr, /*create=*/true), src, run);
+    } else {
+      Image *image = imageFor(key, /*create=*/true);
+      if (int64_t(image->data.size()) < addr + run) {
+        int64_t before = image->data.capacity();
+        image->data.resize(addr + run, 0xFF);
+        account(int64_t(image->data.capacity()) - before);
+      }
+      std::memcpy(image->data.data() + addr, src, run);
+    }
     at += run;
     src += run;
     n -= run;
@@ -73,10 +110,74 @@ void Memories::read(const Placement &p, int64_t at, uint8_t *dst, int64_t n) {
   while (n > 0) {
     int64_t addr, run;
     Key key = locate(p, at, n, addr, run);
-    std::memcpy(dst, bytes(key, addr, run), run);
+    if (key.unit < 0 && key.level >= 0) {
+      const uint8_t *page = pageFor(key, addr, /*create=*/false);
+      if (page)
+        std::memcpy(dst, page, run);
+      else
+        std::memset(dst, 0xFF, run);
+    } else {
+      const Image *image = imageFor(key, /*create=*/false);
+      int64_t have = image ? int64_t(image->data.size()) - addr : 0;
+      int64_t copied = std::clamp<int64_t>(have, 0, run);
+      if (copied)
+        std::memcpy(dst, image->data.data() + addr, copied);
+      std::memset(dst + copied, 0xFF, run - copied);
+    }
     at += run;
     dst += run;
     n -= run;
+  }
+}
+
+Memories::Key Memories::firstImage(const Placement &p, int64_t &end) {
+  if (p.space >= 0) {
+    end = p.space + 1;
+    return {-1, -1, p.space};
+  }
+  end = p.unitEnd;
+  return {levelId(p.level), p.chip, p.unitBegin};
+}
+
+void Memories::hold(const Placement &p, int64_t bytes) {
+  if (p.space >= 0 || p.perUnit) {
+    int64_t end;
+    Key key = firstImage(p, end);
+    for (; key.unit < end; ++key.unit)
+      ++imageFor(key, /*create=*/true)->refs;
+    return;
+  }
+  if (bytes <= 0)
+    return;
+  int64_t level = levelId(p.level);
+  for (int64_t page = p.offset / kPageBytes;
+       page <= (p.offset + bytes - 1) / kPageBytes; ++page)
+    ++pages[{level, p.chip, page}].refs;
+}
+
+void Memories::release(const Placement &p, int64_t bytes) {
+  if (p.space >= 0 || p.perUnit) {
+    int64_t end;
+    for (Key key = firstImage(p, end); key.unit < end; ++key.unit) {
+      auto it = images.find({key.level, key.chip, key.unit});
+      if (it == images.end() || --it->second.refs > 0)
+        continue;
+      account(-int64_t(it->second.data.capacity()));
+      images.erase(it);
+    }
+    return;
+  }
+  if (bytes <= 0)
+    return;
+  int64_t level = levelId(p.level);
+  for (int64_t page = p.offset / kPageBytes;
+       page <= (p.offset + bytes - 1) / kPageBytes; ++page) {
+    auto it = pages.find({level, p.chip, page});
+    if (it == pages.end() || --it->second.refs > 0)
+      continue;
+    if (it->second.data)
+      account(-kPageBytes);
+    pages.erase(it);
   }
 }
 
@@ -110,8 +211,8 @@ ref::Tensor dfa::sim::toDeviceFormat(const target::Target &t,
 /// layout `la` and at `bOff` in `lb`, that are contiguous in both images:
 /// i is the run's first element in region order, a and b its byte offsets.
 /// Rows are runs when both layouts keep rows contiguous (one offset
-/// computation per row); otherwise every element is placed, and adjacent
-/// ones are merged.
+/// computation per row); otherwise a row's elements are placed one by one
+/// and adjacent ones merged (a tile's row, a stick).
 template <typename F>
 static void forEachRun(const target::Layout &la, ArrayRef<int64_t> aOff,
                        const target::Layout &lb, ArrayRef<int64_t> bOff,
@@ -121,31 +222,41 @@ static void forEachRun(const target::Layout &la, ArrayRef<int64_t> aOff,
     n *= s;
   if (n == 0)
     return;
-  if (rank > 0 && la.rowsContiguous() && lb.rowsContiguous()) {
-    int64_t row = sizes.back();
-    SmallVector<int64_t> ia(aOff), ib(bOff);
-    for (int64_t i = 0; i < n; i += row) {
-      f(i, la.offsetOf(ia), lb.offsetOf(ib), row * eb);
-      for (int64_t d = rank - 2; d >= 0; --d) {
-        ++ia[d];
-        ++ib[d];
-        if (ia[d] < aOff[d] + sizes[d])
-          break;
-        ia[d] = aOff[d];
-        ib[d] = bOff[d];
-      }
-    }
+  if (rank == 0) {
+    f(0, la.offsetOf({}), lb.offsetOf({}), eb);
     return;
   }
-  SmallVector<int64_t> as, bs;
-  la.regionOffsets(aOff, sizes, as);
-  lb.regionOffsets(bOff, sizes, bs);
-  for (int64_t i = 0; i < n;) {
-    int64_t j = i + 1;
-    while (j < n && as[j] == as[j - 1] + eb && bs[j] == bs[j - 1] + eb)
-      ++j;
-    f(i, as[i], bs[i], (j - i) * eb);
-    i = j;
+  bool rows = la.rowsContiguous() && lb.rowsContiguous();
+  int64_t row = sizes.back();
+  SmallVector<int64_t> ia(aOff), ib(bOff), as(rows ? 0 : row), bs(rows ? 0 : row);
+  for (int64_t i = 0; i < n; i += row) {
+    if (rows) {
+      f(i, la.offsetOf(ia), lb.offsetOf(ib), row * eb);
+    } else {
+      for (int64_t j = 0; j < row; ++j) {
+        ia.back() = aOff.back() + j;
+        ib.back() = bOff.back() + j;
+        as[j] = la.offsetOf(ia);
+        bs[j] = lb.offsetOf(ib);
+      }
+      ia.back() = aOff.back();
+      ib.back() = bOff.back();
+      for (int64_t j = 0; j < row;) {
+        int64_t k = j + 1;
+        while (k < row && as[k] == as[k - 1] + eb && bs[k] == bs[k - 1] + eb)
+          ++k;
+        f(i + j, as[j], bs[j], (k - j) * eb);
+        j = k;
+      }
+    }
+    for (int64_t d = rank - 2; d >= 0; --d) {
+      ++ia[d];
+      ++ib[d];
+      if (ia[d] < aOff[d] + sizes[d])
+        break;
+      ia[d] = aOff[d];
+      ib[d] = bOff[d];
+    }
   }
 }
 
@@ -186,94 +297,128 @@ FailureOr<Executor::Buffer *> Executor::describe(Value v) {
   return &buffers.try_emplace(v, std::move(b)).first->second;
 }
 
+DenseMap<Value, int64_t> Executor::lastUses(Block &body) {
+  DenseMap<Value, int64_t> last;
+  for (BlockArgument a : body.getArguments())
+    last[a] = -1;
+  SmallVector<Value> reads, writes;
+  for (auto [i, op] : llvm::enumerate(body)) {
+    if (isa<sched::AllocOp, sched::WeightOp>(op))
+      last[op.getResult(0)] = int64_t(i);
+    reads.clear();
+    writes.clear();
+    sched::accesses(&op, reads, writes);
+    if (auto ret = dyn_cast<sched::ReturnOp>(op))
+      reads.append(ret.getOutputs().begin(), ret.getOutputs().end());
+    for (Value v : llvm::concat<Value>(reads, writes))
+      last[v] = int64_t(i);
+  }
+  return last;
+}
+
 FailureOr<double> Executor::hostBytes(sched::ProgramOp program) {
-  // Per memory (level, chip): the highest byte placed, as Memories grows
-  // its images; a per-unit level has an image per unit, grown to the
-  // highest byte of the buffers placed on that unit.
-  std::map<std::pair<std::string, int64_t>, std::pair<double, double>> images;
-  struct Span {
-    int64_t begin, end; // units
-    double top;         // offset + share
-  };
-  std::map<std::pair<std::string, int64_t>, std::vector<Span>> spans;
-  double inputs = 0, largest = 0;
-  auto add = [&](Value v) -> LogicalResult {
+  // A walk in program order: a buffer counts from its alloc (a weight from
+  // its first use, an input from the start) to its last use, as run()
+  // holds it; each takes whole pages of a chip-wide level, or on each of
+  // its units the image up to its top byte.
+  Block &body = program.getBlock();
+  DenseMap<Value, int64_t> last = lastUses(body);
+  DenseMap<Value, double> live;
+  double now = 0, peak = 0, largest = 0;
+  auto bytesOf = [&](Value v) -> FailureOr<double> {
     FailureOr<Buffer *> b = describe(v);
     if (failed(b))
       return failure();
     const Placement &p = (*b)->at;
     double bytes = (double)(*b)->layout.bytes;
     largest = std::max(largest, bytes);
-    if (p.space >= 0) {
-      inputs += bytes;
+    if (p.space >= 0)
+      return bytes;
+    if (p.perUnit)
+      return double(p.unitEnd - p.unitBegin) * double(p.offset + p.share);
+    double page = double(Memories::kPageBytes);
+    return (std::floor((p.offset + bytes - 1) / page) -
+            std::floor(p.offset / page) + 1) * page;
+  };
+  auto birth = [&](Value v) -> LogicalResult {
+    if (live.count(v))
       return success();
-    }
-    if (p.perUnit) {
-      spans[{p.level, p.chip}].push_back(
-          {p.unitBegin, p.unitEnd, (double)p.offset + (double)p.share});
-      return success();
-    }
-    auto &[end, units] = images[{p.level, p.chip}];
-    end = std::max(end, (double)p.offset + bytes);
-    units = std::max(units, 1.0);
+    FailureOr<double> bytes = bytesOf(v);
+    if (failed(bytes))
+      return failure();
+    live[v] = *bytes;
+    now += *bytes;
+    peak = std::max(peak, now);
     return success();
   };
-  Block &body = program.getBlock();
+  auto death = [&](Value v) {
+    auto it = live.find(v);
+    if (it == live.end())
+      return;
+    now -= it->second;
+    live.erase(it);
+  };
   for (BlockArgument a : body.getArguments())
-    if (failed(add(a)))
+    if (failed(birth(a)))
       return failure();
-  for (Operation &op : body)
-    if (isa<sched::AllocOp, sched::WeightOp>(op))
-      if (failed(add(op.getResult(0))))
+  std::vector<SmallVector<Value>> dying(body.getOperations().size());
+  for (auto [v, i] : last)
+    if (i >= 0)
+      dying[i].push_back(v);
+  SmallVector<Value> reads, writes;
+  for (auto [i, op] : llvm::enumerate(body)) {
+    if (isa<sched::AllocOp>(op) && failed(birth(op.getResult(0))))
+      return failure();
+    reads.clear();
+    writes.clear();
+    sched::accesses(&op, reads, writes);
+    for (Value v : llvm::concat<Value>(reads, writes))
+      if (failed(birth(v)))
         return failure();
-  double total = inputs + 3 * largest;
-  for (auto &[key, image] : images)
-    total += image.first * image.second;
-  // Per-unit images: the sum over units of the highest byte on each, by a
-  // sweep over the buffers' unit ranges.
-  for (auto &[key, list] : spans) {
-    std::vector<std::pair<int64_t, int64_t>> events; // unit, +-(index + 1)
-    for (auto [i, sp] : llvm::enumerate(list)) {
-      events.push_back({sp.begin, int64_t(i) + 1});
-      events.push_back({sp.end, -(int64_t(i) + 1)});
-    }
-    llvm::sort(events);
-    std::multiset<double> open;
-    int64_t at = events.empty() ? 0 : events.front().first;
-    for (auto [unit, e] : events) {
-      if (!open.empty())
-        total += double(unit - at) * *open.rbegin();
-      at = unit;
-      if (e > 0)
-        open.insert(list[e - 1].top);
-      else
-        open.erase(open.find(list[-e - 1].top));
-    }
+    for (Value v : dying[i])
+      death(v);
   }
-  return total;
+  for (BlockArgument a : body.getArguments())
+    if (last.lookup(a) < 0)
+      death(a);
+  return peak + 3 * largest;
 }
 
 void Executor::store(const Buffer &b, const ref::Tensor &in, bool zeroPads) {
   ref::Tensor t = toDeviceFormat(this->t, in);
-  if (zeroPads) {
-    std::vector<uint8_t> zeros(b.layout.bytes, 0);
-    mem.write(b.at, 0, zeros.data(), zeros.size());
-  }
-  SmallVector<int64_t> zero(b.layout.shape.size(), 0);
   target::Layout host = hostLayout(b.layout);
+  if (b.layout.sameAs(host)) { // the host bytes are the image
+    mem.write(b.at, 0, t.bytes(), b.layout.bytes);
+    return;
+  }
+  // The image is laid out on the host and written in one pass: zeroed pads
+  // (as a host runtime lays a tensor out), or the pads the memory holds.
+  std::unique_ptr<uint8_t[]> image(new uint8_t[b.layout.bytes]);
+  if (zeroPads)
+    std::memset(image.get(), 0, b.layout.bytes);
+  else
+    mem.read(b.at, 0, image.get(), b.layout.bytes);
+  SmallVector<int64_t> zero(b.layout.shape.size(), 0);
   forEachRun(b.layout, zero, host, zero, b.layout.shape,
              [&](int64_t, int64_t at, int64_t from, int64_t n) {
-               mem.write(b.at, at, t.bytes() + from, n);
+               std::memcpy(image.get() + at, t.bytes() + from, n);
              });
+  mem.write(b.at, 0, image.get(), b.layout.bytes);
 }
 
 ref::Tensor Executor::load(const Buffer &b) {
-  ref::Tensor t(b.dtype, b.layout.shape);
-  SmallVector<int64_t> zero(b.layout.shape.size(), 0);
+  ref::Tensor t = ref::Tensor::uninitialized(b.dtype, b.layout.shape);
   target::Layout host = hostLayout(b.layout);
+  if (b.layout.sameAs(host)) {
+    mem.read(b.at, 0, t.bytes(), b.layout.bytes);
+    return t;
+  }
+  std::unique_ptr<uint8_t[]> image(new uint8_t[b.layout.bytes]);
+  mem.read(b.at, 0, image.get(), b.layout.bytes);
+  SmallVector<int64_t> zero(b.layout.shape.size(), 0);
   forEachRun(b.layout, zero, host, zero, b.layout.shape,
              [&](int64_t, int64_t at, int64_t to, int64_t n) {
-               mem.read(b.at, at, t.bytes() + to, n);
+               std::memcpy(t.bytes() + to, image.get() + at, n);
              });
   return t;
 }
@@ -341,6 +486,26 @@ LogicalResult Executor::compute(sched::ComputeOp op) {
   return success();
 }
 
+LogicalResult Executor::materialize(Value buffer) {
+  auto it = pending.find(buffer);
+  if (it == pending.end())
+    return success();
+  sched::WeightOp w = it->second;
+  pending.erase(it);
+  FailureOr<Buffer *> b = describe(buffer);
+  if (failed(b))
+    return failure();
+  mem.hold((*b)->at, (*b)->layout.bytes);
+  ref::Tensor value =
+      ref::Tensor::uninitialized((*b)->dtype, (*b)->layout.shape);
+  std::string err;
+  if (!ref::readWeight(w.getFile(), w.getFileOffset(), w.getZstdBytes(),
+                       value, err))
+    return w.emitOpError(err);
+  store(**b, value, /*zeroPads=*/true);
+  return success();
+}
+
 LogicalResult Executor::run(sched::ProgramOp program,
                             ArrayRef<ref::Tensor> inputs,
                             SmallVectorImpl<ref::Tensor> &outputs) {
@@ -349,39 +514,62 @@ LogicalResult Executor::run(sched::ProgramOp program,
     return program.emitOpError("takes ")
            << body.getNumArguments() << " inputs, " << inputs.size()
            << " were given";
+  // Each buffer's memory is held from its alloc (a weight's from its first
+  // use, when it is read) to its last use.
+  DenseMap<Value, int64_t> last = lastUses(body);
+  std::vector<SmallVector<Value>> dying(body.getOperations().size());
+  for (auto [v, i] : last)
+    if (i >= 0)
+      dying[i].push_back(v);
+  auto release = [&](Value v) {
+    auto it = buffers.find(v);
+    if (it != buffers.end() && !pending.erase(v))
+      mem.release(it->second.at, it->second.layout.bytes);
+  };
   for (auto [arg, value] : llvm::zip(body.getArguments(), inputs)) {
     FailureOr<Buffer *> b = describe(arg);
     if (failed(b))
       return failure();
+    mem.hold((*b)->at, (*b)->layout.bytes);
     store(**b, value, /*zeroPads=*/true);
+    if (last.lookup(arg) < 0)
+      release(arg);
   }
   progress::Task task("simulating values", int64_t(body.getOperations().size()));
-  for (Operation &op : body) {
+  SmallVector<Value> reads, writes;
+  for (auto [i, opRef] : llvm::enumerate(body)) {
+    Operation &op = opRef;
     task.advance();
+    reads.clear();
+    writes.clear();
+    sched::accesses(&op, reads, writes);
+    for (Value v : reads)
+      if (failed(materialize(v)))
+        return failure();
+    // A weight overwritten before it is read is never read.
+    for (Value v : writes)
+      if (failed(materialize(v)))
+        return failure();
     LogicalResult r = success();
     if (auto a = dyn_cast<sched::AllocOp>(op)) {
       FailureOr<Buffer *> b = describe(a.getBuffer());
       if (failed(b))
         return failure();
+      mem.hold((*b)->at, (*b)->layout.bytes);
       if (auto init = a.getInit())
         store(**b, ref::tensorFromAttr(*init), /*zeroPads=*/true);
     } else if (auto w = dyn_cast<sched::WeightOp>(op)) {
-      FailureOr<Buffer *> b = describe(w.getBuffer());
-      if (failed(b))
+      if (failed(describe(w.getBuffer())))
         return failure();
-      ref::Tensor value =
-          ref::Tensor::uninitialized((*b)->dtype, (*b)->layout.shape);
-      std::string err;
-      if (!ref::readWeight(w.getFile(), w.getFileOffset(), w.getZstdBytes(),
-                           value, err))
-        return w.emitOpError(err);
-      store(**b, value, /*zeroPads=*/true);
+      pending[w.getBuffer()] = w;
     } else if (auto d = dyn_cast<sched::DmaOp>(op)) {
       r = dma(d);
     } else if (auto c = dyn_cast<sched::ComputeOp>(op)) {
       r = compute(c);
     } else if (auto ret = dyn_cast<sched::ReturnOp>(op)) {
       for (Value v : ret.getOutputs()) {
+        if (failed(materialize(v)))
+          return failure();
         FailureOr<Buffer *> b = describe(v);
         if (failed(b))
           return failure();
@@ -390,6 +578,8 @@ LogicalResult Executor::run(sched::ProgramOp program,
     }
     if (failed(r))
       return failure();
+    for (Value v : dying[i])
+      release(v);
   }
   return success();
 }

@@ -5,11 +5,13 @@
 //===----------------------------------------------------------------------===//
 
 #include "dfa/Support/Limits.h"
+#include "dfa/Support/Parallel.h"
 #include "dfa/Support/Status.h"
 
 #include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/Threading.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -153,12 +155,16 @@ void limits::enforceMaxMemory(llvm::StringRef tool) {
 #endif
   if (b == 0)
     return;
+  reserveBlasBuffers(); // counted in `now`, not failed by the limit
   int64_t now = mappedDataBytes();
   if (now < 0)
     return;
-  // Each thread of a parallel pass maps a stack (8 MiB by default).
-  int64_t stacks = (int64_t)llvm::hardware_concurrency().compute_thread_count() *
-                   (8 << 20);
+  // Each thread of a parallel pass or of the reference maps a stack (8 MiB
+  // by default).
+  int64_t stacks =
+      (int64_t)std::max<int>(llvm::hardware_concurrency().compute_thread_count(),
+                             threadCount()) *
+      (8 << 20);
   rlimit r;
   if (getrlimit(RLIMIT_DATA, &r) != 0)
     return;

@@ -15,6 +15,8 @@
 #endif
 
 extern "C" void openblas_set_num_threads(int) __attribute__((weak));
+extern "C" void *blas_memory_alloc(int) __attribute__((weak));
+extern "C" void blas_memory_free(void *) __attribute__((weak));
 
 using namespace dfa;
 
@@ -84,4 +86,27 @@ void dfa::parallelFor(int64_t n, int64_t grain,
   }
 #endif
   body(0, n);
+}
+
+void dfa::reserveBlasBuffers() {
+  // Each concurrent OpenBLAS call takes a work buffer from OpenBLAS's table
+  // (128 MiB mapped, touched only as far as a product needs) and returns it
+  // there afterwards; a buffer that cannot be mapped is retried forever.
+  // Every thread of the team takes one at once and returns it, so the table
+  // holds one per thread (and so does a thread-local table).
+  if (!blas_memory_alloc || !blas_memory_free)
+    return;
+  int n = threadCount();
+#ifdef _OPENMP
+  if (n > 1 && !omp_in_parallel()) {
+#pragma omp parallel num_threads(n)
+    {
+      void *buffer = blas_memory_alloc(0);
+#pragma omp barrier
+      blas_memory_free(buffer);
+    }
+    return;
+  }
+#endif
+  blas_memory_free(blas_memory_alloc(0));
 }

@@ -78,9 +78,9 @@ int main(int argc, char **argv) {
     int code = app.exit(e);
     return code == 0 ? 0 : int(dfa::bisect::Usage);
   }
-  dfa::driver::applyMaxMemory(r.model, "dfa-bisect");
   if (!dfa::driver::applyThreads(r.model, "dfa-bisect"))
     return dfa::exitCode(dfa::Status::Usage);
+  dfa::driver::applyMaxMemory(r.model, "dfa-bisect");
   dfa::progress::init("dfa-bisect", r.model.quiet);
   if (!r.requests.empty())
     return dfa::driver::bisectRequestsMain(o);

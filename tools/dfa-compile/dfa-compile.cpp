@@ -84,9 +84,9 @@ int main(int argc, char **argv) {
     int code = app.exit(e);
     return code == 0 ? 0 : dfa::exitCode(dfa::Status::Usage);
   }
-  dfa::driver::applyMaxMemory(o.model, "dfa-compile");
   if (!dfa::driver::applyThreads(o.model, "dfa-compile"))
     return dfa::exitCode(dfa::Status::Usage);
+  dfa::driver::applyMaxMemory(o.model, "dfa-compile");
   dfa::progress::init("dfa-compile", o.model.quiet);
   return dfa::driver::compileMain(o);
 }

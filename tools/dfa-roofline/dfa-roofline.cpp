@@ -100,9 +100,9 @@ int main(int argc, char **argv) {
     int code = app.exit(e);
     return code == 0 ? 0 : dfa::exitCode(dfa::Status::Usage);
   }
-  dfa::driver::applyMaxMemory(o.model, "dfa-roofline");
   if (!dfa::driver::applyThreads(o.model, "dfa-roofline"))
     return dfa::exitCode(dfa::Status::Usage);
+  dfa::driver::applyMaxMemory(o.model, "dfa-roofline");
   dfa::progress::init("dfa-roofline", o.model.quiet);
   return dfa::driver::rooflineMain(o);
 }

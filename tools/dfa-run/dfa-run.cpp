@@ -85,9 +85,9 @@ int main(int argc, char **argv) {
   }
   o.timeOnly |= o.model.noWeights;
   o.explicitTolerance = app.count("--rtol") + app.count("--atol") > 0;
-  dfa::driver::applyMaxMemory(o.model, "dfa-run");
   if (!dfa::driver::applyThreads(o.model, "dfa-run"))
     return dfa::exitCode(dfa::Status::Usage);
+  dfa::driver::applyMaxMemory(o.model, "dfa-run");
   dfa::progress::init("dfa-run", o.model.quiet);
   if (!o.requests.empty())
     return dfa::driver::requestsMain(o);

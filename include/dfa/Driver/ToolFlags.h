@@ -81,7 +81,7 @@ inline void addMaxMemoryFlag(CLI::App &app, ModelFlags &flags) {
 }
 
 /// Sets and enforces the budget of --max-memory (or the default) for this
-/// process; the mains call it once, after parsing.
+/// process; the mains call it once, after parsing and applyThreads.
 inline void applyMaxMemory(const ModelFlags &flags, llvm::StringRef tool) {
   int64_t bytes = limits::defaultMaxMemory();
   if (!flags.maxMemory.empty())

@@ -60,7 +60,8 @@ bool fits(double bytes);
 std::string overBudget();
 
 /// Enforces the budget on this process (RLIMIT_DATA above what is mapped
-/// now, plus a thread-stack allowance) and installs the handlers that turn
+/// now, plus a thread-stack allowance; the BLAS's work buffers are mapped
+/// first, for threadCount() threads, so set the count before) and installs the handlers that turn
 /// a failed allocation into `<tool>: error: out of memory ...` and exit 14.
 /// A no-op under AddressSanitizer, which maps its shadow memory as data.
 void enforceMaxMemory(llvm::StringRef tool);

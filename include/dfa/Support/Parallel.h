@@ -34,6 +34,12 @@ int threadCount();
 /// integer up to 1024. On failure, `error` says why.
 std::optional<int> parseThreadCount(llvm::StringRef text, std::string &error);
 
+/// Has the BLAS map the work buffers of threadCount() concurrent calls now,
+/// so that a later memory limit (limits::enforceMaxMemory) counts them
+/// rather than failing them: OpenBLAS waits forever for a buffer it cannot
+/// map. Without OpenBLAS, nothing.
+void reserveBlasBuffers();
+
 /// Calls `body(begin, end)` on contiguous ranges that cover [0, n), on up to
 /// threadCount() threads. Each range holds at least `grain` items, so small
 /// loops stay on the calling thread; `body` must write only the items of its
