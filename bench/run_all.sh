@@ -24,6 +24,8 @@ echo "== dfa-bisect: a full bisect of the GPT-style block"
 if "$root/scripts/pyenv.sh" >/dev/null 2>&1; then
   echo "== a full-size Llama-7B-shaped decoder layer: dfa-run cpu, spyre, dfa-bisect with a NaN"
   "$root/bench/llama_layer_bench.sh" "$work"
+  echo "== a 3-D ResNet-18 simulated through every target's schedule: peak RSS against its weights"
+  "$("$root/scripts/pyenv.sh")" "$root/bench/r3d_sim_bench.py" "${DFA_BUILD_DIR:-$root/build}/bin" "$work/r3d"
 fi
 echo "== timing validation against published references (docs/validation.md)"
 /usr/bin/python3 "$root/bench/validate.py" "${DFA_BUILD_DIR:-$root/build}/bin" "$work/validate"

@@ -16,6 +16,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <malloc.h>
 #include <new>
 #include <sys/resource.h>
 #include <unistd.h>
@@ -131,6 +132,12 @@ std::string limits::overBudget() {
     return "more than this machine can address";
   return "more than --max-memory " + formatSize((double)b) +
          " (pass a larger --max-memory; 0: no limit)";
+}
+
+void limits::returnFreedMemory() {
+#ifdef __GLIBC__
+  malloc_trim(0);
+#endif
 }
 
 void limits::enforceMaxMemory(llvm::StringRef tool) {

@@ -59,6 +59,10 @@ bool fits(double bytes);
 /// no limit is set).
 std::string overBudget();
 
+/// Gives the pages of freed heap blocks back to the system now (glibc keeps
+/// freed memory for reuse); for a phase that frees much at once.
+void returnFreedMemory();
+
 /// Enforces the budget on this process (RLIMIT_DATA above what is mapped
 /// now, plus a thread-stack allowance; the BLAS's work buffers are mapped
 /// first, for threadCount() threads, so set the count before) and installs the handlers that turn

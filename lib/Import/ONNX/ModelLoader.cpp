@@ -21,7 +21,10 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 
+#include <cerrno>
 #include <cstring>
+#include <fcntl.h>
+#include <unistd.h>
 
 using namespace mlir;
 using namespace dfa;
@@ -150,7 +153,19 @@ Status dfa::onnximport::loadModel(llvm::StringRef path, LoadedModel &out,
             limits::formatSize(3.0 * (double)size) + ", " + limits::overBudget();
     return Status::LimitExceeded;
   }
-  if (!out.model.ParseFromArray(data, static_cast<int>(size))) {
+  // Parsed from the file through a small buffer, not from the mapping:
+  // parsing copies every raw_data out, and reading the mapping would also
+  // keep each page of the file resident while the copy is made (the
+  // mapping is only walked for the initializers' offsets, skipping their
+  // data).
+  int fd = ::open(out.path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
+    error = "cannot read '" + path.str() + "': " + std::strerror(errno);
+    return Status::IOError;
+  }
+  bool parsed = out.model.ParseFromFileDescriptor(fd);
+  ::close(fd);
+  if (!parsed) {
     error = "'" + path.str() + "' is not a valid ONNX model (protobuf parse "
             "failed: truncated, not a ModelProto, or subgraphs nested deeper "
             "than 100 levels)";

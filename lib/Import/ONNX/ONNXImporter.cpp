@@ -1399,19 +1399,24 @@ ImportResult Importer::run() {
 ImportResult dfa::importONNX(llvm::StringRef path, MLIRContext &ctx,
                              const ONNXImportOptions &options) {
   ctx.loadDialect<graph::GraphDialect, func::FuncDialect>();
-  LoadedModel model;
-  std::string err;
   ImportResult result;
-  result.status = loadModel(path, model, err);
-  if (result.status != Status::Ok) {
-    emitError(FileLineColLoc::get(&ctx, path, 0, 0)) << err;
-    return result;
+  {
+    LoadedModel model;
+    std::string err;
+    result.status = loadModel(path, model, err);
+    if (result.status != Status::Ok) {
+      emitError(FileLineColLoc::get(&ctx, path, 0, 0)) << err;
+      return result;
+    }
+    Importer importer(model, ctx, options);
+    result = importer.run();
+    result.wantSpecialized = importer.wantSpecialized;
+    result.graphBreak = importer.brokeAtRuntimeValue;
+    result.inputTypes = importer.inputTypes;
   }
-  Importer importer(model, ctx, options);
-  result = importer.run();
-  result.wantSpecialized = importer.wantSpecialized;
-  result.graphBreak = importer.brokeAtRuntimeValue;
-  result.inputTypes = importer.inputTypes;
+  // The parsed protobuf (a copy of every tensor in the file) is gone: its
+  // pages go back now, before the run maps the weights.
+  limits::returnFreedMemory();
   return result;
 }
 

@@ -12,6 +12,8 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Parser/Parser.h"
 
+#include "TensorTypes.h"
+
 #include <catch2/catch.hpp>
 
 #include <cmath>
@@ -24,13 +26,6 @@ using namespace mlir;
 using namespace dfa;
 
 namespace {
-std::string dims(const std::vector<int64_t> &shape) {
-  std::string s;
-  for (int64_t d : shape)
-    s += std::to_string(d) + "x";
-  return s;
-}
-
 /// The sum (or max) of every output of a reduction over `axes`, walking the
 /// input in row-major order and accumulating in double: the order the
 /// reference promises.
@@ -85,8 +80,7 @@ TEST_CASE("reductions over every set of axes sum in row-major order, on any "
           outShape[a] = 1;
           list += (list.empty() ? "" : ", ") + std::to_string(a);
         }
-      std::string in = "tensor<" + dims(shape) + "f32>",
-                  out = "tensor<" + dims(outShape) + "f32>";
+      std::string in = test::tensorType(shape), out = test::tensorType(outShape);
       std::string text = "func.func @main(%x: " + in + ") -> " + out +
                          " {\n  %r = graph." +
                          (isMax ? "reduce_max" : "reduce_sum") +
