@@ -282,8 +282,10 @@ void forEachTapRun(const Window3 &w, int64_t kd, int64_t kh, int64_t kw, F f,
                               kw * w.dil[2] - w.pad[2]);
   if (endRow < 0)
     endRow = w.out[0] * w.out[1];
-  for (int64_t r = firstRow; r < endRow; ++r) {
-    int64_t od = r / w.out[1], oh = r % w.out[1];
+  int64_t od = firstRow / w.out[1], oh = firstRow % w.out[1];
+  for (int64_t r = firstRow; r < endRow; ++r, ++oh) {
+    if (oh == w.out[1])
+      oh = 0, ++od;
     int64_t id = od * w.stride[0] - w.pad[0] + kd * w.dil[0];
     {
       int64_t ih = oh * w.stride[1] - w.pad[1] + kh * w.dil[1];
@@ -372,6 +374,60 @@ void depthwise(const T *x, const T *filter, int64_t N, int64_t C, int64_t Fg,
             },
             [](int64_t, int64_t) {});
       }
+    }
+  });
+}
+
+/// Depthwise with unit strides over a plane (a 1-D or 2-D window): the
+/// channel's plane is copied once into a zero-padded image whose rows are
+/// as wide as the window needs, and the output is summed at that row
+/// pitch, so each tap is one multiply-add over the whole plane rather than
+/// a short one per row (EfficientNet's 7x7 and 14x14 planes spent most of
+/// their time in row set-up and scalar tails); the columns past the
+/// output's width are dropped. Each output adds its taps in the order of
+/// the filter's elements, as `depthwise` and the im2col product do (a
+/// padded tap adds w * 0, which leaves a finite sum unchanged).
+template <typename T>
+void depthwisePlane(const T *x, const T *filter, int64_t N, int64_t C,
+                    int64_t Fg, const Window3 &w, T *out) {
+  int64_t OH = w.out[1], OW = w.out[2], H = w.in[1], W = w.in[2];
+  int64_t KW = w.k[2], K = w.k[1] * KW, F = C * Fg;
+  int64_t Hp = OH + (w.k[1] - 1) * w.dil[1], Wp = OW + (KW - 1) * w.dil[2];
+  int64_t span = (OH - 1) * Wp + OW; // the accumulated run
+  int64_t lo = std::clamp<int64_t>(w.pad[2], 0, Wp),
+          hi = std::clamp<int64_t>(w.pad[2] + W, lo, Wp);
+  parallelFor(N * F, grainFor(span * K), [&](int64_t begin, int64_t end) {
+    Scratch<T> scratch(Hp * Wp + span);
+    T *image = scratch.data(), *acc = image + Hp * Wp;
+    int64_t loaded = -1;
+    for (int64_t nf = begin; nf < end; ++nf) {
+      int64_t n = nf / F, f = nf % F, plane = n * C + f / Fg;
+      if (plane != loaded) {
+        const T *src = x + plane * H * W;
+        for (int64_t r = 0; r < Hp; ++r) {
+          T *row = image + r * Wp;
+          int64_t ih = r - w.pad[1];
+          if (ih < 0 || ih >= H) {
+            std::fill(row, row + Wp, T(0));
+            continue;
+          }
+          std::fill(row, row + lo, T(0));
+          std::copy(src + ih * W + (lo - w.pad[2]), src + ih * W + (hi - w.pad[2]),
+                    row + lo);
+          std::fill(row + hi, row + Wp, T(0));
+        }
+        loaded = plane;
+      }
+      std::fill(acc, acc + span, T(0));
+      for (int64_t t = 0; t < K; ++t) {
+        T wt = filter[f * K + t];
+        const T *tap = image + (t / KW) * w.dil[1] * Wp + (t % KW) * w.dil[2];
+        for (int64_t i = 0; i < span; ++i)
+          acc[i] += wt * tap[i];
+      }
+      T *dst = out + nf * OH * OW;
+      for (int64_t oh = 0; oh < OH; ++oh)
+        std::copy(acc + oh * Wp, acc + oh * Wp + OW, dst + oh * OW);
     }
   });
 }
@@ -475,7 +531,11 @@ Tensor conv(const EvalOptions &o, ConvOp op, const Tensor &x, const Tensor &f, c
   T *out = res.data();
   bool plain = (fp32MatmulOf(op) == Fp32Matmul::IEEE || o.ieeeMatmul) &&
                o.accumulatorMantissaBits == 0;
-  if (Cg == 1 && plain) {
+  bool planeUnitStride = w.in[0] == 1 && w.k[0] == 1 && w.stride[1] == 1 &&
+                         w.stride[2] == 1;
+  if (Cg == 1 && plain && planeUnitStride) {
+    depthwisePlane(vx.data(), vf.data(), N, C, Fg, w, out);
+  } else if (Cg == 1 && plain) {
     depthwise(vx.data(), vf.data(), N, C, Fg, w, out);
   } else {
     convGroups(o, op, vx.data(), vf.data(), N, C, F, G, w, out);
