@@ -11,6 +11,15 @@ build="${DFA_BUILD_DIR:-$root/build}"
 cd "$root"
 
 start=$(date +%s)
+last=$start
+# Starts a section, after a line with the time the previous one took.
+section() {
+  local now
+  now=$(date +%s)
+  echo "   ($((now - last)) s)"
+  last=$now
+  echo "== $1"
+}
 "$root/scripts/build.sh" || { echo "build failed"; echo "0 passed, 1 failed"; exit 1; }
 "$root/scripts/build.sh" dfa-unit-tests >/dev/null || exit 1
 
@@ -25,22 +34,22 @@ venv_python="$("$root/scripts/pyenv.sh")" || { echo "pyenv failed"; status=1; ve
 # python3 is first on PATH.
 export DFA_PYTHON="${DFA_PYTHON:-/usr/bin/python3}"
 
-echo "== lit"
+section "lit"
 /usr/bin/python3 /usr/lib/llvm-19/build/utils/lit/lit.py -sv "$build/test" \
   -o "$results/lit.json" || status=1
 
-echo "== unit"
+section "unit"
 "$build/bin/dfa-unit-tests" -r junit -o "$results/unit.xml" || status=1
 "$build/bin/dfa-unit-tests" -r compact 2>&1 | tail -1
 
-echo "== conformance (ONNX 1.12 test data)"
+section "conformance (ONNX 1.12 test data)"
 /usr/bin/python3 "$root/test/conformance/run_conformance.py" \
   --dfa-run "$build/bin/dfa-run" --report "$results/conformance.json" \
   --expected "$root/test/conformance/expected_pass.txt" | tee "$results/conformance.txt" || status=1
 
 # The node tests of the current onnx package (opsets to the newest it
 # defines), written from the project's environment, with their own list.
-echo "== conformance (node tests of the project's onnx package)"
+section "conformance (node tests of the project's onnx package)"
 if [ -n "$venv_python" ] &&
    "$venv_python" "$root/test/conformance/make_onnx_node_data.py" "$build/onnx-node-tests"; then
   /usr/bin/python3 "$root/test/conformance/run_conformance.py" \
@@ -52,14 +61,14 @@ else
   status=1
 fi
 
-echo "== install and package (cmake --install, cpack -G DEB, dpkg -x)"
+section "install and package (cmake --install, cpack -G DEB, dpkg -x)"
 "$root/scripts/install_check.sh" "$build" | tee "$results/install.txt" || status=1
 
 # The same tests through compiled schedules on the simulator, one target of
 # each family (its sibling shares every code path): see docs/validation.md
 # for all nine.
 for t in ${DFA_CONFORMANCE_TARGETS:-gpu-h100 tpu-v4 wse-2 groq-tsp spyre}; do
-  echo "== conformance through the $t schedule"
+  section "conformance through the $t schedule"
   /usr/bin/python3 "$root/test/conformance/run_conformance.py" \
     --dfa-run "$build/bin/dfa-run" --target "$t" \
     --report "$results/conformance.$t.json" | tee "$results/conformance.$t.txt" || status=1
@@ -75,31 +84,31 @@ for env in venv debian; do
     echo "0 passed, 1 failed" > "$results/fx.$env.txt"
     continue
   fi
-  echo "== real models exported from torch ($label)"
+  section "real models exported from torch ($label)"
   "$py" "$root/test/models/test_torch_exports.py" "$build/bin" \
     "$results/models.$env" 2>&1 | grep -v -i warning | tee "$results/models.$env.txt" || status=1
   grep -q " 0 failed" "$results/models.$env.txt" || status=1
 
   if [ "$env" = venv ]; then
-    echo "== Hugging Face architectures (dynamo exporter, opsets 18 and 23)"
+    section "Hugging Face architectures (dynamo exporter, opsets 18 and 23)"
     "$py" "$root/test/models/test_hf_exports.py" "$build/bin" "$results/hf.venv" 2>&1 |
       grep -v -i warning | grep -v '^\[torch.onnx\]' | tee "$results/hf.venv.txt" || status=1
     grep -q " 0 failed" "$results/hf.venv.txt" || status=1
-    echo "== every export path (symbolic_trace, torch.export, dynamo ONNX) on torchvision, Hugging Face and timm models"
+    section "every export path (symbolic_trace, torch.export, dynamo ONNX) on torchvision, Hugging Face and timm models"
     "$py" "$root/test/models/test_export_paths.py" "$build/bin" "$results/paths.venv" 2>&1 |
       grep -v -i warning | grep -v '^\[torch.onnx\]\|^\[transformers\]' | tee "$results/paths.venv.txt" || status=1
     grep -q " 0 failed" "$results/paths.venv.txt" || status=1
-    echo "== detection models in segments (graph breaks, host fallback) through every family"
+    section "detection models in segments (graph breaks, host fallback) through every family"
     "$py" "$root/test/models/test_detection.py" "$build/bin" "$results/detection.venv" 2>&1 |
       grep -v -i warning | tee "$results/detection.venv.txt" || status=1
     grep -q " 0 failed" "$results/detection.venv.txt" || status=1
-    echo "== measured traces: torch.profiler on the CPU against dfa-roofline --measured"
+    section "measured traces: torch.profiler on the CPU against dfa-roofline --measured"
     "$py" "$root/test/models/test_measured.py" "$build/bin" "$results/measured.venv" 2>&1 |
       grep -v -i warning | grep -v '^\[torch.onnx\]' | tee "$results/measured.venv.txt" || status=1
     grep -q " 0 failed" "$results/measured.venv.txt" || status=1
   fi
 
-  echo "== FX round trips (dfa-export-fx; $label)"
+  section "FX round trips (dfa-export-fx; $label)"
   "$py" "$root/test/models/test_fx_exports.py" "$build/bin" \
     "$results/fx.$env" 2>&1 | grep -v -i warning | tee "$results/fx.$env.txt" || status=1
   grep -q " 0 failed" "$results/fx.$env.txt" || status=1
@@ -108,7 +117,7 @@ done
 # --check is a promise: what it accepts imports, runs on the CPU reference
 # and compiles; what it refuses does not compile. Every conformance model
 # and every torch export made above.
-echo "== --check agrees with import, compile and the CPU reference"
+section "--check agrees with import, compile and the CPU reference"
 promise_models=()
 for d in "$results"/models.* "$results"/fx.* "$results"/hf.* "$results"/paths.*; do
   [ -d "$d" ] && promise_models+=(--models "$d")
@@ -117,5 +126,6 @@ done
   "${promise_models[@]}" | tee "$results/check_promise.txt" || status=1
 
 /usr/bin/python3 "$root/scripts/summarize_tests.py" "$results" || status=1
+section "done"
 echo "test.sh: $(( $(date +%s) - start )) s"
 exit $status
