@@ -334,8 +334,9 @@ void im2col(const T *x, int64_t channels, const Window3 &w, T *col,
 /// The output rows each im2col block covers: columns of at most 8 MiB
 /// (one row at least). A whole 3-D convolution's columns ran to 173 MB
 /// (r3d_18's first layer, 1728 taps x 25088 outputs); in blocks they stay
-/// near the caches, each a product of the full reduction length, so the
-/// sums are those of one product. From the shape alone, never the threads.
+/// near the caches, each a product over the full reduction length (the
+/// outputs of seven torchvision models and r3d_18 kept their bytes). From
+/// the shape alone, never the threads.
 int64_t im2colRows(const Window3 &w, int64_t K, size_t elementBytes) {
   int64_t rowBytes = std::max<int64_t>(1, K * w.out[2] * int64_t(elementBytes));
   return std::clamp<int64_t>((int64_t(8) << 20) / rowBytes, 1,
@@ -385,8 +386,11 @@ void depthwise(const T *x, const T *filter, int64_t N, int64_t C, int64_t Fg,
 /// a short one per row (EfficientNet's 7x7 and 14x14 planes spent most of
 /// their time in row set-up and scalar tails); the columns past the
 /// output's width are dropped. Each output adds its taps in the order of
-/// the filter's elements, as `depthwise` and the im2col product do (a
-/// padded tap adds w * 0, which leaves a finite sum unchanged).
+/// the filter's elements, as `depthwise` and the im2col product do. A
+/// padded tap adds w * 0, as the im2col product does: with finite weights
+/// the bytes are `depthwise`'s, and an infinite or NaN weight makes the
+/// border outputs NaN (zero padding times infinity), where `depthwise`,
+/// which skips padded taps, did not.
 template <typename T>
 void depthwisePlane(const T *x, const T *filter, int64_t N, int64_t C,
                     int64_t Fg, const Window3 &w, T *out) {
@@ -531,8 +535,10 @@ Tensor conv(const EvalOptions &o, ConvOp op, const Tensor &x, const Tensor &f, c
   T *out = res.data();
   bool plain = (fp32MatmulOf(op) == Fp32Matmul::IEEE || o.ieeeMatmul) &&
                o.accumulatorMantissaBits == 0;
-  bool planeUnitStride = w.in[0] == 1 && w.k[0] == 1 && w.stride[1] == 1 &&
-                         w.stride[2] == 1;
+  // A plane: one depth position in and out (Conv1d, Conv2d, or a Conv3d
+  // of depth 1 without depth padding), unit strides across it.
+  bool planeUnitStride = w.in[0] == 1 && w.k[0] == 1 && w.out[0] == 1 &&
+                         w.pad[0] == 0 && w.stride[1] == 1 && w.stride[2] == 1;
   if (Cg == 1 && plain && planeUnitStride) {
     depthwisePlane(vx.data(), vf.data(), N, C, Fg, w, out);
   } else if (Cg == 1 && plain) {

@@ -36,17 +36,25 @@ bool emptyProduct(int64_t M, int64_t N, int64_t K, T *C, int64_t ldc) {
 CBLAS_TRANSPOSE op(bool trans) { return trans ? CblasTrans : CblasNoTrans; }
 
 /// How a product is split into output tiles: along the rows of C or its
-/// columns, in tiles of `size`. The split depends on the shape alone, never
-/// on the thread count, so each element is computed by the same serial BLAS
+/// columns, `count` tiles of whole 16-wide micro-tiles (the last one
+/// holding the remainder). The split depends on the shape alone, never on
+/// the thread count, so each element is computed by the same serial BLAS
 /// call (its blocking, its micro-kernel, its summation order) whatever the
 /// count. Each tile repacks the whole other operand's panel, so tiles hold
 /// at least 256 rows or columns once the side reaches 1024 (measured on
 /// 2048^3, one thread: 16 tiles of 128 rows ran 13% below one call, 8 of
-/// 256 rows 4% above), 128 below that, and about 4 MFLOP; at most 64, an
-/// even number of them.
+/// 256 rows 4% above), 128 below that, and about 4 MFLOP; at most 64, and
+/// an even number of them (a multiple of four from eight), so that two or
+/// four threads share them evenly: three tiles on two threads left one
+/// idle a third of the time (Inception's 8x8 maps).
 struct Tiling {
   bool byRows;
-  int64_t size, count;
+  int64_t side, count;
+  /// The first row (column) of tile i; tile i ends where i + 1 begins.
+  int64_t begin(int64_t i) const {
+    int64_t units = (side + 15) / 16;
+    return std::min(side, 16 * (units * i / count));
+  }
 };
 Tiling tilingOf(int64_t M, int64_t N, int64_t K) {
   constexpr int64_t kMaxTiles = 64;
@@ -58,13 +66,7 @@ Tiling tilingOf(int64_t M, int64_t N, int64_t K) {
   int64_t count = std::min({side / kMinSide, int64_t(flops / kMinFlops), kMaxTiles});
   if (count <= 1)
     return {byRows, side, 1};
-  // An even count (a multiple of four from eight), so that two or four
-  // threads share the tiles evenly: three tiles on two threads left one
-  // idle a third of the time (Inception's 8x8 maps).
-  count = count >= 8 ? count / 4 * 4 : count / 2 * 2;
-  int64_t size = (side + count - 1) / count;
-  size = (size + 15) / 16 * 16; // whole micro-tiles
-  return {byRows, size, (side + size - 1) / size};
+  return {byRows, side, count >= 8 ? count / 4 * 4 : count / 2 * 2};
 }
 
 /// C = op(A) op(B) over the tiles of tilingOf, in parallel; `blas` is the
@@ -78,8 +80,7 @@ void tiledGemm(int64_t M, int64_t N, int64_t K, const T *A, int64_t lda,
   Tiling t = tilingOf(M, N, K);
   dfa::parallelFor(t.count, 1, [&](int64_t begin, int64_t end) {
     for (int64_t i = begin; i < end; ++i) {
-      int64_t first = i * t.size;
-      int64_t n = std::min(t.size, (t.byRows ? M : N) - first);
+      int64_t first = t.begin(i), n = t.begin(i + 1) - first;
       if (t.byRows)
         blas(CblasRowMajor, op(transA), op(transB), blasint(n), blasint(N),
              blasint(K), T(1), transA ? A + first : A + first * lda,

@@ -101,9 +101,9 @@ void poolPlane(const T *x, int64_t NC, const Window3 &w, const AxisTaps *taps,
           continue;
         }
         std::fill(row, row + lo, identity);
-        const T *in = src + ih * W - w.pad[2];
+        const T *in = src + ih * W;
         for (int64_t c = lo; c < hi; ++c)
-          row[c] = double(in[c]);
+          row[c] = double(in[c - w.pad[2]]);
         std::fill(row + hi, row + Wp, identity);
       }
       double *dst = out + nc * OH * OW;
@@ -145,7 +145,12 @@ void poolInto(const T *x, int64_t NC, const Window3 &w, const int64_t *endPad,
     taps[a] = axisTaps(w.out[a], w.in[a], w.k[a], w.stride[a], w.pad[a],
                        w.dil[a], endPad[a]);
   if constexpr (kind != PoolKind::Lp) {
-    if (w.in[0] == 1 && w.k[0] == 1 && w.out[0] == 1 && w.pad[0] == 0)
+    // The padded image stays near the input's and output's size (large
+    // strides or pads would make it far larger than either).
+    int64_t Hp = (w.out[1] - 1) * w.stride[1] + (w.k[1] - 1) * w.dil[1] + 1,
+            Wp = (w.out[2] - 1) * w.stride[2] + (w.k[2] - 1) * w.dil[2] + 1;
+    if (w.in[0] == 1 && w.k[0] == 1 && w.out[0] == 1 && w.pad[0] == 0 &&
+        double(Hp) * double(Wp) <= 4.0 * double(I + O) + 4096.0)
       return poolPlane<kind>(x, NC, w, taps, countIncludePad, out);
   }
   parallelFor(NC, grainFor(O * w.kSize()), [&](int64_t begin, int64_t end) {

@@ -372,6 +372,9 @@ FailureOr<double> Executor::hostBytes(sched::ProgramOp program) {
     reads.clear();
     writes.clear();
     sched::accesses(&op, reads, writes);
+    // A weight the program only returns is read at the return.
+    if (auto ret = dyn_cast<sched::ReturnOp>(op))
+      reads.append(ret.getOutputs().begin(), ret.getOutputs().end());
     for (Value v : llvm::concat<Value>(reads, writes))
       if (failed(birth(v)))
         return failure();
@@ -546,7 +549,8 @@ LogicalResult Executor::run(sched::ProgramOp program,
     for (Value v : reads)
       if (failed(materialize(v)))
         return failure();
-    // A weight overwritten before it is read is never read.
+    // A weight is read before an op writes it too: a write that covers
+    // only part of it keeps the rest of its bytes.
     for (Value v : writes)
       if (failed(materialize(v)))
         return failure();

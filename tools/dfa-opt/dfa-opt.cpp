@@ -13,6 +13,7 @@
 
 #include "dfa/InitAllDialects.h"
 #include "dfa/InitAllPasses.h"
+#include "dfa/Reference/Cpu.h"
 #include "dfa/Support/Limits.h"
 
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
@@ -64,6 +65,8 @@ int main(int argc, char **argv) {
     }
   }
   limits::setMaxMemory(bytes);
+  if (!dfa::ref::checkCpu("dfa-opt"))
+    return 2;
   if (int code = checkInput(input))
     return code;
   limits::enforceMaxMemory("dfa-opt");

@@ -13,6 +13,7 @@
 #define DFA_DRIVER_TOOLFLAGS_H
 
 #include "dfa/Driver/Tools.h"
+#include "dfa/Reference/Cpu.h"
 #include "dfa/Support/Limits.h"
 #include "dfa/Support/Parallel.h"
 #include "dfa/Support/Progress.h"
@@ -99,28 +100,11 @@ inline void addThreadsFlag(CLI::App &app, ModelFlags &flags) {
       ->check(CLI::Range(1, 1024));
 }
 
-/// Whether this CPU runs the reference as built: a build vectorized for
-/// x86-64-v3 (lib/Reference/CMakeLists.txt) on a CPU without AVX2 and FMA
-/// would fault at its first kernel; this says so instead (false, after a
-/// message). Compiled into the tools, which are built for the baseline.
-inline bool checkCpu(llvm::StringRef tool) {
-#if defined(DFA_REFERENCE_X86_64_V3) && (defined(__x86_64__) || defined(__i386__))
-  if (!__builtin_cpu_supports("x86-64-v3")) {
-    llvm::errs() << tool
-                 << ": error: this build of dfa's CPU reference needs AVX2 and "
-                    "FMA (x86-64-v3), which this CPU lacks; rebuild with "
-                    "-DDFA_X86_64_V3=OFF\n";
-    return false;
-  }
-#endif
-  return true;
-}
-
 /// Sets the thread count of --threads, else a valid DFA_THREADS; a
 /// malformed DFA_THREADS is a usage error (false, after a message), as is
-/// a CPU the build cannot run on (checkCpu).
+/// a CPU the build cannot run on (ref::checkCpu).
 inline bool applyThreads(const ModelFlags &flags, llvm::StringRef tool) {
-  if (!checkCpu(tool))
+  if (!ref::checkCpu(tool))
     return false;
   if (flags.threads > 0) {
     setThreadCount(flags.threads);

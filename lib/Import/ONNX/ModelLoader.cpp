@@ -158,13 +158,19 @@ Status dfa::onnximport::loadModel(llvm::StringRef path, LoadedModel &out,
   // keep each page of the file resident while the copy is made (the
   // mapping is only walked for the initializers' offsets, skipping their
   // data).
-  int fd = ::open(out.path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) {
-    error = "cannot read '" + path.str() + "': " + std::strerror(errno);
-    return Status::IOError;
+  // A pipe or other stream was read whole into the buffer: parsed there.
+  bool parsed;
+  if (llvm::sys::fs::is_regular_file(out.path)) {
+    int fd = ::open(out.path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+      error = "cannot read '" + path.str() + "': " + std::strerror(errno);
+      return Status::IOError;
+    }
+    parsed = out.model.ParseFromFileDescriptor(fd);
+    ::close(fd);
+  } else {
+    parsed = out.model.ParseFromArray(data, static_cast<int>(size));
   }
-  bool parsed = out.model.ParseFromFileDescriptor(fd);
-  ::close(fd);
   if (!parsed) {
     error = "'" + path.str() + "' is not a valid ONNX model (protobuf parse "
             "failed: truncated, not a ModelProto, or subgraphs nested deeper "

@@ -24,10 +24,11 @@ using namespace mlir;
 using namespace dfa;
 
 namespace {
-/// A convolution of `x` by `w` (no bias), strides 2 and padding 1 on every
-/// spatial dim, through the reference.
+/// A convolution of `x` by `w` (no bias), the same stride and padding on
+/// every spatial dim, through the reference.
 ref::Tensor runConv(const ref::Tensor &x, const ref::Tensor &w,
-                    const std::vector<int64_t> &outShape, int64_t group) {
+                    const std::vector<int64_t> &outShape, int64_t group,
+                    int64_t stride, int64_t pad) {
   size_t spatial = x.shape().size() - 2;
   auto ones = [&](int64_t v, size_t n) {
     std::string s;
@@ -41,8 +42,8 @@ ref::Tensor runConv(const ref::Tensor &x, const ref::Tensor &w,
               out = test::tensorType(outShape);
   std::string text =
       "func.func @main(%x: " + in + ", %w: " + wt + ") -> " + out +
-      " {\n  %0 = graph.conv %x, %w {strides = array<i64: " + ones(2, spatial) +
-      ">, pads = array<i64: " + ones(1, 2 * spatial) +
+      " {\n  %0 = graph.conv %x, %w {strides = array<i64: " + ones(stride, spatial) +
+      ">, pads = array<i64: " + ones(pad, 2 * spatial) +
       ">, dilations = array<i64: " + ones(1, spatial) + ">, group = " +
       std::to_string(group) + " : i64} : (" + in + ", " + wt + ") -> " + out +
       "\n  return %0 : " + out + "\n}\n";
@@ -75,15 +76,20 @@ TEST_CASE("a convolution whose columns take several im2col blocks matches "
   // the 128 rows a block (four blocks).
   struct Case {
     std::vector<int64_t> x, w, out;
-    int64_t group;
+    int64_t group, stride = 2, pad = 1;
   };
   for (const Case &c : {Case{{1, 32, 6, 66, 66}, {4, 32, 3, 3, 3}, {1, 4, 3, 33, 33}, 1},
-                        Case{{1, 96, 256, 256}, {6, 48, 3, 3}, {1, 6, 128, 128}, 2}}) {
+                        Case{{1, 96, 256, 256}, {6, 48, 3, 3}, {1, 6, 128, 128}, 2},
+                        // Depthwise 3-D over one depth position, padded in
+                        // depth: three output planes (not the plane kernel's).
+                        Case{{1, 4, 1, 9, 9}, {8, 1, 1, 3, 3}, {1, 8, 3, 9, 9}, 4, 1, 1},
+                        // Depthwise 2-D at unit stride: the plane kernel.
+                        Case{{1, 3, 14, 14}, {6, 1, 5, 5}, {1, 6, 12, 12}, 3, 1, 1}}) {
     ref::Tensor x = random(c.x, 1), w = random(c.w, 2);
     setThreadCount(1);
-    ref::Tensor one = runConv(x, w, c.out, c.group);
+    ref::Tensor one = runConv(x, w, c.out, c.group, c.stride, c.pad);
     setThreadCount(3);
-    ref::Tensor three = runConv(x, w, c.out, c.group);
+    ref::Tensor three = runConv(x, w, c.out, c.group, c.stride, c.pad);
     setThreadCount(2);
     REQUIRE(one.byteSize() == three.byteSize());
     CHECK(std::memcmp(one.bytes(), three.bytes(), one.byteSize()) == 0);
@@ -113,7 +119,7 @@ TEST_CASE("a convolution whose columns take several im2col blocks matches "
                 inner *= os[e], kinner *= ks[e];
               int64_t od = oo / inner, kd = tt / kinner;
               oo %= inner, tt %= kinner;
-              int64_t id = od * 2 - 1 + kd;
+              int64_t id = od * c.stride - c.pad + kd;
               inside &= id >= 0 && id < is[d];
               int64_t iinner = 1;
               for (size_t e = d + 1; e < sp; ++e)
