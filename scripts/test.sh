@@ -16,7 +16,7 @@ last=$start
 section() {
   local now
   now=$(date +%s)
-  echo "   ($((now - last)) s)"
+  echo "   (that took $((now - last)) s)"
   last=$now
   echo "== $1"
 }
