@@ -297,23 +297,33 @@ FailureOr<Executor::Buffer *> Executor::describe(Value v) {
   return &buffers.try_emplace(v, std::move(b)).first->second;
 }
 
-DenseMap<Value, int64_t> Executor::lastUses(Block &body) {
-  DenseMap<Value, int64_t> last;
+/// The buffers `op` reads (a return's outputs included) and writes.
+static void buffersOf(Operation &op, SmallVectorImpl<Value> &reads,
+                      SmallVectorImpl<Value> &writes) {
+  reads.clear();
+  writes.clear();
+  sched::accesses(&op, reads, writes);
+  if (auto ret = dyn_cast<sched::ReturnOp>(op))
+    reads.append(ret.getOutputs().begin(), ret.getOutputs().end());
+}
+
+Executor::Lifetimes Executor::lifetimes(Block &body) {
+  Lifetimes l;
   for (BlockArgument a : body.getArguments())
-    last[a] = -1;
+    l.last[a] = -1;
   SmallVector<Value> reads, writes;
   for (auto [i, op] : llvm::enumerate(body)) {
     if (isa<sched::AllocOp, sched::WeightOp>(op))
-      last[op.getResult(0)] = int64_t(i);
-    reads.clear();
-    writes.clear();
-    sched::accesses(&op, reads, writes);
-    if (auto ret = dyn_cast<sched::ReturnOp>(op))
-      reads.append(ret.getOutputs().begin(), ret.getOutputs().end());
+      l.last[op.getResult(0)] = int64_t(i);
+    buffersOf(op, reads, writes);
     for (Value v : llvm::concat<Value>(reads, writes))
-      last[v] = int64_t(i);
+      l.last[v] = int64_t(i);
   }
-  return last;
+  l.dying.resize(body.getOperations().size());
+  for (auto [v, i] : l.last)
+    if (i >= 0)
+      l.dying[i].push_back(v);
+  return l;
 }
 
 FailureOr<double> Executor::hostBytes(sched::ProgramOp program) {
@@ -322,7 +332,7 @@ FailureOr<double> Executor::hostBytes(sched::ProgramOp program) {
   // holds it; each takes whole pages of a chip-wide level, or on each of
   // its units the image up to its top byte.
   Block &body = program.getBlock();
-  DenseMap<Value, int64_t> last = lastUses(body);
+  Lifetimes life = lifetimes(body);
   DenseMap<Value, double> live;
   double now = 0, peak = 0, largest = 0;
   auto bytesOf = [&](Value v) -> FailureOr<double> {
@@ -361,28 +371,19 @@ FailureOr<double> Executor::hostBytes(sched::ProgramOp program) {
   for (BlockArgument a : body.getArguments())
     if (failed(birth(a)))
       return failure();
-  std::vector<SmallVector<Value>> dying(body.getOperations().size());
-  for (auto [v, i] : last)
-    if (i >= 0)
-      dying[i].push_back(v);
   SmallVector<Value> reads, writes;
   for (auto [i, op] : llvm::enumerate(body)) {
     if (isa<sched::AllocOp>(op) && failed(birth(op.getResult(0))))
       return failure();
-    reads.clear();
-    writes.clear();
-    sched::accesses(&op, reads, writes);
-    // A weight the program only returns is read at the return.
-    if (auto ret = dyn_cast<sched::ReturnOp>(op))
-      reads.append(ret.getOutputs().begin(), ret.getOutputs().end());
+    buffersOf(op, reads, writes);
     for (Value v : llvm::concat<Value>(reads, writes))
       if (failed(birth(v)))
         return failure();
-    for (Value v : dying[i])
+    for (Value v : life.dying[i])
       death(v);
   }
   for (BlockArgument a : body.getArguments())
-    if (last.lookup(a) < 0)
+    if (life.last.lookup(a) < 0)
       death(a);
   return peak + 3 * largest;
 }
@@ -519,11 +520,7 @@ LogicalResult Executor::run(sched::ProgramOp program,
            << " were given";
   // Each buffer's memory is held from its alloc (a weight's from its first
   // use, when it is read) to its last use.
-  DenseMap<Value, int64_t> last = lastUses(body);
-  std::vector<SmallVector<Value>> dying(body.getOperations().size());
-  for (auto [v, i] : last)
-    if (i >= 0)
-      dying[i].push_back(v);
+  Lifetimes life = lifetimes(body);
   auto release = [&](Value v) {
     auto it = buffers.find(v);
     if (it != buffers.end() && !pending.erase(v))
@@ -535,7 +532,7 @@ LogicalResult Executor::run(sched::ProgramOp program,
       return failure();
     mem.hold((*b)->at, (*b)->layout.bytes);
     store(**b, value, /*zeroPads=*/true);
-    if (last.lookup(arg) < 0)
+    if (life.last.lookup(arg) < 0)
       release(arg);
   }
   progress::Task task("simulating values", int64_t(body.getOperations().size()));
@@ -543,9 +540,7 @@ LogicalResult Executor::run(sched::ProgramOp program,
   for (auto [i, opRef] : llvm::enumerate(body)) {
     Operation &op = opRef;
     task.advance();
-    reads.clear();
-    writes.clear();
-    sched::accesses(&op, reads, writes);
+    buffersOf(op, reads, writes);
     for (Value v : reads)
       if (failed(materialize(v)))
         return failure();
@@ -572,8 +567,6 @@ LogicalResult Executor::run(sched::ProgramOp program,
       r = compute(c);
     } else if (auto ret = dyn_cast<sched::ReturnOp>(op)) {
       for (Value v : ret.getOutputs()) {
-        if (failed(materialize(v)))
-          return failure();
         FailureOr<Buffer *> b = describe(v);
         if (failed(b))
           return failure();
@@ -582,7 +575,7 @@ LogicalResult Executor::run(sched::ProgramOp program,
     }
     if (failed(r))
       return failure();
-    for (Value v : dying[i])
+    for (Value v : life.dying[i])
       release(v);
   }
   return success();

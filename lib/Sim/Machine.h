@@ -137,8 +137,13 @@ private:
   /// Reads a weight's value into its buffer, the first time an op uses it.
   mlir::LogicalResult materialize(mlir::Value buffer);
   /// For each buffer, the index in the program of the last op that uses
-  /// it (its alloc's when none does).
-  llvm::DenseMap<mlir::Value, int64_t> lastUses(mlir::Block &body);
+  /// it (its alloc's when none does; -1 for an input no op uses), and the
+  /// buffers that die after each op.
+  struct Lifetimes {
+    llvm::DenseMap<mlir::Value, int64_t> last;
+    std::vector<llvm::SmallVector<mlir::Value>> dying;
+  };
+  Lifetimes lifetimes(mlir::Block &body);
 
   const target::Target &t;
   Memories mem;
