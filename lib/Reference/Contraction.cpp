@@ -379,59 +379,78 @@ void depthwise(const T *x, const T *filter, int64_t N, int64_t C, int64_t Fg,
   });
 }
 
-/// Depthwise with unit strides over a plane (a 1-D or 2-D window): the
-/// channel's plane is copied once into a zero-padded image whose rows are
-/// as wide as the window needs, and the output is summed at that row
-/// pitch, so each tap is one multiply-add over the whole plane rather than
-/// a short one per row (EfficientNet's 7x7 and 14x14 planes spent most of
-/// their time in row set-up and scalar tails); the columns past the
-/// output's width are dropped. Each output adds its taps in the order of
-/// the filter's elements, as `depthwise` and the im2col product do. A
-/// padded tap adds w * 0, as the im2col product does: with finite weights
-/// the bytes are `depthwise`'s, and an infinite or NaN weight makes the
-/// border outputs NaN (zero padding times infinity), where `depthwise`,
-/// which skips padded taps, did not.
+/// Depthwise over a plane (a 1-D or 2-D window): the channel's plane is
+/// copied once into a zero-padded image whose rows are as wide as the
+/// window needs, and the output is summed at that row pitch, so each tap is
+/// one multiply-add over the whole plane rather than a short one per row
+/// (EfficientNet's 7x7 and 14x14 planes spent most of their time in row
+/// set-up and scalar tails); the columns past the output's width are
+/// dropped. With strides s1 x s2 the padded image is split into its
+/// s1 x s2 phases (rows i = ph (mod s1), columns j = pw (mod s2)), in which
+/// every tap reads at unit stride: tap (y, x) of the dilated window reads
+/// phase (y mod s1, x mod s2) shifted by (y / s1, x / s2). Each output adds
+/// its taps in the order of the filter's elements, as `depthwise` and the
+/// im2col product do. A padded tap adds w * 0, as the im2col product does:
+/// with finite weights the bytes are `depthwise`'s, and an infinite or NaN
+/// weight makes the border outputs NaN (zero padding times infinity), where
+/// `depthwise`, which skips padded taps, did not.
 template <typename T>
 void depthwisePlane(const T *x, const T *filter, int64_t N, int64_t C,
                     int64_t Fg, const Window3 &w, T *out) {
   int64_t OH = w.out[1], OW = w.out[2], H = w.in[1], W = w.in[2];
   int64_t KW = w.k[2], K = w.k[1] * KW, F = C * Fg;
-  int64_t Hp = OH + (w.k[1] - 1) * w.dil[1], Wp = OW + (KW - 1) * w.dil[2];
-  int64_t span = (OH - 1) * Wp + OW; // the accumulated run
-  int64_t lo = std::clamp<int64_t>(w.pad[2], 0, Wp),
-          hi = std::clamp<int64_t>(w.pad[2] + W, lo, Wp);
+  int64_t s1 = w.stride[1], s2 = w.stride[2];
+  // The padded image the window covers, and each phase's extent.
+  int64_t Hp = (OH - 1) * s1 + (w.k[1] - 1) * w.dil[1] + 1,
+          Wp = (OW - 1) * s2 + (KW - 1) * w.dil[2] + 1;
+  int64_t Hq = (Hp + s1 - 1) / s1, Wq = (Wp + s2 - 1) / s2, phase = Hq * Wq;
+  int64_t span = (OH - 1) * Wq + OW; // the accumulated run
   parallelFor(N * F, grainFor(span * K), [&](int64_t begin, int64_t end) {
-    Scratch<T> scratch(Hp * Wp + span);
-    T *image = scratch.data(), *acc = image + Hp * Wp;
+    Scratch<T> scratch(s1 * s2 * phase + span);
+    T *image = scratch.data(), *acc = image + s1 * s2 * phase;
     int64_t loaded = -1;
     for (int64_t nf = begin; nf < end; ++nf) {
       int64_t n = nf / F, f = nf % F, plane = n * C + f / Fg;
       if (plane != loaded) {
         const T *src = x + plane * H * W;
-        for (int64_t r = 0; r < Hp; ++r) {
-          T *row = image + r * Wp;
-          int64_t ih = r - w.pad[1];
-          if (ih < 0 || ih >= H) {
-            std::fill(row, row + Wp, T(0));
-            continue;
-          }
-          std::fill(row, row + lo, T(0));
-          std::copy(src + ih * W + (lo - w.pad[2]), src + ih * W + (hi - w.pad[2]),
-                    row + lo);
-          std::fill(row + hi, row + Wp, T(0));
-        }
+        for (int64_t ph = 0; ph < s1; ++ph)
+          for (int64_t pw = 0; pw < s2; ++pw)
+            for (int64_t r = 0; r < Hq; ++r) {
+              T *row = image + (ph * s2 + pw) * phase + r * Wq;
+              int64_t ih = ph + r * s1 - w.pad[1];
+              if (ih < 0 || ih >= H) {
+                std::fill(row, row + Wq, T(0));
+                continue;
+              }
+              // Columns c with 0 <= pw + c * s2 - pad < W.
+              int64_t first = pw - w.pad[2];
+              int64_t lo = std::clamp<int64_t>(
+                  first >= 0 ? 0 : (-first + s2 - 1) / s2, 0, Wq);
+              int64_t hi = std::clamp<int64_t>(
+                  W - first <= 0 ? 0 : (W - first + s2 - 1) / s2, lo, Wq);
+              std::fill(row, row + lo, T(0));
+              const T *in = src + ih * W + first;
+              if (s2 == 1)
+                std::copy(in + lo, in + hi, row + lo);
+              else
+                for (int64_t c = lo; c < hi; ++c)
+                  row[c] = in[c * s2];
+              std::fill(row + hi, row + Wq, T(0));
+            }
         loaded = plane;
       }
       std::fill(acc, acc + span, T(0));
       for (int64_t t = 0; t < K; ++t) {
         T wt = filter[f * K + t];
-        const T *tap = image + (t / KW) * w.dil[1] * Wp + (t % KW) * w.dil[2];
+        int64_t y = (t / KW) * w.dil[1], xx = (t % KW) * w.dil[2];
+        const T *tap = image + ((y % s1) * s2 + xx % s2) * phase +
+                       (y / s1) * Wq + xx / s2;
         for (int64_t i = 0; i < span; ++i)
           acc[i] += wt * tap[i];
       }
       T *dst = out + nf * OH * OW;
       for (int64_t oh = 0; oh < OH; ++oh)
-        std::copy(acc + oh * Wp, acc + oh * Wp + OW, dst + oh * OW);
+        std::copy(acc + oh * Wq, acc + oh * Wq + OW, dst + oh * OW);
     }
   });
 }
@@ -536,10 +555,13 @@ Tensor conv(const EvalOptions &o, ConvOp op, const Tensor &x, const Tensor &f, c
   bool plain = (fp32MatmulOf(op) == Fp32Matmul::IEEE || o.ieeeMatmul) &&
                o.accumulatorMantissaBits == 0;
   // A plane: one depth position in and out (Conv1d, Conv2d, or a Conv3d
-  // of depth 1 without depth padding), unit strides across it.
-  bool planeUnitStride = w.in[0] == 1 && w.k[0] == 1 && w.out[0] == 1 &&
-                         w.pad[0] == 0 && w.stride[1] == 1 && w.stride[2] == 1;
-  if (Cg == 1 && plain && planeUnitStride) {
+  // of depth 1 without depth padding), whose phase images stay near the
+  // input's size (strides no wider than the window: a stride past the
+  // window would copy columns no tap reads).
+  bool plane = w.in[0] == 1 && w.k[0] == 1 && w.out[0] == 1 &&
+               w.pad[0] == 0 && w.stride[1] <= (w.k[1] - 1) * w.dil[1] + 1 &&
+               w.stride[2] <= (w.k[2] - 1) * w.dil[2] + 1;
+  if (Cg == 1 && plain && plane) {
     depthwisePlane(vx.data(), vf.data(), N, C, Fg, w, out);
   } else if (Cg == 1 && plain) {
     depthwise(vx.data(), vf.data(), N, C, Fg, w, out);

@@ -15,6 +15,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <type_traits>
 
 using namespace mlir;
 using namespace dfa;
@@ -70,11 +71,31 @@ static void mapDoubles(const Tensor &a, ArrayRef<int64_t> sa, const Tensor &b,
 /// block of elements at a time: `block(x, tmp, n, precise)` maps x[0..n) in
 /// place (tmp is scratch of the same length; `precise` for float64
 /// results, vmath::apply). The elements are split over the threads.
-template <typename B>
-static LogicalResult unaryBlocks(Operation *op, Evaluator &ev, B block) {
+///
+/// With `blockF`, a float32 input and result are mapped in float instead:
+/// `blockF(x, tmp, n)` on floats (the transcendental ops, through
+/// vmath::applyF32, as PyTorch's CPU kernels compute them).
+template <typename B, typename BF = std::nullptr_t>
+static LogicalResult unaryBlocks(Operation *op, Evaluator &ev, B block,
+                                 BF blockF = nullptr) {
   const Tensor &in = ev.get(op->getOperand(0));
   Tensor out = Tensor::uninitialized(dtypeOfValue(op->getResult(0)), in.shape());
   constexpr int64_t kBlock = 256;
+  if constexpr (!std::is_same_v<BF, std::nullptr_t>) {
+    if (in.dtype() == DType::F32 && out.dtype() == DType::F32) {
+      parallelFor(in.numElements(), grainFor(16), [&](int64_t begin, int64_t end) {
+        float tmp[kBlock];
+        for (int64_t b = begin; b < end; b += kBlock) {
+          int64_t n = std::min(kBlock, end - b);
+          float *x = out.data<float>() + b;
+          std::memcpy(x, in.data<float>() + b, n * sizeof(float));
+          blockF(x, tmp, n);
+        }
+      });
+      ev.set(op->getResult(0), std::move(out));
+      return success();
+    }
+  }
   bool precise = out.dtype() == DType::F64;
   parallelFor(in.numElements(), grainFor(16), [&](int64_t begin, int64_t end) {
     double x[kBlock], tmp[kBlock];
@@ -124,9 +145,14 @@ static double softplus(double x) {
 /// A unary op of a vmath function, x = fn(x).
 #define DFA_UNARY_VMATH(OP, FN)                                                \
   template <> LogicalResult dfa::ref::evalOp<OP>(OP op, Evaluator & ev) {     \
-    return unaryBlocks(op, ev, [](double *x, double *, int64_t n, bool p) {     \
-      vmath::apply(vmath::Fn::FN, x, n, p);                                    \
-    });                                                                        \
+    return unaryBlocks(                                                        \
+        op, ev,                                                                \
+        [](double *x, double *, int64_t n, bool p) {                           \
+          vmath::apply(vmath::Fn::FN, x, n, p);                                \
+        },                                                                     \
+        [](float *x, float *, int64_t n) {                                     \
+          vmath::applyF32(vmath::Fn::FN, x, n);                                \
+        });                                                                    \
   }
 DFA_UNARY_VMATH(ErfOp, Erf)
 DFA_UNARY_VMATH(ExpOp, Exp)
@@ -134,28 +160,52 @@ DFA_UNARY_VMATH(LogOp, Log)
 DFA_UNARY_VMATH(TanhOp, Tanh)
 #undef DFA_UNARY_VMATH
 
+/// s[i] = sigmoid(x[i]) in float, from e = exp(-|x|) so that nothing
+/// overflows: 1 / (1 + e) for x >= 0, e / (1 + e) below (a tiny result stays
+/// a denormal rather than 0).
+static void sigmoidF32(const float *x, float *s, int64_t n) {
+  for (int64_t i = 0; i < n; ++i)
+    s[i] = -std::fabs(x[i]);
+  vmath::applyF32(vmath::Fn::Exp, s, n);
+  for (int64_t i = 0; i < n; ++i)
+    s[i] = (x[i] >= 0 ? 1.0f : s[i]) / (1.0f + s[i]);
+}
+
 /// x = 1 / (1 + exp(-x)).
 template <>
 LogicalResult dfa::ref::evalOp<SigmoidOp>(SigmoidOp op, Evaluator &ev) {
-  return unaryBlocks(op, ev, [](double *x, double *, int64_t n, bool p) {
-    for (int64_t i = 0; i < n; ++i)
-      x[i] = -x[i];
-    vmath::apply(vmath::Fn::Exp, x, n, p);
-    for (int64_t i = 0; i < n; ++i)
-      x[i] = 1.0 / (1.0 + x[i]);
-  });
+  return unaryBlocks(
+      op, ev,
+      [](double *x, double *, int64_t n, bool p) {
+        for (int64_t i = 0; i < n; ++i)
+          x[i] = -x[i];
+        vmath::apply(vmath::Fn::Exp, x, n, p);
+        for (int64_t i = 0; i < n; ++i)
+          x[i] = 1.0 / (1.0 + x[i]);
+      },
+      [](float *x, float *s, int64_t n) {
+        sigmoidF32(x, s, n);
+        std::memcpy(x, s, n * sizeof(float));
+      });
 }
 
 /// x = x * sigmoid(x) = x * (1 / (1 + exp(-x))).
 template <>
 LogicalResult dfa::ref::evalOp<SiluOp>(SiluOp op, Evaluator &ev) {
-  return unaryBlocks(op, ev, [](double *x, double *e, int64_t n, bool p) {
-    for (int64_t i = 0; i < n; ++i)
-      e[i] = -x[i];
-    vmath::apply(vmath::Fn::Exp, e, n, p);
-    for (int64_t i = 0; i < n; ++i)
-      x[i] = x[i] * (1.0 / (1.0 + e[i]));
-  });
+  return unaryBlocks(
+      op, ev,
+      [](double *x, double *e, int64_t n, bool p) {
+        for (int64_t i = 0; i < n; ++i)
+          e[i] = -x[i];
+        vmath::apply(vmath::Fn::Exp, e, n, p);
+        for (int64_t i = 0; i < n; ++i)
+          x[i] = x[i] * (1.0 / (1.0 + e[i]));
+      },
+      [](float *x, float *s, int64_t n) {
+        sigmoidF32(x, s, n);
+        for (int64_t i = 0; i < n; ++i)
+          x[i] = x[i] * s[i];
+      });
 }
 
 /// x = 0.5 x (1 + erf(x / sqrt 2)), or with tanh's approximation
@@ -163,19 +213,36 @@ LogicalResult dfa::ref::evalOp<SiluOp>(SiluOp op, Evaluator &ev) {
 template <>
 LogicalResult dfa::ref::evalOp<GeluOp>(GeluOp op, Evaluator &ev) {
   bool tanhApprox = op.getTanhApprox();
-  return unaryBlocks(op, ev, [&](double *x, double *t, int64_t n, bool p) {
-    if (tanhApprox) {
-      for (int64_t i = 0; i < n; ++i)
-        t[i] = std::sqrt(2 / M_PI) * (x[i] + 0.044715 * x[i] * x[i] * x[i]);
-      vmath::apply(vmath::Fn::Tanh, t, n, p);
-    } else {
-      for (int64_t i = 0; i < n; ++i)
-        t[i] = x[i] / std::sqrt(2.0);
-      vmath::apply(vmath::Fn::Erf, t, n, p);
-    }
-    for (int64_t i = 0; i < n; ++i)
-      x[i] = 0.5 * x[i] * (1 + t[i]);
-  });
+  return unaryBlocks(
+      op, ev,
+      [&](double *x, double *t, int64_t n, bool p) {
+        if (tanhApprox) {
+          for (int64_t i = 0; i < n; ++i)
+            t[i] = std::sqrt(2 / M_PI) * (x[i] + 0.044715 * x[i] * x[i] * x[i]);
+          vmath::apply(vmath::Fn::Tanh, t, n, p);
+        } else {
+          for (int64_t i = 0; i < n; ++i)
+            t[i] = x[i] / std::sqrt(2.0);
+          vmath::apply(vmath::Fn::Erf, t, n, p);
+        }
+        for (int64_t i = 0; i < n; ++i)
+          x[i] = 0.5 * x[i] * (1 + t[i]);
+      },
+      [&](float *x, float *t, int64_t n) {
+        if (tanhApprox) {
+          const float k = float(std::sqrt(2 / M_PI));
+          for (int64_t i = 0; i < n; ++i)
+            t[i] = k * (x[i] + 0.044715f * x[i] * x[i] * x[i]);
+          vmath::applyF32(vmath::Fn::Tanh, t, n);
+        } else {
+          const float k = float(M_SQRT1_2);
+          for (int64_t i = 0; i < n; ++i)
+            t[i] = x[i] * k;
+          vmath::applyF32(vmath::Fn::Erf, t, n);
+        }
+        for (int64_t i = 0; i < n; ++i)
+          x[i] = 0.5f * x[i] * (1.0f + t[i]);
+      });
 }
 
 template <>

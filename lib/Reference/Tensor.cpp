@@ -9,6 +9,7 @@
 #include "llvm/ADT/APFloat.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cassert>
 #include <cmath>
 #include <cstring>
@@ -16,6 +17,10 @@
 #include <malloc.h>
 #endif
 #include <limits>
+#ifdef __linux__
+#include <sys/mman.h>
+#include <unistd.h>
+#endif
 
 using namespace dfa::ref;
 
@@ -268,6 +273,33 @@ static size_t storageBytes(DType dtype, llvm::ArrayRef<int64_t> shape) {
   return std::max<size_t>(1, dfa::ref::numElements(shape) * dtypeSize(dtype));
 }
 
+/// The heap's pages are asked to be huge (transparent huge pages, where the
+/// kernel gives them on request), as glibc's `malloc.hugetlb` tunable does
+/// and PyTorch's CPU allocator does for large blocks: activations are then
+/// first touched in 2 MiB faults, not 4 KiB ones (EfficientNet-B0 on one
+/// thread spent about a tenth of its time in page faults). The heap grows in
+/// steps of at least 32 MiB (M_TOP_PAD) and each new step is advised before
+/// anything is written to it, from the allocation that first sees it.
+static void adviseHeapGrowth() {
+#if defined(__GLIBC__) && defined(__linux__) && defined(MADV_HUGEPAGE)
+  constexpr uintptr_t kHuge = 2u << 20;
+  // Where the heap ended (rounded up) when first asked: what was below was
+  // already in use.
+  static std::atomic<uintptr_t> advised{
+      (reinterpret_cast<uintptr_t>(sbrk(0)) + kHuge - 1) & ~(kHuge - 1)};
+  uintptr_t top = reinterpret_cast<uintptr_t>(sbrk(0)) & ~(kHuge - 1);
+  uintptr_t from = advised.load(std::memory_order_relaxed);
+  if (top < from) { // the heap shrank (malloc_trim): advise its regrowth
+    advised.compare_exchange_strong(from, top);
+    return;
+  }
+  if (top == from)
+    return;
+  if (advised.compare_exchange_strong(from, top))
+    (void)madvise(reinterpret_cast<void *>(from), top - from, MADV_HUGEPAGE);
+#endif
+}
+
 /// A run frees each activation after its last use and soon allocates one
 /// of the same size. glibc maps blocks past its threshold afresh each time
 /// (page faults and zeroing, a fifth of a CNN's time on one thread here);
@@ -278,14 +310,20 @@ static bool keepFreedBlocks() {
 #ifdef __GLIBC__
   mallopt(M_MMAP_THRESHOLD, 32 << 20);
   mallopt(M_TRIM_THRESHOLD, 256 << 20);
+  mallopt(M_TOP_PAD, 32 << 20);
 #endif
+  adviseHeapGrowth();
   return true;
 }
 
 static uint8_t *allocateStorage(size_t bytes, bool zeroed) {
   static const bool kept = keepFreedBlocks();
   (void)kept;
-  return zeroed ? new uint8_t[bytes]() : new uint8_t[bytes];
+  uint8_t *p = new uint8_t[bytes];
+  adviseHeapGrowth();
+  if (zeroed)
+    std::memset(p, 0, bytes);
+  return p;
 }
 
 Tensor::Tensor(DType dtype, llvm::ArrayRef<int64_t> shape)

@@ -4,7 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 ///
-/// Transcendental functions over arrays of doubles. Where glibc's vector
+/// Transcendental functions over arrays of doubles or floats. Where glibc's vector
 /// math library (libmvec) and the CPU's AVX2 are there, four lanes at a
 /// time (within 4 ulp of the exact value in double, well under a float's
 /// rounding); elsewhere, or when `precise`, the scalar libm. Every element
@@ -27,6 +27,13 @@ enum class Fn { Exp, Erf, Tanh, Log };
 /// reference does so for float64 results, whose rounding would show the
 /// vector routines' last bits.
 void apply(Fn fn, double *x, int64_t n, bool precise);
+
+/// x[i] = fn(x[i]) for i < n in float: eight lanes at a time through
+/// libmvec's float routines where the CPU has AVX2 (within 2 ulp of the
+/// correctly rounded float, VectorMathTest), elsewhere the scalar float
+/// libm. The
+/// reference's float32 transcendentals use it.
+void applyF32(Fn fn, float *x, int64_t n);
 
 /// Whether apply() uses the vector routines on this machine.
 bool vectorized();

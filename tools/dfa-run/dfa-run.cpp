@@ -52,6 +52,10 @@ int main(int argc, char **argv) {
   app.add_flag("--json", o.json, "Print a dfa.run/1 JSON summary on stdout");
   app.add_flag("--fp64-accumulate", o.fp64Accumulate,
                "Accumulate reductions, matmuls and convolutions in double");
+  app.add_option("--repeat", o.repeat,
+                 "On the CPU reference: evaluate N times in this process and "
+                 "report the best and median time (the last run's values)")
+      ->check(CLI::Range(int64_t(1), int64_t(1000)));
   dfa::driver::addShapeFlags(app, o.model);
   dfa::driver::addMaxDimFlag(app, o.model);
   dfa::driver::addMaxMemoryFlag(app, o.model);

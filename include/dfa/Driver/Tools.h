@@ -87,6 +87,9 @@ struct RunOptions {
   bool explicitTolerance = false;
   bool json = false;
   bool fp64Accumulate = false;
+  /// On the CPU reference: evaluate this many times in the process and
+  /// report the best and the median (a benchmark's warm runs).
+  int64_t repeat = 1;
   /// Specialize any graph input the import needs at compile time, taking
   /// its value from the inputs.
   bool specializeAsNeeded = false;

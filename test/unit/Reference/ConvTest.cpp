@@ -84,7 +84,12 @@ TEST_CASE("a convolution whose columns take several im2col blocks matches "
                         // depth: three output planes (not the plane kernel's).
                         Case{{1, 4, 1, 9, 9}, {8, 1, 1, 3, 3}, {1, 8, 3, 9, 9}, 4, 1, 1},
                         // Depthwise 2-D at unit stride: the plane kernel.
-                        Case{{1, 3, 14, 14}, {6, 1, 5, 5}, {1, 6, 12, 12}, 3, 1, 1}}) {
+                        Case{{1, 3, 14, 14}, {6, 1, 5, 5}, {1, 6, 12, 12}, 3, 1, 1},
+                        // Depthwise 2-D at stride 2: the plane kernel on
+                        // the image's four phases (odd and even sizes).
+                        Case{{1, 3, 15, 15}, {6, 1, 5, 5}, {1, 6, 8, 8}, 3, 2, 2},
+                        Case{{1, 4, 16, 16}, {4, 1, 3, 3}, {1, 4, 8, 8}, 4, 2, 1},
+                        Case{{2, 2, 9, 9}, {2, 1, 3, 3}, {2, 2, 3, 3}, 2, 3, 0}}) {
     ref::Tensor x = random(c.x, 1), w = random(c.w, 2);
     setThreadCount(1);
     ref::Tensor one = runConv(x, w, c.out, c.group, c.stride, c.pad);

@@ -110,3 +110,63 @@ TEST_CASE("special values pass through the vector routines",
   CHECK(l[2] == 0);
   CHECK(l[3] == INFINITY);
 }
+
+namespace {
+/// How many floats apart `got` is from the correctly rounded value (glibc's
+/// measure of its routines' ulps).
+double ulpsF32(float got, double want) {
+  float w = float(want);
+  if (got == w || (std::isnan(got) && std::isnan(w)))
+    return 0;
+  auto ordered = [](float f) {
+    int32_t i;
+    std::memcpy(&i, &f, sizeof i);
+    return i < 0 ? int64_t(INT32_MIN) - i : int64_t(i);
+  };
+  return double(std::llabs(ordered(got) - ordered(w)));
+}
+} // namespace
+
+TEST_CASE("float exp, erf, tanh and log stay within 2 ulp",
+          "[reference][vmath]") {
+  std::mt19937 rng(5);
+  std::uniform_real_distribution<float> wide(-87, 88), narrow(-6, 6),
+      positive(1e-30f, 1e30f);
+  for (vmath::Fn fn : {vmath::Fn::Exp, vmath::Fn::Erf, vmath::Fn::Tanh,
+                       vmath::Fn::Log}) {
+    std::vector<float> x(4099);
+    for (float &v : x)
+      v = fn == vmath::Fn::Log   ? positive(rng)
+          : fn == vmath::Fn::Exp ? wide(rng)
+                                 : narrow(rng);
+    std::vector<float> y = x;
+    vmath::applyF32(fn, y.data(), int64_t(y.size()));
+    double worst = 0;
+    for (size_t i = 0; i < x.size(); ++i)
+      worst = std::max(worst, ulpsF32(y[i], reference(fn, double(x[i]))));
+    INFO("function " << int(fn) << " worst " << worst << " ulp");
+    CHECK(worst <= 2);
+  }
+}
+
+TEST_CASE("float results do not depend on position, length or special values",
+          "[reference][vmath]") {
+  std::vector<float> x = {0.0f, -0.0f, INFINITY, -INFINITY, NAN, 1000, -1000,
+                          -100, 3, -3, 0.5f};
+  std::vector<float> whole = x;
+  vmath::applyF32(vmath::Fn::Exp, whole.data(), int64_t(whole.size()));
+  CHECK(whole[0] == 1);
+  CHECK(whole[2] == INFINITY);
+  CHECK(whole[3] == 0);
+  CHECK(std::isnan(whole[4]));
+  CHECK(whole[5] == INFINITY);
+  CHECK(whole[6] == 0);
+  CHECK(whole[7] > 0); // a denormal, not flushed to zero
+  for (int64_t start = 0; start < 4; ++start)
+    for (int64_t len = 1; start + len <= int64_t(x.size()); ++len) {
+      std::vector<float> part(x.begin() + start, x.begin() + start + len);
+      vmath::applyF32(vmath::Fn::Exp, part.data(), len);
+      for (int64_t i = 0; i < len; ++i)
+        REQUIRE(std::memcmp(&part[i], &whole[start + i], sizeof(float)) == 0);
+    }
+}
