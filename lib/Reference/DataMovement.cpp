@@ -104,6 +104,10 @@ bool dfa::ref::readWeight(llvm::StringRef file, uint64_t offset,
 
 template <>
 LogicalResult dfa::ref::evalOp<WeightOp>(WeightOp op, Evaluator &ev) {
+  if (const Tensor *kept = ev.keptWeight(op)) {
+    ev.set(op.getOutput(), *kept);
+    return success();
+  }
   auto type = cast<RankedTensorType>(op.getType());
   Tensor t = Tensor::uninitialized(dtypeOfValue(op.getOutput()), type.getShape());
   if (op.getFile().empty())
@@ -113,6 +117,8 @@ LogicalResult dfa::ref::evalOp<WeightOp>(WeightOp op, Evaluator &ev) {
   std::string err;
   if (!readWeight(op.getFile(), op.getOffset(), op.getZstdBytes(), t, err))
     return op.emitOpError("weight '") << op.getSymName() << "': " << err;
+  if (ev.options().keepWeights)
+    ev.keepWeight(op, t);
   ev.set(op.getOutput(), std::move(t));
   return success();
 }

@@ -76,10 +76,10 @@ static void mapDoubles(const Tensor &a, ArrayRef<int64_t> sa, const Tensor &b,
 /// `blockF(x, tmp, n)` on floats (the transcendental ops, through
 /// vmath::applyF32, as PyTorch's CPU kernels compute them).
 template <typename B, typename BF = std::nullptr_t>
-static LogicalResult unaryBlocks(Operation *op, Evaluator &ev, B block,
-                                 BF blockF = nullptr) {
-  const Tensor &in = ev.get(op->getOperand(0));
-  Tensor out = Tensor::uninitialized(dtypeOfValue(op->getResult(0)), in.shape());
+static LogicalResult unaryBlocks(Value input, Value result, Evaluator &ev,
+                                 B block, BF blockF = nullptr) {
+  const Tensor &in = ev.get(input);
+  Tensor out = Tensor::uninitialized(dtypeOfValue(result), in.shape());
   constexpr int64_t kBlock = 256;
   if constexpr (!std::is_same_v<BF, std::nullptr_t>) {
     if (in.dtype() == DType::F32 && out.dtype() == DType::F32) {
@@ -92,7 +92,7 @@ static LogicalResult unaryBlocks(Operation *op, Evaluator &ev, B block,
           blockF(x, tmp, n);
         }
       });
-      ev.set(op->getResult(0), std::move(out));
+      ev.set(result, std::move(out));
       return success();
     }
   }
@@ -120,8 +120,15 @@ static LogicalResult unaryBlocks(Operation *op, Evaluator &ev, B block,
           out.setDouble(b + i, x[i]);
     }
   });
-  ev.set(op->getResult(0), std::move(out));
+  ev.set(result, std::move(out));
   return success();
+}
+
+/// unaryBlocks over an op's one operand and result.
+template <typename B, typename BF = std::nullptr_t>
+static LogicalResult unaryBlocks(Operation *op, Evaluator &ev, B block,
+                                 BF blockF = nullptr) {
+  return unaryBlocks(op->getOperand(0), op->getResult(0), ev, block, blockF);
 }
 
 /// A unary op of a scalar function f.
@@ -189,11 +196,13 @@ LogicalResult dfa::ref::evalOp<SigmoidOp>(SigmoidOp op, Evaluator &ev) {
       });
 }
 
-/// x = x * sigmoid(x) = x * (1 / (1 + exp(-x))).
-template <>
-LogicalResult dfa::ref::evalOp<SiluOp>(SiluOp op, Evaluator &ev) {
+/// x = x * sigmoid(x) = x * (1 / (1 + exp(-x))), from `input` into
+/// `result`: in float32 the sigmoid rounded to float, then the product, the
+/// bytes of graph.sigmoid and graph.mul apart (a NaN's sign and payload
+/// aside: which operand's NaN a product keeps is the compiler's choice).
+static LogicalResult silu(Value input, Value result, Evaluator &ev) {
   return unaryBlocks(
-      op, ev,
+      input, result, ev,
       [](double *x, double *e, int64_t n, bool p) {
         for (int64_t i = 0; i < n; ++i)
           e[i] = -x[i];
@@ -206,6 +215,39 @@ LogicalResult dfa::ref::evalOp<SiluOp>(SiluOp op, Evaluator &ev) {
         for (int64_t i = 0; i < n; ++i)
           x[i] = x[i] * s[i];
       });
+}
+
+template <>
+LogicalResult dfa::ref::evalOp<SiluOp>(SiluOp op, Evaluator &ev) {
+  return silu(op.getInput(), op.getOutput(), ev);
+}
+
+Operation *dfa::ref::fusedConsumer(Operation *producer) {
+  // x * sigmoid(x), float32 throughout and of one shape: silu()'s float
+  // path computes the sigmoid's float and the product's rounding.
+  auto sig = dyn_cast<SigmoidOp>(producer);
+  if (!sig || !sig.getOutput().hasOneUse())
+    return nullptr;
+  auto mul = dyn_cast<MulOp>(*sig.getOutput().getUsers().begin());
+  if (!mul)
+    return nullptr;
+  Value x = sig.getInput();
+  bool pair = (mul.getLhs() == x && mul.getRhs() == sig.getOutput()) ||
+              (mul.getRhs() == x && mul.getLhs() == sig.getOutput());
+  Type t = x.getType();
+  bool f32 = isa<RankedTensorType>(t) &&
+             cast<RankedTensorType>(t).getElementType().isF32();
+  if (!pair || !f32 || sig.getOutput().getType() != t ||
+      mul.getOutput().getType() != t || mul->getBlock() != sig->getBlock())
+    return nullptr;
+  return mul;
+}
+
+LogicalResult dfa::ref::evalFused(Operation *producer, Operation *consumer,
+                                  Evaluator &ev) {
+  assert(fusedConsumer(producer) == consumer && "not a fused pair");
+  return silu(cast<SigmoidOp>(producer).getInput(),
+              cast<MulOp>(consumer).getOutput(), ev);
 }
 
 /// x = 0.5 x (1 + erf(x / sqrt 2)), or with tanh's approximation

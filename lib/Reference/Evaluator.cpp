@@ -10,6 +10,8 @@
 
 #include "dfa/Support/Progress.h"
 
+#include "llvm/ADT/SmallPtrSet.h"
+
 #include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/BuiltinDialect.h"
 
@@ -258,9 +260,30 @@ FailureOr<SmallVector<Tensor>> Evaluator::runBlock(Block &body,
   // Free every value after its last use so that peak memory stays near the
   // largest live set, not the sum of all activations.
   DenseMap<Operation *, SmallVector<Value>> lastUses = lastUsesIn(body);
+  // Pairs computed in one pass (fusedConsumer): the producer's value is
+  // never stored, so not when every value is kept. The producer's operands
+  // live until the consumer has run.
+  DenseMap<Operation *, Operation *> fusedProducer;
+  llvm::SmallPtrSet<Operation *, 16> fusedAway;
+  if (!opts.keepValues)
+    for (Operation &op : body)
+      if (Operation *consumer = fusedConsumer(&op)) {
+        fusedProducer[consumer] = &op;
+        fusedAway.insert(&op);
+      }
   progress::Task task("evaluating", int64_t(body.getOperations().size()));
   for (Operation &op : body) {
     task.advance();
+    if (fusedAway.contains(&op))
+      continue; // computed with its consumer
+    if (Operation *producer = fusedProducer.lookup(&op)) {
+      if (failed(evalFused(producer, &op, *this)))
+        return failure();
+      for (Operation *done : {producer, &op})
+        for (Value v : lastUses.lookup(done))
+          values.erase(v);
+      continue;
+    }
     if (op.hasTrait<OpTrait::IsTerminator>()) {
       SmallVector<Tensor> results;
       for (Value v : op.getOperands())
@@ -279,6 +302,15 @@ FailureOr<SmallVector<Tensor>> Evaluator::runBlock(Block &body,
         values.erase(v);
   }
   return emitError(body.getParentOp()->getLoc()) << "block has no terminator";
+}
+
+const Tensor *Evaluator::keptWeight(Operation *op) const {
+  auto it = weights.find(op);
+  return it == weights.end() ? nullptr : &it->second;
+}
+
+void Evaluator::keepWeight(Operation *op, const Tensor &t) {
+  weights.try_emplace(op, t);
 }
 
 FailureOr<SmallVector<Tensor>>

@@ -46,7 +46,8 @@ CBLAS_TRANSPOSE op(bool trans) { return trans ? CblasTrans : CblasNoTrans; }
 /// 256 rows 4% above), 128 below that, and about 4 MFLOP; at most 64, and
 /// an even number of them (a multiple of four from eight), so that two or
 /// four threads share them evenly: three tiles on two threads left one
-/// idle a third of the time (Inception's 8x8 maps).
+/// idle a third of the time (Inception's 8x8 maps). At least two once the
+/// side reaches 64 and the work 8 MFLOP.
 struct Tiling {
   bool byRows;
   int64_t side, count;
@@ -64,6 +65,11 @@ Tiling tilingOf(int64_t M, int64_t N, int64_t K) {
   int64_t kMinSide = side >= 1024 ? 256 : 128;
   double flops = 2.0 * double(M) * double(N) * double(K);
   int64_t count = std::min({side / kMinSide, int64_t(flops / kMinFlops), kMaxTiles});
+  // A product of at least two tiles' work whose side is under two minimum
+  // tiles still gets two halves: EfficientNet's pointwise convolutions on
+  // 7x7 and 14x14 maps (192 x 49 x 1152) ran on one thread of two.
+  if (count < 2 && side >= 64 && flops >= 2 * kMinFlops)
+    count = 2;
   if (count <= 1)
     return {byRows, side, 1};
   return {byRows, side, count >= 8 ? count / 4 * 4 : count / 2 * 2};

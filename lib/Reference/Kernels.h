@@ -25,6 +25,18 @@ namespace dfa::ref {
 
 template <typename OpT> mlir::LogicalResult evalOp(OpT op, Evaluator &ev);
 
+/// The consumer that `producer` is computed together with when a whole
+/// block runs, or null: a pair whose one pass writes the very bytes the two
+/// ops write apart (a NaN's sign and payload aside: which operand's NaN a
+/// product keeps is the compiler's choice), so that the producer's value,
+/// used by nothing else, is
+/// never stored. x * sigmoid(x) in float32 (SiLU as ONNX exporters spell
+/// it: EfficientNet's sixty-five) is one. The evaluator skips the producer
+/// and calls evalFused at the consumer.
+mlir::Operation *fusedConsumer(mlir::Operation *producer);
+mlir::LogicalResult evalFused(mlir::Operation *producer,
+                              mlir::Operation *consumer, Evaluator &ev);
+
 /// Element type of a tensor-typed value.
 DType dtypeOfValue(mlir::Value v);
 /// Shape of a tensor-typed value.

@@ -36,6 +36,10 @@ struct EvalOptions {
   /// Keep every value after the run, for get(); by default each is freed
   /// after its last use.
   bool keepValues = false;
+  /// Keep each weight graph.weight reads for this Evaluator's later runs
+  /// (dfa-run --repeat: warm runs, as an inference session holds its
+  /// weights), rather than mapping its file again each run.
+  bool keepWeights = false;
 };
 
 /// Bytes of a statically shaped tensor of an element type the reference
@@ -74,6 +78,11 @@ public:
   mlir::FailureOr<llvm::SmallVector<Tensor>>
   runBlock(mlir::Block &body, llvm::ArrayRef<Tensor> args = {});
 
+  /// A weight kept from an earlier run (EvalOptions::keepWeights), or null;
+  /// keepWeight() keeps one.
+  const Tensor *keptWeight(mlir::Operation *op) const;
+  void keepWeight(mlir::Operation *op, const Tensor &t);
+
   /// Evaluates one op whose operands are `operands`.
   static mlir::FailureOr<llvm::SmallVector<Tensor>>
   evaluateOp(mlir::Operation *op, llvm::ArrayRef<Tensor> operands,
@@ -88,6 +97,9 @@ private:
   /// with several results sets them one by one (a DenseMap would move its
   /// tensors when it grows).
   std::unordered_map<mlir::Value, Tensor, ValueHash> values;
+  /// Weights kept between runs; tensors share their storage, and no kernel
+  /// writes its operands.
+  llvm::DenseMap<mlir::Operation *, Tensor> weights;
 };
 
 /// Reads a weight's bytes (zstd-compressed when `zstdBytes` is given) at

@@ -40,7 +40,10 @@ TEST_CASE("gemm matches the triple loop", "[gemm]") {
   auto shape = GENERATE(std::make_tuple(1, 1, 1), std::make_tuple(5, 3, 7),
                         std::make_tuple(65, 513, 257),
                         std::make_tuple(130, 70, 300),
-                        std::make_tuple(4, 1000, 3));
+                        std::make_tuple(4, 1000, 3),
+                        // One row: a matrix-vector product, B read as
+                        // rows (transposed) or as columns.
+                        std::make_tuple(1, 1000, 1280));
   auto [M, N, K] = shape;
   auto A = randomMatrix(M * K, rng), B = randomMatrix(K * N, rng);
   std::vector<float> ref(M * N), out(M * N);
@@ -111,7 +114,9 @@ TEST_CASE("gemm is bit-identical for any thread count", "[gemm][threads]") {
   auto shape = GENERATE(std::make_tuple(257, 263, 517),
                         std::make_tuple(1, 4099, 1031),
                         std::make_tuple(1031, 3, 777),
-                        std::make_tuple(96, 96, 4096));
+                        std::make_tuple(96, 96, 4096),
+                        // Under two minimum tiles, in two halves.
+                        std::make_tuple(192, 49, 1152));
   auto [M, N, K] = shape;
   auto A = randomMatrix(M * K, rng), B = randomMatrix(K * N, rng);
   std::vector<double> Ad(A.begin(), A.end()), Bd(B.begin(), B.end());
