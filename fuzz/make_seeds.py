@@ -12,6 +12,8 @@ usage: make_seeds.py NAME OUT_DIR BUILD_DIR
   trace        the traces test/tools/dfa-roofline/Inputs/gpu_trace.py writes
   requests     the request streams of test/tools/dfa-run/Inputs, and one
                written for the harness's signatures
+  overrides    a shipped target's name and --set lines, one seed per
+               kind of key (sourced numbers, strings, arrays, levels)
   sched-run    schedules dfa-compile (from BUILD_DIR, a normal build)
                writes for small node-test models and the bisect inputs,
                on every target
@@ -75,6 +77,19 @@ elif name == "fx-import":
 elif name == "target":
     for t in glob.glob(os.path.join(root, "targets", "*.json")):
         keep(t, os.path.basename(t))
+elif name == "overrides":
+    seeds = {
+        "units": "tpu-v5e\ncompute.units=2\n",
+        "bandwidth": "gpu-h100\nmemory.HBM.bandwidth_bytes_per_s=6.7e12\nmemory.L2.capacity_bytes=1e8\n",
+        "array": "tpu-v4\ncompute.matrix_unit.n=256\ncompute.systolic_model=scalesim-os\n",
+        "index": "spyre\nmemory.0.latency_ns=200\nclock_hz=2e9\n",
+        "layout": "tpu-v5e\nlayout.tile=[16, 128]\n",
+        "wse": "wse-2\ncompute.units=1000\nmemory.1.capacity_bytes=98304\n",
+        "groq": "groq-tsp\nnetwork.chip_to_chip.bandwidth_bytes_per_s=1e11\n",
+    }
+    for n, text in seeds.items():
+        with open(os.path.join(out, n + ".txt"), "w") as f:
+            f.write(text)
 elif name == "topology-import":
     for t in glob.glob(os.path.join(root, "test/Import/Topology/Inputs/*.csv")) + \
             glob.glob(os.path.join(root, "test/Import/Topology/Inputs/bad/*.csv")):

@@ -200,6 +200,12 @@ LogicalResult GraphDialect::verifyOperationAttribute(Operation *op,
   };
   if (name == kSourceAttr || name == kTargetAttr || name == kNameAttr)
     return isa<StringAttr>(value) ? success() : fail("must be a string");
+  if (name == kTargetOverridesAttr) {
+    auto a = dyn_cast<ArrayAttr>(value);
+    return a && llvm::all_of(a, [](Attribute e) { return isa<StringAttr>(e); })
+               ? success()
+               : fail("must be an array of KEY=VALUE strings");
+  }
   if (name == kOpsetAttr)
     return isa<IntegerAttr>(value) ? success() : fail("must be an integer");
   if (name == kGuardsAttr) {

@@ -36,6 +36,11 @@ inline constexpr llvm::StringLiteral kOpsetAttr = "graph.opset";
 inline constexpr llvm::StringLiteral kGuardsAttr = "graph.guards";
 /// The target a module is compiled for, set by the first target pass.
 inline constexpr llvm::StringLiteral kTargetAttr = "graph.target";
+/// The `--set KEY=VALUE` overrides of that target's description, as given
+/// (an array of strings), so that later stages, `--compile-from` and a
+/// saved schedule load the same machine.
+inline constexpr llvm::StringLiteral kTargetOverridesAttr =
+    "graph.target_overrides";
 /// Set by graph-tile when the weights stream from the outer memory.
 inline constexpr llvm::StringLiteral kWeightStreamingAttr =
     "graph.weight_streaming";

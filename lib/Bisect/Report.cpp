@@ -188,6 +188,7 @@ void dfa::bisect::writeJson(const Findings &f, const Classification &c,
     j.attribute("schema", "dfa.bisect/1");
     j.attribute("model", f.model);
     j.attribute("target", f.target);
+    j.attribute("overrides", llvm::json::Object(f.overrides));
     j.attribute("profile", f.profile);
     j.attribute("inject", f.inject.empty() ? llvm::json::Value(nullptr)
                                            : llvm::json::Value(f.inject));

@@ -591,6 +591,8 @@ int bisectSegments(BisectEnv &env, const PreparedRun &prepared) {
   Findings f;
   f.model = llvm::sys::path::filename(run.model.model).str();
   f.target = env.target.name;
+  for (const target::Override &o : env.target.overrides)
+    f.overrides[o.key] = o.value;
   f.profile = env.profile.name;
   f.inject = run.inject;
   f.segments = int(dev.segments.size());
@@ -700,6 +702,7 @@ int bisectSegments(BisectEnv &env, const PreparedRun &prepared) {
       f = std::move(b.f);
       f.model = whole.model;
       f.target = whole.target;
+      f.overrides = whole.overrides;
       f.profile = whole.profile;
       f.inject = whole.inject;
       f.segments = whole.segments;
@@ -756,6 +759,7 @@ int dfa::driver::bisectMain(const BisectOptions &opts) {
                           "NAME ('" + env.target.name +
                           "' is the CPU reference)");
   env.compile.targetDirs = run.targetDirs;
+  env.compile.overrides = run.overrides;
   env.compile.inject = run.inject;
   env.compile.fp32Matmul = run.fp32Matmul;
 
@@ -787,6 +791,8 @@ int dfa::driver::bisectMain(const BisectOptions &opts) {
   Findings &f = b.f;
   f.model = llvm::sys::path::filename(run.model.model).str();
   f.target = env.target.name;
+  for (const target::Override &o : env.target.overrides)
+    f.overrides[o.key] = o.value;
   f.profile = profile->name;
   f.inject = run.inject;
   b.args = prepared.args;

@@ -79,7 +79,7 @@ Status deepen(const CompileOptions &opts, MLIRContext &ctx,
     return s;
   std::vector<target::Target> targets;
   if (!opts.target.empty()) {
-    target::Registry registry(opts.targetDirs);
+    target::Registry registry(opts.targetDirs, opts.overrides);
     std::string err;
     if (Status s = registry.resolve(opts.target, targets, err); s != Status::Ok) {
       printer.error(err);

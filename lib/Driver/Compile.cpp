@@ -209,6 +209,10 @@ void printTable(llvm::raw_ostream &os, const std::vector<TargetResult> &results)
     }
     os << "\n";
   }
+  for (const TargetResult &r : results)
+    if (!r.t.overrides.empty())
+      os << r.t.name << ": --set " << target::overridesText(r.t.overrides)
+         << "\n";
 }
 
 /// The dfa.compile/1 summary. Written beside the schedules (`besideFiles`),
@@ -224,6 +228,7 @@ void writeSummary(llvm::raw_ostream &os, const CompileOptions &opts,
       for (const TargetResult &r : results)
         j.object([&] {
           j.attribute("target", r.t.name);
+          target::writeOverrides(j, r.t.overrides);
           j.attribute("family", r.t.family);
           j.attribute("exit_code", exitCode(r.status));
           if (r.bucket)
@@ -479,13 +484,17 @@ int dfa::driver::compileMain(const CompileOptions &opts) {
   if (spec.empty())
     if (auto a = r.module->getOperation()->getAttrOfType<StringAttr>(graph::kTargetAttr))
       spec = a.str();
+  // Overrides: --set, or those the resumed file's target was given.
+  std::vector<std::string> overrides = opts.overrides;
+  if (opts.target.empty() && overrides.empty())
+    overrides = moduleTargetOverrides(*r.module);
   std::vector<target::Target> targets;
   if (to > 0 || !spec.empty()) {
     if (spec.empty()) {
       printer.error("--emit=" + emit + " needs --target NAME[,NAME...]|all");
       return exitCode(Status::Usage);
     }
-    target::Registry registry(opts.targetDirs);
+    target::Registry registry(opts.targetDirs, overrides);
     std::string err;
     if (Status st = registry.resolve(spec, targets, err); st != Status::Ok) {
       printer.error(err);

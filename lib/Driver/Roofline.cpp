@@ -95,6 +95,7 @@ int profileSegments(const RooflineOptions &opts,
   RunOptions ro;
   ro.model = opts.model;
   ro.targetDirs = opts.targetDirs;
+  ro.overrides = opts.overrides;
   ro.inject = opts.inject;
   ro.fp32Matmul = opts.fp32Matmul;
   ro.timeOnly = true; // values come from the CPU reference
@@ -145,6 +146,7 @@ int profileSegments(const RooflineOptions &opts,
         t.host ? t.host->bandwidthBytesPerS.value : 0.0, run.hostSeconds));
     roofline::Report &rep = reports.back();
     rep.target = t.name;
+    rep.overrides = t.overrides;
     rep.family = t.family;
     rep.model = opts.model.model;
   }
@@ -327,7 +329,7 @@ int dfa::driver::rooflineMain(const RooflineOptions &opts) {
   }
   if (!opts.llm.empty())
     return llmMain(opts);
-  target::Registry registry(opts.targetDirs);
+  target::Registry registry(opts.targetDirs, opts.overrides);
   std::vector<roofline::Report> reports;
   Status first = Status::Ok;
   auto note = [&](Status s) {
@@ -370,7 +372,8 @@ int dfa::driver::rooflineMain(const RooflineOptions &opts) {
       }
       target::Target t;
       std::string err;
-      if (Status s = registry.find(program.getTarget().getName(), t, err);
+      if (Status s = scheduleTarget(program, opts.targetDirs, opts.overrides,
+                                    t, err);
           s != Status::Ok) {
         printer.error(err);
         return exitCode(s);
@@ -426,6 +429,7 @@ int dfa::driver::rooflineMain(const RooflineOptions &opts) {
     return exitCode(r.status);
   CompileOptions co;
   co.targetDirs = opts.targetDirs;
+  co.overrides = opts.overrides;
   co.inject = opts.inject;
   co.fp32Matmul = opts.fp32Matmul;
   if (!buckets.empty() && (!opts.graph.empty() || !opts.dot.empty())) {

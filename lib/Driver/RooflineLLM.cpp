@@ -227,7 +227,7 @@ int dfa::driver::llmMain(const RooflineOptions &opts) {
     return exitCode(s);
   sweep.serving = {opts.kvBlock, opts.prefixTokens, opts.prefillChunk};
 
-  target::Registry registry(opts.targetDirs);
+  target::Registry registry(opts.targetDirs, opts.overrides);
   std::vector<target::Target> targets;
   if (Status s = profileTargets(opts, registry, targets, printer);
       s != Status::Ok)
@@ -268,10 +268,11 @@ int dfa::driver::llmMain(const RooflineOptions &opts) {
   sweep.referenceBatch = sweep.batches.front();
   sweep.referenceContext = sweep.contexts.front();
   for (const target::Target &t : targets)
-    sweep.targets.push_back({t.name, {}});
+    sweep.targets.push_back({t.name, t.overrides, {}});
 
   CompileOptions co;
   co.targetDirs = opts.targetDirs;
+  co.overrides = opts.overrides;
   co.inject = opts.inject;
   co.fp32Matmul = opts.fp32Matmul;
   std::vector<roofline::Report> reference;

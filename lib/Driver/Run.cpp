@@ -215,6 +215,8 @@ int report(llvm::ArrayRef<ref::Tensor> results,
       j.attribute("schema", "dfa.run/1");
       j.attribute("model", opts.model.model);
       j.attribute("target", t ? t->name : opts.target);
+      target::writeOverrides(j, t ? llvm::ArrayRef<target::Override>(t->overrides)
+                                  : llvm::ArrayRef<target::Override>());
       j.attribute("status", expected.empty() ? "ran" : (allOk ? "match" : "mismatch"));
       j.attributeArray("outputs", [&] {
         for (size_t i = 0; i < results.size(); ++i)
@@ -334,8 +336,12 @@ int runSchedule(sched::ProgramOp program, const RunOptions &opts,
     return exitCode(Status::Usage);
   }
   target::Target t;
-  if (Status s = loadTarget(name, opts, t, printer); s != Status::Ok)
+  std::string err;
+  if (Status s = scheduleTarget(program, opts.targetDirs, opts.overrides, t, err);
+      s != Status::Ok) {
+    printer.error(err);
     return exitCode(s);
+  }
   std::vector<Named> inputs, expected;
   if (Status s = readBoth(inputFiles, expectFiles, inputs, expected, printer);
       s != Status::Ok)

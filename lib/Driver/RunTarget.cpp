@@ -10,6 +10,9 @@
 #include "Pipeline.h"
 
 #include "dialects/Graph/GraphInterfaces.h"
+#include "dfa/Transforms/TargetModel.h"
+
+#include "llvm/ADT/StringExtras.h"
 
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/Format.h"
@@ -53,9 +56,28 @@ sched::ProgramOp dfa::driver::findProgram(ModuleOp module) {
   return found;
 }
 
+Status dfa::driver::scheduleTarget(sched::ProgramOp program,
+                                   const std::vector<std::string> &targetDirs,
+                                   const std::vector<std::string> &given,
+                                   target::Target &t, std::string &error) {
+  auto module = program->getParentOfType<ModuleOp>();
+  std::vector<std::string> recorded =
+      module ? moduleTargetOverrides(module) : std::vector<std::string>();
+  if (!given.empty() && given != recorded) {
+    error = "the schedule was compiled for '" +
+            program.getTarget().getName().str() + "'" +
+            (recorded.empty() ? std::string(" without --set")
+                              : " with --set " + llvm::join(recorded, " --set ")) +
+            ": it runs on that machine; recompile the model for another";
+    return Status::Usage;
+  }
+  target::Registry registry(targetDirs, recorded);
+  return registry.find(program.getTarget().getName(), t, error);
+}
+
 Status dfa::driver::loadTarget(llvm::StringRef name, const RunOptions &opts,
                                target::Target &t, DiagnosticPrinter &printer) {
-  target::Registry registry(opts.targetDirs);
+  target::Registry registry(opts.targetDirs, opts.overrides);
   std::string err;
   Status s = registry.find(name.str(), t, err);
   if (s != Status::Ok)
@@ -68,6 +90,7 @@ Status dfa::driver::compileForRun(ModuleOp module, const target::Target &t,
                                   DiagnosticPrinter &printer) {
   CompileOptions co;
   co.targetDirs = opts.targetDirs;
+  co.overrides = opts.overrides;
   co.inject = opts.inject;
   co.fp32Matmul = opts.fp32Matmul;
   return runPipeline(module, t, 0, kSchedStage, co, printer);
@@ -105,7 +128,10 @@ Status dfa::driver::simulateForRun(sched::ProgramOp program,
 
 void dfa::driver::printTime(const sim::Result &r, const target::Target &t,
                             const RunOptions &opts, double wallMs) {
-  llvm::errs() << "dfa-run: " << t.name << ": " << humanSeconds(r.seconds);
+  llvm::errs() << "dfa-run: " << t.name;
+  if (!t.overrides.empty())
+    llvm::errs() << " [--set " << target::overridesText(t.overrides) << "]";
+  llvm::errs() << ": " << humanSeconds(r.seconds);
   if (r.plannedSeconds > 0)
     llvm::errs() << " (plan " << humanSeconds(r.plannedSeconds) << ")";
   llvm::errs() << ", " << r.ops.size() << " ops, " << r.events

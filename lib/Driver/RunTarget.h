@@ -86,6 +86,14 @@ sched::ProgramOp findProgram(mlir::ModuleOp module);
 /// fusion), from the ops' cost interface.
 std::pair<double, double> graphWork(mlir::func::FuncOp func);
 
+/// The target a saved schedule names, with the `--set` overrides it was
+/// compiled with (graph.target_overrides); `given` (the command line's
+/// --set) must be empty or the same, else Status::Usage.
+Status scheduleTarget(sched::ProgramOp program,
+                      const std::vector<std::string> &targetDirs,
+                      const std::vector<std::string> &given,
+                      target::Target &t, std::string &error);
+
 /// Loads the description named `name` (searching `opts.targetDirs`).
 Status loadTarget(llvm::StringRef name, const RunOptions &opts,
                   target::Target &t, DiagnosticPrinter &printer);

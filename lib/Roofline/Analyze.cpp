@@ -329,6 +329,7 @@ Report Analyzer::run(const sim::Result *timing) {
     finishRoofs(k);
   Report r;
   r.target = t.name;
+  r.overrides = t.overrides;
   r.family = t.family;
   r.simulated = timing != nullptr;
   if (timing)

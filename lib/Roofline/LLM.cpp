@@ -389,6 +389,7 @@ void dfa::roofline::writeLLMJson(llvm::json::OStream &j, const LLMSweep &s) {
       for (const LLMTarget &t : s.targets)
         j.object([&] {
           j.attribute("target", t.target);
+          target::writeOverrides(j, t.overrides);
           j.attributeObject("cache", [&] {
             j.attribute("level", t.cacheLevel);
             j.attribute("chips", t.chips);

@@ -70,6 +70,8 @@ std::string Report::bucketLabel() const { return formatDims(bucket); }
 void dfa::roofline::printTable(const Report &r, llvm::raw_ostream &os,
                                size_t top) {
   os << r.target;
+  if (!r.overrides.empty())
+    os << " [--set " << target::overridesText(r.overrides) << "]";
   if (!r.bucket.empty())
     os << " [bucket " << r.bucketLabel() << "]";
   os << " (" << (r.simulated ? "simulated" : "analytic") << "): "
@@ -160,6 +162,7 @@ void dfa::roofline::printCriticalPath(const Report &r, llvm::raw_ostream &os,
 void dfa::roofline::writeJson(llvm::json::OStream &j, const Report &r) {
   j.object([&] {
     j.attribute("target", r.target);
+    target::writeOverrides(j, r.overrides);
     j.attribute("family", r.family);
     j.attribute("mode", r.simulated ? "simulated" : "analytic");
     if (r.measured)

@@ -363,9 +363,10 @@ void readCapabilities(Reader &r, const json::Object &root, Target &t) {
 }
 } // namespace
 
-std::optional<Target> dfa::target::parseTarget(llvm::StringRef file,
-                                               llvm::StringRef text,
-                                               std::string &error) {
+/// A description's text as JSON, or nullopt with `error` naming the file.
+static std::optional<json::Value> parseJson(llvm::StringRef file,
+                                            llvm::StringRef text,
+                                            std::string &error) {
   // llvm::json parses recursively: refuse what would overflow the stack.
   if (limits::nestingDepth(text, /*lineComments=*/false, limits::kMaxNesting) >
       limits::kMaxNesting) {
@@ -378,6 +379,15 @@ std::optional<Target> dfa::target::parseTarget(llvm::StringRef file,
     error = file.str() + ": not valid JSON: " + llvm::toString(parsed.takeError());
     return std::nullopt;
   }
+  return std::move(*parsed);
+}
+
+std::optional<Target> dfa::target::parseTarget(llvm::StringRef file,
+                                               llvm::StringRef text,
+                                               std::string &error) {
+  std::optional<json::Value> parsed = parseJson(file, text, error);
+  if (!parsed)
+    return std::nullopt;
   return parseTargetValue(file, *parsed, error);
 }
 
@@ -405,6 +415,8 @@ std::optional<Target> dfa::target::parseTargetValue(llvm::StringRef file,
   t.description = r.string(*root, "description", "description", false);
   if (auto v = r.sourced(*root, "clock_hz", "clock_hz", true))
     t.clockHz = *v;
+  if (r.ok && t.clockHz.value <= 0)
+    r.fail("clock_hz.value", "expected a positive number");
 
   if (const json::Object *c = r.object(*root, "compute", "compute", true)) {
     t.unitName = r.string(*c, "unit_name", "compute.unit_name", true);
@@ -412,6 +424,9 @@ std::optional<Target> dfa::target::parseTargetValue(llvm::StringRef file,
       t.units = *v;
     if (r.ok && t.units.value < 1)
       r.fail("compute.units.value", "expected at least 1");
+    else if (r.ok && (t.units.value != std::floor(t.units.value) ||
+                      t.units.value > 1e8))
+      r.fail("compute.units.value", "expected a whole number of units, at most 1e8");
     if (const json::Object *p = r.object(*c, "peak_flops", "compute.peak_flops", true)) {
       for (const auto &kv : *p)
         if (auto v = r.sourcedValue(kv.second, "compute.peak_flops." + kv.first.str()))
@@ -430,6 +445,15 @@ std::optional<Target> dfa::target::parseTargetValue(llvm::StringRef file,
       t.matrixM = r.sourced(*m, "m", "compute.matrix_unit.m", true);
       t.matrixN = r.sourced(*m, "n", "compute.matrix_unit.n", true);
       t.matrixK = r.sourced(*m, "k", "compute.matrix_unit.k", false);
+      for (auto [key, v] : {std::pair<const char *, std::optional<Sourced> *>{
+                                "m", &t.matrixM},
+                            {"n", &t.matrixN},
+                            {"k", &t.matrixK}})
+        if (r.ok && *v &&
+            ((*v)->value < 1 || (*v)->value > 65536 ||
+             (*v)->value != std::floor((*v)->value)))
+          r.fail(std::string("compute.matrix_unit.") + key + ".value",
+                 "expected a whole number from 1 to 65536");
     }
     t.vectorWidth = r.sourced(*c, "vector_width", "compute.vector_width", false);
     t.matrixEfficiency =
@@ -510,6 +534,10 @@ std::optional<Target> dfa::target::parseTargetValue(llvm::StringRef file,
         l.capacityBytes = *v;
       if (auto v = r.sourced(*m, "bandwidth_bytes_per_s", path + ".bandwidth_bytes_per_s", true))
         l.bandwidthBytesPerS = *v;
+      if (r.ok && l.capacityBytes.value <= 0)
+        r.fail(path + ".capacity_bytes.value", "expected a positive number");
+      if (r.ok && l.bandwidthBytesPerS.value <= 0)
+        r.fail(path + ".bandwidth_bytes_per_s.value", "expected a positive number");
       if (auto v = r.sourced(*m, "latency_ns", path + ".latency_ns", false))
         l.latencyNs = *v;
       t.memory.push_back(l);
@@ -811,8 +839,141 @@ std::string dfa::target::shippedTargetDir() {
   return DFA_SOURCE_DIR "/targets";
 }
 
-Registry::Registry(std::vector<std::string> extraDirs)
-    : searchDirs(std::move(extraDirs)) {
+std::optional<Override> dfa::target::parseOverride(llvm::StringRef keyValue,
+                                                  std::string &error) {
+  auto [key, text] = keyValue.split('=');
+  if (!keyValue.contains('=') || key.trim().empty()) {
+    error = "--set '" + keyValue.str() +
+            "': expected KEY=VALUE (a key path such as "
+            "memory.HBM.bandwidth_bytes_per_s=6e12)";
+    return std::nullopt;
+  }
+  Override o;
+  o.key = key.trim().str();
+  o.text = text.str();
+  // JSON where it is JSON (numbers, true/false, arrays, objects, quoted
+  // strings), else the text as a string.
+  if (llvm::Expected<json::Value> v = json::parse(text))
+    o.value = std::move(*v);
+  else {
+    llvm::consumeError(v.takeError());
+    o.value = text.str();
+  }
+  return o;
+}
+
+std::string dfa::target::overridesText(llvm::ArrayRef<Override> overrides) {
+  std::string s;
+  for (const Override &o : overrides)
+    s += (s.empty() ? "" : ", ") + o.key + "=" + o.text;
+  return s;
+}
+
+void dfa::target::writeOverrides(json::OStream &j,
+                                 llvm::ArrayRef<Override> overrides) {
+  j.attributeObject("overrides", [&] {
+    for (const Override &o : overrides)
+      j.attribute(o.key, o.value);
+  });
+}
+
+/// What a JSON value is, for messages.
+static std::string kindOf(const json::Value &v) {
+  switch (v.kind()) {
+  case json::Value::Null: return "null";
+  case json::Value::Boolean: return "a boolean";
+  case json::Value::Number: return "a number";
+  case json::Value::String: return "a string";
+  case json::Value::Array: return "an array";
+  case json::Value::Object:
+    return v.getAsObject()->get("value") && v.getAsObject()->get("source")
+               ? "a number"
+               : "an object";
+  }
+  return "a value";
+}
+
+/// A description's sourced number: {"value": number, "source": string}.
+static bool isSourced(const json::Value &v) {
+  const json::Object *o = v.getAsObject();
+  return o && o->get("value") && o->get("source") &&
+         o->get("value")->kind() == json::Value::Number;
+}
+
+static bool applyOverride(json::Value &root, const Override &o,
+                          std::string &error) {
+  auto fail = [&](const std::string &what) {
+    error = "--set " + o.key + "=" + o.text + ": " + what;
+    return false;
+  };
+  llvm::SmallVector<llvm::StringRef> keys;
+  llvm::StringRef(o.key).split(keys, '.');
+  json::Value *node = &root;
+  std::string at;
+  for (llvm::StringRef k : keys) {
+    if (k.empty())
+      return fail("an empty key in the path");
+    json::Value *next = nullptr;
+    std::string known;
+    if (json::Object *obj = node->getAsObject()) {
+      next = obj->get(k);
+      std::vector<std::string> names;
+      for (const auto &kv : *obj)
+        names.push_back(kv.first.str());
+      llvm::sort(names);
+      for (const std::string &n : names)
+        known += (known.empty() ? "" : ", ") + n;
+    } else if (json::Array *arr = node->getAsArray()) {
+      // A list of named objects (memory levels): by name, else by index.
+      for (json::Value &e : *arr) {
+        const json::Object *eo = e.getAsObject();
+        std::optional<llvm::StringRef> n = eo ? eo->getString("name") : std::nullopt;
+        if (n && *n == k)
+          next = &e;
+        if (n)
+          known += (known.empty() ? "" : ", ") + n->str();
+      }
+      size_t index = 0;
+      if (!next && !k.getAsInteger(10, index) && index < arr->size())
+        next = &(*arr)[index];
+    } else {
+      return fail("'" + at + "' is " + kindOf(*node) + ", not an object");
+    }
+    if (!next)
+      return fail("the description has no '" + k.str() + "'" +
+                  (at.empty() ? "" : " in '" + at + "'") +
+                  (known.empty() ? "" : " (it has: " + known + ")"));
+    at += (at.empty() ? "" : ".") + k.str();
+    node = next;
+  }
+  const json::Value &v = o.value;
+  if (isSourced(*node)) {
+    if (v.kind() != json::Value::Number)
+      return fail("expected a number");
+    json::Object &obj = *node->getAsObject();
+    obj["value"] = v;
+    obj["source"] = "override: --set " + o.key + "=" + o.text;
+    return true;
+  }
+  bool sameKind = node->kind() == v.kind() || node->kind() == json::Value::Null;
+  if (!sameKind)
+    return fail("expected " + kindOf(*node));
+  *node = v;
+  return true;
+}
+
+bool dfa::target::applyOverrides(json::Value &description,
+                                 llvm::ArrayRef<Override> overrides,
+                                 std::string &error) {
+  for (const Override &o : overrides)
+    if (!applyOverride(description, o, error))
+      return false;
+  return true;
+}
+
+Registry::Registry(std::vector<std::string> extraDirs,
+                   std::vector<std::string> overrides)
+    : searchDirs(std::move(extraDirs)), overrides(std::move(overrides)) {
   if (auto env = llvm::sys::Process::GetEnv("DFA_TARGET_PATH")) {
     llvm::SmallVector<llvm::StringRef> parts;
     llvm::StringRef(*env).split(parts, ':', -1, /*KeepEmpty=*/false);
@@ -822,25 +983,44 @@ Registry::Registry(std::vector<std::string> extraDirs)
   searchDirs.push_back(shippedTargetDir());
 }
 
-/// A description file: dfa.target/1 JSON, or a SCALE-Sim config (.cfg).
-static Status load(llvm::StringRef path, Target &out, std::string &error) {
+/// A description file: dfa.target/1 JSON, or a SCALE-Sim config (.cfg),
+/// with the registry's overrides applied.
+Status Registry::load(llvm::StringRef path, Target &out,
+                      std::string &error) const {
   auto buf = llvm::MemoryBuffer::getFile(path, /*IsText=*/true);
   if (!buf) {
     error = "cannot read '" + path.str() + "': " + buf.getError().message();
     return Status::IOError;
   }
-  std::optional<Target> t;
-  if (path.ends_with(".cfg")) {
-    std::optional<json::Value> d =
-        scalesimDescription(path, (*buf)->getBuffer(), error);
-    if (d)
-      t = parseTargetValue(path, *d, error);
-  } else {
-    t = parseTarget(path, (*buf)->getBuffer(), error);
-  }
-  if (!t)
+  std::optional<json::Value> d =
+      path.ends_with(".cfg")
+          ? scalesimDescription(path, (*buf)->getBuffer(), error)
+          : parseJson(path, (*buf)->getBuffer(), error);
+  if (!d)
     return Status::InvalidTarget;
+  std::vector<Override> applied;
+  if (!overrides.empty()) {
+    // The description itself must be good first: its own errors are its
+    // file's (exit 8), the overrides' the command line's (exit 2).
+    if (!parseTargetValue(path, *d, error))
+      return Status::InvalidTarget;
+    for (const std::string &kv : overrides) {
+      std::optional<Override> o = parseOverride(kv, error);
+      if (!o)
+        return Status::Usage;
+      applied.push_back(std::move(*o));
+    }
+    if (!applyOverrides(*d, applied, error))
+      return Status::Usage;
+  }
+  std::optional<Target> t = parseTargetValue(path, *d, error);
+  if (!t) {
+    if (!applied.empty())
+      error = "with --set " + overridesText(applied) + ": " + error;
+    return applied.empty() ? Status::InvalidTarget : Status::Usage;
+  }
   out = std::move(*t);
+  out.overrides = std::move(applied);
   return Status::Ok;
 }
 

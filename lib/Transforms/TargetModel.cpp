@@ -25,7 +25,8 @@ dfa::loadPassTarget(ModuleOp module, StringRef name,
     return emitError(module.getLoc(),
                      "no target: pass target=NAME or set the module's graph.target");
   target::Registry registry(
-      std::vector<std::string>(targetDirs.begin(), targetDirs.end()));
+      std::vector<std::string>(targetDirs.begin(), targetDirs.end()),
+      moduleTargetOverrides(module));
   target::Target t;
   std::string err;
   if (registry.find(tname, t, err) != Status::Ok)
@@ -36,6 +37,24 @@ dfa::loadPassTarget(ModuleOp module, StringRef name,
 
 void dfa::setModuleTarget(ModuleOp module, const target::Target &t) {
   module->setAttr(graph::kTargetAttr, StringAttr::get(module.getContext(), t.name));
+  if (t.overrides.empty()) {
+    module->removeAttr(graph::kTargetOverridesAttr);
+    return;
+  }
+  SmallVector<Attribute> kv;
+  for (const target::Override &o : t.overrides)
+    kv.push_back(StringAttr::get(module.getContext(), o.key + "=" + o.text));
+  module->setAttr(graph::kTargetOverridesAttr,
+                  ArrayAttr::get(module.getContext(), kv));
+}
+
+std::vector<std::string> dfa::moduleTargetOverrides(ModuleOp module) {
+  std::vector<std::string> out;
+  if (auto a = module->getAttrOfType<ArrayAttr>(graph::kTargetOverridesAttr))
+    for (Attribute e : a)
+      if (auto s = dyn_cast<StringAttr>(e))
+        out.push_back(s.str());
+  return out;
 }
 
 TensorLayout dfa::layoutFor(const target::Target &t, RankedTensorType type,

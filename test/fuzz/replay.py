@@ -13,6 +13,8 @@ internal error (70) or a hang.
   trace        dfa-roofline examples/gpt_block.onnx --measured FILE
   scalesim-config  a compile of a small graph and of a topology for the
                file as a --target .cfg
+  overrides    a compile and a time-only run of a small graph for the
+               target the file's first line names, its other lines as --set
 Usage: replay.py REGRESSIONS_DIR WORK_DIR"""
 import glob
 import os
@@ -65,6 +67,15 @@ def commands(kind, f):
                             "--kv-cache", "--no-data"], check=True, capture_output=True)
         return [["dfa-run", model, "--no-weights", "--target", "gpu-h100",
                  "--requests", base + ".jsonl"]]
+    if kind == "overrides":
+        with open(f, errors="replace") as fh:
+            lines = [l for l in fh.read().split("\n") if l.strip()]
+        target = lines[0].strip() if lines else "tpu-v5e"
+        sets = []
+        for l in lines[1:]:
+            sets += ["--set", l]
+        return [["dfa-compile", graph, "--target", target, "-o", os.devnull] + sets,
+                ["dfa-run", graph, "--target", target, "--time-only"] + sets]
     if kind == "sched-run":
         shutil.copyfile(f, base + ".sched.mlir")
         return [["dfa-run", base + ".sched.mlir", "--seed", "1"]]

@@ -25,6 +25,7 @@ int main(int argc, char **argv) {
   app.add_option("--target-dir", r.targetDirs,
                  "Directory of extra target descriptions (searched first)")
       ->take_all();
+  dfa::driver::addSetOption(app, r.overrides);
   app.add_option("--inputs", r.inputs,
                  "Input tensors (.pb or .npy), one per model input")
       ->take_all();

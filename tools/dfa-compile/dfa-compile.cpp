@@ -65,6 +65,7 @@ int main(int argc, char **argv) {
   app.add_option("--target-dir", o.targetDirs,
                  "Directory of extra target descriptions (searched first)")
       ->take_all();
+  dfa::driver::addSetOption(app, o.overrides);
   app.footer("MLIR's pass-manager options are taken as well: --mlir-timing, "
              "--mlir-print-ir-after-all, --mlir-pass-statistics, "
              "--mlir-pass-pipeline-crash-reproducer=FILE and the other "

@@ -25,6 +25,7 @@ int main(int argc, char **argv) {
   app.add_option("--target-dir", o.targetDirs,
                  "Directory of extra target descriptions (searched first)")
       ->take_all();
+  dfa::driver::addSetOption(app, o.overrides);
   app.add_flag("--analytic", o.analytic,
                "The cost model's times, without simulating (a quick look)");
   app.add_flag("--json", o.json, "Print a dfa.roofline/1 JSON report on stdout");

@@ -23,6 +23,7 @@ int main(int argc, char **argv) {
   app.add_option("--target-dir", o.targetDirs,
                  "Directory of extra target descriptions (searched first)")
       ->take_all();
+  dfa::driver::addSetOption(app, o.overrides);
   app.add_option("--trace", o.trace,
                  "Write a Chrome trace (open in Perfetto) of the simulation");
   app.add_flag("--time-only", o.timeOnly,

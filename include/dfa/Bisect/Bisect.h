@@ -66,6 +66,8 @@ struct Rung {
 
 struct Findings {
   std::string model, target, profile, inject;
+  /// The target description's `--set` overrides, KEY: VALUE.
+  llvm::json::Object overrides;
   /// How the run failed before any values: "" (it ran), "compile",
   /// "runtime", "race", "deadlock".
   std::string failure;

@@ -122,6 +122,22 @@ inline bool applyThreads(const ModelFlags &flags, llvm::StringRef tool) {
   return true;
 }
 
+/// --set KEY=VALUE (repeatable): what-if changes to the target's
+/// description, checked as KEY=VALUE here and against the description as it
+/// loads (target::applyOverrides).
+inline void addSetOption(CLI::App &app, std::vector<std::string> &overrides) {
+  app.add_option("--set", overrides,
+                 "Change a key of the target's description, KEY=VALUE "
+                 "(repeatable): memory.HBM.bandwidth_bytes_per_s=6e12, "
+                 "compute.units=64, compute.matrix_unit.n=256; recorded in "
+                 "every output and schedule")
+      ->take_all()
+      ->check([](const std::string &v) {
+        std::string error;
+        return target::parseOverride(v, error) ? std::string() : error;
+      });
+}
+
 /// --inject FAULT, checked against knownFaults().
 inline void addInjectOption(CLI::App &app, std::string &inject) {
   app.add_option("--inject", inject,

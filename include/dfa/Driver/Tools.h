@@ -54,6 +54,8 @@ struct CompileOptions {
   bool printLocations = false;
   bool listTargets = false;
   std::vector<std::string> targetDirs;
+  /// `--set KEY=VALUE` overrides of the target descriptions (Registry).
+  std::vector<std::string> overrides;
   /// `NAME[,NAME...]` or `all`.
   std::string target;
   bool remarks = false;
@@ -96,6 +98,8 @@ struct RunOptions {
   /// Compiled targets: extra description folders, a fault to plant, the
   /// Chrome trace to write, and time only (no values).
   std::vector<std::string> targetDirs;
+  /// `--set KEY=VALUE` overrides of the target descriptions (Registry).
+  std::vector<std::string> overrides;
   std::string inject;
   std::string fp32Matmul = "ieee";
   std::string trace;
@@ -118,6 +122,8 @@ struct RooflineOptions {
   /// `NAME[,NAME...]` or `all` (every accelerator; the CPU has no schedule).
   std::string target = "all";
   std::vector<std::string> targetDirs;
+  /// `--set KEY=VALUE` overrides of the target descriptions (Registry).
+  std::vector<std::string> overrides;
   /// The cost model's times, no simulation.
   bool analytic = false;
   bool json = false;

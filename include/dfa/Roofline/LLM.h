@@ -134,6 +134,7 @@ struct Crossover {
 
 struct LLMTarget {
   std::string target;
+  std::vector<target::Override> overrides;
   std::vector<LLMPoint> points;
   /// Where the cache lives (target::cacheHome): the level, the chips, the
   /// bytes it has for the cache, where a larger one goes.

@@ -152,6 +152,8 @@ struct MeasuredReport {
 
 struct Report {
   std::string model, target, family;
+  /// The target description's `--set` overrides.
+  std::vector<target::Override> overrides;
   bool simulated = true;
   double seconds = 0; // total
   double flops = 0, padFlops = 0;

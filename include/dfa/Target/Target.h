@@ -152,8 +152,44 @@ struct TileShape {
   int64_t rows = 1, cols = 1;
 };
 
+/// One `--set KEY=VALUE`: what-if changes to a description as it is
+/// loaded. KEY is a key path, keys joined by dots; an element of a list of
+/// named objects (the memory levels) by its name: `compute.units`,
+/// `memory.HBM.bandwidth_bytes_per_s`, `compute.matrix_unit.n`. VALUE is
+/// JSON where it parses as JSON, else a string (`scalesim-os`).
+struct Override {
+  std::string key;
+  /// The value as given (what outputs and schedules record).
+  std::string text;
+  llvm::json::Value value = nullptr;
+};
+
+/// Parses "KEY=VALUE"; nullopt with `error` when there is no '=' or no
+/// key.
+std::optional<Override> parseOverride(llvm::StringRef keyValue,
+                                      std::string &error);
+
+/// Sets each override's key in a parsed description: the key must be
+/// there already (an override changes what a description has), and the
+/// value must have its type; a sourced number ({"value", "source"}) takes
+/// a number and records the override as its source. False with `error`
+/// naming the key, its type and (for an unknown key) the keys there are.
+bool applyOverrides(llvm::json::Value &description,
+                    llvm::ArrayRef<Override> overrides, std::string &error);
+
+/// `KEY=VALUE, ...` of a target's overrides ("" without any).
+std::string overridesText(llvm::ArrayRef<Override> overrides);
+
+/// Writes `"overrides": {"KEY": VALUE, ...}` (each value as parsed; `{}`
+/// without any) into the object `j` is writing: every dfa.compile/1,
+/// dfa.run/1, dfa.roofline/1 and dfa.bisect/1 target says which machine it
+/// was.
+void writeOverrides(llvm::json::OStream &j, llvm::ArrayRef<Override> overrides);
+
 struct Target {
   std::string name, family, description, file;
+  /// The `--set` overrides applied to the description, in order.
+  std::vector<Override> overrides;
   Capabilities caps;
   Sourced clockHz;
   std::string unitName;
@@ -271,7 +307,11 @@ std::optional<Target> parseTargetValue(llvm::StringRef file,
 /// `DFA_TARGET_PATH` (colon-separated), then the shipped `targets/`.
 class Registry {
 public:
-  explicit Registry(std::vector<std::string> extraDirs = {});
+  /// `overrides` (`--set`, KEY=VALUE each) are applied to every
+  /// description found; a malformed, unknown or ill-typed one fails the
+  /// lookup with Status::Usage.
+  explicit Registry(std::vector<std::string> extraDirs = {},
+                    std::vector<std::string> overrides = {});
 
   /// Every description found, by name (earlier directories win).
   Status list(std::vector<Target> &out, std::string &error) const;
@@ -285,7 +325,9 @@ public:
   const std::vector<std::string> &dirs() const { return searchDirs; }
 
 private:
+  Status load(llvm::StringRef path, Target &out, std::string &error) const;
   std::vector<std::string> searchDirs;
+  std::vector<std::string> overrides;
 };
 
 /// The directory of the shipped descriptions.

@@ -31,9 +31,13 @@
 
 namespace dfa {
 
-/// Records the target a module is compiled for as its `graph.target`, so
-/// that later stages and `--compile-from` find it.
+/// Records the target a module is compiled for as its `graph.target` (and
+/// its `--set` overrides as `graph.target_overrides`), so that later stages
+/// and `--compile-from` find it.
 void setModuleTarget(mlir::ModuleOp module, const target::Target &t);
+
+/// The `--set` overrides a module records for its target (none: empty).
+std::vector<std::string> moduleTargetOverrides(mlir::ModuleOp module);
 
 /// The target named by a pass option, or, when that is empty, by the
 /// module's `graph.target` attribute (set by the first pass that names one,
