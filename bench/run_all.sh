@@ -6,7 +6,7 @@ set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
-"$root/scripts/build.sh" dfa-compile dfa-run dfa-roofline dfa-bisect dfa-bench-gemm >/dev/null
+"$root/scripts/build.sh" dfa-compile dfa-run dfa-roofline dfa-bisect dfa-sweep dfa-bench-gemm >/dev/null
 echo "== GEMM (CPU reference) vs OpenBLAS called directly, float32, 1 thread and all"
 "${DFA_BUILD_DIR:-$root/build}/bin/dfa-bench-gemm"
 echo "== ResNet-18 inference on the CPU reference"
@@ -19,6 +19,8 @@ echo "== simulator: a Llama-7B-shaped decode step on every target; event-loop th
 "$root/bench/sim_bench.sh" "$work"
 echo "== dfa-roofline: the landscape report of a Llama-7B-shaped decode step"
 "$root/bench/roofline_bench.sh" "$work"
+echo "== dfa-sweep: the GPT-style block over 1,000 what-if machines, 1 and 2 workers"
+"$root/bench/sweep_bench.sh" "$work"
 echo "== dfa-bisect: a full bisect of the GPT-style block"
 "$root/bench/bisect_bench.sh" "$work"
 if "$root/scripts/pyenv.sh" >/dev/null 2>&1; then

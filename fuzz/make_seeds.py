@@ -14,6 +14,8 @@ usage: make_seeds.py NAME OUT_DIR BUILD_DIR
                written for the harness's signatures
   overrides    a shipped target's name and --set lines, one seed per
                kind of key (sourced numbers, strings, arrays, levels)
+  sweep-spec   the specs of test/tools/dfa-sweep/Inputs, as JSON (first
+               byte even) and YAML (odd)
   sched-run    schedules dfa-compile (from BUILD_DIR, a normal build)
                writes for small node-test models and the bisect inputs,
                on every target
@@ -90,6 +92,11 @@ elif name == "overrides":
     for n, text in seeds.items():
         with open(os.path.join(out, n + ".txt"), "w") as f:
             f.write(text)
+elif name == "sweep-spec":
+    for t in glob.glob(os.path.join(root, "test/tools/dfa-sweep/Inputs/*")):
+        kind = b"\x01" if t.endswith((".yaml", ".yml")) else b"\x00"
+        with open(t, "rb") as f, open(os.path.join(out, os.path.basename(t)), "wb") as g:
+            g.write(kind + f.read())
 elif name == "topology-import":
     for t in glob.glob(os.path.join(root, "test/Import/Topology/Inputs/*.csv")) + \
             glob.glob(os.path.join(root, "test/Import/Topology/Inputs/bad/*.csv")):

@@ -3,7 +3,7 @@
 # executions per second and coverage.
 #   scripts/fuzz.sh NAME [SECONDS] [extra libFuzzer flags...]
 # NAME: onnx-import | fx-import | target | sched-run | topology-import |
-# scalesim-config | requests | trace | overrides | all.
+# scalesim-config | requests | trace | overrides | sweep-spec | all.
 # Builds the instrumented tree (clang-19, ASan + UBSan + fuzzer coverage)
 # in ${DFA_SAN_BUILD_DIR:-build-san} (shared with scripts/sanitize.sh) and
 # the seed corpus from the test models on first use. The corpus grows in
@@ -19,14 +19,14 @@ shift $(( $# > 1 ? 2 : 1 ))
 build="${DFA_SAN_BUILD_DIR:-$root/build-san}"
 
 if [ "$name" = all ]; then
-  for n in onnx-import fx-import target sched-run topology-import scalesim-config requests trace overrides; do
+  for n in onnx-import fx-import target sched-run topology-import scalesim-config requests trace overrides sweep-spec; do
     "$0" "$n" "$seconds" "$@"
   done
   exit 0
 fi
 case "$name" in
-  onnx-import|fx-import|target|sched-run|topology-import|scalesim-config|requests|trace|overrides) ;;
-  *) echo "fuzz.sh: unknown fuzzer '$name' (onnx-import, fx-import, target, sched-run, topology-import, scalesim-config, requests, trace, overrides, all)" >&2
+  onnx-import|fx-import|target|sched-run|topology-import|scalesim-config|requests|trace|overrides|sweep-spec) ;;
+  *) echo "fuzz.sh: unknown fuzzer '$name' (onnx-import, fx-import, target, sched-run, topology-import, scalesim-config, requests, trace, overrides, sweep-spec, all)" >&2
      exit 2 ;;
 esac
 

@@ -14,6 +14,7 @@ packages=(
   libopenblas-openmp-dev
   python3 python3-numpy python3-onnx python3-torch python3-torchvision
   python3-zstandard chromium
+  slurm-wlm munge
   "$@"
 )
 

@@ -57,6 +57,10 @@ m = re.search(r"(\d+) agree .*, (\d+) disagree", open(promise).read()) \
 rows.append(("--check promise", int(m.group(1)) if m else 0,
              int(m.group(2)) if m else 1))
 
+slurm = os.path.join(results, "slurm.txt")
+ok = os.path.exists(slurm) and "slurm sweep: ok" in open(slurm).read()
+rows.append(("slurm sweep", 1 if ok else 0, 0 if ok else 1))
+
 install = os.path.join(results, "install.txt")
 m = re.search(r"(\d+) passed, (\d+) failed", open(install).read()) \
     if os.path.exists(install) else None

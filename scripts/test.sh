@@ -4,7 +4,8 @@
 # conformance suite against its expected-pass list (on the CPU reference and
 # through the schedules of one target per family), and the real-model
 # exports from torch (on the project's Python environment, which it creates,
-# and on Debian's torch). Ends with one 'N passed, N failed' line.
+# and on Debian's torch), and a sweep through a real single-node Slurm.
+# Ends with one 'N passed, N failed' line.
 set -uo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 build="${DFA_BUILD_DIR:-$root/build}"
@@ -113,6 +114,13 @@ for env in venv debian; do
     "$results/fx.$env" 2>&1 | grep -v -i warning | tee "$results/fx.$env.txt" || status=1
   grep -q " 0 failed" "$results/fx.$env.txt" || status=1
 done
+
+# dfa-sweep --slurm through a real single-node Slurm (munged, slurmctld and
+# slurmd started and stopped by the script): its merged results must equal
+# the local run's bytes.
+section "Slurm: a sweep as a job array, merged, against the local run"
+timeout 300 "$root/test/slurm/slurm_sweep.sh" "$build/bin" 2>&1 | tee "$results/slurm.txt" || status=1
+grep -q "slurm sweep: ok" "$results/slurm.txt" || status=1
 
 # --check is a promise: what it accepts imports, runs on the CPU reference
 # and compiles; what it refuses does not compile. Every conformance model

@@ -108,6 +108,12 @@ void progress::Task::maybeShow() {
   else if (done > 0)
     line += " [" + std::to_string(done) + "]";
   line += buf;
+  if (rate && total > 0 && done > 0 && t > start) {
+    double perSecond = double(done) / (t - start);
+    std::snprintf(buf, sizeof buf, ", %.1f/s, ETA %.0f s", perSecond,
+                  double(total - done) / perSecond);
+    line += buf;
+  }
   llvm::errs() << "\r\033[K" << line;
   llvm::errs().flush();
   s.shown = true;

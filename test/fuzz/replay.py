@@ -13,6 +13,8 @@ internal error (70) or a hang.
   trace        dfa-roofline examples/gpt_block.onnx --measured FILE
   scalesim-config  a compile of a small graph and of a topology for the
                file as a --target .cfg
+  sweep-spec   dfa-sweep on the file (first byte: 1 YAML, else JSON), one
+               worker, into a fresh results file
   overrides    a compile and a time-only run of a small graph for the
                target the file's first line names, its other lines as --set
 Usage: replay.py REGRESSIONS_DIR WORK_DIR"""
@@ -76,6 +78,12 @@ def commands(kind, f):
             sets += ["--set", l]
         return [["dfa-compile", graph, "--target", target, "-o", os.devnull] + sets,
                 ["dfa-run", graph, "--target", target, "--time-only"] + sets]
+    if kind == "sweep-spec":
+        data = open(f, "rb").read()
+        spec = base + (".yaml" if data[:1] == b"\x01" else ".json")
+        with open(spec, "wb") as g:
+            g.write(data[1:])
+        return [["dfa-sweep", spec, "-j", "1", "--quiet", "-o", base + ".results.jsonl"]]
     if kind == "sched-run":
         shutil.copyfile(f, base + ".sched.mlir")
         return [["dfa-run", base + ".sched.mlir", "--seed", "1"]]

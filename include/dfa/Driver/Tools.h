@@ -158,6 +158,33 @@ struct RooflineOptions {
   std::string measured;
 };
 
+/// dfa-sweep's options (docs/tools/dfa-sweep.md).
+struct SweepOptions {
+  /// The spec (`dfa.sweep/1`, JSON or YAML).
+  std::string spec;
+  /// The results file (`-o`; default SPEC's name with .results.jsonl), the
+  /// report's HTML, or merge's output.
+  std::string output;
+  /// Worker processes (0: every core).
+  int jobs = 0;
+  /// `I/N`: only the points whose index is I modulo N.
+  std::string shard;
+  /// Write a Slurm job array of `slurmTasks` shards (0: up to 16) and
+  /// submit it with `sbatch` (`--sbatch PATH`, extra `--slurm-arg`s);
+  /// `slurmNoSubmit` only writes the script.
+  bool slurm = false, slurmNoSubmit = false;
+  int64_t slurmTasks = 0;
+  std::string sbatch;
+  std::vector<std::string> slurmArgs;
+  bool quiet = false;
+  /// report and merge: the results files; report's axes and title.
+  std::vector<std::string> files;
+  std::string x, y, title;
+};
+int sweepMain(const SweepOptions &opts);
+int sweepReportMain(const SweepOptions &opts);
+int sweepMergeMain(const SweepOptions &opts);
+
 /// dfa-bisect's options; its exit codes are its own (dfa/Bisect/Bisect.h).
 struct BisectOptions {
   /// The model, inputs (--inputs, --test-data, --seed), --expect, the
