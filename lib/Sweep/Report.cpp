@@ -176,17 +176,13 @@ Status dfa::sweep::writeReport(llvm::raw_ostream &os,
                                const std::vector<Result> &results,
                                const ReportOptions &opts, std::string &error) {
   std::vector<std::string> swept = sweptKeys(results);
-  std::set<std::string> metricSet;
-  for (const Result &r : results)
-    for (const auto &kv : r.metrics)
-      metricSet.insert(kv.first);
-  std::vector<std::string> metrics(metricSet.begin(), metricSet.end());
+  std::vector<std::string> metrics = columnsOf(results).metrics;
   auto known = [&](llvm::StringRef k) {
-    return metricSet.count(k.str()) || llvm::is_contained(swept, k.str());
+    return llvm::is_contained(metrics, k.str()) || llvm::is_contained(swept, k.str());
   };
   std::string xName = opts.x, yName = opts.y.empty() ? "seconds" : opts.y;
   if (xName.empty())
-    xName = metricSet.count("onchip_bytes") ? "onchip_bytes"
+    xName = llvm::is_contained(metrics, "onchip_bytes") ? "onchip_bytes"
             : !swept.empty()                ? swept.front()
                                             : "flops";
   for (const std::string &k : {xName, yName})
@@ -314,15 +310,8 @@ Status dfa::sweep::writeReport(llvm::raw_ostream &os,
   }
 
   // The table: every point, sortable and filterable.
-  std::set<std::string> dims, sets;
-  for (const Result &r : results) {
-    if (const json::Object *d = r.point.getObject("dims"))
-      for (const auto &kv : *d)
-        dims.insert(kv.first.str());
-    if (const json::Object *o = r.point.getObject("overrides"))
-      for (const auto &kv : *o)
-        sets.insert(kv.first.str());
-  }
+  Columns columns = columnsOf(results);
+  const std::vector<std::string> &dims = columns.dims, &sets = columns.overrides;
   std::set<size_t> onFront(front.begin(), front.end());
   os << "<h2>Points</h2>\n<p><input id=\"filter\" placeholder=\"filter rows "
         "(text, or column&lt;value, column&gt;value)\" size=\"48\"> <span id=\"shown\"></span></p>\n"

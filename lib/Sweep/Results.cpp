@@ -37,6 +37,23 @@ std::string Result::line() const {
   return s;
 }
 
+Columns dfa::sweep::columnsOf(const std::vector<Result> &results) {
+  std::set<std::string> dims, sets, metrics;
+  for (const Result &r : results) {
+    if (const json::Object *d = r.point.getObject("dims"))
+      for (const auto &kv : *d)
+        dims.insert(kv.first.str());
+    if (const json::Object *o = r.point.getObject("overrides"))
+      for (const auto &kv : *o)
+        sets.insert(kv.first.str());
+    for (const auto &kv : r.metrics)
+      metrics.insert(kv.first);
+  }
+  return {{dims.begin(), dims.end()},
+          {sets.begin(), sets.end()},
+          {metrics.begin(), metrics.end()}};
+}
+
 std::optional<Result> dfa::sweep::parseResult(llvm::StringRef line) {
   llvm::Expected<json::Value> v = json::parse(line);
   if (!v) {
@@ -180,17 +197,9 @@ Status dfa::sweep::writeResults(llvm::StringRef path, llvm::StringRef csvPath,
     return s;
   // The CSV: index, model, target, each dim, each override, each metric,
   // exit code, error.
-  std::set<std::string> dims, sets, metrics;
-  for (const Result &r : results) {
-    if (const json::Object *d = r.point.getObject("dims"))
-      for (const auto &kv : *d)
-        dims.insert(kv.first.str());
-    if (const json::Object *o = r.point.getObject("overrides"))
-      for (const auto &kv : *o)
-        sets.insert(kv.first.str());
-    for (const auto &kv : r.metrics)
-      metrics.insert(kv.first);
-  }
+  Columns columns = columnsOf(results);
+  const std::vector<std::string> &dims = columns.dims, &sets = columns.overrides,
+                                 &metrics = columns.metrics;
   return writeAtomically(
       csvPath,
       [&](llvm::raw_ostream &os) {

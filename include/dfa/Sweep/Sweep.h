@@ -91,6 +91,13 @@ struct Result {
   std::string line() const;
 };
 
+/// The columns a set of results has: the names of their dims, of their
+/// overrides and of their metrics, each sorted.
+struct Columns {
+  std::vector<std::string> dims, overrides, metrics;
+};
+Columns columnsOf(const std::vector<Result> &results);
+
 /// Parses one results line (nullopt: not a results line, e.g. the partial
 /// last line of an interrupted run).
 std::optional<Result> parseResult(llvm::StringRef line);
