@@ -1,23 +1,18 @@
 #!/usr/bin/env bash
-# dfa-sweep: the GPT-style block (examples/gpt_block.onnx) over 1,000
-# what-if tpu-v5e machines (10 HBM bandwidths x 10 MXU widths x 10 VMEM
-# sizes), each compiled and simulated: points per second on one worker and
+# dfa-sweep: the GPT-style block over 1,000 what-if tpu-v5e machines
+# (examples/gpt_block_sweep.yaml: 10 HBM bandwidths x 10 MXU widths x 10
+# VMEM sizes), each compiled and simulated: points per second on one worker and
 # on two (medians of $RUNS whole sweeps, wall time of the process), the
 # scaling, and a check that both leave the same bytes.
 source "$(dirname "$0")/common.sh"
-cat > "$work/sweep.json" <<JSON
-{"schema": "dfa.sweep/1", "models": ["$root/examples/gpt_block.onnx"], "targets": ["tpu-v5e"],
- "sweep": {"memory.HBM.bandwidth_bytes_per_s": {"from": 2e11, "to": 3.2e12, "count": 10, "scale": "log"},
-           "compute.matrix_unit.n": {"from": 32, "to": 320, "step": 32},
-           "memory.VMEM.capacity_bytes": {"from": 1048576, "to": 134217728, "count": 10, "scale": "log"}}}
-JSON
+spec="$root/examples/gpt_block_sweep.yaml"
 declare -A rate
 for jobs in 1 2; do
   secs=()
   for i in $(seq "$runs"); do
     rm -f "$work/r$jobs.jsonl" "$work/r$jobs.csv"
     t0=$(date +%s.%N)
-    "$bin/dfa-sweep" "$work/sweep.json" -j "$jobs" -o "$work/r$jobs.jsonl" --quiet
+    "$bin/dfa-sweep" "$spec" -j "$jobs" -o "$work/r$jobs.jsonl" --quiet
     t1=$(date +%s.%N)
     secs+=("$(awk "BEGIN{print $t1 - $t0}")")
   done

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # A real single-node Slurm: starts munged, slurmctld and slurmd on localhost
 # (Debian's slurm-wlm and munge, a config of its own in a temporary folder,
-# its own ports and state), runs a small sweep through it as a job array
+# its own ports and state), runs the 1,000-point sweep of the GPT block
+# (examples/gpt_block_sweep.yaml) through it as a job array of four tasks
 # (dfa-sweep --slurm, sbatch --wait), merges the shards and compares the
 # merged results and CSV byte for byte with the same sweep run locally; then
 # stops the daemons. Prints 'slurm sweep: ok' or what went wrong (exit 1).
@@ -9,7 +10,7 @@
 set -uo pipefail
 bin="$(cd "${1:?usage: slurm_sweep.sh BIN_DIR}" && pwd)"
 here="$(cd "$(dirname "$0")" && pwd)"
-spec="$here/../tools/dfa-sweep/Inputs/small.yaml"
+spec="$here/../../examples/gpt_block_sweep.yaml"
 for t in munged slurmctld slurmd sbatch; do
   command -v "$t" > /dev/null || [ -x "/usr/sbin/$t" ] || { echo "slurm sweep: $t not found (scripts/setup.sh installs slurm-wlm and munge)"; exit 1; }
 done
@@ -85,10 +86,10 @@ case "$state" in idle*|mix*|alloc*) ;; *) fail "the node did not come up (state 
 # The sweep: locally, and as a job array of three shards.
 cd "$work"
 "$bin/dfa-sweep" "$spec" -j 2 -o "$work/local.jsonl" --quiet || fail "the local sweep failed"
-timeout 180 "$bin/dfa-sweep" "$spec" --slurm --slurm-tasks 3 -j 1 --slurm-arg --wait \
+timeout 180 "$bin/dfa-sweep" "$spec" --slurm --slurm-tasks 4 -j 1 --slurm-arg --wait \
   -o "$work/cluster.jsonl" > "$work/submit.txt" 2>&1 || { cat "$work/submit.txt"; fail "the Slurm sweep failed"; }
 ls "$work"/cluster.jsonl.shard*.jsonl > /dev/null 2>&1 || fail "no shard files ($(cat "$work"/cluster.jsonl.*.log 2> /dev/null | tail -5))"
 "$bin/dfa-sweep" merge "$work"/cluster.jsonl.shard*.jsonl -o "$work/merged.jsonl" --quiet || fail "merge failed"
 cmp "$work/local.jsonl" "$work/merged.jsonl" || fail "the merged results differ from the local run"
 cmp "$work/local.csv" "$work/merged.csv" || fail "the merged CSV differs from the local run"
-echo "slurm sweep: ok ($(wc -l < "$work/merged.jsonl") points, 3 array tasks, merged results equal the local run)"
+echo "slurm sweep: ok ($(wc -l < "$work/merged.jsonl") points, 4 array tasks, merged results equal the local run)"
