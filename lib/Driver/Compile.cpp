@@ -500,6 +500,8 @@ int dfa::driver::compileMain(const CompileOptions &opts) {
       printer.error(err);
       return exitCode(st);
     }
+    for (const std::string &why : registry.skipped())
+      printer.warning("left out " + why);
   }
 
   // One output file, or a directory of them.

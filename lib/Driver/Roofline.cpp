@@ -290,6 +290,10 @@ Status dfa::driver::profileTargets(const RooflineOptions &opts,
     printer.error(err);
     return s;
   }
+  // (The CPU, which `all` leaves out here anyway, is not worth a warning.)
+  for (const std::string &why : registry.skipped())
+    if (!llvm::StringRef(why).starts_with(std::string(target::kReferenceTarget) + ":"))
+      printer.warning("left out " + why);
   if (opts.target == "all")
     llvm::erase_if(targets,
                    [](const target::Target &t) { return t.caps.reference; });

@@ -627,8 +627,14 @@ int dfa::driver::runMain(const RunOptions &opts) {
     ImportResult parsed = loadModel(opts.model.model, *ctx, {});
     if (parsed.status != Status::Ok)
       return exitCode(parsed.status);
-    if (sched::ProgramOp program = findProgram(*parsed.module))
+    if (sched::ProgramOp program = findProgram(*parsed.module)) {
+      if (opts.repeat > 1) {
+        printer.error("--repeat times the CPU reference's evaluation of a "
+                      "model; a saved schedule's time is simulated");
+        return exitCode(Status::Usage);
+      }
       return runSchedule(program, opts, inputFiles, expectFiles, printer);
+    }
   }
   PreparedRun prepared;
   if (Status s = prepareModelRun(opts, inputFiles, expectFiles, *ctx, printer,
@@ -636,6 +642,12 @@ int dfa::driver::runMain(const RunOptions &opts) {
       s != Status::Ok)
     return exitCode(s);
   if (prepared.segmented) {
+    if (opts.repeat > 1) {
+      printer.error("--repeat: the graph breaks and runs in segments, host "
+                    "and device in turn; --repeat times one evaluation of a "
+                    "whole graph");
+      return exitCode(Status::Usage);
+    }
     if (!opts.model.buckets.empty()) {
       printer.error("--buckets: the graph breaks and runs in segments; bound "
                     "its data-dependent sizes with --max-dim instead");

@@ -65,8 +65,13 @@ struct Worker {
   };
   std::map<std::string, Model> models;
 
-  explicit Worker(const sweep::Spec &spec) : spec(spec), ctx(createContext()) {}
+  /// Where a point's stderr goes while it runs.
+  std::string errPath;
 
+  Worker(const sweep::Spec &spec, std::string errPath)
+      : spec(spec), ctx(createContext()), errPath(std::move(errPath)) {}
+
+  /// A file the spec names, found relative to the spec.
   std::string modelPath(const std::string &m) const {
     if (llvm::sys::path::is_absolute(m) || spec.dir.empty())
       return m;
@@ -80,45 +85,53 @@ struct Worker {
   sweep::Result run(const sweep::Point &p);
 };
 
-/// Reads what the code between `begin()` and `end()` writes to stderr.
+/// Reads what the code between `begin()` and `end()` writes to stderr, in
+/// the file `path` (named, so that the parent can read what a worker that
+/// died wrote: its assertion or fatal error).
 class StderrCapture {
 public:
+  explicit StderrCapture(std::string path) : path(std::move(path)) {}
   void begin() {
     llvm::errs().flush();
     fflush(stderr);
-    file = std::tmpfile();
+    int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
     saved = dup(2);
-    if (file && saved >= 0)
-      dup2(fileno(file), 2);
+    if (fd >= 0 && saved >= 0)
+      dup2(fd, 2);
+    if (fd >= 0)
+      ::close(fd);
   }
   std::string end() {
     llvm::errs().flush();
     fflush(stderr);
-    std::string text;
     if (saved >= 0) {
       dup2(saved, 2);
       close(saved);
       saved = -1;
     }
-    if (file) {
-      std::rewind(file);
+    return readFile(path);
+  }
+  /// At most 64 KiB of the file.
+  static std::string readFile(const std::string &path) {
+    std::string text;
+    if (FILE *f = std::fopen(path.c_str(), "rb")) {
       char buf[4096];
       size_t n;
-      while ((n = std::fread(buf, 1, sizeof buf, file)) > 0 && text.size() < (1 << 16))
+      while ((n = std::fread(buf, 1, sizeof buf, f)) > 0 && text.size() < (1 << 16))
         text.append(buf, n);
-      std::fclose(file);
-      file = nullptr;
+      std::fclose(f);
     }
     return text;
   }
 
 private:
-  FILE *file = nullptr;
+  std::string path;
   int saved = -1;
 };
 
-/// The message of a failed point: its last `error:` line, without the
-/// tool's prefix.
+/// The message of a failed point: its first `error:` line (the cause;
+/// later ones follow from it), without the tool's prefix, else its last
+/// line.
 std::string errorLine(llvm::StringRef text) {
   llvm::SmallVector<llvm::StringRef> lines;
   text.split(lines, '\n', -1, false);
@@ -137,7 +150,7 @@ sweep::Result Worker::run(const sweep::Point &p) {
   sweep::Result res;
   res.index = p.index;
   res.point = p.describe();
-  StderrCapture capture;
+  StderrCapture capture(errPath);
   capture.begin();
   DiagnosticPrinter printer(*ctx, "dfa-sweep");
   auto fail = [&](Status s) {
@@ -186,7 +199,10 @@ sweep::Result Worker::run(const sweep::Point &p) {
   target::Registry registry(spec.targetDirs, p.overrides);
   target::Target t;
   std::string err;
-  if (Status s = registry.find(p.target, t, err); s != Status::Ok) {
+  llvm::StringRef name(p.target);
+  bool isFile = name.contains('/') || name.ends_with(".json") || name.ends_with(".cfg");
+  if (Status s = registry.find(isFile ? modelPath(p.target) : p.target, t, err);
+      s != Status::Ok) {
     printer.error(err);
     return fail(s);
   }
@@ -260,10 +276,11 @@ bool writeAll(int fd, llvm::StringRef s) {
 /// each with its result line.
 [[noreturn]] void workerMain(const sweep::Spec &spec,
                              const std::vector<sweep::Point> &all, int in,
-                             int out) {
+                             int out, const std::string &errPath) {
   prctl(PR_SET_PDEATHSIG, SIGTERM);
+  signal(SIGPIPE, SIG_DFL);
   setThreadCount(1);
-  Worker w(spec);
+  Worker w(spec, errPath);
   std::string pending;
   char buf[256];
   while (true) {
@@ -328,7 +345,14 @@ int submitSlurm(const SweepOptions &opts, const sweep::Spec &spec,
        << "#SBATCH --array=0-" << tasks - 1 << "\n"
        << "#SBATCH --ntasks=1\n"
        << "#SBATCH --cpus-per-task=" << std::max(1, opts.jobs) << "\n"
-       << "#SBATCH --output=" << resultsAbs.str() << ".%a.log\n"
+       << "#SBATCH --output=\""
+       << [&] { // Slurm expands '%' in the path
+            std::string o;
+            for (char c : resultsAbs.str())
+              o += c == '%' ? std::string("%%") : std::string(1, c);
+            return o;
+          }()
+       << ".%a.log\"\n"
        << "# Each array task runs its shard of the points into its own file;\n"
        << "# `dfa-sweep merge` joins them.\n"
        << "exec " << quote(exe) << " " << quote(specAbs.str()) << " --shard "
@@ -422,6 +446,25 @@ int dfa::driver::sweepMain(const SweepOptions &opts) {
   if (llvm::sys::fs::exists(results)) {
     uint64_t size = 0;
     (void)llvm::sys::fs::file_size(results, size);
+    if (size != complete) {
+      // Only what an interrupted append leaves: the start of a results
+      // line. Anything else is not this tool's file.
+      // Results lines start {"error": or {"index": (keys sorted).
+      char head[9] = {};
+      size_t got = 0;
+      if (FILE *f = std::fopen(results.c_str(), "rb")) {
+        if (std::fseek(f, long(complete), SEEK_SET) == 0)
+          got = std::fread(head, 1, sizeof head, f);
+        std::fclose(f);
+      }
+      llvm::StringRef tail(head, got);
+      if (!llvm::StringRef("{\"error\":").starts_with(tail) &&
+          !llvm::StringRef("{\"index\":").starts_with(tail)) {
+        printer.error("'" + results + "' ends in a line that is not a "
+                      "dfa-sweep results line; write to another file with -o");
+        return exitCode(Status::Usage);
+      }
+    }
     if (size != complete && ::truncate(results.c_str(), off_t(complete)) != 0) {
       printer.error("cannot write '" + results + "': " + std::strerror(errno));
       return exitCode(Status::IOError);
@@ -439,141 +482,183 @@ int dfa::driver::sweepMain(const SweepOptions &opts) {
   int jobs = opts.jobs > 0 ? opts.jobs : threadCount();
   jobs = int(std::max<int64_t>(1, std::min<int64_t>(jobs, int64_t(todo.size()))));
   progress::Task task("points", mine);
-  task.showRate();
+  task.showRate(/*from=*/mine - int64_t(todo.size()));
   task.set(mine - int64_t(todo.size()));
   int64_t failed = 0, ran = 0;
-  auto record = [&](const std::string &line) {
+  // A line that does not read back (a non-finite metric prints as `inf`,
+  // which is not JSON) is recorded as its point's error, so that the file
+  // stays readable.
+  auto record = [&](const sweep::Point &p, std::string line) {
+    std::optional<sweep::Result> r = sweep::parseResult(line);
+    if (!r) {
+      sweep::Result e;
+      e.index = p.index;
+      e.point = p.describe();
+      e.exitCode = exitCode(Status::Internal);
+      e.error = "a metric is not a finite number";
+      line = e.line();
+      r = e;
+    }
     if (!writeAll(fd, line + "\n"))
       return false;
-    std::optional<sweep::Result> r = sweep::parseResult(line);
-    if (r && (r->exitCode != 0 || !r->error.empty()))
+    if (r->exitCode != 0 || !r->error.empty())
       ++failed;
     ++ran;
     task.advance();
     return true;
   };
 
-  if (jobs == 1) {
-    setThreadCount(1);
-    Worker w(*spec);
-    for (int64_t i : todo)
-      if (!record(w.run(all[size_t(i)]).line())) {
-        printer.error("cannot write '" + results + "': " + std::strerror(errno));
-        ::close(fd);
-        return exitCode(Status::IOError);
-      }
-  } else if (!todo.empty()) {
-    struct Child {
-      pid_t pid;
-      int to, from;
-      std::string buffer;
-      bool busy = false;
-    };
-    std::vector<Child> children;
+  // Every point runs in a worker process, so that a point that crashes
+  // (an assertion, a fatal error, the kernel's OOM killer) fails alone: it
+  // is recorded with what the worker wrote last, and a new worker takes
+  // its place.
+  struct Child {
+    pid_t pid = -1;
+    int to = -1, from = -1;
+    std::string buffer, errPath;
+    int64_t current = -1; // the point in work
+  };
+  std::vector<Child> children(size_t(todo.empty() ? 0 : jobs));
+  std::string tmpDir = "/tmp";
+  if (const char *t = std::getenv("TMPDIR"))
+    tmpDir = t;
+  for (size_t k = 0; k < children.size(); ++k)
+    children[k].errPath = tmpDir + "/dfa-sweep-" + std::to_string(getpid()) +
+                          "-" + std::to_string(k) + ".err";
+  auto spawn = [&](Child &c) {
+    int down[2], up[2];
+    if (pipe2(down, O_CLOEXEC) != 0 || pipe2(up, O_CLOEXEC) != 0)
+      return false;
     llvm::errs().flush();
-    for (int j = 0; j < jobs; ++j) {
-      int down[2], up[2];
-      if (pipe2(down, O_CLOEXEC) != 0 || pipe2(up, O_CLOEXEC) != 0) {
-        printer.error(std::string("cannot start workers: ") + std::strerror(errno));
-        return exitCode(Status::IOError);
-      }
-      pid_t pid = fork();
-      if (pid < 0) {
-        printer.error(std::string("cannot start workers: ") + std::strerror(errno));
-        return exitCode(Status::IOError);
-      }
-      if (pid == 0) {
-        ::close(down[1]);
-        ::close(up[0]);
-        ::close(fd);
-        for (Child &c : children)
-          ::close(c.to), ::close(c.from);
-        workerMain(*spec, all, down[0], up[1]);
-      }
-      ::close(down[0]);
-      ::close(up[1]);
-      children.push_back({pid, down[1], up[0], {}, false});
+    pid_t pid = fork();
+    if (pid < 0)
+      return false;
+    if (pid == 0) {
+      ::close(down[1]);
+      ::close(up[0]);
+      ::close(fd);
+      for (Child &o : children)
+        if (o.to >= 0)
+          ::close(o.to), ::close(o.from);
+      workerMain(*spec, all, down[0], up[1], c.errPath);
     }
-    size_t next = 0;
-    auto give = [&](Child &c) {
-      if (next < todo.size()) {
-        writeAll(c.to, std::to_string(todo[next++]) + "\n");
-        c.busy = true;
-      } else if (c.to >= 0) {
-        ::close(c.to); // no more: the worker exits
-        c.to = -1;
-      }
-    };
+    ::close(down[0]);
+    ::close(up[1]);
+    c.pid = pid;
+    c.to = down[1];
+    c.from = up[0];
+    c.buffer.clear();
+    c.current = -1;
+    return true;
+  };
+  signal(SIGPIPE, SIG_IGN); // a worker gone is seen at its pipe's end
+  size_t next = 0;
+  auto give = [&](Child &c) {
+    if (next < todo.size() && c.to >= 0) {
+      c.current = todo[next++];
+      if (!writeAll(c.to, std::to_string(c.current) + "\n"))
+        return; // it died: its pipe's end says so
+    } else if (c.to >= 0) {
+      ::close(c.to); // no more: the worker exits
+      c.to = -1;
+    }
+  };
+  for (Child &c : children) {
+    if (!spawn(c)) {
+      printer.error(std::string("cannot start workers: ") + std::strerror(errno));
+      ::close(fd);
+      return exitCode(Status::IOError);
+    }
+    give(c);
+  }
+  int64_t outstanding = int64_t(todo.size());
+  bool writeFailed = false;
+  while (outstanding > 0 && !writeFailed) {
+    std::vector<pollfd> fds;
     for (Child &c : children)
-      give(c);
-    int64_t outstanding = int64_t(todo.size());
-    bool writeFailed = false;
-    while (outstanding > 0) {
-      std::vector<pollfd> fds;
-      for (Child &c : children)
-        fds.push_back({c.from, POLLIN, 0});
-      if (poll(fds.data(), fds.size(), -1) < 0) {
-        if (errno == EINTR)
-          continue;
-        break;
-      }
-      bool lost = false;
-      for (size_t k = 0; k < children.size(); ++k) {
-        Child &c = children[k];
-        if (!(fds[k].revents & (POLLIN | POLLHUP)) || c.from < 0)
-          continue;
-        char buf[65536];
-        ssize_t n = ::read(c.from, buf, sizeof buf);
-        if (n <= 0) {
-          if (c.busy)
-            lost = true; // a worker died mid-point
-          ::close(c.from);
-          c.from = -1;
-          continue;
-        }
+      fds.push_back({c.from, short(c.from >= 0 ? POLLIN : 0), 0});
+    if (poll(fds.data(), fds.size(), -1) < 0) {
+      if (errno == EINTR)
+        continue;
+      printer.error(std::string("waiting for workers: ") + std::strerror(errno));
+      break;
+    }
+    for (size_t k = 0; k < children.size() && !writeFailed; ++k) {
+      Child &c = children[k];
+      if (c.from < 0 || !(fds[k].revents & (POLLIN | POLLHUP | POLLERR)))
+        continue;
+      char buf[65536];
+      ssize_t n = ::read(c.from, buf, sizeof buf);
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n > 0) {
         c.buffer.append(buf, size_t(n));
         size_t nl;
         while ((nl = c.buffer.find('\n')) != std::string::npos) {
           std::string line = c.buffer.substr(0, nl);
           c.buffer.erase(0, nl + 1);
-          writeFailed |= !record(line);
+          writeFailed |= !record(all[size_t(c.current)], line);
           --outstanding;
-          c.busy = false;
+          c.current = -1;
           give(c);
         }
+        continue;
       }
-      if (lost || writeFailed)
-        break;
-    }
-    for (Child &c : children) {
+      // The worker is gone: after its last point (it was told to stop),
+      // or in the middle of one.
+      ::close(c.from);
+      c.from = -1;
       if (c.to >= 0)
-        ::close(c.to);
-      if (c.from >= 0)
-        ::close(c.from);
-    }
-    bool crashed = false;
-    for (Child &c : children) {
+        ::close(c.to), c.to = -1;
       int status = 0;
-      if (outstanding > 0)
-        kill(c.pid, SIGTERM);
       waitpid(c.pid, &status, 0);
-      crashed |= !(WIFEXITED(status) && WEXITSTATUS(status) == 0) && outstanding > 0;
-    }
-    if (writeFailed) {
-      printer.error("cannot write '" + results + "': " + std::strerror(errno));
-      ::close(fd);
-      return exitCode(Status::IOError);
-    }
-    if (outstanding > 0) {
-      printer.error("a worker died" + std::string(crashed ? " (a crash)" : "") +
-                    " with " + std::to_string(outstanding) +
-                    " points unfinished; the results so far are in " + results +
-                    " (run again to resume)");
-      ::close(fd);
-      return exitCode(Status::Internal);
+      if (c.current < 0)
+        continue;
+      sweep::Result e;
+      e.index = c.current;
+      e.point = all[size_t(c.current)].describe();
+      e.exitCode = exitCode(Status::Internal);
+      std::string said = errorLine(StderrCapture::readFile(c.errPath));
+      e.error = "the worker running this point died (" +
+                (WIFSIGNALED(status) ? "signal " + std::to_string(WTERMSIG(status))
+                                     : "exit " + std::to_string(WEXITSTATUS(status))) +
+                ")" + (said.empty() ? "" : ": " + said);
+      writeFailed |= !record(all[size_t(c.current)], e.line());
+      --outstanding;
+      if (outstanding > 0 && next < todo.size()) {
+        if (!spawn(c)) {
+          printer.error(std::string("cannot start a worker: ") + std::strerror(errno));
+          break;
+        }
+        give(c);
+      }
     }
   }
+  for (Child &c : children) {
+    if (c.to >= 0)
+      ::close(c.to);
+    if (c.from >= 0)
+      ::close(c.from);
+    if (c.pid > 0) {
+      if (outstanding > 0)
+        kill(c.pid, SIGTERM);
+      int status = 0;
+      waitpid(c.pid, &status, 0);
+    }
+    ::unlink(c.errPath.c_str());
+  }
+  signal(SIGPIPE, SIG_DFL);
   ::close(fd);
+  if (writeFailed) {
+    printer.error("cannot write '" + results + "': " + std::strerror(errno));
+    return exitCode(Status::IOError);
+  }
+  if (outstanding > 0) {
+    printer.error("the workers stopped with " + std::to_string(outstanding) +
+                  " points unfinished; the results so far are in " + results +
+                  " (run again to resume)");
+    return exitCode(Status::Internal);
+  }
   progress::clear();
 
   // The file in point order, and its CSV.
@@ -658,6 +743,23 @@ int dfa::driver::sweepMergeMain(const SweepOptions &opts) {
       s != Status::Ok) {
     printer.error(err);
     return exitCode(s);
+  }
+  // Points missing between the first and the last: a shard that did not
+  // finish (a Slurm task out of time).
+  std::vector<int64_t> gaps;
+  int64_t expect = 0;
+  for (const sweep::Result &r : results) {
+    for (; expect < r.index && gaps.size() < 10; ++expect)
+      gaps.push_back(expect);
+    expect = r.index + 1;
+  }
+  if (!gaps.empty()) {
+    std::string list;
+    for (int64_t g : gaps)
+      list += (list.empty() ? "" : ", ") + std::to_string(g);
+    printer.warning("points " + list + (gaps.size() == 10 ? ", ..." : "") +
+                    " are in none of the files: a shard that did not finish? "
+                    "(run it again with its --shard to fill them in)");
   }
   if (!opts.quiet)
     llvm::errs() << "dfa-sweep: " << opts.output << " (" << results.size()

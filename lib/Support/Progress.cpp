@@ -108,8 +108,8 @@ void progress::Task::maybeShow() {
   else if (done > 0)
     line += " [" + std::to_string(done) + "]";
   line += buf;
-  if (rate && total > 0 && done > 0 && t > start) {
-    double perSecond = double(done) / (t - start);
+  if (rate && total > 0 && done > base && t > start) {
+    double perSecond = double(done - base) / (t - start);
     std::snprintf(buf, sizeof buf, ", %.1f/s, ETA %.0f s", perSecond,
                   double(total - done) / perSecond);
     line += buf;

@@ -328,7 +328,15 @@ std::optional<Spec> dfa::sweep::parseSpec(llvm::StringRef file,
       r.fail("schema", "expected \"dfa.sweep/1\"");
   s.models = r.strings(*root, "models", true);
   s.targets = r.strings(*root, "targets", true);
+  // Folders and description files are found relative to the spec, as
+  // models are.
   s.targetDirs = r.strings(*root, "target_dirs", false);
+  for (std::string &d : s.targetDirs)
+    if (!llvm::sys::path::is_absolute(d) && !s.dir.empty()) {
+      llvm::SmallString<256> p(s.dir);
+      llvm::sys::path::append(p, d);
+      d = p.str().str();
+    }
   if (const json::Value *v = root->get("set")) {
     const json::Object *o = v->getAsObject();
     if (!o)

@@ -1026,6 +1026,8 @@ Status Registry::load(llvm::StringRef path, Target &out,
 
 Status Registry::list(std::vector<Target> &out, std::string &error) const {
   llvm::StringSet<> seen;
+  skippedByOverrides.clear();
+  std::string firstSkipped;
   for (const std::string &dir : searchDirs) {
     std::error_code ec;
     std::vector<std::string> files;
@@ -1046,10 +1048,25 @@ Status Registry::list(std::vector<Target> &out, std::string &error) const {
       if (!seen.insert(llvm::sys::path::stem(f)).second)
         continue;
       Target t;
-      if (Status s = load(f, t, error); s != Status::Ok)
+      std::string why;
+      Status s = load(f, t, why);
+      if (s == Status::Usage && !overrides.empty()) {
+        // The overrides do not fit this machine (a CPU has no HBM).
+        skippedByOverrides.push_back(llvm::sys::path::stem(f).str() + ": " + why);
+        if (firstSkipped.empty())
+          firstSkipped = why;
+        continue;
+      }
+      if (s != Status::Ok) {
+        error = why;
         return s;
+      }
       out.push_back(std::move(t));
     }
+  }
+  if (out.empty() && !firstSkipped.empty()) {
+    error = firstSkipped;
+    return Status::Usage;
   }
   llvm::sort(out, [](const Target &a, const Target &b) { return a.name < b.name; });
   return Status::Ok;

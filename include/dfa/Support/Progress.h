@@ -61,14 +61,18 @@ public:
   /// One more done.
   void advance(llvm::StringRef item = {}) { set(done + 1, item); }
   /// Also show the rate since the task began and the time left at it
-  /// (`[37/1000] 3.2 s, 11.5/s, ETA 84 s`): for a total of like items.
-  void showRate() { rate = true; }
+  /// (`[37/1000] 3.2 s, 11.5/s, ETA 84 s`): for a total of like items, of
+  /// which `from` were done before it began (a resumed run).
+  void showRate(int64_t from = 0) {
+    rate = true;
+    base = from;
+  }
 
 private:
   void maybeShow();
   bool on, rate = false;
   std::string what, item;
-  int64_t total, done = 0;
+  int64_t total, done = 0, base = 0;
   uint64_t calls = 0;
   /// Looks at the clock every sampleMask + 1 calls (a power of two less
   /// one; 0 under DFA_PROGRESS=always).

@@ -320,14 +320,20 @@ public:
   /// `/`, or ending in .json or .cfg).
   Status find(llvm::StringRef name, Target &out, std::string &error) const;
   /// `name[,name...]` or `all`, in the order given (all: sorted by name).
+  /// Under `all`, a description that the overrides do not fit (it lacks
+  /// the key, or the value breaks it) is left out and named in skipped();
+  /// when none fits, the first one's error is the result.
   Status resolve(llvm::StringRef spec, std::vector<Target> &out,
                  std::string &error) const;
+  /// "NAME: why" of each description list() left out for the overrides.
+  const std::vector<std::string> &skipped() const { return skippedByOverrides; }
   const std::vector<std::string> &dirs() const { return searchDirs; }
 
 private:
   Status load(llvm::StringRef path, Target &out, std::string &error) const;
   std::vector<std::string> searchDirs;
   std::vector<std::string> overrides;
+  mutable std::vector<std::string> skippedByOverrides;
 };
 
 /// The directory of the shipped descriptions.
