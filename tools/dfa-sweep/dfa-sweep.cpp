@@ -81,15 +81,11 @@ int main(int argc, char **argv) {
                     "--help)\n";
     return dfa::exitCode(dfa::Status::Usage);
   }
-  if (o.jobs == 0)
-    if (const char *env = std::getenv("DFA_THREADS")) {
-      std::string error;
-      std::optional<int> n = dfa::parseThreadCount(env, error);
-      if (!n) {
-        llvm::errs() << "dfa-sweep: error: DFA_THREADS=" << error << "\n";
-        return dfa::exitCode(dfa::Status::Usage);
-      }
-      o.jobs = *n;
-    }
+  // The workers: -j, else DFA_THREADS (checked as every tool checks it),
+  // else every core (sweepMain takes threadCount()).
+  dfa::driver::ModelFlags threads;
+  threads.threads = o.jobs;
+  if (!dfa::driver::applyThreads(threads, "dfa-sweep"))
+    return dfa::exitCode(dfa::Status::Usage);
   return dfa::driver::sweepMain(o);
 }
