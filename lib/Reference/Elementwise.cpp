@@ -74,7 +74,9 @@ static void mapDoubles(const Tensor &a, ArrayRef<int64_t> sa, const Tensor &b,
 ///
 /// With `blockF`, a float32 input and result are mapped in float instead:
 /// `blockF(x, tmp, n)` on floats (the transcendental ops, through
-/// vmath::applyF32, as PyTorch's CPU kernels compute them).
+/// vmath::applyF32, as PyTorch's CPU kernels compute them); a `blockF` of
+/// (const float *in, float *out, n) maps from the input straight into the
+/// result.
 template <typename B, typename BF = std::nullptr_t>
 static LogicalResult unaryBlocks(Value input, Value result, Evaluator &ev,
                                  B block, BF blockF = nullptr) {
@@ -88,8 +90,13 @@ static LogicalResult unaryBlocks(Value input, Value result, Evaluator &ev,
         for (int64_t b = begin; b < end; b += kBlock) {
           int64_t n = std::min(kBlock, end - b);
           float *x = out.data<float>() + b;
-          std::memcpy(x, in.data<float>() + b, n * sizeof(float));
-          blockF(x, tmp, n);
+          if constexpr (std::is_invocable_v<BF, const float *, float *,
+                                            int64_t>) {
+            blockF(in.data<float>() + b, x, n);
+          } else {
+            std::memcpy(x, in.data<float>() + b, n * sizeof(float));
+            blockF(x, tmp, n);
+          }
         }
       });
       ev.set(result, std::move(out));
@@ -167,17 +174,6 @@ DFA_UNARY_VMATH(LogOp, Log)
 DFA_UNARY_VMATH(TanhOp, Tanh)
 #undef DFA_UNARY_VMATH
 
-/// s[i] = sigmoid(x[i]) in float, from e = exp(-|x|) so that nothing
-/// overflows: 1 / (1 + e) for x >= 0, e / (1 + e) below (a tiny result stays
-/// a denormal rather than 0).
-static void sigmoidF32(const float *x, float *s, int64_t n) {
-  for (int64_t i = 0; i < n; ++i)
-    s[i] = -std::fabs(x[i]);
-  vmath::applyF32(vmath::Fn::Exp, s, n);
-  for (int64_t i = 0; i < n; ++i)
-    s[i] = (x[i] >= 0 ? 1.0f : s[i]) / (1.0f + s[i]);
-}
-
 /// x = 1 / (1 + exp(-x)).
 template <>
 LogicalResult dfa::ref::evalOp<SigmoidOp>(SigmoidOp op, Evaluator &ev) {
@@ -190,10 +186,7 @@ LogicalResult dfa::ref::evalOp<SigmoidOp>(SigmoidOp op, Evaluator &ev) {
         for (int64_t i = 0; i < n; ++i)
           x[i] = 1.0 / (1.0 + x[i]);
       },
-      [](float *x, float *s, int64_t n) {
-        sigmoidF32(x, s, n);
-        std::memcpy(x, s, n * sizeof(float));
-      });
+      [](const float *x, float *y, int64_t n) { vmath::sigmoidF32(x, y, n); });
 }
 
 /// x = x * sigmoid(x) = x * (1 / (1 + exp(-x))), from `input` into
@@ -210,11 +203,7 @@ static LogicalResult silu(Value input, Value result, Evaluator &ev) {
         for (int64_t i = 0; i < n; ++i)
           x[i] = x[i] * (1.0 / (1.0 + e[i]));
       },
-      [](float *x, float *s, int64_t n) {
-        sigmoidF32(x, s, n);
-        for (int64_t i = 0; i < n; ++i)
-          x[i] = x[i] * s[i];
-      });
+      [](const float *x, float *y, int64_t n) { vmath::siluF32(x, y, n); });
 }
 
 template <>
