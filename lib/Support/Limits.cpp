@@ -166,12 +166,19 @@ void limits::enforceMaxMemory(llvm::StringRef tool) {
   int64_t now = mappedDataBytes();
   if (now < 0)
     return;
-  // Each thread of a parallel pass or of the reference maps a stack (8 MiB
-  // by default).
+  // Each thread maps a stack, of the size RLIMIT_STACK gives (glibc's
+  // default for new threads; 8 MiB by default), and the two pools can be
+  // alive at once: MLIR's for parallel passes (up to one thread a core,
+  // started as tasks queue, so more of them on a loaded machine) and the
+  // reference's OpenMP threads.
+  int64_t stack = 8 << 20;
+  rlimit st;
+  if (getrlimit(RLIMIT_STACK, &st) == 0 && st.rlim_cur != RLIM_INFINITY)
+    stack = std::max<int64_t>(stack, (int64_t)st.rlim_cur);
   int64_t stacks =
-      (int64_t)std::max<int>(llvm::hardware_concurrency().compute_thread_count(),
-                             threadCount()) *
-      (8 << 20);
+      (int64_t)(llvm::hardware_concurrency().compute_thread_count() +
+                threadCount()) *
+      stack;
   rlimit r;
   if (getrlimit(RLIMIT_DATA, &r) != 0)
     return;
