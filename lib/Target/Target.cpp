@@ -617,7 +617,12 @@ std::optional<Target> dfa::target::parseTargetValue(llvm::StringRef file,
 }
 
 double Target::peak(llvm::StringRef dtype) const {
-  auto it = peakFlops.find(dtype.str());
+  // Element types as MLIR prints them: every float8 variant (f8E4M3FN,
+  // f8E5M2, ...) is "f8"; an unsigned integer takes its signed width's rate.
+  std::string key = dtype.starts_with("f8")   ? std::string("f8")
+                    : dtype.starts_with("ui") ? dtype.drop_front(1).str()
+                                              : dtype.str();
+  auto it = peakFlops.find(key);
   if (it != peakFlops.end())
     return it->second.value;
   // 16-bit types share the matrix units; fall back between them, then f32.

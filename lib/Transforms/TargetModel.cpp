@@ -130,6 +130,17 @@ std::optional<MatmulShape> dfa::matmulShape(Operation *op) {
     auto b = cast<RankedTensorType>(mm.getRhs().getType());
     s.m = a.getRank() >= 2 ? a.getDimSize(a.getRank() - 2) : 1;
     s.n = b.getRank() >= 2 ? b.getShape().back() : 1;
+    // A right-hand side every batch shares (a weight: rank 2, or leading
+    // dims of 1) makes one GEMM over all of the left-hand side's rows, as
+    // a linear layer over a batch of sequences runs: [B, 1, K] x [K, N] is
+    // a B x K x N product, not B products of one row.
+    bool shared = llvm::all_of(b.getShape().drop_back(std::min<int64_t>(2, b.getRank())),
+                               [](int64_t d) { return d == 1; });
+    if (shared && a.getRank() > 2) {
+      s.m = a.getNumElements() / std::max<int64_t>(1, s.k);
+      s.batch = 1;
+      return s;
+    }
     int64_t total = out.getNumElements();
     s.batch = std::max<int64_t>(1, total / std::max<int64_t>(1, s.m * s.n));
     return s;
