@@ -619,7 +619,7 @@ std::optional<Target> dfa::target::parseTargetValue(llvm::StringRef file,
 double Target::peak(llvm::StringRef dtype) const {
   // Element types as MLIR prints them: every float8 variant (f8E4M3FN,
   // f8E5M2, ...) is "f8"; an unsigned integer takes its signed width's rate.
-  std::string key = dtype.starts_with("f8")   ? std::string("f8")
+  std::string key = dtype.starts_with("f8E")  ? std::string("f8")
                     : dtype.starts_with("ui") ? dtype.drop_front(1).str()
                                               : dtype.str();
   auto it = peakFlops.find(key);

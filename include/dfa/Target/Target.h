@@ -225,8 +225,8 @@ struct Target {
   std::map<std::string, Sourced> limits;
 
   /// Peak FLOP/s for an element type name ("bf16", "f32", or as MLIR prints
-  /// it: every "f8E..." type is "f8", "ui8" is "i8"), falling back to the
-  /// closest published one; 0 when none is.
+  /// it: every "f8E..." type is "f8" (f80 is not), "ui8" is "i8"), falling
+  /// back to the closest published one; 0 when none is.
   double peak(llvm::StringRef dtype) const;
   const MemoryLevel *level(llvm::StringRef name) const;
   /// A numeric layout entry, if present.

@@ -297,3 +297,20 @@ TEST_CASE("a batch of products is SCALE-Sim's layers, each less one cycle",
   w.batch = 1;
   CHECK(toCycles(t, kernelTime(t, w).compute) == 123);
 }
+
+TEST_CASE("element types as MLIR prints them find their peak",
+          "[target][cost]") {
+  // Every float8 variant is the description's "f8"; f80 is not a float8
+  // and, with no key of its own, falls back as any unknown type does;
+  // unsigned integers take their signed width's rate.
+  Target t = machine("cpu");
+  t.peakFlops["f8"].value = 4e15;
+  t.peakFlops["i8"].value = 3e15;
+  t.peakFlops["bf16"].value = 2e15;
+  for (const char *f8 : {"f8E4M3FN", "f8E5M2", "f8E4M3FNUZ", "f8E5M2FNUZ"})
+    CHECK(t.peak(f8) == 4e15);
+  CHECK(t.peak("f80") == 2e15);
+  CHECK(t.peak("ui8") == 3e15);
+  CHECK(t.peak("i8") == 3e15);
+  CHECK(t.peak("f32") == 8e12);
+}
