@@ -385,7 +385,8 @@ void depthwise(const T *x, const T *filter, int64_t N, int64_t C, int64_t Fg,
 template <typename T> struct Lanes {
   typedef T type __attribute__((vector_size(32)));
 };
-template <typename V, typename T> V loadLanes(const T *p) {
+template <typename V, typename T>
+__attribute__((always_inline)) inline V loadLanes(const T *p) {
   V v;
   std::memcpy(&v, p, sizeof v);
   return v;

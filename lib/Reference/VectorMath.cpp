@@ -46,8 +46,8 @@ bool hasAvx2() {
 /// parts, Cody and Waite), exp(r) = 1 + r + r^2 P(r) with Cephes' degree-5
 /// P, then times 2^n. Every float in [-104, 89] comes within 1 ulp of the
 /// correctly rounded exp, 99.2% of them exact (checked exhaustively). Where
-/// a lane's 2^n is not a normal float (a result near or below FLT_MIN, or
-/// past FLT_MAX) the vector takes 2^n as two powers of two, each normal,
+/// any lane's 2^n is not a normal float (a result near or below FLT_MIN, or
+/// past FLT_MAX) the whole vector takes 2^n as two powers of two, each normal,
 /// so a denormal result is rounded once; the clamp to [-104, 89] makes
 /// that +inf and 0 beyond the range. The two ways give the same bits where
 /// both apply. A NaN goes through the arithmetic as a NaN. A fixed sequence
@@ -70,7 +70,9 @@ __attribute__((target("avx2,fma"))) inline __m256 exp8(__m256 x) {
   p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(5.0000001201e-1f));
   __m256 y = _mm256_add_ps(
       _mm256_fmadd_ps(p, _mm256_mul_ps(r, r), r), _mm256_set1_ps(1.0f));
-  __m256i ni = _mm256_cvtps_epi32(n); // a NaN lane's is garbage, y's NaN
+  // A NaN lane's n converts to INT_MIN, whose scale below is 1.0: y's NaN
+  // goes out as it is.
+  __m256i ni = _mm256_cvtps_epi32(n);
   __m256i bias = _mm256_set1_epi32(127);
   __m256 outside = _mm256_or_ps(
       _mm256_cmp_ps(n, _mm256_set1_ps(-126.0f), _CMP_LT_OQ),

@@ -167,14 +167,15 @@ void limits::enforceMaxMemory(llvm::StringRef tool) {
   if (now < 0)
     return;
   // Each thread maps a stack, of the size RLIMIT_STACK gives (glibc's
-  // default for new threads; 8 MiB by default), and the two pools can be
+  // default for new threads; 8 MiB by default; counted up to 64 MiB, so
+  // that a huge `ulimit -s` does not lift the limit), and the two pools can be
   // alive at once: MLIR's for parallel passes (up to one thread a core,
   // started as tasks queue, so more of them on a loaded machine) and the
   // reference's OpenMP threads.
   int64_t stack = 8 << 20;
   rlimit st;
   if (getrlimit(RLIMIT_STACK, &st) == 0 && st.rlim_cur != RLIM_INFINITY)
-    stack = std::max<int64_t>(stack, (int64_t)st.rlim_cur);
+    stack = std::clamp<int64_t>((int64_t)st.rlim_cur, stack, 64 << 20);
   int64_t stacks =
       (int64_t)(llvm::hardware_concurrency().compute_thread_count() +
                 threadCount()) *

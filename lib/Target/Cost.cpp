@@ -217,7 +217,7 @@ double dfa::target::peakRate(const Target &t, bool matrix,
   // bf16x3 (--fp32-matmul) is three bf16 products.
   double peak = matrix && dtype == "bf16x3" ? t.peak("bf16") / 3 : t.peak(dtype);
   if (!matrix) {
-    auto it = t.peakFlopsVector.find(dtype.str());
+    auto it = t.peakFlopsVector.find(peakKey(dtype));
     if (it == t.peakFlopsVector.end())
       it = t.peakFlopsVector.find("f32");
     if (it != t.peakFlopsVector.end())

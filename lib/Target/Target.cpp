@@ -616,13 +616,19 @@ std::optional<Target> dfa::target::parseTargetValue(llvm::StringRef file,
   return t;
 }
 
-double Target::peak(llvm::StringRef dtype) const {
+std::string dfa::target::peakKey(llvm::StringRef dtype) {
   // Element types as MLIR prints them: every float8 variant (f8E4M3FN,
-  // f8E5M2, ...) is "f8"; an unsigned integer takes its signed width's rate.
-  std::string key = dtype.starts_with("f8E")  ? std::string("f8")
-                    : dtype.starts_with("ui") ? dtype.drop_front(1).str()
-                                              : dtype.str();
-  auto it = peakFlops.find(key);
+  // f8E5M2, f8E4M3FNUZ, ...; not f80) is "f8", whichever of them the chip
+  // has; an unsigned integer takes its signed width's rate.
+  if (dtype.starts_with("f8E"))
+    return "f8";
+  if (dtype.starts_with("ui"))
+    return dtype.drop_front(1).str();
+  return dtype.str();
+}
+
+double Target::peak(llvm::StringRef dtype) const {
+  auto it = peakFlops.find(peakKey(dtype));
   if (it != peakFlops.end())
     return it->second.value;
   // 16-bit types share the matrix units; fall back between them, then f32.

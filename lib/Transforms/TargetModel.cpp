@@ -136,13 +136,11 @@ std::optional<MatmulShape> dfa::matmulShape(Operation *op) {
     // a B x K x N product, not B products of one row.
     bool shared = llvm::all_of(b.getShape().drop_back(std::min<int64_t>(2, b.getRank())),
                                [](int64_t d) { return d == 1; });
-    if (shared && a.getRank() > 2) {
+    if (shared && a.getRank() > 2)
       s.m = a.getNumElements() / std::max<int64_t>(1, s.k);
-      s.batch = 1;
-      return s;
-    }
-    int64_t total = out.getNumElements();
-    s.batch = std::max<int64_t>(1, total / std::max<int64_t>(1, s.m * s.n));
+    else
+      s.batch = std::max<int64_t>(
+          1, out.getNumElements() / std::max<int64_t>(1, s.m * s.n));
     return s;
   }
   if (auto g = dyn_cast<GemmOp>(op)) {

@@ -224,9 +224,8 @@ struct Target {
   std::map<std::string, StorageFormat> storageFormats;
   std::map<std::string, Sourced> limits;
 
-  /// Peak FLOP/s for an element type name ("bf16", "f32", or as MLIR prints
-  /// it: every "f8E..." type is "f8" (f80 is not), "ui8" is "i8"), falling
-  /// back to the closest published one; 0 when none is.
+  /// Peak FLOP/s for an element type name (through peakKey), falling back
+  /// to the closest published one; 0 when none is.
   double peak(llvm::StringRef dtype) const;
   const MemoryLevel *level(llvm::StringRef name) const;
   /// A numeric layout entry, if present.
@@ -293,6 +292,11 @@ struct CacheHome {
   double spillBandwidth = 0, chipBytes = 0;
 };
 CacheHome cacheHome(const Target &t, double weightBytes);
+
+/// The `compute.peak_flops` / `peak_flops_vector` key of an element type
+/// name: as it is ("bf16", "f32"), or as MLIR prints it: every "f8E..."
+/// type is "f8" (f80 is not), "ui8" is "i8".
+std::string peakKey(llvm::StringRef dtype);
 
 /// Parses and checks one description. On failure `error` names the file,
 /// the key and what was expected.
