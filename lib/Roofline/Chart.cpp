@@ -117,11 +117,11 @@ void dfa::roofline::writeSvg(const Report &r, llvm::raw_ostream &os) {
                       "class=\"roofline\" data-target=\"{0}\" width=\"{1}\" "
                       "height=\"{2}\" viewBox=\"0 0 {1} {2}\" "
                       "font-family=\"sans-serif\" font-size=\"11\">\n",
-                      xml(r.target), W, H);
+                      xmlEscape(r.target), W, H);
   os << llvm::formatv("<text x=\"{0}\" y=\"18\" font-size=\"13\" "
                       "font-weight=\"bold\">{1}: {2}, {3}</text>\n",
-                      L, xml(r.target), humanSeconds(r.seconds),
-                      xml(mixLine(r)));
+                      L, xmlEscape(r.target), humanSeconds(r.seconds),
+                      xmlEscape(mixLine(r)));
   // Axes with a tick per decade.
   os << llvm::formatv("<rect x=\"{0}\" y=\"{1}\" width=\"{2}\" height=\"{3}\" "
                       "fill=\"none\" stroke=\"#999\"/>\n",
@@ -139,7 +139,7 @@ void dfa::roofline::writeSvg(const Report &r, llvm::raw_ostream &os) {
                       (L + W - R) / 2, H - 12);
   os << llvm::formatv("<text transform=\"translate(14,{0:f1}) rotate(-90)\" "
                       "text-anchor=\"middle\">attained FLOP/s ({1})</text>\n",
-                      (T + H - B) / 2, xml(r.dtype));
+                      (T + H - B) / 2, xmlEscape(r.dtype));
   // The roofs, clipped to the plot.
   double xl = std::pow(10.0, a.x0), xr = std::pow(10.0, a.x1);
   for (size_t i = 0; i < r.roofs.size(); ++i) {
@@ -148,7 +148,7 @@ void dfa::roofline::writeSvg(const Report &r, llvm::raw_ostream &os) {
     double xs = std::max(xl, std::pow(10.0, a.y0) / l.bandwidth);
     os << llvm::formatv("<g class=\"roof\" data-level=\"{0}\" "
                         "data-bandwidth=\"{1:e3}\" data-ridge=\"{2:e3}\">\n",
-                        xml(l.name), l.bandwidth, ridge);
+                        xmlEscape(l.name), l.bandwidth, ridge);
     os << llvm::formatv("<polyline fill=\"none\" stroke=\"#333\" "
                         "stroke-width=\"1.5\" stroke-dasharray=\"{0}\" "
                         "points=\"{1:f1},{2:f1} {3:f1},{4:f1} {5:f1},{4:f1}\"/>\n",
@@ -158,10 +158,10 @@ void dfa::roofline::writeSvg(const Report &r, llvm::raw_ostream &os) {
     os << llvm::formatv("<circle class=\"ridge\" cx=\"{0:f1}\" cy=\"{1:f1}\" "
                         "r=\"3\" fill=\"#333\"><title>{2} ridge: {3:g3} "
                         "FLOP/B</title></circle>\n",
-                        a.px(ridge), a.py(peak), xml(l.name), ridge);
+                        a.px(ridge), a.py(peak), xmlEscape(l.name), ridge);
     os << llvm::formatv("<text x=\"{0:f1}\" y=\"{1:f1}\" fill=\"#333\">{2} "
                         "{3}</text>\n",
-                        a.px(xs) + 4, a.py(xs * l.bandwidth) - 4, xml(l.name),
+                        a.px(xs) + 4, a.py(xs * l.bandwidth) - 4, xmlEscape(l.name),
                         humanNumber(l.bandwidth, "B/s"));
     os << "</g>\n";
   }
@@ -188,14 +188,14 @@ void dfa::roofline::writeSvg(const Report &r, llvm::raw_ostream &os) {
           "class=\"point\" data-kernel=\"{0}\" data-level=\"{1}\" "
           "data-bottleneck=\"{2}\" fill=\"{3}\" fill-opacity=\"0.7\" "
           "stroke=\"#222\" stroke-width=\"0.5\"",
-          xml(k->name), xml(l.level), xml(k->bottleneckName()),
+          xmlEscape(k->name), xmlEscape(l.level), xmlEscape(k->bottleneckName()),
           colour(k->bottleneck));
       std::string title = llvm::formatv(
           "{0} ({1}) at {2}: {3}, {4:g3} FLOP/B, {5} of {6}, {7}{8}",
-          xml(k->name), xml(k->kind), xml(l.level), humanSeconds(k->seconds),
+          xmlEscape(k->name), xmlEscape(k->kind), xmlEscape(l.level), humanSeconds(k->seconds),
           k->flops / l.bytes, humanNumber(k->flops / k->seconds, "FLOP/s"),
-          humanNumber(k->attainable(), "FLOP/s"), xml(k->bottleneckName()),
-          k->reason.empty() ? "" : " (" + xml(k->reason) + ")");
+          humanNumber(k->attainable(), "FLOP/s"), xmlEscape(k->bottleneckName()),
+          k->reason.empty() ? "" : " (" + xmlEscape(k->reason) + ")");
       shape(os, li, a.px(k->flops / l.bytes), y, s, attrs, title);
     }
   }
@@ -210,7 +210,7 @@ void dfa::roofline::writeSvg(const Report &r, llvm::raw_ostream &os) {
           "<path class=\"measured\" data-op=\"{0}\" d=\"M{1:f1},{2:f1} l5,5 "
           "l-5,5 l-5,-5 z\" fill=\"none\" stroke=\"#000\" stroke-width=\"1.2\">"
           "<title>measured {0} ({3}): {4}, {5} (dfa: {6})</title></path>\n",
-          xml(x.op), px, py - 5, xml(x.module), humanSeconds(x.measuredSeconds),
+          xmlEscape(x.op), px, py - 5, xmlEscape(x.module), humanSeconds(x.measuredSeconds),
           humanNumber(x.flops / x.measuredSeconds, "FLOP/s"),
           humanSeconds(x.predictedSeconds));
     }
@@ -224,7 +224,7 @@ void dfa::roofline::writeSvg(const Report &r, llvm::raw_ostream &os) {
     os << llvm::formatv("<text class=\"label\" x=\"{0:f1}\" y=\"{1:f1}\" "
                         "fill=\"#222\">{2}</text>\n",
                         a.px(k.flops / l->bytes) + 8,
-                        a.py(k.flops / k.seconds) + 4, xml(name));
+                        a.py(k.flops / k.seconds) + 4, xmlEscape(name));
   }
   // Legend.
   double ly = T + 12;
@@ -243,7 +243,7 @@ void dfa::roofline::writeHtml(llvm::ArrayRef<Report> reports,
                               llvm::StringRef title, llvm::raw_ostream &os,
                               const LLMSweep *llm, llvm::StringRef graphSvg) {
   os << "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-     << "<title>" << xml(title) << "</title>\n<style>\n"
+     << "<title>" << xmlEscape(title) << "</title>\n<style>\n"
      << "body{font-family:sans-serif;margin:24px;color:#222}"
         "table{border-collapse:collapse;margin:8px 0 24px}"
         "td,th{border-bottom:1px solid #ddd;padding:4px 8px;text-align:left;"
@@ -255,7 +255,7 @@ void dfa::roofline::writeHtml(llvm::ArrayRef<Report> reports,
         ".charts{display:flex;flex-wrap:wrap;gap:16px}"
         "section.target{border:1px solid #ddd;padding:8px}\n"
      << "</style>\n</head>\n<body>\n";
-  os << "<h1>" << xml(title) << "</h1>\n";
+  os << "<h1>" << xmlEscape(title) << "</h1>\n";
   os << "<p>The accelerator landscape: one row per target. Bottlenecks are "
         "shares of the time: compute, memory at a level, or scheduling (the "
         "time is more than "
@@ -268,22 +268,22 @@ void dfa::roofline::writeHtml(llvm::ArrayRef<Report> reports,
         "<th>time</th><th>bottlenecks</th><th>top kernels</th>"
         "<th>padding waste</th><th>memory peaks</th></tr>\n";
   for (const Report &r : reports) {
-    os << "<tr class=\"target-row\" data-target=\"" << xml(r.target) << "\">"
-       << "<td><a href=\"#t-" << xml(r.target) << "\">" << xml(r.target)
-       << "</a></td><td>" << xml(r.family) << "</td><td class=\"num\">"
+    os << "<tr class=\"target-row\" data-target=\"" << xmlEscape(r.target) << "\">"
+       << "<td><a href=\"#t-" << xmlEscape(r.target) << "\">" << xmlEscape(r.target)
+       << "</a></td><td>" << xmlEscape(r.family) << "</td><td class=\"num\">"
        << humanSeconds(r.seconds) << (r.simulated ? "" : " (analytic)")
-       << "</td><td><div class=\"mix\" title=\"" << xml(mixLine(r)) << "\">";
+       << "</td><td><div class=\"mix\" title=\"" << xmlEscape(mixLine(r)) << "\">";
     for (auto &[name, share] : r.mix)
       os << llvm::formatv("<span class=\"seg {0}\" style=\"width:{1:f1}%\">"
                           "</span>",
                           llvm::StringRef(name).split(':').first, 100 * share);
-    os << "</div>" << xml(mixLine(r)) << "</td><td>";
+    os << "</div>" << xmlEscape(mixLine(r)) << "</td><td>";
     for (size_t i = 0; i < std::min<size_t>(3, r.kernels.size()); ++i)
-      os << (i ? "<br>" : "") << xml(r.kernels[i].name) << " "
+      os << (i ? "<br>" : "") << xmlEscape(r.kernels[i].name) << " "
          << llvm::formatv("{0:f0}%", r.seconds > 0
                                          ? 100 * r.kernels[i].attributed / r.seconds
                                          : 0.0)
-         << " (" << xml(r.kernels[i].bottleneckName()) << ")";
+         << " (" << xmlEscape(r.kernels[i].bottleneckName()) << ")";
     os << "</td><td class=\"num\">"
        << llvm::formatv("{0:f1}% of FLOPs",
                         r.flops + r.padFlops > 0
@@ -292,7 +292,7 @@ void dfa::roofline::writeHtml(llvm::ArrayRef<Report> reports,
        << "<br>" << humanNumber(double(r.padBytes), "B") << " padded</td><td>";
     bool first = true;
     for (auto &[level, bytes] : r.memoryPeaks) {
-      os << (first ? "" : "<br>") << xml(level) << " "
+      os << (first ? "" : "<br>") << xmlEscape(level) << " "
          << humanNumber(double(bytes), "B");
       first = false;
     }
@@ -309,15 +309,15 @@ void dfa::roofline::writeHtml(llvm::ArrayRef<Report> reports,
   }
   os << "<div class=\"charts\">\n";
   for (const Report &r : reports) {
-    os << "<section class=\"target\" id=\"t-" << xml(r.target) << "\">\n<h2>"
-       << xml(r.target) << "</h2>\n";
+    os << "<section class=\"target\" id=\"t-" << xmlEscape(r.target) << "\">\n<h2>"
+       << xmlEscape(r.target) << "</h2>\n";
     writeSvg(r, os);
     os << "<table class=\"kernels\"><tr><th>kernel</th><th>kind</th>"
           "<th>time</th><th>share</th><th>bound</th><th>efficiency</th>"
           "<th>bottleneck</th></tr>\n";
     for (size_t i = 0; i < std::min<size_t>(10, r.kernels.size()); ++i) {
       const KernelRoof &k = r.kernels[i];
-      os << "<tr><td>" << xml(k.name) << "</td><td>" << xml(k.kind)
+      os << "<tr><td>" << xmlEscape(k.name) << "</td><td>" << xmlEscape(k.kind)
          << "</td><td class=\"num\">" << humanSeconds(k.seconds)
          << "</td><td class=\"num\">"
          << llvm::formatv("{0:f1}%", r.seconds > 0 ? 100 * k.attributed / r.seconds
@@ -325,8 +325,8 @@ void dfa::roofline::writeHtml(llvm::ArrayRef<Report> reports,
          << "</td><td class=\"num\">" << humanSeconds(k.boundSeconds)
          << "</td><td class=\"num\">"
          << llvm::formatv("{0:f0}%", 100 * k.efficiency()) << "</td><td>"
-         << xml(k.bottleneckName())
-         << (k.reason.empty() ? "" : " (" + xml(k.reason) + ")")
+         << xmlEscape(k.bottleneckName())
+         << (k.reason.empty() ? "" : " (" + xmlEscape(k.reason) + ")")
          << "</td></tr>\n";
     }
     os << "</table>\n</section>\n";

@@ -8,6 +8,7 @@
 #define LIB_ROOFLINE_FORMAT_H
 
 #include "dfa/Roofline/Roofline.h"
+#include "dfa/Support/Text.h"
 
 #include <string>
 
@@ -17,10 +18,8 @@ namespace dfa::roofline {
 std::string humanSeconds(double seconds);
 /// "memory:HBM 80%, scheduling 15%, compute 5%", largest first.
 std::string mixLine(const Report &r);
-/// Text escaped for HTML and SVG.
-std::string xml(llvm::StringRef s);
-/// A CSV field, quoted when it must be.
-std::string csvField(llvm::StringRef s);
+// Text for HTML and SVG, and CSV fields: dfa::xmlEscape and dfa::csvField
+// (dfa/Support/Text.h).
 
 } // namespace dfa::roofline
 

@@ -516,14 +516,14 @@ void writeTpotChart(const LLMSweep &s, llvm::raw_ostream &os) {
   for (int i = 0; i <= 4; ++i) {
     double v = ymax * i / 4;
     os << llvm::formatv("<text x=\"{0}\" y=\"{1:f1}\" text-anchor=\"end\">{2}</text>\n",
-                        L - 4, yOf(v) + 4, xml(humanSeconds(v)));
+                        L - 4, yOf(v) + 4, xmlEscape(humanSeconds(v)));
   }
   os << llvm::formatv("<text x=\"{0:f1}\" y=\"{1}\" text-anchor=\"middle\">context "
                       "(tokens{2})</text>\n",
                       L + (W - L - R) / 2, H - 6, logX ? ", log scale" : "");
   for (auto [i, l] : llvm::enumerate(lines)) {
     const char *colour = colours[i % std::size(colours)];
-    os << "<polyline class=\"tpot-line\" data-target=\"" << xml(l.target)
+    os << "<polyline class=\"tpot-line\" data-target=\"" << xmlEscape(l.target)
        << "\" fill=\"none\" stroke=\"" << colour << "\" stroke-width=\"2\" points=\"";
     for (auto [c, sec] : l.points)
       os << llvm::formatv("{0:f1},{1:f1} ", xOf(c), yOf(sec));
@@ -531,10 +531,10 @@ void writeTpotChart(const LLMSweep &s, llvm::raw_ostream &os) {
     for (auto [c, sec] : l.points)
       os << llvm::formatv("<circle cx=\"{0:f1}\" cy=\"{1:f1}\" r=\"3\" fill=\"{2}\">"
                           "<title>{3} context {4}: {5}</title></circle>\n",
-                          xOf(c), yOf(sec), colour, xml(l.target), int64_t(c),
-                          xml(humanSeconds(sec)));
+                          xOf(c), yOf(sec), colour, xmlEscape(l.target), int64_t(c),
+                          xmlEscape(humanSeconds(sec)));
     os << llvm::formatv("<text x=\"{0}\" y=\"{1}\" fill=\"{2}\">{3}</text>\n",
-                        W - R + 10, T + 14 * (i + 1), colour, xml(l.target));
+                        W - R + 10, T + 14 * (i + 1), colour, xmlEscape(l.target));
   }
   os << "</svg>\n";
 }
@@ -546,16 +546,16 @@ void dfa::roofline::writeLLMHtml(const LLMSweep &s, llvm::raw_ostream &os) {
         "sequence, empty cache (time to first token). Decode: one token per "
         "sequence against a cache of <i>context</i> tokens (time per output "
         "token). "
-     << xml(kvLine(s)) << "; " << xml(servingLine(s.serving))
+     << xmlEscape(kvLine(s)) << "; " << xmlEscape(servingLine(s.serving))
      << ". bw-bound: the share of the time in kernels "
         "whose roofline bound is a memory level.</p>\n";
   os << "<ul class=\"kv-homes\">\n";
   for (const LLMTarget &t : s.targets)
     if (!t.cacheLevel.empty() && !s.kv.inputs.empty()) {
-      os << "<li>" << xml(t.target) << ": " << xml(homeLine(t, s.weightBytes))
-         << "; " << xml(maxBatchLine(t));
+      os << "<li>" << xmlEscape(t.target) << ": " << xmlEscape(homeLine(t, s.weightBytes))
+         << "; " << xmlEscape(maxBatchLine(t));
       if (std::optional<std::string> l = inPlaceLine(s, t))
-        os << "; " << xml(*l);
+        os << "; " << xmlEscape(*l);
       os << "</li>\n";
     }
   os << "</ul>\n";
@@ -566,12 +566,12 @@ void dfa::roofline::writeLLMHtml(const LLMSweep &s, llvm::raw_ostream &os) {
         "<th>held in</th><th>bw-bound</th><th>bottlenecks</th></tr>\n";
   for (const LLMTarget &t : s.targets) {
     for (const LLMPoint &p : t.points) {
-      os << "<tr class=\"llm-point\" data-target=\"" << xml(t.target)
-         << "\" data-phase=\"" << p.phase << "\"><td>" << xml(t.target)
+      os << "<tr class=\"llm-point\" data-target=\"" << xmlEscape(t.target)
+         << "\" data-phase=\"" << p.phase << "\"><td>" << xmlEscape(t.target)
          << "</td><td>" << p.phase << "</td><td class=\"num\">" << p.batch
          << "</td><td class=\"num\">" << p.context << "</td>";
       if (!p.error.empty()) {
-        os << "<td colspan=\"6\">" << xml(p.error) << "</td></tr>\n";
+        os << "<td colspan=\"6\">" << xmlEscape(p.error) << "</td></tr>\n";
         continue;
       }
       Report mixOnly;
@@ -579,16 +579,16 @@ void dfa::roofline::writeLLMHtml(const LLMSweep &s, llvm::raw_ostream &os) {
       os << "<td class=\"num\">" << humanSeconds(p.seconds)
          << "</td><td class=\"num\">" << tokensLine(p)
          << "</td><td class=\"num\">" << humanNumber(p.kvCacheBytes, "B")
-         << "</td><td>" << xml(placementLine(p)) << "</td><td class=\"num\">"
+         << "</td><td>" << xmlEscape(placementLine(p)) << "</td><td class=\"num\">"
          << llvm::formatv("{0:f0}%", 100 * p.bandwidthBoundShare) << "</td><td>"
-         << xml(mixLine(mixOnly)) << xml(stepNote(p)) << "</td></tr>\n";
+         << xmlEscape(mixLine(mixOnly)) << xmlEscape(stepNote(p)) << "</td></tr>\n";
     }
     std::vector<Crossover> cs = t.crossovers();
     if (!cs.empty()) {
-      os << "<tr class=\"crossover\"><td>" << xml(t.target)
+      os << "<tr class=\"crossover\"><td>" << xmlEscape(t.target)
          << "</td><td colspan=\"9\">decode stops being bandwidth-bound: ";
       for (size_t i = 0; i < cs.size(); ++i)
-        os << (i ? "; " : "") << xml(crossoverLine(cs[i]));
+        os << (i ? "; " : "") << xmlEscape(crossoverLine(cs[i]));
       os << "</td></tr>\n";
     }
   }

@@ -386,26 +386,3 @@ void dfa::roofline::writeCsv(llvm::ArrayRef<Report> reports,
     }
 }
 
-std::string dfa::roofline::xml(llvm::StringRef s) {
-  std::string out;
-  for (char c : s) {
-    switch (c) {
-    case '&': out += "&amp;"; break;
-    case '<': out += "&lt;"; break;
-    case '>': out += "&gt;"; break;
-    case '"': out += "&quot;"; break;
-    case '\'': out += "&#39;"; break;
-    default: out += c;
-    }
-  }
-  return out;
-}
-
-std::string dfa::roofline::csvField(llvm::StringRef s) {
-  if (!s.contains(',') && !s.contains('"') && !s.contains('\n'))
-    return s.str();
-  std::string out = "\"";
-  for (char c : s)
-    out += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return out + "\"";
-}

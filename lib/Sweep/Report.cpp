@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "dfa/Support/Text.h"
 #include "dfa/Sweep/Sweep.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -49,19 +50,6 @@ dfa::sweep::paretoFront(const std::vector<std::pair<double, double>> &xy,
 }
 
 namespace {
-std::string escape(llvm::StringRef s) {
-  std::string out;
-  for (char c : s)
-    switch (c) {
-    case '&': out += "&amp;"; break;
-    case '<': out += "&lt;"; break;
-    case '>': out += "&gt;"; break;
-    case '"': out += "&quot;"; break;
-    default: out += c;
-    }
-  return out;
-}
-
 std::string fmt(double v) {
   if (v == 0)
     return "0";
@@ -146,11 +134,11 @@ void scatter(llvm::raw_ostream &os, const std::vector<Result> &results,
        << "\" font-size=\"11\" text-anchor=\"end\">" << fmt(vy) << "</text>\n";
   }
   os << "<text x=\"" << (L + W - R) / 2 << "\" y=\"" << H - 12
-     << "\" font-size=\"12\" text-anchor=\"middle\">" << escape(xName)
+     << "\" font-size=\"12\" text-anchor=\"middle\">" << xmlEscape(xName)
      << (logX ? " (log)" : "") << "</text>\n";
   os << "<text x=\"14\" y=\"" << (T + H - B) / 2
      << "\" font-size=\"12\" text-anchor=\"middle\" transform=\"rotate(-90 14 "
-     << (T + H - B) / 2 << ")\">" << escape(yName) << (logY ? " (log)" : "")
+     << (T + H - B) / 2 << ")\">" << xmlEscape(yName) << (logY ? " (log)" : "")
      << "</text>\n";
   std::set<size_t> onFront(front.begin(), front.end());
   for (size_t i = 0; i < xy.size(); ++i)
@@ -213,7 +201,7 @@ Status dfa::sweep::writeReport(llvm::raw_ostream &os,
 
   std::string title = opts.title.empty() ? "dfa-sweep report" : opts.title;
   os << "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
-     << "<title>" << escape(title) << "</title>\n<style>\n"
+     << "<title>" << xmlEscape(title) << "</title>\n<style>\n"
      << "body{font-family:sans-serif;margin:24px;color:#222}"
      << "table{border-collapse:collapse;font-size:12px}"
      << "th,td{border:1px solid #ccc;padding:2px 6px;text-align:right}"
@@ -221,18 +209,18 @@ Status dfa::sweep::writeReport(llvm::raw_ostream &os,
      << "tr.front td{background:#fde}tr.err td{color:#a00}"
      << ".bars{display:inline-block;margin:0 24px 12px 0;vertical-align:top}"
      << "</style></head><body>\n";
-  os << "<h1>" << escape(title) << "</h1>\n<p>" << results.size()
+  os << "<h1>" << xmlEscape(title) << "</h1>\n<p>" << results.size()
      << " points, " << failed << " failed; swept: "
-     << escape(swept.empty() ? std::string("nothing") : llvm::join(swept, ", "))
+     << xmlEscape(swept.empty() ? std::string("nothing") : llvm::join(swept, ", "))
      << ".</p>\n";
 
   // The front.
-  os << "<h2>Pareto front: " << escape(yName) << " over " << escape(xName)
+  os << "<h2>Pareto front: " << xmlEscape(yName) << " over " << xmlEscape(xName)
      << "</h2>\n<p>Both minimized; " << front.size()
      << " points on the front (red), the others grey.</p>\n";
   scatter(os, results, xy, valid, front, xName, yName);
-  os << "<table id=\"front\"><tr><th>point</th><th>" << escape(xName)
-     << "</th><th>" << escape(yName) << "</th><th>target</th><th>overrides</th></tr>\n";
+  os << "<table id=\"front\"><tr><th>point</th><th>" << xmlEscape(xName)
+     << "</th><th>" << xmlEscape(yName) << "</th><th>target</th><th>overrides</th></tr>\n";
   for (size_t i : front) {
     const Result &r = results[i];
     std::string sets;
@@ -241,15 +229,15 @@ Status dfa::sweep::writeReport(llvm::raw_ostream &os,
         sets += (sets.empty() ? "" : ", ") + kv.first.str() + "=" + valueText(kv.second);
     os << "<tr><td>" << r.index << "</td><td>" << fmt(xy[i].first) << "</td><td>"
        << fmt(xy[i].second) << "</td><td class=\"s\">"
-       << escape(r.point.getString("target").value_or("")) << "</td><td class=\"s\">"
-       << escape(sets) << "</td></tr>\n";
+       << xmlEscape(r.point.getString("target").value_or("")) << "</td><td class=\"s\">"
+       << xmlEscape(sets) << "</td></tr>\n";
   }
   os << "</table>\n";
 
   // Sensitivity: the median time at each value of each swept key, over
   // every point with that value.
-  os << "<h2>Sensitivity of " << escape(yName) << " to each swept key</h2>\n"
-     << "<p>The median of " << escape(yName)
+  os << "<h2>Sensitivity of " << xmlEscape(yName) << " to each swept key</h2>\n"
+     << "<p>The median of " << xmlEscape(yName)
      << " over the points at each value, and the ratio of the largest median "
         "to the smallest.</p>\n";
   for (const std::string &key : swept) {
@@ -287,14 +275,14 @@ Status dfa::sweep::writeReport(llvm::raw_ostream &os,
       continue;
     double lo = *llvm::min_element(medians), hi = *llvm::max_element(medians);
     const double BW = 30, BH = 120;
-    os << "<div class=\"bars\"><b>" << escape(key) << "</b> (spread "
+    os << "<div class=\"bars\"><b>" << xmlEscape(key) << "</b> (spread "
        << fmt(lo > 0 ? hi / lo : 0) << "x)<br>\n<svg xmlns=\"http://www.w3.org/2000/svg\" width=\""
        << BW * double(medians.size()) + 30 << "\" height=\"" << BH + 64 << "\">\n";
     for (size_t i = 0; i < medians.size(); ++i) {
       double h = hi > 0 ? medians[i] / hi * BH : 0;
       os << "<rect x=\"" << 5 + BW * double(i) << "\" y=\"" << BH - h + 4
          << "\" width=\"" << BW - 6 << "\" height=\"" << h
-         << "\" fill=\"#47a\"><title>" << escape(labels[i].second) << ": "
+         << "\" fill=\"#47a\"><title>" << xmlEscape(labels[i].second) << ": "
          << fmt(medians[i]) << "</title></rect>\n";
       // Value labels slanted, so that long numbers do not run together.
       double parsed = 0;
@@ -302,7 +290,7 @@ Status dfa::sweep::writeReport(llvm::raw_ostream &os,
       double lx = 5 + BW * double(i) + (BW - 6) / 2, ly = BH + 14;
       os << "<text x=\"" << lx << "\" y=\"" << ly
          << "\" font-size=\"10\" text-anchor=\"end\" transform=\"rotate(-45 "
-         << lx << " " << ly << ")\">" << escape(numeric ? fmt(labels[i].first)
+         << lx << " " << ly << ")\">" << xmlEscape(numeric ? fmt(labels[i].first)
                                                            : labels[i].second)
          << "</text>\n";
     }
@@ -317,28 +305,28 @@ Status dfa::sweep::writeReport(llvm::raw_ostream &os,
         "(text, or column&lt;value, column&gt;value)\" size=\"48\"> <span id=\"shown\"></span></p>\n"
      << "<table id=\"points\"><thead><tr><th>index</th><th>model</th><th>target</th>";
   for (const std::string &d : dims)
-    os << "<th>dims." << escape(d) << "</th>";
+    os << "<th>dims." << xmlEscape(d) << "</th>";
   for (const std::string &k : sets)
-    os << "<th>" << escape(k) << "</th>";
+    os << "<th>" << xmlEscape(k) << "</th>";
   for (const std::string &m : metrics)
-    os << "<th>" << escape(m) << "</th>";
+    os << "<th>" << xmlEscape(m) << "</th>";
   os << "<th>error</th></tr></thead><tbody>\n";
   for (size_t i = 0; i < results.size(); ++i) {
     const Result &r = results[i];
     bool err = !r.error.empty() || r.exitCode != 0;
     os << "<tr" << (onFront.count(i) ? " class=\"front\"" : err ? " class=\"err\"" : "")
        << "><td>" << r.index << "</td><td class=\"s\">"
-       << escape(r.point.getString("model").value_or("")) << "</td><td class=\"s\">"
-       << escape(r.point.getString("target").value_or("")) << "</td>";
+       << xmlEscape(r.point.getString("model").value_or("")) << "</td><td class=\"s\">"
+       << xmlEscape(r.point.getString("target").value_or("")) << "</td>";
     const json::Object *d = r.point.getObject("dims");
     const json::Object *o = r.point.getObject("overrides");
     for (const std::string &k : dims) {
       const json::Value *v = d ? d->get(k) : nullptr;
-      os << "<td>" << (v ? escape(valueText(*v)) : "") << "</td>";
+      os << "<td>" << (v ? xmlEscape(valueText(*v)) : "") << "</td>";
     }
     for (const std::string &k : sets) {
       const json::Value *v = o ? o->get(k) : nullptr;
-      os << "<td>" << (v ? escape(valueText(*v)) : "") << "</td>";
+      os << "<td>" << (v ? xmlEscape(valueText(*v)) : "") << "</td>";
     }
     for (const std::string &m : metrics) {
       auto it = r.metrics.find(m);
@@ -349,7 +337,7 @@ Status dfa::sweep::writeReport(llvm::raw_ostream &os,
       os << "</td>";
     }
     os << "<td class=\"s\">"
-       << (err ? "exit " + std::to_string(r.exitCode) + ": " + escape(r.error) : "")
+       << (err ? "exit " + std::to_string(r.exitCode) + ": " + xmlEscape(r.error) : "")
        << "</td></tr>\n";
   }
   os << "</tbody></table>\n";

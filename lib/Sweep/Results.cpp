@@ -4,6 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "dfa/Support/Text.h"
 #include "dfa/Sweep/Sweep.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -136,15 +137,6 @@ std::string dfa::sweep::csvPathFor(llvm::StringRef resultsPath) {
 }
 
 namespace {
-std::string csvField(llvm::StringRef s) {
-  if (s.find_first_of(",\"\n") == llvm::StringRef::npos)
-    return s.str();
-  std::string out = "\"";
-  for (char c : s)
-    out += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return out + "\"";
-}
-
 std::string number(double v) {
   std::string out;
   llvm::raw_string_ostream os(out);
