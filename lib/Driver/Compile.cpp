@@ -27,6 +27,7 @@
 #include "mlir/Pass/Pass.h"
 #include "mlir/Pass/PassInstrumentation.h"
 #include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/StringExtras.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/Timing.h"
 
@@ -484,10 +485,20 @@ int dfa::driver::compileMain(const CompileOptions &opts) {
   if (spec.empty())
     if (auto a = r.module->getOperation()->getAttrOfType<StringAttr>(graph::kTargetAttr))
       spec = a.str();
-  // Overrides: --set, or those the resumed file's target was given.
+  // Overrides: --set, or those the resumed file's target was given (also
+  // when --target names that same target again: its earlier stages were
+  // compiled with them). Another target does not take them, with a warning.
   std::vector<std::string> overrides = opts.overrides;
-  if (opts.target.empty() && overrides.empty())
-    overrides = moduleTargetOverrides(*r.module);
+  if (overrides.empty()) {
+    std::vector<std::string> recorded = moduleTargetOverrides(*r.module);
+    auto a = r.module->getOperation()->getAttrOfType<StringAttr>(graph::kTargetAttr);
+    if (opts.target.empty() || (a && a.getValue() == opts.target))
+      overrides = recorded;
+    else if (!recorded.empty())
+      printer.warning("the input was compiled for '" + (a ? a.str() : std::string("?")) +
+                      "' with --set " + llvm::join(recorded, " --set ") +
+                      "; --target " + opts.target + " does not take them");
+  }
   std::vector<target::Target> targets;
   if (to > 0 || !spec.empty()) {
     if (spec.empty()) {
