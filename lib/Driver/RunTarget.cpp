@@ -18,6 +18,8 @@
 #include "llvm/Support/Format.h"
 #include "llvm/Support/ToolOutputFile.h"
 
+#include <map>
+
 #include <cmath>
 
 using namespace mlir;
@@ -63,7 +65,18 @@ Status dfa::driver::scheduleTarget(sched::ProgramOp program,
   auto module = program->getParentOfType<ModuleOp>();
   std::vector<std::string> recorded =
       module ? moduleTargetOverrides(module) : std::vector<std::string>();
-  if (!given.empty() && given != recorded) {
+  // The same machine: each key's last value equal, in any order.
+  auto effective = [](const std::vector<std::string> &list) {
+    std::map<std::string, llvm::json::Value> out;
+    std::string ignored;
+    for (const std::string &kv : list)
+      if (std::optional<target::Override> o = target::parseOverride(kv, ignored))
+        out.insert_or_assign(o->key, o->value);
+      else
+        out.insert_or_assign(kv, nullptr);
+    return out;
+  };
+  if (!given.empty() && effective(given) != effective(recorded)) {
     error = "the schedule was compiled for '" +
             program.getTarget().getName().str() + "'" +
             (recorded.empty() ? std::string(" without --set")
