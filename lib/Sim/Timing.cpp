@@ -326,6 +326,13 @@ private:
     if (!task.bodyDone)
       task.bodyEnd = now; // not again when its last streamed dep ends
     task.bodyDone = true;
+    // A streamed copy holds its engine while its own bytes move, not while
+    // it waits for its producer's last rows: other copies go in between.
+    if (task.kind == Kind::Dma) {
+      auto it = busyEngines.find({task.chip, task.engine});
+      if (it != busyEngines.end() && it->second == id)
+        busyEngines.erase(it);
+    }
     if (task.tailWait > 0)
       return;
     if (task.tailFloor > now)
@@ -339,8 +346,11 @@ private:
     task.end = now;
     if (task.kind == Kind::Compute)
       llvm::erase(running, id);
-    else if (task.kind == Kind::Dma)
-      busyEngines.erase({task.chip, task.engine});
+    else if (task.kind == Kind::Dma) {
+      auto it = busyEngines.find({task.chip, task.engine});
+      if (it != busyEngines.end() && it->second == id)
+        busyEngines.erase(it);
+    }
     for (int32_t u : task.users)
       if (--tasks[u].waiting == 0)
         makeReady(u, id, Wait::Data, now);
@@ -647,7 +657,10 @@ void Simulator::record() {
     // DMA engine.
     std::string chipName =
         t.chipToChip || task.chip ? "chip " + std::to_string(task.chip) + " " : "";
-    double d = task.end - task.start;
+    // A copy holds its engine until its own bytes have moved (bodyDone).
+    double d = (task.kind == Kind::Dma && task.bodyEnd >= 0 ? task.bodyEnd
+                                                             : task.end) -
+               task.start;
     if (task.kind == Kind::Compute && task.ue - task.ub <= kListedUnits)
       for (int64_t u = task.ub; u < task.ue; ++u)
         busy[chipName + unitRange(t, u, u + 1)] += d;
@@ -731,8 +744,13 @@ void Simulator::slacks(double makespan) {
     double latestEnd = makespan;
     for (int32_t u : task.users)
       latestEnd = std::min(latestEnd, tasks[u].start + tasks[u].slack);
+    // A copy hands its engine on when its bytes have moved, which may be
+    // before it ends (a streamed copy waits for its producer's last rows).
+    double held = task.kind == Kind::Dma && task.bodyEnd >= 0
+                      ? task.end - task.bodyEnd
+                      : 0.0;
     for (int32_t u : handedTo[id])
-      latestEnd = std::min(latestEnd, tasks[u].start + tasks[u].slack);
+      latestEnd = std::min(latestEnd, tasks[u].start + tasks[u].slack + held);
     // A streaming user starts once the first slice is out, and ends one of
     // its own slices after this ends.
     double firstSlice = task.firstSlice >= 0 ? task.firstSlice : task.end;

@@ -127,49 +127,188 @@ void Lowering::recordStream(Value token, int64_t rows, int64_t start,
       int64_t(std::ceil(target::streamStart(double(start), double(cycles), rows)));
 }
 
-int64_t Lowering::streamRowsOf(KernelOp k) {
+int64_t Lowering::streamRowsOf(KernelOp k, llvm::SmallBitVector &whole) {
+  whole.clear();
+  whole.resize(k.getInputs().size());
   if (!isStatic || !layerPipeline() || k.getOutputs().empty())
     return 0;
   Block &body = k.getBlock();
-  auto resident = [&](Value v) {
-    auto arg = dyn_cast<BlockArgument>(v);
-    return arg && arg.getOwner() == &body && isResident(k.getInputs()[arg.getArgNumber()]);
+  // Each value's stream dim (-1: not streamed, a weight or constant), and
+  // the kernel inputs it derives from.
+  struct Stream {
+    int64_t dim = -1;
+    int64_t rows = 0; // the rows it arrives in, one after another
+    llvm::SmallBitVector from;
   };
+  DenseMap<Value, Stream> state;
+  auto rankOf = [](Value v) {
+    return cast<RankedTensorType>(v.getType()).getRank();
+  };
+  for (BlockArgument arg : body.getArguments()) {
+    Stream st;
+    st.from.resize(whole.size());
+    Value in = k.getInputs()[arg.getArgNumber()];
+    if (!isResident(in)) {
+      auto type = cast<RankedTensorType>(in.getType());
+      auto it = streamDims.find(in);
+      if (it != streamDims.end()) {
+        std::tie(st.dim, st.rows) = it->second;
+      } else {
+        // An activation arrives in rows: all dims but its last, the
+        // innermost of more than one (its token dim) the stream dim.
+        if (type.getRank() < 2)
+          return 0;
+        st.dim = type.getRank() - 2;
+        for (int64_t d = type.getRank() - 2; d >= 0; --d)
+          if (type.getDimSize(d) > 1) {
+            st.dim = d;
+            break;
+          }
+        st.rows = type.getNumElements() / std::max<int64_t>(1, type.getShape().back());
+      }
+      if (type.getDimSize(st.dim) <= 1) {
+        // One row (a [1, D] input beside a stream of S rows): every row
+        // of the result needs it whole.
+        whole.set(arg.getArgNumber());
+        st.dim = -1;
+      } else {
+        st.from.set(arg.getArgNumber());
+      }
+    }
+    state[arg] = st;
+  }
   for (Operation &op : body.without_terminator()) {
-    if (isa<ConstantOp>(op) || graph::classify(&op) == graph::OpClass::Pointwise)
+    // The streamed operands, their dim counted from the last.
+    SmallVector<std::pair<Value, Stream>> streamed;
+    for (Value v : op.getOperands()) {
+      Stream st = state.lookup(v);
+      if (st.dim >= 0)
+        streamed.push_back({v, st});
+    }
+    auto fromEnd = [&](const std::pair<Value, Stream> &s) {
+      return rankOf(s.first) - s.second.dim;
+    };
+    auto setAll = [&](int64_t dimFromEnd, const llvm::SmallBitVector &from) {
+      for (Value r : op.getResults()) {
+        Stream st;
+        st.from = from;
+        st.rows = streamed.front().second.rows;
+        st.dim = rankOf(r) - dimFromEnd;
+        if (st.dim < 0)
+          return false;
+        state[r] = st;
+      }
+      return true;
+    };
+    if (streamed.empty()) { // constants, ops on weights alone
+      for (Value r : op.getResults())
+        state[r] = Stream{-1, 0, llvm::SmallBitVector(whole.size())};
       continue;
+    }
+    llvm::SmallBitVector from(whole.size());
+    for (auto &s : streamed)
+      from |= s.second.from;
     if (auto mm = dyn_cast<MatMulOp>(op)) {
-      if (!resident(mm.getRhs()))
+      Stream l = state.lookup(mm.getLhs()), r = state.lookup(mm.getRhs());
+      int64_t rl = rankOf(mm.getLhs()), rr = rankOf(mm.getRhs());
+      // A vector right operand drops the last dim: not followed.
+      if (l.dim < 0 || l.dim > rl - 2 || rr < 2)
         return 0;
+      if (r.dim >= 0) {
+        // q kT or p v: the right operand streams along the contracted
+        // dim or the columns; each row of the result needs all of it.
+        if (r.dim < rr - 2)
+          return 0;
+        whole |= r.from;
+        from = l.from;
+      }
+      for (Value res : op.getResults())
+        state[res] = Stream{rankOf(res) - (rl - l.dim), l.rows, from};
       continue;
     }
     if (auto g = dyn_cast<GemmOp>(op)) {
-      if (g.getTransA() || !resident(g.getB()))
+      Stream b = state.lookup(g.getB());
+      Stream c = g.getC() ? state.lookup(g.getC()) : Stream();
+      if (g.getTransA() || b.dim >= 0 || state.lookup(g.getA()).dim != 0 ||
+          (c.dim >= 0 && rankOf(g.getC()) - c.dim != 2))
+        return 0;
+      if (!setAll(2, from))
+        return 0;
+      continue;
+    }
+    if (auto tr = dyn_cast<TransposeOp>(op)) {
+      ArrayRef<int64_t> perm = tr.getPerm();
+      int64_t d = streamed.front().second.dim, to = -1;
+      for (auto [i, p] : llvm::enumerate(perm))
+        if (p == d)
+          to = int64_t(i);
+      if (to < 0)
+        return 0;
+      state[tr.getResult()] = Stream{to, streamed.front().second.rows, from};
+      continue;
+    }
+    if (auto rs = dyn_cast<ReshapeOp>(op)) {
+      // The stream dim stays a dim of its own: the same elements before
+      // it and the same size.
+      auto in = cast<RankedTensorType>(rs.getInput().getType()).getShape();
+      auto out = cast<RankedTensorType>(rs.getType()).getShape();
+      int64_t d = streamed.front().second.dim, before = 1, to = -1;
+      for (int64_t i = 0; i < d; ++i)
+        before *= in[i];
+      for (int64_t j = 0, p = 1; j < int64_t(out.size()); p *= out[j], ++j)
+        if (p == before && out[j] == in[d]) {
+          to = j;
+          break;
+        }
+      if (to < 0)
+        return 0;
+      state[rs.getResult()] = Stream{to, streamed.front().second.rows, from};
+      continue;
+    }
+    if (auto sp = dyn_cast<SplitOp>(op)) {
+      if (sp.getAxis() == streamed.front().second.dim)
+        return 0;
+      if (!setAll(fromEnd(streamed.front()), from))
+        return 0;
+      continue;
+    }
+    // Pointwise ops: every streamed operand along the same dim (from the
+    // last, as operands broadcast).
+    bool along = llvm::all_of(streamed, [&](auto &s) {
+      return fromEnd(s) == fromEnd(streamed.front());
+    });
+    int64_t last = rankOf(streamed.front().first) - 1;
+    bool rowWise = streamed.front().second.dim < last;
+    if (isa<ConstantOp>(op) || graph::classify(&op) == graph::OpClass::Pointwise) {
+      if (!along || !setAll(fromEnd(streamed.front()), from))
         return 0;
       continue;
     }
     // Reductions and normalizations along the last dim only.
-    if (auto axes = op.getAttrOfType<DenseI64ArrayAttr>("axes")) {
-      auto in = cast<RankedTensorType>(op.getOperand(0).getType());
-      if (llvm::all_of(axes.asArrayRef(), [&](int64_t a) {
-            return a == in.getRank() - 1 || a == -1;
-          }))
-        continue;
+    bool lastOnly = false;
+    if (auto axes = op.getAttrOfType<DenseI64ArrayAttr>("axes"))
+      lastOnly = llvm::all_of(axes.asArrayRef(),
+                              [&](int64_t a) { return a == last || a == -1; });
+    else if (auto axis = op.getAttrOfType<IntegerAttr>("axis"))
+      lastOnly = isa<SoftmaxOp, LayerNormOp, LogSoftmaxOp>(op) &&
+                 (axis.getInt() == last || axis.getInt() == -1);
+    if (!lastOnly || !rowWise || !along || streamed.size() != 1)
       return 0;
-    }
-    if (auto axis = op.getAttrOfType<IntegerAttr>("axis"))
-      if (isa<SoftmaxOp, LayerNormOp, LogSoftmaxOp>(op)) {
-        auto in = cast<RankedTensorType>(op.getOperand(0).getType());
-        int64_t a = axis.getInt();
-        if (a == in.getRank() - 1 || a == -1)
-          continue;
-      }
-    return 0;
+    // The stream dim keeps its index (the reduced last dim is after it).
+    for (Value r : op.getResults())
+      state[r] = Stream{streamed.front().second.dim, streamed.front().second.rows,
+                        from};
   }
-  auto out = cast<RankedTensorType>(k.getOutputs()[0].getType());
-  if (out.getRank() < 2)
-    return 0;
-  int64_t rows = out.getNumElements() / std::max<int64_t>(1, out.getShape().back());
+  auto yield = cast<YieldOp>(body.getTerminator());
+  for (auto [v, r] : llvm::zip(yield.getOperands(), k.getOutputs())) {
+    Stream st = state.lookup(v);
+    if (st.dim < 0)
+      return 0;
+    streamDims[r] = {st.dim, st.rows};
+  }
+  // The rows the inputs arrive in, which the results keep (heads split
+  // off a token's row arrive with it, not one after another).
+  int64_t rows = streamDims.lookup(k.getOutputs()[0]).second;
   return rows > 1 ? rows : 0;
 }
 
@@ -247,7 +386,7 @@ Value Lowering::dmaRegion(Location loc, Value src, Value dst,
   // A copy over the fabric between two streaming kernels streams too, and
   // so does an activation's load from the outer memory into one.
   int64_t rows = 0;
-  if (kernelRows > 1 && layerPipeline()) {
+  if (kernelRows > 1 && layerPipeline() && !wholeOperand) {
     if (streamFromOuter)
       rows = kernelRows;
     else if (engine == kLinkEngine)
@@ -260,10 +399,12 @@ Value Lowering::dmaRegion(Location loc, Value src, Value dst,
   if (isStatic) {
     auto [ready, floor] = streamWindow(waits, rows, cycles, op);
     Intervals &engineBusy = enginesBusy[{chip, engine}];
-    int64_t start = engineBusy.earliest(ready, cycles, floor);
+    // A streamed copy holds its engine for its own bytes, not while it
+    // waits for its producer's last rows (the simulator's bodyDone).
+    int64_t start = engineBusy.earliest(ready, cycles, 0);
     int64_t end = std::max(start + cycles, floor);
     op.setStartAttr(b.getI64IntegerAttr(start));
-    engineBusy.occupy(start, end);
+    engineBusy.occupy(start, start + cycles);
     endOf[op.getDone()] = end;
     recordStream(op.getDone(), rows, start, cycles);
     makespan = std::max(makespan, end);
@@ -538,7 +679,8 @@ LogicalResult Lowering::emitKernel(KernelOp k, const KernelPlan &p,
                                    const DenseMap<Value, int64_t> &lastUse,
                                    int64_t index) {
   Location loc = k.getLoc();
-  kernelRows = streamRowsOf(k);
+  llvm::SmallBitVector whole;
+  kernelRows = streamRowsOf(k, whole);
   // KV-cache appends in place: the cache is neither staged nor copied; the
   // kernel writes the appended rows where the cache is.
   SmallVector<int64_t> inPlace = inPlacePairs(k, p);
@@ -577,10 +719,19 @@ LogicalResult Lowering::emitKernel(KernelOp k, const KernelPlan &p,
       ins.push_back(h.buffer);
       continue;
     }
+    size_t before = deps.size();
+    llvm::SaveAndRestore<bool> needsWhole(wholeOperand,
+                                          kernelRows > 1 && whole.test(i));
     FailureOr<Value> buf = operand(loc, v, p, deps, temps, stage);
     if (failed(buf))
       return failure();
     ins.push_back(*buf);
+    // An input needed whole that arrives without a copy of its own: the
+    // kernel waits for its producer's end, so it does not stream.
+    if (wholeOperand)
+      for (size_t j = before; j < deps.size(); ++j)
+        if (rowsOf.count(deps[j]))
+          kernelRows = 0;
   }
   // Outputs: in the scratchpad when staged, else at home.
   // (The activation level is the outer memory unless placement keeps

@@ -27,6 +27,7 @@
 #include "dialects/Sched/SchedOps.h"
 
 #include "mlir/IR/Builders.h"
+#include "llvm/ADT/SmallBitVector.h"
 #include "llvm/ADT/DenseSet.h"
 
 #include <map>
@@ -192,11 +193,29 @@ struct Lowering {
   /// Whether kernels form a layer pipeline: side by side on their own units
   /// (spatial placement, weights resident), each firing on its data.
   bool layerPipeline() const { return spatial() && !weightStreaming; }
-  /// The rows kernel `k` streams in the layer pipeline: its result's rows
-  /// (all dims but the last) when every activation it reads is consumed
-  /// row by row (pointwise ops, products whose right operand is resident,
-  /// reductions along the last dim); else 0.
-  int64_t streamRowsOf(KernelOp k);
+  /// The rows kernel `k` streams in the layer pipeline (0: it does not),
+  /// and in `whole` the inputs it needs whole before it starts. A kernel
+  /// streams when each activation's stream dim (the rows it arrives in)
+  /// can be followed through its body to its results: pointwise ops,
+  /// products whose right operand is resident, reductions and
+  /// normalizations along the last dim, splits of a row, and transposes
+  /// and reshapes that keep the stream dim a dim of its own (an attention
+  /// head split). A product whose right operand is streamed along the
+  /// contracted dim or the columns (attention's q kT and p v) needs that
+  /// operand whole: it streams out the left operand's rows once the right
+  /// one has arrived. Its results' stream dims are recorded
+  /// (`streamDims`) for the kernels that read them. The rows are those its
+  /// activations arrive in (all dims but the last of a graph input, the
+  /// producer's rows for a kernel's result), which reshapes and transposes
+  /// keep: heads split off a token's row arrive with it. An input of one
+  /// row beside streamed ones is needed whole.
+  int64_t streamRowsOf(KernelOp k, llvm::SmallBitVector &whole);
+  /// The stream dim of each streamed kernel result, and the rows it
+  /// arrives in.
+  DenseMap<Value, std::pair<int64_t, int64_t>> streamDims;
+  /// The copy being emitted carries an input its kernel needs whole: it
+  /// does not stream into it.
+  bool wholeOperand = false;
   /// When `consumer`, streaming `rows` (0: does not), may start after
   /// `deps`, and the earliest cycle it may end, taking `cycles` from its
   /// start: it streams only from the deps that feed it (sched::feeds).

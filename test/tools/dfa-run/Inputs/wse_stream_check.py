@@ -1,0 +1,19 @@
+"""Checks how a transformer prefill's kernels stream on a layer pipeline
+(wse-2): the head split, q kT and p v stream; q kT waits for all of its
+keys (the QKV kernel's end); p v and the output projection start before
+their producers end. Reads a schedule; prints one line per check."""
+import re
+import sys
+
+ops = {}
+for line in open(sys.argv[1]):
+    m = re.search(r'sched\.compute "([^"]+)"', line)
+    if not m:
+        continue
+    get = lambda key: int(re.search(key + r" = (\d+)", line).group(1)) if re.search(key + r" = (\d+)", line) else 0
+    ops[m.group(1)] = (get("start"), get(" cycles"), get("rows"))
+qkv, scores, pv, proj = (ops["/layer0/" + n] for n in ("matmul_1", "matmul_10", "matmul_14", "matmul_17"))
+print("streams:", all(k[2] > 1 for k in (qkv, scores, pv, proj)))
+print("keys whole:", scores[0] >= qkv[0] + qkv[1])
+print("pv overlaps scores:", pv[0] < scores[0] + scores[1])
+print("projection overlaps pv:", proj[0] < pv[0] + pv[1])
