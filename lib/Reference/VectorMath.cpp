@@ -199,8 +199,6 @@ __attribute__((target("avx2,fma"))) __m256 call8(vmath::Fn fn, __m256 v) {
 
 __attribute__((target("avx2,fma"))) void apply8(vmath::Fn fn, float *x,
                                                 int64_t n) {
-  if (fn == vmath::Fn::Exp)
-    return exp8Array(x, n);
   struct Call8 {
     vmath::Fn fn;
     __attribute__((target("avx2,fma"))) __m256 operator()(__m256 v) const {
@@ -219,29 +217,28 @@ void vmath::apply(Fn fn, double *x, int64_t n, bool precise) {
   for (int64_t i = 0; i < n; ++i)
     x[i] = scalar(fn, x[i]);
 }
-void vmath::applyF32(Fn fn, float *x, int64_t n) {
-  if (hasAvx2())
-    return apply8(fn, x, n);
-  for (int64_t i = 0; i < n; ++i)
-    x[i] = scalarF32(fn, x[i]);
-}
 #else
 bool vmath::vectorized() { return false; }
-
-void vmath::applyF32(Fn fn, float *x, int64_t n) {
-#if defined(__x86_64__)
-  if (fn == Fn::Exp && hasAvx2())
-    return exp8Array(x, n);
-#endif
-  for (int64_t i = 0; i < n; ++i)
-    x[i] = scalarF32(fn, x[i]);
-}
 
 void vmath::apply(Fn fn, double *x, int64_t n, bool) {
   for (int64_t i = 0; i < n; ++i)
     x[i] = scalar(fn, x[i]);
 }
 #endif
+
+void vmath::applyF32(Fn fn, float *x, int64_t n) {
+#if defined(__x86_64__)
+  // exp inline; erf, tanh and log through libmvec where it is there.
+  if (fn == Fn::Exp && hasAvx2())
+    return exp8Array(x, n);
+#if defined(DFA_HAVE_LIBMVEC)
+  if (hasAvx2())
+    return apply8(fn, x, n);
+#endif
+#endif
+  for (int64_t i = 0; i < n; ++i)
+    x[i] = scalarF32(fn, x[i]);
+}
 
 namespace {
 float sigmoidScalar(float x) {
