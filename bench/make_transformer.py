@@ -40,6 +40,8 @@ ap.add_argument("--ffn", type=int, default=0, help="MLP width (default 4 x d_mod
 ap.add_argument("--swiglu", action="store_true",
                 help="Llama-style gated MLP: down(silu(x W_gate) * (x W_up))")
 ap.add_argument("--dtype", choices=["f32", "f16"], default="f32")
+ap.add_argument("--bidirectional", action="store_true",
+                help="no causal mask: every token attends to every other (an encoder)")
 ap.add_argument("--kv-cache", action="store_true",
                 help="a decoder step with a KV cache and symbolic batch/seq/past dims")
 ap.add_argument("--random-weights", type=int, metavar="SEED", default=None,
@@ -113,7 +115,7 @@ const("rep", np.array([1, 1, H // KVH, 1, 1], np.int64))
 const("shape_repeated", np.array([0, H, -1, HD], np.int64))
 const("shape_model", np.array([0, 0, D] if KV else [1, T, D], np.int64))
 const("scale", np.array(1.0 / math.sqrt(D // H), NP))
-if not KV:
+if not KV and not a.bidirectional:
     const("mask", np.triu(np.full((T, T), -1e4 if a.dtype == "f16" else -1e9, NP), 1))
 const("half", np.array(0.5, NP))
 const("one", np.array(1.0, NP))
@@ -147,7 +149,11 @@ for l in range(L):
             heads[i] = node("Reshape", [e, "shape_repeated"])
     kt = node("Transpose", [heads[1]], perm=[0, 1, 3, 2])
     s = node("Mul", [node("MatMul", [heads[0], kt]), "scale"])
-    att = node("Softmax", [node("Add", [s, "attn_mask" if KV else "mask"])], axis=-1)
+    if KV:
+        s = node("Add", [s, "attn_mask"])
+    elif not a.bidirectional:
+        s = node("Add", [s, "mask"])
+    att = node("Softmax", [s], axis=-1)
     y = node("Transpose", [node("MatMul", [att, heads[2]])], perm=[0, 2, 1, 3])
     y = node("Reshape", [y, "shape_model"])
     x = node("Add", [x, node("MatMul", [y, weight(p + "attn.proj", [D, D])])])

@@ -110,6 +110,38 @@ LogicalResult LogSoftmaxOp::decompose(RewriterBase &rw) {
   return success();
 }
 
+bool dfa::graph::isCausalMask(ElementsAttr values, bool negated) {
+  auto type = cast<ShapedType>(values.getType());
+  int64_t r = type.getRank();
+  if (r < 2 || type.getDimSize(r - 1) != type.getDimSize(r - 2) ||
+      type.getDimSize(r - 1) < 2)
+    return false;
+  int64_t L = type.getDimSize(r - 1);
+  auto onDiagonalOrBelow = [&](int64_t idx) {
+    return idx % L <= (idx / L) % L;
+  };
+  int64_t idx = 0;
+  if (auto bools = dyn_cast<DenseIntElementsAttr>(values)) {
+    if (!bools.getElementType().isInteger(1))
+      return false;
+    for (bool keep : bools.getValues<bool>())
+      if ((keep != negated) != onDiagonalOrBelow(idx++))
+        return false;
+    return true;
+  }
+  if (auto floats = dyn_cast<DenseFPElementsAttr>(values)) {
+    if (negated)
+      return false;
+    for (APFloat x : floats.getValues<APFloat>()) {
+      double v = x.convertToDouble();
+      if (onDiagonalOrBelow(idx++) ? v != 0.0 : v > kMaskedScore)
+        return false;
+    }
+    return true;
+  }
+  return false;
+}
+
 Value dfa::graph::buildAttentionProbs(OpBuilder &b, Location loc, Value q,
                                       Value k, Value mask, double scale,
                                       bool causal) {

@@ -84,6 +84,17 @@ public:
   static bool active();
 };
 
+/// A score at or below this is masked out: its softmax weight, e^(s - max),
+/// is exactly 0 in every float format for any score a model produces. Covers
+/// -inf, finfo.min (-65504 in f16, -3.4e38 in f32) and the common -1e4/-1e9.
+constexpr double kMaskedScore = -1e4;
+
+/// Whether `values` is a causal attention mask over its two minor dims (L x
+/// L, L >= 2), the same for every leading index: a bool mask keeping exactly
+/// j <= i (its complement when `negated`), or a float mask adding 0 where
+/// j <= i and a masked score (<= kMaskedScore) elsewhere.
+bool isCausalMask(mlir::ElementsAttr values, bool negated = false);
+
 /// softmax(q k^T * scale + mask) over the last dim, causal if asked: the
 /// attention probabilities, as graph ops (AttentionOp's decomposition).
 mlir::Value buildAttentionProbs(mlir::OpBuilder &b, mlir::Location loc,

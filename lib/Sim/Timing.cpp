@@ -6,6 +6,8 @@
 
 #include "Timing.h"
 
+#include "dialects/Sched/CompileStats.h"
+
 #include "dfa/Support/Progress.h"
 #include "dfa/Target/Cost.h"
 
@@ -668,6 +670,12 @@ void Simulator::record() {
       busy[chipName + rec.resource] += d;
     r.ops.push_back(std::move(rec));
   }
+  // The plan's own end where the compiler recorded it: it counts the tails
+  // of streamed ops (a kernel ends a slice after its producer), which their
+  // planned starts and own times do not.
+  if (DictionaryAttr stats = program.getStatsAttr())
+    if (std::optional<int64_t> cycles = sched::CompileStats::fromAttr(stats).cycles)
+      planned = std::max(planned, double(*cycles) * cycle);
   r.plannedSeconds = planned;
   criticalPath(recordOf);
   for (auto &[name, seconds] : busy)

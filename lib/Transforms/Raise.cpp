@@ -45,11 +45,6 @@ std::optional<double> splatConstant(Value v) {
 
 bool singleUse(Value v) { return v.hasOneUse(); }
 
-/// A score at or below this is masked out: its softmax weight, e^(s - max),
-/// is exactly 0 in every float format for any score a model produces. Covers
-/// -inf, finfo.min (-65504 in f16, -3.4e38 in f32) and the common -1e4/-1e9.
-constexpr double kMaskedScore = -1e4;
-
 /// One matched attention chain, from the second matmul back to the first.
 struct AttentionMatch {
   MatMulOp scores, output;
@@ -164,35 +159,14 @@ std::optional<AttentionMatch> matchAttention(MatMulOp output) {
   return m;
 }
 
-/// Whether `mask` is a constant that keeps exactly j <= i over its two minor
-/// dims, the same for every leading index: a bool keep mask (the complement
-/// when `negated`), or a float mask adding 0 where j <= i and a masked score
-/// (<= kMaskedScore) elsewhere. Attention then says `causal`.
+/// Whether `mask` is a constant causal mask over the scores' L x S (see
+/// graph::isCausalMask). Attention then says `causal`.
 bool isCausal(Value mask, bool negated, int64_t L, int64_t S) {
   auto c = mask.getDefiningOp<ConstantOp>();
   auto type = cast<RankedTensorType>(mask.getType());
-  if (!c || L != S || type.getRank() < 2 || type.getShape().back() != S ||
-      type.getDimSize(type.getRank() - 2) != L)
-    return false;
-  auto onDiagonalOrBelow = [&](int64_t idx) {
-    return idx % S <= (idx / S) % L;
-  };
-  int64_t idx = 0;
-  if (auto bools = dyn_cast<DenseIntElementsAttr>(c.getValue())) {
-    for (bool keep : bools.getValues<bool>())
-      if ((keep != negated) != onDiagonalOrBelow(idx++))
-        return false;
-    return true;
-  }
-  if (auto floats = dyn_cast<DenseFPElementsAttr>(c.getValue())) {
-    for (APFloat x : floats.getValues<APFloat>()) {
-      double v = x.convertToDouble();
-      if (onDiagonalOrBelow(idx++) ? v != 0.0 : v > kMaskedScore)
-        return false;
-    }
-    return true;
-  }
-  return false;
+  return c && L == S && type.getRank() >= 2 && type.getShape().back() == S &&
+         type.getDimSize(type.getRank() - 2) == L &&
+         isCausalMask(cast<ElementsAttr>(c.getValue()), negated);
 }
 
 /// The key [..., S, D] for a kT [..., D, S]: folds a transpose that made kT.

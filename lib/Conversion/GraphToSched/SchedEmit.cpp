@@ -133,26 +133,63 @@ int64_t Lowering::streamRowsOf(KernelOp k, llvm::SmallBitVector &whole) {
   if (!isStatic || !layerPipeline() || k.getOutputs().empty())
     return 0;
   Block &body = k.getBlock();
-  // Each value's stream dim (-1: not streamed, a weight or constant), and
-  // the kernel inputs it derives from.
+  // Each value's stream dim (-1: not streamed, a weight or constant), the
+  // kernel inputs it derives from, and its columns' causal state with the
+  // inputs those columns come from (`cols`).
   struct Stream {
     int64_t dim = -1;
     int64_t rows = 0; // the rows it arrives in, one after another
     llvm::SmallBitVector from;
+    Columns columns = Columns::None;
+    llvm::SmallBitVector cols;
   };
   DenseMap<Value, Stream> state;
   auto rankOf = [](Value v) {
     return cast<RankedTensorType>(v.getType()).getRank();
   };
+  auto none = [&] { return llvm::SmallBitVector(whole.size()); };
+  // The constant behind a body value: a constant in the body, or a kernel
+  // input that is one.
+  auto constantOf = [&](Value v) -> ConstantOp {
+    if (auto arg = dyn_cast<BlockArgument>(v); arg && arg.getOwner() == &body)
+      v = k.getInputs()[arg.getArgNumber()];
+    return v.getDefiningOp<ConstantOp>();
+  };
+  // Whether `mask` is a causal mask over `scores`' two minor dims, given as
+  // the kept set (`negated`: the masked-out set).
+  auto causalMask = [&](Value mask, Value scores, bool negated) {
+    ConstantOp c = constantOf(mask);
+    auto mt = cast<RankedTensorType>(mask.getType());
+    auto st = cast<RankedTensorType>(scores.getType());
+    return c && mt.getRank() >= 2 && mt.getRank() <= st.getRank() &&
+           mt.getShape().take_back(2) == st.getShape().take_back(2) &&
+           graph::isCausalMask(c.getValue(), negated);
+  };
+  auto splat = [&](Value v) -> std::optional<double> {
+    ConstantOp c = constantOf(v);
+    auto dense = c ? dyn_cast<DenseFPElementsAttr>(c.getValue()) : nullptr;
+    if (!dense || !dense.isSplat())
+      return std::nullopt;
+    return dense.getSplatValue<APFloat>().convertToDouble();
+  };
+  // A value the same along the last dim: a scalar or a row's reduction.
+  auto rowConstant = [&](Value v) {
+    auto type = cast<RankedTensorType>(v.getType());
+    return type.getRank() == 0 || type.getShape().back() == 1;
+  };
   for (BlockArgument arg : body.getArguments()) {
     Stream st;
-    st.from.resize(whole.size());
+    st.from = none();
+    st.cols = none();
     Value in = k.getInputs()[arg.getArgNumber()];
     if (!isResident(in)) {
       auto type = cast<RankedTensorType>(in.getType());
       auto it = streamDims.find(in);
       if (it != streamDims.end()) {
-        std::tie(st.dim, st.rows) = it->second;
+        st.dim = it->second.dim;
+        st.rows = it->second.rows;
+        // Its producer streamed it causally: its columns' rows are in.
+        st.columns = it->second.columns;
       } else {
         // An activation arrives in rows: all dims but its last, the
         // innermost of more than one (its token dim) the stream dim.
@@ -171,12 +208,88 @@ int64_t Lowering::streamRowsOf(KernelOp k, llvm::SmallBitVector &whole) {
         // of the result needs it whole.
         whole.set(arg.getArgNumber());
         st.dim = -1;
+        st.columns = Columns::None;
       } else {
         st.from.set(arg.getArgNumber());
       }
     }
     state[arg] = st;
   }
+  // An op that does not keep the causal structure: each row of its result
+  // needs every column of its operands'.
+  auto dropColumns = [&](Operation &op) {
+    for (Value v : op.getOperands()) {
+      Stream st = state.lookup(v);
+      if (st.columns != Columns::None)
+        whole |= st.cols;
+    }
+  };
+  // The columns of a pointwise op's result, from its operands'.
+  auto pointwiseColumns = [&](Operation &op,
+                              llvm::SmallBitVector &cols) -> Columns {
+    SmallVector<Value> with;
+    for (Value v : op.getOperands())
+      if (state.lookup(v).columns != Columns::None) {
+        with.push_back(v);
+        cols |= state.lookup(v).cols;
+      }
+    if (with.empty())
+      return Columns::None;
+    if (with.size() > 1)
+      return Columns::Pending;
+    Value x = with.front();
+    Columns c = state.lookup(x).columns;
+    auto others = [&](auto pred) {
+      return llvm::all_of(op.getOperands(),
+                          [&](Value v) { return v == x || pred(v); });
+    };
+    auto isFill = [&](Value v) {
+      std::optional<double> f = splat(v);
+      return f && *f <= graph::kMaskedScore;
+    };
+    switch (c) {
+    case Columns::Pending:
+    case Columns::Masked:
+      // The mask: scores + causal, or where(keep, scores, fill) and
+      // where(masked, fill, scores).
+      if (auto add = dyn_cast<AddOp>(op)) {
+        Value m = add.getLhs() == x ? add.getRhs() : add.getLhs();
+        if (causalMask(m, x, false))
+          return Columns::Masked;
+      }
+      if (auto w = dyn_cast<WhereOp>(op)) {
+        if (w.getLhs() == x && isFill(w.getRhs()) &&
+            causalMask(w.getCond(), x, false))
+          return Columns::Masked;
+        if (w.getRhs() == x && isFill(w.getLhs()) &&
+            causalMask(w.getCond(), x, true))
+          return Columns::Masked;
+      }
+      if (c == Columns::Pending)
+        return Columns::Pending;
+      // Masked scores stay masked shifted by a row's value or scaled up,
+      // and are zeros once exponentiated.
+      if (isa<ExpOp>(op))
+        return Columns::Zeros;
+      if ((isa<AddOp>(op) || (isa<SubOp>(op) && op.getOperand(0) == x)) &&
+          others(rowConstant))
+        return Columns::Masked;
+      if (isa<MulOp>(op) && others([&](Value v) {
+            std::optional<double> f = splat(v);
+            return f && *f >= 1.0;
+          }))
+        return Columns::Masked;
+      return Columns::Pending;
+    case Columns::Zeros:
+      if ((isa<MulOp>(op) || (isa<DivOp>(op) && op.getOperand(0) == x)) &&
+          others(rowConstant))
+        return Columns::Zeros;
+      return Columns::Pending;
+    case Columns::None:
+      break;
+    }
+    return Columns::Pending;
+  };
   for (Operation &op : body.without_terminator()) {
     // The streamed operands, their dim counted from the last.
     SmallVector<std::pair<Value, Stream>> streamed;
@@ -188,12 +301,14 @@ int64_t Lowering::streamRowsOf(KernelOp k, llvm::SmallBitVector &whole) {
     auto fromEnd = [&](const std::pair<Value, Stream> &s) {
       return rankOf(s.first) - s.second.dim;
     };
-    auto setAll = [&](int64_t dimFromEnd, const llvm::SmallBitVector &from) {
+    auto setAll = [&](int64_t dimFromEnd, const llvm::SmallBitVector &from,
+                      Columns columns = Columns::None,
+                      llvm::SmallBitVector cols = {}) {
+      if (cols.empty())
+        cols = none();
       for (Value r : op.getResults()) {
-        Stream st;
-        st.from = from;
-        st.rows = streamed.front().second.rows;
-        st.dim = rankOf(r) - dimFromEnd;
+        Stream st{rankOf(r) - dimFromEnd, streamed.front().second.rows, from,
+                  columns, cols};
         if (st.dim < 0)
           return false;
         state[r] = st;
@@ -202,7 +317,7 @@ int64_t Lowering::streamRowsOf(KernelOp k, llvm::SmallBitVector &whole) {
     };
     if (streamed.empty()) { // constants, ops on weights alone
       for (Value r : op.getResults())
-        state[r] = Stream{-1, 0, llvm::SmallBitVector(whole.size())};
+        state[r] = Stream{-1, 0, none(), Columns::None, none()};
       continue;
     }
     llvm::SmallBitVector from(whole.size());
@@ -214,16 +329,34 @@ int64_t Lowering::streamRowsOf(KernelOp k, llvm::SmallBitVector &whole) {
       // A vector right operand drops the last dim: not followed.
       if (l.dim < 0 || l.dim > rl - 2 || rr < 2)
         return 0;
+      // The left operand's columns are contracted: row i of causal
+      // probabilities reads the columns up to i, any other row all.
+      bool causalRows = l.columns == Columns::Zeros && l.dim == rl - 2;
+      if (!causalRows)
+        whole |= l.cols;
+      if (r.columns != Columns::None)
+        whole |= r.cols;
+      Columns columns = Columns::None;
+      llvm::SmallBitVector cols = none();
       if (r.dim >= 0) {
-        // q kT or p v: the right operand streams along the contracted
-        // dim or the columns; each row of the result needs all of it.
         if (r.dim < rr - 2)
           return 0;
-        whole |= r.from;
-        from = l.from;
+        if (r.dim == rr - 1 && l.dim == rl - 2) {
+          // q kT: a column a key. Each row needs all of them unless a
+          // causal mask follows.
+          columns = Columns::Pending;
+          cols = r.from;
+          from = l.from;
+        } else if (!(r.dim == rr - 2 && causalRows)) {
+          // p v (but for causal p, whose row i reads v's rows up to i):
+          // each row of the result needs all of the right operand.
+          whole |= r.from;
+          from = l.from;
+        }
       }
       for (Value res : op.getResults())
-        state[res] = Stream{rankOf(res) - (rl - l.dim), l.rows, from};
+        state[res] = Stream{rankOf(res) - (rl - l.dim), l.rows, from, columns,
+                            cols};
       continue;
     }
     if (auto g = dyn_cast<GemmOp>(op)) {
@@ -232,6 +365,7 @@ int64_t Lowering::streamRowsOf(KernelOp k, llvm::SmallBitVector &whole) {
       if (g.getTransA() || b.dim >= 0 || state.lookup(g.getA()).dim != 0 ||
           (c.dim >= 0 && rankOf(g.getC()) - c.dim != 2))
         return 0;
+      dropColumns(op);
       if (!setAll(2, from))
         return 0;
       continue;
@@ -244,7 +378,9 @@ int64_t Lowering::streamRowsOf(KernelOp k, llvm::SmallBitVector &whole) {
           to = int64_t(i);
       if (to < 0)
         return 0;
-      state[tr.getResult()] = Stream{to, streamed.front().second.rows, from};
+      dropColumns(op);
+      state[tr.getResult()] =
+          Stream{to, streamed.front().second.rows, from, Columns::None, none()};
       continue;
     }
     if (auto rs = dyn_cast<ReshapeOp>(op)) {
@@ -262,12 +398,15 @@ int64_t Lowering::streamRowsOf(KernelOp k, llvm::SmallBitVector &whole) {
         }
       if (to < 0)
         return 0;
-      state[rs.getResult()] = Stream{to, streamed.front().second.rows, from};
+      dropColumns(op);
+      state[rs.getResult()] =
+          Stream{to, streamed.front().second.rows, from, Columns::None, none()};
       continue;
     }
     if (auto sp = dyn_cast<SplitOp>(op)) {
       if (sp.getAxis() == streamed.front().second.dim)
         return 0;
+      dropColumns(op);
       if (!setAll(fromEnd(streamed.front()), from))
         return 0;
       continue;
@@ -280,7 +419,9 @@ int64_t Lowering::streamRowsOf(KernelOp k, llvm::SmallBitVector &whole) {
     int64_t last = rankOf(streamed.front().first) - 1;
     bool rowWise = streamed.front().second.dim < last;
     if (isa<ConstantOp>(op) || graph::classify(&op) == graph::OpClass::Pointwise) {
-      if (!along || !setAll(fromEnd(streamed.front()), from))
+      llvm::SmallBitVector cols = none();
+      Columns columns = pointwiseColumns(op, cols);
+      if (!along || !setAll(fromEnd(streamed.front()), from, columns, cols))
         return 0;
       continue;
     }
@@ -294,21 +435,41 @@ int64_t Lowering::streamRowsOf(KernelOp k, llvm::SmallBitVector &whole) {
                  (axis.getInt() == last || axis.getInt() == -1);
     if (!lastOnly || !rowWise || !along || streamed.size() != 1)
       return 0;
+    // Over causal columns: a row's maximum of masked scores and any
+    // reduction of zeros read the columns up to the row; softmax turns
+    // masked scores into zeros (log-softmax keeps them masked).
+    const Stream &in = streamed.front().second;
+    Columns columns = Columns::None;
+    bool reduction = isa<ReduceSumOp, ReduceMeanOp, ReduceMaxOp, ReduceMinOp,
+                         ReduceProdOp, ReduceL1Op, ReduceL2Op,
+                         ReduceSumSquareOp, ReduceLogSumOp>(op);
+    if (in.columns == Columns::Masked && isa<SoftmaxOp>(op))
+      columns = Columns::Zeros;
+    else if (in.columns == Columns::Masked && isa<LogSoftmaxOp>(op))
+      columns = Columns::Masked;
+    else if (!((in.columns == Columns::Masked && isa<ReduceMaxOp>(op)) ||
+               (in.columns == Columns::Zeros && reduction)))
+      dropColumns(op);
     // The stream dim keeps its index (the reduced last dim is after it).
     for (Value r : op.getResults())
-      state[r] = Stream{streamed.front().second.dim, streamed.front().second.rows,
-                        from};
+      state[r] = Stream{in.dim, in.rows, from, columns,
+                        columns == Columns::None ? none() : in.cols};
   }
   auto yield = cast<YieldOp>(body.getTerminator());
   for (auto [v, r] : llvm::zip(yield.getOperands(), k.getOutputs())) {
     Stream st = state.lookup(v);
     if (st.dim < 0)
       return 0;
-    streamDims[r] = {st.dim, st.rows};
+    // Scores that still need every key are complete only at the end.
+    if (st.columns == Columns::Pending) {
+      whole |= st.cols;
+      st.columns = Columns::None;
+    }
+    streamDims[r] = {st.dim, st.rows, st.columns};
   }
   // The rows the inputs arrive in, which the results keep (heads split
   // off a token's row arrive with it, not one after another).
-  int64_t rows = streamDims.lookup(k.getOutputs()[0]).second;
+  int64_t rows = streamDims.lookup(k.getOutputs()[0]).rows;
   return rows > 1 ? rows : 0;
 }
 

@@ -203,16 +203,31 @@ struct Lowering {
   /// head split). A product whose right operand is streamed along the
   /// contracted dim or the columns (attention's q kT and p v) needs that
   /// operand whole: it streams out the left operand's rows once the right
-  /// one has arrived. Its results' stream dims are recorded
+  /// one has arrived; unless a constant causal mask (graph::isCausalMask)
+  /// then keeps only the columns up to each row (see `Columns`), when row i
+  /// needs the keys' and values' rows up to i and they stream in with the
+  /// queries. Its results' stream dims are recorded
   /// (`streamDims`) for the kernels that read them. The rows are those its
   /// activations arrive in (all dims but the last of a graph input, the
   /// producer's rows for a kernel's result), which reshapes and transposes
   /// keep: heads split off a token's row arrive with it. An input of one
   /// row beside streamed ones is needed whole.
   int64_t streamRowsOf(KernelOp k, llvm::SmallBitVector &whole);
-  /// The stream dim of each streamed kernel result, and the rows it
-  /// arrives in.
-  DenseMap<Value, std::pair<int64_t, int64_t>> streamDims;
+  /// How a streamed value's last dim (its columns) relates to its rows in
+  /// causal attention. `Pending`: each column comes from another operand's
+  /// rows (q kT: a key a column), so a row needs all of them. A causal mask
+  /// makes the columns past each row `Masked` scores, which softmax turns
+  /// into `Zeros`: row i of either needs only those operands' rows <= i,
+  /// and so does p v for a p of `Zeros`.
+  enum class Columns { None, Pending, Masked, Zeros };
+  /// A streamed kernel result: its stream dim, the rows it arrives in, and
+  /// its columns' causal state (a kernel boundary inside a softmax).
+  struct StreamedResult {
+    int64_t dim = -1;
+    int64_t rows = 0;
+    Columns columns = Columns::None;
+  };
+  DenseMap<Value, StreamedResult> streamDims;
   /// The copy being emitted carries an input its kernel needs whole: it
   /// does not stream into it.
   bool wholeOperand = false;

@@ -701,6 +701,31 @@ void Importer::crossCheck(const onnx::NodeProto &node, Location loc) {
   }
 }
 
+/// A cheap first look at raw data before graph::isCausalMask reads it all:
+/// a square [..., L, L] float or bool tensor of at most 64 MiB whose first
+/// two elements differ, one of them all zero bits (0 kept and a masked
+/// score, or a bool's true and false).
+static bool mayBeCausalMask(const onnx::TensorProto &init,
+                            RankedTensorType type) {
+  int64_t r = type.getRank();
+  Type elt = type.getElementType();
+  if (r < 2 || type.getDimSize(r - 1) != type.getDimSize(r - 2) ||
+      type.getDimSize(r - 1) < 2 || !(isa<FloatType>(elt) || elt.isInteger(1)) ||
+      graph::tensorBytes(type) > (int64_t(64) << 20))
+    return false;
+  size_t width = size_t(graph::elementBits(elt) + 7) / 8;
+  const std::string &raw = init.raw_data();
+  if (raw.size() < 2 * width)
+    return false;
+  auto zero = [&](size_t at) {
+    for (size_t i = 0; i < width; ++i)
+      if (raw[at + i] != 0)
+        return false;
+    return true;
+  };
+  return zero(0) != zero(width);
+}
+
 Value Importer::importInitializer(const onnx::TensorProto &init) {
   Location loc = NameLoc::get(b.getStringAttr(init.name()), fileLoc);
   Type elt = elementType(init.data_type(), &ctx);
@@ -724,6 +749,20 @@ Value Importer::importInitializer(const onnx::TensorProto &init) {
                      init.has_raw_data() && bytes > opts.inlineLimitBytes &&
                      !subgraphInits.contains(&init);
   bool byReference = external || inModelFile;
+  // A causal attention mask in the model file stays a constant, with or
+  // without --no-weights: passes read its structure (attention's `causal`,
+  // which key rows a streamed attention waits for), and its bytes are in the
+  // parsed model already.
+  if (inModelFile && mayBeCausalMask(init, type)) {
+    ref::Tensor t;
+    std::string err;
+    if (tensorFromProto(init, m.dir, t, err) == Status::Ok) {
+      ElementsAttr values = ref::tensorToAttr(t, &ctx);
+      if (graph::isCausalMask(values) ||
+          (elt.isInteger(1) && graph::isCausalMask(values, /*negated=*/true)))
+        return b.create<graph::ConstantOp>(loc, values);
+    }
+  }
   if (byReference && opts.noWeights)
     return b.create<graph::WeightOp>(loc, type, init.name(), "", 0);
   // Files pack the sub-byte types; a graph.weight is one element a byte, so

@@ -53,6 +53,23 @@ def build(name, out):
         nodes = [helper.make_node("MatMul", ["x", "fc.weight"], ["h"], name="fc/MatMul"),
                  helper.make_node("Add", ["h", "fc.bias"], ["y"], name="fc/Add")]
         return model(nodes, [vi("x", F, [4, 64])], [vi("y", F, [4, 32])], [w, b])
+    if name == "causal_masks":
+        # An additive causal mask (f32, 0 on and below the diagonal, -1e9
+        # above), a bool keep mask (64 x 64), and a square weight whose first
+        # two elements look like a mask's (0, then not) but is not one.
+        L = 32
+        mask = np.triu(np.full((L, L), -1e9, np.float32), 1)
+        keep = np.tril(np.ones((64, 64), bool))
+        w = rng.standard_normal((L, L)).astype(np.float32)
+        w[0, 0] = 0.0
+        inits = [numpy_helper.from_array(mask, "mask"),
+                 numpy_helper.from_array(keep, "keep"),
+                 numpy_helper.from_array(w, "w")]
+        nodes = [helper.make_node("MatMul", ["x", "w"], ["h"], name="mm"),
+                 helper.make_node("Add", ["h", "mask"], ["y"], name="add"),
+                 helper.make_node("Not", ["keep"], ["z"], name="not")]
+        return model(nodes, [vi("x", F, [L, L])],
+                     [vi("y", F, [L, L]), vi("z", TensorProto.BOOL, [64, 64])], inits)
     if name in ("external_escape", "external_absolute"):
         # A location that climbs out of the model's folder, or an absolute one.
         t = numpy_helper.from_array(rng.standard_normal((64, 32)).astype(np.float32), "w")
