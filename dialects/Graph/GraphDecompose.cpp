@@ -134,7 +134,7 @@ bool dfa::graph::isCausalMask(ElementsAttr values, bool negated) {
       return false;
     for (APFloat x : floats.getValues<APFloat>()) {
       double v = x.convertToDouble();
-      if (onDiagonalOrBelow(idx++) ? v != 0.0 : v > kMaskedScore)
+      if (onDiagonalOrBelow(idx++) ? v != 0.0 : !(v <= kMaskedScore))
         return false;
     }
     return true;

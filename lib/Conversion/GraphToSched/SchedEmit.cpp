@@ -7,6 +7,8 @@
 #include "SchedLowering.h"
 
 #include "mlir/IR/IRMapping.h"
+
+#include <cmath>
 #include "llvm/Support/SaveAndRestore.h"
 
 using namespace mlir;
@@ -161,9 +163,15 @@ int64_t Lowering::streamRowsOf(KernelOp k, llvm::SmallBitVector &whole) {
     ConstantOp c = constantOf(mask);
     auto mt = cast<RankedTensorType>(mask.getType());
     auto st = cast<RankedTensorType>(scores.getType());
-    return c && mt.getRank() >= 2 && mt.getRank() <= st.getRank() &&
-           mt.getShape().take_back(2) == st.getShape().take_back(2) &&
-           graph::isCausalMask(c.getValue(), negated);
+    if (!c || mt.getRank() < 2 || mt.getRank() > st.getRank() ||
+        mt.getShape().take_back(2) != st.getShape().take_back(2))
+      return false;
+    // Every layer reads the same mask: read it once.
+    auto [it, inserted] =
+        causalMasks.try_emplace({c.getValue(), int(negated)}, false);
+    if (inserted)
+      it->second = graph::isCausalMask(c.getValue(), negated);
+    return it->second;
   };
   auto splat = [&](Value v) -> std::optional<double> {
     ConstantOp c = constantOf(v);
@@ -172,10 +180,17 @@ int64_t Lowering::streamRowsOf(KernelOp k, llvm::SmallBitVector &whole) {
       return std::nullopt;
     return dense.getSplatValue<APFloat>().convertToDouble();
   };
-  // A value the same along the last dim: a scalar or a row's reduction.
+  // A value the same along the last dim that keeps a masked score masked
+  // and a zero zero: a row's reduction computed here (a maximum, a sum of
+  // exponentials), or a finite constant.
   auto rowConstant = [&](Value v) {
     auto type = cast<RankedTensorType>(v.getType());
-    return type.getRank() == 0 || type.getShape().back() == 1;
+    if (type.getRank() != 0 && type.getShape().back() != 1)
+      return false;
+    if (state.lookup(v).dim >= 0)
+      return true;
+    std::optional<double> f = splat(v);
+    return f && std::isfinite(*f);
   };
   for (BlockArgument arg : body.getArguments()) {
     Stream st;
@@ -276,7 +291,7 @@ int64_t Lowering::streamRowsOf(KernelOp k, llvm::SmallBitVector &whole) {
         return Columns::Masked;
       if (isa<MulOp>(op) && others([&](Value v) {
             std::optional<double> f = splat(v);
-            return f && *f >= 1.0;
+            return f && *f >= 1.0 && std::isfinite(*f);
           }))
         return Columns::Masked;
       return Columns::Pending;
@@ -332,8 +347,8 @@ int64_t Lowering::streamRowsOf(KernelOp k, llvm::SmallBitVector &whole) {
       // The left operand's columns are contracted: row i of causal
       // probabilities reads the columns up to i, any other row all.
       bool causalRows = l.columns == Columns::Zeros && l.dim == rl - 2;
-      if (!causalRows)
-        whole |= l.cols;
+      // Row i of the result then depends on those columns' rows up to i.
+      (causalRows ? from : whole) |= l.cols;
       if (r.columns != Columns::None)
         whole |= r.cols;
       Columns columns = Columns::None;
@@ -341,17 +356,20 @@ int64_t Lowering::streamRowsOf(KernelOp k, llvm::SmallBitVector &whole) {
       if (r.dim >= 0) {
         if (r.dim < rr - 2)
           return 0;
-        if (r.dim == rr - 1 && l.dim == rl - 2) {
+        // Key rows line up with query rows only when both arrive in the
+        // same rows (a token a row, one after another).
+        bool aligned = r.rows == l.rows;
+        if (r.dim == rr - 1 && l.dim == rl - 2 && aligned) {
           // q kT: a column a key. Each row needs all of them unless a
           // causal mask follows.
           columns = Columns::Pending;
           cols = r.from;
-          from = l.from;
-        } else if (!(r.dim == rr - 2 && causalRows)) {
+          from = l.from | l.cols;
+        } else if (!(r.dim == rr - 2 && causalRows && aligned)) {
           // p v (but for causal p, whose row i reads v's rows up to i):
           // each row of the result needs all of the right operand.
           whole |= r.from;
-          from = l.from;
+          from = l.from | (causalRows ? l.cols : none());
         }
       }
       for (Value res : op.getResults())
@@ -404,7 +422,7 @@ int64_t Lowering::streamRowsOf(KernelOp k, llvm::SmallBitVector &whole) {
       continue;
     }
     if (auto sp = dyn_cast<SplitOp>(op)) {
-      if (sp.getAxis() == streamed.front().second.dim)
+      if (int64_t(sp.getAxis()) == streamed.front().second.dim)
         return 0;
       dropColumns(op);
       if (!setAll(fromEnd(streamed.front()), from))
@@ -447,8 +465,10 @@ int64_t Lowering::streamRowsOf(KernelOp k, llvm::SmallBitVector &whole) {
       columns = Columns::Zeros;
     else if (in.columns == Columns::Masked && isa<LogSoftmaxOp>(op))
       columns = Columns::Masked;
-    else if (!((in.columns == Columns::Masked && isa<ReduceMaxOp>(op)) ||
-               (in.columns == Columns::Zeros && reduction)))
+    else if ((in.columns == Columns::Masked && isa<ReduceMaxOp>(op)) ||
+             (in.columns == Columns::Zeros && reduction))
+      from |= in.cols; // row i: the columns' rows up to i
+    else
       dropColumns(op);
     // The stream dim keeps its index (the reduced last dim is after it).
     for (Value r : op.getResults())

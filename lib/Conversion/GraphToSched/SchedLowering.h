@@ -228,6 +228,8 @@ struct Lowering {
     Columns columns = Columns::None;
   };
   DenseMap<Value, StreamedResult> streamDims;
+  /// graph::isCausalMask of each constant mask (and negation) read so far.
+  DenseMap<std::pair<Attribute, int>, bool> causalMasks;
   /// The copy being emitted carries an input its kernel needs whole: it
   /// does not stream into it.
   bool wholeOperand = false;

@@ -702,9 +702,10 @@ void Importer::crossCheck(const onnx::NodeProto &node, Location loc) {
 }
 
 /// A cheap first look at raw data before graph::isCausalMask reads it all:
-/// a square [..., L, L] float or bool tensor of at most 64 MiB whose first
-/// two elements differ, one of them all zero bits (0 kept and a masked
-/// score, or a bool's true and false).
+/// a square [..., L, L] float or bool tensor of at most 64 MiB whose corners
+/// and first two rows look like a causal mask's: kept elements (on and below
+/// the diagonal) all zero bits or all not (0 added, or a bool's keep), and
+/// masked ones (above) the other.
 static bool mayBeCausalMask(const onnx::TensorProto &init,
                             RankedTensorType type) {
   int64_t r = type.getRank();
@@ -715,15 +716,25 @@ static bool mayBeCausalMask(const onnx::TensorProto &init,
     return false;
   size_t width = size_t(graph::elementBits(elt) + 7) / 8;
   const std::string &raw = init.raw_data();
-  if (raw.size() < 2 * width)
+  int64_t L = type.getDimSize(r - 1);
+  if (raw.size() < size_t(L * L) * width)
     return false;
-  auto zero = [&](size_t at) {
-    for (size_t i = 0; i < width; ++i)
-      if (raw[at + i] != 0)
+  auto zero = [&](int64_t i, int64_t j) {
+    size_t at = size_t(i * L + j) * width;
+    for (size_t b = 0; b < width; ++b)
+      if (raw[at + b] != 0)
         return false;
     return true;
   };
-  return zero(0) != zero(width);
+  bool kept = zero(0, 0);
+  for (auto [i, j] : {std::pair<int64_t, int64_t>{0, 1}, {0, L - 1}})
+    if (zero(i, j) == kept)
+      return false;
+  for (auto [i, j] : {std::pair<int64_t, int64_t>{1, 0}, {1, 1}, {L - 1, 0},
+                      {L - 1, L - 1}})
+    if (zero(i, j) != kept)
+      return false;
+  return true;
 }
 
 Value Importer::importInitializer(const onnx::TensorProto &init) {
