@@ -40,6 +40,10 @@ ap.add_argument("--ffn", type=int, default=0, help="MLP width (default 4 x d_mod
 ap.add_argument("--swiglu", action="store_true",
                 help="Llama-style gated MLP: down(silu(x W_gate) * (x W_up))")
 ap.add_argument("--dtype", choices=["f32", "f16"], default="f32")
+ap.add_argument("--gemm-dtype", choices=["same", "f8"], default="same",
+                help="f8: the linear layers' weights in float8 e4m3 and their products in "
+                     "float8 (the activation cast to it, the result cast back), as a W8A8 FP8 "
+                     "deployment runs them")
 ap.add_argument("--bidirectional", action="store_true",
                 help="no causal mask: every token attends to every other (an encoder)")
 ap.add_argument("--kv-cache", action="store_true",
@@ -57,6 +61,10 @@ HD = D // H
 F = a.ffn or 4 * D
 NP = np.float16 if a.dtype == "f16" else np.float32
 PT = TensorProto.FLOAT16 if a.dtype == "f16" else TensorProto.FLOAT
+# FLOAT8E4M3FN is 17 (ONNX 1.14); Debian's onnx 1.12 has no name for it.
+F8 = getattr(TensorProto, "FLOAT8E4M3FN", 17)
+if a.gemm_dtype == "f8" and a.random_weights is not None:
+    ap.error("--gemm-dtype f8 writes no random weights (numpy has no float8)")
 data_name = os.path.basename(a.out) + ".data"
 data_path = os.path.join(os.path.dirname(os.path.abspath(a.out)), data_name)
 offset = 0
@@ -67,14 +75,15 @@ rng = np.random.default_rng(a.random_weights) if a.random_weights is not None el
 data = open(data_path, "wb") if rng is not None else None
 
 
-def weight(name, shape):
+def weight(name, shape, gemm=False):
     global offset
+    f8 = gemm and a.gemm_dtype == "f8"
     t = TensorProto()
     t.name = name
-    t.data_type = PT
+    t.data_type = F8 if f8 else PT
     t.dims.extend(shape)
     t.data_location = TensorProto.EXTERNAL
-    n = int(np.prod(shape)) * np.dtype(NP).itemsize
+    n = int(np.prod(shape)) * (1 if f8 else np.dtype(NP).itemsize)
     for k, v in (("location", data_name), ("offset", str(offset)), ("length", str(n))):
         e = t.external_data.add()
         e.key, e.value = k, v
@@ -105,6 +114,15 @@ def node(op, ins, outs=None, **attrs):
     return outs[0]
 
 
+def linear(x, name, shape):
+    """x times a linear layer's weight: in float8 with --gemm-dtype f8."""
+    w = weight(name, shape, gemm=True)
+    if a.gemm_dtype != "f8":
+        return node("MatMul", [x, w])
+    y = node("MatMul", [node("Cast", [x], to=F8), w])
+    return node("Cast", [y], to=PT)
+
+
 KV = a.kv_cache
 # Reshape's 0 copies the input's dim: the same shapes serve any batch and seq.
 const("shape_heads", np.array([0, 0, H, HD] if KV else [1, T, H, HD], np.int64))
@@ -129,7 +147,7 @@ for l in range(L):
     p = "layer%d." % l
     SCOPE = "/layer%d" % l
     h = node("LayerNormalization", [x, weight(p + "ln1.w", [D]), weight(p + "ln1.b", [D])], axis=-1)
-    qkv = node("MatMul", [h, weight(p + "attn.qkv", [D, D + 2 * KVH * HD])])
+    qkv = linear(h, p + "attn.qkv", [D, D + 2 * KVH * HD])
     q, k, v = (p + "q", p + "k", p + "v")
     node("Split", [qkv, const(p + "split", np.array([D, KVH * HD, KVH * HD], np.int64))],
          [q, k, v], axis=2)
@@ -156,23 +174,24 @@ for l in range(L):
     att = node("Softmax", [s], axis=-1)
     y = node("Transpose", [node("MatMul", [att, heads[2]])], perm=[0, 2, 1, 3])
     y = node("Reshape", [y, "shape_model"])
-    x = node("Add", [x, node("MatMul", [y, weight(p + "attn.proj", [D, D])])])
+    x = node("Add", [x, linear(y, p + "attn.proj", [D, D])])
     h = node("LayerNormalization", [x, weight(p + "ln2.w", [D]), weight(p + "ln2.b", [D])], axis=-1)
-    u = node("MatMul", [h, weight(p + "mlp.up", [D, F])])
+    u = linear(h, p + "mlp.up", [D, F])
     if a.swiglu:
-        gate = node("MatMul", [h, weight(p + "mlp.gate", [D, F])])
+        gate = linear(h, p + "mlp.gate", [D, F])
         g = node("Mul", [node("Mul", [gate, node("Sigmoid", [gate])]), u])
     else:
         g = node("Mul", [node("Mul", [u, "half"]),
                          node("Add", [node("Erf", [node("Mul", [u, "rsqrt2"])]), "one"])])
-    x = node("Add", [x, node("MatMul", [g, weight(p + "mlp.down", [F, D])])])
+    x = node("Add", [x, linear(g, p + "mlp.down", [F, D])])
 
 tokens = ["batch", "seq", D] if KV else [1, T, D]
 graph = helper.make_graph(
     nodes, "transformer",
     [helper.make_tensor_value_info("tokens", PT, tokens)] + inputs,
     [helper.make_tensor_value_info(x, PT, tokens)] + outputs, initializer=inits)
-model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+# Cast to float8 is opset 19.
+model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 19 if a.gemm_dtype == "f8" else 17)])
 onnx.save_model(model, a.out)
 if data is not None:
     data.close()

@@ -209,6 +209,54 @@ def decode_rows(bin_dir, work):
     return rows
 
 
+def llm_rows(bin_dir, work):
+    """Published end-to-end LLM serving throughputs on one GPU, with their
+    deployment (model, precision, GPUs, batch, prompt and output tokens):
+    `dfa-roofline --llm` times the prefill of the batch's prompts (the first
+    output token) and decode steps at contexts spanning the rest of the
+    generation, summed over every step by the trapezoid rule; output
+    tokens/s = batch x output tokens / (prefill + decode steps). The models
+    are make_transformer.py's decoders of the same shape (no embedding or LM
+    head: under 1% of a step's FLOPs at these batches) with FP8 linear
+    layers (--gemm-dtype f8: weights and products in float8 e4m3, the rest
+    and the KV cache in f16)."""
+    rows = []
+    specs = [
+        ("gpu-h200", "Llama-3-8B, FP8, 1 GPU, batch 64, 128 in / 8 out",
+         ["--layers", "32", "--d-model", "4096", "--heads", "32", "--kv-heads", "8",
+          "--ffn", "14336", "--swiglu"], 64, 128, 8, 2757.54,
+         "Azure ND H200 v5, TensorRT-LLM, FP8, TP 1 (the guide's config): 2,757.5 tok/s (reference/perf.md 5, row 4)"),
+        ("gpu-h200", "Llama-2-70B, FP8, 1 GPU, batch 512, 128 in / 128 out",
+         ["--layers", "80", "--d-model", "8192", "--heads", "64", "--kv-heads", "8",
+          "--ffn", "28672", "--swiglu"], 512, 128, 128, 3014.0,
+         "TensorRT-LLM v0.5.0 on H200, FP8, TP 1: 3,014 tok/s (reference/perf.md 5, row 5)"),
+    ]
+    for target, name, shape, batch, prompt, out, ref, source in specs:
+        path = os.path.join(work, "llm-%s.onnx" % name.split(",")[0])
+        subprocess.run([sys.executable, os.path.join(HERE, "make_transformer.py"), path,
+                        "--kv-cache", "--dtype", "f16", "--gemm-dtype", "f8", "--no-data"]
+                       + shape, check=True, capture_output=True)
+        # Decode steps run at contexts prompt .. prompt + out - 2: sampled at
+        # both ends and the middle.
+        last = prompt + out - 2
+        contexts = sorted({prompt, (prompt + last) // 2, last})
+        rep = json.loads(run(bin_dir, [
+            "dfa-roofline", path, "--target", target, "--llm", "prefill,decode",
+            "--batch", str(batch), "--context", ",".join(map(str, contexts)), "--json"]))
+        points = rep["llm"]["targets"][0]["points"]
+        prefill = [p["seconds"] for p in points if p["phase"] == "prefill" and p["context"] == prompt]
+        decode = sorted((p["context"], p["seconds"]) for p in points if p["phase"] == "decode")
+        if not prefill or len(decode) != len(contexts) or any(s is None for _, s in decode):
+            raise RuntimeError("dfa-roofline --llm: %s did not run every step" % name)
+        steps = 0.0
+        for (c0, t0), (c1, t1) in zip(decode, decode[1:]):
+            steps += (c1 - c0) * (t0 + t1) / 2
+        steps += (decode[0][1] + decode[-1][1]) / 2  # the end points whole
+        rows.append(("%s %s (output tokens/s)" % (target, name),
+                     batch * out / (prefill[0] + steps), ref, source))
+    return rows
+
+
 def attributed_seconds(sim, copies):
     """Each kernel's time in dfa-run's own timing: the instants its ops
     (its compute ops, and with `copies` the DMAs it owns: `kernel` of a
@@ -317,7 +365,7 @@ def main():
     bin_dir, work = sys.argv[1], sys.argv[2]
     os.makedirs(work, exist_ok=True)
     rows = (tpu_rows(bin_dir, work) + gpu_rows(bin_dir, work) + spyre_rows(bin_dir, work)
-            + decode_rows(bin_dir, work))
+            + decode_rows(bin_dir, work) + llm_rows(bin_dir, work))
     text = table(rows)
     print(text)
     # Measured GEMM tables, every shape: XLA's H100 table the GPU model was

@@ -136,3 +136,14 @@ int64_t dfa::graph::setFp32Matmul(Operation *root, Fp32Matmul mode) {
   });
   return n;
 }
+
+Type dfa::graph::arithmeticType(Block &body, Type fallback) {
+  for (Operation &op : body) {
+    OpClass c = classify(&op);
+    if ((c == OpClass::Matmul || c == OpClass::Conv || c == OpClass::Attention) &&
+        op.getNumOperands() > 0)
+      if (auto t = dyn_cast<ShapedType>(op.getOperand(0).getType()))
+        return t.getElementType();
+  }
+  return fallback;
+}

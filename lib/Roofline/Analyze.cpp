@@ -123,9 +123,10 @@ void Analyzer::addCompute(sched::ComputeOp c) {
   k.units = std::max(k.units, int64_t(c.getUnitEnd() - c.getUnitBegin()));
   k.chip = c.getChip().value_or(0);
   if (k.dtype.empty() && !c.getOutputs().empty())
-    k.dtype = typeName(cast<sched::BufferType>(c.getOutputs()[0].getType())
-                           .getTensor()
-                           .getElementType());
+    k.dtype = typeName(graph::arithmeticType(
+        c.getBody().front(), cast<sched::BufferType>(c.getOutputs()[0].getType())
+                                 .getTensor()
+                                 .getElementType()));
   for (Operation &op : c.getBody().front()) {
     if (graph::Fp32Matmul mode = graph::fp32MatmulOf(&op);
         mode != graph::Fp32Matmul::IEEE)

@@ -81,7 +81,8 @@ static std::optional<KernelTime> tiledGemm(const Target &t, const Work &w) {
   std::optional<double> regs = t.limit("registers_per_unit");
   if (peakPerSm <= 0 || l2Bw <= 0 || hbmBw <= 0 || !smem || !regs)
     return std::nullopt;
-  double eb = std::max(1.0, w.elementBytes), ob = eb;
+  double eb = std::max(1.0, w.elementBytes),
+         ob = w.outputElementBytes > 0 ? w.outputElementBytes : eb;
   double latency = outer.latencyNs.value * 1e-9;
   double kt = std::max(1.0, std::floor(double(tiles.kBytes) / eb));
   double b = double(std::max<int64_t>(1, w.batch)), M = double(w.m),

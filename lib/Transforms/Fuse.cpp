@@ -24,6 +24,11 @@
 //               producer's only reader; at most one MXM op per chain.
 //   none        (CPU) one op per kernel (the reference).
 //
+// Under every policy but none, a broadcast (an expand that grows its input)
+// fuses into its reader, not its producer: an anchor that is its only
+// reader takes it into its kernel, which reads the input once (GQA's
+// repeat of the KV heads is never materialized).
+//
 //===----------------------------------------------------------------------===//
 
 #include "dfa/Transforms/TargetModel.h"
@@ -60,6 +65,9 @@ struct Group {
   int64_t bytes = 0;     // every tensor the group touches
   llvm::DenseSet<Value> counted;
   std::string name;
+  /// Views that start with a broadcast (an expand that grows its input):
+  /// a reader anchor takes them into its kernel (`absorbBroadcasts`).
+  bool broadcast = false;
 };
 
 /// Constants this small are cloned into each kernel that reads them.
@@ -69,6 +77,14 @@ bool isInlineConstant(Operation *op) {
 }
 
 bool isView(Operation *op) { return isa<ReshapeOp, ExpandOp>(op); }
+
+/// An expand that grows its input: GQA's repeat of the key and value heads
+/// over the query heads they serve, a bias broadcast over a batch.
+bool isBroadcast(Operation *op) {
+  auto e = dyn_cast<ExpandOp>(op);
+  return e && cast<RankedTensorType>(e.getType()).getNumElements() >
+                  cast<RankedTensorType>(e.getInput().getType()).getNumElements();
+}
 
 /// A transpose that moves the minor dim: a restickify on Spyre, a relayout
 /// between (8,128) tilings on a TPU.
@@ -165,8 +181,73 @@ struct Fuser {
     groups.push_back(std::move(g));
   }
 
+  /// A broadcast fuses into its readers, not its producer (as XLA fuses a
+  /// broadcast into each consumer): it starts a group of views, which an
+  /// anchor reading it takes into its own kernel, so the kernel reads the
+  /// broadcast's input once instead of a materialized copy (a GQA
+  /// attention reads its cache once for all the query heads it serves).
+  /// The single-use views that feed it (an unsqueeze) come along from their
+  /// producer's group.
+  void startBroadcast(Operation *op, OpClass c) {
+    SmallVector<Operation *> chain;
+    Value x = op->getOperand(0);
+    while (Operation *def = x.getDefiningOp()) {
+      auto it = groupOf.find(def);
+      if (it == groupOf.end() || !isa<ReshapeOp>(def) || !x.hasOneUse())
+        break;
+      chain.push_back(def);
+      x = def->getOperand(0);
+    }
+    startGroup(op, c);
+    Group &g = groups.back();
+    g.broadcast = true;
+    for (Operation *view : chain) {
+      Group &from = groups[groupOf[view]];
+      llvm::erase(from.ops, view);
+      g.ops.insert(g.ops.begin(), view);
+      groupOf[view] = groups.size() - 1;
+      account(g, view);
+    }
+  }
+
+  /// Moves into `op`'s group (just made, or just joined, the newest) each
+  /// broadcast group older than it that only `op` reads.
+  void absorbBroadcasts(Operation *op) {
+    unsigned into = groupOf[op];
+    for (Value v : op->getOperands()) {
+      Operation *def = v.getDefiningOp();
+      auto it = def ? groupOf.find(def) : groupOf.end();
+      if (it == groupOf.end() || it->second >= into || !groups[it->second].broadcast)
+        continue;
+      Group &from = groups[it->second];
+      bool onlyOp = llvm::all_of(from.ops, [&](Operation *o) {
+        return llvm::all_of(o->getUsers(), [&](Operation *u) {
+          auto gu = groupOf.find(u);
+          return u == op || (gu != groupOf.end() && gu->second == it->second);
+        });
+      });
+      if (!onlyOp)
+        continue;
+      Group &g = groups[into];
+      g.ops.insert(g.ops.end() - 1, from.ops.begin(), from.ops.end());
+      for (Operation *o : from.ops) {
+        groupOf[o] = into;
+        account(g, o);
+      }
+      from.ops.clear();
+    }
+  }
+
   void add(Operation *op, bool remarks) {
     OpClass c = classify(op);
+    if (policy != FusionPolicy::None && isBroadcast(op))
+      return startBroadcast(op, c);
+    place(op, c, remarks);
+    if (isAnchor(c))
+      absorbBroadcasts(op);
+  }
+
+  void place(Operation *op, OpClass c, bool remarks) {
     // The newest group among the producers: joining it keeps groups acyclic.
     std::optional<unsigned> best;
     Value via;
@@ -202,6 +283,8 @@ struct Fuser {
     }
     if (isAnchor(c))
       ++g.anchors;
+    if (!isView(op))
+      g.broadcast = false;
     if (int(c) > int(g.kind) || g.kind == OpClass::Data)
       if (c != OpClass::Data)
         g.kind = c;
@@ -312,6 +395,8 @@ struct GraphFusePass : dfa::impl::GraphFusePassBase<GraphFusePass>, TargetedPass
       block.walk([&](KernelOp k) { used.insert(k.getSymName()); });
       Operation *ret = block.getTerminator();
       for (auto [i, g] : llvm::enumerate(f.groups)) {
+        if (g.ops.empty()) // taken into a reader's kernel
+          continue;
         std::string name = Fuser::kernelName(g);
         if (name.empty())
           name = "k" + std::to_string(i);

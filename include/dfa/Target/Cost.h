@@ -32,8 +32,10 @@ struct Work {
   /// differs (empty: the same), e.g. f32 operands on TF32 tensor cores.
   std::string dtype = "f32";
   std::string mathType;
-  /// Bytes of one element of `dtype` (graph::elementBytes).
+  /// Bytes of one element of `dtype` (graph::elementBytes), and of the
+  /// result (0: the same; a float8 product cast back to f16 writes 2).
   double elementBytes = 4;
+  double outputElementBytes = 0;
   /// Units the kernel is placed on (kernelUnits() says whose compute it
   /// holds).
   int64_t units = 1;

@@ -806,13 +806,16 @@ void Lowering::timeKernel(KernelOp k, const KernelPlan &p,
     w.bytes += bytes;
   w.matrix = isMatrixKind(k.getKindEnum());
   if (!k.getOutputs().empty()) {
-    Type et =
+    // The arithmetic's type (a product's operands'), and the result's.
+    Type out =
         cast<RankedTensorType>(k.getOutputs()[0].getType()).getElementType();
+    Type et = graph::arithmeticType(compute.getBody().front(), out);
     std::string s;
     llvm::raw_string_ostream os(s);
     et.print(os);
     w.dtype = s;
     w.elementBytes = double(elementBytes(et));
+    w.outputElementBytes = double(elementBytes(out));
   }
   w.units = p.unitEnd - p.unitBegin;
   w.bandwidth = target::bandwidthOf(src, p.unitEnd - p.unitBegin);
