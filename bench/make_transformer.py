@@ -16,8 +16,15 @@ matrices drawn from N(0, 1/fan_in), LayerNorm scales 1 and biases 0, so
 that a run's values are those of a plausible layer (the file is written in
 full: 4 bytes a parameter in f32).
 
+With --gemm-dtype f8 the linear layers are FP8 as a W8A8 deployment runs
+them (TensorRT-LLM's FP8): float8 e4m3 weights, the activation cast to
+float8 before each product and the result cast back; attention, the norms
+and the KV cache stay in --dtype. --bidirectional leaves out the causal
+mask (an encoder).
+
 usage: make_transformer.py OUT.onnx [--layers 24] [--d-model 1024] [--seq 128]
                            [--kv-cache] [--random-weights SEED]
+                           [--gemm-dtype f8] [--bidirectional]
 """
 import argparse
 import math

@@ -138,6 +138,10 @@ int64_t dfa::graph::setFp32Matmul(Operation *root, Fp32Matmul mode) {
 }
 
 Type dfa::graph::arithmeticType(Block &body, Type fallback) {
+  // A quantized product (QLinearMatMul: dequantized operands, requantized
+  // result) runs at its integer result's type.
+  if (isa_and_nonnull<IntegerType>(fallback))
+    return fallback;
   for (Operation &op : body) {
     OpClass c = classify(&op);
     if ((c == OpClass::Matmul || c == OpClass::Conv || c == OpClass::Attention) &&

@@ -32,8 +32,9 @@ bool isAnchor(OpClass c);
 /// The element type a kernel body's arithmetic runs in: the first operand's
 /// of its first product (matmul, convolution, attention: float8 operands
 /// whose result is cast back to f16 run at the float8 rate), else
-/// `fallback` (the kernel's first result's). The lowering times a kernel at
-/// that type's peak, and the roofline draws its roof there.
+/// `fallback` (the kernel's first result's), which an integer result (a
+/// quantized product) also keeps. The lowering times a kernel at that
+/// type's peak, and the roofline draws its roof there.
 mlir::Type arithmeticType(mlir::Block &body, mlir::Type fallback);
 } // namespace dfa::graph
 

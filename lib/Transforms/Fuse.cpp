@@ -210,6 +210,28 @@ struct Fuser {
     }
   }
 
+  /// Whether a broadcast reaches one anchor through single-use views that
+  /// may join its group (reshapes, expands, and transposes that are not a
+  /// relayout here): only then does it leave its producer's group, so it
+  /// is never a kernel of its own.
+  bool readByAnchor(Operation *op) const {
+    Value v = op->getResult(0);
+    while (v.hasOneUse()) {
+      Operation *user = *v.getUsers().begin();
+      if (isAnchor(classify(user)))
+        return true;
+      bool relayout = movesMinorDim(user) && t.caps.relayoutMinorDim;
+      if (!(isView(user) || isa<TransposeOp>(user)) || relayout ||
+          user->getNumResults() != 1)
+        return false;
+      v = user->getResult(0);
+    }
+    // Several readers: every one an anchor (attention's key and value).
+    return !v.use_empty() && llvm::all_of(v.getUsers(), [](Operation *u) {
+      return isAnchor(classify(u));
+    });
+  }
+
   /// Moves into `op`'s group (just made, or just joined, the newest) each
   /// broadcast group older than it that only `op` reads.
   void absorbBroadcasts(Operation *op) {
@@ -240,7 +262,7 @@ struct Fuser {
 
   void add(Operation *op, bool remarks) {
     OpClass c = classify(op);
-    if (policy != FusionPolicy::None && isBroadcast(op))
+    if (policy != FusionPolicy::None && isBroadcast(op) && readByAnchor(op))
       return startBroadcast(op, c);
     place(op, c, remarks);
     if (isAnchor(c))
@@ -283,7 +305,7 @@ struct Fuser {
     }
     if (isAnchor(c))
       ++g.anchors;
-    if (!isView(op))
+    if (!isView(op) && !isa<TransposeOp>(op))
       g.broadcast = false;
     if (int(c) > int(g.kind) || g.kind == OpClass::Data)
       if (c != OpClass::Data)
@@ -413,7 +435,9 @@ struct GraphFusePass : dfa::impl::GraphFusePassBase<GraphFusePass>, TargetedPass
         if (f.groupOf.count(&op))
           op.erase();
       numFused += f.made;
-      numKernels += f.groups.size();
+      numKernels += llvm::count_if(f.groups, [](const Group &g) {
+        return !g.ops.empty();
+      });
       for (const Fuser::Refusal &r : f.refused)
         refusals.push_back({r.op, r.kernel, r.reason});
       numRefused += f.refused.size();

@@ -80,11 +80,13 @@ int64_t weightBytes(KernelOp k) {
   return b;
 }
 
+/// Bytes of one element of the kernel's arithmetic (its product's
+/// operands', graph::arithmeticType), which its tiles hold.
 int64_t elemBytesOf(KernelOp k) {
   Type t = k.getOutputs().empty()
                ? Type(Float32Type::get(k.getContext()))
                : cast<RankedTensorType>(k.getOutputs()[0].getType()).getElementType();
-  return elementBytes(t);
+  return elementBytes(arithmeticType(k.getBlock(), t));
 }
 
 struct Tiler {
@@ -236,7 +238,9 @@ struct Tiler {
         target::Work one;
         one.flops = flops;
         one.matrix = isMatrixKind(k.getKindEnum());
-        Type et = cast<RankedTensorType>(k.getOutputs()[0].getType()).getElementType();
+        Type et = arithmeticType(
+            k.getBlock(),
+            cast<RankedTensorType>(k.getOutputs()[0].getType()).getElementType());
         llvm::raw_string_ostream(one.dtype) << et;
         one.units = 1;
         double single = target::kernelTime(t, one).compute;

@@ -93,6 +93,10 @@ std::optional<Dims> operandDims(Operation *op, int64_t d) {
       .Case([&](TransposeOp tr) -> std::optional<Dims> {
         return Dims{tr.getPerm()[d]};
       })
+      .Case([&](ExpandOp e) -> std::optional<Dims> {
+        // A broadcast dim stays whole in the input and grows to the chunk.
+        return Dims{broadcastDim(e.getInput(), d, R, size)};
+      })
       .Case([&](ReshapeOp rs) -> std::optional<Dims> {
         // Dim d survives as a block: the same elements before it, the same
         // extent, in the input.

@@ -421,6 +421,20 @@ int64_t Lowering::streamRowsOf(KernelOp k, llvm::SmallBitVector &whole) {
           Stream{to, streamed.front().second.rows, from, Columns::None, none()};
       continue;
     }
+    if (auto e = dyn_cast<ExpandOp>(op)) {
+      // A broadcast (GQA's repeat of the KV heads) keeps the stream dim
+      // when it does not broadcast along it.
+      auto in = cast<RankedTensorType>(e.getInput().getType()).getShape();
+      auto out = cast<RankedTensorType>(e.getType()).getShape();
+      int64_t d = streamed.front().second.dim;
+      int64_t to = d + int64_t(out.size()) - int64_t(in.size());
+      if (to < 0 || to >= int64_t(out.size()) || in[d] != out[to])
+        return 0;
+      dropColumns(op);
+      state[e.getResult()] =
+          Stream{to, streamed.front().second.rows, from, Columns::None, none()};
+      continue;
+    }
     if (auto sp = dyn_cast<SplitOp>(op)) {
       if (int64_t(sp.getAxis()) == streamed.front().second.dim)
         return 0;
