@@ -7,9 +7,9 @@
 #include "SchedLowering.h"
 
 #include "mlir/IR/IRMapping.h"
+#include "llvm/Support/SaveAndRestore.h"
 
 #include <cmath>
-#include "llvm/Support/SaveAndRestore.h"
 
 using namespace mlir;
 using namespace dfa;
@@ -388,51 +388,42 @@ int64_t Lowering::streamRowsOf(KernelOp k, llvm::SmallBitVector &whole) {
         return 0;
       continue;
     }
+    // Views: the stream dim's place in the result, -1 where it is not a
+    // dim of its own there.
+    std::optional<int64_t> viewed;
+    int64_t d = streamed.front().second.dim;
     if (auto tr = dyn_cast<TransposeOp>(op)) {
-      ArrayRef<int64_t> perm = tr.getPerm();
-      int64_t d = streamed.front().second.dim, to = -1;
-      for (auto [i, p] : llvm::enumerate(perm))
+      viewed = -1;
+      for (auto [i, p] : llvm::enumerate(tr.getPerm()))
         if (p == d)
-          to = int64_t(i);
-      if (to < 0)
-        return 0;
-      dropColumns(op);
-      state[tr.getResult()] =
-          Stream{to, streamed.front().second.rows, from, Columns::None, none()};
-      continue;
-    }
-    if (auto rs = dyn_cast<ReshapeOp>(op)) {
-      // The stream dim stays a dim of its own: the same elements before
-      // it and the same size.
+          viewed = int64_t(i);
+    } else if (auto rs = dyn_cast<ReshapeOp>(op)) {
+      // The same elements before it and the same size.
       auto in = cast<RankedTensorType>(rs.getInput().getType()).getShape();
       auto out = cast<RankedTensorType>(rs.getType()).getShape();
-      int64_t d = streamed.front().second.dim, before = 1, to = -1;
+      int64_t before = 1;
       for (int64_t i = 0; i < d; ++i)
         before *= in[i];
+      viewed = -1;
       for (int64_t j = 0, p = 1; j < int64_t(out.size()); p *= out[j], ++j)
         if (p == before && out[j] == in[d]) {
-          to = j;
+          viewed = j;
           break;
         }
-      if (to < 0)
-        return 0;
-      dropColumns(op);
-      state[rs.getResult()] =
-          Stream{to, streamed.front().second.rows, from, Columns::None, none()};
-      continue;
-    }
-    if (auto e = dyn_cast<ExpandOp>(op)) {
+    } else if (auto e = dyn_cast<ExpandOp>(op)) {
       // A broadcast (GQA's repeat of the KV heads) keeps the stream dim
       // when it does not broadcast along it.
       auto in = cast<RankedTensorType>(e.getInput().getType()).getShape();
       auto out = cast<RankedTensorType>(e.getType()).getShape();
-      int64_t d = streamed.front().second.dim;
       int64_t to = d + int64_t(out.size()) - int64_t(in.size());
-      if (to < 0 || to >= int64_t(out.size()) || in[d] != out[to])
+      viewed = to >= 0 && to < int64_t(out.size()) && in[d] == out[to] ? to : -1;
+    }
+    if (viewed) {
+      if (*viewed < 0)
         return 0;
       dropColumns(op);
-      state[e.getResult()] =
-          Stream{to, streamed.front().second.rows, from, Columns::None, none()};
+      state[op.getResult(0)] = Stream{*viewed, streamed.front().second.rows,
+                                      from, Columns::None, none()};
       continue;
     }
     if (auto sp = dyn_cast<SplitOp>(op)) {
