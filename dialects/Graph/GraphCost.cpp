@@ -31,7 +31,8 @@ int64_t dfa::graph::defaultFlops(Operation *op) {
   return llvm::TypeSwitch<Operation *, int64_t>(op)
       .Case<ConstantOp, WeightOp, ReshapeOp, ExpandOp, TransposeOp, ConcatOp,
             SplitOp, SliceOp, GatherOp, GatherElementsOp, GatherNDOp, PadOp, TileOp,
-            CastOp, BitCastOp, YieldOp, RelayoutOp>([](Operation *) { return 0; })
+            CastOp, BitCastOp, YieldOp, RelayoutOp, AllReduceOp, AllGatherOp>(
+          [](Operation *) { return 0; })
       .Case([](KernelOp k) {
         int64_t sum = 0;
         for (Operation &op : k.getBlock())

@@ -208,6 +208,11 @@ LogicalResult GraphDialect::verifyOperationAttribute(Operation *op,
   }
   if (name == kOpsetAttr)
     return isa<IntegerAttr>(value) ? success() : fail("must be an integer");
+  if (name == kTensorParallelAttr) {
+    auto n = dyn_cast<IntegerAttr>(value);
+    return n && n.getInt() >= 2 ? success()
+                                : fail("must be an integer of at least 2 chips");
+  }
   if (name == kGuardsAttr) {
     auto d = dyn_cast<DictionaryAttr>(value);
     if (!d || !llvm::all_of(d, [](NamedAttribute g) {

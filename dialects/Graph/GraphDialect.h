@@ -44,6 +44,10 @@ inline constexpr llvm::StringLiteral kTargetOverridesAttr =
 /// Set by graph-tile when the weights stream from the outer memory.
 inline constexpr llvm::StringLiteral kWeightStreamingAttr =
     "graph.weight_streaming";
+/// Set by graph-shard's tensor-parallel mode: the module is one chip's
+/// program of this many (an integer).
+inline constexpr llvm::StringLiteral kTensorParallelAttr =
+    "graph.tensor_parallel";
 /// graph-fuse's refusals: [{op, kernel, reason}] (sched::CompileStats).
 inline constexpr llvm::StringLiteral kFusionsRefusedAttr =
     "graph.fusions_refused";

@@ -46,6 +46,8 @@ OpKind kindOf(Operation *op) {
       .Case<ConvOp, ConvTransposeOp>(is(OpClass::Conv, Numerics::Accumulated))
       .Case<AttentionOp>(is(OpClass::Attention, Numerics::Accumulated))
       .Case<MaxPoolOp>(is(OpClass::Window, Numerics::Exact))
+      .Case<AllGatherOp>(is(OpClass::Collective, Numerics::Exact))
+      .Case<AllReduceOp>(is(OpClass::Collective, Numerics::Accumulated))
       .Case<AvgPoolOp, LpPoolOp, ResizeOp, GridSampleOp>(
           is(OpClass::Window, Numerics::Accumulated))
       .Case<GlobalMaxPoolOp, ReduceMaxOp, ReduceMinOp, HardmaxOp, ArgMaxOp,
@@ -83,13 +85,15 @@ KernelKind dfa::graph::kernelKindOf(OpClass c) {
   case OpClass::Conv: return KernelKind::Conv;
   case OpClass::Attention: return KernelKind::Attention;
   case OpClass::Other: return KernelKind::Other;
+  case OpClass::Collective: return KernelKind::Collective;
   }
   return KernelKind::Other;
 }
 
 bool dfa::graph::isAnchor(OpClass c) {
   return c == OpClass::Matmul || c == OpClass::Conv || c == OpClass::Attention ||
-         c == OpClass::Window || c == OpClass::Other;
+         c == OpClass::Window || c == OpClass::Other ||
+         c == OpClass::Collective;
 }
 
 std::optional<Fp32Matmul> dfa::graph::fp32MatmulNamed(llvm::StringRef n) {
@@ -150,4 +154,14 @@ Type dfa::graph::arithmeticType(Block &body, Type fallback) {
         return t.getElementType();
   }
   return fallback;
+}
+
+std::optional<CollectiveOf> dfa::graph::collectiveOf(Block &body) {
+  for (Operation &op : body) {
+    if (auto r = dyn_cast<AllReduceOp>(op))
+      return CollectiveOf{false, tensorBytes(r.getType()), int64_t(r.getChips())};
+    if (auto g = dyn_cast<AllGatherOp>(op))
+      return CollectiveOf{true, tensorBytes(g.getType()), int64_t(g.getChips())};
+  }
+  return std::nullopt;
 }

@@ -218,6 +218,29 @@ LogicalResult ExpandOp::verify() {
   return success();
 }
 
+LogicalResult AllReduceOp::verify() {
+  if (getChips() < 2)
+    return emitOpError("needs at least 2 chips, not ") << getChips();
+  return success();
+}
+
+LogicalResult AllGatherOp::verify() {
+  auto in = asTensor(getInput()), out = asTensor(getOutput());
+  int64_t chips = getChips(), axis = getAxis();
+  if (chips < 2)
+    return emitOpError("needs at least 2 chips, not ") << chips;
+  if (in.getElementType() != out.getElementType())
+    return emitOpError("element type changes");
+  if (axis < 0 || axis >= in.getRank() || out.getRank() != in.getRank())
+    return emitOpError("axis ") << axis << " is not a dim of " << in;
+  for (int64_t d = 0; d < in.getRank(); ++d)
+    if (out.getDimSize(d) != in.getDimSize(d) * (d == axis ? chips : 1))
+      return emitOpError("result ") << out << " is not " << chips
+                                    << " slices of " << in << " along axis "
+                                    << axis;
+  return success();
+}
+
 LogicalResult SliceOp::verify() {
   auto in = asTensor(getInput()), out = asTensor(getOutput());
   int64_t rank = in.getRank();

@@ -36,6 +36,15 @@ bool isAnchor(OpClass c);
 /// quantized product) also keeps. The lowering times a kernel at that
 /// type's peak, and the roofline draws its roof there.
 mlir::Type arithmeticType(mlir::Block &body, mlir::Type fallback);
+
+/// The collective a kernel body performs (a `graph.all_reduce` or
+/// `graph.all_gather`): whether it gathers, the bytes of its result (what
+/// each chip holds afterwards) and the chips of its group.
+struct CollectiveOf {
+  bool gather = false;
+  int64_t bytes = 0, chips = 1;
+};
+std::optional<CollectiveOf> collectiveOf(mlir::Block &body);
 } // namespace dfa::graph
 
 #define GET_OP_CLASSES

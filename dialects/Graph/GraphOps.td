@@ -663,6 +663,47 @@ def Graph_TopKOp : Graph_Op<"top_k", [InferTypeOpAdaptor]> {
 }
 
 //===----------------------------------------------------------------------===//
+// Collectives (made by graph-shard under tensor parallelism)
+//===----------------------------------------------------------------------===//
+
+def Graph_AllReduceOp : Graph_Op<"all_reduce", [SameOperandsAndResultType]> {
+  let summary = "The sum of one tensor over the chips of a tensor-parallel group";
+  let description = [{
+    Under tensor parallelism (`graph-shard` with `tensor-parallel` N) the
+    module is one chip's program of N that run alike (SPMD): each chip holds
+    its slice of the weights and computes a partial result, and
+    `all_reduce` makes every chip's copy the sum of the N partials. Its time
+    is a ring all-reduce over the chip-to-chip links
+    (`target::collectiveSeconds`); it has no reference value (one chip's
+    program does not hold the others' partials).
+
+    ```mlir
+    %y = graph.all_reduce %partial {chips = 8} : tensor<4x1x8192xf16>
+    ```
+  }];
+  let arguments = (ins Graph_Tensor:$input, I64Attr:$chips);
+  let results = (outs Graph_Tensor:$output);
+  let assemblyFormat = "$input attr-dict `:` type($output)";
+  let hasVerifier = 1;
+}
+
+def Graph_AllGatherOp : Graph_Op<"all_gather"> {
+  let summary = "Every chip's slice of a tensor, joined along axis on every chip";
+  let description = [{
+    The result is the input's shape with `axis` `chips` times longer: chip
+    i's slice lands at the i-th place (the module is one chip's program of a
+    tensor-parallel group; see `graph.all_reduce`).
+
+    ```mlir
+    %y = graph.all_gather %x {axis = 2, chips = 8} : (tensor<4x1x4008xf16>) -> tensor<4x1x32064xf16>
+    ```
+  }];
+  let arguments = (ins Graph_Tensor:$input, I64Attr:$axis, I64Attr:$chips);
+  let results = (outs Graph_Tensor:$output);
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
 // Fused groups and layout changes (made by graph-fuse and graph-layout)
 //===----------------------------------------------------------------------===//
 
@@ -679,7 +720,9 @@ def Graph_OpClass : I32EnumAttr<"OpClass", "the structure of a graph op", [
     I32EnumAttrCase<"Matmul", 5, "matmul">,
     I32EnumAttrCase<"Conv", 6, "conv">,
     I32EnumAttrCase<"Attention", 7, "attention">,
-    I32EnumAttrCase<"Other", 8, "other">]> {
+    I32EnumAttrCase<"Other", 8, "other">,
+    // Moves (and sums) values between the chips of a tensor-parallel group.
+    I32EnumAttrCase<"Collective", 9, "collective">]> {
   let cppNamespace = "::dfa::graph";
   let genSpecializedAttr = 0;
 }
@@ -711,7 +754,8 @@ def Graph_KernelKind : I32EnumAttr<"KernelKind", "the class of a kernel's anchor
     I32EnumAttrCase<"Conv", 6, "conv">,
     I32EnumAttrCase<"Attention", 7, "attention">,
     I32EnumAttrCase<"Relayout", 8, "relayout">,
-    I32EnumAttrCase<"Other", 9, "other">]> {
+    I32EnumAttrCase<"Other", 9, "other">,
+    I32EnumAttrCase<"Collective", 10, "collective">]> {
   let cppNamespace = "::dfa::graph";
   let genSpecializedAttr = 0;
 }
@@ -725,7 +769,7 @@ def Graph_KernelOp : Graph_Op<"kernel", [IsolatedFromAbove,
     values of the body never reach memory outside the kernel. `kind` is the
     anchor of the group, one of `KernelKind` (`matmul`, `conv`,
     `attention`, `reduction`, `window`, `pointwise`, `data`, `relayout`,
-    `source`, `other`); later passes attach their decisions as attributes
+    `source`, `collective`, `other`); later passes attach their decisions as attributes
     (`tile`, `units`, `layouts`, `padding`).
 
     ```mlir

@@ -382,6 +382,7 @@ Status dfa::driver::runPipeline(ModuleOp module, const target::Target &t, int fr
   options.remarks = opts.remarks;
   options.inject = opts.inject;
   options.fp32Matmul = opts.fp32Matmul;
+  options.tensorParallel = opts.tensorParallel;
   llvm::SmallVector<StageEnd> ends;
   buildPipeline(pm, target, Stage(from), Stage(to), options, &ends);
   Status dumped = Status::Ok;

@@ -98,6 +98,7 @@ int profileSegments(const RooflineOptions &opts,
   ro.overrides = opts.overrides;
   ro.inject = opts.inject;
   ro.fp32Matmul = opts.fp32Matmul;
+  ro.tensorParallel = opts.tensorParallel;
   ro.timeOnly = true; // values come from the CPU reference
   PreparedRun prepared;
   if (Status s = prepareModelRun(ro, {}, {}, ctx, printer, prepared,
@@ -436,6 +437,7 @@ int dfa::driver::rooflineMain(const RooflineOptions &opts) {
   co.overrides = opts.overrides;
   co.inject = opts.inject;
   co.fp32Matmul = opts.fp32Matmul;
+  co.tensorParallel = opts.tensorParallel;
   if (!buckets.empty() && (!opts.graph.empty() || !opts.dot.empty())) {
     printer.error("--graph and --dot draw one model's graph; with --buckets "
                   "draw one bucket with --dim");

@@ -275,6 +275,7 @@ int dfa::driver::llmMain(const RooflineOptions &opts) {
   co.overrides = opts.overrides;
   co.inject = opts.inject;
   co.fp32Matmul = opts.fp32Matmul;
+  co.tensorParallel = opts.tensorParallel;
   std::vector<roofline::Report> reference;
   Status first = Status::Ok;
   // A step that does not fit is an answer; anything else is a failure.
@@ -348,7 +349,8 @@ int dfa::driver::llmMain(const RooflineOptions &opts) {
               homesKnown = true;
               sweep.weightBytes = weightBytesOf(*r.module);
               for (auto [i, t] : llvm::enumerate(targets)) {
-                target::CacheHome h = target::cacheHome(t, sweep.weightBytes);
+                target::CacheHome h = target::cacheHome(t, sweep.weightBytes,
+                                                         opts.tensorParallel);
                 roofline::LLMTarget &lt = sweep.targets[i];
                 lt.cacheLevel = h.level->name;
                 lt.chips = h.chips;

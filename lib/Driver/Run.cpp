@@ -621,6 +621,13 @@ int dfa::driver::runMain(const RunOptions &opts) {
                   "not measured)");
     return exitCode(Status::Usage);
   }
+  if (opts.tensorParallel > 1 &&
+      (opts.target == target::kReferenceTarget || !opts.timeOnly)) {
+    printer.error(
+        "--tensor-parallel compiles one chip's program of a compiled target "
+        "(its weights hold no data): give a --target and --time-only");
+    return exitCode(Status::Usage);
+  }
   // A saved schedule runs on the target it was compiled for.
   llvm::StringRef modelPath(opts.model.model);
   if (modelPath.ends_with(".mlir")) {

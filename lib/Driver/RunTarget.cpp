@@ -106,6 +106,7 @@ Status dfa::driver::compileForRun(ModuleOp module, const target::Target &t,
   co.overrides = opts.overrides;
   co.inject = opts.inject;
   co.fp32Matmul = opts.fp32Matmul;
+  co.tensorParallel = opts.tensorParallel;
   return runPipeline(module, t, 0, kSchedStage, co, printer);
 }
 

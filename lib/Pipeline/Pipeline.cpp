@@ -51,7 +51,9 @@ void dfa::buildPipeline(OpPassManager &pm, const PassTarget &target,
       decompose.inject = options.inject;
       decompose.fp32Matmul = options.fp32Matmul;
       pm.addPass(createGraphDecomposePass(target, decompose));
-      pm.addPass(createGraphShardPass(target, common(GraphShardPassOptions())));
+      GraphShardPassOptions shard = common(GraphShardPassOptions());
+      shard.tensorParallel = options.tensorParallel;
+      pm.addPass(createGraphShardPass(target, shard));
       break;
     }
     case Stage::Fused:
@@ -118,6 +120,10 @@ struct PipelineCLOptions : PassPipelineOptions<PipelineCLOptions> {
       *this, "fp32-matmul",
       llvm::cl::desc("How f32 matrix ops compute: ieee, tf32, bf16, bf16x3"),
       llvm::cl::init("ieee")};
+  Option<int64_t> tensorParallel{
+      *this, "tensor-parallel",
+      llvm::cl::desc("Chips of a tensor-parallel group (1: none)"),
+      llvm::cl::init(1)};
 };
 } // namespace
 
@@ -145,6 +151,7 @@ void dfa::registerPipelines() {
         options.remarks = o.remarks;
         options.inject = o.inject;
         options.fp32Matmul = o.fp32Matmul;
+        options.tensorParallel = o.tensorParallel;
         if (o.target.empty())
           return error("dfa-pipeline: name the target: target=NAME");
         // Parsed once here and handed to every pass.

@@ -500,3 +500,19 @@ LogicalResult dfa::ref::evalOp<RelayoutOp>(RelayoutOp op, Evaluator &ev) {
   ev.set(op.getOutput(), ev.get(op.getInput()));
   return success();
 }
+
+// A collective's value needs every chip's operand; a tensor-parallel module
+// is one chip's program and holds only its own.
+template <>
+LogicalResult dfa::ref::evalOp<AllReduceOp>(AllReduceOp op, Evaluator &) {
+  return op.emitOpError("has no reference value: the program is one chip's of ")
+         << op.getChips()
+         << " (tensor parallelism); simulate its time only (--time-only)";
+}
+
+template <>
+LogicalResult dfa::ref::evalOp<AllGatherOp>(AllGatherOp op, Evaluator &) {
+  return op.emitOpError("has no reference value: the program is one chip's of ")
+         << op.getChips()
+         << " (tensor parallelism); simulate its time only (--time-only)";
+}

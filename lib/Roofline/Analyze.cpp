@@ -157,6 +157,22 @@ void Analyzer::addCompute(sched::ComputeOp c) {
   buffers.append(c.getOutputs().begin(), c.getOutputs().end());
   for (auto [v, bytes] : llvm::zip(buffers, moved))
     addBytes(k, cast<sched::BufferType>(v.getType()).getMemory(), bytes);
+  // A collective's roof is the chip-to-chip links: the bytes each chip
+  // sends over them (finishRoofs gives the level its bandwidth).
+  if (std::optional<graph::CollectiveOf> coll =
+          graph::collectiveOf(c.getBody().front());
+      coll && t.chipToChip) {
+    target::Collective work;
+    work.kind = coll->gather ? target::Collective::AllGather
+                             : target::Collective::AllReduce;
+    work.bytes = double(coll->bytes);
+    work.chips = coll->chips;
+    addBytes(k, t.chipToChip->kind, target::collectiveLinkBytes(work));
+    // The ring's steps each wait a link latency: time beyond the roof
+    // that classify() names as such.
+    k.modelComputeSeconds += double(target::collectiveSteps(work)) *
+                             t.chipToChip->latencyNs.value * 1e-9;
+  }
   if (auto cc = c->getAttrOfType<IntegerAttr>("compute_cycles")) {
     k.modelComputeSeconds += double(cc.getInt()) * cycle;
     k.computeCycles += cc.getInt();
@@ -192,6 +208,8 @@ void Analyzer::finishRoofs(KernelRoof &k) {
   for (LevelTraffic &l : k.levels) {
     if (const target::MemoryLevel *m = t.level(l.level))
       l.bandwidth = target::bandwidthOf(*m, k.units);
+    else if (t.chipToChip && l.level == t.chipToChip->kind)
+      l.bandwidth = target::collectiveBandwidth(t);
     k.boundSeconds = std::max(k.boundSeconds, l.seconds());
   }
   // Levels in the order of the description (outermost first).
@@ -302,7 +320,8 @@ void Analyzer::classify(KernelRoof &k) const {
         0.0, k.waits.dma - std::max(0.0, k.boundSeconds - computing));
     std::pair<double, const char *> why[] = {
         {k.waits.launch, pipeline ? "fabric fill" : "launch overhead"},
-        {k.waits.bubbles, "pipeline bubbles"},
+        {k.waits.bubbles, k.kind == "collective" ? "link latency"
+                                                  : "pipeline bubbles"},
         {dma, "DMA waits"},
         {k.waits.deps, "dependency waits"},
         {k.waits.contention, "contention"}};

@@ -279,6 +279,31 @@ std::optional<TransferPath> dfa::target::hostPath(const Target &t) {
   return p;
 }
 
+int64_t dfa::target::collectiveSteps(const Collective &c) {
+  int64_t n = std::max<int64_t>(1, c.chips);
+  return (c.kind == Collective::AllReduce ? 2 : 1) * (n - 1);
+}
+
+double dfa::target::collectiveLinkBytes(const Collective &c) {
+  return double(collectiveSteps(c)) * c.bytes /
+         double(std::max<int64_t>(1, c.chips));
+}
+
+double dfa::target::collectiveBandwidth(const Target &t) {
+  if (!t.chipToChip)
+    return 0;
+  return std::max(1.0, t.chipToChip->links.value) *
+         t.chipToChip->bandwidthBytesPerS.value;
+}
+
+double dfa::target::collectiveSeconds(const Target &t, const Collective &c) {
+  double bw = collectiveBandwidth(t);
+  if (c.chips < 2 || bw <= 0)
+    return 0;
+  return double(collectiveSteps(c)) * t.chipToChip->latencyNs.value * 1e-9 +
+         collectiveLinkBytes(c) / bw;
+}
+
 double dfa::target::transferSeconds(const Target &t, const TransferPath &path,
                                     double bytes) {
   double s = ((path.dma ? t.dmaSetupNs.value : 0) + path.latencyNs) * 1e-9;

@@ -806,7 +806,8 @@ double Target::chipWeightBudget() const {
   return 0.9 * activationLevel().capacityBytes.value;
 }
 
-CacheHome dfa::target::cacheHome(const Target &t, double weightBytes) {
+CacheHome dfa::target::cacheHome(const Target &t, double weightBytes,
+                                 int64_t tensorParallel) {
   CacheHome h;
   h.level = &t.outerLevel();
   double capacity = h.level->capacityBytes.value;
@@ -827,6 +828,11 @@ CacheHome dfa::target::cacheHome(const Target &t, double weightBytes) {
     h.spill = "host";
     h.spillBandwidth = t.host->bandwidthBytesPerS.value;
   }
+  // A tensor-parallel group holds the weights (split among its chips, the
+  // few small replicated ones counted once) and the cache (split by heads)
+  // in all its chips' memories.
+  if (t.caps.placement == Placement::Shared)
+    h.chips = std::max<int64_t>(1, tensorParallel);
   h.capacityBytes =
       std::max(0.0, capacity * double(h.chips) - (weightsHere ? weightBytes : 0));
   return h;

@@ -113,6 +113,10 @@ struct Fuser {
   std::string refuse(Group &g, Operation *op, OpClass c, Value via) {
     if (g.sealed)
       return "sealed";
+    // A collective runs on the links and the copy engines as a kernel of
+    // its own (as NCCL's and XLA's do): nothing joins it, nor it anything.
+    if (c == OpClass::Collective)
+      return "collective";
     bool relayout = movesMinorDim(op) && t.caps.relayoutMinorDim;
     if (relayout)
       return "relayout";
@@ -173,7 +177,8 @@ struct Fuser {
   void startGroup(Operation *op, OpClass c) {
     Group g;
     g.kind = c;
-    g.sealed = movesMinorDim(op) && t.caps.relayoutMinorDim;
+    g.sealed = (movesMinorDim(op) && t.caps.relayoutMinorDim) ||
+               c == OpClass::Collective;
     g.anchors = isAnchor(c) ? 1 : 0;
     g.ops.push_back(op);
     account(g, op);

@@ -11,7 +11,11 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Sharding.h"
+
 #include "dfa/Transforms/TargetModel.h"
+
+#include "dfa/Target/Cost.h"
 
 #include "dfa/Transforms/Passes.h"
 
@@ -99,6 +103,22 @@ struct GraphShardPass : dfa::impl::GraphShardPassBase<GraphShardPass>,
     const target::Target *t = passTarget(module, targetName, targetDirs);
     if (!t)
       return signalPassFailure();
+    if (tensorParallel > 1) {
+      int64_t collectives = 0, partitioned = 0;
+      if (failed(checkTensorParallel(module, *t)) ||
+          failed(partitionTensorParallel(module, *t, tensorParallel, remarks,
+                                         collectives, partitioned)))
+        return signalPassFailure();
+      numCollectives += collectives;
+      numPartitioned += partitioned;
+      return;
+    }
+    if (tensorParallel < 1) {
+      emitError(module.getLoc())
+          << "tensor-parallel must be at least 1, not "
+          << int64_t(tensorParallel);
+      return signalPassFailure();
+    }
     double budget = t->chipWeightBudget();
     if (budget <= 0)
       return;
@@ -111,6 +131,31 @@ struct GraphShardPass : dfa::impl::GraphShardPassBase<GraphShardPass>,
     for (Operation *op : layers)
       shard(*t, op, budget);
     slices.clear();
+  }
+
+  /// A tensor-parallel group needs chips that share nothing but links:
+  /// kernels that hold a whole chip each (shared placement) and a
+  /// chip-to-chip link to reduce over, and no more chips than connect.
+  LogicalResult checkTensorParallel(ModuleOp module, const target::Target &t) {
+    if (t.caps.placement != target::Placement::Shared)
+      return emitError(module.getLoc())
+             << "tensor parallelism needs a target whose kernels share each "
+                "chip (compiler.placement 'shared'); "
+             << t.name << " places them '" << target::name(t.caps.placement)
+             << "'";
+    if (!t.chipToChip || target::collectiveBandwidth(t) <= 0)
+      return emitError(module.getLoc())
+             << "tensor parallelism needs chip-to-chip links: " << t.name
+             << " has no network.chip_to_chip";
+    std::optional<double> most = t.limit("chips_max");
+    if (!most)
+      most = t.limit("pod_chips");
+    if (most && double(tensorParallel) > *most)
+      return emitError(module.getLoc())
+             << "tensor parallelism over " << int64_t(tensorParallel)
+             << " chips: at most "
+             << int64_t(*most) << " " << t.name << " chips connect";
+    return success();
   }
 
   /// Row slices made so far: (weight, first row, rows) -> the slice. A

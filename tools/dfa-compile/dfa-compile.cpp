@@ -54,6 +54,7 @@ int main(int argc, char **argv) {
                  "Targets to compile for: NAME[,NAME...] (a name, or a description file: .json or a SCALE-Sim .cfg) or all");
   dfa::driver::addInjectOption(app, o.inject);
   dfa::driver::addFp32MatmulOption(app, o.fp32Matmul);
+  dfa::driver::addTensorParallelOption(app, o.tensorParallel);
   app.add_option("--dump-dir", o.dumpDir,
                  "Write the IR after every stage to DIR/<target>/NN-<stage>.mlir");
   app.add_option("--compile-from", o.compileFrom,

@@ -95,6 +95,7 @@ int main(int argc, char **argv) {
       ->check(CLI::PositiveNumber);
   dfa::driver::addInjectOption(app, o.inject);
   dfa::driver::addFp32MatmulOption(app, o.fp32Matmul);
+  dfa::driver::addTensorParallelOption(app, o.tensorParallel);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError &e) {

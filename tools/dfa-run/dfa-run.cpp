@@ -32,6 +32,7 @@ int main(int argc, char **argv) {
                "Import shapes only, no weight data (implies --time-only)");
   dfa::driver::addInjectOption(app, o.inject);
   dfa::driver::addFp32MatmulOption(app, o.fp32Matmul);
+  dfa::driver::addTensorParallelOption(app, o.tensorParallel);
   app.add_option("--inputs", o.inputs,
                  "Input tensors (.pb or .npy), one per model input")
       ->take_all();

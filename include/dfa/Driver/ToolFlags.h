@@ -158,6 +158,17 @@ inline void addFp32MatmulOption(CLI::App &app, std::string &mode) {
       ->check(CLI::IsMember({"ieee", "tf32", "bf16", "bf16x3"}));
 }
 
+/// --tensor-parallel N: the chips of a tensor-parallel group (graph-shard).
+inline void addTensorParallelOption(CLI::App &app, int64_t &chips) {
+  app.add_option("--tensor-parallel", chips,
+                 "Split the model over N chips of the target as tensor "
+                 "parallelism (Megatron-style column- and row-parallel "
+                 "products, attention heads, KV cache; all-reduces over the "
+                 "chip-to-chip links): the schedule is one chip's program "
+                 "(time only; default 1, none)")
+      ->check(CLI::Range(int64_t(1), int64_t(1) << 20));
+}
+
 } // namespace dfa::driver
 
 #endif // DFA_DRIVER_TOOLFLAGS_H

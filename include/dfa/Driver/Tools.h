@@ -64,6 +64,9 @@ struct CompileOptions {
   std::string inject;
   /// How f32 matrix ops compute (`--fp32-matmul`: ieee, tf32, bf16, bf16x3).
   std::string fp32Matmul = "ieee";
+  /// Chips of a tensor-parallel group (`--tensor-parallel`; 1: none): the
+  /// schedule is one chip's program of that many (graph-shard).
+  int64_t tensorParallel = 1;
   /// MLIR's pass-manager, timing, IR-printing and context options
   /// (`--mlir-*`), as given (parseMlirOptions).
   std::vector<std::string> mlirOptions;
@@ -102,6 +105,7 @@ struct RunOptions {
   std::vector<std::string> overrides;
   std::string inject;
   std::string fp32Matmul = "ieee";
+  int64_t tensorParallel = 1;
   std::string trace;
   bool timeOnly = false;
   /// `--requests FILE`: replay a JSONL stream of requests through a compile
@@ -141,6 +145,7 @@ struct RooflineOptions {
   std::vector<std::string> expand;
   std::string inject;
   std::string fp32Matmul = "ieee";
+  int64_t tensorParallel = 1;
   /// LLM mode (`--llm`): the phases to sweep, "prefill" and/or "decode",
   /// at every batch and context.
   std::vector<std::string> llm;

@@ -38,6 +38,8 @@ struct PipelineOptions {
   std::string inject;
   /// How f32 matrix ops compute (graph::Fp32Matmul's names).
   std::string fp32Matmul = "ieee";
+  /// Chips of a tensor-parallel group (graph-shard's `tensor-parallel`).
+  int64_t tensorParallel = 1;
 };
 
 /// The last pass of one stage, as added to a pass manager.

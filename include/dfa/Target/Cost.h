@@ -152,6 +152,30 @@ inline double streamEnd(double depEnd, double seconds, int64_t rows) {
   return depEnd + seconds / double(std::max<int64_t>(1, rows));
 }
 
+/// A collective among the chips of a tensor-parallel group (graph-shard's
+/// `graph.all_reduce` and `graph.all_gather`), run as a ring over the
+/// chip-to-chip links: each of its steps sends one chip's 1/N of the tensor
+/// to the next chip while receiving from the previous one.
+struct Collective {
+  enum Kind { AllReduce, AllGather } kind = AllReduce;
+  /// Bytes of the tensor each chip holds afterwards (an all-gather's
+  /// gathered result).
+  double bytes = 0;
+  int64_t chips = 1;
+};
+/// The ring's steps: 2(N-1) for an all-reduce (a reduce-scatter, then an
+/// all-gather of the reduced slices), N-1 for an all-gather.
+int64_t collectiveSteps(const Collective &c);
+/// Bytes each chip sends (and receives): a 1/N slice per step.
+double collectiveLinkBytes(const Collective &c);
+/// The bandwidth a chip sends at: all of its links (`network.chip_to_chip`
+/// `links` times `bandwidth_bytes_per_s`, one direction), as NCCL's rings
+/// spread over every NVLink and XLA's over every ICI port; 0 without a
+/// chip-to-chip link.
+double collectiveBandwidth(const Target &t);
+/// Seconds a collective takes: each step pays the link's latency, and the
+/// link bytes go at collectiveBandwidth.
+double collectiveSeconds(const Target &t, const Collective &c);
 /// Cycles of the target's clock, at least 1.
 int64_t toCycles(const Target &t, double seconds);
 

@@ -281,7 +281,8 @@ struct Target {
 struct CacheHome {
   const MemoryLevel *level = nullptr;
   /// Chips the deployment has: under chip partition those the weights
-  /// fill at Target::chipWeightBudget, else 1.
+  /// fill at Target::chipWeightBudget; a tensor-parallel group's chips
+  /// (which split the weights and the cache's heads among them); else 1.
   int64_t chips = 1;
   /// Bytes of `level` over those chips left for the cache.
   double capacityBytes = 0;
@@ -291,7 +292,8 @@ struct CacheHome {
   std::string spill;
   double spillBandwidth = 0, chipBytes = 0;
 };
-CacheHome cacheHome(const Target &t, double weightBytes);
+CacheHome cacheHome(const Target &t, double weightBytes,
+                    int64_t tensorParallel = 1);
 
 /// The `compute.peak_flops` / `peak_flops_vector` key of an element type
 /// name: as it is ("bf16", "f32"), or as MLIR prints it: every "f8E..."

@@ -121,6 +121,30 @@ def GraphShardPass : Pass<"graph-shard", "::mlir::ModuleOp"> {
     chip-to-chip links. Other targets, weights that fit, and weights stored
     zstd-compressed (a frame is read whole) are left as they are.
 
+    With `tensor-parallel` N > 1 (a deployment's choice: `--tensor-parallel`
+    of the tools), on a target whose kernels share the chip and that has
+    chip-to-chip links, the module becomes the program each of N chips runs
+    (SPMD, as GSPMD and Megatron-LM partition a model): a matmul with a
+    weight and a replicated input takes its chip's columns of the weight
+    (column-parallel), one whose input is split along K its rows
+    (row-parallel, a partial result); the splits flow through pointwise ops,
+    views, softmax, reductions over other dims, attention and
+    concatenations (a transformer's heads and MLP columns), and where a rule
+    needs a whole value a `graph.all_gather` or `graph.all_reduce` is
+    inserted (two all-reduces a transformer layer). Types become the chip's
+    local shapes; a graph input every reader slices the same way becomes
+    that slice (each chip holds its heads of a KV cache). The program's
+    weights hold no data (their values are not simulated; time only).
+
+    ```mlir
+    %h = graph.matmul %x, %w1 : (tensor<8x1024xf16>, tensor<1024x4096xf16>) -> tensor<8x4096xf16>
+    %y = graph.matmul (graph.gelu %h), %w2 : ... -> tensor<8x1024xf16>
+    // becomes, with tensor-parallel=4
+    %h = graph.matmul %x, %w1p : (tensor<8x1024xf16>, tensor<1024x1024xf16>) -> tensor<8x1024xf16>
+    %p = graph.matmul (graph.gelu %h), %w2p : (tensor<8x1024xf16>, tensor<1024x1024xf16>) -> tensor<8x1024xf16>
+    %y = graph.all_reduce %p {chips = 4} : tensor<8x1024xf16>
+    ```
+
     ```mlir
     %y = graph.matmul %x, %w : (tensor<8x4096xf16>, tensor<4096x32768xf16>) -> ...
     // becomes, on chips of 220 MiB
@@ -137,9 +161,16 @@ def GraphShardPass : Pass<"graph-shard", "::mlir::ModuleOp"> {
                "Extra directories of target descriptions">,
     Option<"remarks", "remarks", "bool", /*default=*/"false",
            "Emit a remark for every layer split">,
+    Option<"tensorParallel", "tensor-parallel", "int64_t", /*default=*/"1",
+           "Chips of a tensor-parallel group: the module becomes one chip's "
+           "program (1: none)">,
   ];
   let statistics = [
     Statistic<"numSharded", "sharded", "Number of layers split across chips">,
+    Statistic<"numPartitioned", "partitioned",
+              "Ops split among the chips of a tensor-parallel group">,
+    Statistic<"numCollectives", "collectives",
+              "All-reduces and all-gathers inserted">,
   ];
 }
 

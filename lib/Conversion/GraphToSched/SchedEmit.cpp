@@ -802,6 +802,23 @@ sched::ComputeOp Lowering::buildCompute(KernelOp k, const KernelPlan &p,
 void Lowering::timeKernel(KernelOp k, const KernelPlan &p,
                           sched::ComputeOp compute,
                           const target::MemoryLevel &src, double fraction) {
+  // A collective goes at the links' pace (one cost function for it).
+  if (std::optional<graph::CollectiveOf> c =
+          graph::collectiveOf(compute.getBody().front())) {
+    target::Collective work;
+    work.kind = c->gather ? target::Collective::AllGather
+                          : target::Collective::AllReduce;
+    work.bytes = double(c->bytes);
+    work.chips = c->chips;
+    double link = target::collectiveLinkBytes(work) /
+                  std::max(1.0, target::collectiveBandwidth(t));
+    compute->setAttr("compute_cycles", b.getI64IntegerAttr(0));
+    compute->setAttr("memory_cycles",
+                     b.getI64IntegerAttr(target::toCycles(t, link)));
+    timeCompute(compute, target::collectiveSeconds(t, work) +
+                             target::kernelOverheadSeconds(t, false, 1));
+    return;
+  }
   // FLOPs (with padding) against the units used, bytes against the memory
   // the operands come from.
   target::Work w;
@@ -885,8 +902,11 @@ LogicalResult Lowering::emitKernel(KernelOp k, const KernelPlan &p,
         return inPlace[j];
     return std::nullopt;
   };
-  bool stage = staging && fitsStaged(k, p, inPlace);
-  if (staging && !stage) {
+  // A collective moves its operand between the chips' outer memories (a
+  // DMA over the links, as NCCL's and XLA's do): it is never staged.
+  bool collective = k.getKindEnum() == KernelKind::Collective;
+  bool stage = staging && !collective && fitsStaged(k, p, inPlace);
+  if (staging && !stage && !collective) {
     // Chunks copy every operand through the scratchpad: the cache too,
     // as a chunked kernel did before (no append in place then).
     if (std::optional<ChunkChoice> c = chooseChunks(k, p))

@@ -314,3 +314,41 @@ TEST_CASE("element types as MLIR prints them find their peak",
   CHECK(t.peak("i8") == 3e15);
   CHECK(t.peak("f32") == 8e12);
 }
+
+TEST_CASE("collectives are rings over every chip-to-chip link",
+          "[target][cost][collective]") {
+  // No `links` given: one link of 10 GB/s, 700 ns.
+  Target t = machine("cpu");
+  CHECK(collectiveBandwidth(t) == Approx(1e10));
+  Collective reduce{Collective::AllReduce, 8e6, 4};
+  // Reduce-scatter then all-gather: 2 x 3 steps, each sending a quarter.
+  CHECK(collectiveSteps(reduce) == 6);
+  CHECK(collectiveLinkBytes(reduce) == Approx(6 * 2e6));
+  CHECK(collectiveSeconds(t, reduce) == Approx(6 * 700e-9 + 12e6 / 1e10));
+  Collective gather{Collective::AllGather, 8e6, 4};
+  CHECK(collectiveSteps(gather) == 3);
+  CHECK(collectiveSeconds(t, gather) == Approx(3 * 700e-9 + 6e6 / 1e10));
+  // One chip has nothing to exchange.
+  CHECK(collectiveSeconds(t, Collective{Collective::AllReduce, 8e6, 1}) == 0);
+  // A large all-reduce's bus bandwidth (2 (N-1)/N bytes over the time)
+  // tends to the links' total; the shipped H100's is 18 x 25 GB/s.
+  Target many = parsed("m.json", [] {
+    std::string text =
+        "{\"schema\": \"dfa.target/1\", \"name\": \"m\", \"family\": \"cpu\", "
+        "\"clock_hz\": " + num(1e9) +
+        ", \"compute\": {\"unit_name\": \"core\", \"units\": " + num(8) +
+        ", \"peak_flops\": {\"f32\": " + num(8e12) + "}},"
+        " \"memory\": [{\"name\": \"far\", \"kind\": \"dram\", \"scope\": "
+        "\"chip\", \"managed\": \"software\", \"capacity_bytes\": " + num(1e9) +
+        ", \"bandwidth_bytes_per_s\": " + num(1e11) + ", \"latency_ns\": " +
+        num(500) + "}], \"network\": {\"chip_to_chip\": {\"kind\": \"nvlink\", "
+        "\"links\": " + num(18) + ", \"bandwidth_bytes_per_s\": " + num(25e9) +
+        ", \"latency_ns\": " + num(1000) + "}}, \"overheads\": {\"launch_ns\": " +
+        num(0) + ", \"dma_setup_ns\": " + num(0) + ", \"sync_ns\": " + num(0) + "}}";
+    return text;
+  }());
+  CHECK(collectiveBandwidth(many) == Approx(450e9));
+  Collective big{Collective::AllReduce, 8e9, 8};
+  double busBandwidth = 2.0 * 7 / 8 * 8e9 / collectiveSeconds(many, big);
+  CHECK(busBandwidth == Approx(450e9).epsilon(0.001));
+}

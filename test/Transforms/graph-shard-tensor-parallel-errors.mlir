@@ -1,0 +1,37 @@
+// Tensor parallelism needs chips whose kernels share each chip and links
+// between them, and no more chips than connect; each refusal names why.
+// RUN: %with_test_targets dfa-opt %s -split-input-file -verify-diagnostics -graph-shard="tensor-parallel=8"
+// RUN: %with_test_targets not dfa-opt %s -split-input-file -graph-shard="tensor-parallel=0" 2>&1 | FileCheck %s --check-prefix=ZERO
+// RUN: %with_test_targets not dfa-opt %s -split-input-file -graph-shard="tensor-parallel=512" 2>&1 | FileCheck %s --check-prefix=POD
+
+// ZERO: tensor-parallel must be at least 1, not 0
+// POD: tensor parallelism over 512 chips: at most 256 test-tpu-v5e chips connect
+
+// The LPU partitions a model over chips by itself (chip partition).
+// expected-error @+1 {{tensor parallelism needs a target whose kernels share each chip (compiler.placement 'shared'); test-lpu places them 'chip-partition'}}
+module attributes {graph.target = "test-lpu"} {
+func.func @main(%x: tensor<8x64xf32>) -> tensor<8x64xf32> {
+  %0 = graph.relu %x : tensor<8x64xf32>
+  return %0 : tensor<8x64xf32>
+}
+}
+
+// -----
+
+// The wafer is one chip of PE rectangles (spatial placement).
+// expected-error @+1 {{tensor parallelism needs a target whose kernels share each chip (compiler.placement 'shared'); test-wse places them 'spatial'}}
+module attributes {graph.target = "test-wse"} {
+func.func @main(%x: tensor<8x64xf32>) -> tensor<8x64xf32> {
+  %0 = graph.relu %x : tensor<8x64xf32>
+  return %0 : tensor<8x64xf32>
+}
+}
+
+// -----
+
+module attributes {graph.target = "test-tpu-v5e"} {
+func.func @main(%x: tensor<8x64xf32>) -> tensor<8x64xf32> {
+  %0 = graph.relu %x : tensor<8x64xf32>
+  return %0 : tensor<8x64xf32>
+}
+}
