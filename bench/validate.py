@@ -210,8 +210,9 @@ def decode_rows(bin_dir, work):
 
 
 def llm_rows(bin_dir, work):
-    """Published end-to-end LLM serving throughputs on one GPU, with their
-    deployment (model, precision, GPUs, batch, prompt and output tokens):
+    """Published end-to-end LLM serving throughputs on GPUs, with their
+    deployment (model, precision, GPUs, batch, prompt and output tokens; a
+    deployment over several GPUs runs with --tensor-parallel):
     `dfa-roofline --llm` times the prefill of the batch's prompts (the first
     output token) and decode steps at contexts spanning the rest of the
     generation, summed over every step by the trapezoid rule; output
@@ -221,27 +222,39 @@ def llm_rows(bin_dir, work):
     layers (--gemm-dtype f8: weights and products in float8 e4m3, the rest
     and the KV cache in f16)."""
     rows = []
+    llama3_8b = ["--layers", "32", "--d-model", "4096", "--heads", "32", "--kv-heads", "8",
+                 "--ffn", "14336", "--swiglu"]
+    llama_70b = ["--layers", "80", "--d-model", "8192", "--heads", "64", "--kv-heads", "8",
+                 "--ffn", "28672", "--swiglu"]
+    azure70 = ("Azure ND H200 v5, TensorRT-LLM, FP8, world size 8 (the guide's config: "
+               "tp_sizes [8]): %s tok/s (reference/perf.md 5, row 4)")
+    # (target, what, model shape, tensor-parallel chips, batch, prompt and
+    # output tokens, the published output tokens/s, its source)
     specs = [
-        ("gpu-h200", "Llama-3-8B, FP8, 1 GPU, batch 64, 128 in / 8 out",
-         ["--layers", "32", "--d-model", "4096", "--heads", "32", "--kv-heads", "8",
-          "--ffn", "14336", "--swiglu"], 64, 128, 8, 2757.54,
+        ("gpu-h200", "Llama-3-8B, FP8, 1 GPU, batch 64, 128 in / 8 out", llama3_8b, 1,
+         64, 128, 8, 2757.54,
          "Azure ND H200 v5, TensorRT-LLM, FP8, TP 1 (the guide's config): 2,757.5 tok/s (reference/perf.md 5, row 4)"),
-        ("gpu-h200", "Llama-2-70B, FP8, 1 GPU, batch 512, 128 in / 128 out",
-         ["--layers", "80", "--d-model", "8192", "--heads", "64", "--kv-heads", "8",
-          "--ffn", "28672", "--swiglu"], 512, 128, 128, 3014.0,
+        ("gpu-h200", "Llama-2-70B, FP8, 1 GPU, batch 512, 128 in / 128 out", llama_70b, 1,
+         512, 128, 128, 3014.0,
          "TensorRT-LLM v0.5.0 on H200, FP8, TP 1: 3,014 tok/s (reference/perf.md 5, row 5)"),
-    ]
-    for target, name, shape, batch, prompt, out, ref, source in specs:
+    ] + [("gpu-h200", "Llama-3-70B, FP8, 8 GPUs (TP 8), batch %d, 128 in / 8 out" % b,
+          llama_70b, 8, b, 128, 8, ref, azure70 % ("{:,}".format(ref)))
+         for b, ref in [(16, 647.78), (32, 861.77), (64, 1145.14)]]
+    made = set()
+    for target, name, shape, tp, batch, prompt, out, ref, source in specs:
         path = os.path.join(work, "llm-%s.onnx" % name.split(",")[0])
-        subprocess.run([sys.executable, os.path.join(HERE, "make_transformer.py"), path,
-                        "--kv-cache", "--dtype", "f16", "--gemm-dtype", "f8", "--no-data"]
-                       + shape, check=True, capture_output=True)
+        if path not in made:
+            made.add(path)
+            subprocess.run([sys.executable, os.path.join(HERE, "make_transformer.py"), path,
+                            "--kv-cache", "--dtype", "f16", "--gemm-dtype", "f8", "--no-data"]
+                           + shape, check=True, capture_output=True)
         # Decode steps run at contexts prompt .. prompt + out - 2: sampled at
         # both ends and the middle.
         last = prompt + out - 2
         contexts = sorted({prompt, (prompt + last) // 2, last})
         rep = json.loads(run(bin_dir, [
             "dfa-roofline", path, "--target", target, "--llm", "prefill,decode",
+            "--tensor-parallel", str(tp),
             "--batch", str(batch), "--context", ",".join(map(str, contexts)), "--json"]))
         points = rep["llm"]["targets"][0]["points"]
         prefill = [p["seconds"] for p in points if p["phase"] == "prefill" and p["context"] == prompt]
@@ -255,6 +268,43 @@ def llm_rows(bin_dir, work):
         rows.append(("%s %s (output tokens/s)" % (target, name),
                      batch * out / (prefill[0] + steps), ref, source))
     return rows
+
+
+# NCCL all-reduce bus bandwidth on Azure ND H200 v5 (8 GPUs over NVSwitch,
+# the NVLS algorithm, in place), GB/s by message size in bytes
+# (`Azure/AI-benchmarking-guide`, Azure_Results/ND_H200_v5_results.md,
+# "NCCL Bandwidth"; reference/perf.md 5, row 4).
+NCCL_H200_ALLREDUCE = [(1024, 0.06), (65536, 3.72), (1 << 20, 52.96),
+                       (16 << 20, 240.41), (128 << 20, 412.45),
+                       (1 << 30, 467.58), (8 << 30, 479.98)]
+
+
+def collective_rows(bin_dir, work):
+    """One all-reduce over 8 gpu-h200 chips per message size, timed by
+    dfa-roofline --analytic (the cost model's collective kernel, less the
+    description's per-kernel launch estimate: nccl-tests times operations
+    queued back to back), as the bus bandwidth nccl-tests reports:
+    2 (N-1)/N x bytes / seconds."""
+    out = ["| message | nccl-tests bus bandwidth | dfa | error |", "|---|---|---|---|"]
+    errors = []
+    for size, measured in NCCL_H200_ALLREDUCE:
+        path = os.path.join(work, "allreduce-%d.mlir" % size)
+        n = size // 2
+        with open(path, "w") as f:
+            f.write('func.func @main(%%x: tensor<%dxf16> {graph.name = "x"}) -> tensor<%dxf16> {\n'
+                    '  %%y = graph.all_reduce %%x {chips = 8 : i64} : tensor<%dxf16>\n'
+                    '  return %%y : tensor<%dxf16>\n}\n' % (n, n, n, n))
+        rep = json.loads(run(bin_dir, ["dfa-roofline", path, "--target", "gpu-h200",
+                                       "--analytic", "--json"]))
+        k = [k for k in rep["targets"][0]["kernels"] if k["kind"] == "collective"][0]
+        seconds = k["seconds"] - k["waits"]["launch"]
+        got = 2 * 7 / 8 * size / seconds / 1e9
+        err = (got - measured) / measured * 100
+        errors.append(abs(err))
+        label = ("%d GiB" % (size >> 30) if size >= 1 << 30 else
+                 "%d MiB" % (size >> 20) if size >= 1 << 20 else "%d KiB" % (size >> 10))
+        out.append("| %s | %.2f GB/s | %.2f GB/s | %+.1f%% |" % (label, measured, got, err))
+    return "\n".join(out)
 
 
 def attributed_seconds(sim, copies):
@@ -377,11 +427,14 @@ def main():
     print(gemm)
     labels, labels_ok = label_rows(bin_dir, work)
     print(labels)
+    collectives = collective_rows(bin_dir, work)
+    print(collectives)
     if "--write" in sys.argv:
         doc = sys.argv[sys.argv.index("--write") + 1]
         replace_block(doc, "validate.py", text)
         replace_block(doc, "gemm_validate.py", gemm)
         replace_block(doc, "labels", labels)
+        replace_block(doc, "collectives", collectives)
     if not labels_ok:
         print("validate.py: some roofline labels disagree with the simulator's "
               "kernel times (docs/validation.md, 'Roofline labels')", file=sys.stderr)

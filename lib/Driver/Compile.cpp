@@ -452,6 +452,15 @@ int dfa::driver::compileMain(const CompileOptions &opts) {
     printer.error("--compile-from=" + opts.compileFrom + " must come before --emit=" + emit);
     return exitCode(Status::Usage);
   }
+  // graph-shard partitions in the decomposed stage: a later stage is
+  // already one chip's program or the whole model's.
+  if (opts.tensorParallel > 1 && from >= int(Stage::Decomposed)) {
+    printer.error("--tensor-parallel partitions the model in the decomposed "
+                  "stage (graph-shard); --compile-from=" + opts.compileFrom +
+                  " starts after it: its input was partitioned, or not, "
+                  "when it was compiled");
+    return exitCode(Status::Usage);
+  }
   ONNXImportOptions importOpts;
   Status s = buildImportOptions(opts.model, {}, {}, importOpts, printer);
   if (s != Status::Ok)

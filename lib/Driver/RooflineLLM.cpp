@@ -156,6 +156,18 @@ double weightBytesOf(ModuleOp m) {
   return bytes;
 }
 
+/// Bytes of the graph inputs named `names` (the KV cache) in `m`'s main.
+double inputBytesOf(ModuleOp m, llvm::ArrayRef<std::string> names) {
+  double bytes = 0;
+  m.walk([&](func::FuncOp f) {
+    for (BlockArgument a : f.getArguments())
+      if (auto n = f.getArgAttrOfType<StringAttr>(a.getArgNumber(), graph::kNameAttr))
+        if (llvm::is_contained(names, n.getValue().str()))
+          bytes += double(graph::tensorBytes(a.getType()));
+  });
+  return bytes;
+}
+
 /// The cache's size and home at one point of the sweep.
 void placeCache(const roofline::LLMSweep &s, const roofline::LLMTarget &t,
                 roofline::LLMPoint &p) {
@@ -349,8 +361,25 @@ int dfa::driver::llmMain(const RooflineOptions &opts) {
               homesKnown = true;
               sweep.weightBytes = weightBytesOf(*r.module);
               for (auto [i, t] : llvm::enumerate(targets)) {
-                target::CacheHome h = target::cacheHome(t, sweep.weightBytes,
-                                                         opts.tensorParallel);
+                // Under tensor parallelism a chip holds its program's
+                // weights and its part of the cache: both read from the
+                // partitioned module (the replicated weights, an
+                // embedding, on every chip; KV heads fewer than the chips
+                // leave the cache whole on each).
+                double chipWeights = sweep.weightBytes, cacheShards = 1;
+                if (opts.tensorParallel > 1) {
+                  OwningOpRef<ModuleOp> part =
+                      cast<ModuleOp>((*r.module)->clone());
+                  if (runPipeline(*part, t, 0, int(Stage::Decomposed), co,
+                                  printer) == Status::Ok) {
+                    chipWeights = weightBytesOf(*part);
+                    double mine = inputBytesOf(*part, sweep.kv.inputs);
+                    if (mine > 0)
+                      cacheShards = inputBytesOf(*r.module, sweep.kv.inputs) / mine;
+                  }
+                }
+                target::CacheHome h = target::cacheHome(
+                    t, chipWeights, opts.tensorParallel, cacheShards);
                 roofline::LLMTarget &lt = sweep.targets[i];
                 lt.cacheLevel = h.level->name;
                 lt.chips = h.chips;

@@ -621,13 +621,6 @@ int dfa::driver::runMain(const RunOptions &opts) {
                   "not measured)");
     return exitCode(Status::Usage);
   }
-  if (opts.tensorParallel > 1 &&
-      (opts.target == target::kReferenceTarget || !opts.timeOnly)) {
-    printer.error(
-        "--tensor-parallel compiles one chip's program of a compiled target "
-        "(its weights hold no data): give a --target and --time-only");
-    return exitCode(Status::Usage);
-  }
   // A saved schedule runs on the target it was compiled for.
   llvm::StringRef modelPath(opts.model.model);
   if (modelPath.ends_with(".mlir")) {
@@ -635,6 +628,12 @@ int dfa::driver::runMain(const RunOptions &opts) {
     if (parsed.status != Status::Ok)
       return exitCode(parsed.status);
     if (sched::ProgramOp program = findProgram(*parsed.module)) {
+      if (opts.tensorParallel > 1) {
+        printer.error("--tensor-parallel: a saved schedule is already "
+                      "compiled, partitioned or not (its module's "
+                      "graph.tensor_parallel says over how many chips)");
+        return exitCode(Status::Usage);
+      }
       if (opts.repeat > 1) {
         printer.error("--repeat times the CPU reference's evaluation of a "
                       "model; a saved schedule's time is simulated");
@@ -642,6 +641,13 @@ int dfa::driver::runMain(const RunOptions &opts) {
       }
       return runSchedule(program, opts, inputFiles, expectFiles, printer);
     }
+  }
+  if (opts.tensorParallel > 1 &&
+      (opts.target == target::kReferenceTarget || !opts.timeOnly)) {
+    printer.error(
+        "--tensor-parallel compiles one chip's program of a compiled target "
+        "(its weights hold no data): give a --target and --time-only");
+    return exitCode(Status::Usage);
   }
   PreparedRun prepared;
   if (Status s = prepareModelRun(opts, inputFiles, expectFiles, *ctx, printer,

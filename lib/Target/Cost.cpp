@@ -292,7 +292,7 @@ double dfa::target::collectiveLinkBytes(const Collective &c) {
 double dfa::target::collectiveBandwidth(const Target &t) {
   if (!t.chipToChip)
     return 0;
-  return std::max(1.0, t.chipToChip->links.value) *
+  return std::max(1.0, t.chipToChip->collectiveLinks.value) *
          t.chipToChip->bandwidthBytesPerS.value;
 }
 

@@ -166,6 +166,13 @@ std::optional<Link> readLink(Reader &r, const json::Object &o,
     link.latencyNs = *v;
   if (auto v = r.sourced(*l, "links", path + ".links", false))
     link.links = *v;
+  link.collectiveLinks = link.links;
+  if (auto v = r.sourced(*l, "collective_links", path + ".collective_links", false))
+    link.collectiveLinks = *v;
+  if (link.collectiveLinks.value > std::max(1.0, link.links.value))
+    r.fail(path + ".collective_links",
+           "a collective drives at most the chip's " +
+               std::to_string(int64_t(std::max(1.0, link.links.value))) + " links");
   return link;
 }
 /// The layout and limit keys the passes read: required where a property of
@@ -807,7 +814,7 @@ double Target::chipWeightBudget() const {
 }
 
 CacheHome dfa::target::cacheHome(const Target &t, double weightBytes,
-                                 int64_t tensorParallel) {
+                                 int64_t tensorParallel, double cacheShards) {
   CacheHome h;
   h.level = &t.outerLevel();
   double capacity = h.level->capacityBytes.value;
@@ -828,11 +835,14 @@ CacheHome dfa::target::cacheHome(const Target &t, double weightBytes,
     h.spill = "host";
     h.spillBandwidth = t.host->bandwidthBytesPerS.value;
   }
-  // A tensor-parallel group holds the weights (split among its chips, the
-  // few small replicated ones counted once) and the cache (split by heads)
-  // in all its chips' memories.
-  if (t.caps.placement == Placement::Shared)
-    h.chips = std::max<int64_t>(1, tensorParallel);
+  // A tensor-parallel group: each chip holds its weights beside its part
+  // of the cache.
+  if (t.caps.placement == Placement::Shared && tensorParallel > 1) {
+    h.chips = tensorParallel;
+    h.capacityBytes = std::max(0.0, capacity - (weightsHere ? weightBytes : 0)) *
+                      std::max(1.0, cacheShards);
+    return h;
+  }
   h.capacityBytes =
       std::max(0.0, capacity * double(h.chips) - (weightsHere ? weightBytes : 0));
   return h;

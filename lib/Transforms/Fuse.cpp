@@ -219,11 +219,17 @@ struct Fuser {
   /// may join its group (reshapes, expands, and transposes that are not a
   /// relayout here): only then does it leave its producer's group, so it
   /// is never a kernel of its own.
+  /// An anchor that takes a broadcast it reads into its kernel (a
+  /// collective moves whole tensors between chips: it takes none).
+  static bool absorbs(OpClass c) {
+    return isAnchor(c) && c != OpClass::Collective;
+  }
+
   bool readByAnchor(Operation *op) const {
     Value v = op->getResult(0);
     while (v.hasOneUse()) {
       Operation *user = *v.getUsers().begin();
-      if (isAnchor(classify(user)))
+      if (absorbs(classify(user)))
         return true;
       bool relayout = movesMinorDim(user) && t.caps.relayoutMinorDim;
       if (!(isView(user) || isa<TransposeOp>(user)) || relayout ||
@@ -233,7 +239,7 @@ struct Fuser {
     }
     // Several readers: every one an anchor (attention's key and value).
     return !v.use_empty() && llvm::all_of(v.getUsers(), [](Operation *u) {
-      return isAnchor(classify(u));
+      return absorbs(classify(u));
     });
   }
 
@@ -270,7 +276,7 @@ struct Fuser {
     if (policy != FusionPolicy::None && isBroadcast(op) && readByAnchor(op))
       return startBroadcast(op, c);
     place(op, c, remarks);
-    if (isAnchor(c))
+    if (absorbs(c))
       absorbBroadcasts(op);
   }
 

@@ -103,6 +103,13 @@ struct GraphShardPass : dfa::impl::GraphShardPassBase<GraphShardPass>,
     const target::Target *t = passTarget(module, targetName, targetDirs);
     if (!t)
       return signalPassFailure();
+    if (auto done = module->getAttrOfType<IntegerAttr>(kTensorParallelAttr);
+        done && tensorParallel > 1) {
+      emitError(module.getLoc())
+          << "already one chip's program of " << done.getInt()
+          << " (graph.tensor_parallel): partitioned once, when it was compiled";
+      return signalPassFailure();
+    }
     if (tensorParallel > 1) {
       int64_t collectives = 0, partitioned = 0;
       if (failed(checkTensorParallel(module, *t)) ||

@@ -167,8 +167,20 @@ struct Partitioner {
     return it == states.end() ? State::rep() : it->second;
   }
 
+  /// The whole tensor's type: a split value's type is its chip's part.
+  RankedTensorType wholeType(Value v) {
+    State s = stateOf(v);
+    return s.kind == State::Split ? globalType(tensorType(v), s.dim, n)
+                                  : tensorType(v);
+  }
+
+  /// Whether `v` is split along `dim` or its whole size there divides into
+  /// the chips' parts.
   bool divides(Value v, int64_t dim) {
-    auto type = tensorType(v);
+    State s = stateOf(v);
+    if (s.kind == State::Split && s.dim == dim)
+      return true;
+    auto type = wholeType(v);
     return dim >= 0 && dim < type.getRank() && type.getDimSize(dim) % n == 0 &&
            type.getDimSize(dim) >= n;
   }
@@ -242,11 +254,10 @@ struct Partitioner {
   /// two dims; `dim` is mapped to the weight's.
   WeightOp weightOf(Value v, int64_t &dim) {
     if (auto tr = v.getDefiningOp<TransposeOp>()) {
-      if (tr.getPerm().size() == 2 && tr.getPerm()[0] == 1) {
-        dim = 1 - dim;
-        return weightOf(tr.getInput(), dim);
-      }
-      return nullptr;
+      if (tr.getPerm().size() != 2 || tr.getPerm()[0] != 1)
+        return nullptr;
+      dim = 1 - dim;
+      v = tr.getInput();
     }
     auto w = v.getDefiningOp<WeightOp>();
     if (!w || tensorType(w).getRank() != 2 || !tensorType(w).hasStaticShape())
@@ -359,7 +370,11 @@ bool Partitioner::keepsSplit(Value v, int64_t dim) {
                   push(r, *e);
                 return true;
               })
-          .Case([&](ConcatOp c) { return push(c.getResult(), d); })
+          // Along the split dim a concatenation keeps the split only when
+          // every input is split (visit's rule): not known ahead.
+          .Case([&](ConcatOp c) {
+            return d != int64_t(c.getAxis()) && push(c.getResult(), d);
+          })
           .Case([&](AttentionOp a) {
             return use.getOperandNumber() < 3 && d < xt.getRank() - 2 &&
                    push(a.getResult(), d);
@@ -413,14 +428,14 @@ bool Partitioner::visitMatmul(MatMulOp m) {
   // the left or the columns of the right.
   for (unsigned side : {0u, 1u}) {
     Value split = m->getOperand(side), other = m->getOperand(1 - side);
-    State ss = stateOf(split), os = stateOf(other);
-    auto st = tensorType(split), ot = tensorType(other);
+    State ss = stateOf(split);
+    auto st = tensorType(split), ot = wholeType(other);
     if (ss.kind != State::Split || ss.dim >= st.getRank() - 2)
       continue;
     int64_t od = ss.dim + (r - st.getRank());
     int64_t d = od - (r - ot.getRank());
     if (d >= 0 && ot.getDimSize(d) != 1) {
-      if (!(os.kind == State::Split && os.dim == d) && !divides(other, d))
+      if (!divides(other, d))
         return false;
       m->setOperand(1 - side, toSplit(other, d, m));
     } else {
@@ -467,7 +482,7 @@ bool Partitioner::visitGemm(GemmOp g) {
   g->setOperand(0, toReplicated(g.getA(), g));
   g->setOperand(1, weightOperand(g.getB(), nDim));
   if (Value c = g.getC()) {
-    auto ct = tensorType(c);
+    auto ct = wholeType(c);
     if (ct.getRank() >= 1 && ct.getDimSize(ct.getRank() - 1) != 1)
       g->setOperand(2, toSplit(c, ct.getRank() - 1, g));
     else
@@ -497,14 +512,13 @@ bool Partitioner::visitPointwise(Operation *op) {
     return false;
   SmallVector<Value> ops;
   for (Value v : op->getOperands()) {
-    auto vt = tensorType(v);
+    auto vt = wholeType(v);
     int64_t d = *dim - (r - vt.getRank());
     if (d < 0 || vt.getDimSize(d) == 1) {
       ops.push_back(toReplicated(v, op));
       continue;
     }
-    State s = stateOf(v);
-    if (!(s.kind == State::Split && s.dim == d) && !divides(v, d))
+    if (!divides(v, d))
       return false;
     ops.push_back(toSplit(v, d, op));
   }
@@ -582,43 +596,13 @@ void Partitioner::visit(Operation *op) {
             }))
           return false;
         SmallVector<Value> ins;
-        for (Value v : c.getInputs()) {
-          State s = stateOf(v);
-          if (!(s.kind == State::Split && s.dim == *dim) && !divides(v, *dim))
+        for (Value v : c.getInputs())
+          if (!divides(v, *dim))
             return false;
-        }
         for (Value v : c.getInputs())
           ins.push_back(toSplit(v, *dim, c));
         setOperands(c, ins);
         splitResults(c, *dim);
-        return true;
-      })
-      .Case([&](SplitOp s) {
-        std::optional<int64_t> d = single();
-        if (!d)
-          return false;
-        if (*d == int64_t(s.getAxis())) {
-          // Each chip's part of every piece (a fused QKV product's columns,
-          // assigned to the chips as Megatron-LM assigns them).
-          if (llvm::any_of(s.getSizes(), [&](int64_t z) { return z % n != 0; }))
-            return false;
-          SmallVector<int64_t> sizes;
-          for (int64_t z : s.getSizes())
-            sizes.push_back(z / n);
-          s.setSizes(sizes);
-        }
-        splitResults(s, *d);
-        return true;
-      })
-      .Case([&](SliceOp s) {
-        std::optional<int64_t> d = single();
-        if (!d)
-          return false;
-        auto in = tensorType(s.getInput()), out = tensorType(s.getResult());
-        if (s.getStarts()[*d] != 0 || s.getSteps()[*d] != 1 ||
-            out.getDimSize(*d) != in.getDimSize(*d) * n)
-          return false;
-        splitResults(s, *d);
         return true;
       })
       .Case([&](AttentionOp a) {
@@ -628,17 +612,16 @@ void Partitioner::visit(Operation *op) {
         if (q.kind != State::Split || q.dim >= r - 2)
           return false;
         for (Value v : {a.getKey(), a.getValue()})
-          if (!(stateOf(v).kind == State::Split && stateOf(v).dim == q.dim) &&
-              !divides(v, q.dim))
+          if (!divides(v, q.dim))
             return false;
         a->setOperand(1, toSplit(a.getKey(), q.dim, a));
         a->setOperand(2, toSplit(a.getValue(), q.dim, a));
         if (Value mask = a.getMask()) {
-          auto mt = tensorType(mask);
+          auto mt = wholeType(mask);
           int64_t md = q.dim - (r - mt.getRank());
           if (md < 0 || mt.getDimSize(md) == 1)
             a->setOperand(3, toReplicated(mask, a));
-          else if (divides(mask, md) || stateOf(mask).kind == State::Split)
+          else if (divides(mask, md))
             a->setOperand(3, toSplit(mask, md, a));
           else
             return false;
@@ -689,8 +672,11 @@ LogicalResult partitionTensorParallel(ModuleOp module, const target::Target &t,
                                       int64_t chips, bool remarks,
                                       int64_t &collectives,
                                       int64_t &partitioned) {
-  Partitioner p{t, chips, remarks};
+  collectives = partitioned = 0;
+  SmallVector<Operation *> maybeDead;
   module.walk([&](func::FuncOp func) {
+    // Each function on its own: no state outlives the values it names.
+    Partitioner p{t, chips, remarks};
     Block &block = func.getBody().front();
     SmallVector<Operation *> ops;
     for (Operation &op : block)
@@ -702,26 +688,27 @@ LogicalResult partitionTensorParallel(ModuleOp module, const target::Target &t,
         p.visit(op);
     }
     p.foldArgSlices(func);
+    maybeDead.append(p.maybeDead.begin(), p.maybeDead.end());
+    collectives += p.collectives;
+    partitioned += p.partitioned;
   });
   // Weights (and their transposes) no reader takes whole any more.
-  for (size_t i = 0; i < p.maybeDead.size(); ++i) {
-    Operation *op = p.maybeDead[i];
+  for (size_t i = 0; i < maybeDead.size(); ++i) {
+    Operation *op = maybeDead[i];
     if (!op || !op->use_empty())
       continue;
     for (Value v : op->getOperands())
       if (Operation *def = v.getDefiningOp())
-        p.maybeDead.push_back(def);
+        maybeDead.push_back(def);
     op->erase();
-    for (size_t j = i + 1; j < p.maybeDead.size(); ++j)
-      if (p.maybeDead[j] == op)
-        p.maybeDead[j] = nullptr;
+    for (size_t j = i + 1; j < maybeDead.size(); ++j)
+      if (maybeDead[j] == op)
+        maybeDead[j] = nullptr;
   }
   // The deployment, recorded: a saved stage or schedule says whose chip's
   // program it is.
   module->setAttr(kTensorParallelAttr,
                   IntegerAttr::get(IntegerType::get(module.getContext(), 64), chips));
-  collectives = p.collectives;
-  partitioned = p.partitioned;
   if (remarks)
     emitRemark(module.getLoc())
         << "tensor parallelism over " << chips << " chips: " << partitioned

@@ -35,3 +35,14 @@ func.func @main(%x: tensor<8x64xf32>) -> tensor<8x64xf32> {
   return %0 : tensor<8x64xf32>
 }
 }
+
+// -----
+
+// A module partitioned already is not partitioned again.
+// expected-error @+1 {{already one chip's program of 4 (graph.tensor_parallel): partitioned once, when it was compiled}}
+module attributes {graph.target = "test-gpu", graph.tensor_parallel = 4 : i64} {
+func.func @main(%x: tensor<8x64xf32>) -> tensor<8x64xf32> {
+  %0 = graph.relu %x : tensor<8x64xf32>
+  return %0 : tensor<8x64xf32>
+}
+}

@@ -168,10 +168,11 @@ struct Collective {
 int64_t collectiveSteps(const Collective &c);
 /// Bytes each chip sends (and receives): a 1/N slice per step.
 double collectiveLinkBytes(const Collective &c);
-/// The bandwidth a chip sends at: all of its links (`network.chip_to_chip`
-/// `links` times `bandwidth_bytes_per_s`, one direction), as NCCL's rings
-/// spread over every NVLink and XLA's over every ICI port; 0 without a
-/// chip-to-chip link.
+/// The bandwidth a chip sends at: the links a ring drives
+/// (`network.chip_to_chip` `collective_links`, by default all `links`, as
+/// NCCL's rings spread over every NVLink through the switch; a TPU's ring
+/// along one torus axis drives its two) times `bandwidth_bytes_per_s` (one
+/// direction); 0 without a chip-to-chip link.
 double collectiveBandwidth(const Target &t);
 /// Seconds a collective takes: each step pays the link's latency, and the
 /// link bytes go at collectiveBandwidth.

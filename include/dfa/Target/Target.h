@@ -43,6 +43,10 @@ struct MemoryLevel {
 struct Link {
   std::string kind;
   Sourced bandwidthBytesPerS, latencyNs, links;
+  /// The links one ring collective drives at once (`collective_links`;
+  /// default all `links`: a switch connects every link to the ring; a torus
+  /// ring along one axis drives that axis' two).
+  Sourced collectiveLinks;
 };
 
 struct StorageFormat {
@@ -292,8 +296,11 @@ struct CacheHome {
   std::string spill;
   double spillBandwidth = 0, chipBytes = 0;
 };
+/// Under tensor parallelism over `tensorParallel` chips (shared
+/// placement), `weightBytes` are one chip's and the cache is split in
+/// `cacheShards` parts among them (1: each chip holds it whole).
 CacheHome cacheHome(const Target &t, double weightBytes,
-                    int64_t tensorParallel = 1);
+                    int64_t tensorParallel = 1, double cacheShards = 1);
 
 /// The `compute.peak_flops` / `peak_flops_vector` key of an element type
 /// name: as it is ("bf16", "f32"), or as MLIR prints it: every "f8E..."

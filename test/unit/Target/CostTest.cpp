@@ -352,3 +352,26 @@ TEST_CASE("collectives are rings over every chip-to-chip link",
   double busBandwidth = 2.0 * 7 / 8 * 8e9 / collectiveSeconds(many, big);
   CHECK(busBandwidth == Approx(450e9).epsilon(0.001));
 }
+
+TEST_CASE("a torus ring drives the links of one axis", "[target][cost][collective]") {
+  std::string text =
+      "{\"schema\": \"dfa.target/1\", \"name\": \"m\", \"family\": \"cpu\", "
+      "\"clock_hz\": " + num(1e9) +
+      ", \"compute\": {\"unit_name\": \"core\", \"units\": " + num(8) +
+      ", \"peak_flops\": {\"f32\": " + num(8e12) + "}},"
+      " \"memory\": [{\"name\": \"far\", \"kind\": \"dram\", \"scope\": "
+      "\"chip\", \"managed\": \"software\", \"capacity_bytes\": " + num(1e9) +
+      ", \"bandwidth_bytes_per_s\": " + num(1e11) + ", \"latency_ns\": " +
+      num(500) + "}], \"network\": {\"chip_to_chip\": {\"kind\": \"ici\", "
+      "\"links\": " + num(4) + ", \"collective_links\": " + num(2) +
+      ", \"bandwidth_bytes_per_s\": " + num(5e10) + "}}, \"overheads\": "
+      "{\"launch_ns\": " + num(0) + ", \"dma_setup_ns\": " + num(0) +
+      ", \"sync_ns\": " + num(0) + "}}";
+  CHECK(collectiveBandwidth(parsed("m.json", text)) == Approx(1e11));
+  // More than the chip has is an error naming the key.
+  std::string more = text;
+  more.replace(more.find("\"collective_links\": ") + 20, num(2).size(), num(6));
+  std::string error;
+  CHECK_FALSE(parseTarget("m.json", more, error));
+  CHECK(error.find("collective_links") != std::string::npos);
+}
