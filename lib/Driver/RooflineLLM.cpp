@@ -30,6 +30,8 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Path.h"
 
+#include <map>
+
 using namespace mlir;
 using namespace dfa;
 using namespace dfa::driver;
@@ -156,16 +158,39 @@ double weightBytesOf(ModuleOp m) {
   return bytes;
 }
 
-/// Bytes of the graph inputs named `names` (the KV cache) in `m`'s main.
-double inputBytesOf(ModuleOp m, llvm::ArrayRef<std::string> names) {
-  double bytes = 0;
+/// The shapes of the graph inputs named `names` (the KV cache) in `m`.
+std::map<std::string, SmallVector<int64_t>>
+inputShapesOf(ModuleOp m, llvm::ArrayRef<std::string> names) {
+  std::map<std::string, SmallVector<int64_t>> shapes;
   m.walk([&](func::FuncOp f) {
     for (BlockArgument a : f.getArguments())
       if (auto n = f.getArgAttrOfType<StringAttr>(a.getArgNumber(), graph::kNameAttr))
         if (llvm::is_contained(names, n.getValue().str()))
-          bytes += double(graph::tensorBytes(a.getType()));
+          shapes[n.getValue().str()] = SmallVector<int64_t>(
+              cast<RankedTensorType>(a.getType()).getShape());
   });
-  return bytes;
+  return shapes;
+}
+
+/// In how many parts a tensor-parallel program (`part`) holds the cache
+/// inputs of `whole`: the ratio of their sizes, dim by dim (a prefill
+/// step's cache has no context yet, so its bytes cannot say); 1 when the
+/// cache is whole on every chip.
+double cacheShardsOf(ModuleOp whole, ModuleOp part,
+                     llvm::ArrayRef<std::string> names) {
+  auto a = inputShapesOf(whole, names), b = inputShapesOf(part, names);
+  double shards = 0;
+  for (auto &[name, shape] : a) {
+    auto it = b.find(name);
+    if (it == b.end() || it->second.size() != shape.size())
+      return 1;
+    double ratio = 1;
+    for (auto [g, l] : llvm::zip(shape, it->second))
+      if (l > 0 && g != l)
+        ratio *= double(g) / double(l);
+    shards = shards == 0 ? ratio : std::min(shards, ratio);
+  }
+  return shards > 0 ? shards : 1;
 }
 
 /// The cache's size and home at one point of the sweep.
@@ -373,9 +398,7 @@ int dfa::driver::llmMain(const RooflineOptions &opts) {
                   if (runPipeline(*part, t, 0, int(Stage::Decomposed), co,
                                   printer) == Status::Ok) {
                     chipWeights = weightBytesOf(*part);
-                    double mine = inputBytesOf(*part, sweep.kv.inputs);
-                    if (mine > 0)
-                      cacheShards = inputBytesOf(*r.module, sweep.kv.inputs) / mine;
+                    cacheShards = cacheShardsOf(*r.module, *part, sweep.kv.inputs);
                   }
                 }
                 target::CacheHome h = target::cacheHome(

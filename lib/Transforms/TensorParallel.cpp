@@ -534,7 +534,19 @@ void Partitioner::visit(Operation *op) {
   bool anyPartial = llvm::any_of(op->getOperands(), [&](Value v) {
     return stateOf(v).kind == State::Partial;
   });
-  if (anyPartial && isa<ReshapeOp, TransposeOp>(op)) {
+  // A float cast that does not narrow is one too: an FP8 product's
+  // partial sums are cast to f16 in its epilogue and reduced in f16, as
+  // TensorRT-LLM's all-reduce runs in the activation type.
+  auto widens = [&]() {
+    auto cast = dyn_cast<CastOp>(op);
+    if (!cast)
+      return false;
+    Type in = tensorType(cast.getInput()).getElementType();
+    Type out = tensorType(cast.getResult()).getElementType();
+    return isa<FloatType>(in) && isa<FloatType>(out) &&
+           elementBits(out) >= elementBits(in);
+  };
+  if (anyPartial && (isa<ReshapeOp, TransposeOp>(op) || widens())) {
     states[op->getResult(0)] = State::partial();
     return;
   }
