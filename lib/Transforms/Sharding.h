@@ -20,18 +20,32 @@
 
 namespace dfa::shard {
 
-/// Where a split of dim `d` of a tensor of shape `in` into `n` equal,
-/// contiguous parts lands when the tensor is reshaped to `out`: the dim of
-/// `out` whose split into `n` parts gives every part the same elements, or
-/// nullopt when no dim does. Part c holds, for each index of the dims
-/// before `d`, the c-th n-th of the rest; a dim `e` of `out` splits the
-/// same way when the dims before it count as many elements as those before
-/// `d` and both `in[d]` and `out[e]` divide by `n` ([B, S, H*D] split along
-/// H*D reshapes to [B, S, H, D] split along H; [B, S, H, D] split along H
-/// to [B, S, H*D] split along H*D).
-std::optional<int64_t> reshapeSplitDim(llvm::ArrayRef<int64_t> in,
-                                       llvm::ArrayRef<int64_t> out, int64_t d,
-                                       int64_t n);
+/// A split of a tensor among chips: dim `dim` seen as `block` groups, each
+/// cut into equal contiguous parts, one per chip (block 1: the dim itself
+/// cut into parts). A reshape that merges an outer dim into the split one
+/// ([B, H, S, D] split along H to [B*H, S, D]) makes blocks.
+struct SplitDim {
+  int64_t dim = -1;
+  int64_t block = 1;
+  bool operator==(const SplitDim &o) const {
+    return dim == o.dim && block == o.block;
+  }
+  bool operator!=(const SplitDim &o) const { return !(*this == o); }
+};
+
+/// Where split `s` of a tensor of shape `in` among `n` chips lands when the
+/// tensor is reshaped to `out`: the dim (and its blocks) of `out` whose
+/// split gives every chip the same elements, or nullopt when none does.
+/// Every chip holds, of each of the G = in[0] x ... x in[dim-1] x block
+/// groups of the tensor's elements in order, the c-th n-th; a dim e of
+/// `out` splits the same way when G is the elements of out's dims before e
+/// times some block b_e that divides out[e], with out[e] / b_e dividing by
+/// n ([B, S, H*D] split along H*D reshapes to [B, S, H, D] split along H;
+/// [B, H, S, D] split along H to [B*H, S, D] split along B*H in B blocks,
+/// and back).
+std::optional<SplitDim> reshapeSplit(llvm::ArrayRef<int64_t> in,
+                                     llvm::ArrayRef<int64_t> out, SplitDim s,
+                                     int64_t n);
 
 } // namespace dfa::shard
 

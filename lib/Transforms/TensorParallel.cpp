@@ -42,20 +42,25 @@ using namespace mlir;
 using namespace dfa;
 using namespace dfa::graph;
 
-std::optional<int64_t> dfa::shard::reshapeSplitDim(ArrayRef<int64_t> in,
-                                                   ArrayRef<int64_t> out,
-                                                   int64_t d, int64_t n) {
-  if (n < 2 || d < 0 || d >= int64_t(in.size()) || in[d] % n != 0)
+std::optional<shard::SplitDim>
+dfa::shard::reshapeSplit(ArrayRef<int64_t> in, ArrayRef<int64_t> out,
+                         SplitDim s, int64_t n) {
+  int64_t d = s.dim;
+  if (n < 2 || d < 0 || d >= int64_t(in.size()) || s.block < 1 ||
+      in[d] % s.block != 0 || (in[d] / s.block) % n != 0)
     return std::nullopt;
-  int64_t before = 1;
+  int64_t groups = s.block;
   for (int64_t i = 0; i < d; ++i)
-    before *= in[i];
+    groups *= in[i];
   int64_t prefix = 1;
-  for (int64_t e = 0; e < int64_t(out.size()); ++e) {
-    if (prefix == before && out[e] % n == 0)
-      return e;
+  for (int64_t e = 0; e < int64_t(out.size()) && prefix > 0; ++e) {
+    if (groups % prefix == 0) {
+      int64_t block = groups / prefix;
+      if (out[e] % block == 0 && (out[e] / block) % n == 0)
+        return SplitDim{e, block};
+    }
     prefix *= out[e];
-    if (prefix > before && before != 0)
+    if (prefix > groups)
       break;
   }
   return std::nullopt;
@@ -64,12 +69,15 @@ std::optional<int64_t> dfa::shard::reshapeSplitDim(ArrayRef<int64_t> in,
 namespace {
 
 /// How one chip holds a value.
+using shard::SplitDim;
+
 struct State {
   enum Kind { Replicated, Split, Partial } kind = Replicated;
-  int64_t dim = -1; // Split: the dim divided among the chips
+  SplitDim at; // Split: the dim divided among the chips
   static State rep() { return {}; }
-  static State split(int64_t d) { return {Split, d}; }
-  static State partial() { return {Partial, -1}; }
+  static State split(SplitDim s) { return {Split, s}; }
+  static State partial() { return {Partial, {}}; }
+  bool isSplit(SplitDim s) const { return kind == Split && at == s; }
 };
 
 RankedTensorType tensorType(Value v) {
@@ -88,34 +96,36 @@ RankedTensorType globalType(RankedTensorType t, int64_t dim, int64_t n) {
   return RankedTensorType::get(shape, t.getElementType());
 }
 
-/// The dim of `u`'s results that a split of its first operand along `d`
-/// lands on, for the ops that keep such a split as it is: views (reshape,
+/// The split of `u`'s results that a split `s` of its first operand lands
+/// on, for the ops that keep such a split as it is: views (reshape,
 /// transpose, an expand that does not grow the dim), softmax and
 /// reductions over other dims, and splits and slices that keep the dim
 /// whole (or, for a split along it, cut every piece into `n` parts).
 /// `shape` is the operand's whole (global) shape; nullopt where `u` needs
 /// the operand whole or keeps no split of it.
-std::optional<int64_t> keptSplit(Operation *u, ArrayRef<int64_t> shape,
-                                 int64_t d, int64_t n) {
+std::optional<SplitDim> keptSplit(Operation *u, ArrayRef<int64_t> shape,
+                                  SplitDim s, int64_t n) {
   auto resultType = [&]() { return tensorType(u->getResult(0)); };
-  using R = std::optional<int64_t>;
+  int64_t d = s.dim;
+  using R = std::optional<SplitDim>;
+  auto at = [&](int64_t e) -> R { return SplitDim{e, s.block}; };
   return llvm::TypeSwitch<Operation *, R>(u)
       .Case([&](ReshapeOp rs) {
-        return shard::reshapeSplitDim(shape, resultType().getShape(), d, n);
+        return shard::reshapeSplit(shape, resultType().getShape(), s, n);
       })
       .Case([&](TransposeOp tr) -> R {
-        return llvm::find(tr.getPerm(), d) - tr.getPerm().begin();
+        return at(llvm::find(tr.getPerm(), d) - tr.getPerm().begin());
       })
       .Case([&](ExpandOp ex) -> R {
         int64_t e = d + resultType().getRank() - int64_t(shape.size());
         if (resultType().getDimSize(e) != shape[d])
           return std::nullopt;
-        return e;
+        return at(e);
       })
       .Case<SoftmaxOp, LogSoftmaxOp>([&](Operation *o) -> R {
         if (cast<IntegerAttr>(o->getAttr("axis")).getInt() == d)
           return std::nullopt;
-        return d;
+        return at(d);
       })
       .Case<ReduceSumOp, ReduceMeanOp, ReduceMaxOp, ReduceMinOp, ReduceProdOp,
             ReduceL1Op, ReduceL2Op, ReduceSumSquareOp, ReduceLogSumOp,
@@ -124,20 +134,22 @@ std::optional<int64_t> keptSplit(Operation *u, ArrayRef<int64_t> shape,
         if (axes.empty() || llvm::is_contained(axes, d))
           return std::nullopt;
         if (cast<BoolAttr>(o->getAttr("keepdims")).getValue())
-          return d;
-        return d - llvm::count_if(axes, [&](int64_t a) { return a < d; });
+          return at(d);
+        return at(d - llvm::count_if(axes, [&](int64_t a) { return a < d; }));
       })
       .Case([&](SplitOp sp) -> R {
         if (d == int64_t(sp.getAxis()) &&
-            llvm::any_of(sp.getSizes(), [&](int64_t z) { return z % n != 0; }))
+            (s.block != 1 || llvm::any_of(sp.getSizes(), [&](int64_t z) {
+               return z % n != 0;
+             })))
           return std::nullopt;
-        return d;
+        return at(d);
       })
       .Case([&](SliceOp sl) -> R {
         if (sl.getStarts()[d] != 0 || sl.getSteps()[d] != 1 ||
             resultType().getDimSize(d) != shape[d])
           return std::nullopt;
-        return d;
+        return at(d);
       })
       .Default([](Operation *) -> R { return std::nullopt; });
 }
@@ -151,7 +163,7 @@ struct Partitioner {
   DenseMap<Value, State> states;
   /// Conversions made so far, shared by every later reader.
   DenseMap<Value, Value> replicated;
-  std::map<std::pair<void *, int64_t>, Value> sliced;
+  std::map<std::tuple<void *, int64_t, int64_t>, Value> sliced;
   /// Local slices of graph inputs (block arguments), to fold into the
   /// argument when every reader takes the same one.
   SmallVector<SliceOp> argSlices;
@@ -170,19 +182,39 @@ struct Partitioner {
   /// The whole tensor's type: a split value's type is its chip's part.
   RankedTensorType wholeType(Value v) {
     State s = stateOf(v);
-    return s.kind == State::Split ? globalType(tensorType(v), s.dim, n)
+    return s.kind == State::Split ? globalType(tensorType(v), s.at.dim, n)
                                   : tensorType(v);
   }
 
-  /// Whether `v` is split along `dim` or its whole size there divides into
-  /// the chips' parts.
-  bool divides(Value v, int64_t dim) {
-    State s = stateOf(v);
-    if (s.kind == State::Split && s.dim == dim)
+  /// Whether `v` is split as `at` says or its whole size there divides
+  /// into the chips' parts of each block.
+  bool divides(Value v, SplitDim at) {
+    if (stateOf(v).isSplit(at))
       return true;
     auto type = wholeType(v);
-    return dim >= 0 && dim < type.getRank() && type.getDimSize(dim) % n == 0 &&
-           type.getDimSize(dim) >= n;
+    if (at.dim < 0 || at.dim >= type.getRank())
+      return false;
+    int64_t size = type.getDimSize(at.dim);
+    return size % at.block == 0 && (size / at.block) % n == 0 &&
+           size / at.block >= n;
+  }
+
+  /// `x` with dim `dim` (of `groups` x the rest) seen as two: [groups,
+  /// rest] (or merged back, `merge`).
+  Value regroup(OpBuilder &b, Location loc, Value x, int64_t dim,
+                int64_t groups, bool merge) {
+    auto type = tensorType(x);
+    SmallVector<int64_t> shape(type.getShape());
+    if (merge) {
+      shape[dim] *= shape[dim + 1];
+      shape.erase(shape.begin() + dim + 1);
+    } else {
+      int64_t size = shape[dim];
+      shape[dim] = groups;
+      shape.insert(shape.begin() + dim + 1, size / groups);
+    }
+    return b.create<ReshapeOp>(
+        loc, RankedTensorType::get(shape, type.getElementType()), x);
   }
 
   /// `v` whole on every chip, converted before `user`.
@@ -197,42 +229,55 @@ struct Partitioner {
     if (s.kind == State::Partial) {
       r = b.create<AllReduceOp>(user->getLoc(), v.getType(), v,
                                 b.getI64IntegerAttr(n));
-    } else {
+    } else if (s.at.block == 1) {
       r = b.create<AllGatherOp>(user->getLoc(),
-                                globalType(tensorType(v), s.dim, n), v,
-                                b.getI64IntegerAttr(s.dim),
+                                globalType(tensorType(v), s.at.dim, n), v,
+                                b.getI64IntegerAttr(s.at.dim),
                                 b.getI64IntegerAttr(n));
+    } else {
+      // Each block's parts joined: the blocks as a dim of their own.
+      Value g = regroup(b, user->getLoc(), v, s.at.dim, s.at.block, false);
+      g = b.create<AllGatherOp>(user->getLoc(),
+                                globalType(tensorType(g), s.at.dim + 1, n), g,
+                                b.getI64IntegerAttr(s.at.dim + 1),
+                                b.getI64IntegerAttr(n));
+      r = regroup(b, user->getLoc(), g, s.at.dim, s.at.block, true);
     }
     ++collectives;
     replicated[v] = r;
     return r;
   }
 
-  /// `v` split along `dim` (the local part of a replicated value is a
+  /// `v` split as `at` says (the local part of a replicated value is a
   /// slice each chip takes of its own copy: no transfer).
-  Value toSplit(Value v, int64_t dim, Operation *user) {
-    State s = stateOf(v);
-    if (s.kind == State::Split && s.dim == dim)
+  Value toSplit(Value v, SplitDim at, Operation *user) {
+    if (stateOf(v).isSplit(at))
       return v;
     Value whole = toReplicated(v, user);
-    auto key = std::make_pair(whole.getAsOpaquePointer(), dim);
+    auto key = std::make_tuple(whole.getAsOpaquePointer(), at.dim, at.block);
     if (Value done = sliced[key])
       return done;
-    auto type = tensorType(whole);
     OpBuilder b(user);
     if (auto arg = dyn_cast<BlockArgument>(whole))
       b.setInsertionPointToStart(arg.getOwner());
     else
       b.setInsertionPointAfterValue(whole);
+    Location loc = user->getLoc();
+    // Each block's part: the blocks as a dim of their own, sliced, merged.
+    Value x = at.block == 1 ? whole : regroup(b, loc, whole, at.dim, at.block, false);
+    int64_t dim = at.block == 1 ? at.dim : at.dim + 1;
+    auto type = tensorType(x);
     SmallVector<int64_t> zeros(type.getRank(), 0), ones(type.getRank(), 1);
-    auto slice = b.create<SliceOp>(user->getLoc(), localType(type, dim, n),
-                                   whole, b.getDenseI64ArrayAttr(zeros),
+    auto slice = b.create<SliceOp>(loc, localType(type, dim, n), x,
+                                   b.getDenseI64ArrayAttr(zeros),
                                    b.getDenseI64ArrayAttr(ones));
-    if (isa<BlockArgument>(whole))
+    Value part = at.block == 1 ? Value(slice)
+                               : regroup(b, loc, slice, at.dim, at.block, true);
+    if (isa<BlockArgument>(whole) && at.block == 1)
       argSlices.push_back(slice);
-    states[slice] = State::split(dim);
-    sliced[key] = slice;
-    return slice;
+    states[part] = State::split(at);
+    sliced[key] = part;
+    return part;
   }
 
   /// Weight `w` (a 2-D weight) with `dim` cut to one chip's part: the
@@ -297,16 +342,16 @@ struct Partitioner {
     setOperands(op, ops);
   }
 
-  /// Results split along `dim` (each result's local type).
-  void splitResults(Operation *op, int64_t dim) {
+  /// Results split as `at` says (each result's local type).
+  void splitResults(Operation *op, SplitDim at) {
     for (Value r : op->getResults()) {
-      r.setType(localType(tensorType(r), dim, n));
-      states[r] = State::split(dim);
+      r.setType(localType(tensorType(r), at.dim, n));
+      states[r] = State::split(at);
     }
     ++partitioned;
   }
 
-  bool keepsSplit(Value v, int64_t dim);
+  bool keepsSplit(Value v, SplitDim at);
   void visit(Operation *op);
   bool visitMatmul(MatMulOp m);
   bool visitGemm(GemmOp g);
@@ -320,11 +365,12 @@ struct Partitioner {
 /// splitting the product that makes it then costs no gather (a transformer's
 /// Q, K, V and MLP up products, read by the attention and its output
 /// product and by the MLP's down product).
-bool Partitioner::keepsSplit(Value v, int64_t dim) {
-  SmallVector<std::pair<Value, int64_t>> work{{v, dim}};
+bool Partitioner::keepsSplit(Value v, SplitDim at) {
+  SmallVector<std::pair<Value, SplitDim>> work{{v, at}};
   DenseSet<Operation *> seen;
   while (!work.empty()) {
-    auto [x, d] = work.pop_back_val();
+    auto [x, cut] = work.pop_back_val();
+    int64_t d = cut.dim;
     auto xt = tensorType(x);
     for (OpOperand &use : x.getUses()) {
       Operation *u = use.getOwner();
@@ -333,7 +379,7 @@ bool Partitioner::keepsSplit(Value v, int64_t dim) {
       if (!seen.insert(u).second)
         continue;
       auto push = [&](Value r, int64_t e) {
-        work.push_back({r, e});
+        work.push_back({r, SplitDim{e, cut.block}});
         return true;
       };
       auto rankOf = [](Value r) { return tensorType(r).getRank(); };
@@ -363,11 +409,11 @@ bool Partitioner::keepsSplit(Value v, int64_t dim) {
                 ReduceProdOp, ReduceL1Op, ReduceL2Op, ReduceSumSquareOp,
                 ReduceLogSumOp, ReduceLogSumExpOp, SplitOp, SliceOp>(
               [&](Operation *o) {
-                std::optional<int64_t> e = keptSplit(o, xt.getShape(), d, n);
+                std::optional<SplitDim> e = keptSplit(o, xt.getShape(), cut, n);
                 if (!e)
                   return false;
                 for (Value r : o->getResults())
-                  push(r, *e);
+                  work.push_back({r, *e});
                 return true;
               })
           // Along the split dim a concatenation keeps the split only when
@@ -401,7 +447,7 @@ bool Partitioner::visitMatmul(MatMulOp m) {
   State ls = stateOf(m.getLhs()), rs = stateOf(m.getRhs());
   if (ls.kind != State::Partial && rs.kind == State::Replicated &&
       weightOf(m.getRhs(), wdim) && rt.getRank() == 2) {
-    if (ls.kind == State::Split && ls.dim == lt.getRank() - 1) {
+    if (ls.kind == State::Split && ls.at.dim == lt.getRank() - 1) {
       // Row-parallel: this chip's rows of the weight, a partial result.
       if (rt.getDimSize(0) % n != 0)
         return false;
@@ -412,15 +458,16 @@ bool Partitioner::visitMatmul(MatMulOp m) {
     }
     if (ls.kind == State::Split) {
       // Rows of the input apart: each chip multiplies its rows.
-      splitResults(m, ls.dim + (r - lt.getRank()));
+      splitResults(m, {ls.at.dim + (r - lt.getRank()), ls.at.block});
       return true;
     }
     // Column-parallel: this chip's columns of the weight, when the split
     // reaches a row-parallel product (or a result) without a gather.
-    if (!divides(m.getResult(), r - 1) || !keepsSplit(m.getResult(), r - 1))
+    if (!divides(m.getResult(), {r - 1, 1}) ||
+        !keepsSplit(m.getResult(), {r - 1, 1}))
       return false;
     m->setOperand(1, weightOperand(m.getRhs(), 1));
-    splitResults(m, r - 1);
+    splitResults(m, {r - 1, 1});
     return true;
   }
   // Two activations: a batch dim (the attention's heads) split on either
@@ -430,30 +477,30 @@ bool Partitioner::visitMatmul(MatMulOp m) {
     Value split = m->getOperand(side), other = m->getOperand(1 - side);
     State ss = stateOf(split);
     auto st = tensorType(split), ot = wholeType(other);
-    if (ss.kind != State::Split || ss.dim >= st.getRank() - 2)
+    if (ss.kind != State::Split || ss.at.dim >= st.getRank() - 2)
       continue;
-    int64_t od = ss.dim + (r - st.getRank());
+    int64_t od = ss.at.dim + (r - st.getRank());
     int64_t d = od - (r - ot.getRank());
     if (d >= 0 && ot.getDimSize(d) != 1) {
-      if (!divides(other, d))
+      if (!divides(other, {d, ss.at.block}))
         return false;
-      m->setOperand(1 - side, toSplit(other, d, m));
+      m->setOperand(1 - side, toSplit(other, {d, ss.at.block}, m));
     } else {
       m->setOperand(1 - side, toReplicated(other, m));
     }
-    splitResults(m, od);
+    splitResults(m, {od, ss.at.block});
     return true;
   }
-  if (ls.kind == State::Split && ls.dim == lt.getRank() - 2 &&
+  if (ls.kind == State::Split && ls.at.dim == lt.getRank() - 2 &&
       rs.kind != State::Split) {
     m->setOperand(1, toReplicated(m.getRhs(), m));
-    splitResults(m, r - 2);
+    splitResults(m, {r - 2, ls.at.block});
     return true;
   }
-  if (rs.kind == State::Split && rs.dim == rt.getRank() - 1 &&
+  if (rs.kind == State::Split && rs.at.dim == rt.getRank() - 1 &&
       ls.kind != State::Split) {
     m->setOperand(0, toReplicated(m.getLhs(), m));
-    splitResults(m, r - 1);
+    splitResults(m, {r - 1, rs.at.block});
     return true;
   }
   return false;
@@ -469,7 +516,7 @@ bool Partitioner::visitGemm(GemmOp g) {
   int64_t kDim = g.getTransB() ? 1 : 0, nDim = 1 - kDim;
   State as = stateOf(g.getA());
   auto bt = tensorType(g.getB());
-  if (as.kind == State::Split && as.dim == 1 && !g.getC()) {
+  if (as.kind == State::Split && as.at.dim == 1 && !g.getC()) {
     if (bt.getDimSize(kDim) % n != 0)
       return false;
     g->setOperand(1, weightOperand(g.getB(), kDim));
@@ -477,18 +524,18 @@ bool Partitioner::visitGemm(GemmOp g) {
     ++partitioned;
     return true;
   }
-  if (!divides(g.getResult(), 1) || !keepsSplit(g.getResult(), 1))
+  if (!divides(g.getResult(), {1, 1}) || !keepsSplit(g.getResult(), {1, 1}))
     return false;
   g->setOperand(0, toReplicated(g.getA(), g));
   g->setOperand(1, weightOperand(g.getB(), nDim));
   if (Value c = g.getC()) {
     auto ct = wholeType(c);
     if (ct.getRank() >= 1 && ct.getDimSize(ct.getRank() - 1) != 1)
-      g->setOperand(2, toSplit(c, ct.getRank() - 1, g));
+      g->setOperand(2, toSplit(c, {ct.getRank() - 1, 1}, g));
     else
       g->setOperand(2, toReplicated(c, g));
   }
-  splitResults(g, 1);
+  splitResults(g, {1, 1});
   return true;
 }
 
@@ -500,30 +547,30 @@ bool Partitioner::visitPointwise(Operation *op) {
   for (Value res : op->getResults())
     if (tensorType(res).getShape() != out.getShape())
       return false;
-  std::optional<int64_t> dim;
+  std::optional<SplitDim> at;
   for (Value v : op->getOperands()) {
     State s = stateOf(v);
     if (s.kind == State::Split) {
-      dim = s.dim + (r - tensorType(v).getRank());
+      at = SplitDim{s.at.dim + (r - tensorType(v).getRank()), s.at.block};
       break;
     }
   }
-  if (!dim)
+  if (!at)
     return false;
   SmallVector<Value> ops;
   for (Value v : op->getOperands()) {
     auto vt = wholeType(v);
-    int64_t d = *dim - (r - vt.getRank());
-    if (d < 0 || vt.getDimSize(d) == 1) {
+    SplitDim mine{at->dim - (r - vt.getRank()), at->block};
+    if (mine.dim < 0 || vt.getDimSize(mine.dim) == 1) {
       ops.push_back(toReplicated(v, op));
       continue;
     }
-    if (!divides(v, d))
+    if (!divides(v, mine))
       return false;
-    ops.push_back(toSplit(v, d, op));
+    ops.push_back(toSplit(v, mine, op));
   }
   setOperands(op, ops);
-  splitResults(op, *dim);
+  splitResults(op, *at);
   return true;
 }
 
@@ -556,13 +603,13 @@ void Partitioner::visit(Operation *op) {
       ops.push_back(stateOf(v).kind == State::Partial ? toReplicated(v, op) : v);
     setOperands(op, ops);
   }
-  auto single = [&]() -> std::optional<int64_t> {
+  auto single = [&]() -> std::optional<SplitDim> {
     if (op->getNumOperands() < 1)
       return std::nullopt;
     State s = stateOf(op->getOperand(0));
     if (s.kind != State::Split)
       return std::nullopt;
-    return s.dim;
+    return s.at;
   };
   bool done = llvm::TypeSwitch<Operation *, bool>(op)
       .Case([&](MatMulOp m) { return visitMatmul(m); })
@@ -571,19 +618,18 @@ void Partitioner::visit(Operation *op) {
             ReduceSumOp, ReduceMeanOp, ReduceMaxOp, ReduceMinOp, ReduceProdOp,
             ReduceL1Op, ReduceL2Op, ReduceSumSquareOp, ReduceLogSumOp,
             ReduceLogSumExpOp, SplitOp, SliceOp>([&](Operation *o) {
-        std::optional<int64_t> d = single();
+        std::optional<SplitDim> d = single();
         if (!d)
           return false;
         // The operand is already the chip's part: the rule sees it whole.
-        SmallVector<int64_t> whole(
-            globalType(tensorType(o->getOperand(0)), *d, n).getShape());
-        std::optional<int64_t> e = keptSplit(o, whole, *d, n);
+        SmallVector<int64_t> whole(wholeType(o->getOperand(0)).getShape());
+        std::optional<SplitDim> e = keptSplit(o, whole, *d, n);
         if (!e)
           return false;
         // A split along the split dim: each chip's part of every piece (a
         // fused QKV product's columns, assigned to the chips as
         // Megatron-LM assigns them).
-        if (auto sp = dyn_cast<SplitOp>(o); sp && *d == int64_t(sp.getAxis())) {
+        if (auto sp = dyn_cast<SplitOp>(o); sp && d->dim == int64_t(sp.getAxis())) {
           SmallVector<int64_t> sizes;
           for (int64_t z : sp.getSizes())
             sizes.push_back(z / n);
@@ -593,19 +639,19 @@ void Partitioner::visit(Operation *op) {
         return true;
       })
       .Case([&](ConcatOp c) {
-        std::optional<int64_t> dim;
+        std::optional<SplitDim> dim;
         for (Value v : c.getInputs())
           if (State s = stateOf(v); s.kind == State::Split) {
-            dim = s.dim;
+            dim = s.at;
             break;
           }
         if (!dim)
           return false;
         // Joined along the split dim: each chip's parts joined.
-        if (*dim == int64_t(c.getAxis()) &&
-            llvm::any_of(c.getInputs(), [&](Value v) {
-              return stateOf(v).kind != State::Split || stateOf(v).dim != *dim;
-            }))
+        if (dim->dim == int64_t(c.getAxis()) &&
+            (dim->block != 1 || llvm::any_of(c.getInputs(), [&](Value v) {
+               return !stateOf(v).isSplit(*dim);
+             })))
           return false;
         SmallVector<Value> ins;
         for (Value v : c.getInputs())
@@ -621,24 +667,24 @@ void Partitioner::visit(Operation *op) {
         State q = stateOf(a.getQuery());
         auto qt = tensorType(a.getQuery());
         int64_t r = qt.getRank();
-        if (q.kind != State::Split || q.dim >= r - 2)
+        if (q.kind != State::Split || q.at.dim >= r - 2)
           return false;
         for (Value v : {a.getKey(), a.getValue()})
-          if (!divides(v, q.dim))
+          if (!divides(v, q.at))
             return false;
-        a->setOperand(1, toSplit(a.getKey(), q.dim, a));
-        a->setOperand(2, toSplit(a.getValue(), q.dim, a));
+        a->setOperand(1, toSplit(a.getKey(), q.at, a));
+        a->setOperand(2, toSplit(a.getValue(), q.at, a));
         if (Value mask = a.getMask()) {
           auto mt = wholeType(mask);
-          int64_t md = q.dim - (r - mt.getRank());
-          if (md < 0 || mt.getDimSize(md) == 1)
+          SplitDim md{q.at.dim - (r - mt.getRank()), q.at.block};
+          if (md.dim < 0 || mt.getDimSize(md.dim) == 1)
             a->setOperand(3, toReplicated(mask, a));
           else if (divides(mask, md))
             a->setOperand(3, toSplit(mask, md, a));
           else
             return false;
         }
-        splitResults(a, q.dim);
+        splitResults(a, q.at);
         return true;
       })
       .Default([&](Operation *o) {

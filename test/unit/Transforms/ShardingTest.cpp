@@ -8,29 +8,50 @@
 
 #include <catch2/catch.hpp>
 
-using dfa::shard::reshapeSplitDim;
+using dfa::shard::reshapeSplit;
+using dfa::shard::SplitDim;
+
+namespace {
+/// The split `s` lands on, as "dim/block" ("none" without one).
+std::string landed(std::vector<int64_t> in, std::vector<int64_t> out, SplitDim s,
+                   int64_t n) {
+  std::optional<SplitDim> e = reshapeSplit(in, out, s, n);
+  return e ? std::to_string(e->dim) + "/" + std::to_string(e->block) : "none";
+}
+} // namespace
 
 TEST_CASE("a split of the heads survives splitting and merging them",
           "[transforms][shard]") {
   // [B, S, H*D] split along H*D is [B, S, H, D] split along H, and back.
-  CHECK(reshapeSplitDim({2, 8, 256}, {2, 8, 4, 64}, 2, 4) == 2);
-  CHECK(reshapeSplitDim({2, 8, 4, 64}, {2, 8, 256}, 2, 4) == 2);
+  CHECK(landed({2, 8, 256}, {2, 8, 4, 64}, {2, 1}, 4) == "2/1");
+  CHECK(landed({2, 8, 4, 64}, {2, 8, 256}, {2, 1}, 4) == "2/1");
   // GQA's repeat: [B, Hkv, 1, S, D] to [B, Hkv, r, S, D] merged to
   // [B, Hkv*r, S, D]: the KV heads' split is the query heads'.
-  CHECK(reshapeSplitDim({1, 8, 4, 16, 128}, {1, 32, 16, 128}, 1, 8) == 1);
+  CHECK(landed({1, 8, 4, 16, 128}, {1, 32, 16, 128}, {1, 1}, 8) == "1/1");
   // Size-1 dims before the split do not move it.
-  CHECK(reshapeSplitDim({1, 1, 512}, {1, 8, 64}, 2, 4) == 1);
+  CHECK(landed({1, 1, 512}, {1, 8, 64}, {2, 1}, 4) == "1/1");
+}
+
+TEST_CASE("merging an outer dim into the split one makes blocks",
+          "[transforms][shard]") {
+  // [B, H, S, D] split along H, merged to [B*H, S, D] (a batched matmul
+  // over batch x heads): B blocks of H each hold the chip's heads; the
+  // reshape back splits H again.
+  CHECK(landed({2, 4, 17, 16}, {8, 17, 16}, {1, 1}, 2) == "0/2");
+  CHECK(landed({8, 16, 17}, {2, 4, 16, 17}, {0, 2}, 2) == "1/1");
+  // Splitting the inner dim of a merge interleaves the parts: blocks.
+  CHECK(landed({2, 4, 64}, {2, 256}, {2, 1}, 4) == "1/4");
+  CHECK(landed({4, 6}, {24}, {1, 1}, 2) == "0/4");
 }
 
 TEST_CASE("a split that a reshape scatters has no dim", "[transforms][shard]") {
   // Four heads over eight chips: the heads do not divide.
-  CHECK_FALSE(reshapeSplitDim({2, 8, 256}, {2, 8, 4, 64}, 2, 8));
-  // Splitting the inner dim of a merge interleaves the parts.
-  CHECK_FALSE(reshapeSplitDim({2, 4, 64}, {2, 256}, 2, 4));
+  CHECK(landed({2, 8, 256}, {2, 8, 4, 64}, {2, 1}, 8) == "none");
   // The split dim's elements land in front of the dims before it.
-  CHECK_FALSE(reshapeSplitDim({4, 6}, {24}, 1, 2));
-  CHECK_FALSE(reshapeSplitDim({4, 6}, {6, 4}, 1, 2));
-  // No split over one chip, or of a dim that is not there.
-  CHECK_FALSE(reshapeSplitDim({4, 6}, {24}, 0, 1));
-  CHECK_FALSE(reshapeSplitDim({4, 6}, {24}, 2, 2));
+  CHECK(landed({4, 6}, {6, 4}, {1, 1}, 2) == "none");
+  // No split over one chip, of a dim that is not there, or of blocks that
+  // do not divide the dim.
+  CHECK(landed({4, 6}, {24}, {0, 1}, 1) == "none");
+  CHECK(landed({4, 6}, {24}, {2, 1}, 2) == "none");
+  CHECK(landed({4, 6}, {24}, {1, 4}, 2) == "none");
 }
