@@ -454,6 +454,12 @@ int dfa::driver::compileMain(const CompileOptions &opts) {
   }
   // graph-shard partitions in the decomposed stage: a later stage is
   // already one chip's program or the whole model's.
+  if (opts.tensorParallel > 1 && to < int(Stage::Decomposed) && to >= 0) {
+    printer.error("--tensor-parallel partitions the model in the decomposed "
+                  "stage (graph-shard); --emit=" + emit +
+                  " stops before it");
+    return exitCode(Status::Usage);
+  }
   if (opts.tensorParallel > 1 && from >= int(Stage::Decomposed)) {
     printer.error("--tensor-parallel partitions the model in the decomposed "
                   "stage (graph-shard); --compile-from=" + opts.compileFrom +

@@ -362,6 +362,12 @@ int dfa::driver::rooflineMain(const RooflineOptions &opts) {
                     "model, not saved schedules");
       return exitCode(Status::Usage);
     }
+    if (opts.tensorParallel > 1) {
+      printer.error("--tensor-parallel: a saved schedule is already "
+                    "compiled, partitioned or not (its module's "
+                    "graph.tensor_parallel says over how many chips)");
+      return exitCode(Status::Usage);
+    }
     for (const std::string &file : schedules) {
       if (!isSchedule(file)) {
         printer.error("'" + file + "' is not a saved schedule (.sched.mlir)");

@@ -391,7 +391,10 @@ int dfa::driver::llmMain(const RooflineOptions &opts) {
                 // partitioned module (the replicated weights, an
                 // embedding, on every chip; KV heads fewer than the chips
                 // leave the cache whole on each).
+                // (A target the partition refuses is sized as one chip;
+                // its steps report the refusal.)
                 double chipWeights = sweep.weightBytes, cacheShards = 1;
+                int64_t chips = 1;
                 if (opts.tensorParallel > 1) {
                   OwningOpRef<ModuleOp> part =
                       cast<ModuleOp>((*r.module)->clone());
@@ -399,10 +402,11 @@ int dfa::driver::llmMain(const RooflineOptions &opts) {
                                   printer) == Status::Ok) {
                     chipWeights = weightBytesOf(*part);
                     cacheShards = cacheShardsOf(*r.module, *part, sweep.kv.inputs);
+                    chips = opts.tensorParallel;
                   }
                 }
-                target::CacheHome h = target::cacheHome(
-                    t, chipWeights, opts.tensorParallel, cacheShards);
+                target::CacheHome h =
+                    target::cacheHome(t, chipWeights, chips, cacheShards);
                 roofline::LLMTarget &lt = sweep.targets[i];
                 lt.cacheLevel = h.level->name;
                 lt.chips = h.chips;

@@ -52,6 +52,8 @@ dfa::shard::reshapeSplit(ArrayRef<int64_t> in, ArrayRef<int64_t> out,
   int64_t groups = s.block;
   for (int64_t i = 0; i < d; ++i)
     groups *= in[i];
+  if (groups == 0) // an empty tensor: nothing to split
+    return std::nullopt;
   int64_t prefix = 1;
   for (int64_t e = 0; e < int64_t(out.size()) && prefix > 0; ++e) {
     if (groups % prefix == 0) {
@@ -138,12 +140,19 @@ std::optional<SplitDim> keptSplit(Operation *u, ArrayRef<int64_t> shape,
         return at(d - llvm::count_if(axes, [&](int64_t a) { return a < d; }));
       })
       .Case([&](SplitOp sp) -> R {
-        if (d == int64_t(sp.getAxis()) &&
-            (s.block != 1 || llvm::any_of(sp.getSizes(), [&](int64_t z) {
-               return z % n != 0;
-             })))
+        if (d != int64_t(sp.getAxis()))
+          return at(d);
+        // Along the split dim every piece is cut among the chips: pieces
+        // that are the blocks of a concatenation come apart exactly, and
+        // the pieces of a column-parallel product (a fused QKV) take the
+        // columns Megatron-LM assigns each chip.
+        ArrayRef<int64_t> sizes = sp.getSizes();
+        bool blocks = s.block == int64_t(sizes.size()) &&
+                      llvm::all_equal(sizes);
+        if ((s.block != 1 && !blocks) ||
+            llvm::any_of(sizes, [&](int64_t z) { return z % n != 0; }))
           return std::nullopt;
-        return at(d);
+        return SplitDim{d, 1};
       })
       .Case([&](SliceOp sl) -> R {
         if (sl.getStarts()[d] != 0 || sl.getSteps()[d] != 1 ||
@@ -167,6 +176,8 @@ struct Partitioner {
   /// Local slices of graph inputs (block arguments), to fold into the
   /// argument when every reader takes the same one.
   SmallVector<SliceOp> argSlices;
+  /// The same through blocks: reshape to [blocks, rest], slice, merge.
+  SmallVector<std::tuple<ReshapeOp, SliceOp, ReshapeOp>> argChains;
   /// Weight slices made so far: (weight, dim) -> the slice.
   std::map<std::pair<Operation *, int64_t>, Value> weightSlices;
   /// Ops whose reader now takes a part instead (a whole weight, its
@@ -275,6 +286,9 @@ struct Partitioner {
                                : regroup(b, loc, slice, at.dim, at.block, true);
     if (isa<BlockArgument>(whole) && at.block == 1)
       argSlices.push_back(slice);
+    else if (isa<BlockArgument>(whole))
+      argChains.push_back({x.getDefiningOp<ReshapeOp>(), slice,
+                           part.getDefiningOp<ReshapeOp>()});
     states[part] = State::split(at);
     sliced[key] = part;
     return part;
@@ -590,8 +604,8 @@ void Partitioner::visit(Operation *op) {
       return false;
     Type in = tensorType(cast.getInput()).getElementType();
     Type out = tensorType(cast.getResult()).getElementType();
-    return isa<FloatType>(in) && isa<FloatType>(out) &&
-           elementBits(out) >= elementBits(in);
+    return in == out || (isa<FloatType>(in) && isa<FloatType>(out) &&
+                         elementBits(out) > elementBits(in));
   };
   if (anyPartial && (isa<ReshapeOp, TransposeOp>(op) || widens())) {
     states[op->getResult(0)] = State::partial();
@@ -647,12 +661,18 @@ void Partitioner::visit(Operation *op) {
           }
         if (!dim)
           return false;
-        // Joined along the split dim: each chip's parts joined.
-        if (dim->dim == int64_t(c.getAxis()) &&
-            (dim->block != 1 || llvm::any_of(c.getInputs(), [&](Value v) {
-               return !stateOf(v).isSplit(*dim);
-             })))
-          return false;
+        // Joined along the split dim: each chip holds its part of every
+        // input, k equal inputs make k blocks.
+        if (dim->dim == int64_t(c.getAxis())) {
+          int64_t size = tensorType(c.getInputs()[0]).getDimSize(dim->dim);
+          if (dim->block != 1 || llvm::any_of(c.getInputs(), [&](Value v) {
+                return !stateOf(v).isSplit(*dim) ||
+                       tensorType(v).getDimSize(dim->dim) != size;
+              }))
+            return false;
+          splitResults(c, {dim->dim, int64_t(c.getInputs().size())});
+          return true;
+        }
         SmallVector<Value> ins;
         for (Value v : c.getInputs())
           if (!divides(v, *dim))
@@ -714,6 +734,16 @@ void Partitioner::foldArgSlices(func::FuncOp func) {
     arg.setType(s.getType());
     s.getResult().replaceAllUsesWith(arg);
     s.erase();
+  }
+  for (auto [regroup, slice, merge] : argChains) {
+    auto arg = cast<BlockArgument>(regroup.getInput());
+    if (!arg.hasOneUse() || !regroup->hasOneUse() || !slice->hasOneUse())
+      continue;
+    arg.setType(merge.getType());
+    merge.getResult().replaceAllUsesWith(arg);
+    merge.erase();
+    slice.erase();
+    regroup.erase();
   }
   SmallVector<Type> ins, outs;
   for (BlockArgument a : func.getArguments())

@@ -43,13 +43,12 @@ func.func @main(%x: tensor<2x8x64xf32> {graph.name = "x"}) -> tensor<2x8x64xf32>
 
 // -----
 
-// A whole graph input read with a block-split value takes its chip's part
-// of each block: the blocks as a dim of their own, sliced, merged back.
-// CHECK-LABEL: func.func @main
-// CHECK: %[[G:.*]] = graph.reshape %arg1 : (tensor<8x16x16xf32>) -> tensor<2x4x16x16xf32>
-// CHECK: %[[S:.*]] = graph.slice %[[G]] {{.*}} -> tensor<2x2x16x16xf32>
-// CHECK: %[[P:.*]] = graph.reshape %[[S]] : (tensor<2x2x16x16xf32>) -> tensor<4x16x16xf32>
-// CHECK: graph.matmul %{{.*}}, %[[P]] : (tensor<4x8x16xf32>, tensor<4x16x16xf32>) -> tensor<4x8x16xf32>
+// A whole value read with a block-split one takes its chip's part of each
+// block (the blocks as a dim of their own, sliced, merged back); a graph
+// input read only so is held as that part (a cache laid out [B*H, S, D]).
+// CHECK-LABEL: func.func @main(%arg0: tensor<2x8x64xf32> {graph.name = "x"}, %arg1: tensor<4x16x16xf32> {graph.name = "m"})
+// CHECK-NOT: graph.slice
+// CHECK: graph.matmul %{{.*}}, %arg1 : (tensor<4x8x16xf32>, tensor<4x16x16xf32>) -> tensor<4x8x16xf32>
 // CHECK-NOT: graph.all_gather
 // CHECK: graph.all_reduce
 
@@ -66,4 +65,28 @@ func.func @main(%x: tensor<2x8x64xf32> {graph.name = "x"}, %m: tensor<8x16x16xf3
   %a2 = graph.reshape %at : (tensor<2x8x4x16xf32>) -> tensor<2x8x64xf32>
   %o = graph.matmul %a2, %wo : (tensor<2x8x64xf32>, tensor<64x64xf32>) -> tensor<2x8x64xf32>
   return %o : tensor<2x8x64xf32>
+}
+
+// -----
+
+// Read whole as well, the input stays whole and the part is sliced.
+// CHECK-LABEL: func.func @main(%arg0: tensor<2x8x64xf32> {graph.name = "x"}, %arg1: tensor<8x16x16xf32> {graph.name = "m"})
+// CHECK: %[[G:.*]] = graph.reshape %arg1 : (tensor<8x16x16xf32>) -> tensor<2x4x16x16xf32>
+// CHECK: %[[S:.*]] = graph.slice %[[G]] {{.*}} -> tensor<2x2x16x16xf32>
+// CHECK: %[[P:.*]] = graph.reshape %[[S]] : (tensor<2x2x16x16xf32>) -> tensor<4x16x16xf32>
+// CHECK: graph.matmul %{{.*}}, %[[P]] : (tensor<4x8x16xf32>, tensor<4x16x16xf32>) -> tensor<4x8x16xf32>
+
+func.func @main(%x: tensor<2x8x64xf32> {graph.name = "x"}, %m: tensor<8x16x16xf32> {graph.name = "m"}) -> (tensor<2x8x64xf32>, tensor<8x16x16xf32>) {
+  %wq = graph.weight "q" at ""[0] : tensor<64x64xf32>
+  %wo = graph.weight "o" at ""[0] : tensor<64x64xf32>
+  %q = graph.matmul %x, %wq : (tensor<2x8x64xf32>, tensor<64x64xf32>) -> tensor<2x8x64xf32>
+  %q4 = graph.reshape %q : (tensor<2x8x64xf32>) -> tensor<2x8x4x16xf32>
+  %qt = graph.transpose %q4 {perm = array<i64: 0, 2, 1, 3>} : (tensor<2x8x4x16xf32>) -> tensor<2x4x8x16xf32>
+  %q3 = graph.reshape %qt : (tensor<2x4x8x16xf32>) -> tensor<8x8x16xf32>
+  %y = graph.matmul %q3, %m : (tensor<8x8x16xf32>, tensor<8x16x16xf32>) -> tensor<8x8x16xf32>
+  %a4 = graph.reshape %y : (tensor<8x8x16xf32>) -> tensor<2x4x8x16xf32>
+  %at = graph.transpose %a4 {perm = array<i64: 0, 2, 1, 3>} : (tensor<2x4x8x16xf32>) -> tensor<2x8x4x16xf32>
+  %a2 = graph.reshape %at : (tensor<2x8x4x16xf32>) -> tensor<2x8x64xf32>
+  %o = graph.matmul %a2, %wo : (tensor<2x8x64xf32>, tensor<64x64xf32>) -> tensor<2x8x64xf32>
+  return %o, %m : tensor<2x8x64xf32>, tensor<8x16x16xf32>
 }
