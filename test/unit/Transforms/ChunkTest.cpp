@@ -131,3 +131,23 @@ TEST_CASE("chunk types replace one dim", "[chunk]") {
   REQUIRE(chunkType(t, 1, 5).getShape() == ArrayRef<int64_t>{8, 5});
   REQUIRE(chunkType(t, -1, 5) == t);
 }
+
+TEST_CASE("an expand splits its kept dims and keeps its broadcast ones whole",
+          "[chunk]") {
+  // GQA's repeat of the KV heads taken into its reader's kernel: a chunk of
+  // the KV heads or the keys reads that chunk of the cache; a chunk of the
+  // repeat dim (size 1 in the input) reads the cache whole.
+  Kernel k(R"(
+func.func @main(%c: tensor<1x2x1x4x8xf32>, %b: tensor<1x2x2x4x8xf32>) -> tensor<1x2x2x4x8xf32> {
+  %0 = graph.kernel "gqa" kind "pointwise"(%c, %b) : (tensor<1x2x1x4x8xf32>, tensor<1x2x2x4x8xf32>) -> tensor<1x2x2x4x8xf32> {
+  ^bb0(%x: tensor<1x2x1x4x8xf32>, %y: tensor<1x2x2x4x8xf32>):
+    %1 = graph.expand %x : (tensor<1x2x1x4x8xf32>) -> tensor<1x2x2x4x8xf32>
+    %2 = graph.add %1, %y : (tensor<1x2x2x4x8xf32>, tensor<1x2x2x4x8xf32>) -> tensor<1x2x2x4x8xf32>
+    graph.yield %2 : tensor<1x2x2x4x8xf32>
+  }
+  return %0 : tensor<1x2x2x4x8xf32>
+})");
+  REQUIRE(k.inputs(1) == Dims{1, 1});
+  REQUIRE(k.inputs(2) == Dims{-1, 2});
+  REQUIRE(k.inputs(3) == Dims{3, 3});
+}
