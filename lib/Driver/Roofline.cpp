@@ -363,9 +363,7 @@ int dfa::driver::rooflineMain(const RooflineOptions &opts) {
       return exitCode(Status::Usage);
     }
     if (opts.tensorParallel > 1) {
-      printer.error("--tensor-parallel: a saved schedule is already "
-                    "compiled, partitioned or not (its module's "
-                    "graph.tensor_parallel says over how many chips)");
+      printer.error(kSavedScheduleTensorParallel);
       return exitCode(Status::Usage);
     }
     for (const std::string &file : schedules) {

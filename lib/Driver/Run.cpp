@@ -629,9 +629,7 @@ int dfa::driver::runMain(const RunOptions &opts) {
       return exitCode(parsed.status);
     if (sched::ProgramOp program = findProgram(*parsed.module)) {
       if (opts.tensorParallel > 1) {
-        printer.error("--tensor-parallel: a saved schedule is already "
-                      "compiled, partitioned or not (its module's "
-                      "graph.tensor_parallel says over how many chips)");
+        printer.error(kSavedScheduleTensorParallel);
         return exitCode(Status::Usage);
       }
       if (opts.repeat > 1) {

@@ -95,6 +95,12 @@ Status scheduleTarget(sched::ProgramOp program,
                       target::Target &t, std::string &error);
 
 /// Loads the description named `name` (searching `opts.targetDirs`).
+/// The refusal of --tensor-parallel with a saved schedule (dfa-run,
+/// dfa-roofline): it was partitioned, or not, when it was compiled.
+inline constexpr const char *kSavedScheduleTensorParallel =
+    "--tensor-parallel: a saved schedule is already compiled, partitioned or "
+    "not (its module's graph.tensor_parallel says over how many chips)";
+
 Status loadTarget(llvm::StringRef name, const RunOptions &opts,
                   target::Target &t, DiagnosticPrinter &printer);
 

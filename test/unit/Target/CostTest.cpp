@@ -53,6 +53,21 @@ Target machine(const std::string &family, const std::string &compiler = "") {
       num(50) + ", \"sync_ns\": " + num(100) + "}" + compiler + "}";
   return parsed("m.json", text);
 }
+
+/// A one-level chip whose only network is `chipToChip` (the JSON object's
+/// members).
+std::string linkedChip(const std::string &chipToChip) {
+  return "{\"schema\": \"dfa.target/1\", \"name\": \"m\", \"family\": \"cpu\", "
+         "\"clock_hz\": " + num(1e9) +
+         ", \"compute\": {\"unit_name\": \"core\", \"units\": " + num(8) +
+         ", \"peak_flops\": {\"f32\": " + num(8e12) + "}},"
+         " \"memory\": [{\"name\": \"far\", \"kind\": \"dram\", \"scope\": "
+         "\"chip\", \"managed\": \"software\", \"capacity_bytes\": " + num(1e9) +
+         ", \"bandwidth_bytes_per_s\": " + num(1e11) + ", \"latency_ns\": " +
+         num(500) + "}], \"network\": {\"chip_to_chip\": {" + chipToChip +
+         "}}, \"overheads\": {\"launch_ns\": " + num(0) +
+         ", \"dma_setup_ns\": " + num(0) + ", \"sync_ns\": " + num(0) + "}}";
+}
 } // namespace
 
 TEST_CASE("a copy between levels is bounded by the slower side",
@@ -332,21 +347,10 @@ TEST_CASE("collectives are rings over every chip-to-chip link",
   CHECK(collectiveSeconds(t, Collective{Collective::AllReduce, 8e6, 1}) == 0);
   // A large all-reduce's bus bandwidth (2 (N-1)/N bytes over the time)
   // tends to the links' total; the shipped H100's is 18 x 25 GB/s.
-  Target many = parsed("m.json", [] {
-    std::string text =
-        "{\"schema\": \"dfa.target/1\", \"name\": \"m\", \"family\": \"cpu\", "
-        "\"clock_hz\": " + num(1e9) +
-        ", \"compute\": {\"unit_name\": \"core\", \"units\": " + num(8) +
-        ", \"peak_flops\": {\"f32\": " + num(8e12) + "}},"
-        " \"memory\": [{\"name\": \"far\", \"kind\": \"dram\", \"scope\": "
-        "\"chip\", \"managed\": \"software\", \"capacity_bytes\": " + num(1e9) +
-        ", \"bandwidth_bytes_per_s\": " + num(1e11) + ", \"latency_ns\": " +
-        num(500) + "}], \"network\": {\"chip_to_chip\": {\"kind\": \"nvlink\", "
-        "\"links\": " + num(18) + ", \"bandwidth_bytes_per_s\": " + num(25e9) +
-        ", \"latency_ns\": " + num(1000) + "}}, \"overheads\": {\"launch_ns\": " +
-        num(0) + ", \"dma_setup_ns\": " + num(0) + ", \"sync_ns\": " + num(0) + "}}";
-    return text;
-  }());
+  Target many = parsed(
+      "m.json", linkedChip("\"kind\": \"nvlink\", \"links\": " + num(18) +
+                           ", \"bandwidth_bytes_per_s\": " + num(25e9) +
+                           ", \"latency_ns\": " + num(1000)));
   CHECK(collectiveBandwidth(many) == Approx(450e9));
   Collective big{Collective::AllReduce, 8e9, 8};
   double busBandwidth = 2.0 * 7 / 8 * 8e9 / collectiveSeconds(many, big);
@@ -354,19 +358,9 @@ TEST_CASE("collectives are rings over every chip-to-chip link",
 }
 
 TEST_CASE("a torus ring drives the links of one axis", "[target][cost][collective]") {
-  std::string text =
-      "{\"schema\": \"dfa.target/1\", \"name\": \"m\", \"family\": \"cpu\", "
-      "\"clock_hz\": " + num(1e9) +
-      ", \"compute\": {\"unit_name\": \"core\", \"units\": " + num(8) +
-      ", \"peak_flops\": {\"f32\": " + num(8e12) + "}},"
-      " \"memory\": [{\"name\": \"far\", \"kind\": \"dram\", \"scope\": "
-      "\"chip\", \"managed\": \"software\", \"capacity_bytes\": " + num(1e9) +
-      ", \"bandwidth_bytes_per_s\": " + num(1e11) + ", \"latency_ns\": " +
-      num(500) + "}], \"network\": {\"chip_to_chip\": {\"kind\": \"ici\", "
-      "\"links\": " + num(4) + ", \"collective_links\": " + num(2) +
-      ", \"bandwidth_bytes_per_s\": " + num(5e10) + "}}, \"overheads\": "
-      "{\"launch_ns\": " + num(0) + ", \"dma_setup_ns\": " + num(0) +
-      ", \"sync_ns\": " + num(0) + "}}";
+  std::string text = linkedChip(
+      "\"kind\": \"ici\", \"links\": " + num(4) + ", \"collective_links\": " +
+      num(2) + ", \"bandwidth_bytes_per_s\": " + num(5e10));
   CHECK(collectiveBandwidth(parsed("m.json", text)) == Approx(1e11));
   // More than the chip has is an error naming the key.
   std::string more = text;
