@@ -129,7 +129,8 @@ int64_t dfa::graph::setFp32Matmul(Operation *root, Fp32Matmul mode) {
     if (c != OpClass::Matmul && c != OpClass::Conv && c != OpClass::Attention)
       return;
     auto in = dyn_cast<ShapedType>(op->getOperand(0).getType());
-    if (!in || !in.getElementType().isF32())
+    // A product of dequantized int8 or float8 operands is not f32 work.
+    if (!in || !in.getElementType().isF32() || quantizedProductType(op))
       return;
     if (mode == Fp32Matmul::IEEE) {
       op->removeAttr(kFp32MatmulAttr);
@@ -141,6 +142,123 @@ int64_t dfa::graph::setFp32Matmul(Operation *root, Fp32Matmul mode) {
   return n;
 }
 
+bool dfa::graph::isNarrow(Type t) {
+  if (auto i = dyn_cast<IntegerType>(t))
+    return i.getWidth() > 1 && i.getWidth() <= 8;
+  auto f = dyn_cast<FloatType>(t);
+  return f && f.getWidth() == 8;
+}
+
+namespace {
+Type elementOf(Value v) { return cast<ShapedType>(v.getType()).getElementType(); }
+
+/// The dims of operand `index` of `product` that its sum runs over, or
+/// nullopt for an op whose operands cannot be read quantized here.
+std::optional<SmallVector<bool>> contractedDims(Operation *product, unsigned index) {
+  if (index > 1 || product->getNumOperands() <= index)
+    return std::nullopt;
+  auto type = dyn_cast<RankedTensorType>(product->getOperand(index).getType());
+  if (!type || type.getRank() == 0)
+    return std::nullopt;
+  int64_t rank = type.getRank();
+  SmallVector<bool> dims(rank, false);
+  if (isa<MatMulOp>(product)) {
+    // numpy matmul: lhs [..., M, K], rhs [..., K, N] (a vector is K).
+    dims[index == 0 || rank == 1 ? rank - 1 : rank - 2] = true;
+  } else if (auto g = dyn_cast<GemmOp>(product)) {
+    bool trans = index == 0 ? g.getTransA() : g.getTransB();
+    dims[(index == 0) != trans ? 1 : 0] = true;
+  } else if (isa<ConvOp>(product)) {
+    // Input [N, C, spatial...], filter [O, C/g, k...]: every dim but the
+    // first feeds each output.
+    for (int64_t d = 1; d < rank; ++d)
+      dims[d] = true;
+  } else {
+    return std::nullopt;
+  }
+  return dims;
+}
+
+/// Whether parameter `p` (a scale or zero point broadcast against a value
+/// of `rank` dims) is constant along every dim of `dims` (every dim when
+/// `anyDim`: after a reshape the dims no longer line up).
+bool constantAlong(Value p, int64_t rank, ArrayRef<bool> dims, bool anyDim) {
+  auto pt = dyn_cast<RankedTensorType>(p.getType());
+  if (!pt)
+    return false;
+  if (anyDim)
+    return pt.getNumElements() == 1;
+  for (int64_t d = 0; d < rank; ++d) {
+    int64_t j = d - (rank - pt.getRank());
+    if (dims[d] && j >= 0 && pt.getDimSize(j) != 1)
+      return false;
+  }
+  return true;
+}
+} // namespace
+
+std::optional<DequantizedOperand>
+dfa::graph::dequantizedOperand(Operation *product, unsigned index) {
+  std::optional<SmallVector<bool>> dims = contractedDims(product, index);
+  if (!dims)
+    return std::nullopt;
+  DequantizedOperand d;
+  bool anyDim = false;
+  Value v = product->getOperand(index);
+  while (Operation *def = v.getDefiningOp()) {
+    if (!v.hasOneUse())
+      return std::nullopt;
+    d.ops.push_back(def);
+    int64_t rank = cast<ShapedType>(v.getType()).getRank();
+    if (auto c = dyn_cast<CastOp>(def)) {
+      Type from = elementOf(c.getInput());
+      if (!isa<FloatType>(elementOf(c.getResult())))
+        return std::nullopt;
+      if (isNarrow(from)) {
+        d.narrow = from;
+        std::reverse(d.ops.begin(), d.ops.end());
+        return d;
+      }
+      if (!isa<FloatType>(from))
+        return std::nullopt;
+      v = c.getInput();
+    } else if (auto t = dyn_cast<TransposeOp>(def)) {
+      // Result dim i is input dim perm[i].
+      ArrayRef<int64_t> perm = t.getPerm();
+      SmallVector<bool> in(perm.size(), false);
+      for (auto [i, p] : llvm::enumerate(perm))
+        in[p] = (*dims)[i];
+      *dims = in;
+      v = t.getInput();
+    } else if (isa<ReshapeOp, ExpandOp>(def)) {
+      anyDim = true;
+      v = def->getOperand(0);
+    } else if (isa<MulOp, SubOp>(def)) {
+      // The chain is the operand of the result's shape (a zero point is
+      // subtracted from it; a scale multiplies either side).
+      Value lhs = def->getOperand(0), rhs = def->getOperand(1);
+      bool chainLhs = isa<SubOp>(def) || lhs.getType() == v.getType();
+      Value chain = chainLhs ? lhs : rhs, param = chainLhs ? rhs : lhs;
+      if (chain.getType() != v.getType() || !constantAlong(param, rank, *dims, anyDim))
+        return std::nullopt;
+      v = chain;
+    } else {
+      return std::nullopt;
+    }
+  }
+  return std::nullopt;
+}
+
+std::optional<Type> dfa::graph::quantizedProductType(Operation *product) {
+  std::optional<DequantizedOperand> a = dequantizedOperand(product, 0),
+                                    b = dequantizedOperand(product, 1);
+  if (!a || !b || isa<IntegerType>(a->narrow) != isa<IntegerType>(b->narrow))
+    return std::nullopt;
+  return a->narrow.getIntOrFloatBitWidth() >= b->narrow.getIntOrFloatBitWidth()
+             ? a->narrow
+             : b->narrow;
+}
+
 Type dfa::graph::arithmeticType(Block &body, Type fallback) {
   // A quantized product (QLinearMatMul: dequantized operands, requantized
   // result) runs at its integer result's type.
@@ -149,9 +267,15 @@ Type dfa::graph::arithmeticType(Block &body, Type fallback) {
   for (Operation &op : body) {
     OpClass c = classify(&op);
     if ((c == OpClass::Matmul || c == OpClass::Conv || c == OpClass::Attention) &&
-        op.getNumOperands() > 0)
+        op.getNumOperands() > 0) {
+      // Both operands dequantized here from one kind of narrow type (int8
+      // x int8, float8 x float8): the product runs in it. One alone (a
+      // weight-only quantized layer) runs in the other operand's type.
+      if (std::optional<Type> q = quantizedProductType(&op))
+        return *q;
       if (auto t = dyn_cast<ShapedType>(op.getOperand(0).getType()))
         return t.getElementType();
+    }
   }
   return fallback;
 }

@@ -31,11 +31,38 @@ KernelKind kernelKindOf(OpClass c);
 bool isAnchor(OpClass c);
 /// The element type a kernel body's arithmetic runs in: the first operand's
 /// of its first product (matmul, convolution, attention: float8 operands
-/// whose result is cast back to f16 run at the float8 rate), else
+/// whose result is cast back to f16 run at the float8 rate; two operands
+/// dequantized in the body from narrow types of one kind, int8 or float8,
+/// run at the narrow type's rate, the scales applied to the sum as
+/// TensorRT's and cuBLASLt's quantized GEMMs do), else
 /// `fallback` (the kernel's first result's), which an integer result (a
 /// quantized product) also keeps. The lowering times a kernel at that
 /// type's peak, and the roofline draws its roof there.
 mlir::Type arithmeticType(mlir::Block &body, mlir::Type fallback);
+
+/// A type products read quantized: an integer of 2 to 8 bits, an 8-bit float.
+bool isNarrow(mlir::Type t);
+
+/// A product's operand dequantized from a narrow type (ONNX's
+/// DequantizeLinear as the importer spells it, cast(x) [- zero point] *
+/// scale, then views, transposes or a float cast), each value of the chain
+/// read only by the next: `ops` from the cast of the narrow value to the
+/// op the product reads, in program order; `narrow` the stored type (an
+/// integer of at most 8 bits or an 8-bit float). A scale or zero point
+/// that varies along a dim the product contracts cannot leave the sum, so
+/// such an operand is not one.
+struct DequantizedOperand {
+  mlir::Type narrow;
+  llvm::SmallVector<mlir::Operation *> ops;
+};
+/// Operand `index` of matrix op `product` (matmul, gemm: 0 and 1; conv:
+/// input and filter) as such a chain, or nullopt.
+std::optional<DequantizedOperand> dequantizedOperand(mlir::Operation *product,
+                                                     unsigned index);
+/// The narrow type `product` multiplies in when both its operands are
+/// dequantized from narrow types of one kind (int8 x int8, float8 x
+/// float8): the wider of the two. Nullopt otherwise.
+std::optional<mlir::Type> quantizedProductType(mlir::Operation *product);
 
 /// The collective a kernel body performs (a `graph.all_reduce` or
 /// `graph.all_gather`): whether it gathers, the bytes of its result (what
@@ -65,7 +92,9 @@ llvm::StringRef name(Fp32Matmul mode);
 /// The mode of matrix op `op` (its graph.fp32_matmul; IEEE when absent).
 Fp32Matmul fp32MatmulOf(mlir::Operation *op);
 /// Gives every matrix op (matmul, gemm, conv, attention) of `root` whose
-/// operands are f32 the mode `mode` (IEEE: removes it). Returns the count.
+/// operands are f32 the mode `mode` (IEEE: removes it), but for products
+/// of dequantized int8 or float8 operands (`quantizedProductType`), which
+/// multiply in the narrow type. Returns the count.
 int64_t setFp32Matmul(mlir::Operation *root, Fp32Matmul mode);
 
 /// The layout graph-layout gave `v`: a kernel output's entry of `layouts`,

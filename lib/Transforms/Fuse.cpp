@@ -27,7 +27,9 @@
 // Under every policy but none, a broadcast (an expand that grows its input)
 // fuses into its reader, not its producer: an anchor that is its only
 // reader takes it into its kernel, which reads the input once (GQA's
-// repeat of the KV heads is never materialized).
+// repeat of the KV heads is never materialized). Likewise a product takes
+// in the dequantization of an operand stored as int8 or float8, and reads
+// the narrow tensor (ONNX's QDQ form of a quantized layer).
 //
 //===----------------------------------------------------------------------===//
 
@@ -94,6 +96,59 @@ bool movesMinorDim(Operation *op) {
     return false;
   ArrayRef<int64_t> perm = t.getPerm();
   return !perm.empty() && perm.back() != int64_t(perm.size()) - 1;
+}
+
+/// Gives each product its own copy of a dequantization it shares with
+/// other readers (graph::dequantizedOperand's chain: a cast from int8 or
+/// float8, minus a zero point, times a scale, views), as XLA's fusion
+/// duplicates cheap producers into each consumer: every product can then
+/// take its copy into its kernel and read the narrow tensor (a ResNet
+/// block's input feeds both its first convolution and its downsample).
+/// Readers that are not products (a residual add) share the original.
+/// The copies compute what the original did.
+void cloneSharedDequantizations(Block &block) {
+  llvm::DenseSet<Operation *> steps;
+  SmallVector<Operation *> order;
+  auto isStep = [&](Value v) {
+    Operation *def = v.getDefiningOp();
+    return def && steps.contains(def);
+  };
+  auto elementOf = [](Value v) {
+    return cast<ShapedType>(v.getType()).getElementType();
+  };
+  for (Operation &op : block) {
+    bool step = false;
+    if (auto c = dyn_cast<CastOp>(op))
+      step = isa<FloatType>(elementOf(c.getResult())) &&
+             (isNarrow(elementOf(c.getInput())) ||
+              (isa<FloatType>(elementOf(c.getInput())) && isStep(c.getInput())));
+    else if (isa<TransposeOp, ReshapeOp, ExpandOp, SubOp>(op))
+      step = isStep(op.getOperand(0));
+    else if (isa<MulOp>(op))
+      step = isStep(op.getOperand(0)) || isStep(op.getOperand(1));
+    if (step) {
+      steps.insert(&op);
+      order.push_back(&op);
+    }
+  }
+  OpBuilder b(block.getParent()->getContext());
+  for (Operation *op : llvm::reverse(order)) {
+    SmallVector<OpOperand *> taken;
+    bool others = false;
+    for (OpOperand &use : op->getResult(0).getUses()) {
+      Operation *u = use.getOwner();
+      OpClass c = classify(u);
+      if (steps.contains(u) ||
+          ((c == OpClass::Matmul || c == OpClass::Conv) && use.getOperandNumber() < 2))
+        taken.push_back(&use);
+      else
+        others = true;
+    }
+    for (size_t i = others ? 0 : 1; i < taken.size(); ++i) {
+      b.setInsertionPointAfter(op);
+      taken[i]->set(b.clone(*op)->getResult(0));
+    }
+  }
 }
 
 struct Fuser {
@@ -278,6 +333,36 @@ struct Fuser {
     place(op, c, remarks);
     if (absorbs(c))
       absorbBroadcasts(op);
+    if (policy != FusionPolicy::None)
+      absorbDequantize(op);
+  }
+
+  /// A product takes into its kernel the dequantization of each operand
+  /// stored narrow (int8, float8: graph::dequantizedOperand), as
+  /// TensorRT's quantized GEMMs, cuBLASLt's scaled FP8 GEMMs and XLA's int8
+  /// dots do: the kernel reads the narrow tensor, multiplies in its type
+  /// and applies the scales to the sum; the float copy is never written.
+  /// The chain's values have no other reader, so the groups they leave
+  /// lose nothing another op needs, and every group they read is older.
+  void absorbDequantize(Operation *op) {
+    unsigned into = groupOf[op];
+    Group &g = groups[into];
+    for (unsigned i = 0; i < 2; ++i) {
+      std::optional<DequantizedOperand> d = dequantizedOperand(op, i);
+      if (!d || llvm::any_of(d->ops, [&](Operation *o) {
+            return movesMinorDim(o) && t.caps.relayoutMinorDim;
+          }))
+        continue;
+      for (Operation *o : d->ops) {
+        auto it = groupOf.find(o);
+        if (it == groupOf.end() || it->second == into)
+          continue;
+        llvm::erase(groups[it->second].ops, o);
+        g.ops.insert(llvm::find(g.ops, op), o);
+        groupOf[o] = into;
+        account(g, o);
+      }
+    }
   }
 
   void place(Operation *op, OpClass c, bool remarks) {
@@ -418,6 +503,8 @@ struct GraphFusePass : dfa::impl::GraphFusePassBase<GraphFusePass>, TargetedPass
       Fuser f{t->caps.fusion, *t, std::nullopt, {}, llvm::DenseMap<Operation *, unsigned>(), {}, 0};
       f.workingSetLimit = t->limit("usable_lx_bytes_per_core");
       Block &block = func.getBody().front();
+      if (t->caps.fusion != FusionPolicy::None)
+        cloneSharedDequantizations(block);
       for (Operation &op : block) {
         if (isa<KernelOp, func::ReturnOp>(op) ||
             classify(&op) == OpClass::Source)

@@ -4,7 +4,9 @@
 #include "dialects/Graph/GraphOps.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
 
@@ -87,4 +89,111 @@ TEST_CASE("dfa-bisect's tolerance class follows the table", "[dialect][opclass]"
     ++i;
   }
   CHECK(i == want.size());
+}
+
+namespace {
+/// The products of `fn`'s body, in order.
+SmallVector<Operation *> productsOf(func::FuncOp fn) {
+  SmallVector<Operation *> out;
+  for (Operation &op : fn.getBody().front())
+    if (isMatrixKind(kernelKindOf(classify(&op))))
+      out.push_back(&op);
+  return out;
+}
+} // namespace
+
+TEST_CASE("a product reads an operand dequantized from int8 or float8", "[dialect][opclass][quant]") {
+  MLIRContext ctx;
+  ctx.loadDialect<GraphDialect, func::FuncDialect>();
+  // DequantizeLinear as the importer spells it: cast, minus the zero point,
+  // times the scale.
+  OwningOpRef<ModuleOp> m = parseSourceString<ModuleOp>(R"mlir(
+    func.func @f(%xq: tensor<4x32xi8>, %wq: tensor<32x8xi8>, %sx: tensor<f32>, %zx: tensor<f32>,
+                 %sw: tensor<1x8xf32>, %sk: tensor<32x1xf32>, %fq: tensor<8x32xf8E4M3FN>,
+                 %h: tensor<4x32xf16>, %sf: tensor<f32>, %a: tensor<4x32xf32>) {
+      // int8 x int8, a zero point on the activation, per-column weight scales.
+      %0 = graph.cast %xq : (tensor<4x32xi8>) -> tensor<4x32xf32>
+      %1 = graph.sub %0, %zx : (tensor<4x32xf32>, tensor<f32>) -> tensor<4x32xf32>
+      %2 = graph.mul %1, %sx : (tensor<4x32xf32>, tensor<f32>) -> tensor<4x32xf32>
+      %3 = graph.cast %wq : (tensor<32x8xi8>) -> tensor<32x8xf32>
+      %4 = graph.mul %3, %sw : (tensor<32x8xf32>, tensor<1x8xf32>) -> tensor<32x8xf32>
+      %5 = graph.matmul %2, %4 : (tensor<4x32xf32>, tensor<32x8xf32>) -> tensor<4x8xf32>
+      // A scale per K row cannot leave the sum: the product stays float.
+      %6 = graph.cast %xq : (tensor<4x32xi8>) -> tensor<4x32xf32>
+      %7 = graph.cast %wq : (tensor<32x8xi8>) -> tensor<32x8xf32>
+      %8 = graph.mul %sk, %7 : (tensor<32x1xf32>, tensor<32x8xf32>) -> tensor<32x8xf32>
+      %9 = graph.matmul %6, %8 : (tensor<4x32xf32>, tensor<32x8xf32>) -> tensor<4x8xf32>
+      // Weight-only: an f16 activation and a float8 weight stored [N, K],
+      // transposed to [K, N], its scale cast to f16: the product runs in f16.
+      %10 = graph.cast %fq : (tensor<8x32xf8E4M3FN>) -> tensor<8x32xf32>
+      %11 = graph.mul %10, %sf : (tensor<8x32xf32>, tensor<f32>) -> tensor<8x32xf32>
+      %12 = graph.cast %11 : (tensor<8x32xf32>) -> tensor<8x32xf16>
+      %13 = graph.transpose %12 {perm = array<i64: 1, 0>} : (tensor<8x32xf16>) -> tensor<32x8xf16>
+      %14 = graph.matmul %h, %13 : (tensor<4x32xf16>, tensor<32x8xf16>) -> tensor<4x8xf16>
+      // A dequantized value read twice is no product's own.
+      %15 = graph.cast %wq : (tensor<32x8xi8>) -> tensor<32x8xf32>
+      %16 = graph.matmul %a, %15 : (tensor<4x32xf32>, tensor<32x8xf32>) -> tensor<4x8xf32>
+      %17 = graph.matmul %a, %15 : (tensor<4x32xf32>, tensor<32x8xf32>) -> tensor<4x8xf32>
+      return
+    })mlir", &ctx);
+  REQUIRE(m);
+  auto fn = *m->getOps<func::FuncOp>().begin();
+  SmallVector<Operation *> p = productsOf(fn);
+  REQUIRE(p.size() == 5);
+
+  std::optional<DequantizedOperand> a = dequantizedOperand(p[0], 0), b = dequantizedOperand(p[0], 1);
+  REQUIRE(a);
+  REQUIRE(b);
+  CHECK(a->narrow.isInteger(8));
+  CHECK(a->ops.size() == 3); // cast, sub, mul in program order
+  CHECK(isa<CastOp>(a->ops.front()));
+  CHECK(a->ops.back() == p[0]->getOperand(0).getDefiningOp());
+  CHECK(b->ops.size() == 2);
+
+  CHECK(dequantizedOperand(p[1], 0));
+  CHECK_FALSE(dequantizedOperand(p[1], 1));
+
+  CHECK_FALSE(dequantizedOperand(p[2], 0));
+  std::optional<DequantizedOperand> f = dequantizedOperand(p[2], 1);
+  REQUIRE(f);
+  CHECK(isa<Float8E4M3FNType>(f->narrow));
+  CHECK(f->ops.size() == 4);
+
+  CHECK_FALSE(dequantizedOperand(p[3], 1));
+
+  // The arithmetic type of a kernel body holding each product: its block
+  // is the function's, so each product is checked in a body of its own.
+  auto typeOf = [&](Operation *product) {
+    OpBuilder b(&ctx);
+    Block body;
+    IRMapping map;
+    for (Value v : fn.getArguments())
+      map.map(v, body.addArgument(v.getType(), v.getLoc()));
+    b.setInsertionPointToEnd(&body);
+    SmallVector<Operation *> chain;
+    for (unsigned i : {0u, 1u})
+      if (std::optional<DequantizedOperand> d = dequantizedOperand(product, i))
+        chain.append(d->ops.begin(), d->ops.end());
+    llvm::sort(chain, [](Operation *x, Operation *y) { return x->isBeforeInBlock(y); });
+    for (Operation *op : chain)
+      b.clone(*op, map);
+    // Operands produced outside a chain (a shared dequantization) are
+    // the body's inputs, as a kernel's are.
+    for (Value v : product->getOperands())
+      if (!map.contains(v))
+        map.map(v, body.addArgument(v.getType(), v.getLoc()));
+    b.clone(*product, map);
+    Type t = arithmeticType(body, b.getF32Type());
+    body.dropAllReferences();
+    return t;
+  };
+  CHECK(typeOf(p[0]).isInteger(8));
+  CHECK(typeOf(p[1]).isF32());
+  CHECK(typeOf(p[2]).isF16());
+  CHECK(typeOf(p[3]).isF32());
+
+  // --fp32-matmul leaves the int8 product alone: it is not f32 work.
+  CHECK(setFp32Matmul(fn, Fp32Matmul::TF32) == 3);
+  CHECK(fp32MatmulOf(p[0]) == Fp32Matmul::IEEE);
+  CHECK(fp32MatmulOf(p[1]) == Fp32Matmul::TF32);
 }
