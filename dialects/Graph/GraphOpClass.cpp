@@ -223,13 +223,16 @@ dfa::graph::dequantizedOperand(Operation *product, unsigned index) {
         return std::nullopt;
       v = c.getInput();
     } else if (auto t = dyn_cast<TransposeOp>(def)) {
+      v = t.getInput();
+      // After a reshape the dims no longer line up: scalars only.
+      if (anyDim)
+        continue;
       // Result dim i is input dim perm[i].
       ArrayRef<int64_t> perm = t.getPerm();
       SmallVector<bool> in(perm.size(), false);
       for (auto [i, p] : llvm::enumerate(perm))
         in[p] = (*dims)[i];
       *dims = in;
-      v = t.getInput();
     } else if (isa<ReshapeOp, ExpandOp>(def)) {
       anyDim = true;
       v = def->getOperand(0);

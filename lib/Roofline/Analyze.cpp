@@ -129,7 +129,7 @@ void Analyzer::addCompute(sched::ComputeOp c) {
                                  .getElementType()));
   for (Operation &op : c.getBody().front()) {
     if (graph::Fp32Matmul mode = graph::fp32MatmulOf(&op);
-        mode != graph::Fp32Matmul::IEEE)
+        mode != graph::Fp32Matmul::IEEE && k.dtype == "f32")
       k.mathType = graph::name(mode).str();
     auto cost = dyn_cast<graph::CostOpInterface>(&op);
     if (!cost)

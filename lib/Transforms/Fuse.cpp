@@ -146,7 +146,10 @@ void cloneSharedDequantizations(Block &block) {
     }
     for (size_t i = others ? 0 : 1; i < taken.size(); ++i) {
       b.setInsertionPointAfter(op);
-      taken[i]->set(b.clone(*op)->getResult(0));
+      Operation *copy = b.clone(*op);
+      taken[i]->set(copy->getResult(0));
+      // The copy's readers are its own: its producer copies for it too.
+      steps.insert(copy);
     }
   }
 }
@@ -347,6 +350,7 @@ struct Fuser {
   void absorbDequantize(Operation *op) {
     unsigned into = groupOf[op];
     Group &g = groups[into];
+    bool moved = false;
     for (unsigned i = 0; i < 2; ++i) {
       std::optional<DequantizedOperand> d = dequantizedOperand(op, i);
       if (!d || llvm::any_of(d->ops, [&](Operation *o) {
@@ -361,8 +365,13 @@ struct Fuser {
         g.ops.insert(llvm::find(g.ops, op), o);
         groupOf[o] = into;
         account(g, o);
+        moved = true;
       }
     }
+    // Part of a chain may already be in the group (a broadcast it ends in,
+    // taken by absorbBroadcasts): keep the group in program order.
+    if (moved)
+      llvm::sort(g.ops, [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
   }
 
   void place(Operation *op, OpClass c, bool remarks) {

@@ -15,7 +15,7 @@
 // RUN: %with_test_targets dfa-opt %s -graph-fuse="target=test-gpu" -o %t.gpu.mlir
 // RUN: %with_test_targets dfa-run %s --seed 3 --outputs %t.ref > /dev/null
 // RUN: %with_test_targets dfa-run %t.gpu.mlir --seed 3 --outputs %t.fused > /dev/null
-// RUN: %python -c "import numpy as np; [np.testing.assert_array_equal(np.load('%t.ref/output_%%d.npy' %% i), np.load('%t.fused/output_%%d.npy' %% i)) for i in (0, 1, 2, 3)]"
+// RUN: %python -c "import numpy as np; [np.testing.assert_array_equal(np.load('%t.ref/output_%%d.npy' %% i), np.load('%t.fused/output_%%d.npy' %% i)) for i in range(6)]"
 
 // CHECK: graph.kernel "quantize" kind "pointwise"(%arg0) : (tensor<4x32xf32>) -> tensor<4x32xi8>
 // CHECK: graph.kernel "int8" kind "matmul"(%{{.*}}, %arg1) : (tensor<4x32xi8>, tensor<32x8xi8>) -> tensor<4x8xf32>
@@ -33,17 +33,22 @@
 // CHECK: graph.kernel "shared2" kind "matmul"({{.*}}) : (tensor<32x8xi8>, tensor<4x32xf32>, tensor<4x8xf32>)
 // CHECK: graph.kernel "dq_mixed" kind {{.*}}(%arg2) : (tensor<32x8xi8>)
 // CHECK: graph.kernel "mixed" kind "matmul"({{.*}}) : (tensor<32x8xi8>, tensor<4x32xf32>
+// A chain that ends in a broadcast (taken in by the broadcast rule) and one
+// through a transpose and a reshape: the kernels stay in program order.
+// CHECK: graph.kernel "bcast" kind "matmul"({{.*}}) : ({{.*}}tensor<32x8xi8>{{.*}}) -> tensor<2x4x8xf32>
+// CHECK: graph.kernel "view" kind "matmul"({{.*}}) : ({{.*}}tensor<8x4x8xi8>{{.*}}) -> tensor<4x8xf32>
 
 // The LPU's stream chains: the int8 product reads both i8 tensors.
 // LPU: graph.kernel "quantize" kind "pointwise"({{.*}}) -> tensor<4x32xi8>
-// LPU: graph.kernel "int8" kind "matmul"({{.*}}) : (tensor<32x8xi8>, tensor<4x32xi8>) -> tensor<4x8xf32>
+// LPU: graph.kernel "int8" kind "matmul"({{.*}}) : (tensor<4x32xi8>, tensor<32x8xi8>) -> tensor<4x8xf32>
 
 // The reference runs one op per kernel.
 // CPU: graph.kernel "int8" kind "matmul"({{.*}}) : (tensor<4x32xf32>, tensor<32x8xf32>)
 
 func.func @main(%x: tensor<4x32xf32> {graph.name = "x"}, %wq: tensor<32x8xi8> {graph.name = "wq"},
-                %wk: tensor<32x8xi8> {graph.name = "wk"})
-    -> (tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>) {
+                %wk: tensor<32x8xi8> {graph.name = "wk"}, %xb: tensor<2x4x32xf32> {graph.name = "xb"},
+                %wt: tensor<8x4x8xi8> {graph.name = "wt"})
+    -> (tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<2x4x8xf32>, tensor<4x8xf32>) {
   %s = graph.constant dense<0.05> : tensor<f32>
   %lo = graph.constant dense<-128.0> : tensor<f32>
   %hi = graph.constant dense<127.0> : tensor<f32>
@@ -74,5 +79,14 @@ func.func @main(%x: tensor<4x32xf32> {graph.name = "x"}, %wq: tensor<32x8xi8> {g
   %m4 = graph.reshape %m3 : (tensor<8x32xf32>) -> tensor<4x8x8xf32>
   %m5 = graph.reduce_sum %m4 {axes = array<i64: 2>, keepdims = false} : (tensor<4x8x8xf32>) -> tensor<4x8xf32>
   %m = graph.add %m2, %m5 : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
-  return %y, %z, %u, %m : tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>
+  %b0 = graph.cast %wq : (tensor<32x8xi8>) -> tensor<32x8xf32> loc("dq_bcast")
+  %b1 = graph.mul %b0, %s : (tensor<32x8xf32>, tensor<f32>) -> tensor<32x8xf32>
+  %b2 = graph.expand %b1 : (tensor<32x8xf32>) -> tensor<2x32x8xf32>
+  %bm = graph.matmul %xb, %b2 : (tensor<2x4x32xf32>, tensor<2x32x8xf32>) -> tensor<2x4x8xf32> loc("bcast")
+  %t0 = graph.cast %wt : (tensor<8x4x8xi8>) -> tensor<8x4x8xf32> loc("dq_view")
+  %t1 = graph.mul %t0, %s : (tensor<8x4x8xf32>, tensor<f32>) -> tensor<8x4x8xf32>
+  %t2 = graph.transpose %t1 {perm = array<i64: 1, 0, 2>} : (tensor<8x4x8xf32>) -> tensor<4x8x8xf32>
+  %t3 = graph.reshape %t2 : (tensor<4x8x8xf32>) -> tensor<32x8xf32>
+  %tm = graph.matmul %x, %t3 : (tensor<4x32xf32>, tensor<32x8xf32>) -> tensor<4x8xf32> loc("view")
+  return %y, %z, %u, %m, %bm, %tm : tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<2x4x8xf32>, tensor<4x8xf32>
 }

@@ -851,8 +851,9 @@ void Lowering::timeKernel(KernelOp k, const KernelPlan &p,
         w.k = g->k;
         break;
       }
-  // f32 operands on TF32 or bf16 tensor cores (--fp32-matmul).
-  if (w.matrix)
+  // f32 operands on TF32 or bf16 tensor cores (--fp32-matmul); a product
+  // of dequantized int8 or float8 operands multiplies in the narrow type.
+  if (w.matrix && w.dtype == "f32")
     for (Operation &op : compute.getBody().front())
       if (Fp32Matmul mode = fp32MatmulOf(&op); mode != Fp32Matmul::IEEE) {
         w.mathType = graph::name(mode).str();
