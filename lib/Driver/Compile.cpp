@@ -75,6 +75,7 @@ static int listTargets(const CompileOptions &opts, DiagnosticPrinter &printer) {
               j.attribute("timing", c.cycleExact ? "cycle-exact" : "events");
               j.attribute("staging", c.staging);
               j.attribute("relayout_minor_dim", c.relayoutMinorDim);
+              j.attribute("transpose_folding", c.transposeFolding);
               j.attribute("weight_streaming", c.weightStreaming);
               j.attribute("reference", c.reference);
               j.attribute("matrix_model", target::name(c.matrixModel));

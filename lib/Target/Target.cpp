@@ -243,7 +243,7 @@ std::optional<Capabilities> familyDefaults(llvm::StringRef family) {
   } else if (family == "tpu") {
     c.fusion = FusionPolicy::XLA;
     c.tiling = TilingScheme::MxuTiles;
-    c.staticPlan = c.staging = c.relayoutMinorDim = true;
+    c.staticPlan = c.staging = c.relayoutMinorDim = c.transposeFolding = true;
     c.matrixModel = MatrixModel::Systolic;
   } else if (family == "wse") {
     c.fusion = FusionPolicy::Layer;
@@ -308,7 +308,7 @@ void readCapabilities(Reader &r, const json::Object &root, Target &t) {
   // A misspelt property would silently keep the family's default.
   static const llvm::StringRef kCompilerKeys[] = {
       "fusion", "tiling", "placement", "plan", "timing", "staging",
-      "relayout_minor_dim", "weight_streaming", "reference"};
+      "relayout_minor_dim", "transpose_folding", "weight_streaming", "reference"};
   if (c)
     for (const auto &kv : *c) {
       llvm::StringRef key = kv.first;
@@ -352,6 +352,8 @@ void readCapabilities(Reader &r, const json::Object &root, Target &t) {
   readBool(r, c, "staging", "compiler.staging", caps.staging);
   readBool(r, c, "relayout_minor_dim", "compiler.relayout_minor_dim",
            caps.relayoutMinorDim);
+  readBool(r, c, "transpose_folding", "compiler.transpose_folding",
+           caps.transposeFolding);
   readBool(r, c, "weight_streaming", "compiler.weight_streaming",
            caps.weightStreaming);
   readBool(r, c, "reference", "compiler.reference", caps.reference);

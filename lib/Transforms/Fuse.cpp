@@ -29,7 +29,9 @@
 // reader takes it into its kernel, which reads the input once (GQA's
 // repeat of the KV heads is never materialized). Likewise a product takes
 // in the dequantization of an operand stored as int8 or float8, and reads
-// the narrow tensor (ONNX's QDQ form of a quantized layer).
+// the narrow tensor (ONNX's QDQ form of a quantized layer), and, where the
+// compiler folds transposes into dots (compiler.transpose_folding), the
+// transpose of an operand's last two dims (attention's K^T).
 //
 //===----------------------------------------------------------------------===//
 
@@ -86,16 +88,6 @@ bool isBroadcast(Operation *op) {
   auto e = dyn_cast<ExpandOp>(op);
   return e && cast<RankedTensorType>(e.getType()).getNumElements() >
                   cast<RankedTensorType>(e.getInput().getType()).getNumElements();
-}
-
-/// A transpose that moves the minor dim: a restickify on Spyre, a relayout
-/// between (8,128) tilings on a TPU.
-bool movesMinorDim(Operation *op) {
-  auto t = dyn_cast<TransposeOp>(op);
-  if (!t)
-    return false;
-  ArrayRef<int64_t> perm = t.getPerm();
-  return !perm.empty() && perm.back() != int64_t(perm.size()) - 1;
 }
 
 /// Gives each product its own copy of a dequantization it shares with
@@ -175,8 +167,7 @@ struct Fuser {
     // its own (as NCCL's and XLA's do): nothing joins it, nor it anything.
     if (c == OpClass::Collective)
       return "collective";
-    bool relayout = movesMinorDim(op) && t.caps.relayoutMinorDim;
-    if (relayout)
+    if (isRelayout(t, op))
       return "relayout";
     switch (policy) {
     case FusionPolicy::None:
@@ -235,8 +226,7 @@ struct Fuser {
   void startGroup(Operation *op, OpClass c) {
     Group g;
     g.kind = c;
-    g.sealed = (movesMinorDim(op) && t.caps.relayoutMinorDim) ||
-               c == OpClass::Collective;
+    g.sealed = isRelayout(t, op) || c == OpClass::Collective;
     g.anchors = isAnchor(c) ? 1 : 0;
     g.ops.push_back(op);
     account(g, op);
@@ -250,7 +240,9 @@ struct Fuser {
   /// broadcast's input once instead of a materialized copy (a GQA
   /// attention reads its cache once for all the query heads it serves).
   /// The single-use views that feed it (an unsqueeze) come along from their
-  /// producer's group.
+  /// producer's group. A transpose that the products reading it fold
+  /// (foldsIntoProducts: attention's K^T on a TPU) starts such a group
+  /// too, so the product reads the untransposed tensor once.
   void startBroadcast(Operation *op, OpClass c) {
     SmallVector<Operation *> chain;
     Value x = op->getOperand(0);
@@ -289,8 +281,7 @@ struct Fuser {
       Operation *user = *v.getUsers().begin();
       if (absorbs(classify(user)))
         return true;
-      bool relayout = movesMinorDim(user) && t.caps.relayoutMinorDim;
-      if (!(isView(user) || isa<TransposeOp>(user)) || relayout ||
+      if (!(isView(user) || isa<TransposeOp>(user)) || isRelayout(t, user) ||
           user->getNumResults() != 1)
         return false;
       v = user->getResult(0);
@@ -331,7 +322,8 @@ struct Fuser {
 
   void add(Operation *op, bool remarks) {
     OpClass c = classify(op);
-    if (policy != FusionPolicy::None && isBroadcast(op) && readByAnchor(op))
+    if (policy != FusionPolicy::None &&
+        (isBroadcast(op) || foldsIntoProducts(t, op)) && readByAnchor(op))
       return startBroadcast(op, c);
     place(op, c, remarks);
     if (absorbs(c))
@@ -354,7 +346,7 @@ struct Fuser {
     for (unsigned i = 0; i < 2; ++i) {
       std::optional<DequantizedOperand> d = dequantizedOperand(op, i);
       if (!d || llvm::any_of(d->ops, [&](Operation *o) {
-            return movesMinorDim(o) && t.caps.relayoutMinorDim;
+            return isRelayout(t, o);
           }))
         continue;
       for (Operation *o : d->ops) {

@@ -111,9 +111,9 @@ struct GraphLayoutPass : dfa::impl::GraphLayoutPassBase<GraphLayoutPass>, Target
       int64_t relayouts = 0;
       if (relayoutTargets)
         k.getBlock().walk([&](TransposeOp tr) {
-          ArrayRef<int64_t> perm = tr.getPerm();
-          if (perm.empty() || perm.back() == int64_t(perm.size()) - 1)
+          if (!isRelayout(*t, tr))
             return;
+          ArrayRef<int64_t> perm = tr.getPerm();
           OpBuilder ob(tr);
           std::string from = layoutFor(*t, cast<RankedTensorType>(tr.getInput().getType())).name() +
                              " on dim " + std::to_string(perm.size() - 1);

@@ -63,6 +63,35 @@ TensorLayout dfa::layoutFor(const target::Target &t, RankedTensorType type,
                             elementBytes(type.getElementType()), order);
 }
 
+bool dfa::movesMinorDim(Operation *op) {
+  auto t = dyn_cast<TransposeOp>(op);
+  if (!t)
+    return false;
+  ArrayRef<int64_t> perm = t.getPerm();
+  return !perm.empty() && perm.back() != int64_t(perm.size()) - 1;
+}
+
+bool dfa::foldsIntoProducts(const target::Target &t, Operation *op) {
+  auto tr = dyn_cast<TransposeOp>(op);
+  if (!tr || !t.caps.transposeFolding || tr->use_empty())
+    return false;
+  ArrayRef<int64_t> perm = tr.getPerm();
+  int64_t r = perm.size();
+  if (r < 2 || perm[r - 1] != r - 2 || perm[r - 2] != r - 1)
+    return false;
+  for (int64_t i = 0; i + 2 < r; ++i)
+    if (perm[i] != i)
+      return false;
+  Value v = tr.getResult();
+  return llvm::all_of(v.getUses(), [](OpOperand &use) {
+    return isa<MatMulOp, GemmOp>(use.getOwner()) && use.getOperandNumber() < 2;
+  });
+}
+
+bool dfa::isRelayout(const target::Target &t, Operation *op) {
+  return t.caps.relayoutMinorDim && movesMinorDim(op) && !foldsIntoProducts(t, op);
+}
+
 bool dfa::minorTied(const target::Target &t) {
   // Whether the target's layout stores the minor dim in sticks, tiles or
   // vectors: Layout::of decides, for any element type.

@@ -42,13 +42,17 @@ func.func @main(%x: tensor<8x16xf32> {graph.name = "x"}, %w: tensor<16x32xf32> {
 
 // TPU (XLA-like): output fusion into the GEMM; a reduction is the root of
 // its fusion, so the softmax splits at each reduction; the transpose of the
-// minor dims is a relayout of its own.
+// GEMM operand's minor dims folds into the GEMM (XLA's TransposeFolding:
+// compiler.transpose_folding), which reads the softmax output as stored.
 // TPU: graph.kernel "fc" kind "matmul"
 // TPU: graph.kernel "softmax.max" kind "reduction"
 // TPU: graph.kernel "softmax.sub" kind "reduction"
 // TPU: graph.kernel "softmax.div" kind "pointwise"
-// TPU: graph.kernel "t" kind "data"
 // TPU: graph.kernel "out" kind "matmul"
+// TPU-NEXT: ^bb0
+// TPU-NEXT: graph.transpose
+// TPU-NEXT: graph.matmul
+// TPU-NOT: graph.kernel
 
 // The WSE makes one layer region per anchor.
 // WSE: graph.kernel "fc" kind "matmul"

@@ -131,6 +131,10 @@ struct Capabilities {
   /// `compiler.relayout_minor_dim`: a transpose that moves the minor dim
   /// changes the stored layout, so it is a relayout kernel of its own.
   bool relayoutMinorDim = false;
+  /// `compiler.transpose_folding`: a transpose that only swaps the last two
+  /// dims of a matmul operand is read through by the matmul (the dot's
+  /// dimension numbers, as XLA's TransposeFolding folds it), not a relayout.
+  bool transposeFolding = false;
   /// `compiler.weight_streaming`: when the weights exceed half of the
   /// on-chip SRAM (`limits.sram_bytes_total`), they stream from the outer
   /// memory and every kernel takes all units in turn.

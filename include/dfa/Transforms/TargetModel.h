@@ -116,6 +116,20 @@ llvm::SmallVector<int64_t> dimOrder(const target::Target &t, mlir::Value v);
 /// layoutFor(t, type of v, dimOrder(t, v)).
 TensorLayout layoutOf(const target::Target &t, mlir::Value v);
 
+/// Whether `op` is a transpose that moves the minor dim.
+bool movesMinorDim(mlir::Operation *op);
+
+/// Whether transpose `op` is read through by the products that read it on
+/// `t` (`compiler.transpose_folding`, as XLA's TransposeFolding folds a
+/// transpose into the dot's dimension numbers): it swaps only its last two
+/// dims and every reader is a matmul or gemm taking it as an operand.
+bool foldsIntoProducts(const target::Target &t, mlir::Operation *op);
+
+/// Whether `op` is a relayout on `t`, a kernel of its own: a transpose that
+/// moves the minor dim where the layout is tied to it
+/// (`compiler.relayout_minor_dim`) and the products reading it do not fold it.
+bool isRelayout(const target::Target &t, mlir::Operation *op);
+
 /// The matmul shape (batch, m, n, k) of a matmul or gemm op.
 struct MatmulShape {
   int64_t batch = 1, m = 1, n = 1, k = 1;

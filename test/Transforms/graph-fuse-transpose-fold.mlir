@@ -1,0 +1,52 @@
+// A transpose that only swaps the last two dims of a matmul operand folds
+// into the matmul where the target's compiler folds it
+// (compiler.transpose_folding: XLA's TransposeFolding on a TPU): decode
+// attention's K^T is read by the score matmul from the cache as stored,
+// not written by a relayout kernel of its own. graph-layout agrees (no
+// relayout op, the kernel stays a matmul). Spyre restickifies instead
+// (transpose_folding false): its transpose stays a kernel of its own.
+// Transposes that move a batch dim, or that another op reads too, stay
+// relayouts on the TPU as well.
+// RUN: %with_test_targets dfa-opt %s -graph-fuse="target=test-tpu-v5e" | FileCheck %s --check-prefix=TPU
+// RUN: %with_test_targets dfa-opt %s -graph-fuse="target=test-tpu-v5e" -graph-layout | FileCheck %s --check-prefix=LAYOUT
+// RUN: %with_test_targets dfa-opt %s -graph-fuse="target=test-spyre" | FileCheck %s --check-prefix=SPYRE
+// Fused kernels compute what the ops did:
+// RUN: %with_test_targets dfa-opt %s -graph-fuse="target=test-tpu-v5e" -o %t.tpu.mlir
+// RUN: %with_test_targets dfa-run %s --seed 3 --outputs %t.ref > /dev/null
+// RUN: %with_test_targets dfa-run %t.tpu.mlir --seed 3 --outputs %t.fused > /dev/null
+// RUN: %python -c "import numpy as np; [np.testing.assert_array_equal(np.load('%t.ref/output_%%d.npy' %% i), np.load('%t.fused/output_%%d.npy' %% i)) for i in (0, 1, 2)]"
+
+// TPU: graph.kernel "scores" kind "matmul"(%{{.*}}, %arg0) : (tensor<2x4x17x8xf32>, tensor<2x4x1x8xf32>)
+// TPU-NEXT: ^bb0
+// TPU-NEXT: graph.transpose {{.*}} -> tensor<2x4x8x17xf32>
+// TPU-NEXT: graph.matmul
+// TPU: graph.kernel "kt_batch" kind "data"
+// TPU: graph.kernel "other" kind "matmul"
+// TPU: graph.kernel "kt_shared" kind "data"
+// TPU: graph.kernel "twice" kind "matmul"(%arg0, %{{.*}}, %{{.*}}) : (tensor<2x4x1x8xf32>, tensor<2x4x8x17xf32>
+
+// LAYOUT: graph.kernel "scores" kind "matmul"
+// LAYOUT-NOT: graph.relayout
+// LAYOUT: graph.kernel "kt_batch" kind "relayout"
+// LAYOUT: graph.kernel "kt_shared" kind "relayout"
+
+// SPYRE: graph.kernel "kt" kind "data"
+// SPYRE: graph.kernel "scores" kind "matmul"
+
+func.func @main(%q: tensor<2x4x1x8xf32> {graph.name = "q"}, %past: tensor<2x4x16x8xf32> {graph.name = "past"},
+                %k: tensor<2x4x1x8xf32> {graph.name = "k"})
+    -> (tensor<2x4x1x17xf32>, tensor<4x2x1x17xf32>, tensor<2x4x8x17xf32>) {
+  %cache = graph.concat %past, %k {axis = 2 : i64} : (tensor<2x4x16x8xf32>, tensor<2x4x1x8xf32>) -> tensor<2x4x17x8xf32> loc("cache")
+  %kt = graph.transpose %cache {perm = array<i64: 0, 1, 3, 2>} : (tensor<2x4x17x8xf32>) -> tensor<2x4x8x17xf32> loc("kt")
+  %s = graph.matmul %q, %kt : (tensor<2x4x1x8xf32>, tensor<2x4x8x17xf32>) -> tensor<2x4x1x17xf32> loc("scores")
+  // Moves a batch dim: [2,4,17,8] -> [4,2,8,17].
+  %kb = graph.transpose %cache {perm = array<i64: 1, 0, 3, 2>} : (tensor<2x4x17x8xf32>) -> tensor<4x2x8x17xf32> loc("kt_batch")
+  %qb = graph.transpose %q {perm = array<i64: 1, 0, 2, 3>} : (tensor<2x4x1x8xf32>) -> tensor<4x2x1x8xf32> loc("q_batch")
+  %sb = graph.matmul %qb, %kb : (tensor<4x2x1x8xf32>, tensor<4x2x8x17xf32>) -> tensor<4x2x1x17xf32> loc("other")
+  // Read by a matmul and by an add.
+  %ks = graph.transpose %cache {perm = array<i64: 0, 1, 3, 2>} : (tensor<2x4x17x8xf32>) -> tensor<2x4x8x17xf32> loc("kt_shared")
+  %s2 = graph.matmul %q, %ks : (tensor<2x4x1x8xf32>, tensor<2x4x8x17xf32>) -> tensor<2x4x1x17xf32> loc("twice")
+  %sum = graph.add %s, %s2 : (tensor<2x4x1x17xf32>, tensor<2x4x1x17xf32>) -> tensor<2x4x1x17xf32> loc("sum")
+  %ks2 = graph.add %ks, %ks : (tensor<2x4x8x17xf32>, tensor<2x4x8x17xf32>) -> tensor<2x4x8x17xf32> loc("kt_twice")
+  return %sum, %sb, %ks2 : tensor<2x4x1x17xf32>, tensor<4x2x1x17xf32>, tensor<2x4x8x17xf32>
+}
