@@ -115,7 +115,8 @@ static bool isSpatial(Operation *op) {
   return spatial(op);
 }
 
-SmallVector<int64_t> dfa::dimOrder(const target::Target &t, Value v) {
+/// Feature maps' channels-last order (dimOrder), empty where there is none.
+static SmallVector<int64_t> featureMapOrder(const target::Target &t, Value v) {
   auto type = dyn_cast<RankedTensorType>(v.getType());
   // Feature maps of 2-D and 3-D convolutions: [N, C, spatial...].
   int64_t rank = type ? type.getRank() : 0;
@@ -144,6 +145,38 @@ SmallVector<int64_t> dfa::dimOrder(const target::Target &t, Value v) {
   if (!resident && 2 * layoutFor(t, type, channelsLast).bytes <= layoutFor(t, type).bytes)
     return channelsLast;
   return {};
+}
+
+SmallVector<int64_t> dfa::dimOrder(const target::Target &t, Value v) {
+  SmallVector<int64_t> order = featureMapOrder(t, v);
+  auto type = dyn_cast<RankedTensorType>(v.getType());
+  int64_t rank = type ? type.getRank() : 0;
+  if (rank < 3 || target::Layout::of(t, {1}, 4).kind != target::Layout::Kind::Tile)
+    return order;
+  // A tile spans the two minor dims: a size-1 dim there would fill one row
+  // of each tile ([B, 1, K], a decode step's activations and attention
+  // scores, padded 8x). Size-1 dims go major instead: moving one moves no
+  // element, so no kernel relayouts for it, and XLA chooses the layouts of
+  // the values between its fusions (layout assignment; tensorflow#30803
+  // shows f32[32,256,64,32]{3,0,2,1}, the batch dim second-minor).
+  SmallVector<int64_t> o(order);
+  if (o.empty())
+    for (int64_t d = 0; d < rank; ++d)
+      o.push_back(d);
+  ArrayRef<int64_t> shape = type.getShape();
+  if (shape[o[rank - 2]] != 1 ||
+      llvm::none_of(ArrayRef<int64_t>(o).drop_back(),
+                    [&](int64_t d) { return shape[d] > 1; }))
+    return order;
+  SmallVector<int64_t> moved;
+  for (int64_t d : ArrayRef<int64_t>(o).drop_back())
+    if (shape[d] == 1)
+      moved.push_back(d);
+  for (int64_t d : ArrayRef<int64_t>(o).drop_back())
+    if (shape[d] != 1)
+      moved.push_back(d);
+  moved.push_back(o.back());
+  return moved;
 }
 
 TensorLayout dfa::layoutOf(const target::Target &t, Value v) {

@@ -110,7 +110,10 @@ bool minorTied(const target::Target &t);
 /// 4-D and 5-D tensors of a convolutional net are stored channels-last
 /// (activations NHWC / NDHWC, resident weights HWIO / DHWIO), so that channels, not a 7-wide spatial dim,
 /// fill the sticks, tiles and vectors; so is any other 4-D activation that
-/// stores at most half the bytes so. Empty (identity) otherwise.
+/// stores at most half the bytes so. Where a tile spans the two minor dims
+/// (a TPU), size-1 dims are stored major, so that a tile's rows are not a
+/// size-1 dim's ([B, 1, K] fills the tiles' rows with B). Empty (identity)
+/// otherwise.
 llvm::SmallVector<int64_t> dimOrder(const target::Target &t, mlir::Value v);
 
 /// layoutFor(t, type of v, dimOrder(t, v)).
