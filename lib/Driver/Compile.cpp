@@ -74,6 +74,7 @@ static int listTargets(const CompileOptions &opts, DiagnosticPrinter &printer) {
               j.attribute("plan", c.staticPlan ? "static" : "dynamic");
               j.attribute("timing", c.cycleExact ? "cycle-exact" : "events");
               j.attribute("staging", c.staging);
+              j.attribute("double_buffering", c.doubleBuffering);
               j.attribute("relayout_minor_dim", c.relayoutMinorDim);
               j.attribute("transpose_folding", c.transposeFolding);
               j.attribute("weight_streaming", c.weightStreaming);

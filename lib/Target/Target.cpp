@@ -243,7 +243,8 @@ std::optional<Capabilities> familyDefaults(llvm::StringRef family) {
   } else if (family == "tpu") {
     c.fusion = FusionPolicy::XLA;
     c.tiling = TilingScheme::MxuTiles;
-    c.staticPlan = c.staging = c.relayoutMinorDim = c.transposeFolding = true;
+    c.staticPlan = c.staging = c.doubleBuffering = true;
+    c.relayoutMinorDim = c.transposeFolding = true;
     c.matrixModel = MatrixModel::Systolic;
   } else if (family == "wse") {
     c.fusion = FusionPolicy::Layer;
@@ -308,7 +309,7 @@ void readCapabilities(Reader &r, const json::Object &root, Target &t) {
   // A misspelt property would silently keep the family's default.
   static const llvm::StringRef kCompilerKeys[] = {
       "fusion", "tiling", "placement", "plan", "timing", "staging",
-      "relayout_minor_dim", "transpose_folding", "weight_streaming", "reference"};
+      "double_buffering", "relayout_minor_dim", "transpose_folding", "weight_streaming", "reference"};
   if (c)
     for (const auto &kv : *c) {
       llvm::StringRef key = kv.first;
@@ -350,6 +351,8 @@ void readCapabilities(Reader &r, const json::Object &root, Target &t) {
     caps.cycleExact = r.string(*c, "timing", "compiler.timing", true,
                                {"events", "cycle-exact"}) == "cycle-exact";
   readBool(r, c, "staging", "compiler.staging", caps.staging);
+  readBool(r, c, "double_buffering", "compiler.double_buffering",
+           caps.doubleBuffering);
   readBool(r, c, "relayout_minor_dim", "compiler.relayout_minor_dim",
            caps.relayoutMinorDim);
   readBool(r, c, "transpose_folding", "compiler.transpose_folding",

@@ -128,6 +128,11 @@ struct Capabilities {
   /// `compiler.staging`: kernels stage their operands through the per-unit
   /// software-managed scratchpad (TPU VMEM, Spyre LX), chunked when needed.
   bool staging = false;
+  /// `compiler.double_buffering`: a staged kernel runs as a pipeline of
+  /// chunks, the copies of one overlapping the compute of the one before,
+  /// even when it fits the scratchpad whole (false: chunks only when its
+  /// working set exceeds half of it).
+  bool doubleBuffering = false;
   /// `compiler.relayout_minor_dim`: a transpose that moves the minor dim
   /// changes the stored layout, so it is a relayout kernel of its own.
   bool relayoutMinorDim = false;

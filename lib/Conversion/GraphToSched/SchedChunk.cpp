@@ -10,7 +10,13 @@
 // weight when the rows are split) are staged once; for each chunk, the
 // slices of the others are copied in, the chunk computed and copied out.
 // The arena's write-after-read tokens let chunk i+1's copies run while
-// chunk i computes, when two chunks fit: double buffering.
+// chunk i computes, when two chunks fit: double buffering. Where the
+// compiler double-buffers every staged kernel (compiler.double_buffering:
+// XLA on a TPU pipelines its HBM<->VMEM copies with the MXU's work), a
+// kernel that fits whole runs as chunks too, when the pipeline is faster,
+// and the count is the one the pipeline runs fastest in: more chunks
+// expose less of the first copy-in and the last compute and copy-out, and
+// pay each chunk's copy latencies and synchronization once more.
 //
 //===----------------------------------------------------------------------===//
 
@@ -24,8 +30,44 @@ using namespace dfa::lowering;
 /// larger than the work it describes.
 static constexpr int64_t kMaxChunks = 4096;
 
+/// Seconds of a kernel run as `n` chunks through the scratchpad: the
+/// operands every chunk shares copied in first (`whole`), then a pipeline
+/// whose steady state is the slower of a chunk's copies (`copy`, in and
+/// out) and its compute (`compute`), the first chunk's copy-in and the last
+/// one's compute and copy-out exposed, and `perChunk` paid by every chunk
+/// (its copies' latencies, its synchronization). n = 1 is the kernel run
+/// whole: everything in series.
+static double pipelineSeconds(double whole, double copy, double compute,
+                              double perChunk, int64_t n) {
+  return whole + double(n - 1) * std::max(copy, compute) + copy + compute +
+         double(n) * perChunk;
+}
+
+/// The work of one of `count` chunks along output dim `d` of a kernel of
+/// rank `rank` whose whole work is `w`: its share of the FLOPs and bytes,
+/// and of the GEMM dim the split cuts (a matrix kernel's output columns
+/// are N, a convolution's dim 1 its output channels, the row dim M, any
+/// other a batch dim), whose fill and drain each chunk pays again.
+static target::Work chunkWork(target::Work w, KernelKind kind, int64_t rank,
+                              int64_t d, int64_t count) {
+  w.flops /= double(count);
+  w.bytes /= double(count);
+  if (!w.matrix || w.m == 0)
+    return w;
+  bool conv = kind == KernelKind::Conv;
+  if (conv ? d == 1 : d == rank - 1)
+    w.n = ceilDiv(w.n, count);
+  else if (!conv && d == rank - 2)
+    w.m = ceilDiv(w.m, count);
+  else if (!conv)
+    w.batch = ceilDiv(w.batch, count);
+  else
+    w.m = ceilDiv(w.m, count);
+  return w;
+}
+
 std::optional<Lowering::ChunkChoice>
-Lowering::chooseChunks(KernelOp k, const KernelPlan &p) {
+Lowering::chooseChunks(KernelOp k, const KernelPlan &p, bool fits) {
   if (!scratch || k.getOutputs().size() != 1)
     return std::nullopt;
   Value out = k.getOutputs()[0];
@@ -38,7 +80,29 @@ Lowering::chooseChunks(KernelOp k, const KernelPlan &p) {
     return t.placedShare(bytes, scratch->scope == "unit" ? units : 1);
   };
   Block &body = k.getBlock();
+  // The pipeline's terms (double buffering): copies at the outer memory's
+  // pace, compute at the cost model's from the scratchpad, and each chunk's
+  // fixed costs (one copy per operand it slices and its result's, each
+  // paying the path's latency; the compute's synchronization).
+  bool pipelined = t.caps.doubleBuffering;
+  double outerBw = std::max(1.0, target::bandwidthOf(*outer, units));
+  double copyLatency = target::transferSeconds(
+      t, target::transferPath(t, *outer, units, *scratch, units, false), 0);
+  target::Work work;
+  double kernelBytes = double(layoutOf(out).bytes);
+  for (Value v : k.getInputs())
+    kernelBytes += double(layoutOf(v).bytes);
+  if (pipelined)
+    work = workOf(k, p, body, kernelBytes, *scratch);
   std::optional<ChunkChoice> best;
+  double bestSeconds = 0;
+  if (pipelined && fits)
+    // Run whole: every copy in series with the compute.
+    bestSeconds = pipelineSeconds(
+        0, kernelBytes / outerBw, target::kernelTime(t, work).seconds(),
+        double(k.getInputs().size() + 1) * copyLatency +
+            target::kernelOverheadSeconds(t, false, units),
+        1);
   for (int64_t d = 0; d < ot.getRank(); ++d) {
     int64_t D = ot.getDimSize(d);
     if (D < 2)
@@ -47,15 +111,22 @@ Lowering::chooseChunks(KernelOp k, const KernelPlan &p) {
     if (!split)
       continue;
     int64_t fixed = 0;
+    double wholeBytes = 0, slicedBytes = double(layoutOf(out).bytes);
+    int64_t sliced = 1;
     for (auto [arg, v] : llvm::zip(body.getArguments(), k.getInputs()))
-      if (split->dim(arg) < 0)
+      if (split->dim(arg) < 0) {
         fixed += perUnit(layoutOf(v).bytes);
+        wholeBytes += double(layoutOf(v).bytes);
+      } else {
+        slicedBytes += double(layoutOf(v).bytes);
+        ++sliced;
+      }
     auto sliceBytes = [&](Value v, int64_t dim, int64_t e) {
       auto ct = chunkType(cast<RankedTensorType>(v.getType()), dim, e);
       return perUnit(layoutOf(v, ct).bytes);
     };
     // Whole operands plus two chunks in flight.
-    auto fits = [&](int64_t e) {
+    auto fitsExtent = [&](int64_t e) {
       int64_t n = sliceBytes(out, d, e);
       for (auto [arg, v] : llvm::zip(body.getArguments(), k.getInputs()))
         if (int64_t dim = split->dim(arg); dim >= 0)
@@ -64,27 +135,64 @@ Lowering::chooseChunks(KernelOp k, const KernelPlan &p) {
     };
     int64_t g = layoutOf(out).granule(d);
     auto extent = [&](int64_t granules) { return std::min(granules * g, D); };
-    if (!fits(extent(1)))
+    if (!fitsExtent(extent(1)))
       continue;
     // The largest extent that fits (the bytes grow with it), in at least
     // two chunks so that copies overlap compute.
     int64_t lo = 1, hi = std::max<int64_t>(1, ceilDiv(ceilDiv(D, 2), g));
     while (lo < hi) {
       int64_t mid = lo + (hi - lo + 1) / 2;
-      if (fits(extent(mid)))
+      if (fitsExtent(extent(mid)))
         lo = mid;
       else
         hi = mid - 1;
     }
-    int64_t e = extent(lo), count = ceilDiv(D, e);
-    // Fewest chunks; on a tie, a matrix kernel splits its output columns
-    // (conv: output channels), so that each chunk loads only its own
-    // weights instead of every chunk reloading all of them.
+    // A split of a matrix kernel's output columns (conv: output channels)
+    // wins a tie: each chunk loads only its own weights instead of every
+    // chunk reloading all of them.
     bool columns = d == (k.getKindEnum() == KernelKind::Conv ? 1 : ot.getRank() - 1);
-    if (count > kMaxChunks || (best && (count > best->count ||
-                                        (count == best->count && !columns))))
+    if (!pipelined) {
+      // Fewest chunks; on a tie, the columns.
+      int64_t e = extent(lo), count = ceilDiv(D, e);
+      if (count > kMaxChunks || (best && (count > best->count ||
+                                          (count == best->count && !columns))))
+        continue;
+      best = ChunkChoice{std::move(*split), e, count, columns};
       continue;
-    best = ChunkChoice{std::move(*split), e, count};
+    }
+    // The count the pipeline runs fastest in, from the fewest chunks that
+    // fit (extent lo) to one granule each, in steps of two, and around the
+    // optimum of the continuous model, sqrt(exposed / per chunk).
+    double copies = slicedBytes / outerBw;
+    double perChunk = double(sliced) * copyLatency +
+                      target::kernelOverheadSeconds(t, false, units);
+    int64_t fewest = ceilDiv(D, extent(lo)), most = ceilDiv(D, g);
+    SmallVector<int64_t> counts{fewest, most};
+    for (int64_t n = fewest; n < most; n *= 2)
+      counts.push_back(n);
+    double whole = target::kernelTime(t, work).seconds();
+    double exposed = copies + whole - std::max(copies, whole);
+    int64_t ideal = int64_t(std::sqrt(exposed / std::max(perChunk, 1e-12)));
+    counts.append({ideal, ideal + 1});
+    for (int64_t n : counts) {
+      n = std::clamp<int64_t>(n, fewest, std::min(most, kMaxChunks));
+      int64_t e = extent(ceilDiv(ceilDiv(D, n), g)), count = ceilDiv(D, e);
+      if (count < 2 || count > kMaxChunks)
+        continue;
+      double compute = target::kernelTime(
+          t, chunkWork(work, k.getKindEnum(), ot.getRank(), d, count)).seconds();
+      double seconds = pipelineSeconds(wholeBytes / outerBw,
+                                       copies / double(count), compute,
+                                       perChunk, count);
+      bool better = !best || seconds < bestSeconds ||
+                    (seconds == bestSeconds && columns && !best->columns);
+      if (fits && !best && seconds >= bestSeconds)
+        better = false;
+      if (!better)
+        continue;
+      best = ChunkChoice{*split, e, count, columns};
+      bestSeconds = seconds;
+    }
   }
   return best;
 }

@@ -819,19 +819,37 @@ void Lowering::timeKernel(KernelOp k, const KernelPlan &p,
                              target::kernelOverheadSeconds(t, false, 1));
     return;
   }
+  double bytes = 0;
+  for (double moved : sched::movedBytes(compute))
+    bytes += moved;
+  target::Work w =
+      workOf(k, p, compute.getBody().front(), bytes, src, fraction);
+  target::KernelTime time = target::kernelTime(t, w);
+  // The two bounds, for dfa-roofline and the validation of the cost model.
+  compute->setAttr("compute_cycles",
+                   b.getI64IntegerAttr(target::toCycles(t, time.compute)));
+  compute->setAttr("memory_cycles",
+                   b.getI64IntegerAttr(target::toCycles(t, time.memory)));
+  timeCompute(compute,
+              time.seconds() +
+                  target::kernelOverheadSeconds(t, layerPipeline(), w.units));
+}
+
+target::Work Lowering::workOf(KernelOp k, const KernelPlan &p, Block &body,
+                              double bytes, const target::MemoryLevel &src,
+                              double fraction) {
   // FLOPs (with padding) against the units used, bytes against the memory
   // the operands come from.
   target::Work w;
   w.flops = fraction * double(cast<CostOpInterface>(k.getOperation()).getFlops() +
                               int64_t(k.getPadFlops().value_or(0)));
-  for (double bytes : sched::movedBytes(compute))
-    w.bytes += bytes;
+  w.bytes = bytes;
   w.matrix = isMatrixKind(k.getKindEnum());
   if (!k.getOutputs().empty()) {
     // The arithmetic's type (a product's operands'), and the result's.
     Type out =
         cast<RankedTensorType>(k.getOutputs()[0].getType()).getElementType();
-    Type et = graph::arithmeticType(compute.getBody().front(), out);
+    Type et = graph::arithmeticType(body, out);
     std::string s;
     llvm::raw_string_ostream os(s);
     et.print(os);
@@ -843,7 +861,7 @@ void Lowering::timeKernel(KernelOp k, const KernelPlan &p,
   w.bandwidth = target::bandwidthOf(src, p.unitEnd - p.unitBegin);
   // The GEMM the body performs (on this chunk's slice, for a chunk).
   if (w.matrix)
-    for (Operation &op : compute.getBody().front())
+    for (Operation &op : body)
       if (std::optional<MatmulShape> g = gemmShape(&op)) {
         w.batch = g->batch;
         w.m = g->m;
@@ -854,20 +872,12 @@ void Lowering::timeKernel(KernelOp k, const KernelPlan &p,
   // f32 operands on TF32 or bf16 tensor cores (--fp32-matmul); a product
   // of dequantized int8 or float8 operands multiplies in the narrow type.
   if (w.matrix && w.dtype == "f32")
-    for (Operation &op : compute.getBody().front())
+    for (Operation &op : body)
       if (Fp32Matmul mode = fp32MatmulOf(&op); mode != Fp32Matmul::IEEE) {
         w.mathType = graph::name(mode).str();
         break;
       }
-  target::KernelTime time = target::kernelTime(t, w);
-  // The two bounds, for dfa-roofline and the validation of the cost model.
-  compute->setAttr("compute_cycles",
-                   b.getI64IntegerAttr(target::toCycles(t, time.compute)));
-  compute->setAttr("memory_cycles",
-                   b.getI64IntegerAttr(target::toCycles(t, time.memory)));
-  timeCompute(compute,
-              time.seconds() +
-                  target::kernelOverheadSeconds(t, layerPipeline(), w.units));
+  return w;
 }
 
 void Lowering::releaseDead(KernelOp k, const DenseMap<Value, int64_t> &lastUse,
@@ -907,11 +917,16 @@ LogicalResult Lowering::emitKernel(KernelOp k, const KernelPlan &p,
   // DMA over the links, as NCCL's and XLA's do): it is never staged.
   bool collective = k.getKindEnum() == KernelKind::Collective;
   bool stage = staging && !collective && fitsStaged(k, p, inPlace);
-  if (staging && !stage && !collective) {
+  // A compiler that double-buffers pipelines a kernel that fits too, when
+  // that is faster; a cache appended in place stays where it is.
+  bool pipeline = stage && t.caps.doubleBuffering && inPlace.empty();
+  if (staging && (!stage || pipeline) && !collective) {
     // Chunks copy every operand through the scratchpad: the cache too,
     // as a chunked kernel did before (no append in place then).
-    if (std::optional<ChunkChoice> c = chooseChunks(k, p))
+    if (std::optional<ChunkChoice> c = chooseChunks(k, p, stage))
       return emitChunked(k, p, *c, lastUse, index);
+  }
+  if (staging && !stage && !collective) {
     std::string reason = "working set exceeds half of " + scratch->name +
                          " and no split of the output fits: operands stream "
                          "from " + outer->name;

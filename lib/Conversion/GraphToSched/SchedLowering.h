@@ -343,6 +343,13 @@ struct Lowering {
   void timeKernel(KernelOp k, const KernelPlan &p, sched::ComputeOp compute,
                   const target::MemoryLevel &src, double fraction = 1.0);
 
+  /// The cost model's work of kernel `k` computing `body` (the kernel's own
+  /// block, or a compute op's on a chunk: `fraction` of the FLOPs) on
+  /// `bytes` read and written in `src`.
+  target::Work workOf(KernelOp k, const KernelPlan &p, Block &body,
+                      double bytes, const target::MemoryLevel &src,
+                      double fraction = 1.0);
+
   /// Frees what no kernel after `index` reads.
   void releaseDead(KernelOp k, const DenseMap<Value, int64_t> &lastUse,
                    int64_t index);
@@ -351,10 +358,16 @@ struct Lowering {
   struct ChunkChoice {
     KernelSplit split;
     int64_t extent = 0, count = 0;
+    /// The split is of a matrix kernel's output columns.
+    bool columns = false;
   };
-  /// The split with the fewest chunks whose replicated operands plus two
-  /// chunks in flight fit the scratchpad per unit, if any.
-  std::optional<ChunkChoice> chooseChunks(KernelOp k, const KernelPlan &p);
+  /// The split whose replicated operands plus two chunks in flight fit the
+  /// scratchpad per unit, if any: the fewest chunks, or, where the compiler
+  /// double-buffers (`compiler.double_buffering`), the count the pipeline
+  /// runs fastest in (`pipelineSeconds`); for a kernel that `fits` whole,
+  /// only when that beats running it unchunked.
+  std::optional<ChunkChoice> chooseChunks(KernelOp k, const KernelPlan &p,
+                                          bool fits = false);
   LogicalResult emitChunked(KernelOp k, const KernelPlan &p,
                             const ChunkChoice &c,
                             const DenseMap<Value, int64_t> &lastUse,

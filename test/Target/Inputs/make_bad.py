@@ -51,7 +51,8 @@ d = copy.deepcopy(good); d["compiler"] = {"staging": "yes"}; write("staging-not-
 # fusion policy is overridden.
 d = copy.deepcopy(good); d["family"] = "my-npu"
 d["compiler"] = {"fusion": "xla", "tiling": "mxu", "placement": "shared", "plan": "static",
-                 "timing": "events", "staging": True, "relayout_minor_dim": True,
+                 "timing": "events", "staging": True, "double_buffering": True,
+                 "relayout_minor_dim": True,
                  "transpose_folding": True}
 d["compute"]["matrix_model"] = "systolic"; write("new-family", d)
 d = copy.deepcopy(good); d["compiler"] = {"fusion": "none"}; write("no-fusion", d)
