@@ -293,31 +293,44 @@ struct Fuser {
   }
 
   /// Moves into `op`'s group (just made, or just joined, the newest) each
-  /// broadcast group older than it that only `op` reads.
+  /// broadcast group older than it that only `op` reads, and, through the
+  /// groups it takes, each such group that only those read (GQA's key:
+  /// a broadcast of the cache, then the folded transpose of its view).
   void absorbBroadcasts(Operation *op) {
     unsigned into = groupOf[op];
-    for (Value v : op->getOperands()) {
+    SmallVector<Value> work(op->getOperands());
+    bool moved = false;
+    while (!work.empty()) {
+      Value v = work.pop_back_val();
       Operation *def = v.getDefiningOp();
       auto it = def ? groupOf.find(def) : groupOf.end();
       if (it == groupOf.end() || it->second >= into || !groups[it->second].broadcast)
         continue;
-      Group &from = groups[it->second];
-      bool onlyOp = llvm::all_of(from.ops, [&](Operation *o) {
+      unsigned fromIndex = it->second;
+      Group &from = groups[fromIndex];
+      bool onlyInto = llvm::all_of(from.ops, [&](Operation *o) {
         return llvm::all_of(o->getUsers(), [&](Operation *u) {
           auto gu = groupOf.find(u);
-          return u == op || (gu != groupOf.end() && gu->second == it->second);
+          return gu != groupOf.end() &&
+                 (gu->second == into || gu->second == fromIndex);
         });
       });
-      if (!onlyOp)
+      if (!onlyInto)
         continue;
       Group &g = groups[into];
       g.ops.insert(g.ops.end() - 1, from.ops.begin(), from.ops.end());
       for (Operation *o : from.ops) {
         groupOf[o] = into;
         account(g, o);
+        work.append(o->getOperands().begin(), o->getOperands().end());
       }
       from.ops.clear();
+      moved = true;
     }
+    // Groups taken through others come before them in the block.
+    if (moved)
+      llvm::sort(groups[into].ops,
+                 [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
   }
 
   void add(Operation *op, bool remarks) {

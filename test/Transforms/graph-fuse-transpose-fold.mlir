@@ -6,7 +6,9 @@
 // relayout op, the kernel stays a matmul). Spyre restickifies instead
 // (transpose_folding false): its transpose stays a kernel of its own.
 // Transposes that move a batch dim, or that another op reads too, stay
-// relayouts on the TPU as well.
+// relayouts on the TPU as well. GQA's key, a broadcast of its one KV head
+// over the query heads and then the folded transpose, comes into the score
+// matmul whole: the kernel reads the 1-head cache once.
 // RUN: %with_test_targets dfa-opt %s -graph-fuse="target=test-tpu-v5e" | FileCheck %s --check-prefix=TPU
 // RUN: %with_test_targets dfa-opt %s -graph-fuse="target=test-tpu-v5e" -graph-layout | FileCheck %s --check-prefix=LAYOUT
 // RUN: %with_test_targets dfa-opt %s -graph-fuse="target=test-spyre" | FileCheck %s --check-prefix=SPYRE
@@ -14,7 +16,7 @@
 // RUN: %with_test_targets dfa-opt %s -graph-fuse="target=test-tpu-v5e" -o %t.tpu.mlir
 // RUN: %with_test_targets dfa-run %s --seed 3 --outputs %t.ref > /dev/null
 // RUN: %with_test_targets dfa-run %t.tpu.mlir --seed 3 --outputs %t.fused > /dev/null
-// RUN: %python -c "import numpy as np; [np.testing.assert_array_equal(np.load('%t.ref/output_%%d.npy' %% i), np.load('%t.fused/output_%%d.npy' %% i)) for i in (0, 1, 2)]"
+// RUN: %python -c "import numpy as np; [np.testing.assert_array_equal(np.load('%t.ref/output_%%d.npy' %% i), np.load('%t.fused/output_%%d.npy' %% i)) for i in (0, 1, 2, 3)]"
 
 // TPU: graph.kernel "scores" kind "matmul"(%{{.*}}, %arg0) : (tensor<2x4x17x8xf32>, tensor<2x4x1x8xf32>)
 // TPU-NEXT: ^bb0
@@ -25,6 +27,14 @@
 // TPU: graph.kernel "kt_shared" kind "data"
 // TPU: graph.kernel "twice" kind "matmul"(%arg0, %{{.*}}, %{{.*}}) : (tensor<2x4x1x8xf32>, tensor<2x4x8x17xf32>
 
+// TPU: graph.kernel "gqa" kind "matmul"(%arg3, %arg0) : (tensor<2x1x17x8xf32>, tensor<2x4x1x8xf32>)
+// TPU-NEXT: ^bb0
+// TPU-NEXT: graph.reshape
+// TPU-NEXT: graph.expand
+// TPU-NEXT: graph.reshape
+// TPU-NEXT: graph.transpose
+// TPU-NEXT: graph.matmul
+
 // LAYOUT: graph.kernel "scores" kind "matmul"
 // LAYOUT-NOT: graph.relayout
 // LAYOUT: graph.kernel "kt_batch" kind "relayout"
@@ -34,8 +44,8 @@
 // SPYRE: graph.kernel "scores" kind "matmul"
 
 func.func @main(%q: tensor<2x4x1x8xf32> {graph.name = "q"}, %past: tensor<2x4x16x8xf32> {graph.name = "past"},
-                %k: tensor<2x4x1x8xf32> {graph.name = "k"})
-    -> (tensor<2x4x1x17xf32>, tensor<4x2x1x17xf32>, tensor<2x4x8x17xf32>) {
+                %k: tensor<2x4x1x8xf32> {graph.name = "k"}, %kv1: tensor<2x1x17x8xf32> {graph.name = "kv1"})
+    -> (tensor<2x4x1x17xf32>, tensor<4x2x1x17xf32>, tensor<2x4x8x17xf32>, tensor<2x4x1x17xf32>) {
   %cache = graph.concat %past, %k {axis = 2 : i64} : (tensor<2x4x16x8xf32>, tensor<2x4x1x8xf32>) -> tensor<2x4x17x8xf32> loc("cache")
   %kt = graph.transpose %cache {perm = array<i64: 0, 1, 3, 2>} : (tensor<2x4x17x8xf32>) -> tensor<2x4x8x17xf32> loc("kt")
   %s = graph.matmul %q, %kt : (tensor<2x4x1x8xf32>, tensor<2x4x8x17xf32>) -> tensor<2x4x1x17xf32> loc("scores")
@@ -48,5 +58,11 @@ func.func @main(%q: tensor<2x4x1x8xf32> {graph.name = "q"}, %past: tensor<2x4x16
   %s2 = graph.matmul %q, %ks : (tensor<2x4x1x8xf32>, tensor<2x4x8x17xf32>) -> tensor<2x4x1x17xf32> loc("twice")
   %sum = graph.add %s, %s2 : (tensor<2x4x1x17xf32>, tensor<2x4x1x17xf32>) -> tensor<2x4x1x17xf32> loc("sum")
   %ks2 = graph.add %ks, %ks : (tensor<2x4x8x17xf32>, tensor<2x4x8x17xf32>) -> tensor<2x4x8x17xf32> loc("kt_twice")
-  return %sum, %sb, %ks2 : tensor<2x4x1x17xf32>, tensor<4x2x1x17xf32>, tensor<2x4x8x17xf32>
+  // GQA: one KV head serves the 4 query heads.
+  %g1 = graph.reshape %kv1 : (tensor<2x1x17x8xf32>) -> tensor<2x1x1x17x8xf32> loc("gqa.unsqueeze")
+  %g2 = graph.expand %g1 : (tensor<2x1x1x17x8xf32>) -> tensor<2x1x4x17x8xf32> loc("gqa.repeat")
+  %g3 = graph.reshape %g2 : (tensor<2x1x4x17x8xf32>) -> tensor<2x4x17x8xf32> loc("gqa.heads")
+  %g4 = graph.transpose %g3 {perm = array<i64: 0, 1, 3, 2>} : (tensor<2x4x17x8xf32>) -> tensor<2x4x8x17xf32> loc("gqa.kt")
+  %g5 = graph.matmul %q, %g4 : (tensor<2x4x1x8xf32>, tensor<2x4x8x17xf32>) -> tensor<2x4x1x17xf32> loc("gqa")
+  return %sum, %sb, %ks2, %g5 : tensor<2x4x1x17xf32>, tensor<4x2x1x17xf32>, tensor<2x4x8x17xf32>, tensor<2x4x1x17xf32>
 }
