@@ -275,6 +275,49 @@ def llm_rows(bin_dir, work):
     return rows
 
 
+def tpu_serving_rows(bin_dir, work):
+    """JetStream-PyTorch's published v5e-8 serving throughputs
+    (reference/perf.md 5, row 6; AI-Hypercomputer/jetstream-pytorch
+    benchmarks/summary.md): bf16, 8 chips sharding the heads (TP 8), a
+    2,048-position KV cache, and, at that code (layers.py, March 2024),
+    decode attention over the whole cache with a mask, so every decode step
+    reads batch x 2,048 positions whatever the requests' lengths. dfa times
+    that step (`dfa-roofline --llm decode` at context 2,048) and the row is
+    batch / step: the decode steps alone, an upper bound, since JetStream's
+    figure (its benchmark_serving.py over ShareGPT) also pays each request's
+    prefill, in series with the decode steps (its analyze_sharegpt.py
+    model). The models are make_transformer.py's decoders of the same shape
+    (no embedding or LM head: Llama-3-8B's 128K-entry head adds 131 MB a
+    chip a step, under 1%)."""
+    rows = []
+    source = ("JetStream-PyTorch on TPU v5e-8, bf16, %s (benchmarks/summary.md; "
+              "reference/perf.md 5, row 6)")
+    specs = [
+        ("Llama-2-7B", ["--layers", "32", "--d-model", "4096", "--heads", "32",
+                        "--ffn", "11008", "--swiglu"], 96, 3663.0,
+         "batch 96, cache 2,048: 3,663 tok/s"),
+        ("Llama-3-8B", ["--layers", "32", "--d-model", "4096", "--heads", "32",
+                        "--kv-heads", "8", "--ffn", "14336", "--swiglu"], 128, 8249.0,
+         "batch 128, cache 2,048: 8,249 tok/s"),
+    ]
+    for name, shape, batch, ref, what in specs:
+        path = os.path.join(work, "jetstream-%s.onnx" % name)
+        subprocess.run([sys.executable, os.path.join(HERE, "make_transformer.py"), path,
+                        "--kv-cache", "--dtype", "f16", "--no-data"] + shape,
+                       check=True, capture_output=True)
+        rep = json.loads(run(bin_dir, [
+            "dfa-roofline", path, "--target", "tpu-v5e", "--llm", "decode",
+            "--tensor-parallel", "8", "--batch", str(batch), "--context", "2048", "--json"]))
+        points = rep["llm"]["targets"][0]["points"]
+        step = [p["seconds"] for p in points if p["phase"] == "decode"]
+        if len(step) != 1 or step[0] is None:
+            raise RuntimeError("dfa-roofline --llm: the %s decode step did not run" % name)
+        rows.append(("tpu-v5e x8 %s, bf16, TP 8, batch %d, decode over a 2,048-position "
+                     "cache (output tokens/s, decode steps only)" % (name, batch),
+                     batch / step[0], ref, source % what))
+    return rows
+
+
 # NCCL all-reduce bus bandwidth on Azure ND H200 v5 (8 GPUs over NVSwitch,
 # the NVLS algorithm, in place), GB/s by message size in bytes
 # (`Azure/AI-benchmarking-guide`, Azure_Results/ND_H200_v5_results.md,
@@ -420,7 +463,8 @@ def main():
     bin_dir, work = sys.argv[1], sys.argv[2]
     os.makedirs(work, exist_ok=True)
     rows = (tpu_rows(bin_dir, work) + gpu_rows(bin_dir, work) + spyre_rows(bin_dir, work)
-            + decode_rows(bin_dir, work) + llm_rows(bin_dir, work))
+            + decode_rows(bin_dir, work) + llm_rows(bin_dir, work)
+            + tpu_serving_rows(bin_dir, work))
     text = table(rows)
     print(text)
     # Measured GEMM tables, every shape: XLA's H100 table the GPU model was
