@@ -198,7 +198,8 @@ bool constantAlong(Value p, int64_t rank, ArrayRef<bool> dims, bool anyDim) {
 } // namespace
 
 std::optional<DequantizedOperand>
-dfa::graph::dequantizedOperand(Operation *product, unsigned index) {
+dfa::graph::dequantizedOperand(Operation *product, unsigned index,
+                               bool shared) {
   std::optional<SmallVector<bool>> dims = contractedDims(product, index);
   if (!dims)
     return std::nullopt;
@@ -206,7 +207,7 @@ dfa::graph::dequantizedOperand(Operation *product, unsigned index) {
   bool anyDim = false;
   Value v = product->getOperand(index);
   while (Operation *def = v.getDefiningOp()) {
-    if (!v.hasOneUse())
+    if (!shared && !v.hasOneUse())
       return std::nullopt;
     d.ops.push_back(def);
     int64_t rank = cast<ShapedType>(v.getType()).getRank();

@@ -56,9 +56,12 @@ struct DequantizedOperand {
   llvm::SmallVector<mlir::Operation *> ops;
 };
 /// Operand `index` of matrix op `product` (matmul, gemm: 0 and 1; conv:
-/// input and filter) as such a chain, or nullopt.
+/// input and filter) as such a chain, or nullopt. With `shared`, values of
+/// the chain may have other readers too (a dequantization several
+/// products share, which graph-fuse copies for each).
 std::optional<DequantizedOperand> dequantizedOperand(mlir::Operation *product,
-                                                     unsigned index);
+                                                     unsigned index,
+                                                     bool shared = false);
 /// The narrow type `product` multiplies in when both its operands are
 /// dequantized from narrow types of one kind (int8 x int8, float8 x
 /// float8): the wider of the two. Nullopt otherwise.

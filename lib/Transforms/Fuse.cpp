@@ -96,54 +96,42 @@ bool isBroadcast(Operation *op) {
 /// duplicates cheap producers into each consumer: every product can then
 /// take its copy into its kernel and read the narrow tensor (a ResNet
 /// block's input feeds both its first convolution and its downsample).
-/// Readers that are not products (a residual add) share the original.
-/// The copies compute what the original did.
-void cloneSharedDequantizations(Block &block) {
-  llvm::DenseSet<Operation *> steps;
-  SmallVector<Operation *> order;
-  auto isStep = [&](Value v) {
-    Operation *def = v.getDefiningOp();
-    return def && steps.contains(def);
-  };
-  auto elementOf = [](Value v) {
-    return cast<ShapedType>(v.getType()).getElementType();
-  };
-  for (Operation &op : block) {
-    bool step = false;
-    if (auto c = dyn_cast<CastOp>(op))
-      step = isa<FloatType>(elementOf(c.getResult())) &&
-             (isNarrow(elementOf(c.getInput())) ||
-              (isa<FloatType>(elementOf(c.getInput())) && isStep(c.getInput())));
-    else if (isa<TransposeOp, ReshapeOp, ExpandOp, SubOp>(op))
-      step = isStep(op.getOperand(0));
-    else if (isa<MulOp>(op))
-      step = isStep(op.getOperand(0)) || isStep(op.getOperand(1));
-    if (step) {
-      steps.insert(&op);
-      order.push_back(&op);
-    }
-  }
+/// Only products that would take the chain get a copy (not one whose scale
+/// varies along the sum, nor one whose chain moves a minor dim where that
+/// is a relayout); readers that are not products (a residual add) keep the
+/// original, which goes when none is left. The copies compute what the
+/// original did.
+void cloneSharedDequantizations(Block &block, const target::Target &t) {
+  SmallVector<Operation *> products;
+  for (Operation &op : block)
+    if (isa<MatMulOp, GemmOp, ConvOp>(op))
+      products.push_back(&op);
   OpBuilder b(block.getParent()->getContext());
-  for (Operation *op : llvm::reverse(order)) {
-    SmallVector<OpOperand *> taken;
-    bool others = false;
-    for (OpOperand &use : op->getResult(0).getUses()) {
-      Operation *u = use.getOwner();
-      OpClass c = classify(u);
-      if (steps.contains(u) ||
-          ((c == OpClass::Matmul || c == OpClass::Conv) && use.getOperandNumber() < 2))
-        taken.push_back(&use);
-      else
-        others = true;
+  llvm::SetVector<Operation *> originals;
+  for (Operation *product : products)
+    for (unsigned i = 0; i < 2 && i < product->getNumOperands(); ++i) {
+      std::optional<DequantizedOperand> d =
+          dequantizedOperand(product, i, /*shared=*/true);
+      if (!d || llvm::all_of(d->ops, [](Operation *o) {
+            return o->getResult(0).hasOneUse();
+          }))
+        continue;
+      if (llvm::any_of(d->ops, [&](Operation *o) { return isRelayout(t, o); }))
+        continue;
+      // The chain, copied just before the product, which then reads it.
+      b.setInsertionPoint(product);
+      IRMapping map;
+      for (Operation *o : d->ops) {
+        b.clone(*o, map);
+        originals.insert(o);
+      }
+      product->setOperand(i, map.lookup(d->ops.back()->getResult(0)));
     }
-    for (size_t i = others ? 0 : 1; i < taken.size(); ++i) {
-      b.setInsertionPointAfter(op);
-      Operation *copy = b.clone(*op);
-      taken[i]->set(copy->getResult(0));
-      // The copy's readers are its own: its producer copies for it too.
-      steps.insert(copy);
-    }
-  }
+  // Originals no reader is left for, last first.
+  SmallVector<Operation *> chain = originals.takeVector();
+  for (Operation *o : llvm::reverse(chain))
+    if (o->use_empty())
+      o->erase();
 }
 
 struct Fuser {
@@ -518,7 +506,7 @@ struct GraphFusePass : dfa::impl::GraphFusePassBase<GraphFusePass>, TargetedPass
       f.workingSetLimit = t->limit("usable_lx_bytes_per_core");
       Block &block = func.getBody().front();
       if (t->caps.fusion != FusionPolicy::None)
-        cloneSharedDequantizations(block);
+        cloneSharedDequantizations(block, *t);
       for (Operation &op : block) {
         if (isa<KernelOp, func::ReturnOp>(op) ||
             classify(&op) == OpClass::Source)

@@ -15,7 +15,7 @@
 // RUN: %with_test_targets dfa-opt %s -graph-fuse="target=test-gpu" -o %t.gpu.mlir
 // RUN: %with_test_targets dfa-run %s --seed 3 --outputs %t.ref > /dev/null
 // RUN: %with_test_targets dfa-run %t.gpu.mlir --seed 3 --outputs %t.fused > /dev/null
-// RUN: %python -c "import numpy as np; [np.testing.assert_array_equal(np.load('%t.ref/output_%%d.npy' %% i), np.load('%t.fused/output_%%d.npy' %% i)) for i in range(6)]"
+// RUN: %python -c "import numpy as np; [np.testing.assert_array_equal(np.load('%t.ref/output_%%d.npy' %% i), np.load('%t.fused/output_%%d.npy' %% i)) for i in range(7)]"
 
 // CHECK: graph.kernel "quantize" kind "pointwise"(%arg0) : (tensor<4x32xf32>) -> tensor<4x32xi8>
 // CHECK: graph.kernel "int8" kind "matmul"(%{{.*}}, %arg1) : (tensor<4x32xi8>, tensor<32x8xi8>) -> tensor<4x8xf32>
@@ -37,6 +37,13 @@
 // through a transpose and a reshape: the kernels stay in program order.
 // CHECK: graph.kernel "bcast" kind "matmul"({{.*}}) : ({{.*}}tensor<32x8xi8>{{.*}}) -> tensor<2x4x8xf32>
 // CHECK: graph.kernel "view" kind "matmul"({{.*}}) : ({{.*}}tensor<8x4x8xi8>{{.*}}) -> tensor<4x8xf32>
+// A per-K-row dequantization two products share is not copied: neither
+// could take it in, so one kernel writes it for both.
+// CHECK: graph.kernel "dq_rows2" kind "pointwise"(%arg2)
+// CHECK-NOT: graph.kernel "dq_rows2"
+// CHECK: graph.kernel "rows_a" kind "matmul"
+// CHECK-NOT: graph.kernel "dq_rows2"
+// CHECK: graph.kernel "rows_b" kind "matmul"
 
 // The LPU's stream chains: the int8 product reads both i8 tensors.
 // LPU: graph.kernel "quantize" kind "pointwise"({{.*}}) -> tensor<4x32xi8>
@@ -48,7 +55,8 @@
 func.func @main(%x: tensor<4x32xf32> {graph.name = "x"}, %wq: tensor<32x8xi8> {graph.name = "wq"},
                 %wk: tensor<32x8xi8> {graph.name = "wk"}, %xb: tensor<2x4x32xf32> {graph.name = "xb"},
                 %wt: tensor<8x4x8xi8> {graph.name = "wt"})
-    -> (tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<2x4x8xf32>, tensor<4x8xf32>) {
+    -> (tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<2x4x8xf32>, tensor<4x8xf32>,
+        tensor<4x8xf32>) {
   %s = graph.constant dense<0.05> : tensor<f32>
   %lo = graph.constant dense<-128.0> : tensor<f32>
   %hi = graph.constant dense<127.0> : tensor<f32>
@@ -88,5 +96,10 @@ func.func @main(%x: tensor<4x32xf32> {graph.name = "x"}, %wq: tensor<32x8xi8> {g
   %t2 = graph.transpose %t1 {perm = array<i64: 1, 0, 2>} : (tensor<8x4x8xf32>) -> tensor<4x8x8xf32>
   %t3 = graph.reshape %t2 : (tensor<4x8x8xf32>) -> tensor<32x8xf32>
   %tm = graph.matmul %x, %t3 : (tensor<4x32xf32>, tensor<32x8xf32>) -> tensor<4x8xf32> loc("view")
-  return %y, %z, %u, %m, %bm, %tm : tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<2x4x8xf32>, tensor<4x8xf32>
+  %r0 = graph.cast %wk : (tensor<32x8xi8>) -> tensor<32x8xf32> loc("dq_rows2")
+  %r1 = graph.mul %r0, %ks : (tensor<32x8xf32>, tensor<32x1xf32>) -> tensor<32x8xf32>
+  %ra = graph.matmul %x, %r1 : (tensor<4x32xf32>, tensor<32x8xf32>) -> tensor<4x8xf32> loc("rows_a")
+  %rb = graph.matmul %x, %r1 : (tensor<4x32xf32>, tensor<32x8xf32>) -> tensor<4x8xf32> loc("rows_b")
+  %r = graph.add %ra, %rb : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+  return %y, %z, %u, %m, %bm, %tm, %r : tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<2x4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>
 }
