@@ -73,7 +73,8 @@ bool dfa::movesMinorDim(Operation *op) {
 
 bool dfa::foldsIntoProducts(const target::Target &t, Operation *op) {
   auto tr = dyn_cast<TransposeOp>(op);
-  if (!tr || !t.caps.transposeFolding || tr->use_empty())
+  if (!tr || !t.caps.transposeFolding || !t.caps.relayoutMinorDim ||
+      tr->use_empty())
     return false;
   ArrayRef<int64_t> perm = tr.getPerm();
   int64_t r = perm.size();
@@ -82,9 +83,13 @@ bool dfa::foldsIntoProducts(const target::Target &t, Operation *op) {
   for (int64_t i = 0; i + 2 < r; ++i)
     if (perm[i] != i)
       return false;
+  // One product reads it (as one or both operands): it is then a part of
+  // that product's kernel. Several would each need a copy.
   Value v = tr.getResult();
-  return llvm::all_of(v.getUses(), [](OpOperand &use) {
-    return isa<MatMulOp, GemmOp>(use.getOwner()) && use.getOperandNumber() < 2;
+  Operation *reader = v.getUses().begin()->getOwner();
+  return llvm::all_of(v.getUses(), [&](OpOperand &use) {
+    return use.getOwner() == reader && isa<MatMulOp, GemmOp>(reader) &&
+           use.getOperandNumber() < 2;
   });
 }
 
@@ -183,6 +188,15 @@ TensorLayout dfa::layoutOf(const target::Target &t, Value v) {
   return layoutFor(t, cast<RankedTensorType>(v.getType()), dimOrder(t, v));
 }
 
+bool dfa::sharesRhs(Operation *op) {
+  auto mm = dyn_cast<MatMulOp>(op);
+  if (!mm)
+    return false;
+  auto b = cast<RankedTensorType>(mm.getRhs().getType());
+  return llvm::all_of(b.getShape().drop_back(std::min<int64_t>(2, b.getRank())),
+                      [](int64_t d) { return d == 1; });
+}
+
 std::optional<MatmulShape> dfa::matmulShape(Operation *op) {
   MatmulShape s;
   if (auto mm = dyn_cast<MatMulOp>(op)) {
@@ -192,13 +206,11 @@ std::optional<MatmulShape> dfa::matmulShape(Operation *op) {
     auto b = cast<RankedTensorType>(mm.getRhs().getType());
     s.m = a.getRank() >= 2 ? a.getDimSize(a.getRank() - 2) : 1;
     s.n = b.getRank() >= 2 ? b.getShape().back() : 1;
-    // A right-hand side every batch shares (a weight: rank 2, or leading
-    // dims of 1) makes one GEMM over all of the left-hand side's rows, as
-    // a linear layer over a batch of sequences runs: [B, 1, K] x [K, N] is
-    // a B x K x N product, not B products of one row.
-    bool shared = llvm::all_of(b.getShape().drop_back(std::min<int64_t>(2, b.getRank())),
-                               [](int64_t d) { return d == 1; });
-    if (shared && a.getRank() > 2)
+    // A right-hand side every batch shares makes one GEMM over all of the
+    // left-hand side's rows, as a linear layer over a batch of sequences
+    // runs: [B, 1, K] x [K, N] is a B x K x N product, not B products of
+    // one row.
+    if (sharesRhs(op) && a.getRank() > 2)
       s.m = a.getNumElements() / std::max<int64_t>(1, s.k);
     else
       s.batch = std::max<int64_t>(

@@ -125,7 +125,8 @@ bool movesMinorDim(mlir::Operation *op);
 /// Whether transpose `op` is read through by the products that read it on
 /// `t` (`compiler.transpose_folding`, as XLA's TransposeFolding folds a
 /// transpose into the dot's dimension numbers): it swaps only its last two
-/// dims and every reader is a matmul or gemm taking it as an operand.
+/// dims and its one reader is a matmul or gemm taking it as an operand, on
+/// a target whose transposes of the minor dim are relayouts otherwise.
 bool foldsIntoProducts(const target::Target &t, mlir::Operation *op);
 
 /// Whether `op` is a relayout on `t`, a kernel of its own: a transpose that
@@ -138,6 +139,10 @@ struct MatmulShape {
   int64_t batch = 1, m = 1, n = 1, k = 1;
 };
 std::optional<MatmulShape> matmulShape(mlir::Operation *op);
+/// Whether matmul `op`'s right-hand side is one every batch shares (a
+/// weight: rank 2, or leading dims of 1), so that its shape is one GEMM
+/// over all of the left-hand side's rows (matmulShape).
+bool sharesRhs(mlir::Operation *op);
 /// The GEMM a matrix op performs: matmul and gemm as they are, a
 /// convolution as im2col (M = batch x output pixels, K = input channels per
 /// group x window, N = output channels per group, one product per group).

@@ -31,38 +31,48 @@ using namespace dfa::lowering;
 static constexpr int64_t kMaxChunks = 4096;
 
 /// Seconds of a kernel run as `n` chunks through the scratchpad: the
-/// operands every chunk shares copied in first (`whole`), then a pipeline
-/// whose steady state is the slower of a chunk's copies (`copy`, in and
-/// out) and its compute (`compute`), the first chunk's copy-in and the last
-/// one's compute and copy-out exposed, and `perChunk` paid by every chunk
-/// (its copies' latencies, its synchronization). n = 1 is the kernel run
-/// whole: everything in series.
-static double pipelineSeconds(double whole, double copy, double compute,
+/// operands every chunk shares copied in first and the last copy-out's
+/// latency (`first`), then a pipeline whose steady state is the slower of
+/// a chunk's copies (`copy`, in and out) and its compute (`compute`), the
+/// first chunk's copy-in and the last one's compute and copy-out exposed,
+/// and `perChunk` paid by every chunk (one latency of its copies, which
+/// run together and overlap theirs, as the simulator runs them, and its
+/// compute's synchronization). n = 1 is the kernel run whole: everything
+/// in series.
+static double pipelineSeconds(double first, double copy, double compute,
                               double perChunk, int64_t n) {
-  return whole + double(n - 1) * std::max(copy, compute) + copy + compute +
+  return first + double(n - 1) * std::max(copy, compute) + copy + compute +
          double(n) * perChunk;
 }
 
-/// The work of one of `count` chunks along output dim `d` of a kernel of
-/// rank `rank` whose whole work is `w`: its share of the FLOPs and bytes,
-/// and of the GEMM dim the split cuts (a matrix kernel's output columns
-/// are N, a convolution's dim 1 its output channels, the row dim M, any
-/// other a batch dim), whose fill and drain each chunk pays again.
-static target::Work chunkWork(target::Work w, KernelKind kind, int64_t rank,
-                              int64_t d, int64_t count) {
+/// The work of one of `count` chunks of a kernel whose whole work is `w`,
+/// split as `split` says: its share of the FLOPs and bytes, and of the
+/// GEMM dim the split cuts in the product's result (for a matmul: its
+/// columns are N, its rows M, as is every leading dim when the right-hand
+/// side is shared, other leading dims the batch; a gemm's rows M and
+/// columns N; a convolution's output channels N, its other dims M), whose
+/// fill and drain each chunk pays again.
+static target::Work chunkWork(target::Work w, Block &body,
+                              const KernelSplit &split, int64_t count) {
   w.flops /= double(count);
   w.bytes /= double(count);
   if (!w.matrix || w.m == 0)
     return w;
-  bool conv = kind == KernelKind::Conv;
-  if (conv ? d == 1 : d == rank - 1)
-    w.n = ceilDiv(w.n, count);
-  else if (!conv && d == rank - 2)
-    w.m = ceilDiv(w.m, count);
-  else if (!conv)
-    w.batch = ceilDiv(w.batch, count);
-  else
-    w.m = ceilDiv(w.m, count);
+  for (Operation &op : body) {
+    if (!gemmShape(&op))
+      continue;
+    int64_t d = split.dim(op.getResult(0));
+    int64_t rank = cast<RankedTensorType>(op.getResult(0).getType()).getRank();
+    if (d < 0)
+      break;
+    if (isa<ConvOp>(op) ? d == 1 : d == rank - 1)
+      w.n = ceilDiv(w.n, count);
+    else if (isa<MatMulOp>(op) && !sharesRhs(&op) && d < rank - 2)
+      w.batch = ceilDiv(w.batch, count);
+    else
+      w.m = ceilDiv(w.m, count);
+    break;
+  }
   return w;
 }
 
@@ -81,9 +91,7 @@ Lowering::chooseChunks(KernelOp k, const KernelPlan &p, bool fits) {
   };
   Block &body = k.getBlock();
   // The pipeline's terms (double buffering): copies at the outer memory's
-  // pace, compute at the cost model's from the scratchpad, and each chunk's
-  // fixed costs (one copy per operand it slices and its result's, each
-  // paying the path's latency; the compute's synchronization).
+  // pace and latency, compute at the cost model's from the scratchpad.
   bool pipelined = t.caps.doubleBuffering;
   double outerBw = std::max(1.0, target::bandwidthOf(*outer, units));
   double copyLatency = target::transferSeconds(
@@ -99,10 +107,8 @@ Lowering::chooseChunks(KernelOp k, const KernelPlan &p, bool fits) {
   if (pipelined && fits)
     // Run whole: every copy in series with the compute.
     bestSeconds = pipelineSeconds(
-        0, kernelBytes / outerBw, target::kernelTime(t, work).seconds(),
-        double(k.getInputs().size() + 1) * copyLatency +
-            target::kernelOverheadSeconds(t, false, units),
-        1);
+        copyLatency, kernelBytes / outerBw, target::kernelTime(t, work).seconds(),
+        copyLatency + target::kernelOverheadSeconds(t, false, units), 1);
   for (int64_t d = 0; d < ot.getRank(); ++d) {
     int64_t D = ot.getDimSize(d);
     if (D < 2)
@@ -112,14 +118,12 @@ Lowering::chooseChunks(KernelOp k, const KernelPlan &p, bool fits) {
       continue;
     int64_t fixed = 0;
     double wholeBytes = 0, slicedBytes = double(layoutOf(out).bytes);
-    int64_t sliced = 1;
     for (auto [arg, v] : llvm::zip(body.getArguments(), k.getInputs()))
       if (split->dim(arg) < 0) {
         fixed += perUnit(layoutOf(v).bytes);
         wholeBytes += double(layoutOf(v).bytes);
       } else {
         slicedBytes += double(layoutOf(v).bytes);
-        ++sliced;
       }
     auto sliceBytes = [&](Value v, int64_t dim, int64_t e) {
       auto ct = chunkType(cast<RankedTensorType>(v.getType()), dim, e);
@@ -164,14 +168,14 @@ Lowering::chooseChunks(KernelOp k, const KernelPlan &p, bool fits) {
     // fit (extent lo) to one granule each, in steps of two, and around the
     // optimum of the continuous model, sqrt(exposed / per chunk).
     double copies = slicedBytes / outerBw;
-    double perChunk = double(sliced) * copyLatency +
-                      target::kernelOverheadSeconds(t, false, units);
+    double perChunk = copyLatency + target::kernelOverheadSeconds(t, false, units);
     int64_t fewest = ceilDiv(D, extent(lo)), most = ceilDiv(D, g);
+    if (fewest > kMaxChunks)
+      continue;
     SmallVector<int64_t> counts{fewest, most};
     for (int64_t n = fewest; n < most; n *= 2)
       counts.push_back(n);
-    double whole = target::kernelTime(t, work).seconds();
-    double exposed = copies + whole - std::max(copies, whole);
+    double exposed = std::min(copies, target::kernelTime(t, work).seconds());
     int64_t ideal = int64_t(std::sqrt(exposed / std::max(perChunk, 1e-12)));
     counts.append({ideal, ideal + 1});
     for (int64_t n : counts) {
@@ -179,13 +183,14 @@ Lowering::chooseChunks(KernelOp k, const KernelPlan &p, bool fits) {
       int64_t e = extent(ceilDiv(ceilDiv(D, n), g)), count = ceilDiv(D, e);
       if (count < 2 || count > kMaxChunks)
         continue;
-      double compute = target::kernelTime(
-          t, chunkWork(work, k.getKindEnum(), ot.getRank(), d, count)).seconds();
-      double seconds = pipelineSeconds(wholeBytes / outerBw,
+      double compute =
+          target::kernelTime(t, chunkWork(work, body, *split, count)).seconds();
+      double seconds = pipelineSeconds(wholeBytes / outerBw + copyLatency,
                                        copies / double(count), compute,
                                        perChunk, count);
-      bool better = !best || seconds < bestSeconds ||
-                    (seconds == bestSeconds && columns && !best->columns);
+      bool tie = std::abs(seconds - bestSeconds) <= 1e-9 * bestSeconds;
+      bool better = !best || (seconds < bestSeconds && !tie) ||
+                    (tie && columns && !best->columns);
       if (fits && !best && seconds >= bestSeconds)
         better = false;
       if (!better)

@@ -23,32 +23,32 @@ func.func @main(%x: tensor<128x1024xf32> {graph.name = "x"}, %b: tensor<8192xf32
   return %1, %2 : tensor<128x8192xf32>, tensor<1x8388608xf32>
 }
 
-// CHECK: remark: {{.*}}kernel 'fc': 3 chunks of 2816 along dim 1 through VMEM
+// CHECK: remark: {{.*}}kernel 'fc': 4 chunks of 2048 along dim 1 through VMEM
 // CHECK: remark: {{.*}}kernel 'sm': working set exceeds half of VMEM and no split of the output fits: operands stream from HBM
-// x is staged once; the weight and bias come in 2816-column slices (22
-// lane tiles of 128): the TPU's compiler double-buffers, so the chunks are
-// as even as the tiles allow (the fewest that fit, 3, of 8192 / 3 columns
-// rounded up to whole tiles) rather than as large as fits.
+// x is staged once; the weight and bias come in 2048-column slices (16
+// lane tiles of 128): the TPU's compiler double-buffers, so the count is
+// the one its pipeline model runs fastest in (4, more than the 3 that
+// would fit), each chunk as even as the tiles allow.
 // CHECK: %[[X:.*]] = sched.alloc {{.*}} : !sched.buffer<"VMEM", tensor<128x1024xf32>>
 // CHECK: sched.dma %arg0 to %[[X]]
-// CHECK: %[[W0:.*]] = sched.alloc {{.*}} : !sched.buffer<"VMEM", tensor<1024x2816xf32>>
-// CHECK: sched.dma %{{.*}} to %[[W0]] {bytes = 11534336 : i64, {{.*}}sizes = array<i64: 1024, 2816>, src_offsets = array<i64: 0, 0>
-// CHECK: sched.alloc {{.*}} : !sched.buffer<"VMEM", tensor<2816xf32>>
-// CHECK: %[[O0:.*]] = sched.alloc {{.*}} : !sched.buffer<"VMEM", tensor<128x2816xf32>>
-// CHECK: %[[C0:.*]] = sched.compute "fc" ins(%[[X]], %[[W0]], %{{.*}} : {{.*}}) outs(%[[O0]] : {{.*}}) {{.*}}chunk = 0 : i64, chunks = 3 : i64
-// CHECK: graph.matmul {{.*}} : (tensor<128x1024xf32>, tensor<1024x2816xf32>) -> tensor<128x2816xf32>
-// CHECK: graph.add {{.*}} : (tensor<128x2816xf32>, tensor<2816xf32>) -> tensor<128x2816xf32>
+// CHECK: %[[W0:.*]] = sched.alloc {{.*}} : !sched.buffer<"VMEM", tensor<1024x2048xf32>>
+// CHECK: sched.dma %{{.*}} to %[[W0]] {bytes = 8388608 : i64, {{.*}}sizes = array<i64: 1024, 2048>, src_offsets = array<i64: 0, 0>
+// CHECK: sched.alloc {{.*}} : !sched.buffer<"VMEM", tensor<2048xf32>>
+// CHECK: %[[O0:.*]] = sched.alloc {{.*}} : !sched.buffer<"VMEM", tensor<128x2048xf32>>
+// CHECK: %[[C0:.*]] = sched.compute "fc" ins(%[[X]], %[[W0]], %{{.*}} : {{.*}}) outs(%[[O0]] : {{.*}}) {{.*}}chunk = 0 : i64, chunks = 4 : i64
+// CHECK: graph.matmul {{.*}} : (tensor<128x1024xf32>, tensor<1024x2048xf32>) -> tensor<128x2048xf32>
+// CHECK: graph.add {{.*}} : (tensor<128x2048xf32>, tensor<2048xf32>) -> tensor<128x2048xf32>
 // CHECK: %[[S0:.*]] = sched.dma %[[O0]] to %[[OUT:[^ ]*]] after(%[[C0]]
-// CHECK-SAME: dst_offsets = array<i64: 0, 0>, engine = 1 : i64, kernel = "fc", sizes = array<i64: 128, 2816>
-// The second chunk's weight slice starts at column 2816; its store waits for
+// CHECK-SAME: dst_offsets = array<i64: 0, 0>, engine = 1 : i64, kernel = "fc", sizes = array<i64: 128, 2048>
+// The second chunk's weight slice starts at column 2048; its store waits for
 // the first store, so the last store's token covers the whole result.
-// CHECK: sizes = array<i64: 1024, 2816>, src_offsets = array<i64: 0, 2816>
-// CHECK: sched.dma %{{.*}} to %[[OUT]] after(%[[S0]], %{{.*}}) {{.*}}dst_offsets = array<i64: 0, 2816>
-// The last chunk is the 2560-column remainder: 2 * 2816 + 2560 = 8192.
-// CHECK: chunk = 2 : i64
-// CHECK: tensor<128x2560xf32>
-// CHECK: dst_offsets = array<i64: 0, 5632>, engine = 1 : i64, kernel = "fc", sizes = array<i64: 128, 2560>
-// STATS: chunked = [{chunks = 3 : i64, dim = 1 : i64, extent = 2816 : i64, kernel = "fc"}]
+// CHECK: sizes = array<i64: 1024, 2048>, src_offsets = array<i64: 0, 2048>
+// CHECK: sched.dma %{{.*}} to %[[OUT]] after(%[[S0]], %{{.*}}) {{.*}}dst_offsets = array<i64: 0, 2048>
+// The last chunk: 3 * 2048 + 2048 = 8192.
+// CHECK: chunk = 3 : i64
+// CHECK: tensor<128x2048xf32>
+// CHECK: dst_offsets = array<i64: 0, 6144>, engine = 1 : i64, kernel = "fc", sizes = array<i64: 128, 2048>
+// STATS: chunked = [{chunks = 4 : i64, dim = 1 : i64, extent = 2048 : i64, kernel = "fc"}]
 // STATS-SAME: spills = [{kernel = "sm", reason = "working set exceeds half of VMEM and no split of the output fits: operands stream from HBM"}]
 
 // Spyre: rows or columns both take two chunks; a matrix kernel splits its
