@@ -96,19 +96,22 @@ Lowering::chooseChunks(KernelOp k, const KernelPlan &p, bool fits) {
   double outerBw = std::max(1.0, target::bandwidthOf(*outer, units));
   double copyLatency = target::transferSeconds(
       t, target::transferPath(t, *outer, units, *scratch, units, false), 0);
+  double perChunk = copyLatency + target::kernelOverheadSeconds(t, false, units);
   target::Work work;
-  double kernelBytes = double(layoutOf(out).bytes);
-  for (Value v : k.getInputs())
-    kernelBytes += double(layoutOf(v).bytes);
-  if (pipelined)
+  double kernelBytes = 0, wholeCompute = 0;
+  if (pipelined) {
+    kernelBytes = double(layoutOf(out).bytes);
+    for (Value v : k.getInputs())
+      kernelBytes += double(layoutOf(v).bytes);
     work = workOf(k, p, body, kernelBytes, *scratch);
+    wholeCompute = target::kernelTime(t, work).seconds();
+  }
   std::optional<ChunkChoice> best;
   double bestSeconds = 0;
   if (pipelined && fits)
     // Run whole: every copy in series with the compute.
-    bestSeconds = pipelineSeconds(
-        copyLatency, kernelBytes / outerBw, target::kernelTime(t, work).seconds(),
-        copyLatency + target::kernelOverheadSeconds(t, false, units), 1);
+    bestSeconds = pipelineSeconds(copyLatency, kernelBytes / outerBw,
+                                  wholeCompute, perChunk, 1);
   for (int64_t d = 0; d < ot.getRank(); ++d) {
     int64_t D = ot.getDimSize(d);
     if (D < 2)
@@ -168,14 +171,13 @@ Lowering::chooseChunks(KernelOp k, const KernelPlan &p, bool fits) {
     // fit (extent lo) to one granule each, in steps of two, and around the
     // optimum of the continuous model, sqrt(exposed / per chunk).
     double copies = slicedBytes / outerBw;
-    double perChunk = copyLatency + target::kernelOverheadSeconds(t, false, units);
     int64_t fewest = ceilDiv(D, extent(lo)), most = ceilDiv(D, g);
     if (fewest > kMaxChunks)
       continue;
     SmallVector<int64_t> counts{fewest, most};
     for (int64_t n = fewest; n < most; n *= 2)
       counts.push_back(n);
-    double exposed = std::min(copies, target::kernelTime(t, work).seconds());
+    double exposed = std::min(copies, wholeCompute);
     int64_t ideal = int64_t(std::sqrt(exposed / std::max(perChunk, 1e-12)));
     counts.append({ideal, ideal + 1});
     for (int64_t n : counts) {
