@@ -28,8 +28,11 @@
 
 #include <graphviz/gvc.h>
 
+#include <cstdio>
 #include <map>
+#include <memory>
 #include <set>
+#include <string_view>
 
 using namespace mlir;
 using namespace dfa;
@@ -660,11 +663,66 @@ std::vector<std::string> dfa::roofline::moduleGroups(const SourceGraph &g) {
 // Graphviz
 //===----------------------------------------------------------------------===//
 
+namespace {
+/// Graphviz's object IDs, assigned in the order names first appear.
+/// cgraph's default discipline makes a named object's ID the address of its
+/// interned name, and keeps subgraphs ordered by ID, so clusters were laid
+/// out and written in heap-address order: a drawing changed from run to
+/// run (ASLR) for the same DOT. Here a named object's ID is the next even
+/// number (cgraph reserves odd IDs for anonymous objects) and the drawing
+/// follows the DOT's order.
+struct NameIds {
+  std::map<std::string, IDTYPE, std::less<>> ids;
+  std::vector<std::unique_ptr<std::string>> names; // names[id / 2 - 1]
+  IDTYPE anonymous = 1;
+
+  static void *open(Agraph_t *, Agdisc_t *) { return new NameIds; }
+  static long map(void *state, int, char *str, IDTYPE *id, int create) {
+    auto &s = *static_cast<NameIds *>(state);
+    if (!str) {
+      *id = s.anonymous;
+      s.anonymous += 2;
+      return 1;
+    }
+    if (auto it = s.ids.find(std::string_view(str)); it != s.ids.end()) {
+      *id = it->second;
+      return 1;
+    }
+    if (!create)
+      return 0;
+    s.names.push_back(std::make_unique<std::string>(str));
+    *id = IDTYPE(2 * s.names.size());
+    s.ids.emplace(*s.names.back(), *id);
+    return 1;
+  }
+  static long alloc(void *, int, IDTYPE) { return 0; }
+  static void free(void *, int, IDTYPE) {}
+  static char *print(void *state, int, IDTYPE id) {
+    auto &s = *static_cast<NameIds *>(state);
+    if (id % 2 != 0 || id == 0 || id / 2 > s.names.size())
+      return nullptr;
+    return s.names[id / 2 - 1]->data();
+  }
+  static void close(void *state) { delete static_cast<NameIds *>(state); }
+  static void idregister(void *, int, void *) {}
+};
+
+Agiddisc_t nameIdDisc = {NameIds::open,  NameIds::map,   NameIds::alloc,
+                         NameIds::free,  NameIds::print, NameIds::close,
+                         NameIds::idregister};
+} // namespace
+
 bool dfa::roofline::renderSvg(llvm::StringRef dot, std::string &svg,
                               std::string &error) {
   GVC_t *gvc = gvContext();
   std::string text = dot.str();
-  Agraph_t *g = agmemread(text.c_str());
+  Agraph_t *g = nullptr;
+  if (FILE *in = fmemopen(text.data(), text.size(), "r")) {
+    Agdisc_t disc = {&AgMemDisc, &nameIdDisc, &AgIoDisc};
+    g = agread(in, &disc);
+    fclose(in);
+    agsetfile(nullptr);
+  }
   if (!g) {
     gvFreeContext(gvc);
     error = "Graphviz could not read the graph";
