@@ -29,7 +29,8 @@ def Graph_LayoutAttr : AttrDef<Graph_Dialect, "Layout"> {
     #graph.layout<stick 64>                  // Spyre: 64-element sticks
     #graph.layout<vector 320>                // Groq: 320-element vectors
     #graph.layout<tile [8, 128]>             // TPU (8,128) tiles
-    #graph.layout<tile [8, 128] pack 2>      // 16-bit: row pairs per sublane
+    #graph.layout<tile [8, 128] pack 2>      // XLA's T(8,128)(2,1): 16-bit, row pairs per 32-bit word
+    #graph.layout<tile [2, 128]>             // a second-minor dim of 1-2 (XLA's compact tile)
     #graph.layout<stick 64 perm [0, 2, 3, 1]> // NCHW stored NHWC
     ```
   }];

@@ -16,6 +16,15 @@ using llvm::SmallVector;
 using llvm::SmallVectorImpl;
 using llvm::StringRef;
 
+/// Rows of `elemBytes`-byte elements packed into one 32-bit word, as many
+/// as fit and divide a tile's `rows`.
+static int64_t packedRows(int64_t rows, int64_t elemBytes) {
+  int64_t pack = 4 / std::max<int64_t>(1, elemBytes);
+  while (pack > 1 && rows % pack != 0)
+    pack /= 2;
+  return std::max<int64_t>(1, pack);
+}
+
 Layout::Encoding Layout::encodingOf(const Target &t, int64_t elemBytes,
                                     ArrayRef<int64_t> order) {
   Encoding e;
@@ -25,18 +34,13 @@ Layout::Encoding Layout::encodingOf(const Target &t, int64_t elemBytes,
     e.kind = Kind::Stick;
     e.granule = std::max<int64_t>(1, int64_t(*stick) / elemBytes);
   } else if (std::optional<TileShape> tile = t.tileFor(elemBytes)) {
-    // TPU: tiles of the two minor dims; narrower types pack rows into a
-    // 32-bit sublane, (8,128)(2,1) for 16 bits, as the description's
-    // tile_16bit and tile_8bit say.
+    // TPU: tiles of the two minor dims (the description's tile,
+    // tile_16bit, tile_8bit); narrower elements pack consecutive rows into
+    // one 32-bit word, XLA's (8,128)(2,1) for 16 bits.
     e.kind = Kind::Tile;
-    TileShape base = *t.tileFor(4);
     e.rows = tile->rows;
     e.granule = tile->cols;
-    if (elemBytes < 4 && tile->cols == base.cols && tile->rows > base.rows &&
-        tile->rows % base.rows == 0) {
-      e.pack = tile->rows / base.rows;
-      e.rows = base.rows;
-    }
+    e.pack = elemBytes < 4 ? packedRows(tile->rows, elemBytes) : 1;
   } else if (auto vec = t.layoutValue("vector_elems")) {
     // Groq: the minor dim is spread over vectors of 320 elements.
     e.kind = Kind::Vector;
@@ -52,7 +56,19 @@ Layout Layout::of(const Target &t, ArrayRef<int64_t> shape, int64_t elemBytes,
                   ArrayRef<int64_t> order) {
   if (order.size() != shape.size())
     order = {};
-  return make(encodingOf(t, elemBytes, order), shape, elemBytes);
+  Encoding e = encodingOf(t, elemBytes, order);
+  int64_t rank = shape.size();
+  if (e.kind == Kind::Tile && rank >= 2) {
+    // A small second-minor dim takes a smaller tile (XLA's compact
+    // second-minor layout: 2 rows for 1-2, 4 for 3-4).
+    int64_t second = shape[order.empty() ? rank - 2 : order[rank - 2]];
+    if (std::optional<int64_t> rows = t.smallTileRows(second, e.granule);
+        rows && *rows < e.rows) {
+      e.rows = *rows;
+      e.pack = elemBytes < 4 ? packedRows(*rows, elemBytes) : 1;
+    }
+  }
+  return make(e, shape, elemBytes);
 }
 
 std::string Layout::Encoding::invalidFor(int64_t rank) const {
@@ -65,6 +81,8 @@ std::string Layout::Encoding::invalidFor(int64_t rank) const {
     return "granule, rows and pack must be at most 2^20";
   if (kind == Kind::Tile && (rows < 1 || pack < 1))
     return "a tile needs at least one row";
+  if (kind == Kind::Tile && rows % pack != 0)
+    return "a tile's rows must be a multiple of its packing";
   if (kind != Kind::Tile && (rows != 0 || pack != 1))
     return "only a tile has rows and packing";
   if ((kind == Kind::Dense || kind == Kind::Slices) && granule != 1)
@@ -97,7 +115,7 @@ Layout Layout::make(const Encoding &e, ArrayRef<int64_t> shape,
   l.minorGranule = std::max<int64_t>(1, e.granule);
   if (e.kind == Kind::Tile) {
     l.pack = std::max<int64_t>(1, e.pack);
-    l.tileRows = std::max<int64_t>(1, e.rows) * l.pack;
+    l.tileRows = std::max<int64_t>(1, e.rows);
     l.tileCols = l.minorGranule;
   }
   l.finish();
@@ -110,7 +128,7 @@ Layout::Encoding Layout::encoding() const {
   if (kind == Kind::Stick || kind == Kind::Vector || kind == Kind::Tile)
     e.granule = minorGranule;
   if (kind == Kind::Tile) {
-    e.rows = tileRows / pack;
+    e.rows = tileRows;
     e.pack = pack;
   }
   if (!identityOrder())
@@ -169,7 +187,7 @@ std::string Layout::name() const {
     s = "vector(" + std::to_string(minorGranule) + ")";
     break;
   case Kind::Tile:
-    s = "tile(" + std::to_string(tileRows / pack) + "," +
+    s = "tile(" + std::to_string(tileRows) + "," +
         std::to_string(tileCols) + ")";
     if (pack > 1)
       s += "(" + std::to_string(pack) + ",1)";

@@ -129,6 +129,32 @@ public:
       fail(path, "expected an array of " + std::to_string(n) + " positive integers");
   }
 
+  /// An array of arrays of `n` positive integers, e.g.
+  /// "small_second_minor_tiles": [[2, 128], [4, 128]].
+  void intArrays(const json::Object &o, llvm::StringRef key,
+                 const std::string &path, size_t n) {
+    const json::Value *v = o.get(key);
+    if (!v)
+      return;
+    const json::Array *a = v->getAsArray();
+    if (!a) {
+      fail(path, "expected an array of arrays of " + std::to_string(n) +
+                     " positive integers");
+      return;
+    }
+    for (size_t i = 0; i < a->size(); ++i) {
+      const json::Array *e = (*a)[i].getAsArray();
+      bool good = e && e->size() == n;
+      for (size_t j = 0; good && j < n; ++j) {
+        auto x = (*e)[j].getAsInteger();
+        good = x && *x > 0;
+      }
+      if (!good)
+        fail(path + "[" + std::to_string(i) + "]",
+             "expected an array of " + std::to_string(n) + " positive integers");
+    }
+  }
+
   /// A positive sourced number the passes of a family rely on.
   void positive(const json::Object &o, llvm::StringRef key,
                 const std::string &path, bool required, llvm::StringRef why) {
@@ -198,6 +224,7 @@ void checkCapabilityKeys(Reader &r, const json::Object &root, const Target &t) {
              "compiler.tiling 'mxu' tiles by the (sublane, lane) tile of the two minor dims");
   r.intArray(lay, "tile_16bit", "layout.tile_16bit", 2, false, "");
   r.intArray(lay, "tile_8bit", "layout.tile_8bit", 2, false, "");
+  r.intArrays(lay, "small_second_minor_tiles", "layout.small_second_minor_tiles", 2);
   r.intArray(lay, "mxm_plane", "layout.mxm_plane", 2, planes,
              "compiler.tiling 'mxm-planes' needs the matrix plane [rows, cols]");
   r.intArray(lay, "fabric_dims", "layout.fabric_dims", 2, false, "");
@@ -705,10 +732,27 @@ std::optional<TileShape> Target::tileFor(int64_t elementBytes) const {
   if (!base)
     return std::nullopt;
   if (elementBytes == 2)
-    return pair("tile_16bit").value_or(TileShape{base->rows * 2, base->cols});
+    return pair("tile_16bit").value_or(*base);
   if (elementBytes == 1)
-    return pair("tile_8bit").value_or(TileShape{base->rows * 4, base->cols});
+    return pair("tile_8bit").value_or(*base);
   return base;
+}
+
+std::optional<int64_t> Target::smallTileRows(int64_t secondMinor,
+                                             int64_t cols) const {
+  const json::Array *tiles = layout.getArray("small_second_minor_tiles");
+  if (!tiles)
+    return std::nullopt;
+  std::optional<int64_t> best;
+  for (const json::Value &v : *tiles) {
+    const json::Array *a = v.getAsArray();
+    if (!a || a->size() != 2)
+      continue;
+    std::optional<int64_t> r = (*a)[0].getAsInteger(), c = (*a)[1].getAsInteger();
+    if (r && c && *c == cols && *r >= secondMinor && (!best || *r < *best))
+      best = *r;
+  }
+  return best;
 }
 
 int64_t Target::bufferAlignment() const {

@@ -28,7 +28,8 @@ func.func @main(%x: tensor<65xf16> {graph.name = "x"}, %a: tensor<10x100xf16> {g
 // SPYRE: graph.relayout %{{.*}} from "stick(64) on dim 1" to "stick(64) on dim 0" : tensor<10x30xf16>
 // SPYRE-NEXT: graph.transpose
 
-// On the TPU 16-bit tiles are (16,128), (8,128)(2,1); the MXU pads K and N to 128.
+// On the TPU 16-bit tiles are (8,128)(2,1), two rows a 32-bit word; the MXU
+// pads K and N to 128.
 // TPU: graph.kernel "mm" kind "matmul"
 // TPU-SAME: layouts = [#graph.layout<tile [8, 128] pack 2>]
 // TPU-SAME: pad_flops = 464288 : i64

@@ -49,8 +49,9 @@ public:
     Kind kind = Kind::Dense;
     /// Stick or vector elements; a tile's columns (1 otherwise).
     int64_t granule = 1;
-    /// A tile's rows of 32-bit elements, and the rows of narrower elements
-    /// packed into one 32-bit sublane: `pack * rows` rows per tile.
+    /// A tile's rows (elements), and how many consecutive rows of narrower
+    /// elements pack into one 32-bit word: XLA's T(rows, granule)(pack, 1),
+    /// e.g. (8,128)(2,1) for 16-bit elements; `pack` divides `rows`.
     int64_t rows = 0, pack = 1;
     /// Physical order of the logical dims (empty: as they are).
     llvm::SmallVector<int64_t, 4> order;
@@ -60,7 +61,9 @@ public:
   };
 
   /// How `t` stores a tensor of `shape` with `elemBytes`-byte elements, its
-  /// dims in physical `order` (empty: as they are).
+  /// dims in physical `order` (empty: as they are). On a tiled target a
+  /// small second-minor dim takes the description's smaller tile
+  /// (Target::smallTileRows).
   static Layout of(const Target &t, llvm::ArrayRef<int64_t> shape,
                    int64_t elemBytes, llvm::ArrayRef<int64_t> order = {});
   /// The encoding `of` gives `elemBytes`-byte elements on `t`.
@@ -89,7 +92,7 @@ public:
   /// vector, a tile's width (1: any).
   int64_t minorGranule = 1;
   int64_t tileRows = 0, tileCols = 0;   // 2-D tiles of the two minor dims
-  int64_t pack = 1;                     // rows interleaved per sublane
+  int64_t pack = 1;                     // rows packed per 32-bit word
   int64_t elemBytes = 1;
   int64_t bytes = 0;                    // the whole padded image
 

@@ -256,10 +256,15 @@ struct Target {
   int64_t minorGranule(int64_t elementBytes, std::string *name = nullptr) const;
   /// The tile of the two minor dims for elements of `elementBytes`:
   /// `layout.tile` for 32-bit and wider elements, `layout.tile_16bit` and
-  /// `layout.tile_8bit` (by default 2 and 4 times the rows: narrower
-  /// elements pack rows into a 32-bit sublane) for narrower ones; nullopt on
-  /// a target that does not tile.
+  /// `layout.tile_8bit` (by default `layout.tile`: XLA's (8,128)(2,1) packs
+  /// rows within the same tile) for narrower ones; nullopt on a target that
+  /// does not tile.
   std::optional<TileShape> tileFor(int64_t elementBytes) const;
+  /// The rows of the smaller tile a tensor whose second-minor dim has
+  /// `secondMinor` elements takes, from `layout.small_second_minor_tiles`
+  /// (pairs [rows, cols]: the fewest rows that hold the dim, among tiles
+  /// `cols` wide); nullopt where none does.
+  std::optional<int64_t> smallTileRows(int64_t secondMinor, int64_t cols) const;
   /// The device storage format of host element type `dtype` ("f16", ...)
   /// when the device keeps it in another format; null otherwise.
   const StorageFormat *deviceFormat(llvm::StringRef dtype) const;

@@ -28,6 +28,7 @@ write("not-json", None, raw='{"schema": "dfa.target/1", ')
 # Keys the passes of a family read (checked after the generic schema).
 d = copy.deepcopy(good); del d["layout"]; write("tpu-no-tile", d)
 d = copy.deepcopy(good); d["layout"]["tile"] = [8, 0]; write("tpu-zero-tile", d)
+d = copy.deepcopy(good); d["layout"]["small_second_minor_tiles"] = [[2, 128], [4]]; write("tpu-bad-small-tiles", d)
 d = copy.deepcopy(good); d["family"] = "spyre"; d["layout"] = {"stick_bytes": {"value": 0, "source": "x"}}; write("spyre-zero-stick", d)
 d = copy.deepcopy(good); d["family"] = "spyre"; d["layout"] = {"stick_bytes": {"value": 128, "source": "x"}}; write("spyre-no-lx", d)
 d = copy.deepcopy(good); d["family"] = "lpu"; d["layout"] = {"vector_elems": 320, "mxm_plane": [320, 320]}; write("lpu-bare-number", d)

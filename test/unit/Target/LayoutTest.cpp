@@ -142,8 +142,9 @@ TEST_CASE("every target's layout is rebuilt from its encoding", "[target][layout
 TEST_CASE("TPU tiles come from the description, packed by element width",
           "[target][layout]") {
   Target t = shipped("tpu-v4");
-  // 32-bit: the (8,128) tile; 16-bit: (16,128) as (8,128)(2,1); 8-bit:
-  // (32,128) as (8,128)(4,1) -- tile, tile_16bit and tile_8bit.
+  // XLA's tiles: 32-bit (8,128); 16-bit (8,128)(2,1) and 8-bit
+  // (8,128)(4,1), the same 8 rows with two or four of them packed into a
+  // 32-bit word -- tile, tile_16bit and tile_8bit.
   Layout f32 = Layout::of(t, {10, 130}, 4);
   CHECK(f32.name() == "tile(8,128)");
   CHECK(f32.granule(0) == 8);
@@ -151,13 +152,28 @@ TEST_CASE("TPU tiles come from the description, packed by element width",
   Layout f16 = Layout::of(t, {10, 130}, 2);
   CHECK(f16.name() == "tile(8,128)(2,1)");
   CHECK(f16.bytes == 16 * 256 * 2);
-  CHECK(f16.granule(0) == 16);
+  CHECK(f16.granule(0) == 8);
   Layout i8 = Layout::of(t, {10, 130}, 1);
   CHECK(i8.name() == "tile(8,128)(4,1)");
-  CHECK(i8.bytes == 32 * 256);
+  CHECK(i8.bytes == 16 * 256);
   // Four rows share a 32-bit word: row 1 is the next byte.
   CHECK(i8.offsetOf({1, 0}) == 1);
   CHECK(i8.offsetOf({0, 1}) == 4);
+  CHECK(i8.offsetOf({4, 0}) == 4 * 128);
+  // A small second-minor dim takes a smaller tile (XLA's compact layout,
+  // layout.small_second_minor_tiles): 2 rows for 1-2, 4 for 3-4.
+  CHECK(Layout::of(t, {2, 130}, 4).name() == "tile(2,128)");
+  CHECK(Layout::of(t, {2, 130}, 4).bytes == 2 * 256 * 4);
+  CHECK(Layout::of(t, {1, 130}, 2).name() == "tile(2,128)(2,1)");
+  CHECK(Layout::of(t, {3, 130}, 2).name() == "tile(4,128)(2,1)");
+  CHECK(Layout::of(t, {6, 3, 130}, 4).bytes == 6 * 4 * 256 * 4);
+  CHECK(Layout::of(t, {5, 130}, 4).name() == "tile(8,128)");
+  // The second-minor dim is the stored one: [130, 2] stored transposed.
+  CHECK(Layout::of(t, {130, 2}, 4, {1, 0}).name() == "tile(2,128) perm(1,0)");
+  CHECK(Layout::of(t, {2, 130}, 4, {1, 0}).bytes == 136 * 128 * 4);
+  // Rank 1 has no second-minor dim: the large tile.
+  CHECK(Layout::of(t, {130}, 4).name() == "tile(8,128)");
+  requireRoundTrip(Layout::of(t, {3, 130}, 1));
   // A description with another tile gets its own: no (8,128) in the code.
   std::string err;
   std::string text = R"({"schema": "dfa.target/1", "name": "t", "family": "tpu",
@@ -167,7 +183,7 @@ TEST_CASE("TPU tiles come from the description, packed by element width",
     "memory": [{"name": "HBM", "kind": "dram", "scope": "chip", "managed": "software",
                 "capacity_bytes": {"value": 1e9, "source": "x"},
                 "bandwidth_bytes_per_s": {"value": 1e11, "source": "x"}}],
-    "layout": {"tile": [4, 64], "tile_16bit": [8, 64]},
+    "layout": {"tile": [4, 64], "tile_16bit": [8, 64], "tile_8bit": [2, 64]},
     "overheads": {"launch_ns": {"value": 1, "source": "x"},
                   "dma_setup_ns": {"value": 1, "source": "x"},
                   "sync_ns": {"value": 1, "source": "x"}}})";
@@ -175,8 +191,12 @@ TEST_CASE("TPU tiles come from the description, packed by element width",
   INFO(err);
   REQUIRE(small);
   CHECK(Layout::of(*small, {5, 70}, 4).name() == "tile(4,64)");
-  CHECK(Layout::of(*small, {5, 70}, 2).name() == "tile(4,64)(2,1)");
+  CHECK(Layout::of(*small, {5, 70}, 2).name() == "tile(8,64)(2,1)");
   CHECK(Layout::of(*small, {5, 70}, 2).bytes == 8 * 128 * 2);
-  CHECK(Layout::of(*small, {5, 70}, 1).name() == "tile(4,64)(4,1)");
+  // Two rows cannot hold four 8-bit rows a word: they pack two.
+  CHECK(Layout::of(*small, {5, 70}, 1).name() == "tile(2,64)(2,1)");
+  CHECK(Layout::of(*small, {5, 70}, 1).bytes == 6 * 128);
+  // No small_second_minor_tiles: a 1-row dim pads to the whole tile.
+  CHECK(Layout::of(*small, {1, 70}, 4).name() == "tile(4,64)");
   requireRoundTrip(Layout::of(*small, {5, 70}, 1));
 }
