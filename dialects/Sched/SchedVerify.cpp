@@ -513,7 +513,7 @@ LogicalResult ProgramOp::verifyRegions() {
                       c.getChip() ? int64_t(*c.getChip()) : 0});
     }
   }
-  llvm::sort(busy, [](const Busy &a, const Busy &b) { return a.start < b.start; });
+  llvm::stable_sort(busy, [](const Busy &a, const Busy &b) { return a.start < b.start; });
   std::vector<Busy *> running;
   for (Busy &b : busy) {
     llvm::erase_if(running, [&](Busy *r) { return r->end <= b.start; });

@@ -131,7 +131,7 @@ std::vector<Crossover> LLMTarget::crossovers() const {
     for (const LLMPoint &q : points)
       if (q.phase == "decode" && q.context == p.context && q.error.empty())
         ran.push_back(&q);
-    llvm::sort(ran, [](auto *a, auto *b) { return a->batch < b->batch; });
+    llvm::stable_sort(ran, [](auto *a, auto *b) { return a->batch < b->batch; });
     c.ran = int64_t(ran.size());
     c.largestBatch = ran.empty() ? 0 : ran.back()->batch;
     for (const LLMPoint *q : ran)
