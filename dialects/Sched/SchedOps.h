@@ -8,6 +8,7 @@
 #define DIALECTS_SCHED_SCHEDOPS_H
 
 #include "dialects/Sched/SchedDialect.h"
+#include "dfa/Target/Cost.h"
 
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinTypes.h"
@@ -58,6 +59,12 @@ bool isCacheAppend(ComputeOp op, int64_t in, int64_t out);
 /// the append. The scheduler times kernels by these bytes and the
 /// roofline counts them.
 llvm::SmallVector<double> movedBytes(ComputeOp op);
+
+/// The collective a kernel runs (its body a graph all-reduce or
+/// all-gather, graph::collectiveOf) as the cost model's work; nullopt for
+/// any other kernel. The scheduler times it and the roofline places it on
+/// the chip-to-chip links from this one description.
+std::optional<target::Collective> collectiveOf(ComputeOp op);
 
 /// Whether `consumer` may stream from `producer` (sched `rows`): it reads
 /// a buffer `producer` writes (a data dependence) and overwrites nothing

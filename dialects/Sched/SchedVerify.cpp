@@ -204,6 +204,18 @@ SmallVector<double> dfa::sched::movedBytes(ComputeOp op) {
   return bytes;
 }
 
+std::optional<dfa::target::Collective> dfa::sched::collectiveOf(ComputeOp op) {
+  std::optional<graph::CollectiveOf> c = graph::collectiveOf(op.getBody().front());
+  if (!c)
+    return std::nullopt;
+  dfa::target::Collective work;
+  work.kind = c->gather ? dfa::target::Collective::AllGather
+                        : dfa::target::Collective::AllReduce;
+  work.bytes = double(c->bytes);
+  work.chips = c->chips;
+  return work;
+}
+
 void dfa::sched::accesses(Operation *op, SmallVectorImpl<Value> &reads,
                          SmallVectorImpl<Value> &writes) {
   if (auto d = dyn_cast<DmaOp>(op)) {

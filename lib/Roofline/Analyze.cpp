@@ -159,18 +159,12 @@ void Analyzer::addCompute(sched::ComputeOp c) {
     addBytes(k, cast<sched::BufferType>(v.getType()).getMemory(), bytes);
   // A collective's roof is the chip-to-chip links: the bytes each chip
   // sends over them (finishRoofs gives the level its bandwidth).
-  if (std::optional<graph::CollectiveOf> coll =
-          graph::collectiveOf(c.getBody().front());
-      coll && t.chipToChip) {
-    target::Collective work;
-    work.kind = coll->gather ? target::Collective::AllGather
-                             : target::Collective::AllReduce;
-    work.bytes = double(coll->bytes);
-    work.chips = coll->chips;
-    addBytes(k, t.chipToChip->kind, target::collectiveLinkBytes(work));
+  if (std::optional<target::Collective> work = sched::collectiveOf(c);
+      work && t.chipToChip) {
+    addBytes(k, t.chipToChip->kind, target::collectiveLinkBytes(*work));
     // The ring's steps each wait a link latency: time beyond the roof
     // that classify() names as such.
-    k.modelComputeSeconds += double(target::collectiveSteps(work)) *
+    k.modelComputeSeconds += double(target::collectiveSteps(*work)) *
                              t.chipToChip->latencyNs.value * 1e-9;
   }
   if (auto cc = c->getAttrOfType<IntegerAttr>("compute_cycles")) {

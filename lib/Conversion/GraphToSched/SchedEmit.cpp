@@ -803,19 +803,13 @@ void Lowering::timeKernel(KernelOp k, const KernelPlan &p,
                           sched::ComputeOp compute,
                           const target::MemoryLevel &src, double fraction) {
   // A collective goes at the links' pace (one cost function for it).
-  if (std::optional<graph::CollectiveOf> c =
-          graph::collectiveOf(compute.getBody().front())) {
-    target::Collective work;
-    work.kind = c->gather ? target::Collective::AllGather
-                          : target::Collective::AllReduce;
-    work.bytes = double(c->bytes);
-    work.chips = c->chips;
-    double link = target::collectiveLinkBytes(work) /
+  if (std::optional<target::Collective> work = sched::collectiveOf(compute)) {
+    double link = target::collectiveLinkBytes(*work) /
                   std::max(1.0, target::collectiveBandwidth(t));
     compute->setAttr("compute_cycles", b.getI64IntegerAttr(0));
     compute->setAttr("memory_cycles",
                      b.getI64IntegerAttr(target::toCycles(t, link)));
-    timeCompute(compute, target::collectiveSeconds(t, work) +
+    timeCompute(compute, target::collectiveSeconds(t, *work) +
                              target::kernelOverheadSeconds(t, false, 1));
     return;
   }
