@@ -225,6 +225,15 @@ void checkCapabilityKeys(Reader &r, const json::Object &root, const Target &t) {
   r.intArray(lay, "tile_16bit", "layout.tile_16bit", 2, false, "");
   r.intArray(lay, "tile_8bit", "layout.tile_8bit", 2, false, "");
   r.intArrays(lay, "small_second_minor_tiles", "layout.small_second_minor_tiles", 2);
+  // A small tile replaces the large one's rows only: it is as wide.
+  if (const json::Array *tile = lay.getArray("tile"), *small = lay.getArray("small_second_minor_tiles");
+      tile && small && tile->size() == 2)
+    for (size_t i = 0; i < small->size(); ++i)
+      if (const json::Array *s = (*small)[i].getAsArray();
+          s && s->size() == 2 && (*s)[1].getAsInteger() != (*tile)[1].getAsInteger())
+        r.fail("layout.small_second_minor_tiles[" + std::to_string(i) + "]",
+               "a small tile must be as wide as layout.tile");
+  r.intArrays(lay, "sublanes_by_bits", "layout.sublanes_by_bits", 2);
   r.intArray(lay, "mxm_plane", "layout.mxm_plane", 2, planes,
              "compiler.tiling 'mxm-planes' needs the matrix plane [rows, cols]");
   r.intArray(lay, "fabric_dims", "layout.fabric_dims", 2, false, "");
@@ -736,6 +745,17 @@ std::optional<TileShape> Target::tileFor(int64_t elementBytes) const {
   if (elementBytes == 1)
     return pair("tile_8bit").value_or(*base);
   return base;
+}
+
+int64_t Target::registerRows(int64_t elementBytes) const {
+  if (const json::Array *pairs = layout.getArray("sublanes_by_bits"))
+    for (const json::Value &v : *pairs)
+      if (const json::Array *a = v.getAsArray(); a && a->size() == 2)
+        if ((*a)[0].getAsInteger() == elementBytes * 8)
+          if (std::optional<int64_t> rows = (*a)[1].getAsInteger(); rows && *rows > 0)
+            return *rows;
+  std::optional<TileShape> tile = tileFor(elementBytes);
+  return tile ? tile->rows : 1;
 }
 
 std::optional<int64_t> Target::smallTileRows(int64_t secondMinor,

@@ -44,9 +44,8 @@ std::array<int64_t, 3> matmulGranules(const target::Target &t, int64_t eb) {
     if (a->size() == 3)
       return {num((*a)[0], 1), num((*a)[1], 1), num((*a)[2], 1)};
   if (auto pad = t.layoutValue("matmul_pad")) {
-    // Rows in the sublanes of the element type's layout tile.
-    int64_t rows = t.tileFor(eb) ? t.tileFor(eb)->rows : 1;
-    return {rows, int64_t(*pad), int64_t(*pad)};
+    // Rows in the rows of a vector register of the element type.
+    return {t.registerRows(eb), int64_t(*pad), int64_t(*pad)};
   }
   if (const llvm::json::Array *a = t.layout.getArray("mxm_plane"))
     if (a->size() == 2)

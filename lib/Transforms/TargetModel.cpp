@@ -8,6 +8,8 @@
 
 #include "dialects/Graph/GraphOps.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+
 #include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
@@ -160,7 +162,7 @@ SmallVector<int64_t> dfa::dimOrder(const target::Target &t, Value v) {
     return order;
   // A tile spans the two minor dims: a size-1 dim there would fill one row
   // of each tile ([B, 1, K], a decode step's activations and attention
-  // scores, padded 8x). Size-1 dims go major instead: moving one moves no
+  // scores, padded 2x in the smallest tile). Size-1 dims go major instead: moving one moves no
   // element, so no kernel relayouts for it, and XLA chooses the layouts of
   // the values between its fusions (layout assignment; tensorflow#30803
   // shows f32[32,256,64,32]{3,0,2,1}, the batch dim second-minor).
@@ -184,8 +186,38 @@ SmallVector<int64_t> dfa::dimOrder(const target::Target &t, Value v) {
   return moved;
 }
 
+/// The graph input a KV-cache append grows into `v` (v the concat of that
+/// input and the new rows, in a kernel or not), or null.
+static Value grownCache(Value v) {
+  Operation *def = v.getDefiningOp();
+  if (auto k = dyn_cast_or_null<KernelOp>(def)) {
+    auto yield = cast<YieldOp>(k.getBlock().getTerminator());
+    auto concat = yield->getOperand(cast<OpResult>(v).getResultNumber())
+                      .getDefiningOp<ConcatOp>();
+    auto arg = concat ? dyn_cast<BlockArgument>(concat->getOperand(0)) : BlockArgument();
+    if (!arg || arg.getOwner() != &k.getBlock())
+      return {};
+    Value in = k.getInputs()[arg.getArgNumber()];
+    return isa<BlockArgument>(in) ? in : Value();
+  }
+  if (auto concat = dyn_cast_or_null<ConcatOp>(def)) {
+    Value in = concat->getOperand(0);
+    return isa<BlockArgument>(in) && isa<func::FuncOp>(in.getParentBlock()->getParentOp())
+               ? in
+               : Value();
+  }
+  return {};
+}
+
 TensorLayout dfa::layoutOf(const target::Target &t, Value v) {
-  return layoutFor(t, cast<RankedTensorType>(v.getType()), dimOrder(t, v));
+  auto type = cast<RankedTensorType>(v.getType());
+  // A cache grown in place is the cache's buffer: it keeps the cache's
+  // layout (a tile chosen for a short cache's second-minor dim stays).
+  if (Value cache = grownCache(v);
+      cache && cast<RankedTensorType>(cache.getType()).getRank() == type.getRank())
+    return target::Layout::make(layoutOf(t, cache).encoding(), type.getShape(),
+                                elementBytes(type.getElementType()));
+  return layoutFor(t, type, dimOrder(t, v));
 }
 
 bool dfa::sharesRhs(Operation *op) {

@@ -176,9 +176,8 @@ struct Tiler {
     const target::MemoryLevel *vmem = t.scratchLevel();
     int64_t cap = int64_t((vmem ? *vmem : t.outerLevel()).capacityBytes.value);
     int64_t pad = int64_t(t.layoutValue("matmul_pad").value_or(128));
-    // Rows come in the sublanes of the element type's layout tile (the
-    // loader requires layout.tile for this scheme).
-    int64_t sub = t.tileFor(eb) ? t.tileFor(eb)->rows : 1;
+    // Rows come in the rows of a vector register of the element type.
+    int64_t sub = t.registerRows(eb);
     int64_t grid;
     if (mm) {
       SmallVector<int64_t> tl = {std::min<int64_t>(512, roundUp(mm->m, sub)),

@@ -46,7 +46,7 @@ module attributes {graph.fusions_refused = [], graph.target = "test-tpu-v5e"} {
 }
 
 // CHECK-LABEL: module attributes {{.*}}graph.target = "test-tpu-v5e"
-// TPU tiles are multiples of (16,128) for 16-bit types and of the MXU.
+// TPU tiles are multiples of the 16-bit register's rows and of the MXU.
 // CHECK: graph.kernel "gemm" kind "matmul"
 // CHECK-SAME: grid = 2 : i64, tile = array<i64: 512, 512, 768>, units = 1 : i64
 // CHECK-SAME: vmem_bytes =

@@ -10,8 +10,10 @@
 /// every element. `Layout::of` derives it from the description (every tile
 /// and granule read from the JSON); graph-layout and the lowering use it to
 /// size buffers and count padding, the simulator and the bisector to place
-/// elements. What does not depend on the shape is the layout's `Encoding`
-/// (the kind, its granule or tile, the dim order): the IR carries it as a
+/// elements. What `make` applies to a shape is the layout's `Encoding` (the
+/// kind, its granule or tile, the dim order; `of` picks a small tile for a
+/// small second-minor dim, so the encoding is chosen for the shape and then
+/// kept, by a chunk of the tensor as by a cache grown in place): the IR carries it as a
 /// `#graph.layout` attribute (graph-layout writes it, the lowering, the
 /// schedule verifier, the simulator and the bisector read it), and `make`
 /// applies it to a shape. `name()` is the short text reports and remarks
@@ -66,7 +68,8 @@ public:
   /// (Target::smallTileRows).
   static Layout of(const Target &t, llvm::ArrayRef<int64_t> shape,
                    int64_t elemBytes, llvm::ArrayRef<int64_t> order = {});
-  /// The encoding `of` gives `elemBytes`-byte elements on `t`.
+  /// The encoding `of` gives `elemBytes`-byte elements on `t` before a
+  /// small second-minor dim picks its tile.
   static Encoding encodingOf(const Target &t, int64_t elemBytes,
                              llvm::ArrayRef<int64_t> order = {});
   /// `encoding` applied to `shape` (which `encoding.invalidFor` accepts).

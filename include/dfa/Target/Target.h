@@ -265,6 +265,11 @@ struct Target {
   /// (pairs [rows, cols]: the fewest rows that hold the dim, among tiles
   /// `cols` wide); nullopt where none does.
   std::optional<int64_t> smallTileRows(int64_t secondMinor, int64_t cols) const;
+  /// The rows of `elementBytes`-byte elements a vector register holds, the
+  /// granule of a matrix unit's rows: `layout.sublanes_by_bits` (pairs
+  /// [element bits, rows]), else the rows of tileFor; 1 on a target that
+  /// does not tile.
+  int64_t registerRows(int64_t elementBytes) const;
   /// The device storage format of host element type `dtype` ("f16", ...)
   /// when the device keeps it in another format; null otherwise.
   const StorageFormat *deviceFormat(llvm::StringRef dtype) const;

@@ -265,6 +265,15 @@ func.func @layout_perm() attributes {l = #graph.layout<row_major perm [0, 0]>} {
 
 // -----
 
+// A tile's rows are elements, `pack` of them to a 32-bit word (XLA's
+// T(2,128)(4,1) does not exist: two rows cannot fill four).
+// expected-error @+1 {{invalid layout: a tile's rows must be a multiple of its packing}}
+func.func @layout_pack() attributes {l = #graph.layout<tile [2, 128] pack 4>} {
+  return
+}
+
+// -----
+
 // expected-error @+1 {{'graph.layout' of argument 0 does not fit it: the permutation has 2 dims, the tensor 1}}
 func.func @layout_arg(%x: tensor<4xf32> {graph.layout = #graph.layout<row_major perm [1, 0]>}) {
   return
