@@ -350,7 +350,9 @@ struct Fuser {
             return isRelayout(t, o);
           }))
         continue;
-      for (Operation *o : d->ops) {
+      SmallVector<Operation *> ops(d->ops);
+      storedParams(d->ops, ops);
+      for (Operation *o : ops) {
         auto it = groupOf.find(o);
         if (it == groupOf.end() || it->second == into)
           continue;
@@ -365,6 +367,33 @@ struct Fuser {
     // taken by absorbBroadcasts): keep the group in program order.
     if (moved)
       llvm::sort(g.ops, [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
+  }
+
+  /// The casts and reshapes that make a dequantization step's scale or
+  /// zero point from a stored parameter (a weight or constant) and have no
+  /// other reader, appended to `out`: the product's kernel reads the
+  /// parameter as stored (an int64 zero point, a [C] scale) and converts it
+  /// as it applies it, as it does the narrow operand.
+  static void storedParams(ArrayRef<Operation *> chain,
+                           SmallVectorImpl<Operation *> &out) {
+    for (Operation *step : chain) {
+      if (!isa<MulOp, SubOp>(step))
+        continue;
+      for (Value p : step->getOperands()) {
+        SmallVector<Operation *> path;
+        Operation *user = step;
+        Operation *def = p.getDefiningOp();
+        while (def && isa<CastOp, ReshapeOp, ExpandOp>(def) &&
+               !llvm::is_contained(chain, def) &&
+               llvm::all_of(def->getUsers(), [&](Operation *u) { return u == user; })) {
+          path.push_back(def);
+          user = def;
+          def = def->getOperand(0).getDefiningOp();
+        }
+        if (!path.empty() && isa_and_nonnull<WeightOp, ConstantOp>(def))
+          out.append(path.begin(), path.end());
+      }
+    }
   }
 
   void place(Operation *op, OpClass c, bool remarks) {

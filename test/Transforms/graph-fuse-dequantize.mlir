@@ -15,7 +15,7 @@
 // RUN: %with_test_targets dfa-opt %s -graph-fuse="target=test-gpu" -o %t.gpu.mlir
 // RUN: %with_test_targets dfa-run %s --seed 3 --outputs %t.ref > /dev/null
 // RUN: %with_test_targets dfa-run %t.gpu.mlir --seed 3 --outputs %t.fused > /dev/null
-// RUN: %python -c "import numpy as np; [np.testing.assert_array_equal(np.load('%t.ref/output_%%d.npy' %% i), np.load('%t.fused/output_%%d.npy' %% i)) for i in range(7)]"
+// RUN: %python -c "import numpy as np; [np.testing.assert_array_equal(np.load('%t.ref/output_%%d.npy' %% i), np.load('%t.fused/output_%%d.npy' %% i)) for i in range(8)]"
 
 // CHECK: graph.kernel "quantize" kind "pointwise"(%arg0) : (tensor<4x32xf32>) -> tensor<4x32xi8>
 // CHECK: graph.kernel "int8" kind "matmul"(%{{.*}}, %arg1) : (tensor<4x32xi8>, tensor<32x8xi8>) -> tensor<4x8xf32>
@@ -44,6 +44,13 @@
 // CHECK: graph.kernel "rows_a" kind "matmul"
 // CHECK-NOT: graph.kernel "dq_rows2"
 // CHECK: graph.kernel "rows_b" kind "matmul"
+// Per-column parameters stored as they come (an int64 zero point and a
+// [N] scale, reshaped and cast to broadcast, as PT2E's dequantize writes
+// them): the product reads them as stored, no kernel converts them.
+// CHECK-NOT: graph.kernel "dq_params"
+// CHECK: graph.kernel "params" kind "matmul"(%arg1, %arg0) : (tensor<32x8xi8>, tensor<4x32xf32>) -> tensor<4x8xf32>
+// CHECK: graph.cast {{.*}} : (tensor<1x8xi64>) -> tensor<1x8xf32>
+// CHECK: graph.sub
 
 // The LPU's stream chains: the int8 product reads both i8 tensors.
 // LPU: graph.kernel "quantize" kind "pointwise"({{.*}}) -> tensor<4x32xi8>
@@ -56,7 +63,7 @@ func.func @main(%x: tensor<4x32xf32> {graph.name = "x"}, %wq: tensor<32x8xi8> {g
                 %wk: tensor<32x8xi8> {graph.name = "wk"}, %xb: tensor<2x4x32xf32> {graph.name = "xb"},
                 %wt: tensor<8x4x8xi8> {graph.name = "wt"})
     -> (tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<2x4x8xf32>, tensor<4x8xf32>,
-        tensor<4x8xf32>) {
+        tensor<4x8xf32>, tensor<4x8xf32>) {
   %s = graph.constant dense<0.05> : tensor<f32>
   %lo = graph.constant dense<-128.0> : tensor<f32>
   %hi = graph.constant dense<127.0> : tensor<f32>
@@ -101,5 +108,14 @@ func.func @main(%x: tensor<4x32xf32> {graph.name = "x"}, %wq: tensor<32x8xi8> {g
   %ra = graph.matmul %x, %r1 : (tensor<4x32xf32>, tensor<32x8xf32>) -> tensor<4x8xf32> loc("rows_a")
   %rb = graph.matmul %x, %r1 : (tensor<4x32xf32>, tensor<32x8xf32>) -> tensor<4x8xf32> loc("rows_b")
   %r = graph.add %ra, %rb : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
-  return %y, %z, %u, %m, %bm, %tm, %r : tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<2x4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>
+  %pz = graph.constant dense<[0, 1, 0, 2, 0, 0, 1, 0]> : tensor<8xi64>
+  %pz1 = graph.reshape %pz : (tensor<8xi64>) -> tensor<1x8xi64> loc("dq_params")
+  %pz2 = graph.cast %pz1 : (tensor<1x8xi64>) -> tensor<1x8xf32>
+  %ps = graph.constant dense<[0.01, 0.02, 0.03, 0.04, 0.05, 0.06, 0.07, 0.08]> : tensor<8xf32>
+  %ps1 = graph.reshape %ps : (tensor<8xf32>) -> tensor<1x8xf32>
+  %p0 = graph.cast %wq : (tensor<32x8xi8>) -> tensor<32x8xf32>
+  %p1 = graph.sub %p0, %pz2 : (tensor<32x8xf32>, tensor<1x8xf32>) -> tensor<32x8xf32>
+  %p2 = graph.mul %p1, %ps1 : (tensor<32x8xf32>, tensor<1x8xf32>) -> tensor<32x8xf32>
+  %pm = graph.matmul %x, %p2 : (tensor<4x32xf32>, tensor<32x8xf32>) -> tensor<4x8xf32> loc("params")
+  return %y, %z, %u, %m, %bm, %tm, %r, %pm : tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<2x4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>
 }

@@ -53,8 +53,10 @@ def op_count(model):
 
 # torch.export (method "export") needs torch >= 2.1; Debian's 1.13 traces only.
 METHODS = ["symbolic_trace"] + (["export"] if dfa_fx._torch_version() >= (2, 1) else [])
+# PT2E's quantize/dequantize operators exist from torch 2.x.
+PT2E = ["pt2e"] if torch_models.has_pt2e_ops() else []
 CASES = [(n, m) for n in ["mlp", "resnet18", "mobilenet_v2", "gpt_block", "mha",
-                          "activations", "indexing"] for m in METHODS]
+                          "activations", "indexing"] + PT2E for m in METHODS]
 for name, method in CASES:
     m, x = torch_models.build_extra(name)
     tag = name if method == "symbolic_trace" else name + "-export"

@@ -169,8 +169,56 @@ class Indexing(nn.Module):
         return torch.cat([p.flatten() for p in parts])
 
 
+def has_pt2e_ops():
+    """Whether torch has PT2E's quantized_decomposed operators (torch 2.x;
+    not Debian's 1.13)."""
+    try:
+        import torch.ao.quantization.fx._decomposed  # noqa: F401
+        return True
+    except ImportError:
+        return False
+
+
+class PT2E(nn.Module):
+    """A convolution and a linear layer as PT2E's convert_pt2e writes them
+    (XNNPACK's symmetric scheme): int8 weights dequantized per output
+    channel, activations quantized and dequantized per tensor."""
+
+    def __init__(self):
+        super().__init__()
+        import torch.ao.quantization.fx._decomposed  # noqa: F401
+        qd = torch.ops.quantized_decomposed
+        for name, w in (("conv", torch.randn(8, 3, 3, 3)), ("fc", torch.randn(10, 128))):
+            s = (w.abs().flatten(1).amax(1) / 127).float()
+            z = torch.zeros(w.shape[0], dtype=torch.int64)
+            self.register_buffer(name + "_s", s)
+            self.register_buffer(name + "_z", z)
+            self.register_buffer(name + "_q", qd.quantize_per_channel(
+                w, s, z, 0, -127, 127, torch.int8))
+        self.cb = nn.Parameter(torch.randn(8))
+        self.fb = nn.Parameter(torch.randn(10))
+
+    def forward(self, x):
+        qd = torch.ops.quantized_decomposed
+
+        def qdq(t, s, z):
+            q = qd.quantize_per_tensor.default(t, s, z, -128, 127, torch.int8)
+            return qd.dequantize_per_tensor.default(q, s, z, -128, 127, torch.int8)
+
+        x = qdq(x, 0.03, -2)
+        w = qd.dequantize_per_channel.default(self.conv_q, self.conv_s, self.conv_z, 0,
+                                              -127, 127, torch.int8)
+        y = F.max_pool2d(torch.relu(F.conv2d(x, w, self.cb, padding=1)), 2)
+        y = qdq(y, 0.05, 0)
+        w = qd.dequantize_per_channel.default(self.fc_q, self.fc_s, self.fc_z, 0,
+                                              -127, 127, torch.int8)
+        return F.linear(y.flatten(1), w, self.fb)
+
+
 def build_extra(name):
     torch.manual_seed(0)
+    if name == "pt2e":
+        return PT2E().eval(), torch.randn(2, 3, 8, 8)
     if name == "mlp":
         return MLP().eval(), torch.randn(4, 32)
     if name == "mha":

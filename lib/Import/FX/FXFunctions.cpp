@@ -623,6 +623,7 @@ const llvm::StringMap<Handler> &dfa::fximport::functionHandlers() {
     addReductionHandlers(t);
     addActivationHandlers(t, /*modules=*/false);
     addAtenHandlers(t);
+    addQuantizedHandlers(t);
     return t;
   }();
   return table;

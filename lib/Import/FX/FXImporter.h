@@ -136,6 +136,8 @@ void addReductionHandlers(llvm::StringMap<Handler> &table);
 /// Core ATen operators (torch.export graphs); after the others, whose
 /// handlers the ATen forms of torch functions share.
 void addAtenHandlers(llvm::StringMap<Handler> &table);
+/// PT2E's quantize and dequantize operators (`quantized_decomposed`).
+void addQuantizedHandlers(llvm::StringMap<Handler> &table);
 /// The torch.nn activations: their function and ATen names, or with
 /// `modules` their module class names.
 void addActivationHandlers(llvm::StringMap<Handler> &table, bool modules);
