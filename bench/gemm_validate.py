@@ -9,7 +9,7 @@ worst shapes.
 
 usage: gemm_validate.py BIN_DIR [--target gpu-h100] [--table CSV] [--dtype bf16]
        [--fp32-matmul MODE] (passed to dfa-run for the f32 rows)
-       [--add-us US] [--json OUT]
+       [--b-layout kn|nk] [--add-us US] [--json OUT]
 bench/validate.py writes the tables of RUNS into docs/validation.md.
 """
 import argparse
@@ -40,12 +40,20 @@ def rows(path):
                int(row["k"]), float(row["time_us"]))
 
 
-def model(path, dtype, b, m, n, k):
+def model(path, dtype, b, m, n, k, b_layout="kn"):
+    """[b,m,k] x [b,k,n]; with b_layout "nk" the right-hand side is an input
+    stored [b,n,k] (K minor, BLAS's "TN") that a Transpose feeds the MatMul."""
     t = TYPES[dtype]
+    if b_layout == "nk":
+        nodes = [helper.make_node("Transpose", ["bt"], ["b"], perm=[0, 2, 1]),
+                 helper.make_node("MatMul", ["a", "b"], ["y"])]
+        rhs = helper.make_tensor_value_info("bt", t, [b, n, k])
+    else:
+        nodes = [helper.make_node("MatMul", ["a", "b"], ["y"])]
+        rhs = helper.make_tensor_value_info("b", t, [b, k, n])
     g = helper.make_graph(
-        [helper.make_node("MatMul", ["a", "b"], ["y"])], "matmul",
-        [helper.make_tensor_value_info("a", t, [b, m, k]),
-         helper.make_tensor_value_info("b", t, [b, k, n])],
+        nodes, "matmul",
+        [helper.make_tensor_value_info("a", t, [b, m, k]), rhs],
         [helper.make_tensor_value_info("y", t, [b, m, n])])
     mo = helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)])
     mo.ir_version = 8
@@ -60,11 +68,12 @@ def summary(errors):
 
 
 def validate(bin_dir, target="gpu-h100", dtypes=("bf16", "f32"), table=TABLE,
-             fp32_matmul=None, worst=5, add_us=0.0):
+             fp32_matmul=None, worst=5, add_us=0.0, b_layout="kn"):
     """Simulates every shape of `table` of the given dtypes on `target`;
     returns {dtype: summary with the `worst` shapes}. `add_us` is added to
     every simulated time: a fixed cost of the measuring harness that is not
-    in the kernel (see RUNS)."""
+    in the kernel; `b_layout` how the measured right-hand side was stored
+    (model(); see RUNS)."""
     result = {}
     with tempfile.TemporaryDirectory() as work:
         for dtype in dtypes:
@@ -73,7 +82,7 @@ def validate(bin_dir, target="gpu-h100", dtypes=("bf16", "f32"), table=TABLE,
                 if dt != dtype:
                     continue
                 path = os.path.join(work, "mm.onnx")
-                model(path, dt, b, m, n, k)
+                model(path, dt, b, m, n, k, b_layout)
                 cmd = [os.path.join(bin_dir, "dfa-run"), path, "--target", target,
                        "--time-only", "--json"]
                 if dtype == "f32" and fp32_matmul:
@@ -106,28 +115,31 @@ def validate(bin_dir, target="gpu-h100", dtypes=("bf16", "f32"), table=TABLE,
 # cuBLASLt runs on H100 and H200, 1,000 back-to-back launches: kernel time)
 # were never fitted either: the model's float8 path is the bf16 one at the
 # description's f8 peak.
+# XLA's tables store the right-hand side [b,k,n] (N minor, its default
+# layout); cuBLASLt on Hopper takes FP8 only as "TN" (both operands K
+# minor), so the Azure FP8 runs had the right-hand side stored [n,k].
 DATA = os.path.join(HERE, "data")
 RUNS = [
-    ("H100 SXM (XLA)", "gpu-h100", TABLE, "bf16", None, 0.0),
-    ("H100 SXM (XLA)", "gpu-h100", TABLE, "f32", "tf32", 0.0),
+    ("H100 SXM (XLA)", "gpu-h100", TABLE, "bf16", None, 0.0, "kn"),
+    ("H100 SXM (XLA)", "gpu-h100", TABLE, "f32", "tf32", 0.0, "kn"),
     ("B200, held out (XLA)", os.path.join(DATA, "targets", "gpu-b200.json"),
-     os.path.join(DATA, "xla_b200_matmul.csv"), "bf16", None, 0.0),
+     os.path.join(DATA, "xla_b200_matmul.csv"), "bf16", None, 0.0, "kn"),
     ("B200, held out (XLA)", os.path.join(DATA, "targets", "gpu-b200.json"),
-     os.path.join(DATA, "xla_b200_matmul.csv"), "f32", "tf32", 0.0),
+     os.path.join(DATA, "xla_b200_matmul.csv"), "f32", "tf32", 0.0, "kn"),
     ("A100 SXM4 80GB, held out (LLMCompass)", os.path.join(DATA, "targets", "gpu-a100.json"),
-     os.path.join(DATA, "llmcompass_a100_matmul.csv"), "f16", None, 16.0),
+     os.path.join(DATA, "llmcompass_a100_matmul.csv"), "f16", None, 16.0, "kn"),
     ("H100 SXM (Azure, cuBLASLt)", "gpu-h100",
-     os.path.join(DATA, "azure_h100_fp8_matmul.csv"), "f8", None, 0.0),
+     os.path.join(DATA, "azure_h100_fp8_matmul.csv"), "f8", None, 0.0, "nk"),
     ("H200 SXM (Azure, cuBLASLt)", "gpu-h200",
-     os.path.join(DATA, "azure_h200_fp8_matmul.csv"), "f8", None, 0.0),
+     os.path.join(DATA, "azure_h200_fp8_matmul.csv"), "f8", None, 0.0, "nk"),
 ]
 
 
 def validate_all(bin_dir, runs=RUNS, worst=5):
     """Every run of `runs`: a list of (gpu label, dtype label, summary)."""
     out = []
-    for (gpu, target, table, dtype, fp32, add) in runs:
-        s = validate(bin_dir, target, (dtype,), table, fp32, worst, add)[dtype]
+    for (gpu, target, table, dtype, fp32, add, layout) in runs:
+        s = validate(bin_dir, target, (dtype,), table, fp32, worst, add, layout)[dtype]
         out.append((gpu, dtype + (" (--fp32-matmul=%s)" % fp32 if fp32 else ""), s))
     return out
 
@@ -155,12 +167,14 @@ def main():
     ap.add_argument("--table", default=TABLE)
     ap.add_argument("--json", default=None)
     ap.add_argument("--worst", type=int, default=5)
+    ap.add_argument("--b-layout", choices=["kn", "nk"], default="kn",
+                    help="the right-hand side as measured: [b,k,n] (N minor) or [b,n,k] (K minor)")
     ap.add_argument("--add-us", type=float, default=0.0,
                     help="added to every simulated time: the harness's own fixed cost")
     args = ap.parse_args()
     dtypes = args.dtype or sorted(TYPES)
     result = validate(args.bin, args.target, dtypes, args.table, args.fp32_matmul,
-                      args.worst, args.add_us)
+                      args.worst, args.add_us, args.b_layout)
     for dtype, s in result.items():
         print("%s on %s: %d shapes, |error| mean %.1f%%, median %.1f%%, max %.1f%% "
               "(signed mean %+.1f%%)" % (dtype, args.target, s["count"], 100 * s["mean"],

@@ -65,6 +65,10 @@ double dfa::target::kernelOverheadSeconds(const Target &t, bool layerPipeline,
 ///  - the pipeline fill (the outer memory's latency and the first stage's
 ///    loads) and the last wave's epilogue (its tiles stored), paid once;
 ///    earlier epilogues overlap the next wave's main loop;
+///  - an operand stored MN-major at a width the matrix unit cannot read
+///    transposed (Target::readsMnMajor: a Hopper's tf32 or fp8) goes
+///    through the SM's registers to be transposed, off the asynchronous
+///    copy pipeline: each k-step waits one L2 round trip for it;
 ///  - a split of K writes and reads back fp32 partial tiles through the L2;
 ///  - never faster than the compulsory traffic of the outer memory.
 /// Returns nullopt when no tile fits (the caller falls back to the peak).
@@ -84,6 +88,14 @@ static std::optional<KernelTime> tiledGemm(const Target &t, const Work &w) {
   double eb = std::max(1.0, w.elementBytes),
          ob = w.outputElementBytes > 0 ? w.outputElementBytes : eb;
   double latency = outer.latencyNs.value * 1e-9;
+  // The arithmetic's width: TF32 and FP32 read 32 bits, the bf16
+  // emulations of f32 16.
+  double mathBits = w.mathType == "tf32" || w.mathType.empty()
+                        ? 8 * w.elementBytes
+                        : 16;
+  double transposeWait = w.mnMajorOperand && !t.readsMnMajor(int64_t(mathBits))
+                             ? (l2 ? l2->latencyNs.value : outer.latencyNs.value) * 1e-9
+                             : 0;
   double kt = std::max(1.0, std::floor(double(tiles.kBytes) / eb));
   double b = double(std::max<int64_t>(1, w.batch)), M = double(w.m),
          N = double(w.n), K = double(w.k);
@@ -121,8 +133,9 @@ static std::optional<KernelTime> tiledGemm(const Target &t, const Work &w) {
         double panelBytes = (mDistinct * tm + nDistinct * tn) * kt * eb;
         double outerStep = panelBytes / hbmBw;
         double latencyStep = (latency + std::max(l2Step, outerStep)) / (stages - 1);
-        return Wave{iters * std::max({mma, l2Step, outerStep, latencyStep}),
-                    iters * mma, iters * panelBytes};
+        double step = std::max(std::max({mma, l2Step, outerStep}) + transposeWait,
+                               latencyStep);
+        return Wave{iters * step, iters * mma, iters * panelBytes};
       };
       double fullWaves = std::floor(ctas / sms), rest = ctas - fullWaves * sms;
       Wave full = wave(sms), tail = rest > 0 ? wave(rest) : Wave{0, 0, 0};

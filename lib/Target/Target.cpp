@@ -276,6 +276,7 @@ std::optional<Capabilities> familyDefaults(llvm::StringRef family) {
     c.fusion = FusionPolicy::Inductor;
     c.tiling = TilingScheme::CtaTiles;
     c.matrixModel = MatrixModel::Tiled;
+    c.transposeFolding = true;
   } else if (family == "tpu") {
     c.fusion = FusionPolicy::XLA;
     c.tiling = TilingScheme::MxuTiles;
@@ -502,6 +503,25 @@ std::optional<Target> dfa::target::parseTargetValue(llvm::StringRef file,
              (*v)->value != std::floor((*v)->value)))
           r.fail(std::string("compute.matrix_unit.") + key + ".value",
                  "expected a whole number from 1 to 65536");
+      if (const json::Value *v = m->get("mn_major_bits")) {
+        const json::Object *o = v->getAsObject();
+        const json::Array *bits = o ? o->getArray("value") : nullptr;
+        std::optional<llvm::StringRef> source = o ? o->getString("source") : std::nullopt;
+        std::vector<int64_t> widths;
+        bool good = bits && source && !source->trim().empty();
+        for (size_t i = 0; good && i < bits->size(); ++i) {
+          std::optional<int64_t> b = (*bits)[i].getAsInteger();
+          good = b && llvm::is_contained({4, 8, 16, 32, 64}, *b);
+          if (good)
+            widths.push_back(*b);
+        }
+        if (!good)
+          r.fail("compute.matrix_unit.mn_major_bits",
+                 "expected {\"value\": [bits, ...], \"source\": string}, each "
+                 "width one of 4, 8, 16, 32, 64");
+        else
+          t.matrixMnMajorBits = std::move(widths);
+      }
     }
     t.vectorWidth = r.sourced(*c, "vector_width", "compute.vector_width", false);
     t.matrixEfficiency =
@@ -745,6 +765,10 @@ std::optional<TileShape> Target::tileFor(int64_t elementBytes) const {
   if (elementBytes == 1)
     return pair("tile_8bit").value_or(*base);
   return base;
+}
+
+bool Target::readsMnMajor(int64_t bits) const {
+  return !matrixMnMajorBits || llvm::is_contained(*matrixMnMajorBits, bits);
 }
 
 int64_t Target::registerRows(int64_t elementBytes) const {

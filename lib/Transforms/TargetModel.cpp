@@ -73,11 +73,8 @@ bool dfa::movesMinorDim(Operation *op) {
   return !perm.empty() && perm.back() != int64_t(perm.size()) - 1;
 }
 
-bool dfa::foldsIntoProducts(const target::Target &t, Operation *op) {
-  auto tr = dyn_cast<TransposeOp>(op);
-  if (!tr || !t.caps.transposeFolding || !t.caps.relayoutMinorDim ||
-      tr->use_empty())
-    return false;
+/// Whether transpose `tr` swaps its last two dims and nothing else.
+static bool swapsLastTwo(TransposeOp tr) {
   ArrayRef<int64_t> perm = tr.getPerm();
   int64_t r = perm.size();
   if (r < 2 || perm[r - 1] != r - 2 || perm[r - 2] != r - 1)
@@ -85,6 +82,13 @@ bool dfa::foldsIntoProducts(const target::Target &t, Operation *op) {
   for (int64_t i = 0; i + 2 < r; ++i)
     if (perm[i] != i)
       return false;
+  return true;
+}
+
+bool dfa::foldsIntoProducts(const target::Target &t, Operation *op) {
+  auto tr = dyn_cast<TransposeOp>(op);
+  if (!tr || !t.caps.transposeFolding || tr->use_empty() || !swapsLastTwo(tr))
+    return false;
   // One product reads it (as one or both operands): it is then a part of
   // that product's kernel. Several would each need a copy.
   Value v = tr.getResult();
@@ -229,9 +233,20 @@ bool dfa::sharesRhs(Operation *op) {
                       [](int64_t d) { return d == 1; });
 }
 
+/// The operand a product reads for `v`, and whether it is stored MN-major
+/// given that `v` would be: a transpose of the last two dims is read
+/// through.
+static std::pair<Value, bool> readThrough(Value v, bool mnMajor) {
+  if (auto tr = v.getDefiningOp<TransposeOp>(); tr && swapsLastTwo(tr))
+    return {tr.getInput(), !mnMajor};
+  return {v, mnMajor};
+}
+
 std::optional<MatmulShape> dfa::matmulShape(Operation *op) {
   MatmulShape s;
   if (auto mm = dyn_cast<MatMulOp>(op)) {
+    std::tie(s.lhs, s.lhsMnMajor) = readThrough(mm.getLhs(), false);
+    std::tie(s.rhs, s.rhsMnMajor) = readThrough(mm.getRhs(), true);
     auto a = cast<RankedTensorType>(mm.getLhs().getType());
     auto out = cast<RankedTensorType>(mm.getOutput().getType());
     s.k = a.getShape().back();
@@ -255,9 +270,38 @@ std::optional<MatmulShape> dfa::matmulShape(Operation *op) {
     s.m = out.getDimSize(0);
     s.n = out.getDimSize(1);
     s.k = a.getDimSize(g.getTransA() ? 0 : 1);
+    std::tie(s.lhs, s.lhsMnMajor) = readThrough(g.getA(), g.getTransA());
+    std::tie(s.rhs, s.rhsMnMajor) = readThrough(g.getB(), !g.getTransB());
     return s;
   }
   return std::nullopt;
+}
+
+/// Whether `v` is known at compile time: computed from weights and
+/// constants only (through the kernels' block arguments to their inputs).
+static bool compileTimeConstant(Value v, int depth = 0) {
+  if (depth > 16)
+    return false;
+  if (auto arg = dyn_cast<BlockArgument>(v)) {
+    auto k = dyn_cast_or_null<KernelOp>(arg.getOwner()->getParentOp());
+    return k && arg.getArgNumber() < k.getInputs().size() &&
+           compileTimeConstant(k.getInputs()[arg.getArgNumber()], depth + 1);
+  }
+  Operation *def = v.getDefiningOp();
+  if (!def || isa<KernelOp>(def) || def->getNumRegions() > 0)
+    return false;
+  if (isa<WeightOp, ConstantOp>(def))
+    return true;
+  return def->getNumOperands() > 0 &&
+         llvm::all_of(def->getOperands(), [&](Value in) {
+           return compileTimeConstant(in, depth + 1);
+         });
+}
+
+bool dfa::readsRuntimeMnMajor(Operation *op) {
+  std::optional<MatmulShape> s = matmulShape(op);
+  return s && ((s->lhsMnMajor && !compileTimeConstant(s->lhs)) ||
+               (s->rhsMnMajor && !compileTimeConstant(s->rhs)));
 }
 
 std::optional<MatmulShape> dfa::gemmShape(Operation *op) {

@@ -29,15 +29,20 @@ func.func @main(%x: tensor<8x16xf32> {graph.name = "x"}, %w: tensor<16x32xf32> {
 }
 
 // GPU (Inductor-like): the epilogue joins the GEMM; the softmax is one
-// reduction kernel with the transpose folded in as an index remap.
+// reduction kernel; the transpose of the GEMM operand's two dims is a view
+// the GEMM reads through (compiler.transpose_folding: cuBLAS's transa), so
+// it joins the GEMM's kernel.
 // GPU:      graph.kernel "fc" kind "matmul"
 // GPU:        graph.matmul
 // GPU-NEXT:   graph.add
 // GPU-NEXT:   graph.relu
 // GPU-NEXT:   graph.yield
 // GPU:      graph.kernel "softmax.max" kind "reduction"
-// GPU:        graph.transpose
+// GPU-NOT:    graph.transpose
 // GPU:      graph.kernel "out" kind "matmul"
+// GPU-NEXT:   ^bb0
+// GPU-NEXT:   graph.transpose
+// GPU-NEXT:   graph.matmul
 // GPU-NOT:  graph.kernel
 
 // TPU (XLA-like): output fusion into the GEMM; a reduction is the root of

@@ -44,6 +44,12 @@ struct Work {
   /// The GEMM shape of matrix work, when known: `batch` products of
   /// [m x k] by [k x n] (after padding). Systolic targets time folds of it.
   int64_t batch = 1, m = 0, n = 0, k = 0;
+  /// Whether an operand is stored MN-major (its M or N dim minor, as a
+  /// matmul's [K, N] right-hand side) and is not a constant, whose layout
+  /// the compiler would choose: on a matrix unit that cannot read that
+  /// width transposed (Target::readsMnMajor), the tiled model's k-steps
+  /// wait for it (kernelTime).
+  bool mnMajorOperand = false;
 };
 
 /// The units whose compute a kernel placed on `planned` units holds: all of

@@ -211,6 +211,13 @@ struct Target {
   /// Non-matrix (vector/CUDA-core) peaks, where published.
   std::map<std::string, Sourced> peakFlopsVector;
   std::optional<Sourced> matrixM, matrixN, matrixK;
+  /// The operand widths (bits) the matrix unit reads stored MN-major, with
+  /// the operand's M or N dim minor instead of K
+  /// (`compute.matrix_unit.mn_major_bits`): a Hopper wgmma transposes
+  /// 16-bit operands only, a Blackwell tcgen05 8- to 32-bit ones. An
+  /// operand of another width stored so is transposed on its way in
+  /// (target::kernelTime). Absent: every width.
+  std::optional<std::vector<int64_t>> matrixMnMajorBits;
   std::optional<Sourced> vectorWidth;
   /// The fraction of the matrix peak large GEMMs sustain (measured), if the
   /// description gives one.
@@ -270,6 +277,9 @@ struct Target {
   /// [element bits, rows]), else the rows of tileFor; 1 on a target that
   /// does not tile.
   int64_t registerRows(int64_t elementBytes) const;
+  /// Whether the matrix unit reads an operand of `bits` stored MN-major
+  /// as it is (matrixMnMajorBits).
+  bool readsMnMajor(int64_t bits) const;
   /// The device storage format of host element type `dtype` ("f16", ...)
   /// when the device keeps it in another format; null otherwise.
   const StorageFormat *deviceFormat(llvm::StringRef dtype) const;

@@ -124,9 +124,10 @@ bool movesMinorDim(mlir::Operation *op);
 
 /// Whether transpose `op` is read through by the products that read it on
 /// `t` (`compiler.transpose_folding`, as XLA's TransposeFolding folds a
-/// transpose into the dot's dimension numbers): it swaps only its last two
-/// dims and its one reader is a matmul or gemm taking it as an operand, on
-/// a target whose transposes of the minor dim are relayouts otherwise.
+/// transpose into the dot's dimension numbers, and cuBLAS and Inductor's
+/// templates take a transposed view): it swaps only its last two dims and
+/// its one reader is a matmul or gemm taking it as an operand. It is part
+/// of that product's kernel, never a copy or a relayout of its own.
 bool foldsIntoProducts(const target::Target &t, mlir::Operation *op);
 
 /// Whether `op` is a relayout on `t`, a kernel of its own: a transpose that
@@ -137,12 +138,23 @@ bool isRelayout(const target::Target &t, mlir::Operation *op);
 /// The matmul shape (batch, m, n, k) of a matmul or gemm op.
 struct MatmulShape {
   int64_t batch = 1, m = 1, n = 1, k = 1;
+  /// The operand each side is read from, and whether it is stored MN-major
+  /// (its M or N dim minor, not K): a matmul's [.., K, N] right-hand side
+  /// is, its left-hand side is not; a gemm's by transA and transB; a
+  /// transpose of the last two dims in the same block is read through (the
+  /// product reads its input, the other way round).
+  mlir::Value lhs, rhs;
+  bool lhsMnMajor = false, rhsMnMajor = false;
 };
 std::optional<MatmulShape> matmulShape(mlir::Operation *op);
 /// Whether matmul `op`'s right-hand side is one every batch shares (a
 /// weight: rank 2, or leading dims of 1), so that its shape is one GEMM
 /// over all of the left-hand side's rows (matmulShape).
 bool sharesRhs(mlir::Operation *op);
+/// Whether product `op` reads an operand stored MN-major (MatmulShape)
+/// that is computed at run time: a weight's or a constant's layout is the
+/// compiler's to choose, and it stores it as the matrix unit reads it.
+bool readsRuntimeMnMajor(mlir::Operation *op);
 /// The GEMM a matrix op performs: matmul and gemm as they are, a
 /// convolution as im2col (M = batch x output pixels, K = input channels per
 /// group x window, N = output channels per group, one product per group).

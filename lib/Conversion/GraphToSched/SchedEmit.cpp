@@ -863,6 +863,14 @@ target::Work Lowering::workOf(KernelOp k, const KernelPlan &p, Block &body,
         w.k = g->k;
         break;
       }
+  // An operand stored MN-major, in the kernel's own products (the body
+  // may be a chunk's copy, whose operands are buffers).
+  if (w.matrix)
+    for (Operation &op : k.getBlock())
+      if (isa<MatMulOp, GemmOp>(op)) {
+        w.mnMajorOperand = readsRuntimeMnMajor(&op);
+        break;
+      }
   // f32 operands on TF32 or bf16 tensor cores (--fp32-matmul); a product
   // of dequantized int8 or float8 operands multiplies in the narrow type.
   if (w.matrix && w.dtype == "f32")

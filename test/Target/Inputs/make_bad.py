@@ -41,6 +41,11 @@ d["limits"] = {"smem_bytes_per_block_max": {"value": 232448, "source": "x"},
                "registers_per_unit": {"value": 65536, "source": "x"}}
 write("tiled-no-tiles", d)
 d["compute"]["cta_tiles"] = {"shapes": [[128, 0]], "source": "x"}; write("tiled-bad-tile", d)
+# The operand widths a matrix unit reads transposed: a list of bit widths.
+d = copy.deepcopy(good)
+d["compute"].setdefault("matrix_unit", {"m": {"value": 64, "source": "x"}, "n": {"value": 256, "source": "x"}})
+d["compute"]["matrix_unit"]["mn_major_bits"] = {"value": [16, 12], "source": "x"}
+write("bad-mn-major-bits", d)
 # Compiler properties (docs/targets.md): a family dfa does not ship must
 # give them all; values and keys are checked.
 d = copy.deepcopy(good); d["family"] = "fpga"; d["compiler"] = {"fusion": "magic"}; write("bad-fusion", d)

@@ -142,16 +142,24 @@ TEST_CASE("a kernel's share of the chip and its overhead follow the "
 namespace {
 /// A GPU of `sms` SMs at 1 GHz, 1 TFLOP/s of bf16 per SM, 128 KiB of shared
 /// memory per CTA, 64K registers per SM, an L2 and an HBM of the given
-/// bandwidths, and one 128x128 CTA tile (`tiles` overrides the shapes).
+/// bandwidths, and one 128x128 CTA tile (`tiles` overrides the shapes);
+/// `mnMajorBits`, when given, is `compute.matrix_unit.mn_major_bits`.
 Target gpu(int sms, double l2Bw, double hbmBw,
-           const std::string &tiles = "[[128, 128]]") {
+           const std::string &tiles = "[[128, 128]]",
+           const std::string &mnMajorBits = "") {
+  std::string unit =
+      mnMajorBits.empty()
+          ? ""
+          : ", \"matrix_unit\": {\"m\": " + num(64) + ", \"n\": " + num(256) +
+                ", \"mn_major_bits\": {\"value\": " + mnMajorBits +
+                ", \"source\": \"test\"}}";
   std::string text =
       "{\"schema\": \"dfa.target/1\", \"name\": \"g\", \"family\": \"gpu\", "
       "\"clock_hz\": " + num(1e9) +
       ", \"compute\": {\"unit_name\": \"SM\", \"units\": " + num(sms) +
       ", \"peak_flops\": {\"bf16\": " + num(sms * 1e12) + "},"
       " \"cta_tiles\": {\"shapes\": " + tiles +
-      ", \"k_bytes\": 128, \"cluster\": 1, \"source\": \"test\"}},"
+      ", \"k_bytes\": 128, \"cluster\": 1, \"source\": \"test\"}" + unit + "},"
       " \"memory\": ["
       "{\"name\": \"HBM\", \"kind\": \"dram\", \"scope\": \"chip\", "
       "\"managed\": \"hardware\", \"capacity_bytes\": " + num(1e10) +
@@ -241,6 +249,28 @@ TEST_CASE("the tiled GEMM model is bound by the L2 when panels outrun it",
   Target big = gpu(4, 1e15, 1e15, "[[512, 512], [128, 128]]");
   CHECK(kernelTime(big, gemm(256, 256, 4096)).seconds() ==
         Approx(kernelTime(gpu(4, 1e15, 1e15), gemm(256, 256, 4096)).seconds()));
+}
+
+TEST_CASE("the tiled GEMM model waits for an operand it must transpose",
+          "[target][cost][gpu]") {
+  // 64 k-steps of 2.1 us MMAs (the compute-bound case above). An operand
+  // stored MN-major at a width the matrix unit reads transposed costs
+  // nothing; at another width every k-step waits one L2 round trip (200 ns)
+  // for it, off the copy pipeline.
+  Work w = gemm(256, 256, 4096);
+  double base = kernelTime(gpu(4, 1e15, 1e15), w).seconds();
+  w.mnMajorOperand = true;
+  CHECK(kernelTime(gpu(4, 1e15, 1e15), w).seconds() == Approx(base));
+  CHECK(kernelTime(gpu(4, 1e15, 1e15, "[[128, 128]]", "[16]"), w).seconds() ==
+        Approx(base));
+  KernelTime slow = kernelTime(gpu(4, 1e15, 1e15, "[[128, 128]]", "[8, 32]"), w);
+  CHECK(slow.seconds() == Approx(base + 64 * 200e-9).epsilon(1e-9));
+  // The wait is data movement, not the MMAs' roof.
+  CHECK(slow.memory > slow.compute);
+  // A K-major operand never waits.
+  w.mnMajorOperand = false;
+  CHECK(kernelTime(gpu(4, 1e15, 1e15, "[[128, 128]]", "[8, 32]"), w).seconds() ==
+        Approx(base));
 }
 
 namespace {

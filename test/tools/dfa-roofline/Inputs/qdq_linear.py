@@ -1,6 +1,7 @@
 """Writes a 4096x8192x8192 linear layer in four forms into OUT_DIR, as the
 ONNX importer spells QuantizeLinear (divide, round, clip, cast to int8)
-and DequantizeLinear (cast, times the scale):
+and DequantizeLinear (cast, times the scale), the weights and scales as it
+imports initializers (graph.weight, here without data):
   w8a8.mlir   the f16 activation quantized to int8 and dequantized, the
               int8 weight dequantized with one scale per output column
   w8a16.mlir  the weight alone dequantized (a weight-only layer)
@@ -19,14 +20,14 @@ def module(act, weight, scale_shape="1x%d" % N):
     args = ['%%x: %s {graph.name = "x"}' % (X % "f16")]
     lines = []
     if weight:
-        args += ['%%wq: %s {graph.name = "wq"}' % (W % "i8"),
-                 '%%sw: tensor<%sxf32> {graph.name = "sw"}' % scale_shape]
         lines += [
+            '%%wq = graph.weight "wq" at ""[0] : %s' % (W % "i8"),
+            '%%sw = graph.weight "sw" at ""[0] : tensor<%sxf32>' % scale_shape,
             "%%w0 = graph.cast %%wq : (%s) -> %s" % (W % "i8", W % "f32"),
             "%%w1 = graph.mul %%w0, %%sw : (%s, tensor<%sxf32>) -> %s" % (W % "f32", scale_shape, W % "f32"),
             "%%w = graph.cast %%w1 : (%s) -> %s" % (W % "f32", W % "f16")]
     else:
-        args.append('%%w: %s {graph.name = "w"}' % (W % "f16"))
+        lines.append('%%w = graph.weight "w" at ""[0] : %s' % (W % "f16"))
     a = "%x"
     if act:
         f32 = X % "f32"
