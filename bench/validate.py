@@ -9,6 +9,7 @@ between the `<!-- validate.py -->` markers of FILE (docs/validation.md).
 
 usage: validate.py BUILD_BIN_DIR WORK_DIR [--write docs/validation.md]
 """
+import csv
 import json
 import math
 import os
@@ -155,6 +156,42 @@ def gpu_rows(bin_dir, work):
     rows.append(("H100 SXM streaming add, 1 GiB f32 per operand (GB/s)", gbps,
                  0.9 * 3350.0, "about 90% of the 3.35 TB/s spec; measured STREAM "
                  "triad 2.97 TB/s (Azure ND H100 v5, reference/perf.md 5)"))
+    return rows
+
+
+def attention_model(path, b, h, s, d, dtype="f16"):
+    """softmax(q k^T / sqrt(d)) v over [b, h, s, d] inputs, as exporters
+    write it (graph-raise makes it one flash-attention kernel)."""
+    t = {"f16": TensorProto.FLOAT16, "bf16": TensorProto.BFLOAT16}[dtype]
+    io = lambda n: helper.make_tensor_value_info(n, t, [b, h, s, d])
+    scale = helper.make_tensor("scale", t, [], [1.0 / d ** 0.5])
+    nodes = [helper.make_node("Transpose", ["k"], ["kt"], perm=[0, 1, 3, 2]),
+             helper.make_node("MatMul", ["q", "kt"], ["s0"]),
+             helper.make_node("Mul", ["s0", "scale"], ["s1"]),
+             helper.make_node("Softmax", ["s1"], ["p"], axis=-1),
+             helper.make_node("MatMul", ["p", "v"], ["y"])]
+    g = helper.make_graph(nodes, "attention", [io("q"), io("k"), io("v")], [io("y")], [scale])
+    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)])
+    m.ir_version = 8
+    onnx.save(m, path)
+
+
+def attention_rows(bin_dir, work):
+    """Flash attention on the H100 against measured FlashAttention-3
+    (bench/data/fa3_h100_attention.csv)."""
+    rows = []
+    with open(os.path.join(HERE, "data", "fa3_h100_attention.csv")) as f:
+        table = list(csv.DictReader(l for l in f if not l.startswith("#")))
+    for r in table:
+        b, h, s, d = (int(r[k]) for k in ("batch", "heads", "seq", "head_dim"))
+        path = os.path.join(work, "attention_%d.onnx" % s)
+        attention_model(path, b, h, s, d)
+        t = simulate(bin_dir, path, "gpu-h100")
+        tflops = 4 * b * h * s * s * d / t["seconds"] / 1e12
+        rows.append(("H100 SXM flash attention forward, 16-bit, %d x %d heads x %d tokens, "
+                     "head dim %d (TFLOP/s)" % (b, h, s, d), tflops, float(r["flash_v3_tflops"]),
+                     "FlashAttention-3 measured, pytorch/benchmark ff65cb67 (the paper's own "
+                     "figure: %s; bench/data/fa3_h100_attention.csv)" % r["paper_fa3_tflops"]))
     return rows
 
 
@@ -462,7 +499,8 @@ def replace_block(doc, name, text):
 def main():
     bin_dir, work = sys.argv[1], sys.argv[2]
     os.makedirs(work, exist_ok=True)
-    rows = (tpu_rows(bin_dir, work) + gpu_rows(bin_dir, work) + spyre_rows(bin_dir, work)
+    rows = (tpu_rows(bin_dir, work) + gpu_rows(bin_dir, work)
+            + attention_rows(bin_dir, work) + spyre_rows(bin_dir, work)
             + decode_rows(bin_dir, work) + llm_rows(bin_dir, work)
             + tpu_serving_rows(bin_dir, work))
     text = table(rows)

@@ -165,12 +165,104 @@ static std::optional<KernelTime> tiledGemm(const Target &t, const Work &w) {
   return best;
 }
 
+AttentionTile dfa::target::attentionTile(int64_t queries, int64_t keys) {
+  auto fit = [](int64_t n) {
+    return std::min<int64_t>(128, (std::max<int64_t>(n, 1) + 15) / 16 * 16);
+  };
+  return {fit(queries), fit(keys)};
+}
+
+/// Flash attention as a GPU's libraries run it (FlashAttention-2/3,
+/// cuDNN), under the tiled model: one CTA per attentionTile() of queries of
+/// one (batch, head), one per SM at a time, walking the keys and values in
+/// blocks of the tile's columns. Each block is two products on the tensor
+/// cores (S = Q K^T, then O += P V) with the block's softmax between them,
+/// its exponentials at the special-function rate
+/// (`compute.peak_flops_vector.exp`): the softmax of a block depends on its
+/// S and feeds its P V, so they add. Each block is also bound by its K and
+/// V panels from the L2 and by a load's round trip over the stages in
+/// flight; causal attention walks only the blocks up to the diagonal. When
+/// the (batch, head, query block) CTAs do not fill the SMs the keys are
+/// split, as flash decoding does, each split's partial output and softmax
+/// statistics written and read back through the L2. Plus the pipeline
+/// fill (the outer memory's latency and the query tile) and each wave's
+/// output stored. nullopt when the description lacks the quantities.
+static std::optional<KernelTime> tiledAttention(const Target &t, const Work &w) {
+  const MemoryLevel *l2 = t.cacheLevel();
+  const MemoryLevel &outer = t.outerLevel();
+  double sms = std::max(1.0, t.units.value);
+  double peakPerSm = peakRate(t, true, w.mathType.empty() ? w.dtype : w.mathType,
+                              /*measured=*/false) / sms;
+  auto exp = t.peakFlopsVector.find("exp");
+  double expPerSm = exp != t.peakFlopsVector.end() ? exp->second.value / sms : 0;
+  double l2Bw = l2 ? l2->bandwidthBytesPerS.value : 0;
+  double hbmBw = outer.bandwidthBytesPerS.value;
+  std::optional<double> smem = t.limit("smem_bytes_per_block_max");
+  if (peakPerSm <= 0 || l2Bw <= 0 || hbmBw <= 0 || !smem)
+    return std::nullopt;
+  double eb = std::max(1.0, w.elementBytes),
+         ob = w.outputElementBytes > 0 ? w.outputElementBytes : eb;
+  double latency = outer.latencyNs.value * 1e-9;
+  AttentionTile tile = attentionTile(w.m, w.kvLen);
+  double br = double(tile.rows), bc = double(tile.cols);
+  double heads = double(std::max<int64_t>(1, w.batch)), sq = double(w.m),
+         skv = double(w.kvLen), d = double(w.k), dv = double(w.n);
+  double qBlocks = std::ceil(sq / br), kvBlocks = std::ceil(skv / bc);
+  // Key blocks a query block walks, on average: all of them, or (causal,
+  // the queries the last sq of the skv positions) those up to its last row.
+  double walked = kvBlocks;
+  if (w.causal) {
+    double sum = 0;
+    for (double i = 0; i < qBlocks; ++i)
+      sum += std::ceil(std::min(skv, skv - sq + (i + 1) * br) / bc);
+    walked = std::max(1.0, sum / qBlocks);
+  }
+  double kvStage = bc * (d + dv) * eb;
+  double stages = std::floor((*smem - br * d * eb) / kvStage);
+  if (stages < 2)
+    return std::nullopt;
+  double mma = 2 * br * bc * (d + dv) / peakPerSm;
+  double softmax = expPerSm > 0 ? br * bc / expPerSm : 0;
+  double outTiles = heads * qBlocks;
+  std::optional<KernelTime> best;
+  for (double split = 1; split <= 16; split *= 2) {
+    double steps = std::ceil(walked / split);
+    if (split > 1 && (steps < 4 || outTiles * split / 2 >= sms))
+      break;
+    double ctas = outTiles * split;
+    auto wave = [&](double active) {
+      double l2Step = active * kvStage / l2Bw;
+      double latencyStep = (latency + l2Step) / (stages - 1);
+      return std::pair{steps * std::max({mma + softmax, l2Step, latencyStep}),
+                       steps * (mma + softmax)};
+    };
+    double fullWaves = std::floor(ctas / sms), rest = ctas - fullWaves * sms;
+    auto full = wave(sms);
+    auto tail = rest > 0 ? wave(rest) : std::pair{0.0, 0.0};
+    double main = fullWaves * full.first + tail.first;
+    double computeOnly = fullWaves * full.second + tail.second;
+    // A split's partial outputs and row statistics (max, sum) in fp32.
+    double partials =
+        split > 1 ? 2 * (split - 1) * outTiles * br * (dv + 2) * 4 : 0;
+    double fill = latency + br * d * eb * std::min(ctas, sms) / l2Bw;
+    double epilogue = outTiles * br * dv * ob / hbmBw;
+    KernelTime k;
+    k.compute = computeOnly + fill + epilogue;
+    double total = main + partials / l2Bw + fill + epilogue;
+    k.memory = total > k.compute * (1 + 1e-9) ? total : 0;
+    if (!best || k.seconds() < best->seconds())
+      best = k;
+  }
+  return best;
+}
+
 KernelTime dfa::target::kernelTime(const Target &t, const Work &w) {
   KernelTime time;
   time.memory = w.bandwidth > 0 ? w.bytes / w.bandwidth : 0;
   if (w.matrix && w.m > 0 && w.n > 0 && w.k > 0 &&
       t.caps.matrixModel == MatrixModel::Tiled && t.ctaTiles)
-    if (std::optional<KernelTime> g = tiledGemm(t, w)) {
+    if (std::optional<KernelTime> g =
+            w.kvLen > 0 ? tiledAttention(t, w) : tiledGemm(t, w)) {
       // Never faster than the kernel's compulsory traffic: its fused
       // operands (a bias, a residual) and per-batch panels count too.
       g->memory = std::max(g->memory, time.memory);

@@ -150,15 +150,18 @@ struct Tiler {
       setArray(k, "tile", cta);
       set(k, "smem_bytes", smem());
     } else if (auto att = dyn_cast_or_null<AttentionOp>(anchor)) {
-      // Flash attention: one CTA per 128 queries of one (batch, head).
+      // Flash attention: one CTA per tile of queries of one (batch, head)
+      // (target::attentionTile, as the tiled model times it).
       auto q = cast<RankedTensorType>(att.getQuery().getType());
-      int64_t rows = q.getNumElements() / q.getShape().back();
+      auto key = cast<RankedTensorType>(att.getKey().getType());
       int64_t seq = q.getRank() >= 2 ? q.getDimSize(q.getRank() - 2) : 1;
-      int64_t br = std::min<int64_t>(128, roundUp(seq, 16));
+      int64_t keys = key.getRank() >= 2 ? key.getDimSize(key.getRank() - 2) : 1;
+      target::AttentionTile at = target::attentionTile(seq, keys);
       int64_t d = q.getShape().back();
-      grid = ceilDiv(rows, br);
-      setArray(k, "tile", {br, std::min<int64_t>(128, roundUp(seq, 16)), d});
-      set(k, "smem_bytes", 2 * (br * d + 2 * std::min<int64_t>(128, seq) * d) * eb);
+      int64_t heads = q.getNumElements() / std::max<int64_t>(1, seq * d);
+      grid = heads * ceilDiv(seq, at.rows);
+      setArray(k, "tile", {at.rows, at.cols, d});
+      set(k, "smem_bytes", 2 * (at.rows * d + 2 * at.cols * d) * eb);
     } else {
       // Pointwise and reductions: 256 threads x 4 elements per CTA.
       int64_t perCta = 1024;

@@ -50,7 +50,21 @@ struct Work {
   /// width transposed (Target::readsMnMajor), the tiled model's k-steps
   /// wait for it (kernelTime).
   bool mnMajorOperand = false;
+  /// Attention (flash attention) when `kvLen` > 0: `batch` (batch x heads)
+  /// products of `m` queries of width `k` against `kvLen` keys, values of
+  /// width `n`; `causal` keeps key j for query i only when j <= i.
+  int64_t kvLen = 0;
+  bool causal = false;
 };
+
+/// The tile of a flash-attention kernel: `rows` queries of one (batch,
+/// head) per CTA against blocks of `cols` keys (FlashAttention-2/3's 128 x
+/// 128 for a head dim up to 128, smaller for short sequences). graph-tile
+/// annotates it, the tiled model times it.
+struct AttentionTile {
+  int64_t rows, cols;
+};
+AttentionTile attentionTile(int64_t queries, int64_t keys);
 
 /// The units whose compute a kernel placed on `planned` units holds: all of
 /// the chip's under chip partition (its units are functional slices, and

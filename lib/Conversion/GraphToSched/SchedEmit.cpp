@@ -863,6 +863,23 @@ target::Work Lowering::workOf(KernelOp k, const KernelPlan &p, Block &body,
         w.k = g->k;
         break;
       }
+  // Flash attention: its shape, for the tiled model.
+  if (w.matrix)
+    for (Operation &op : body)
+      if (auto att = dyn_cast<AttentionOp>(op)) {
+        auto q = cast<RankedTensorType>(att.getQuery().getType());
+        auto key = cast<RankedTensorType>(att.getKey().getType());
+        auto v = cast<RankedTensorType>(att.getValue().getType());
+        if (q.getRank() < 2 || key.getRank() < 2 || v.getRank() < 1)
+          break;
+        w.m = q.getDimSize(q.getRank() - 2);
+        w.k = q.getShape().back();
+        w.n = v.getShape().back();
+        w.kvLen = key.getDimSize(key.getRank() - 2);
+        w.batch = q.getNumElements() / std::max<int64_t>(1, w.m * w.k);
+        w.causal = att.getCausal();
+        break;
+      }
   // An operand stored MN-major, in the kernel's own products (the body
   // may be a chunk's copy, whose operands are buffers).
   if (w.matrix)

@@ -143,16 +143,19 @@ namespace {
 /// A GPU of `sms` SMs at 1 GHz, 1 TFLOP/s of bf16 per SM, 128 KiB of shared
 /// memory per CTA, 64K registers per SM, an L2 and an HBM of the given
 /// bandwidths, and one 128x128 CTA tile (`tiles` overrides the shapes);
-/// `mnMajorBits`, when given, is `compute.matrix_unit.mn_major_bits`.
+/// `mnMajorBits`, when given, is `compute.matrix_unit.mn_major_bits`;
+/// `expRate`, when positive, `compute.peak_flops_vector.exp`.
 Target gpu(int sms, double l2Bw, double hbmBw,
            const std::string &tiles = "[[128, 128]]",
-           const std::string &mnMajorBits = "") {
+           const std::string &mnMajorBits = "", double expRate = 0) {
   std::string unit =
       mnMajorBits.empty()
           ? ""
           : ", \"matrix_unit\": {\"m\": " + num(64) + ", \"n\": " + num(256) +
                 ", \"mn_major_bits\": {\"value\": " + mnMajorBits +
                 ", \"source\": \"test\"}}";
+  if (expRate > 0)
+    unit += ", \"peak_flops_vector\": {\"exp\": " + num(expRate) + "}";
   std::string text =
       "{\"schema\": \"dfa.target/1\", \"name\": \"g\", \"family\": \"gpu\", "
       "\"clock_hz\": " + num(1e9) +
@@ -271,6 +274,51 @@ TEST_CASE("the tiled GEMM model waits for an operand it must transpose",
   w.mnMajorOperand = false;
   CHECK(kernelTime(gpu(4, 1e15, 1e15, "[[128, 128]]", "[8, 32]"), w).seconds() ==
         Approx(base));
+}
+
+namespace {
+/// Flash attention over `heads` (batch x heads) of `queries` x `keys`,
+/// head dim 64, bf16.
+Work attention(int64_t heads, int64_t queries, int64_t keys, bool causal = false) {
+  Work w = gemm(queries, 64, 64);
+  w.batch = heads;
+  w.kvLen = keys;
+  w.causal = causal;
+  w.flops = 4.0 * double(heads * queries * keys) * 64;
+  return w;
+}
+} // namespace
+
+TEST_CASE("the tiled model times flash attention by key blocks",
+          "[target][cost][gpu]") {
+  // 4 (batch, head) pairs of 128 queries: 4 CTAs of a 128 x 128 tile, one
+  // wave on 4 SMs, each walking 8 blocks of 128 keys: per block S = Q K^T
+  // and P V, 2 x 128 x 128 x (64 + 64) FLOP at 1 TFLOP/s per SM. Fill: the
+  // HBM's 500 ns and the 4 query tiles over the L2; epilogue: 4 output
+  // tiles over the HBM.
+  Target t = gpu(4, 1e15, 1e15);
+  KernelTime k = kernelTime(t, attention(4, 128, 1024));
+  double block = 2.0 * 128 * 128 * 128 / 1e12;
+  double fill = 500e-9 + 4 * 128 * 64 * 2 / 1e15;
+  double epilogue = 4 * 128 * 64 * 2 / 1e15;
+  CHECK(k.compute == Approx(8 * block + fill + epilogue).epsilon(1e-9));
+  CHECK(k.seconds() == Approx(k.compute));
+  // A block's softmax sits between its two products: 128 x 128
+  // exponentials at the special-function rate add to every block.
+  KernelTime e = kernelTime(gpu(4, 1e15, 1e15, "[[128, 128]]", "", 4 * 1e10),
+                            attention(4, 128, 1024));
+  CHECK(e.seconds() == Approx(k.seconds() + 8 * 128 * 128 / 1e10).epsilon(1e-9));
+  // Causal: query block i walks blocks 0..i, 4.5 of 8 on average (5 per
+  // CTA in the schedule's whole blocks).
+  double full = kernelTime(t, attention(1, 1024, 1024)).seconds();
+  double causal = kernelTime(t, attention(1, 1024, 1024, true)).seconds();
+  CHECK(causal < 0.7 * full);
+  CHECK(causal > 0.55 * full);
+  // One query (a decode step) of 2 heads on 4 SMs: the keys split in two,
+  // as flash decoding does, so every SM works.
+  double decode = kernelTime(t, attention(2, 1, 8192)).seconds();
+  double oneSplit = 64 * 2.0 * 16 * 128 * 128 / 1e12;
+  CHECK(decode < 0.6 * oneSplit);
 }
 
 namespace {
