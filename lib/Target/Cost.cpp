@@ -273,7 +273,8 @@ KernelTime dfa::target::kernelTime(const Target &t, const Work &w) {
   // The array is K rows by N columns (`compute.matrix_unit` k and n);
   // `limits.mxu_count` arrays per chip, shared by its units.
   std::optional<double> arraysPerChip = t.limit("mxu_count");
-  if (w.matrix && w.m > 0 && w.n > 0 && w.k > 0 && t.caps.matrixModel == MatrixModel::Systolic &&
+  if (w.matrix && w.kvLen == 0 && w.m > 0 && w.n > 0 && w.k > 0 &&
+      t.caps.matrixModel == MatrixModel::Systolic &&
       t.matrixK && t.matrixN && arraysPerChip) {
     double r = t.matrixK->value, c = t.matrixN->value;
     double arrays = std::max(
