@@ -88,14 +88,18 @@ static std::optional<KernelTime> tiledGemm(const Target &t, const Work &w) {
   double eb = std::max(1.0, w.elementBytes),
          ob = w.outputElementBytes > 0 ? w.outputElementBytes : eb;
   double latency = outer.latencyNs.value * 1e-9;
-  // The arithmetic's width: TF32 and FP32 read 32 bits, the bf16
-  // emulations of f32 16.
-  double mathBits = w.mathType == "tf32" || w.mathType.empty()
-                        ? 8 * w.elementBytes
-                        : 16;
-  double transposeWait = w.mnMajorOperand && !t.readsMnMajor(int64_t(mathBits))
-                             ? (l2 ? l2->latencyNs.value : outer.latencyNs.value) * 1e-9
-                             : 0;
+  // The width the matrix unit reads from shared memory: TF32's 32 bits,
+  // the bf16 emulations of f32 16, a 16- or 8-bit operand its own. IEEE
+  // f32 (CUDA cores) and f64 (mma.sync from registers) read no operand
+  // through the unit's descriptors: 0, never a wait.
+  double mathBits = w.mathType == "tf32"  ? 32
+                    : !w.mathType.empty() ? 16
+                    : w.elementBytes <= 2 ? 8 * w.elementBytes
+                                          : 0;
+  double transposeWait =
+      w.mnMajorOperand && mathBits > 0 && !t.readsMnMajor(int64_t(mathBits))
+          ? (l2 ? l2->latencyNs.value : outer.latencyNs.value) * 1e-9
+          : 0;
   double kt = std::max(1.0, std::floor(double(tiles.kBytes) / eb));
   double b = double(std::max<int64_t>(1, w.batch)), M = double(w.m),
          N = double(w.n), K = double(w.k);
@@ -165,11 +169,22 @@ static std::optional<KernelTime> tiledGemm(const Target &t, const Work &w) {
   return best;
 }
 
-AttentionTile dfa::target::attentionTile(int64_t queries, int64_t keys) {
+AttentionTile dfa::target::attentionTile(const Target &t, int64_t queries,
+                                        int64_t keys, int64_t headDim,
+                                        int64_t valueDim, double elementBytes) {
   auto fit = [](int64_t n) {
     return std::min<int64_t>(128, (std::max<int64_t>(n, 1) + 15) / 16 * 16);
   };
-  return {fit(queries), fit(keys)};
+  AttentionTile tile{fit(queries), fit(keys), 0};
+  double smem = t.limit("smem_bytes_per_block_max").value_or(0);
+  double eb = std::max(1.0, elementBytes);
+  for (; tile.cols >= 16; tile.cols = tile.cols / 2 / 16 * 16) {
+    tile.stages = int64_t(std::floor((smem - double(tile.rows * headDim) * eb) /
+                                     (double(tile.cols * (headDim + valueDim)) * eb)));
+    if (tile.stages >= 2)
+      return tile;
+  }
+  return {fit(queries), fit(keys), 0};
 }
 
 /// Flash attention as a GPU's libraries run it (FlashAttention-2/3,
@@ -203,24 +218,34 @@ static std::optional<KernelTime> tiledAttention(const Target &t, const Work &w) 
   double eb = std::max(1.0, w.elementBytes),
          ob = w.outputElementBytes > 0 ? w.outputElementBytes : eb;
   double latency = outer.latencyNs.value * 1e-9;
-  AttentionTile tile = attentionTile(w.m, w.kvLen);
-  double br = double(tile.rows), bc = double(tile.cols);
-  double heads = double(std::max<int64_t>(1, w.batch)), sq = double(w.m),
+  // A group of query heads sharing one K/V head (GQA) with few queries
+  // each (a decode step) packs its queries into one tile, as decode
+  // kernels do (FlashAttention-3's PackGQA, TensorRT-LLM's XQA), so each
+  // K/V head's blocks are read once for the group.
+  double group = double(std::max<int64_t>(1, w.kvGroup));
+  bool pack = group > 1 && double(w.m) * group <= 128;
+  double sq = double(w.m) * (pack ? group : 1),
+         heads = double(std::max<int64_t>(1, w.batch)) / (pack ? group : 1),
          skv = double(w.kvLen), d = double(w.k), dv = double(w.n);
-  double qBlocks = std::ceil(sq / br), kvBlocks = std::ceil(skv / bc);
-  // Key blocks a query block walks, on average: all of them, or (causal,
-  // the queries the last sq of the skv positions) those up to its last row.
-  double walked = kvBlocks;
-  if (w.causal) {
-    double sum = 0;
-    for (double i = 0; i < qBlocks; ++i)
-      sum += std::ceil(std::min(skv, skv - sq + (i + 1) * br) / bc);
-    walked = std::max(1.0, sum / qBlocks);
-  }
-  double kvStage = bc * (d + dv) * eb;
-  double stages = std::floor((*smem - br * d * eb) / kvStage);
+  // A wide head takes narrower key blocks (attentionTile).
+  AttentionTile tile = attentionTile(t, int64_t(sq), w.kvLen, w.k, w.n, eb);
+  double br = double(tile.rows), bc = double(tile.cols),
+         stages = double(tile.stages);
   if (stages < 2)
     return std::nullopt;
+  double kvStage = bc * (d + dv) * eb;
+  double qBlocks = std::ceil(sq / br), kvBlocks = std::ceil(skv / bc);
+  // Key blocks a query block walks, on average: all of them, or (causal:
+  // key j for query i when j <= i) those up to its last row.
+  double walked = kvBlocks;
+  if (w.causal && !pack) {
+    double sum = 0;
+    for (double i = 0; i < qBlocks; ++i)
+      sum += std::ceil(std::min(skv, (i + 1) * br) / bc);
+    walked = std::max(1.0, sum / qBlocks);
+  } else if (w.causal) {
+    walked = std::max(1.0, std::ceil(std::min(skv, double(w.m)) / bc));
+  }
   double mma = 2 * br * bc * (d + dv) / peakPerSm;
   double softmax = expPerSm > 0 ? br * bc / expPerSm : 0;
   double outTiles = heads * qBlocks;

@@ -262,6 +262,9 @@ std::optional<MatmulShape> dfa::matmulShape(Operation *op) {
     else
       s.batch = std::max<int64_t>(
           1, out.getNumElements() / std::max<int64_t>(1, s.m * s.n));
+    // One row or column is stored the same either way.
+    s.lhsMnMajor &= s.m > 1;
+    s.rhsMnMajor &= s.n > 1;
     return s;
   }
   if (auto g = dyn_cast<GemmOp>(op)) {
@@ -272,6 +275,8 @@ std::optional<MatmulShape> dfa::matmulShape(Operation *op) {
     s.k = a.getDimSize(g.getTransA() ? 0 : 1);
     std::tie(s.lhs, s.lhsMnMajor) = readThrough(g.getA(), g.getTransA());
     std::tie(s.rhs, s.rhsMnMajor) = readThrough(g.getB(), !g.getTransB());
+    s.lhsMnMajor &= s.m > 1;
+    s.rhsMnMajor &= s.n > 1;
     return s;
   }
   return std::nullopt;

@@ -156,12 +156,14 @@ struct Tiler {
       auto key = cast<RankedTensorType>(att.getKey().getType());
       int64_t seq = q.getRank() >= 2 ? q.getDimSize(q.getRank() - 2) : 1;
       int64_t keys = key.getRank() >= 2 ? key.getDimSize(key.getRank() - 2) : 1;
-      target::AttentionTile at = target::attentionTile(seq, keys);
       int64_t d = q.getShape().back();
+      auto v = cast<RankedTensorType>(att.getValue().getType());
+      target::AttentionTile at =
+          target::attentionTile(t, seq, keys, d, v.getShape().back(), double(eb));
       int64_t heads = q.getNumElements() / std::max<int64_t>(1, seq * d);
       grid = heads * ceilDiv(seq, at.rows);
       setArray(k, "tile", {at.rows, at.cols, d});
-      set(k, "smem_bytes", 2 * (at.rows * d + 2 * at.cols * d) * eb);
+      set(k, "smem_bytes", (at.rows * d + 2 * at.cols * (d + v.getShape().back())) * eb);
     } else {
       // Pointwise and reductions: 256 threads x 4 elements per CTA.
       int64_t perCta = 1024;

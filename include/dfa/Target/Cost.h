@@ -55,16 +55,23 @@ struct Work {
   /// width `n`; `causal` keeps key j for query i only when j <= i.
   int64_t kvLen = 0;
   bool causal = false;
+  /// Query heads per K/V head (grouped-query attention), 1 otherwise.
+  int64_t kvGroup = 1;
 };
 
 /// The tile of a flash-attention kernel: `rows` queries of one (batch,
-/// head) per CTA against blocks of `cols` keys (FlashAttention-2/3's 128 x
-/// 128 for a head dim up to 128, smaller for short sequences). graph-tile
+/// head) per CTA against blocks of `cols` keys, `stages` blocks of K and V
+/// in flight (FlashAttention-2/3's 128 x 128 for a head dim up to 128,
+/// smaller for short sequences, narrower key blocks where a wide head
+/// leaves shared memory (`limits.smem_bytes_per_block_max`) less than two
+/// stages beside the query tile; stages 0 when none fits). graph-tile
 /// annotates it, the tiled model times it.
 struct AttentionTile {
-  int64_t rows, cols;
+  int64_t rows, cols, stages;
 };
-AttentionTile attentionTile(int64_t queries, int64_t keys);
+AttentionTile attentionTile(const Target &t, int64_t queries, int64_t keys,
+                            int64_t headDim, int64_t valueDim,
+                            double elementBytes);
 
 /// The units whose compute a kernel placed on `planned` units holds: all of
 /// the chip's under chip partition (its units are functional slices, and

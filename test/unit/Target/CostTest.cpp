@@ -319,6 +319,30 @@ TEST_CASE("the tiled model times flash attention by key blocks",
   double decode = kernelTime(t, attention(2, 1, 8192)).seconds();
   double oneSplit = 64 * 2.0 * 16 * 128 * 128 / 1e12;
   CHECK(decode < 0.6 * oneSplit);
+  // Eight query heads on one K/V head (GQA), one query each: packed into
+  // one tile, the K/V blocks are walked once for the group, not per head.
+  Work grouped = attention(8, 1, 8192);
+  double apart = kernelTime(t, grouped).seconds();
+  grouped.kvGroup = 8;
+  CHECK(kernelTime(t, grouped).seconds() < 0.25 * apart);
+}
+
+TEST_CASE("a wide attention head walks narrower key blocks",
+          "[target][cost][gpu]") {
+  // Head dim 256, bf16, 128 KiB of shared memory: the 64 KiB query tile
+  // leaves room for two stages of 32-key blocks (32 x 512 x 2 B), not of
+  // 128 or 64; the kernel is timed by those blocks, not at the peak.
+  Target t = gpu(4, 1e15, 1e15);
+  AttentionTile tile = attentionTile(t, 128, 1024, 256, 256, 2);
+  CHECK(tile.rows == 128);
+  CHECK(tile.cols == 32);
+  CHECK(tile.stages == 2);
+  Work w = attention(4, 128, 1024);
+  w.k = w.n = 256;
+  w.flops = 4.0 * 4 * 128 * 1024 * 256;
+  double blocks = 32 * 2.0 * 128 * 32 * 512 / 1e12;
+  CHECK(kernelTime(t, w).compute > blocks);
+  CHECK(kernelTime(t, w).compute < 1.05 * blocks);
 }
 
 namespace {
