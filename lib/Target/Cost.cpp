@@ -196,12 +196,14 @@ AttentionTile dfa::target::attentionTile(const Target &t, int64_t queries,
 /// (`compute.peak_flops_vector.exp`): the softmax of a block depends on its
 /// S and feeds its P V, so they add. Each block is also bound by its K and
 /// V panels from the L2 and by a load's round trip over the stages in
-/// flight; causal attention walks only the blocks up to the diagonal. When
-/// the (batch, head, query block) CTAs do not fill the SMs the keys are
-/// split, as flash decoding does, each split's partial output and softmax
-/// statistics written and read back through the L2. Plus the pipeline
-/// fill (the outer memory's latency and the query tile) and each wave's
-/// output stored. nullopt when the description lacks the quantities.
+/// flight; causal attention walks only the blocks up to the diagonal. A
+/// decode step's query heads that share a K/V head (`kvGroup`) share one
+/// tile. When the (batch, head, query block) CTAs do not fill the SMs the
+/// keys are split, as flash decoding does, each split's partial output and
+/// softmax statistics written and read back through the L2. Plus the
+/// pipeline fill (the outer memory's latency and the query tile) and each
+/// wave's output stored. nullopt when the description lacks the
+/// quantities or not even 16-key blocks fit two stages.
 static std::optional<KernelTime> tiledAttention(const Target &t, const Work &w) {
   const MemoryLevel *l2 = t.cacheLevel();
   const MemoryLevel &outer = t.outerLevel();
