@@ -282,6 +282,38 @@ std::optional<MatmulShape> dfa::matmulShape(Operation *op) {
   return std::nullopt;
 }
 
+std::optional<AttentionShape> dfa::attentionShape(Operation *op) {
+  auto att = dyn_cast_or_null<AttentionOp>(op);
+  if (!att)
+    return std::nullopt;
+  auto q = cast<RankedTensorType>(att.getQuery().getType());
+  auto key = cast<RankedTensorType>(att.getKey().getType());
+  auto v = cast<RankedTensorType>(att.getValue().getType());
+  if (q.getRank() < 2 || key.getRank() < 2 || v.getRank() < 1 ||
+      key.getDimSize(key.getRank() - 2) <= 0 || q.getNumElements() <= 0)
+    return std::nullopt;
+  AttentionShape s;
+  s.queries = q.getDimSize(q.getRank() - 2);
+  s.headDim = q.getShape().back();
+  s.valueDim = v.getShape().back();
+  s.keys = key.getDimSize(key.getRank() - 2);
+  s.heads = q.getNumElements() / std::max<int64_t>(1, s.queries * s.headDim);
+  s.causal = att.getCausal();
+  // GQA: keys broadcast from fewer heads (the repeat of the K/V heads,
+  // fused into the kernel) are stored once per K/V head.
+  Value stored = att.getKey();
+  while (Operation *def = stored.getDefiningOp())
+    if (isa<ExpandOp, ReshapeOp>(def))
+      stored = def->getOperand(0);
+    else
+      break;
+  int64_t kvRows = cast<RankedTensorType>(stored.getType()).getNumElements() /
+                   std::max<int64_t>(1, s.keys * s.headDim);
+  if (kvRows > 0 && s.heads % kvRows == 0)
+    s.kvGroup = s.heads / kvRows;
+  return s;
+}
+
 /// Whether `v` is known at compile time: computed from weights and
 /// constants only (through the kernels' block arguments to their inputs).
 static bool compileTimeConstant(Value v, int depth = 0) {

@@ -149,21 +149,15 @@ struct Tiler {
       grid = mm->batch * ceilDiv(mm->m, cta[0]) * ceilDiv(mm->n, cta[1]);
       setArray(k, "tile", cta);
       set(k, "smem_bytes", smem());
-    } else if (auto att = dyn_cast_or_null<AttentionOp>(anchor)) {
+    } else if (std::optional<AttentionShape> a = attentionShape(anchor)) {
       // Flash attention: one CTA per tile of queries of one (batch, head)
       // (target::attentionTile, as the tiled model times it).
-      auto q = cast<RankedTensorType>(att.getQuery().getType());
-      auto key = cast<RankedTensorType>(att.getKey().getType());
-      int64_t seq = q.getRank() >= 2 ? q.getDimSize(q.getRank() - 2) : 1;
-      int64_t keys = key.getRank() >= 2 ? key.getDimSize(key.getRank() - 2) : 1;
-      int64_t d = q.getShape().back();
-      auto v = cast<RankedTensorType>(att.getValue().getType());
-      target::AttentionTile at =
-          target::attentionTile(t, seq, keys, d, v.getShape().back(), double(eb));
-      int64_t heads = q.getNumElements() / std::max<int64_t>(1, seq * d);
-      grid = heads * ceilDiv(seq, at.rows);
-      setArray(k, "tile", {at.rows, at.cols, d});
-      set(k, "smem_bytes", (at.rows * d + 2 * at.cols * (d + v.getShape().back())) * eb);
+      target::AttentionTile at = target::attentionTile(
+          t, a->queries, a->keys, a->headDim, a->valueDim, double(eb));
+      grid = a->heads * ceilDiv(a->queries, at.rows);
+      setArray(k, "tile", {at.rows, at.cols, a->headDim});
+      set(k, "smem_bytes",
+          (at.rows * a->headDim + 2 * at.cols * (a->headDim + a->valueDim)) * eb);
     } else {
       // Pointwise and reductions: 256 threads x 4 elements per CTA.
       int64_t perCta = 1024;

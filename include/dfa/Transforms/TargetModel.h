@@ -160,6 +160,18 @@ bool readsRuntimeMnMajor(mlir::Operation *op);
 /// group x window, N = output channels per group, one product per group).
 std::optional<MatmulShape> gemmShape(mlir::Operation *op);
 
+/// The shape of an attention op: `heads` (batch x query heads) products
+/// of `queries` rows of width `headDim` against `keys` keys, values of
+/// width `valueDim`; `kvGroup` query heads per stored K/V head when the
+/// keys are a broadcast (a GQA repeat) of fewer heads in the same block.
+/// nullopt for anything else, or an attention without keys.
+struct AttentionShape {
+  int64_t heads = 1, queries = 1, keys = 1, headDim = 1, valueDim = 1;
+  int64_t kvGroup = 1;
+  bool causal = false;
+};
+std::optional<AttentionShape> attentionShape(mlir::Operation *op);
+
 } // namespace dfa
 
 #endif // DFA_TRANSFORMS_TARGETMODEL_H

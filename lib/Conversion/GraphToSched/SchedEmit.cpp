@@ -866,31 +866,14 @@ target::Work Lowering::workOf(KernelOp k, const KernelPlan &p, Block &body,
   // Flash attention: its shape, for the tiled model.
   if (w.matrix)
     for (Operation &op : body)
-      if (auto att = dyn_cast<AttentionOp>(op)) {
-        auto q = cast<RankedTensorType>(att.getQuery().getType());
-        auto key = cast<RankedTensorType>(att.getKey().getType());
-        auto v = cast<RankedTensorType>(att.getValue().getType());
-        if (q.getRank() < 2 || key.getRank() < 2 || v.getRank() < 1 ||
-            key.getDimSize(key.getRank() - 2) <= 0 || q.getNumElements() <= 0)
-          break;
-        w.m = q.getDimSize(q.getRank() - 2);
-        w.k = q.getShape().back();
-        w.n = v.getShape().back();
-        w.kvLen = key.getDimSize(key.getRank() - 2);
-        w.batch = q.getNumElements() / std::max<int64_t>(1, w.m * w.k);
-        w.causal = att.getCausal();
-        // GQA: the keys broadcast from fewer heads in the kernel (the
-        // repeat of the K/V heads fused into it) are stored once per head.
-        Value stored = att.getKey();
-        while (Operation *def = stored.getDefiningOp())
-          if (isa<ExpandOp, ReshapeOp>(def))
-            stored = def->getOperand(0);
-          else
-            break;
-        int64_t kvRows = cast<RankedTensorType>(stored.getType()).getNumElements() /
-                         std::max<int64_t>(1, w.kvLen * w.k);
-        if (kvRows > 0 && w.batch % kvRows == 0)
-          w.kvGroup = w.batch / kvRows;
+      if (std::optional<AttentionShape> a = attentionShape(&op)) {
+        w.batch = a->heads;
+        w.m = a->queries;
+        w.k = a->headDim;
+        w.n = a->valueDim;
+        w.kvLen = a->keys;
+        w.kvGroup = a->kvGroup;
+        w.causal = a->causal;
         break;
       }
   // An operand stored MN-major, in the kernel's own products (the body
