@@ -69,7 +69,8 @@ double dfa::target::kernelOverheadSeconds(const Target &t, bool layerPipeline,
 ///    transposed (Target::readsMnMajor: a Hopper's tf32 or fp8) goes
 ///    through the SM's registers to be transposed, off the asynchronous
 ///    copy pipeline: each k-step waits one L2 round trip for it;
-///  - a split of K writes and reads back fp32 partial tiles through the L2;
+///  - a split of K writes fp32 partial tiles that the tile's last CTA
+///    reads back through its SM's share of the L2 (the serial fixup);
 ///  - never faster than the compulsory traffic of the outer memory.
 /// Returns nullopt when no tile fits (the caller falls back to the peak).
 static std::optional<KernelTime> tiledGemm(const Target &t, const Work &w) {
@@ -88,6 +89,7 @@ static std::optional<KernelTime> tiledGemm(const Target &t, const Work &w) {
   double eb = std::max(1.0, w.elementBytes),
          ob = w.outputElementBytes > 0 ? w.outputElementBytes : eb;
   double latency = outer.latencyNs.value * 1e-9;
+  double l2Latency = (l2 ? l2->latencyNs.value : outer.latencyNs.value) * 1e-9;
   // The width the matrix unit reads from shared memory: TF32's 32 bits,
   // the bf16 emulations of f32 16, a 16- or 8-bit operand its own. IEEE
   // f32 (CUDA cores) and f64 (mma.sync from registers) read no operand
@@ -98,7 +100,7 @@ static std::optional<KernelTime> tiledGemm(const Target &t, const Work &w) {
                                           : 0;
   double transposeWait =
       w.mnMajorOperand && mathBits > 0 && !t.readsMnMajor(int64_t(mathBits))
-          ? (l2 ? l2->latencyNs.value : outer.latencyNs.value) * 1e-9
+          ? l2Latency
           : 0;
   double kt = std::max(1.0, std::floor(double(tiles.kBytes) / eb));
   double b = double(std::max<int64_t>(1, w.batch)), M = double(w.m),
@@ -147,16 +149,23 @@ static std::optional<KernelTime> tiledGemm(const Target &t, const Work &w) {
       double computeOnly = fullWaves * full.mma + tail.mma;
       double outerBytes = fullWaves * full.bytes + tail.bytes;
       double outBytes = b * M * N * ob;
-      double partials = split > 1 ? 2 * (split - 1) * b * M * N * 4 : 0;
+      // A split tile's last CTA to finish reduces it (CUTLASS's serial
+      // split-K and stream-K fixup, cuBLAS's in-place scheme): the other
+      // slices' fp32 partial tiles are written and then read back through
+      // the L2 by that one SM, at its share of the L2's bandwidth, after
+      // an L2 round trip to see that they are there. Paid once a wave.
+      double fixup =
+          split > 1 ? split * tm * tn * 4 / (l2Bw / sms) + l2Latency : 0;
       double fill = latency + (tm + tn) * kt * eb * std::min(ctas, sms) / l2Bw;
       // Each wave's epilogue: its tiles leave the SMs together after their
       // main loops, so the wave's output bytes share the outer memory's
       // bandwidth while the tensor cores wait (a CTA holds its SM until
-      // its tile is stored).
-      double epilogue = (fullWaves * sms + rest) * tm * tn * ob / hbmBw;
+      // its tile is stored). Of a split tile only the last CTA stores it.
+      double epilogue = outTiles * tm * tn * ob / hbmBw;
       double memory = (outerBytes + outBytes) / hbmBw;
+      double waves = fullWaves + (rest > 0 ? 1 : 0);
       double total =
-          std::max(main + partials / l2Bw + epilogue, memory) + fill;
+          std::max(main + waves * fixup + epilogue, memory) + fill;
       KernelTime k;
       // The compute roof with quantization, fill and epilogue: what the
       // kernel takes when nothing but its MMAs limits it.
