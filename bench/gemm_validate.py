@@ -117,6 +117,8 @@ def validate(bin_dir, target="gpu-h100", dtypes=("bf16", "f32"), table=TABLE,
                 e = (sim - meas) / meas
                 errs.append(e)
                 ranked.append((abs(e), e, b, m, n, k, meas, sim))
+            if not errs:
+                continue
             ranked.sort(reverse=True)
             s = summary(errs)
             inverted = k_inversions(table, dtype)
@@ -180,9 +182,10 @@ def markdown(results):
             w["b"], w["m"], w["n"], w["k"], w["measured_us"], w["simulated_us"],
             100 * w["error"]) for w in s["worst"][:3])
         one = s.get("one_kernel")
-        inverted = ("%d, %.1f%%, %.1f%%" % (s["k_inversions"], 100 * one["mean"],
-                                            100 * one["max"])
-                    if s.get("k_inversions") and one else "none")
+        inverted = ("none" if not s.get("k_inversions")
+                    else "%d (all)" % s["k_inversions"] if not one
+                    else "%d, %.1f%%, %.1f%%" % (s["k_inversions"], 100 * one["mean"],
+                                                 100 * one["max"]))
         out.append("| %s | %s | %d | %.1f%% | %.1f%% | %.1f%% | %+.1f%% | %s | %s |" % (
             gpu, dtype, s["count"], 100 * s["mean"], 100 * s["median"], 100 * s["max"],
             100 * s["mean_signed"], inverted, worst))
@@ -211,7 +214,9 @@ def main():
               "(signed mean %+.1f%%)" % (dtype, args.target, s["count"], 100 * s["mean"],
                                           100 * s["median"], 100 * s["max"],
                                           100 * s["mean_signed"]))
-        if s["k_inversions"] and s["one_kernel"]:
+        if s["k_inversions"] and not s["one_kernel"]:
+            print("  every row is in a pair whose time falls as K grows")
+        elif s["k_inversions"]:
             o = s["one_kernel"]
             print("  without the %d rows whose time falls as K grows: mean %.1f%%, median %.1f%%, max %.1f%%"
                   % (s["k_inversions"], 100 * o["mean"], 100 * o["median"], 100 * o["max"]))

@@ -782,7 +782,8 @@ def Graph_KernelOp : Graph_Op<"kernel", [IsolatedFromAbove,
     ```
   }];
   // What later passes decide, declared: graph-tile's `tile`, `grid` and
-  // `units` (and, per tiling scheme, `waves` and `smem_bytes` for CTA
+  // `units` (and, per tiling scheme, `waves`, `smem_bytes` and `split_k`
+  // (K split over that many CTAs a tile, when more than one) for CTA
   // tiles, `vmem_bytes` for MXU tiles, `rect` and `pes` for PE rectangles,
   // `mxm_planes` for matrix planes, `split_dim` and `span_bytes` for a
   // split over cores); graph-layout's `layouts`, `pad_bytes`, `pad_flops`.
@@ -794,6 +795,7 @@ def Graph_KernelOp : Graph_Op<"kernel", [IsolatedFromAbove,
                        OptionalAttr<I64Attr>:$units,
                        OptionalAttr<I64Attr>:$waves,
                        OptionalAttr<I64Attr>:$smem_bytes,
+                       OptionalAttr<I64Attr>:$split_k,
                        OptionalAttr<I64Attr>:$vmem_bytes,
                        OptionalAttr<DenseI64ArrayAttr>:$rect,
                        OptionalAttr<I64Attr>:$pes,
@@ -811,7 +813,7 @@ def Graph_KernelOp : Graph_Op<"kernel", [IsolatedFromAbove,
                    "::llvm::StringRef":$kind, "::mlir::ValueRange":$inputs), [{
       build($_builder, $_state, outputs, name, kind, inputs, nullptr, nullptr,
             nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr,
-            nullptr, nullptr, nullptr, nullptr, nullptr);
+            nullptr, nullptr, nullptr, nullptr, nullptr, nullptr);
     }]>];
   let assemblyFormat = [{
     $sym_name `kind` $kind `(` $inputs `)` attr-dict-with-keyword `:` functional-type($inputs, $outputs) $body

@@ -63,17 +63,22 @@ double dfa::target::kernelOverheadSeconds(const Target &t, bool layerPipeline,
 ///    round trip over the stages in flight;
 ///  - tile and wave quantization: whole tiles, whole waves of SMs;
 ///  - the pipeline fill (the outer memory's latency and the first stage's
-///    loads) and the last wave's epilogue (its tiles stored), paid once;
-///    earlier epilogues overlap the next wave's main loop;
+///    loads), paid once, and each wave's epilogue (its tiles stored while
+///    their SMs wait);
 ///  - an operand stored MN-major at a width the matrix unit cannot read
 ///    transposed (Target::readsMnMajor: a Hopper's tf32 or fp8) goes
 ///    through the SM's registers to be transposed, off the asynchronous
 ///    copy pipeline: each k-step waits one L2 round trip for it;
-///  - a split of K writes fp32 partial tiles that the tile's last CTA
-///    reads back through its SM's share of the L2 (the serial fixup);
+///  - a split of K: the slices write their fp32 partial tiles, and the
+///    tile's last CTA reads the others back through its SM's share of the
+///    L2 (a fixup, as stream-K's and cuBLAS's in-place reduction do);
 ///  - never faster than the compulsory traffic of the outer memory.
 /// Returns nullopt when no tile fits (the caller falls back to the peak).
-static std::optional<KernelTime> tiledGemm(const Target &t, const Work &w) {
+std::optional<GemmTiling> dfa::target::gemmTiling(const Target &t,
+                                                  const Work &w) {
+  if (!w.matrix || w.kvLen > 0 || w.m <= 0 || w.n <= 0 || w.k <= 0 ||
+      t.caps.matrixModel != MatrixModel::Tiled || !t.ctaTiles)
+    return std::nullopt;
   const CtaTiles &tiles = *t.ctaTiles;
   const MemoryLevel *l2 = t.cacheLevel();
   const MemoryLevel &outer = t.outerLevel();
@@ -105,7 +110,7 @@ static std::optional<KernelTime> tiledGemm(const Target &t, const Work &w) {
   double kt = std::max(1.0, std::floor(double(tiles.kBytes) / eb));
   double b = double(std::max<int64_t>(1, w.batch)), M = double(w.m),
          N = double(w.n), K = double(w.k);
-  std::optional<KernelTime> best;
+  std::optional<GemmTiling> best;
   for (auto [tmI, tnI] : tiles.shapes) {
     double tm = double(tmI), tn = double(tnI);
     double stageBytes = (tm + tn) * kt * eb;
@@ -149,11 +154,12 @@ static std::optional<KernelTime> tiledGemm(const Target &t, const Work &w) {
       double computeOnly = fullWaves * full.mma + tail.mma;
       double outerBytes = fullWaves * full.bytes + tail.bytes;
       double outBytes = b * M * N * ob;
-      // A split tile's last CTA to finish reduces it (CUTLASS's serial
-      // split-K and stream-K fixup, cuBLAS's in-place scheme): the other
-      // slices' fp32 partial tiles are written and then read back through
-      // the L2 by that one SM, at its share of the L2's bandwidth, after
-      // an L2 round trip to see that they are there. Paid once a wave.
+      // A split tile's last CTA to finish reduces it (stream-K's fixup,
+      // cuBLAS's in-place scheme): the slices write their fp32 partial
+      // tiles at once (one tile's time), then that one SM reads the other
+      // split - 1 back, each at its share of the L2's bandwidth, after an
+      // L2 round trip to see that they are there. Paid in every wave where
+      // tiles finish: each wave, or each tile when a tile spans waves.
       double fixup =
           split > 1 ? split * tm * tn * 4 / (l2Bw / sms) + l2Latency : 0;
       double fill = latency + (tm + tn) * kt * eb * std::min(ctas, sms) / l2Bw;
@@ -164,15 +170,17 @@ static std::optional<KernelTime> tiledGemm(const Target &t, const Work &w) {
       double epilogue = outTiles * tm * tn * ob / hbmBw;
       double memory = (outerBytes + outBytes) / hbmBw;
       double waves = fullWaves + (rest > 0 ? 1 : 0);
+      double fixups = split > sms ? outTiles : waves;
       double total =
-          std::max(main + waves * fixup + epilogue, memory) + fill;
+          std::max(main + fixups * fixup + epilogue, memory) + fill;
       KernelTime k;
       // The compute roof with quantization, fill and epilogue: what the
       // kernel takes when nothing but its MMAs limits it.
       k.compute = computeOnly + fill + epilogue;
       k.memory = total > k.compute * (1 + 1e-9) ? total : memory;
-      if (!best || k.seconds() < best->seconds())
-        best = k;
+      if (!best || k.seconds() < best->time.seconds())
+        best = GemmTiling{int64_t(tm), int64_t(tn), int64_t(kt), int64_t(stages),
+                          int64_t(split), int64_t(ctas), k};
     }
   }
   return best;
@@ -295,15 +303,18 @@ static std::optional<KernelTime> tiledAttention(const Target &t, const Work &w) 
 KernelTime dfa::target::kernelTime(const Target &t, const Work &w) {
   KernelTime time;
   time.memory = w.bandwidth > 0 ? w.bytes / w.bandwidth : 0;
-  if (w.matrix && w.m > 0 && w.n > 0 && w.k > 0 &&
+  std::optional<KernelTime> g;
+  if (w.kvLen > 0 && w.matrix && w.m > 0 && w.n > 0 && w.k > 0 &&
       t.caps.matrixModel == MatrixModel::Tiled && t.ctaTiles)
-    if (std::optional<KernelTime> g =
-            w.kvLen > 0 ? tiledAttention(t, w) : tiledGemm(t, w)) {
-      // Never faster than the kernel's compulsory traffic: its fused
-      // operands (a bias, a residual) and per-batch panels count too.
-      g->memory = std::max(g->memory, time.memory);
-      return *g;
-    }
+    g = tiledAttention(t, w);
+  else if (std::optional<GemmTiling> tiling = gemmTiling(t, w))
+    g = tiling->time;
+  if (g) {
+    // Never faster than the kernel's compulsory traffic: its fused
+    // operands (a bias, a residual) and per-batch panels count too.
+    g->memory = std::max(g->memory, time.memory);
+    return *g;
+  }
   double share = unitShare(t, w.units);
   // Systolic arrays: weight-stationary folds (SCALE-Sim's closed form).
   // The array is K rows by N columns (`compute.matrix_unit` k and n);

@@ -6,9 +6,12 @@
 //
 // Per kernel, by the description's tiling scheme (`compiler.tiling`,
 // design §6):
-//   cta            (GPU) CTA tiles (cta_tile, shrunk until two pipeline
-//                  stages fit the shared memory of a block), a grid and its
-//                  waves over the SMs
+//   cta            (GPU) a GEMM's CTA tile, stages and split of K as the
+//                  tiled model times them (target::gemmTiling, from
+//                  compute.cta_tiles; without them layout.cta_tile shrunk
+//                  until two stages fit a block's shared memory), flash
+//                  attention's query tile (target::attentionTile), a grid
+//                  and its waves over the SMs
 //   mxu            (TPU) tiles in multiples of the (8,128) layout tile and
 //                  the 128x128 MXU, double-buffered in VMEM
 //   pe-rectangles  (WSE) a rectangle of PEs sized to the kernel's share of
@@ -130,7 +133,17 @@ struct Tiler {
                     int64_t eb) {
     int64_t smemMax = int64_t(t.limit("smem_bytes_per_block_max").value_or(49152));
     int64_t grid;
-    if (mm) {
+    std::optional<target::GemmTiling> g =
+        mm ? target::gemmTiling(t, kernelWork(k, k.getBlock())) : std::nullopt;
+    if (g) {
+      // The tile, stages and split of K the tiled model times
+      // (target::gemmTiling): every stage that fits shared memory.
+      setArray(k, "tile", {g->rows, g->cols, g->depth});
+      set(k, "smem_bytes", g->stages * (g->rows + g->cols) * g->depth * eb);
+      if (g->split > 1)
+        set(k, "split_k", g->split);
+      grid = g->ctas;
+    } else if (mm) {
       SmallVector<int64_t> cta = {128, 128, 64};
       if (const llvm::json::Array *a = t.layout.getArray("cta_tile"))
         for (size_t i = 0; i < a->size() && i < 3; ++i)
@@ -379,8 +392,13 @@ struct GraphTilePass : dfa::impl::GraphTilePassBase<GraphTilePass>, TargetedPass
         InFlightDiagnostic d = k->emitRemark();
         d << "kernel '" << k.getSymName() << "': tile [";
         llvm::interleaveComma(tl, d);
-        d << "], " << grid << " tiles on " << used << " " << t->unitName
-          << (used == 1 ? "" : "s");
+        d << "], ";
+        if (std::optional<int64_t> split = k.getSplitK())
+          d << grid / *split << " tiles, K split " << *split << " ways: "
+            << grid << " CTAs";
+        else
+          d << grid << " tiles";
+        d << " on " << used << " " << t->unitName << (used == 1 ? "" : "s");
       }
     });
     if (failedAny) {

@@ -147,3 +147,27 @@ module attributes {graph.fusions_refused = [], graph.target = "test-wse-small"} 
 
 // REMARK: remark: {{.*}}kernel 'gemm': tile [128, 128, 64], 32 tiles on 32 SMs
 // REMARK: remark: weights of 262144 B exceed half the on-wafer SRAM (262144 B): weight streaming
+
+// -----
+
+// On a description with `compute.cta_tiles` (the tiled model), the GEMM's
+// tile, stages and split of K are the ones the model times
+// (target::gemmTiling): a 256x256 output over K = 4096 takes 64x128 tiles,
+// K split 4 ways (8 tiles x 4 = 32 CTAs), nine stages of (64 + 128) x 64
+// bf16 elements in shared memory.
+module attributes {graph.fusions_refused = [], graph.target = "gpu-h100"} {
+  func.func @main(%arg0: tensor<256x4096xbf16> {graph.name = "a"}, %arg1: tensor<4096x256xbf16> {graph.name = "b"}) -> tensor<256x256xbf16> {
+    %0 = graph.kernel "longk" kind "matmul"(%arg0, %arg1) : (tensor<256x4096xbf16>, tensor<4096x256xbf16>) -> tensor<256x256xbf16> {
+    ^bb0(%arg2: tensor<256x4096xbf16>, %arg3: tensor<4096x256xbf16>):
+      %1 = graph.matmul %arg2, %arg3 : (tensor<256x4096xbf16>, tensor<4096x256xbf16>) -> tensor<256x256xbf16>
+      graph.yield %1 : tensor<256x256xbf16>
+    }
+    return %0 : tensor<256x256xbf16>
+  }
+}
+
+// CHECK-LABEL: module attributes {{.*}}graph.target = "gpu-h100"
+// CHECK: graph.kernel "longk" kind "matmul"
+// CHECK-SAME: grid = 32 : i64, smem_bytes = 221184 : i64, split_k = 4 : i64, tile = array<i64: 64, 128, 64>, units = 32 : i64, waves = 1 : i64
+
+// REMARK: remark: {{.*}}kernel 'longk': tile [64, 128, 64], 8 tiles, K split 4 ways: 32 CTAs on 32 SMs

@@ -145,6 +145,20 @@ struct KernelTime {
   double seconds() const { return std::max(compute, memory); }
 };
 
+/// How the tiled GPU model (`compute.matrix_model` tiled, `compute.cta_tiles`)
+/// runs a GEMM: output tiles of `rows` x `cols` walking K `depth` elements
+/// a stage with `stages` stages in shared memory, K split `split` ways (the
+/// split tile's last CTA reduces it), `ctas` CTAs in all; and the time that
+/// choice takes, the fastest of every candidate tile and split. graph-tile
+/// annotates it and kernelTime times by it.
+struct GemmTiling {
+  int64_t rows = 0, cols = 0, depth = 0, stages = 0, split = 1, ctas = 0;
+  KernelTime time;
+};
+/// nullopt where the target has no tiled model, `w` is not a GEMM (matrix
+/// work with a known shape, not attention), or no candidate tile fits.
+std::optional<GemmTiling> gemmTiling(const Target &t, const Work &w);
+
 /// The compute and memory times of a kernel. Matrix work with a known
 /// GEMM shape on a systolic target (arrays of R x C = `compute.matrix_unit`
 /// k x n, `limits.mxu_count` of them per chip) takes ceil(K/R) * ceil(N/C)

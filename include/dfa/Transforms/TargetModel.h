@@ -17,6 +17,7 @@
 #include "dfa/Support/MathExtras.h"
 #include "dfa/Support/SourceName.h"
 #include "dfa/Transforms/PassTarget.h"
+#include "dfa/Target/Cost.h"
 #include "dfa/Target/Layout.h"
 #include "dfa/Target/Target.h"
 
@@ -171,6 +172,15 @@ struct AttentionShape {
   bool causal = false;
 };
 std::optional<AttentionShape> attentionShape(mlir::Operation *op);
+
+/// What the cost model reads of a kernel's arithmetic (target::Work), from
+/// its body (`body`: the kernel's block, or a chunk's copy of it) and the
+/// kernel's own products: whether it runs on the matrix units, its
+/// arithmetic and result types, its GEMM or attention shape, whether a
+/// product reads a run-time operand MN-major, and the precision of its f32
+/// products (--fp32-matmul). FLOPs, bytes, units and bandwidth are the
+/// caller's: graph-tile's tiling and the lowering's timing read the same.
+target::Work kernelWork(graph::KernelOp k, mlir::Block &body);
 
 } // namespace dfa
 

@@ -833,65 +833,14 @@ target::Work Lowering::workOf(KernelOp k, const KernelPlan &p, Block &body,
                               double bytes, const target::MemoryLevel &src,
                               double fraction) {
   // FLOPs (with padding) against the units used, bytes against the memory
-  // the operands come from.
-  target::Work w;
+  // the operands come from; the arithmetic and its shape as graph-tile read
+  // them.
+  target::Work w = kernelWork(k, body);
   w.flops = fraction * double(cast<CostOpInterface>(k.getOperation()).getFlops() +
                               int64_t(k.getPadFlops().value_or(0)));
   w.bytes = bytes;
-  w.matrix = isMatrixKind(k.getKindEnum());
-  if (!k.getOutputs().empty()) {
-    // The arithmetic's type (a product's operands'), and the result's.
-    Type out =
-        cast<RankedTensorType>(k.getOutputs()[0].getType()).getElementType();
-    Type et = graph::arithmeticType(body, out);
-    std::string s;
-    llvm::raw_string_ostream os(s);
-    et.print(os);
-    w.dtype = s;
-    w.elementBytes = double(elementBytes(et));
-    w.outputElementBytes = double(elementBytes(out));
-  }
   w.units = p.unitEnd - p.unitBegin;
   w.bandwidth = target::bandwidthOf(src, p.unitEnd - p.unitBegin);
-  // The GEMM the body performs (on this chunk's slice, for a chunk).
-  if (w.matrix)
-    for (Operation &op : body)
-      if (std::optional<MatmulShape> g = gemmShape(&op)) {
-        w.batch = g->batch;
-        w.m = g->m;
-        w.n = g->n;
-        w.k = g->k;
-        break;
-      }
-  // Flash attention: its shape, for the tiled model.
-  if (w.matrix)
-    for (Operation &op : body)
-      if (std::optional<AttentionShape> a = attentionShape(&op)) {
-        w.batch = a->heads;
-        w.m = a->queries;
-        w.k = a->headDim;
-        w.n = a->valueDim;
-        w.kvLen = a->keys;
-        w.kvGroup = a->kvGroup;
-        w.causal = a->causal;
-        break;
-      }
-  // An operand stored MN-major, in the kernel's own products (the body
-  // may be a chunk's copy, whose operands are buffers).
-  if (w.matrix)
-    for (Operation &op : k.getBlock())
-      if (isa<MatMulOp, GemmOp>(op)) {
-        w.mnMajorOperand = readsRuntimeMnMajor(&op);
-        break;
-      }
-  // f32 operands on TF32 or bf16 tensor cores (--fp32-matmul); a product
-  // of dequantized int8 or float8 operands multiplies in the narrow type.
-  if (w.matrix && w.dtype == "f32")
-    for (Operation &op : body)
-      if (Fp32Matmul mode = fp32MatmulOf(&op); mode != Fp32Matmul::IEEE) {
-        w.mathType = graph::name(mode).str();
-        break;
-      }
   return w;
 }
 

@@ -239,25 +239,31 @@ TEST_CASE("the tiled GEMM model splits K when the output has few tiles",
 TEST_CASE("a split tile's last CTA reduces the partial tiles itself",
           "[target][cost][gpu]") {
   // One 128x128 tile, K = 8192 (128 k-steps of 2.1 us), on 8 SMs whose L2
-  // gives each SM 0.1 TB/s: split 8 ways (16 steps a CTA), the last CTA of
-  // the tile writes its own and reads the other seven fp32 partial tiles,
-  // 8 x 64 KiB through its share of the L2 (5.2 us), after one L2 round
-  // trip; 16 ways would take two waves of 8 CTAs, each paying that.
-  Target t = gpu(8, 8e11, 1e15);
+  // gives each SM 0.1 TB/s: split 8 ways (16 steps a CTA), the slices
+  // write their fp32 partial tiles and the tile's last CTA reads the other
+  // seven back, 8 x 64 KiB through its share of the L2 (5.2 us), after one
+  // L2 round trip. The HBM is slow enough (1 TB/s) that the epilogue
+  // pins one stored tile, not eight.
+  Target t = gpu(8, 8e11, 1e12);
   double step = 2.0 * 128 * 128 * 64 / 1e12;
   double fixup = 8 * 128 * 128 * 4 / 1e11 + 200e-9;
   double fill = 500e-9 + 8 * 256 * 64 * 2 / 8e11;
-  double epilogue = 128 * 128 * 2 / 1e15;
+  double epilogue = 128 * 128 * 2 / 1e12;
   CHECK(kernelTime(t, gemm(128, 128, 8192)).seconds() ==
-        Approx(16 * step + fixup + epilogue + fill).epsilon(1e-6));
-  // Where the reduction outweighs the steps it saves, K stays whole: at
-  // 1 GB/s of L2 per SM one partial tile alone takes 65 us.
-  Target slowL2 = gpu(8, 8e9, 1e15);
-  KernelTime whole = kernelTime(slowL2, gemm(128, 128, 8192));
-  double wholeFill = 500e-9 + 256 * 64 * 2 / 8e9;
-  CHECK(whole.seconds() ==
-        Approx(128 * std::max(step, 256 * 64 * 2 / 8e9) + epilogue + wholeFill)
-            .epsilon(1e-6));
+        Approx(16 * step + fixup + epilogue + fill).epsilon(1e-9));
+  // K = 512 is 8 steps: split in two it saves 4 steps (8.4 us). With 0.1
+  // TB/s of L2 per SM the fixup costs 2 x 0.66 + 0.2 us, and K splits;
+  // with 10 GB/s it would cost 13.3 us, and K stays whole (the whole L2's
+  // bandwidth, 80 GB/s, moves both partial tiles in 1.6 us: charged
+  // against it, the split would still win).
+  double split2 = 4 * step + 2 * 128 * 128 * 4 / 1e11 + 200e-9 + 500e-9 +
+                  2 * 256 * 64 * 2 / 8e11 + epilogue;
+  CHECK(kernelTime(t, gemm(128, 128, 512)).seconds() ==
+        Approx(split2).epsilon(1e-9));
+  Target slowL2 = gpu(8, 8e10, 1e12);
+  double whole = 8 * step + 500e-9 + 256 * 64 * 2 / 8e10 + epilogue;
+  CHECK(kernelTime(slowL2, gemm(128, 128, 512)).seconds() ==
+        Approx(whole).epsilon(1e-9));
 }
 
 TEST_CASE("the tiled GEMM model is bound by the L2 when panels outrun it",
