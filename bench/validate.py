@@ -159,18 +159,32 @@ def gpu_rows(bin_dir, work):
     return rows
 
 
-def attention_model(path, b, h, s, d, dtype="f16"):
+def attention_model(path, b, h, s, d, dtype="f16", causal=False):
     """softmax(q k^T / sqrt(d)) v over [b, h, s, d] inputs, as exporters
-    write it (graph-raise makes it one flash-attention kernel)."""
+    write it (graph-raise makes it one flash-attention kernel); `causal`
+    adds the mask torch.onnx cuts for SDPA's is_causal, where(equal(
+    trilu(ones), 0), -inf, 0), which graph-raise reads as causal."""
     t = {"f16": TensorProto.FLOAT16, "bf16": TensorProto.BFLOAT16}[dtype]
     io = lambda n: helper.make_tensor_value_info(n, t, [b, h, s, d])
-    scale = helper.make_tensor("scale", t, [], [1.0 / d ** 0.5])
+    inits = [helper.make_tensor("scale", t, [], [1.0 / d ** 0.5])]
     nodes = [helper.make_node("Transpose", ["k"], ["kt"], perm=[0, 1, 3, 2]),
              helper.make_node("MatMul", ["q", "kt"], ["s0"]),
-             helper.make_node("Mul", ["s0", "scale"], ["s1"]),
-             helper.make_node("Softmax", ["s1"], ["p"], axis=-1),
-             helper.make_node("MatMul", ["p", "v"], ["y"])]
-    g = helper.make_graph(nodes, "attention", [io("q"), io("k"), io("v")], [io("y")], [scale])
+             helper.make_node("Mul", ["s0", "scale"], ["s1"])]
+    scores = "s1"
+    if causal:
+        inits += [helper.make_tensor("square", TensorProto.INT64, [2], [s, s]),
+                  helper.make_tensor("zero", t, [], [0.0]),
+                  helper.make_tensor("ninf", t, [], [float("-inf")])]
+        nodes += [helper.make_node("ConstantOfShape", ["square"], ["ones"],
+                                   value=helper.make_tensor("one", t, [1], [1.0])),
+                  helper.make_node("Trilu", ["ones"], ["tril"], upper=0),
+                  helper.make_node("Equal", ["tril", "zero"], ["above"]),
+                  helper.make_node("Where", ["above", "ninf", "zero"], ["mask"]),
+                  helper.make_node("Add", ["s1", "mask"], ["s2"])]
+        scores = "s2"
+    nodes += [helper.make_node("Softmax", [scores], ["p"], axis=-1),
+              helper.make_node("MatMul", ["p", "v"], ["y"])]
+    g = helper.make_graph(nodes, "attention", [io("q"), io("k"), io("v")], [io("y")], inits)
     m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)])
     m.ir_version = 8
     onnx.save(m, path)
@@ -192,6 +206,22 @@ def attention_rows(bin_dir, work):
                      "head dim %d (TFLOP/s)" % (b, h, s, d), tflops, float(r["flash_v3_tflops"]),
                      "FlashAttention-3 measured, pytorch/benchmark ff65cb67 (the paper's own "
                      "figure: %s; bench/data/fa3_h100_attention.csv)" % r["paper_fa3_tflops"]))
+    # The paper's other FP16 panels: causal (its FLOPs halved, as the paper
+    # counts them) and head dim 256.
+    with open(os.path.join(HERE, "data", "fa3_paper_h100_attention.csv")) as f:
+        table = list(csv.DictReader(l for l in f if not l.startswith("#")))
+    for r in table:
+        b, h, s, d = (int(r[k]) for k in ("batch", "heads", "seq", "head_dim"))
+        causal = r["causal"] == "1"
+        path = os.path.join(work, "attention_%d_%d_%d.onnx" % (d, s, causal))
+        attention_model(path, b, h, s, d, causal=causal)
+        t = simulate(bin_dir, path, "gpu-h100")
+        tflops = 4 * b * h * s * s * d / (2 if causal else 1) / t["seconds"] / 1e12
+        rows.append(("H100 SXM flash attention forward, 16-bit, %s, %d x %d heads x %d tokens, "
+                     "head dim %d (TFLOP/s)" % ("causal" if causal else "non-causal", b, h, s, d),
+                     tflops, float(r["fa3_paper_tflops"]),
+                     "FlashAttention-3 paper, figure of FP16 forward speed "
+                     "(bench/data/fa3_paper_h100_attention.csv)"))
     return rows
 
 

@@ -159,14 +159,89 @@ std::optional<AttentionMatch> matchAttention(MatMulOp output) {
   return m;
 }
 
-/// Whether `mask` is a constant causal mask over the scores' L x S (see
-/// graph::isCausalMask). Attention then says `causal`.
+/// The one value of a splat constant, or of an expand or cast of one.
+std::optional<double> splatValue(Value v) {
+  while (Operation *op = v.getDefiningOp()) {
+    if (isa<ExpandOp, CastOp>(op)) {
+      v = op->getOperand(0);
+      continue;
+    }
+    auto c = dyn_cast<ConstantOp>(op);
+    auto dense = c ? dyn_cast<DenseElementsAttr>(c.getValue()) : nullptr;
+    if (!dense || !dense.isSplat())
+      return std::nullopt;
+    Type elt = dense.getElementType();
+    if (isa<FloatType>(elt))
+      return dense.getSplatValue<APFloat>().convertToDouble();
+    if (elt.isInteger(1))
+      return dense.getSplatValue<bool>() ? 1.0 : 0.0;
+    if (isa<IntegerType>(elt))
+      return double(dense.getSplatValue<APInt>().getSExtValue());
+    return std::nullopt;
+  }
+  return std::nullopt;
+}
+
+/// Whether `v` is nonzero exactly on and below the diagonal: the lower
+/// triangle (Trilu, k = 0) of a nonzero fill, as torch.onnx cuts SDPA's
+/// is_causal mask from ones (both its exporters), or a cast of one.
+bool isLowerTriangle(Value v) {
+  while (auto cast = v.getDefiningOp<CastOp>())
+    v = cast.getInput();
+  auto t = v.getDefiningOp<TriluOp>();
+  if (!t || t.getUpper() || t.getK() != 0)
+    return false;
+  std::optional<double> fill = splatValue(t.getInput());
+  return fill && *fill != 0.0;
+}
+
+/// Whether `v` is true exactly above the diagonal: equal(lower triangle, 0).
+bool isAboveDiagonal(Value v) {
+  auto eq = v.getDefiningOp<EqualOp>();
+  if (!eq)
+    return false;
+  for (auto [t, z] : {std::pair{eq.getLhs(), eq.getRhs()},
+                      std::pair{eq.getRhs(), eq.getLhs()}})
+    if (isLowerTriangle(t) && splatValue(z) == std::optional<double>(0.0))
+      return true;
+  return false;
+}
+
+/// Whether `mask` (L x S trailing) is causal by its structure, the ops that
+/// make it: a keep mask that is a lower triangle (the masked-out set,
+/// `negated`, above the diagonal), or an additive mask
+/// where(above diagonal, masked, 0), where(lower triangle, 0, masked) or
+/// the upper triangle (Trilu, k = 1) of a masked fill. Masked: at most
+/// graph::kMaskedScore, -inf included.
+bool isCausalByOps(Value mask, bool negated) {
+  auto masked = [](Value v) {
+    std::optional<double> x = splatValue(v);
+    return x && *x <= kMaskedScore;
+  };
+  auto zero = [](Value v) { return splatValue(v) == std::optional<double>(0.0); };
+  if (isa<IntegerType>(getElementTypeOrSelf(mask.getType())))
+    return negated ? isAboveDiagonal(mask) : isLowerTriangle(mask);
+  if (negated)
+    return false;
+  if (auto w = mask.getDefiningOp<WhereOp>())
+    return (isAboveDiagonal(w.getCond()) && masked(w.getLhs()) && zero(w.getRhs())) ||
+           (isLowerTriangle(w.getCond()) && zero(w.getLhs()) && masked(w.getRhs()));
+  if (auto t = mask.getDefiningOp<TriluOp>())
+    return t.getUpper() && t.getK() == 1 && masked(t.getInput());
+  return false;
+}
+
+/// Whether `mask` is a causal mask over the scores' L x S: a constant one
+/// (see graph::isCausalMask), or one the graph builds (isCausalByOps).
+/// Attention then says `causal`.
 bool isCausal(Value mask, bool negated, int64_t L, int64_t S) {
-  auto c = mask.getDefiningOp<ConstantOp>();
   auto type = cast<RankedTensorType>(mask.getType());
-  return c && L == S && type.getRank() >= 2 && type.getShape().back() == S &&
-         type.getDimSize(type.getRank() - 2) == L &&
-         isCausalMask(cast<ElementsAttr>(c.getValue()), negated);
+  if (L != S || type.getRank() < 2 || type.getShape().back() != S ||
+      type.getDimSize(type.getRank() - 2) != L)
+    return false;
+  if (auto c = mask.getDefiningOp<ConstantOp>())
+    return isCausalMask(cast<ElementsAttr>(c.getValue()), negated);
+  return isCausalByOps(mask, negated);
 }
 
 /// The key [..., S, D] for a kT [..., D, S]: folds a transpose that made kT.
@@ -271,11 +346,25 @@ struct GraphRaisePass : dfa::impl::GraphRaisePassBase<GraphRaisePass>,
         if (Operation *d = operand.getDefiningOp();
             d && isa<ConstantOp, TransposeOp>(d))
           feeders.insert(d);
+    // A causal mask the attention no longer reads (its `causal` says it):
+    // the ops that built it go too.
+    if (causal)
+      if (Operation *d = (m.keep ? m.keep : m.addMask).getDefiningOp())
+        feeders.insert(d);
     for (Operation *op : m.chain)
       op->erase();
-    for (Operation *d : feeders)
-      if (d->use_empty())
-        d->erase();
+    // Unused feeders, and what only they read, innermost last.
+    SmallVector<Operation *> dead(feeders.begin(), feeders.end());
+    while (!dead.empty()) {
+      Operation *d = dead.pop_back_val();
+      if (!d->use_empty() || d->getNumRegions() != 0 ||
+          !isa<GraphDialect>(d->getDialect()))
+        continue;
+      for (Value operand : d->getOperands())
+        if (Operation *p = operand.getDefiningOp(); p && p->hasOneUse())
+          dead.push_back(p);
+      d->erase();
+    }
     ++numRaised;
   }
 };

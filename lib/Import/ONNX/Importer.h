@@ -60,6 +60,15 @@ Status tensorFromProto(const onnx::TensorProto &proto, llvm::StringRef dir,
 /// Returns "" or the problem.
 std::string checkExternalLocation(llvm::StringRef location);
 
+/// The `location`, `offset` and `length` (-1 when not given) keys of a
+/// tensor's external data, as written; checkExternalLocation judges the
+/// location.
+struct ExternalRef {
+  std::string location;
+  int64_t offset = 0, length = -1;
+};
+ExternalRef externalRef(const onnx::TensorProto &proto);
+
 /// The newest opset of the default domain dfa imports: the newest the
 /// project's pinned onnx defines (OnnxSignatures.inc).
 int64_t newestOpset();

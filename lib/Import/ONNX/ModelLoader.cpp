@@ -195,6 +195,20 @@ Status dfa::onnximport::loadModel(llvm::StringRef path, LoadedModel &out,
   return Status::Ok;
 }
 
+dfa::onnximport::ExternalRef
+dfa::onnximport::externalRef(const onnx::TensorProto &proto) {
+  ExternalRef r;
+  for (const auto &kv : proto.external_data()) {
+    if (kv.key() == "location")
+      r.location = kv.value();
+    else if (kv.key() == "offset")
+      r.offset = std::strtoll(kv.value().c_str(), nullptr, 10);
+    else if (kv.key() == "length")
+      r.length = std::strtoll(kv.value().c_str(), nullptr, 10);
+  }
+  return r;
+}
+
 std::string dfa::onnximport::checkExternalLocation(llvm::StringRef location) {
   if (location.empty())
     return "external data has no location";
@@ -370,16 +384,13 @@ Status dfa::onnximport::tensorFromProto(const onnx::TensorProto &proto,
   }
   out = ref::Tensor(*dt, shape);
   if (proto.data_location() == onnx::TensorProto::EXTERNAL) {
-    std::string location;
-    uint64_t offset = 0;
-    for (const auto &kv : proto.external_data()) {
-      if (kv.key() == "location")
-        location = kv.value();
-      else if (kv.key() == "offset")
-        offset = std::strtoull(kv.value().c_str(), nullptr, 10);
-    }
+    auto [location, offset, length] = externalRef(proto);
     if (std::string bad = checkExternalLocation(location); !bad.empty()) {
       error = what + ": " + bad;
+      return Status::InvalidModel;
+    }
+    if (offset < 0) {
+      error = what + ": external data at a negative offset";
       return Status::InvalidModel;
     }
     llvm::SmallString<256> file(dir);

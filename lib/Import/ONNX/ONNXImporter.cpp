@@ -706,35 +706,82 @@ void Importer::crossCheck(const onnx::NodeProto &node, Location loc) {
 /// and first two rows look like a causal mask's: kept elements (on and below
 /// the diagonal) all zero bits or all not (0 added, or a bool's keep), and
 /// masked ones (above) the other.
-static bool mayBeCausalMask(const onnx::TensorProto &init,
-                            RankedTensorType type) {
+/// Reads the bytes of one element of an initializer, `width` bytes at
+/// `byteOffset` of its data, packed little-endian; nullopt where it cannot.
+using ElementProbe =
+    llvm::function_ref<std::optional<uint64_t>(size_t byteOffset, size_t width)>;
+
+/// The element sizes these probes look at: a square trailing L x L of
+/// floats or bools of at most 64 MiB (what a mask or a constant fill is);
+/// 0 for anything else.
+static size_t probedWidth(RankedTensorType type) {
   int64_t r = type.getRank();
   Type elt = type.getElementType();
   if (r < 2 || type.getDimSize(r - 1) != type.getDimSize(r - 2) ||
-      type.getDimSize(r - 1) < 2 || !(isa<FloatType>(elt) || elt.isInteger(1)) ||
+      type.getDimSize(r - 1) < 2 ||
+      !(isa<Float16Type, BFloat16Type, Float32Type, Float64Type>(elt) ||
+        elt.isInteger(1)) ||
       graph::tensorBytes(type) > (int64_t(64) << 20))
+    return 0;
+  return size_t(graph::elementBits(elt) + 7) / 8;
+}
+
+/// Whether a tensor of `type` may be a causal attention mask, from a few of
+/// its elements: zero exactly where a causal mask is (kept or masked) at
+/// the corners and next to the diagonal. Cheap, so that every square
+/// weight can be asked before any is read.
+static bool mayBeCausalMask(RankedTensorType type, ElementProbe probe) {
+  size_t width = probedWidth(type);
+  if (!width)
     return false;
-  size_t width = size_t(graph::elementBits(elt) + 7) / 8;
-  const std::string &raw = init.raw_data();
-  int64_t L = type.getDimSize(r - 1);
-  if (raw.size() < size_t(L * L) * width)
-    return false;
-  auto zero = [&](int64_t i, int64_t j) {
-    size_t at = size_t(i * L + j) * width;
-    for (size_t b = 0; b < width; ++b)
-      if (raw[at + b] != 0)
-        return false;
-    return true;
+  int64_t L = type.getDimSize(type.getRank() - 1);
+  auto zero = [&](int64_t i, int64_t j) -> std::optional<bool> {
+    std::optional<uint64_t> v = probe(size_t(i * L + j) * width, width);
+    return v ? std::optional<bool>(*v == 0) : std::nullopt;
   };
-  bool kept = zero(0, 0);
+  std::optional<bool> kept = zero(0, 0);
+  if (!kept)
+    return false;
   for (auto [i, j] : {std::pair<int64_t, int64_t>{0, 1}, {0, L - 1}})
-    if (zero(i, j) == kept)
+    if (zero(i, j) != std::optional<bool>(!*kept))
       return false;
   for (auto [i, j] : {std::pair<int64_t, int64_t>{1, 0}, {1, 1}, {L - 1, 0},
                       {L - 1, L - 1}})
     if (zero(i, j) != kept)
       return false;
   return true;
+}
+
+/// Whether a tensor of `type` may hold one value everywhere (the ones a
+/// causal mask is cut from by Trilu, as torch.onnx exports SDPA's
+/// is_causal), from its corners and first off-diagonal elements.
+static bool mayBeSplat(RankedTensorType type, ElementProbe probe) {
+  size_t width = probedWidth(type);
+  if (!width)
+    return false;
+  int64_t L = type.getDimSize(type.getRank() - 1);
+  std::optional<uint64_t> first = probe(0, width);
+  if (!first)
+    return false;
+  for (auto [i, j] : {std::pair<int64_t, int64_t>{0, 1}, {1, 0}, {0, L - 1},
+                      {L - 1, 0}, {L - 1, L - 1}})
+    if (probe(size_t(i * L + j) * width, width) != first)
+      return false;
+  return true;
+}
+
+/// The file and byte offset of an initializer's external data, when its
+/// location is a safe relative path to an existing file; nullopt otherwise
+/// (the caller reports why where it needs the bytes).
+static std::optional<std::pair<std::string, int64_t>>
+externalData(const onnx::TensorProto &init, llvm::StringRef dir) {
+  auto [location, offset, length] = externalRef(init);
+  llvm::SmallString<256> file(dir);
+  llvm::sys::path::append(file, location);
+  if (location.empty() || offset < 0 || !checkExternalLocation(location).empty() ||
+      !llvm::sys::fs::is_regular_file(file))
+    return std::nullopt;
+  return std::pair{std::string(file), offset};
 }
 
 Value Importer::importInitializer(const onnx::TensorProto &init) {
@@ -764,7 +811,71 @@ Value Importer::importInitializer(const onnx::TensorProto &init) {
   // without --no-weights: passes read its structure (attention's `causal`,
   // which key rows a streamed attention waits for), and its bytes are in the
   // parsed model already.
-  if (inModelFile && mayBeCausalMask(init, type)) {
+  // The same for one in an external-data file (torch.onnx.export's dynamo
+  // path folds SDPA's is_causal mask into such an initializer): a few
+  // elements are read first, so that no square weight is read whole.
+  bool causalCandidate = false, splatCandidate = false;
+  auto probeWith = [&](ElementProbe probe) {
+    causalCandidate = mayBeCausalMask(type, probe);
+    splatCandidate = !causalCandidate && mayBeSplat(type, probe);
+  };
+  if (inModelFile) {
+    const std::string &raw = init.raw_data();
+    probeWith([&](size_t at, size_t width) -> std::optional<uint64_t> {
+      if (at + width > raw.size())
+        return std::nullopt;
+      uint64_t v = 0;
+      std::memcpy(&v, raw.data() + at, width);
+      return v;
+    });
+  } else if (external) {
+    if (auto where = externalData(init, m.dir)) {
+      int fd = -1;
+      if (!llvm::sys::fs::openFileForRead(where->first, fd)) {
+        llvm::sys::fs::file_t f = llvm::sys::fs::convertFDToNativeFile(fd);
+        probeWith([&](size_t at, size_t width) -> std::optional<uint64_t> {
+          uint64_t v = 0;
+          llvm::Expected<size_t> n = llvm::sys::fs::readNativeFileSlice(
+              f, llvm::MutableArrayRef<char>(reinterpret_cast<char *>(&v), width),
+              uint64_t(where->second) + at);
+          if (!n) {
+            llvm::consumeError(n.takeError());
+            return std::nullopt;
+          }
+          return *n == width ? std::optional<uint64_t>(v) : std::nullopt;
+        });
+        llvm::sys::fs::closeFile(f);
+      }
+    }
+  }
+  // One value everywhere becomes a splat constant, whatever its size: the
+  // ones torch.onnx cuts a causal mask from (Trilu, Equal, Where), so that
+  // graph-raise sees the mask's structure.
+  if (splatCandidate) {
+    ref::Tensor t;
+    std::string err;
+    if (tensorFromProto(init, m.dir, t, err) == Status::Ok) {
+      ElementsAttr values = ref::tensorToAttr(t, &ctx);
+      if (auto dense = dyn_cast<DenseElementsAttr>(values)) {
+        bool same = dense.isSplat();
+        if (!same && elt.isInteger(1)) {
+          auto all = dense.getValues<bool>();
+          same = llvm::all_equal(all);
+        } else if (!same) {
+          ArrayRef<char> raw = dense.getRawData();
+          size_t width = probedWidth(type);
+          same = width && raw.size() % width == 0;
+          for (size_t at = width; same && at < raw.size(); at += width)
+            same = std::memcmp(raw.data(), raw.data() + at, width) == 0;
+        }
+        if (same)
+          return b.create<graph::ConstantOp>(
+              loc, DenseElementsAttr::get(cast<ShapedType>(dense.getType()),
+                                          *dense.value_begin<Attribute>()));
+      }
+    }
+  }
+  if (causalCandidate) {
     ref::Tensor t;
     std::string err;
     if (tensorFromProto(init, m.dir, t, err) == Status::Ok) {
@@ -780,16 +891,7 @@ Value Importer::importInitializer(const onnx::TensorProto &init) {
   // those are read and unpacked here instead.
   bool packed = graph::elementBits(elt) < 8 && !elt.isInteger(1); // bool: a byte
   if (external && bytes > opts.inlineLimitBytes && !packed) {
-    std::string location;
-    int64_t offset = 0, length = -1;
-    for (const auto &kv : init.external_data()) {
-      if (kv.key() == "location")
-        location = kv.value();
-      else if (kv.key() == "offset")
-        offset = std::strtoll(kv.value().c_str(), nullptr, 10);
-      else if (kv.key() == "length")
-        length = std::strtoll(kv.value().c_str(), nullptr, 10);
-    }
+    auto [location, offset, length] = externalRef(init);
     if (std::string bad = checkExternalLocation(location); !bad.empty()) {
       error(Status::InvalidModel) << "initializer '" << init.name() << "': " << bad;
       return {};

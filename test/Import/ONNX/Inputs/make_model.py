@@ -80,6 +80,35 @@ def build(name, out):
         m = model([helper.make_node("MatMul", ["x", "w"], ["y"], name="mm")],
                   [vi("x", F, [2, 64])], [vi("y", F, [2, 32])], [t])
         return m
+    if name == "sdpa_causal_external":
+        # SDPA with is_causal=True as torch.onnx.export(dynamo=True) writes it
+        # once the mask is too large to fold: the ones it cuts the mask from
+        # are an initializer in the external-data file, beside a square
+        # weight whose corners are alike but whose inside is not.
+        B, H, L, D = 1, 2, 512, 8
+        ones = numpy_helper.from_array(np.ones((L, L), np.float32), "ones")
+        w = np.full((L, L), 0.5, np.float32)
+        w[3, 5] = 0.25
+        inits = [ones, numpy_helper.from_array(w, "w"),
+                 numpy_helper.from_array(np.array(0.0, np.float32), "zero"),
+                 numpy_helper.from_array(np.array(-np.inf, np.float32), "ninf")]
+        nodes = [helper.make_node("Trilu", ["ones"], ["tril"], upper=0),
+                 helper.make_node("Equal", ["tril", "zero"], ["above"]),
+                 helper.make_node("Where", ["above", "ninf", "zero"], ["mask"]),
+                 helper.make_node("Transpose", ["k"], ["kt"], perm=[0, 1, 3, 2]),
+                 helper.make_node("MatMul", ["q", "kt"], ["s"]),
+                 helper.make_node("Add", ["s", "mask"], ["sm"]),
+                 helper.make_node("Softmax", ["sm"], ["p"], axis=-1),
+                 helper.make_node("MatMul", ["p", "v"], ["y"]),
+                 helper.make_node("MatMul", ["x", "w"], ["z"])]
+        io = lambda n: vi(n, F, [B, H, L, D])
+        m = model(nodes, [io("q"), io("k"), io("v"), vi("x", F, [2, L])],
+                  [io("y"), vi("z", F, [2, L])], inits, opset=18)
+        data = os.path.basename(out) + ".data"
+        onnx.external_data_helper.convert_model_to_external_data(
+            m, all_tensors_to_one_file=True, location=data, size_threshold=1024)
+        onnx.save_model(m, out)
+        return None
     if name in ("external", "external_missing"):
         w = rng.standard_normal((64, 32)).astype(np.float32)
         t = numpy_helper.from_array(w, "w")
