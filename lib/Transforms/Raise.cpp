@@ -159,50 +159,80 @@ std::optional<AttentionMatch> matchAttention(MatMulOp output) {
   return m;
 }
 
-/// The one value of a splat constant, or of an expand or cast of one.
-std::optional<double> splatValue(Value v) {
-  while (Operation *op = v.getDefiningOp()) {
-    if (isa<ExpandOp, CastOp>(op)) {
-      v = op->getOperand(0);
-      continue;
-    }
-    auto c = dyn_cast<ConstantOp>(op);
-    auto dense = c ? dyn_cast<DenseElementsAttr>(c.getValue()) : nullptr;
-    if (!dense || !dense.isSplat())
-      return std::nullopt;
-    Type elt = dense.getElementType();
-    if (isa<FloatType>(elt))
-      return dense.getSplatValue<APFloat>().convertToDouble();
-    if (elt.isInteger(1))
-      return dense.getSplatValue<bool>() ? 1.0 : 0.0;
-    if (isa<IntegerType>(elt))
-      return double(dense.getSplatValue<APInt>().getSExtValue());
+/// `v` as a cast to element type `to` makes it: a float rounded to the
+/// type's format, an integer truncated toward zero, a bool 0 or 1.
+std::optional<double> castValue(double v, Type to) {
+  if (to.isInteger(1))
+    return v != 0.0 ? 1.0 : 0.0;
+  if (isa<IntegerType>(to))
+    return std::isfinite(v) ? std::optional<double>(std::trunc(v)) : std::nullopt;
+  auto ft = dyn_cast<FloatType>(to);
+  if (!ft)
     return std::nullopt;
+  APFloat x(v);
+  bool lost = false;
+  x.convert(ft.getFloatSemantics(), APFloat::rmNearestTiesToEven, &lost);
+  return x.convertToDouble();
+}
+
+/// The one value of a splat constant, or of an expand (or a cast, applied)
+/// of one.
+std::optional<double> splatValue(Value v) {
+  Operation *op = v.getDefiningOp();
+  if (!op)
+    return std::nullopt;
+  if (isa<ExpandOp>(op))
+    return splatValue(op->getOperand(0));
+  if (isa<CastOp>(op)) {
+    std::optional<double> x = splatValue(op->getOperand(0));
+    return x ? castValue(*x, getElementTypeOrSelf(v.getType())) : std::nullopt;
   }
+  auto c = dyn_cast<ConstantOp>(op);
+  auto dense = c ? dyn_cast<DenseElementsAttr>(c.getValue()) : nullptr;
+  if (!dense || !dense.isSplat())
+    return std::nullopt;
+  Type elt = dense.getElementType();
+  if (isa<FloatType>(elt))
+    return dense.getSplatValue<APFloat>().convertToDouble();
+  if (elt.isInteger(1))
+    return dense.getSplatValue<bool>() ? 1.0 : 0.0;
+  if (isa<IntegerType>(elt))
+    return double(dense.getSplatValue<APInt>().getSExtValue());
   return std::nullopt;
 }
 
-/// Whether `v` is nonzero exactly on and below the diagonal: the lower
-/// triangle (Trilu, k = 0) of a nonzero fill, as torch.onnx cuts SDPA's
-/// is_causal mask from ones (both its exporters), or a cast of one.
-bool isLowerTriangle(Value v) {
-  while (auto cast = v.getDefiningOp<CastOp>())
-    v = cast.getInput();
+/// Whether `v` is, over trailing dims L x S, nonzero exactly on and below
+/// the diagonal: the lower triangle (Trilu, k = 0) of an L x S nonzero fill,
+/// as torch.onnx cuts SDPA's is_causal mask from ones (both its
+/// exporters), or a cast of one that keeps the fill nonzero.
+bool isLowerTriangle(Value v, int64_t L, int64_t S) {
+  SmallVector<Type> casts; // outermost first
+  while (auto c = v.getDefiningOp<CastOp>()) {
+    casts.push_back(getElementTypeOrSelf(c.getType()));
+    v = c.getInput();
+  }
   auto t = v.getDefiningOp<TriluOp>();
   if (!t || t.getUpper() || t.getK() != 0)
     return false;
+  auto type = cast<RankedTensorType>(t.getType());
+  int64_t r = type.getRank();
+  if (r < 2 || type.getDimSize(r - 2) != L || type.getDimSize(r - 1) != S)
+    return false;
   std::optional<double> fill = splatValue(t.getInput());
-  return fill && *fill != 0.0;
+  for (Type to : llvm::reverse(casts))
+    if (fill)
+      fill = castValue(*fill, to);
+  return fill && *fill != 0.0 && !std::isnan(*fill);
 }
 
 /// Whether `v` is true exactly above the diagonal: equal(lower triangle, 0).
-bool isAboveDiagonal(Value v) {
+bool isAboveDiagonal(Value v, int64_t L, int64_t S) {
   auto eq = v.getDefiningOp<EqualOp>();
   if (!eq)
     return false;
   for (auto [t, z] : {std::pair{eq.getLhs(), eq.getRhs()},
                       std::pair{eq.getRhs(), eq.getLhs()}})
-    if (isLowerTriangle(t) && splatValue(z) == std::optional<double>(0.0))
+    if (isLowerTriangle(t, L, S) && splatValue(z) == std::optional<double>(0.0))
       return true;
   return false;
 }
@@ -213,21 +243,28 @@ bool isAboveDiagonal(Value v) {
 /// where(above diagonal, masked, 0), where(lower triangle, 0, masked) or
 /// the upper triangle (Trilu, k = 1) of a masked fill. Masked: at most
 /// graph::kMaskedScore, -inf included.
-bool isCausalByOps(Value mask, bool negated) {
+bool isCausalByOps(Value mask, bool negated, int64_t L, int64_t S) {
   auto masked = [](Value v) {
     std::optional<double> x = splatValue(v);
     return x && *x <= kMaskedScore;
   };
   auto zero = [](Value v) { return splatValue(v) == std::optional<double>(0.0); };
   if (isa<IntegerType>(getElementTypeOrSelf(mask.getType())))
-    return negated ? isAboveDiagonal(mask) : isLowerTriangle(mask);
+    return negated ? isAboveDiagonal(mask, L, S) : isLowerTriangle(mask, L, S);
   if (negated)
     return false;
   if (auto w = mask.getDefiningOp<WhereOp>())
-    return (isAboveDiagonal(w.getCond()) && masked(w.getLhs()) && zero(w.getRhs())) ||
-           (isLowerTriangle(w.getCond()) && zero(w.getLhs()) && masked(w.getRhs()));
-  if (auto t = mask.getDefiningOp<TriluOp>())
-    return t.getUpper() && t.getK() == 1 && masked(t.getInput());
+    return (isAboveDiagonal(w.getCond(), L, S) && masked(w.getLhs()) &&
+            zero(w.getRhs())) ||
+           (isLowerTriangle(w.getCond(), L, S) && zero(w.getLhs()) &&
+            masked(w.getRhs()));
+  if (auto t = mask.getDefiningOp<TriluOp>()) {
+    auto type = cast<RankedTensorType>(t.getType());
+    int64_t r = type.getRank();
+    return t.getUpper() && t.getK() == 1 && r >= 2 &&
+           type.getDimSize(r - 2) == L && type.getDimSize(r - 1) == S &&
+           masked(t.getInput());
+  }
   return false;
 }
 
@@ -241,7 +278,7 @@ bool isCausal(Value mask, bool negated, int64_t L, int64_t S) {
     return false;
   if (auto c = mask.getDefiningOp<ConstantOp>())
     return isCausalMask(cast<ElementsAttr>(c.getValue()), negated);
-  return isCausalByOps(mask, negated);
+  return isCausalByOps(mask, negated, L, S);
 }
 
 /// The key [..., S, D] for a kT [..., D, S]: folds a transpose that made kT.
@@ -355,13 +392,16 @@ struct GraphRaisePass : dfa::impl::GraphRaisePassBase<GraphRaisePass>,
       op->erase();
     // Unused feeders, and what only they read, innermost last.
     SmallVector<Operation *> dead(feeders.begin(), feeders.end());
+    llvm::SmallPtrSet<Operation *, 16> queued(feeders.begin(), feeders.end());
     while (!dead.empty()) {
       Operation *d = dead.pop_back_val();
+      queued.erase(d);
       if (!d->use_empty() || d->getNumRegions() != 0 ||
-          !isa<GraphDialect>(d->getDialect()))
+          !isa_and_nonnull<GraphDialect>(d->getDialect()))
         continue;
       for (Value operand : d->getOperands())
-        if (Operation *p = operand.getDefiningOp(); p && p->hasOneUse())
+        if (Operation *p = operand.getDefiningOp();
+            p && p->hasOneUse() && queued.insert(p).second)
           dead.push_back(p);
       d->erase();
     }

@@ -28,10 +28,8 @@ func.func @main(%q: tensor<1x2x4x8xf32> {graph.name = "q"}, %kt: tensor<1x2x8x4x
 }
 
 // CHECK-LABEL: func.func @main
-// CHECK-NOT: graph.trilu
-// CHECK-NOT: graph.where
+// CHECK-NOT: graph.{{trilu|where|equal|expand|constant}}
 // CHECK: graph.attention %arg0, %{{.*}}, %arg2 {causal = true, scale = 1.000000e+00 : f64} :
-// CHECK-NOT: graph.equal
 
 // -----
 
@@ -73,5 +71,77 @@ func.func @inverted(%q: tensor<1x4x8xf32> {graph.name = "q"}, %kt: tensor<1x8x4x
 
 // CHECK-LABEL: func.func @inverted
 // CHECK: graph.trilu
+// CHECK: %[[M:.*]] = graph.where
+// CHECK: graph.attention %arg0, %{{.*}}, %arg2, %[[M]] {scale = 1.000000e+00 : f64} :
+
+// -----
+
+// Not causal, each kept as a mask: a triangle broadcast from one row (every
+// query would see key 0 only), a lower triangle shifted by k = 1, and a
+// triangle of 0.5 cast to an integer (all zeros: everything masked).
+func.func @broadcast(%q: tensor<1x4x8xf32> {graph.name = "q"}, %kt: tensor<1x8x4xf32> {graph.name = "kt"},
+                     %v: tensor<1x4x8xf32> {graph.name = "v"}) -> tensor<1x4x8xf32> {
+  %one = graph.constant dense<1.0> : tensor<1xf32>
+  %ones = graph.expand %one : (tensor<1xf32>) -> tensor<1x4xf32>
+  %tril = graph.trilu %ones {upper = false} : tensor<1x4xf32>
+  %zero = graph.constant dense<0.0> : tensor<4x4xf32>
+  %above = graph.equal %tril, %zero : (tensor<1x4xf32>, tensor<4x4xf32>) -> tensor<4x4xi1>
+  %ninf = graph.constant dense<0xFF800000> : tensor<1xf32>
+  %z = graph.constant dense<0.0> : tensor<1xf32>
+  %mask = graph.where %above, %ninf, %z : (tensor<4x4xi1>, tensor<1xf32>, tensor<1xf32>) -> tensor<4x4xf32>
+  %s = graph.matmul %q, %kt : (tensor<1x4x8xf32>, tensor<1x8x4xf32>) -> tensor<1x4x4xf32>
+  %a = graph.add %s, %mask : (tensor<1x4x4xf32>, tensor<4x4xf32>) -> tensor<1x4x4xf32>
+  %p = graph.softmax %a {axis = 2 : i64} : tensor<1x4x4xf32>
+  %o = graph.matmul %p, %v : (tensor<1x4x4xf32>, tensor<1x4x8xf32>) -> tensor<1x4x8xf32>
+  return %o : tensor<1x4x8xf32>
+}
+
+// CHECK-LABEL: func.func @broadcast
+// CHECK: %[[M:.*]] = graph.where
+// CHECK: graph.attention %arg0, %{{.*}}, %arg2, %[[M]] {scale = 1.000000e+00 : f64} :
+
+// -----
+
+func.func @shifted(%q: tensor<1x4x8xf32> {graph.name = "q"}, %kt: tensor<1x8x4xf32> {graph.name = "kt"},
+                   %v: tensor<1x4x8xf32> {graph.name = "v"}) -> tensor<1x4x8xf32> {
+  %one = graph.constant dense<1.0> : tensor<1xf32>
+  %ones = graph.expand %one : (tensor<1xf32>) -> tensor<4x4xf32>
+  %tril = graph.trilu %ones {upper = false, k = 1 : i64} : tensor<4x4xf32>
+  %zero = graph.constant dense<0.0> : tensor<1xf32>
+  %above = graph.equal %tril, %zero : (tensor<4x4xf32>, tensor<1xf32>) -> tensor<4x4xi1>
+  %ninf = graph.constant dense<0xFF800000> : tensor<1xf32>
+  %mask = graph.where %above, %ninf, %zero : (tensor<4x4xi1>, tensor<1xf32>, tensor<1xf32>) -> tensor<4x4xf32>
+  %s = graph.matmul %q, %kt : (tensor<1x4x8xf32>, tensor<1x8x4xf32>) -> tensor<1x4x4xf32>
+  %a = graph.add %s, %mask : (tensor<1x4x4xf32>, tensor<4x4xf32>) -> tensor<1x4x4xf32>
+  %p = graph.softmax %a {axis = 2 : i64} : tensor<1x4x4xf32>
+  %o = graph.matmul %p, %v : (tensor<1x4x4xf32>, tensor<1x4x8xf32>) -> tensor<1x4x8xf32>
+  return %o : tensor<1x4x8xf32>
+}
+
+// CHECK-LABEL: func.func @shifted
+// CHECK: %[[M:.*]] = graph.where
+// CHECK: graph.attention %arg0, %{{.*}}, %arg2, %[[M]] {scale = 1.000000e+00 : f64} :
+
+// -----
+
+func.func @castzero(%q: tensor<1x4x8xf32> {graph.name = "q"}, %kt: tensor<1x8x4xf32> {graph.name = "kt"},
+                    %v: tensor<1x4x8xf32> {graph.name = "v"}) -> tensor<1x4x8xf32> {
+  %half = graph.constant dense<0.5> : tensor<1xf32>
+  %halves = graph.expand %half : (tensor<1xf32>) -> tensor<4x4xf32>
+  %tril = graph.trilu %halves {upper = false} : tensor<4x4xf32>
+  %ints = graph.cast %tril : (tensor<4x4xf32>) -> tensor<4x4xi32>
+  %zero = graph.constant dense<0> : tensor<1xi32>
+  %above = graph.equal %ints, %zero : (tensor<4x4xi32>, tensor<1xi32>) -> tensor<4x4xi1>
+  %ninf = graph.constant dense<0xFF800000> : tensor<1xf32>
+  %z = graph.constant dense<0.0> : tensor<1xf32>
+  %mask = graph.where %above, %ninf, %z : (tensor<4x4xi1>, tensor<1xf32>, tensor<1xf32>) -> tensor<4x4xf32>
+  %s = graph.matmul %q, %kt : (tensor<1x4x8xf32>, tensor<1x8x4xf32>) -> tensor<1x4x4xf32>
+  %a = graph.add %s, %mask : (tensor<1x4x4xf32>, tensor<4x4xf32>) -> tensor<1x4x4xf32>
+  %p = graph.softmax %a {axis = 2 : i64} : tensor<1x4x4xf32>
+  %o = graph.matmul %p, %v : (tensor<1x4x4xf32>, tensor<1x4x8xf32>) -> tensor<1x4x8xf32>
+  return %o : tensor<1x4x8xf32>
+}
+
+// CHECK-LABEL: func.func @castzero
 // CHECK: %[[M:.*]] = graph.where
 // CHECK: graph.attention %arg0, %{{.*}}, %arg2, %[[M]] {scale = 1.000000e+00 : f64} :

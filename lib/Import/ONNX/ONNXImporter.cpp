@@ -230,6 +230,9 @@ private:
   /// Initializers of subgraphs: their raw data is not at the main graph's
   /// offsets (ModelLoader records those), so they are read, not referenced.
   llvm::SmallPtrSet<const onnx::TensorProto *, 8> subgraphInits;
+  /// Names a Trilu node cuts a triangle from: an initializer of one value
+  /// there imports as a splat constant (importInitializer).
+  llvm::StringSet<> triluInputs;
   /// Names nodes of subgraphs that have none, past the main graph's.
   size_t subgraphNodes = 0;
   void foldConstants(Block::iterator from, DenseMap<Value, Value> &replaced);
@@ -461,6 +464,10 @@ LogicalResult Importer::createFunction() {
   const auto &graph = m.model.graph();
   for (const auto &init : graph.initializer())
     initializers[init.name()] = &init;
+  for (const auto &node : graph.node())
+    if (node.op_type() == "Trilu" && isDefaultDomain(node.domain()) &&
+        node.input_size() > 0)
+      triluInputs.insert(node.input(0));
 
   SmallVector<Type> argTypes;
   SmallVector<std::string> argNames;
@@ -701,11 +708,6 @@ void Importer::crossCheck(const onnx::NodeProto &node, Location loc) {
   }
 }
 
-/// A cheap first look at raw data before graph::isCausalMask reads it all:
-/// a square [..., L, L] float or bool tensor of at most 64 MiB whose corners
-/// and first two rows look like a causal mask's: kept elements (on and below
-/// the diagonal) all zero bits or all not (0 added, or a bool's keep), and
-/// masked ones (above) the other.
 /// Reads the bytes of one element of an initializer, `width` bytes at
 /// `byteOffset` of its data, packed little-endian; nullopt where it cannot.
 using ElementProbe =
@@ -718,18 +720,19 @@ static size_t probedWidth(RankedTensorType type) {
   int64_t r = type.getRank();
   Type elt = type.getElementType();
   if (r < 2 || type.getDimSize(r - 1) != type.getDimSize(r - 2) ||
-      type.getDimSize(r - 1) < 2 ||
-      !(isa<Float16Type, BFloat16Type, Float32Type, Float64Type>(elt) ||
-        elt.isInteger(1)) ||
+      type.getDimSize(r - 1) < 2 || !(isa<FloatType>(elt) || elt.isInteger(1)) ||
+      (graph::elementBits(elt) < 8 && !elt.isInteger(1)) ||
       graph::tensorBytes(type) > (int64_t(64) << 20))
     return 0;
   return size_t(graph::elementBits(elt) + 7) / 8;
 }
 
-/// Whether a tensor of `type` may be a causal attention mask, from a few of
-/// its elements: zero exactly where a causal mask is (kept or masked) at
-/// the corners and next to the diagonal. Cheap, so that every square
-/// weight can be asked before any is read.
+/// A cheap first look before graph::isCausalMask reads it all: whether a
+/// tensor of `type` may be a causal attention mask, from a few of its
+/// elements: kept ones (on and below the diagonal) all zero bits or all not
+/// (0 added, or a bool's keep) and masked ones (above) the other, at the
+/// corners and next to the diagonal. Cheap, so that every square weight can
+/// be asked before any is read.
 static bool mayBeCausalMask(RankedTensorType type, ElementProbe probe) {
   size_t width = probedWidth(type);
   if (!width)
@@ -817,7 +820,8 @@ Value Importer::importInitializer(const onnx::TensorProto &init) {
   bool causalCandidate = false, splatCandidate = false;
   auto probeWith = [&](ElementProbe probe) {
     causalCandidate = mayBeCausalMask(type, probe);
-    splatCandidate = !causalCandidate && mayBeSplat(type, probe);
+    splatCandidate = !causalCandidate && triluInputs.contains(init.name()) &&
+                     mayBeSplat(type, probe);
   };
   if (inModelFile) {
     const std::string &raw = init.raw_data();
@@ -829,7 +833,10 @@ Value Importer::importInitializer(const onnx::TensorProto &init) {
       return v;
     });
   } else if (external) {
-    if (auto where = externalData(init, m.dir)) {
+    // Only where the reference holds the whole tensor: a short one is the
+    // weight path's to report.
+    if (auto where = externalData(init, m.dir);
+        where && (externalRef(init).length < 0 || externalRef(init).length >= bytes)) {
       int fd = -1;
       if (!llvm::sys::fs::openFileForRead(where->first, fd)) {
         llvm::sys::fs::file_t f = llvm::sys::fs::convertFDToNativeFile(fd);
@@ -848,30 +855,26 @@ Value Importer::importInitializer(const onnx::TensorProto &init) {
       }
     }
   }
-  // One value everywhere becomes a splat constant, whatever its size: the
-  // ones torch.onnx cuts a causal mask from (Trilu, Equal, Where), so that
-  // graph-raise sees the mask's structure.
+  // One value everywhere, read by a Trilu, becomes a splat constant, whatever
+  // its size: the ones torch.onnx cuts a causal mask from (Trilu, Equal,
+  // Where), so that graph-raise sees the mask's structure. A weight of one
+  // value elsewhere stays a weight.
   if (splatCandidate) {
     ref::Tensor t;
     std::string err;
-    if (tensorFromProto(init, m.dir, t, err) == Status::Ok) {
-      ElementsAttr values = ref::tensorToAttr(t, &ctx);
-      if (auto dense = dyn_cast<DenseElementsAttr>(values)) {
-        bool same = dense.isSplat();
-        if (!same && elt.isInteger(1)) {
-          auto all = dense.getValues<bool>();
-          same = llvm::all_equal(all);
-        } else if (!same) {
-          ArrayRef<char> raw = dense.getRawData();
-          size_t width = probedWidth(type);
-          same = width && raw.size() % width == 0;
-          for (size_t at = width; same && at < raw.size(); at += width)
-            same = std::memcmp(raw.data(), raw.data() + at, width) == 0;
-        }
-        if (same)
-          return b.create<graph::ConstantOp>(
-              loc, DenseElementsAttr::get(cast<ShapedType>(dense.getType()),
-                                          *dense.value_begin<Attribute>()));
+    size_t width = probedWidth(type);
+    if (tensorFromProto(init, m.dir, t, err) == Status::Ok && width &&
+        t.byteSize() == size_t(t.numElements()) * width) {
+      // Every element's bytes the first's: only then is it made an
+      // attribute (which dense storage turns into a splat).
+      const uint8_t *at = t.bytes();
+      bool same = true;
+      for (size_t i = width; same && i < t.byteSize(); i += width)
+        same = std::memcmp(at, at + i, width) == 0;
+      if (same) {
+        auto dense = dyn_cast<DenseElementsAttr>(ref::tensorToAttr(t, &ctx));
+        if (dense && dense.isSplat())
+          return b.create<graph::ConstantOp>(loc, dense);
       }
     }
   }
@@ -1358,6 +1361,10 @@ LogicalResult Importer::importSubgraph(const onnx::GraphProto &g,
     initializers[init.name()] = &init;
     subgraphInits.insert(&init);
   }
+  for (const auto &node : g.node())
+    if (node.op_type() == "Trilu" && isDefaultDomain(node.domain()) &&
+        node.input_size() > 0)
+      triluInputs.insert(node.input(0));
   size_t base = size_t(m.model.graph().node_size()) + subgraphNodes;
   subgraphNodes += size_t(g.node_size());
   LogicalResult result = success();
