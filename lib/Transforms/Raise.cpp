@@ -32,15 +32,46 @@ using namespace dfa::graph;
 
 namespace {
 
-/// The value of a scalar (or splat) floating-point constant.
-std::optional<double> splatConstant(Value v) {
-  auto c = v.getDefiningOp<ConstantOp>();
-  if (!c)
+/// `v` as a cast to element type `to` makes it: a float rounded to the
+/// type's format, an integer truncated toward zero, a bool 0 or 1.
+std::optional<double> castValue(double v, Type to) {
+  if (to.isInteger(1))
+    return v != 0.0 ? 1.0 : 0.0;
+  if (isa<IntegerType>(to))
+    return std::isfinite(v) ? std::optional<double>(std::trunc(v)) : std::nullopt;
+  auto ft = dyn_cast<FloatType>(to);
+  if (!ft)
     return std::nullopt;
-  auto dense = dyn_cast<DenseFPElementsAttr>(c.getValue());
+  APFloat x(v);
+  bool lost = false;
+  x.convert(ft.getFloatSemantics(), APFloat::rmNearestTiesToEven, &lost);
+  return x.convertToDouble();
+}
+
+/// The one value of a splat constant, or of an expand (or a cast, applied)
+/// of one.
+std::optional<double> splatValue(Value v) {
+  Operation *op = v.getDefiningOp();
+  if (!op)
+    return std::nullopt;
+  if (isa<ExpandOp>(op))
+    return splatValue(op->getOperand(0));
+  if (isa<CastOp>(op)) {
+    std::optional<double> x = splatValue(op->getOperand(0));
+    return x ? castValue(*x, getElementTypeOrSelf(v.getType())) : std::nullopt;
+  }
+  auto c = dyn_cast<ConstantOp>(op);
+  auto dense = c ? dyn_cast<DenseElementsAttr>(c.getValue()) : nullptr;
   if (!dense || !dense.isSplat())
     return std::nullopt;
-  return dense.getSplatValue<APFloat>().convertToDouble();
+  Type elt = dense.getElementType();
+  if (isa<FloatType>(elt))
+    return dense.getSplatValue<APFloat>().convertToDouble();
+  if (elt.isInteger(1))
+    return dense.getSplatValue<bool>() ? 1.0 : 0.0;
+  if (isa<IntegerType>(elt))
+    return double(dense.getSplatValue<APInt>().getSExtValue());
+  return std::nullopt;
 }
 
 bool singleUse(Value v) { return v.hasOneUse(); }
@@ -79,17 +110,17 @@ std::optional<AttentionMatch> matchAttention(MatMulOp output) {
     if (!def || !singleUse(x))
       break;
     if (auto div = dyn_cast<DivOp>(def); div && !scaled) {
-      std::optional<double> c = splatConstant(div.getRhs());
+      std::optional<double> c = splatValue(div.getRhs());
       if (!c || *c == 0)
         return std::nullopt;
       m.scale = 1.0 / *c;
       scaled = true;
       x = div.getLhs();
     } else if (auto mul = dyn_cast<MulOp>(def); mul && !scaled) {
-      std::optional<double> c = splatConstant(mul.getRhs());
+      std::optional<double> c = splatValue(mul.getRhs());
       Value other = mul.getLhs();
       if (!c) {
-        c = splatConstant(mul.getLhs());
+        c = splatValue(mul.getLhs());
         other = mul.getRhs();
       }
       if (!c)
@@ -100,7 +131,7 @@ std::optional<AttentionMatch> matchAttention(MatMulOp output) {
     } else if (auto where = dyn_cast<WhereOp>(def); where && !masked) {
       // where(c, -inf, s) masks out c; where(c, s, -inf) keeps c.
       auto isFill = [](Value f) {
-        std::optional<double> c = splatConstant(f);
+        std::optional<double> c = splatValue(f);
         return c && *c <= kMaskedScore;
       };
       if (isFill(where.getLhs())) {
@@ -145,6 +176,24 @@ std::optional<AttentionMatch> matchAttention(MatMulOp output) {
   m.chain.push_back(scores);
   m.q = scores.getLhs();
   m.kT = scores.getRhs();
+  // SDPA as torch.onnx exports it scales q and k^T by sqrt(scale) each: a
+  // finite splat multiple of either, read only by the scores, joins the
+  // scale, as attention kernels take it (FlashAttention's softmax_scale).
+  for (Value *operand : {&m.q, &m.kT}) {
+    auto mul = operand->getDefiningOp<MulOp>();
+    if (!mul || !singleUse(*operand))
+      continue;
+    for (auto [x, c] : {std::pair{mul.getLhs(), mul.getRhs()},
+                        std::pair{mul.getRhs(), mul.getLhs()}}) {
+      std::optional<double> f = splatValue(c);
+      if (f && std::isfinite(*f) && x.getType() == operand->getType()) {
+        m.scale *= *f;
+        *operand = x;
+        m.chain.push_back(mul);
+        break;
+      }
+    }
+  }
   auto qt = cast<RankedTensorType>(m.q.getType());
   auto kt = cast<RankedTensorType>(m.kT.getType());
   auto vt = cast<RankedTensorType>(m.v.getType());
@@ -157,48 +206,6 @@ std::optional<AttentionMatch> matchAttention(MatMulOp output) {
       qt.getElementType() != vt.getElementType())
     return std::nullopt;
   return m;
-}
-
-/// `v` as a cast to element type `to` makes it: a float rounded to the
-/// type's format, an integer truncated toward zero, a bool 0 or 1.
-std::optional<double> castValue(double v, Type to) {
-  if (to.isInteger(1))
-    return v != 0.0 ? 1.0 : 0.0;
-  if (isa<IntegerType>(to))
-    return std::isfinite(v) ? std::optional<double>(std::trunc(v)) : std::nullopt;
-  auto ft = dyn_cast<FloatType>(to);
-  if (!ft)
-    return std::nullopt;
-  APFloat x(v);
-  bool lost = false;
-  x.convert(ft.getFloatSemantics(), APFloat::rmNearestTiesToEven, &lost);
-  return x.convertToDouble();
-}
-
-/// The one value of a splat constant, or of an expand (or a cast, applied)
-/// of one.
-std::optional<double> splatValue(Value v) {
-  Operation *op = v.getDefiningOp();
-  if (!op)
-    return std::nullopt;
-  if (isa<ExpandOp>(op))
-    return splatValue(op->getOperand(0));
-  if (isa<CastOp>(op)) {
-    std::optional<double> x = splatValue(op->getOperand(0));
-    return x ? castValue(*x, getElementTypeOrSelf(v.getType())) : std::nullopt;
-  }
-  auto c = dyn_cast<ConstantOp>(op);
-  auto dense = c ? dyn_cast<DenseElementsAttr>(c.getValue()) : nullptr;
-  if (!dense || !dense.isSplat())
-    return std::nullopt;
-  Type elt = dense.getElementType();
-  if (isa<FloatType>(elt))
-    return dense.getSplatValue<APFloat>().convertToDouble();
-  if (elt.isInteger(1))
-    return dense.getSplatValue<bool>() ? 1.0 : 0.0;
-  if (isa<IntegerType>(elt))
-    return double(dense.getSplatValue<APInt>().getSExtValue());
-  return std::nullopt;
 }
 
 /// Whether `v` is, over trailing dims L x S, nonzero exactly on and below
