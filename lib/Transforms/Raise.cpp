@@ -69,8 +69,10 @@ std::optional<double> splatValue(Value v) {
     return dense.getSplatValue<APFloat>().convertToDouble();
   if (elt.isInteger(1))
     return dense.getSplatValue<bool>() ? 1.0 : 0.0;
-  if (isa<IntegerType>(elt))
-    return double(dense.getSplatValue<APInt>().getSExtValue());
+  if (auto it = dyn_cast<IntegerType>(elt))
+    return it.isUnsigned()
+               ? double(dense.getSplatValue<APInt>().getZExtValue())
+               : double(dense.getSplatValue<APInt>().getSExtValue());
   return std::nullopt;
 }
 
@@ -388,7 +390,7 @@ struct GraphRaisePass : dfa::impl::GraphRaisePassBase<GraphRaisePass>,
     for (Operation *op : m.chain)
       for (Value operand : op->getOperands())
         if (Operation *d = operand.getDefiningOp();
-            d && isa<ConstantOp, TransposeOp>(d))
+            d && isa<ConstantOp, TransposeOp, ExpandOp, CastOp>(d))
           feeders.insert(d);
     // A causal mask the attention no longer reads (its `causal` says it):
     // the ops that built it go too.

@@ -163,6 +163,27 @@ func.func @sqrtscale(%q: tensor<1x4x8xf32> {graph.name = "q"}, %k: tensor<1x4x8x
 }
 
 // CHECK-LABEL: func.func @sqrtscale
-// CHECK-NOT: graph.mul
+// CHECK-NOT: graph.{{mul|transpose|constant}}
 // CHECK: graph.attention %arg0, %arg1, %arg2 {scale = 2.500000e-01 : f64} :
 // CHECK-NOT: graph.mul
+
+// -----
+
+// A scaled q that something else reads too stays as it is (only k^T's
+// multiple joins the scale).
+func.func @shared(%q: tensor<1x4x8xf32> {graph.name = "q"}, %k: tensor<1x4x8xf32> {graph.name = "k"},
+                  %v: tensor<1x4x8xf32> {graph.name = "v"}) -> (tensor<1x4x8xf32>, tensor<1x4x8xf32>) {
+  %c = graph.constant dense<0.5> : tensor<1xf32>
+  %qs = graph.mul %q, %c : (tensor<1x4x8xf32>, tensor<1xf32>) -> tensor<1x4x8xf32>
+  %kt = graph.transpose %k {perm = array<i64: 0, 2, 1>} : (tensor<1x4x8xf32>) -> tensor<1x8x4xf32>
+  %ks = graph.mul %kt, %c : (tensor<1x8x4xf32>, tensor<1xf32>) -> tensor<1x8x4xf32>
+  %s = graph.matmul %qs, %ks : (tensor<1x4x8xf32>, tensor<1x8x4xf32>) -> tensor<1x4x4xf32>
+  %p = graph.softmax %s {axis = 2 : i64} : tensor<1x4x4xf32>
+  %o = graph.matmul %p, %v : (tensor<1x4x4xf32>, tensor<1x4x8xf32>) -> tensor<1x4x8xf32>
+  return %o, %qs : tensor<1x4x8xf32>, tensor<1x4x8xf32>
+}
+
+// CHECK-LABEL: func.func @shared
+// CHECK: %[[QS:.*]] = graph.mul %arg0
+// CHECK-NOT: graph.mul
+// CHECK: graph.attention %[[QS]], %arg1, %arg2 {scale = 5.000000e-01 : f64} :
