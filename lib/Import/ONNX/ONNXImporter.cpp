@@ -233,6 +233,12 @@ private:
   /// Names a Trilu node cuts a triangle from: an initializer of one value
   /// there imports as a splat constant (importInitializer).
   llvm::StringSet<> triluInputs;
+  void noteTriluInputs(const onnx::GraphProto &g) {
+    for (const auto &node : g.node())
+      if (node.op_type() == "Trilu" && isDefaultDomain(node.domain()) &&
+          node.input_size() > 0)
+        triluInputs.insert(node.input(0));
+  }
   /// Names nodes of subgraphs that have none, past the main graph's.
   size_t subgraphNodes = 0;
   void foldConstants(Block::iterator from, DenseMap<Value, Value> &replaced);
@@ -464,10 +470,7 @@ LogicalResult Importer::createFunction() {
   const auto &graph = m.model.graph();
   for (const auto &init : graph.initializer())
     initializers[init.name()] = &init;
-  for (const auto &node : graph.node())
-    if (node.op_type() == "Trilu" && isDefaultDomain(node.domain()) &&
-        node.input_size() > 0)
-      triluInputs.insert(node.input(0));
+  noteTriluInputs(graph);
 
   SmallVector<Type> argTypes;
   SmallVector<std::string> argNames;
@@ -773,15 +776,17 @@ static bool mayBeSplat(RankedTensorType type, ElementProbe probe) {
   return true;
 }
 
-/// The file and byte offset of an initializer's external data, when its
-/// location is a safe relative path to an existing file; nullopt otherwise
-/// (the caller reports why where it needs the bytes).
+/// The file and byte offset of an initializer's `bytes` of external data,
+/// when its location is a safe relative path to an existing file and its
+/// reference holds them all; nullopt otherwise (the weight path reports
+/// why where it needs the bytes).
 static std::optional<std::pair<std::string, int64_t>>
-externalData(const onnx::TensorProto &init, llvm::StringRef dir) {
+externalData(const onnx::TensorProto &init, llvm::StringRef dir, int64_t bytes) {
   auto [location, offset, length] = externalRef(init);
   llvm::SmallString<256> file(dir);
   llvm::sys::path::append(file, location);
-  if (location.empty() || offset < 0 || !checkExternalLocation(location).empty() ||
+  if (location.empty() || offset < 0 || (length >= 0 && length < bytes) ||
+      !checkExternalLocation(location).empty() ||
       !llvm::sys::fs::is_regular_file(file))
     return std::nullopt;
   return std::pair{std::string(file), offset};
@@ -833,10 +838,7 @@ Value Importer::importInitializer(const onnx::TensorProto &init) {
       return v;
     });
   } else if (external) {
-    // Only where the reference holds the whole tensor: a short one is the
-    // weight path's to report.
-    if (auto where = externalData(init, m.dir);
-        where && (externalRef(init).length < 0 || externalRef(init).length >= bytes)) {
+    if (auto where = externalData(init, m.dir, bytes)) {
       int fd = -1;
       if (!llvm::sys::fs::openFileForRead(where->first, fd)) {
         llvm::sys::fs::file_t f = llvm::sys::fs::convertFDToNativeFile(fd);
@@ -1361,10 +1363,7 @@ LogicalResult Importer::importSubgraph(const onnx::GraphProto &g,
     initializers[init.name()] = &init;
     subgraphInits.insert(&init);
   }
-  for (const auto &node : g.node())
-    if (node.op_type() == "Trilu" && isDefaultDomain(node.domain()) &&
-        node.input_size() > 0)
-      triluInputs.insert(node.input(0));
+  noteTriluInputs(g);
   size_t base = size_t(m.model.graph().node_size()) + subgraphNodes;
   subgraphNodes += size_t(g.node_size());
   LogicalResult result = success();
