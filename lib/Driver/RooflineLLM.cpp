@@ -389,8 +389,9 @@ int dfa::driver::llmMain(const RooflineOptions &opts) {
                 // Under tensor parallelism a chip holds its program's
                 // weights and its part of the cache: both read from the
                 // partitioned module (the replicated weights, an
-                // embedding, on every chip; KV heads fewer than the chips
-                // leave the cache whole on each).
+                // embedding, on every chip; with fewer KV heads than
+                // chips each chip holds its query heads' KV head, a copy
+                // of it on chips / KV-heads chips, as vLLM keeps them).
                 // (A target the partition refuses is sized as one chip;
                 // its steps report the refusal.)
                 double chipWeights = sweep.weightBytes, cacheShards = 1;

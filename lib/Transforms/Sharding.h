@@ -15,20 +15,30 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/ADT/ArrayRef.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 
 namespace dfa::shard {
 
 /// A split of a tensor among chips: dim `dim` seen as `block` groups, each
-/// cut into equal contiguous parts, one per chip (block 1: the dim itself
-/// cut into parts). A reshape that merges an outer dim into the split one
-/// ([B, H, S, D] split along H to [B*H, S, D]) makes blocks.
+/// cut into equal contiguous parts (block 1: the dim itself cut into
+/// parts). A reshape that merges an outer dim into the split one
+/// ([B, H, S, D] split along H to [B*H, S, D]) makes blocks. Of N chips,
+/// each run of `replicas` consecutive chips holds the same part, so there
+/// are N / replicas parts: the K/V heads of a GQA model with fewer K/V
+/// heads than chips (two heads over eight chips: each held by four), as
+/// vLLM and TensorRT-LLM replicate them; 1 is one part per chip.
 struct SplitDim {
   int64_t dim = -1;
   int64_t block = 1;
+  int64_t replicas = 1;
+  /// The parts the dim is cut into over `chips` chips.
+  int64_t parts(int64_t chips) const {
+    return chips / std::max<int64_t>(1, replicas);
+  }
   bool operator==(const SplitDim &o) const {
-    return dim == o.dim && block == o.block;
+    return dim == o.dim && block == o.block && replicas == o.replicas;
   }
   bool operator!=(const SplitDim &o) const { return !(*this == o); }
 };
@@ -42,7 +52,7 @@ struct SplitDim {
 /// times some block b_e that divides out[e], with out[e] / b_e dividing by
 /// n ([B, S, H*D] split along H*D reshapes to [B, S, H, D] split along H;
 /// [B, H, S, D] split along H to [B*H, S, D] split along B*H in B blocks,
-/// and back).
+/// and back). The parts are `s.parts(n)`; the result keeps `s.replicas`.
 std::optional<SplitDim> reshapeSplit(llvm::ArrayRef<int64_t> in,
                                      llvm::ArrayRef<int64_t> out, SplitDim s,
                                      int64_t n);

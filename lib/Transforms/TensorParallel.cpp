@@ -7,9 +7,11 @@
 // graph-shard's `tensor-parallel` N: the module becomes the program each of
 // N chips runs (SPMD, as GSPMD and Megatron-LM partition a model). Every
 // value is replicated, split along one dim into N equal parts (each chip
-// holds one), or partial (each chip holds a summand). A forward walk gives
-// each op the state its rule allows, converting operands where the rule
-// needs another (graph.all_gather, graph.all_reduce, a local slice):
+// holds one; or N / r parts, each held by r chips, as GQA's K/V heads when
+// they are fewer than the chips), or partial (each chip holds a summand).
+// A forward walk gives each op the state its rule allows, converting
+// operands where the rule needs another (graph.all_gather,
+// graph.all_reduce, a local slice):
 //  - a matmul with a [K, N] weight and a replicated input splits the
 //    weight's columns (column-parallel: the result is split along N); with
 //    an input split along K it splits the weight's rows (row-parallel: the
@@ -18,7 +20,9 @@
 //    and concatenations keep a split (the heads of a transformer's
 //    attention, the columns of its MLP);
 //  - anything else, and anything a split does not divide, gets replicated
-//    operands.
+//    operands;
+//  - a reader that wants a finer split of what a chip holds (the query
+//    heads' share of a replicated K/V head) takes it locally: no transfer.
 // Types become the chip's local shapes; a graph input that every reader
 // slices becomes that slice (each chip holds its part of a KV cache), and
 // a split result is returned as the chip's part.
@@ -46,6 +50,9 @@ std::optional<shard::SplitDim>
 dfa::shard::reshapeSplit(ArrayRef<int64_t> in, ArrayRef<int64_t> out,
                          SplitDim s, int64_t n) {
   int64_t d = s.dim;
+  if (s.replicas < 1 || n % s.replicas != 0)
+    return std::nullopt;
+  n = s.parts(n);
   if (n < 2 || d < 0 || d >= int64_t(in.size()) || s.block < 1 ||
       in[d] % s.block != 0 || (in[d] / s.block) % n != 0)
     return std::nullopt;
@@ -59,7 +66,7 @@ dfa::shard::reshapeSplit(ArrayRef<int64_t> in, ArrayRef<int64_t> out,
     if (groups % prefix == 0) {
       int64_t block = groups / prefix;
       if (out[e] % block == 0 && (out[e] / block) % n == 0)
-        return SplitDim{e, block};
+        return SplitDim{e, block, s.replicas};
     }
     prefix *= out[e];
     if (prefix > groups)
@@ -110,7 +117,7 @@ std::optional<SplitDim> keptSplit(Operation *u, ArrayRef<int64_t> shape,
   auto resultType = [&]() { return tensorType(u->getResult(0)); };
   int64_t d = s.dim;
   using R = std::optional<SplitDim>;
-  auto at = [&](int64_t e) -> R { return SplitDim{e, s.block}; };
+  auto at = [&](int64_t e) -> R { return SplitDim{e, s.block, s.replicas}; };
   return llvm::TypeSwitch<Operation *, R>(u)
       .Case([&](ReshapeOp rs) {
         return shard::reshapeSplit(shape, resultType().getShape(), s, n);
@@ -150,9 +157,9 @@ std::optional<SplitDim> keptSplit(Operation *u, ArrayRef<int64_t> shape,
         bool blocks = s.block == int64_t(sizes.size()) &&
                       llvm::all_equal(sizes);
         if ((s.block != 1 && !blocks) ||
-            llvm::any_of(sizes, [&](int64_t z) { return z % n != 0; }))
+            llvm::any_of(sizes, [&](int64_t z) { return z % s.parts(n) != 0; }))
           return std::nullopt;
-        return SplitDim{d, 1};
+        return SplitDim{d, 1, s.replicas};
       })
       .Case([&](SliceOp sl) -> R {
         if (sl.getStarts()[d] != 0 || sl.getSteps()[d] != 1 ||
@@ -172,14 +179,17 @@ struct Partitioner {
   DenseMap<Value, State> states;
   /// Conversions made so far, shared by every later reader.
   DenseMap<Value, Value> replicated;
-  std::map<std::tuple<void *, int64_t, int64_t>, Value> sliced;
+  std::map<std::tuple<void *, int64_t, int64_t, int64_t>, Value> sliced;
   /// Local slices of graph inputs (block arguments), to fold into the
   /// argument when every reader takes the same one.
   SmallVector<SliceOp> argSlices;
   /// The same through blocks: reshape to [blocks, rest], slice, merge.
   SmallVector<std::tuple<ReshapeOp, SliceOp, ReshapeOp>> argChains;
-  /// Weight slices made so far: (weight, dim) -> the slice.
-  std::map<std::pair<Operation *, int64_t>, Value> weightSlices;
+  /// Weight slices made so far: (weight, dim, its size) -> the slice.
+  std::map<std::tuple<Operation *, int64_t, int64_t>, Value> weightSlices;
+  /// Ops a rule already partitioned while visiting another (the split of
+  /// a fused product whose pieces are held differently).
+  DenseSet<Operation *> handled;
   /// Ops whose reader now takes a part instead (a whole weight, its
   /// transpose): erased at the end when nothing else reads them.
   SmallVector<Operation *> maybeDead;
@@ -193,21 +203,32 @@ struct Partitioner {
   /// The whole tensor's type: a split value's type is its chip's part.
   RankedTensorType wholeType(Value v) {
     State s = stateOf(v);
-    return s.kind == State::Split ? globalType(tensorType(v), s.at.dim, n)
-                                  : tensorType(v);
+    return s.kind == State::Split
+               ? globalType(tensorType(v), s.at.dim, s.at.parts(n))
+               : tensorType(v);
   }
 
-  /// Whether `v` is split as `at` says or its whole size there divides
-  /// into the chips' parts of each block.
+  /// Whether `v` holds a superset of the chip's part under `at`: split the
+  /// same way with every part held by a multiple of `at`'s replicas (a
+  /// chip takes its share of its own part: no transfer).
+  bool refines(Value v, SplitDim at) {
+    State s = stateOf(v);
+    return s.kind == State::Split && s.at.dim == at.dim &&
+           s.at.block == at.block && s.at.replicas % at.replicas == 0;
+  }
+
+  /// Whether `v` is split as `at` says, holds more of it (`refines`), or
+  /// its whole size there divides into the parts of each block.
   bool divides(Value v, SplitDim at) {
-    if (stateOf(v).isSplit(at))
+    if (refines(v, at))
       return true;
     auto type = wholeType(v);
-    if (at.dim < 0 || at.dim >= type.getRank())
+    if (at.dim < 0 || at.dim >= type.getRank() || at.replicas < 1 ||
+        n % at.replicas != 0)
       return false;
-    int64_t size = type.getDimSize(at.dim);
-    return size % at.block == 0 && (size / at.block) % n == 0 &&
-           size / at.block >= n;
+    int64_t size = type.getDimSize(at.dim), parts = at.parts(n);
+    return parts >= 2 && size % at.block == 0 &&
+           (size / at.block) % parts == 0 && size / at.block >= parts;
   }
 
   /// `x` with dim `dim` (of `groups` x the rest) seen as two: [groups,
@@ -241,17 +262,20 @@ struct Partitioner {
       r = b.create<AllReduceOp>(user->getLoc(), v.getType(), v,
                                 b.getI64IntegerAttr(n));
     } else if (s.at.block == 1) {
+      // Gathered from one chip of each part.
+      int64_t parts = s.at.parts(n);
       r = b.create<AllGatherOp>(user->getLoc(),
-                                globalType(tensorType(v), s.at.dim, n), v,
+                                globalType(tensorType(v), s.at.dim, parts), v,
                                 b.getI64IntegerAttr(s.at.dim),
-                                b.getI64IntegerAttr(n));
+                                b.getI64IntegerAttr(parts));
     } else {
       // Each block's parts joined: the blocks as a dim of their own.
+      int64_t parts = s.at.parts(n);
       Value g = regroup(b, user->getLoc(), v, s.at.dim, s.at.block, false);
       g = b.create<AllGatherOp>(user->getLoc(),
-                                globalType(tensorType(g), s.at.dim + 1, n), g,
+                                globalType(tensorType(g), s.at.dim + 1, parts), g,
                                 b.getI64IntegerAttr(s.at.dim + 1),
-                                b.getI64IntegerAttr(n));
+                                b.getI64IntegerAttr(parts));
       r = regroup(b, user->getLoc(), g, s.at.dim, s.at.block, true);
     }
     ++collectives;
@@ -259,15 +283,89 @@ struct Partitioner {
     return r;
   }
 
-  /// `v` split as `at` says (the local part of a replicated value is a
-  /// slice each chip takes of its own copy: no transfer).
+  /// `v` = reshape(expand(x)), a repeat of a broadcast (GQA's K/V heads
+  /// repeated for their query heads), or a transpose of one, with its
+  /// split dim `f` times smaller by repeating fewer times: every copy is
+  /// alike, so the chip's share of its part is a smaller repeat, and the
+  /// attention kernel that reads it still reads each K/V head once. Null
+  /// when `v` is not such a repeat whose split dim merges a repeated dim
+  /// that `f` divides.
+  Value narrowRepeat(Value v, SplitDim at, int64_t f) {
+    if (auto tr = v.getDefiningOp<TransposeOp>()) {
+      Value in = narrowRepeat(tr.getInput(),
+                              {tr.getPerm()[at.dim], at.block, at.replicas}, f);
+      if (!in)
+        return {};
+      OpBuilder b(tr);
+      b.setInsertionPointAfterValue(in);
+      SmallVector<int64_t> shape(tensorType(v).getShape());
+      shape[at.dim] /= f;
+      maybeDead.push_back(tr);
+      return b.create<TransposeOp>(
+          tr.getLoc(), RankedTensorType::get(shape, tensorType(v).getElementType()),
+          in, tr.getPermAttr());
+    }
+    auto rs = v.getDefiningOp<ReshapeOp>();
+    auto ex = rs ? rs.getInput().getDefiningOp<ExpandOp>() : nullptr;
+    if (!ex || f < 2)
+      return {};
+    auto et = tensorType(ex.getResult()), it = tensorType(ex.getInput()),
+         vt = tensorType(v);
+    ArrayRef<int64_t> e = et.getShape(), vs = vt.getShape();
+    int64_t rank = et.getRank(), d = at.dim;
+    // The dims [i, j) of the repeat that merge into v's split dim.
+    int64_t before = 1;
+    for (int64_t k = 0; k < d; ++k)
+      before *= vs[k];
+    int64_t i = 0, prod = 1;
+    while (i < rank && prod < before)
+      prod *= e[i++];
+    int64_t j = i, merged = 1;
+    while (j < rank && merged < vs[d])
+      merged *= e[j++];
+    if (prod != before || merged != vs[d])
+      return {};
+    int64_t off = rank - it.getRank();
+    for (int64_t k = i; k < j; ++k) {
+      bool repeated = e[k] > 1 && (k < off || it.getDimSize(k - off) == 1);
+      if (!repeated || e[k] % f != 0)
+        continue;
+      SmallVector<int64_t> shape(e), out(vs);
+      shape[k] /= f;
+      out[d] /= f;
+      OpBuilder b(rs);
+      b.setInsertionPointAfter(rs);
+      auto narrow = b.create<ExpandOp>(
+          ex.getLoc(), RankedTensorType::get(shape, et.getElementType()),
+          ex.getInput());
+      maybeDead.push_back(rs);
+      return b.create<ReshapeOp>(
+          rs.getLoc(), RankedTensorType::get(out, vt.getElementType()), narrow);
+    }
+    return {};
+  }
+
+  /// `v` split as `at` says (the local part of a replicated value, or of a
+  /// part held by more chips, is a slice each chip takes of its own copy:
+  /// no transfer).
   Value toSplit(Value v, SplitDim at, Operation *user) {
     if (stateOf(v).isSplit(at))
       return v;
-    Value whole = toReplicated(v, user);
-    auto key = std::make_tuple(whole.getAsOpaquePointer(), at.dim, at.block);
+    bool refine = refines(v, at);
+    Value whole = refine ? v : toReplicated(v, user);
+    auto key = std::make_tuple(whole.getAsOpaquePointer(), at.dim, at.block,
+                               at.replicas);
     if (Value done = sliced[key])
       return done;
+    // The part of a repeated (broadcast) value is a smaller repeat: GQA's
+    // K/V heads held by several chips, each taking its query heads' share.
+    int64_t parts = refine ? n / stateOf(v).at.replicas : 1;
+    if (refine)
+      if (Value narrow = narrowRepeat(v, at, at.parts(n) / parts)) {
+        states[narrow] = State::split(at);
+        sliced[key] = narrow;
+        return narrow;
+      }
     OpBuilder b(user);
     if (auto arg = dyn_cast<BlockArgument>(whole))
       b.setInsertionPointToStart(arg.getOwner());
@@ -279,7 +377,7 @@ struct Partitioner {
     int64_t dim = at.block == 1 ? at.dim : at.dim + 1;
     auto type = tensorType(x);
     SmallVector<int64_t> zeros(type.getRank(), 0), ones(type.getRank(), 1);
-    auto slice = b.create<SliceOp>(loc, localType(type, dim, n), x,
+    auto slice = b.create<SliceOp>(loc, localType(type, dim, at.parts(n) / parts), x,
                                    b.getDenseI64ArrayAttr(zeros),
                                    b.getDenseI64ArrayAttr(ones));
     Value part = at.block == 1 ? Value(slice)
@@ -294,18 +392,21 @@ struct Partitioner {
     return part;
   }
 
-  /// Weight `w` (a 2-D weight) with `dim` cut to one chip's part: the
+  /// Weight `w` (a 2-D weight) with `dim` cut to one chip's `size`: the
   /// chip's program holds only its part (no data: the program's values
   /// are not simulated).
-  Value weightPart(WeightOp w, int64_t dim) {
-    Value &part = weightSlices[{w.getOperation(), dim}];
+  Value weightPart(WeightOp w, int64_t dim, int64_t size) {
+    Value &part = weightSlices[{w.getOperation(), dim, size}];
     if (part)
       return part;
     OpBuilder b(w);
     b.setInsertionPointAfter(w);
     std::string name = (w.getSymName() + (dim == 0 ? ".tp-rows" : ".tp-cols")).str();
-    part = b.create<WeightOp>(w.getLoc(), localType(w.getType(), dim, n), name,
-                              "", 0);
+    SmallVector<int64_t> shape(w.getType().getShape());
+    shape[dim] = size;
+    part = b.create<WeightOp>(
+        w.getLoc(), RankedTensorType::get(shape, w.getType().getElementType()),
+        name, "", 0);
     return part;
   }
 
@@ -324,12 +425,14 @@ struct Partitioner {
     return w;
   }
 
-  /// The operand `v` (a weight, maybe transposed) with its `dim` cut.
-  Value weightOperand(Value v, int64_t dim) {
+  /// The operand `v` (a weight, maybe transposed) with its `dim` cut to
+  /// `size` (default: one of `n` parts).
+  Value weightOperand(Value v, int64_t dim, int64_t size = 0) {
     maybeDead.push_back(v.getDefiningOp());
     int64_t wdim = dim;
     WeightOp w = weightOf(v, wdim);
-    Value part = weightPart(w, wdim);
+    Value part = weightPart(
+        w, wdim, size > 0 ? size : w.getType().getDimSize(wdim) / n);
     if (auto tr = v.getDefiningOp<TransposeOp>()) {
       OpBuilder b(tr);
       b.setInsertionPointAfterValue(part);
@@ -359,7 +462,7 @@ struct Partitioner {
   /// Results split as `at` says (each result's local type).
   void splitResults(Operation *op, SplitDim at) {
     for (Value r : op->getResults()) {
-      r.setType(localType(tensorType(r), at.dim, n));
+      r.setType(localType(tensorType(r), at.dim, at.parts(n)));
       states[r] = State::split(at);
     }
     ++partitioned;
@@ -368,6 +471,8 @@ struct Partitioner {
   bool keepsSplit(Value v, SplitDim at);
   void visit(Operation *op);
   bool visitMatmul(MatMulOp m);
+  bool columnParallel(MatMulOp m, SplitDim at);
+  bool fusedColumnParallel(MatMulOp m);
   bool visitGemm(GemmOp g);
   bool visitPointwise(Operation *op);
   void visitReturn(func::ReturnOp ret);
@@ -393,7 +498,7 @@ bool Partitioner::keepsSplit(Value v, SplitDim at) {
       if (!seen.insert(u).second)
         continue;
       auto push = [&](Value r, int64_t e) {
-        work.push_back({r, SplitDim{e, cut.block}});
+        work.push_back({r, SplitDim{e, cut.block, cut.replicas}});
         return true;
       };
       auto rankOf = [](Value r) { return tensorType(r).getRank(); };
@@ -462,9 +567,12 @@ bool Partitioner::visitMatmul(MatMulOp m) {
   if (ls.kind != State::Partial && rs.kind == State::Replicated &&
       weightOf(m.getRhs(), wdim) && rt.getRank() == 2) {
     if (ls.kind == State::Split && ls.at.dim == lt.getRank() - 1) {
-      // Row-parallel: this chip's rows of the weight, a partial result.
+      // Row-parallel: this chip's rows of the weight, a partial result
+      // (of a part several chips hold, each takes its share first).
       if (rt.getDimSize(0) % n != 0)
         return false;
+      if (ls.at.replicas > 1)
+        m->setOperand(0, toSplit(m.getLhs(), {ls.at.dim, ls.at.block, 1}, m));
       m->setOperand(1, weightOperand(m.getRhs(), 0));
       states[m.getResult()] = State::partial();
       ++partitioned;
@@ -472,17 +580,21 @@ bool Partitioner::visitMatmul(MatMulOp m) {
     }
     if (ls.kind == State::Split) {
       // Rows of the input apart: each chip multiplies its rows.
-      splitResults(m, {ls.at.dim + (r - lt.getRank()), ls.at.block});
+      splitResults(m, {ls.at.dim + (r - lt.getRank()), ls.at.block,
+                       ls.at.replicas});
       return true;
     }
     // Column-parallel: this chip's columns of the weight, when the split
-    // reaches a row-parallel product (or a result) without a gather.
-    if (!divides(m.getResult(), {r - 1, 1}) ||
-        !keepsSplit(m.getResult(), {r - 1, 1}))
-      return false;
-    m->setOperand(1, weightOperand(m.getRhs(), 1));
-    splitResults(m, {r - 1, 1});
-    return true;
+    // reaches a row-parallel product (or a result) without a gather: one
+    // part a chip; else, a fused product whose pieces split differently
+    // (a QKV with fewer K/V heads than chips), each piece in as many parts
+    // as reach on; else fewer parts, each held by several chips.
+    if (columnParallel(m, {r - 1, 1, 1}) || fusedColumnParallel(m))
+      return true;
+    for (int64_t replicas = 2; replicas < n; ++replicas)
+      if (n % replicas == 0 && columnParallel(m, {r - 1, 1, replicas}))
+        return true;
+    return false;
   }
   // Two activations: a batch dim (the attention's heads) split on either
   // side, the other side split alike or broadcast along it; or the rows of
@@ -495,29 +607,81 @@ bool Partitioner::visitMatmul(MatMulOp m) {
       continue;
     int64_t od = ss.at.dim + (r - st.getRank());
     int64_t d = od - (r - ot.getRank());
+    SplitDim mine{d, ss.at.block, ss.at.replicas};
     if (d >= 0 && ot.getDimSize(d) != 1) {
-      if (!divides(other, {d, ss.at.block}))
+      if (!divides(other, mine))
         return false;
-      m->setOperand(1 - side, toSplit(other, {d, ss.at.block}, m));
+      m->setOperand(1 - side, toSplit(other, mine, m));
     } else {
       m->setOperand(1 - side, toReplicated(other, m));
     }
-    splitResults(m, {od, ss.at.block});
+    splitResults(m, {od, ss.at.block, ss.at.replicas});
     return true;
   }
   if (ls.kind == State::Split && ls.at.dim == lt.getRank() - 2 &&
       rs.kind != State::Split) {
     m->setOperand(1, toReplicated(m.getRhs(), m));
-    splitResults(m, {r - 2, ls.at.block});
+    splitResults(m, {r - 2, ls.at.block, ls.at.replicas});
     return true;
   }
   if (rs.kind == State::Split && rs.at.dim == rt.getRank() - 1 &&
       ls.kind != State::Split) {
     m->setOperand(0, toReplicated(m.getLhs(), m));
-    splitResults(m, {r - 1, rs.at.block});
+    splitResults(m, {r - 1, rs.at.block, rs.at.replicas});
     return true;
   }
   return false;
+}
+
+bool Partitioner::columnParallel(MatMulOp m, SplitDim at) {
+  if (!divides(m.getResult(), at) || !keepsSplit(m.getResult(), at))
+    return false;
+  auto rt = tensorType(m.getRhs());
+  m->setOperand(1, weightOperand(m.getRhs(), 1,
+                                 rt.getDimSize(1) / at.parts(n)));
+  splitResults(m, at);
+  return true;
+}
+
+bool Partitioner::fusedColumnParallel(MatMulOp m) {
+  Value result = m.getResult();
+  auto out = tensorType(result);
+  int64_t last = out.getRank() - 1;
+  auto sp = result.hasOneUse() ? dyn_cast<SplitOp>(*result.getUsers().begin())
+                               : SplitOp();
+  if (!sp || int64_t(sp.getAxis()) != last)
+    return false;
+  // Each piece in the most parts that reach a row-parallel product.
+  SmallVector<SplitDim> pieces;
+  SmallVector<int64_t> sizes;
+  int64_t width = 0;
+  for (auto [piece, size] : llvm::zip(sp.getResults(), sp.getSizes())) {
+    std::optional<SplitDim> found;
+    for (int64_t replicas = 1; replicas < n && !found; ++replicas) {
+      SplitDim at{last, 1, replicas};
+      if (n % replicas == 0 && divides(piece, at) && keepsSplit(piece, at))
+        found = at;
+    }
+    if (!found)
+      return false;
+    pieces.push_back(*found);
+    sizes.push_back(size / found->parts(n));
+    width += sizes.back();
+  }
+  // The chip's columns of each piece, side by side (as vLLM's QKV
+  // weight holds its query heads and its copy of their K/V head).
+  m->setOperand(1, weightOperand(m.getRhs(), 1, width));
+  SmallVector<int64_t> shape(out.getShape());
+  shape[last] = width;
+  result.setType(RankedTensorType::get(shape, out.getElementType()));
+  sp.setSizes(sizes);
+  for (auto [piece, at] : llvm::zip(sp.getResults(), pieces)) {
+    piece.setType(localType(tensorType(piece), last, at.parts(n)));
+    states[piece] = State::split(at);
+  }
+  handled.insert(sp);
+  partitioned += 2;
+  return true;
 }
 
 bool Partitioner::visitGemm(GemmOp g) {
@@ -561,20 +725,21 @@ bool Partitioner::visitPointwise(Operation *op) {
   for (Value res : op->getResults())
     if (tensorType(res).getShape() != out.getShape())
       return false;
+  // The split of the operand cut into the most parts: the others take
+  // their share of it.
   std::optional<SplitDim> at;
   for (Value v : op->getOperands()) {
     State s = stateOf(v);
-    if (s.kind == State::Split) {
-      at = SplitDim{s.at.dim + (r - tensorType(v).getRank()), s.at.block};
-      break;
-    }
+    if (s.kind == State::Split && (!at || s.at.replicas < at->replicas))
+      at = SplitDim{s.at.dim + (r - tensorType(v).getRank()), s.at.block,
+                    s.at.replicas};
   }
   if (!at)
     return false;
   SmallVector<Value> ops;
   for (Value v : op->getOperands()) {
     auto vt = wholeType(v);
-    SplitDim mine{at->dim - (r - vt.getRank()), at->block};
+    SplitDim mine{at->dim - (r - vt.getRank()), at->block, at->replicas};
     if (mine.dim < 0 || vt.getDimSize(mine.dim) == 1) {
       ops.push_back(toReplicated(v, op));
       continue;
@@ -589,7 +754,7 @@ bool Partitioner::visitPointwise(Operation *op) {
 }
 
 void Partitioner::visit(Operation *op) {
-  if (isa<WeightOp, ConstantOp>(op))
+  if (isa<WeightOp, ConstantOp>(op) || handled.contains(op))
     return;
   // A view or transpose of a partial value is partial: a sum of views.
   bool anyPartial = llvm::any_of(op->getOperands(), [&](Value v) {
@@ -646,7 +811,7 @@ void Partitioner::visit(Operation *op) {
         if (auto sp = dyn_cast<SplitOp>(o); sp && d->dim == int64_t(sp.getAxis())) {
           SmallVector<int64_t> sizes;
           for (int64_t z : sp.getSizes())
-            sizes.push_back(z / n);
+            sizes.push_back(z / d->parts(n));
           sp.setSizes(sizes);
         }
         splitResults(o, *e);
@@ -670,7 +835,8 @@ void Partitioner::visit(Operation *op) {
                        tensorType(v).getDimSize(dim->dim) != size;
               }))
             return false;
-          splitResults(c, {dim->dim, int64_t(c.getInputs().size())});
+          splitResults(c, {dim->dim, int64_t(c.getInputs().size()),
+                           dim->replicas});
           return true;
         }
         SmallVector<Value> ins;
@@ -696,7 +862,8 @@ void Partitioner::visit(Operation *op) {
         a->setOperand(2, toSplit(a.getValue(), q.at, a));
         if (Value mask = a.getMask()) {
           auto mt = wholeType(mask);
-          SplitDim md{q.at.dim - (r - mt.getRank()), q.at.block};
+          SplitDim md{q.at.dim - (r - mt.getRank()), q.at.block,
+                      q.at.replicas};
           if (md.dim < 0 || mt.getDimSize(md.dim) == 1)
             a->setOperand(3, toReplicated(mask, a));
           else if (divides(mask, md))

@@ -12,11 +12,15 @@ using dfa::shard::reshapeSplit;
 using dfa::shard::SplitDim;
 
 namespace {
-/// The split `s` lands on, as "dim/block" ("none" without one).
+/// The split `s` lands on, as "dim/block" and "xR" when R chips hold each
+/// part ("none" without one).
 std::string landed(std::vector<int64_t> in, std::vector<int64_t> out, SplitDim s,
                    int64_t n) {
   std::optional<SplitDim> e = reshapeSplit(in, out, s, n);
-  return e ? std::to_string(e->dim) + "/" + std::to_string(e->block) : "none";
+  if (!e)
+    return "none";
+  std::string r = std::to_string(e->dim) + "/" + std::to_string(e->block);
+  return e->replicas == 1 ? r : r + "x" + std::to_string(e->replicas);
 }
 } // namespace
 
@@ -54,4 +58,26 @@ TEST_CASE("a split that a reshape scatters has no dim", "[transforms][shard]") {
   CHECK(landed({4, 6}, {24}, {0, 1}, 1) == "none");
   CHECK(landed({4, 6}, {24}, {2, 1}, 2) == "none");
   CHECK(landed({4, 6}, {24}, {1, 4}, 2) == "none");
+}
+
+TEST_CASE("a part held by several chips splits by its parts",
+          "[transforms][shard]") {
+  // Two K/V heads over eight chips, each held by four: [B, S, 2*D] is
+  // [B, S, 2, D] split along the heads in two parts.
+  CHECK(landed({2, 8, 128}, {2, 8, 2, 64}, {2, 1, 4}, 8) == "2/1x4");
+  // Without the replicas the heads do not divide.
+  CHECK(landed({2, 8, 128}, {2, 8, 2, 64}, {2, 1, 1}, 8) == "none");
+  // GQA's repeat keeps them: [B, 2, 4, S, D] merged to [B, 8, S, D].
+  CHECK(landed({1, 2, 4, 16, 64}, {1, 8, 16, 64}, {1, 1, 4}, 8) == "1/1x4");
+  // Replicas that do not divide the chips, or leave one part, split
+  // nothing.
+  CHECK(landed({2, 8, 128}, {2, 8, 2, 64}, {2, 1, 3}, 8) == "none");
+  CHECK(landed({2, 8, 128}, {2, 8, 2, 64}, {2, 1, 8}, 8) == "none");
+}
+
+TEST_CASE("a split's parts follow from its replicas", "[transforms][shard]") {
+  CHECK(SplitDim{1, 1, 1}.parts(8) == 8);
+  CHECK(SplitDim{1, 1, 4}.parts(8) == 2);
+  CHECK(SplitDim{1, 1, 4} != SplitDim{1, 1, 2});
+  CHECK(SplitDim{1, 2, 4} == SplitDim{1, 2, 4});
 }

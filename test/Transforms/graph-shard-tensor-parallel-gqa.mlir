@@ -1,0 +1,152 @@
+// Tensor parallelism with fewer K/V heads than chips (GQA): each chip
+// computes and caches the K/V head its query heads read, a copy of it on
+// chips / KV-heads chips, as vLLM and TensorRT-LLM replicate K/V heads;
+// the query heads, the attention and the output product split as usual
+// and nothing is gathered. Two K/V heads, eight query heads:
+// RUN: %with_test_targets dfa-opt %s -graph-shard="target=test-gpu tensor-parallel=4" | FileCheck %s --check-prefix=FOUR
+// RUN: %with_test_targets dfa-opt %s -graph-shard="target=test-gpu tensor-parallel=8" | FileCheck %s --check-prefix=EIGHT
+// Replicas never reach past a chip per part: two chips hold the two heads.
+// RUN: %with_test_targets dfa-opt %s -graph-shard="target=test-gpu tensor-parallel=2" | FileCheck %s --check-prefix=TWO
+// RUN: %with_test_targets dfa-opt %s -graph-shard="target=test-gpu tensor-parallel=8 remarks=1" -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
+
+// A fused QKV product: the chip's columns are its query heads' and its
+// copy of their K/V head's (8 x 16 / 4 + 2 x 2 x 16 / 2 = 64 over four
+// chips, 16 + 2 x 16 = 48 over eight). The repeat of the K/V heads for
+// their query heads repeats them only for the chip's query heads.
+// FOUR-LABEL: func.func @fused(%arg0: tensor<2x8x128xf16> {graph.name = "x"}, %arg1: tensor<2x1x8x16xf16> {graph.name = "past_k"}, %arg2: tensor<2x1x8x16xf16> {graph.name = "past_v"})
+// FOUR-SAME: -> (tensor<2x8x128xf16>, tensor<2x1x16x16xf16>, tensor<2x1x16x16xf16>)
+// FOUR-NOT: graph.all_gather
+// FOUR: graph.weight "qkv.tp-cols" at ""[0] : tensor<128x64xf16>
+// FOUR: graph.split %{{.*}} {axis = 2 : i64, sizes = array<i64: 32, 16, 16>} : (tensor<2x8x64xf16>)
+// FOUR: graph.concat %arg1, %{{.*}} {axis = 2 : i64} : (tensor<2x1x8x16xf16>, tensor<2x1x8x16xf16>) -> tensor<2x1x16x16xf16>
+// FOUR: graph.expand %{{.*}} : (tensor<2x1x1x16x16xf16>) -> tensor<2x1x2x16x16xf16>
+// FOUR: graph.attention {{.*}} : (tensor<2x2x8x16xf16>, tensor<2x2x16x16xf16>, tensor<2x2x16x16xf16>) -> tensor<2x2x8x16xf16>
+// FOUR: graph.weight "o.tp-rows" at ""[0] : tensor<32x128xf16>
+// FOUR: graph.all_reduce %{{.*}} {chips = 4 : i64}
+// FOUR-NOT: graph.all_
+// FOUR: return
+
+// EIGHT-LABEL: func.func @fused(%arg0: tensor<2x8x128xf16> {graph.name = "x"}, %arg1: tensor<2x1x8x16xf16> {graph.name = "past_k"}, %arg2: tensor<2x1x8x16xf16> {graph.name = "past_v"})
+// EIGHT-SAME: -> (tensor<2x8x128xf16>, tensor<2x1x16x16xf16>, tensor<2x1x16x16xf16>)
+// EIGHT-NOT: graph.all_gather
+// EIGHT: graph.weight "qkv.tp-cols" at ""[0] : tensor<128x48xf16>
+// EIGHT: graph.split %{{.*}} {axis = 2 : i64, sizes = array<i64: 16, 16, 16>} : (tensor<2x8x48xf16>)
+// EIGHT: graph.attention {{.*}} : (tensor<2x1x8x16xf16>, tensor<2x1x16x16xf16>, tensor<2x1x16x16xf16>) -> tensor<2x1x8x16xf16>
+// EIGHT: graph.all_reduce %{{.*}} {chips = 8 : i64}
+// EIGHT-NOT: graph.all_
+// EIGHT: return
+
+// TWO-LABEL: func.func @fused(%arg0: tensor<2x8x128xf16> {graph.name = "x"}, %arg1: tensor<2x1x8x16xf16> {graph.name = "past_k"}, %arg2: tensor<2x1x8x16xf16> {graph.name = "past_v"})
+// TWO: graph.weight "qkv.tp-cols" at ""[0] : tensor<128x96xf16>
+// TWO: graph.expand %{{.*}} : (tensor<2x1x1x16x16xf16>) -> tensor<2x1x4x16x16xf16>
+
+func.func @fused(%x: tensor<2x8x128xf16> {graph.name = "x"}, %pk: tensor<2x2x8x16xf16> {graph.name = "past_k"},
+                 %pv: tensor<2x2x8x16xf16> {graph.name = "past_v"})
+    -> (tensor<2x8x128xf16>, tensor<2x2x16x16xf16>, tensor<2x2x16x16xf16>) {
+  %wqkv = graph.weight "qkv" at "m.bin"[0] : tensor<128x192xf16>
+  %qkv = graph.matmul %x, %wqkv : (tensor<2x8x128xf16>, tensor<128x192xf16>) -> tensor<2x8x192xf16>
+  %q, %k, %v = graph.split %qkv {axis = 2 : i64, sizes = array<i64: 128, 32, 32>} : (tensor<2x8x192xf16>) -> (tensor<2x8x128xf16>, tensor<2x8x32xf16>, tensor<2x8x32xf16>)
+  %q4 = graph.reshape %q : (tensor<2x8x128xf16>) -> tensor<2x8x8x16xf16>
+  %qt = graph.transpose %q4 {perm = array<i64: 0, 2, 1, 3>} : (tensor<2x8x8x16xf16>) -> tensor<2x8x8x16xf16>
+  %k4 = graph.reshape %k : (tensor<2x8x32xf16>) -> tensor<2x8x2x16xf16>
+  %kt = graph.transpose %k4 {perm = array<i64: 0, 2, 1, 3>} : (tensor<2x8x2x16xf16>) -> tensor<2x2x8x16xf16>
+  %kc = graph.concat %pk, %kt {axis = 2 : i64} : (tensor<2x2x8x16xf16>, tensor<2x2x8x16xf16>) -> tensor<2x2x16x16xf16>
+  %v4 = graph.reshape %v : (tensor<2x8x32xf16>) -> tensor<2x8x2x16xf16>
+  %vt = graph.transpose %v4 {perm = array<i64: 0, 2, 1, 3>} : (tensor<2x8x2x16xf16>) -> tensor<2x2x8x16xf16>
+  %vc = graph.concat %pv, %vt {axis = 2 : i64} : (tensor<2x2x8x16xf16>, tensor<2x2x8x16xf16>) -> tensor<2x2x16x16xf16>
+  %k5 = graph.reshape %kc : (tensor<2x2x16x16xf16>) -> tensor<2x2x1x16x16xf16>
+  %ke = graph.expand %k5 : (tensor<2x2x1x16x16xf16>) -> tensor<2x2x4x16x16xf16>
+  %kr = graph.reshape %ke : (tensor<2x2x4x16x16xf16>) -> tensor<2x8x16x16xf16>
+  %v5 = graph.reshape %vc : (tensor<2x2x16x16xf16>) -> tensor<2x2x1x16x16xf16>
+  %ve = graph.expand %v5 : (tensor<2x2x1x16x16xf16>) -> tensor<2x2x4x16x16xf16>
+  %vr = graph.reshape %ve : (tensor<2x2x4x16x16xf16>) -> tensor<2x8x16x16xf16>
+  %a = graph.attention %qt, %kr, %vr {scale = 0.25 : f64} : (tensor<2x8x8x16xf16>, tensor<2x8x16x16xf16>, tensor<2x8x16x16xf16>) -> tensor<2x8x8x16xf16>
+  %at = graph.transpose %a {perm = array<i64: 0, 2, 1, 3>} : (tensor<2x8x8x16xf16>) -> tensor<2x8x8x16xf16>
+  %a2 = graph.reshape %at : (tensor<2x8x8x16xf16>) -> tensor<2x8x128xf16>
+  %wo = graph.weight "o" at "m.bin"[49152] : tensor<128x128xf16>
+  %o = graph.matmul %a2, %wo : (tensor<2x8x128xf16>, tensor<128x128xf16>) -> tensor<2x8x128xf16>
+  %y = graph.add %x, %o : (tensor<2x8x128xf16>, tensor<2x8x128xf16>) -> tensor<2x8x128xf16>
+  return %y, %kc, %vc : tensor<2x8x128xf16>, tensor<2x2x16x16xf16>, tensor<2x2x16x16xf16>
+}
+
+// Separate products, attention written out as two batched products (an
+// unraised export): the K/V products take the chip's copy of its K/V head
+// (16 of 32 columns over four chips); the scores' K^T, a transpose of the
+// repeat, is a transpose of the smaller repeat.
+// FOUR-LABEL: func.func @separate(%arg0: tensor<2x8x128xf16> {graph.name = "x"})
+// FOUR-NOT: graph.all_gather
+// FOUR-NOT: graph.slice
+// FOUR: graph.weight "k.tp-cols" at ""[0] : tensor<128x16xf16>
+// FOUR: graph.expand %{{.*}} : (tensor<2x1x1x8x16xf16>) -> tensor<2x1x2x8x16xf16>
+// FOUR: graph.transpose %{{.*}} {perm = array<i64: 0, 1, 3, 2>} : (tensor<2x2x8x16xf16>) -> tensor<2x2x16x8xf16>
+// FOUR: graph.matmul %{{.*}} : (tensor<2x2x8x16xf16>, tensor<2x2x16x8xf16>) -> tensor<2x2x8x8xf16>
+// FOUR: graph.all_reduce %{{.*}} {chips = 4 : i64}
+// FOUR-NOT: graph.all_
+// FOUR: return
+
+// One all-reduce a function, nothing gathered:
+// REMARK: remark: tensor parallelism over 8 chips: {{[0-9]+}} ops partitioned, 3 collectives
+
+func.func @separate(%x: tensor<2x8x128xf16> {graph.name = "x"}) -> tensor<2x8x128xf16> {
+  %wq = graph.weight "q" at "m.bin"[0] : tensor<128x128xf16>
+  %wk = graph.weight "k" at "m.bin"[32768] : tensor<128x32xf16>
+  %wv = graph.weight "v" at "m.bin"[40960] : tensor<128x32xf16>
+  %q = graph.matmul %x, %wq : (tensor<2x8x128xf16>, tensor<128x128xf16>) -> tensor<2x8x128xf16>
+  %k = graph.matmul %x, %wk : (tensor<2x8x128xf16>, tensor<128x32xf16>) -> tensor<2x8x32xf16>
+  %v = graph.matmul %x, %wv : (tensor<2x8x128xf16>, tensor<128x32xf16>) -> tensor<2x8x32xf16>
+  %q4 = graph.reshape %q : (tensor<2x8x128xf16>) -> tensor<2x8x8x16xf16>
+  %qt = graph.transpose %q4 {perm = array<i64: 0, 2, 1, 3>} : (tensor<2x8x8x16xf16>) -> tensor<2x8x8x16xf16>
+  %k4 = graph.reshape %k : (tensor<2x8x32xf16>) -> tensor<2x8x2x16xf16>
+  %kt = graph.transpose %k4 {perm = array<i64: 0, 2, 1, 3>} : (tensor<2x8x2x16xf16>) -> tensor<2x2x8x16xf16>
+  %k5 = graph.reshape %kt : (tensor<2x2x8x16xf16>) -> tensor<2x2x1x8x16xf16>
+  %ke = graph.expand %k5 : (tensor<2x2x1x8x16xf16>) -> tensor<2x2x4x8x16xf16>
+  %kr = graph.reshape %ke : (tensor<2x2x4x8x16xf16>) -> tensor<2x8x8x16xf16>
+  %kT = graph.transpose %kr {perm = array<i64: 0, 1, 3, 2>} : (tensor<2x8x8x16xf16>) -> tensor<2x8x16x8xf16>
+  %s = graph.matmul %qt, %kT : (tensor<2x8x8x16xf16>, tensor<2x8x16x8xf16>) -> tensor<2x8x8x8xf16>
+  %p = graph.softmax %s {axis = 3 : i64} : tensor<2x8x8x8xf16>
+  %v4 = graph.reshape %v : (tensor<2x8x32xf16>) -> tensor<2x8x2x16xf16>
+  %vt = graph.transpose %v4 {perm = array<i64: 0, 2, 1, 3>} : (tensor<2x8x2x16xf16>) -> tensor<2x2x8x16xf16>
+  %v5 = graph.reshape %vt : (tensor<2x2x8x16xf16>) -> tensor<2x2x1x8x16xf16>
+  %ve = graph.expand %v5 : (tensor<2x2x1x8x16xf16>) -> tensor<2x2x4x8x16xf16>
+  %vr = graph.reshape %ve : (tensor<2x2x4x8x16xf16>) -> tensor<2x8x8x16xf16>
+  %a = graph.matmul %p, %vr : (tensor<2x8x8x8xf16>, tensor<2x8x8x16xf16>) -> tensor<2x8x8x16xf16>
+  %at = graph.transpose %a {perm = array<i64: 0, 2, 1, 3>} : (tensor<2x8x8x16xf16>) -> tensor<2x8x8x16xf16>
+  %a2 = graph.reshape %at : (tensor<2x8x8x16xf16>) -> tensor<2x8x128xf16>
+  %wo = graph.weight "o" at "m.bin"[49152] : tensor<128x128xf16>
+  %o = graph.matmul %a2, %wo : (tensor<2x8x128xf16>, tensor<128x128xf16>) -> tensor<2x8x128xf16>
+  return %o : tensor<2x8x128xf16>
+}
+
+// Anything else between the repeat and its reader (here a scaling of the
+// repeated keys): each chip slices its query heads' share out of the
+// repeat it holds, still without a transfer.
+// FOUR-LABEL: func.func @scaled(%arg0: tensor<2x8x128xf16> {graph.name = "x"})
+// FOUR-NOT: graph.all_gather
+// FOUR: graph.mul %{{.*}} : (tensor<2x4x8x16xf16>, tensor<f16>) -> tensor<2x4x8x16xf16>
+// FOUR: graph.slice %{{.*}} : (tensor<2x4x8x16xf16>) -> tensor<2x2x8x16xf16>
+// FOUR: graph.attention {{.*}} -> tensor<2x2x8x16xf16>
+// FOUR: graph.all_reduce %{{.*}} {chips = 4 : i64}
+// FOUR-NOT: graph.all_
+// FOUR: return
+
+func.func @scaled(%x: tensor<2x8x128xf16> {graph.name = "x"}) -> tensor<2x8x128xf16> {
+  %wq = graph.weight "q" at "m.bin"[0] : tensor<128x128xf16>
+  %wkv = graph.weight "kv" at "m.bin"[32768] : tensor<128x32xf16>
+  %q = graph.matmul %x, %wq : (tensor<2x8x128xf16>, tensor<128x128xf16>) -> tensor<2x8x128xf16>
+  %k = graph.matmul %x, %wkv : (tensor<2x8x128xf16>, tensor<128x32xf16>) -> tensor<2x8x32xf16>
+  %q4 = graph.reshape %q : (tensor<2x8x128xf16>) -> tensor<2x8x8x16xf16>
+  %qt = graph.transpose %q4 {perm = array<i64: 0, 2, 1, 3>} : (tensor<2x8x8x16xf16>) -> tensor<2x8x8x16xf16>
+  %k4 = graph.reshape %k : (tensor<2x8x32xf16>) -> tensor<2x8x2x16xf16>
+  %kt = graph.transpose %k4 {perm = array<i64: 0, 2, 1, 3>} : (tensor<2x8x2x16xf16>) -> tensor<2x2x8x16xf16>
+  %k5 = graph.reshape %kt : (tensor<2x2x8x16xf16>) -> tensor<2x2x1x8x16xf16>
+  %ke = graph.expand %k5 : (tensor<2x2x1x8x16xf16>) -> tensor<2x2x4x8x16xf16>
+  %kr = graph.reshape %ke : (tensor<2x2x4x8x16xf16>) -> tensor<2x8x8x16xf16>
+  %c = graph.constant dense<5.000000e-01> : tensor<f16>
+  %ks = graph.mul %kr, %c : (tensor<2x8x8x16xf16>, tensor<f16>) -> tensor<2x8x8x16xf16>
+  %a = graph.attention %qt, %ks, %kr {scale = 0.25 : f64} : (tensor<2x8x8x16xf16>, tensor<2x8x8x16xf16>, tensor<2x8x8x16xf16>) -> tensor<2x8x8x16xf16>
+  %at = graph.transpose %a {perm = array<i64: 0, 2, 1, 3>} : (tensor<2x8x8x16xf16>) -> tensor<2x8x8x16xf16>
+  %a2 = graph.reshape %at : (tensor<2x8x8x16xf16>) -> tensor<2x8x128xf16>
+  %wo = graph.weight "o" at "m.bin"[49152] : tensor<128x128xf16>
+  %o = graph.matmul %a2, %wo : (tensor<2x8x128xf16>, tensor<128x128xf16>) -> tensor<2x8x128xf16>
+  return %o : tensor<2x8x128xf16>
+}
