@@ -692,7 +692,9 @@ def Graph_AllGatherOp : Graph_Op<"all_gather"> {
   let description = [{
     The result is the input's shape with `axis` `chips` times longer: chip
     i's slice lands at the i-th place (the module is one chip's program of a
-    tensor-parallel group; see `graph.all_reduce`).
+    tensor-parallel group; see `graph.all_reduce`). When each slice is held
+    by several chips of the group (K/V heads fewer than the chips), `chips`
+    counts the distinct slices: one chip of each gathers.
 
     ```mlir
     %y = graph.all_gather %x {axis = 2, chips = 8} : (tensor<4x1x4008xf16>) -> tensor<4x1x32064xf16>

@@ -512,7 +512,8 @@ LogicalResult dfa::ref::evalOp<AllReduceOp>(AllReduceOp op, Evaluator &) {
 
 template <>
 LogicalResult dfa::ref::evalOp<AllGatherOp>(AllGatherOp op, Evaluator &) {
-  return op.emitOpError("has no reference value: the program is one chip's of ")
+  return op.emitOpError("has no reference value: the program is one chip's of "
+                        "a tensor-parallel group (gathering ")
          << op.getChips()
-         << " (tensor parallelism); simulate its time only (--time-only)";
+         << " slices); simulate its time only (--time-only)";
 }

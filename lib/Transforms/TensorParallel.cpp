@@ -185,8 +185,11 @@ struct Partitioner {
   SmallVector<SliceOp> argSlices;
   /// The same through blocks: reshape to [blocks, rest], slice, merge.
   SmallVector<std::tuple<ReshapeOp, SliceOp, ReshapeOp>> argChains;
-  /// Weight slices made so far: (weight, dim, its size) -> the slice.
-  std::map<std::tuple<Operation *, int64_t, int64_t>, Value> weightSlices;
+  /// Weight slices made so far: (weight, dim, its size, whether it holds
+  /// a fused product's pieces) -> the slice.
+  std::map<std::tuple<Operation *, int64_t, int64_t, bool>, Value> weightSlices;
+  /// Repeats narrowed so far: (value, dim, factor) -> the smaller repeat.
+  std::map<std::tuple<void *, int64_t, int64_t>, Value> narrowed;
   /// Ops a rule already partitioned while visiting another (the split of
   /// a fused product whose pieces are held differently).
   DenseSet<Operation *> handled;
@@ -213,8 +216,13 @@ struct Partitioner {
   /// chip takes its share of its own part: no transfer).
   bool refines(Value v, SplitDim at) {
     State s = stateOf(v);
-    return s.kind == State::Split && s.at.dim == at.dim &&
-           s.at.block == at.block && s.at.replicas % at.replicas == 0;
+    if (s.kind != State::Split || s.at.dim != at.dim ||
+        s.at.block != at.block || at.replicas < 1 ||
+        s.at.replicas % at.replicas != 0)
+      return false;
+    int64_t local = tensorType(v).getDimSize(at.dim), f = s.at.replicas / at.replicas;
+    return local % at.block == 0 && (local / at.block) % f == 0 &&
+           local / at.block >= f;
   }
 
   /// Whether `v` is split as `at` says, holds more of it (`refines`), or
@@ -286,11 +294,18 @@ struct Partitioner {
   /// `v` = reshape(expand(x)), a repeat of a broadcast (GQA's K/V heads
   /// repeated for their query heads), or a transpose of one, with its
   /// split dim `f` times smaller by repeating fewer times: every copy is
-  /// alike, so the chip's share of its part is a smaller repeat, and the
+  /// alike, so when the chip holds one K/V head (the dims merged before the
+  /// repeated one, past a block split's blocks, are 1 here) its share is a
+  /// smaller repeat, and the
   /// attention kernel that reads it still reads each K/V head once. Null
-  /// when `v` is not such a repeat whose split dim merges a repeated dim
-  /// that `f` divides.
+  /// otherwise (several K/V heads a chip: its share of their repeats is
+  /// not one repeat).
   Value narrowRepeat(Value v, SplitDim at, int64_t f) {
+    if (f < 2)
+      return {};
+    Value &done = narrowed[{v.getAsOpaquePointer(), at.dim, f}];
+    if (done)
+      return done;
     if (auto tr = v.getDefiningOp<TransposeOp>()) {
       Value in = narrowRepeat(tr.getInput(),
                               {tr.getPerm()[at.dim], at.block, at.replicas}, f);
@@ -301,13 +316,14 @@ struct Partitioner {
       SmallVector<int64_t> shape(tensorType(v).getShape());
       shape[at.dim] /= f;
       maybeDead.push_back(tr);
-      return b.create<TransposeOp>(
-          tr.getLoc(), RankedTensorType::get(shape, tensorType(v).getElementType()),
-          in, tr.getPermAttr());
+      return done = b.create<TransposeOp>(
+                 tr.getLoc(),
+                 RankedTensorType::get(shape, tensorType(v).getElementType()),
+                 in, tr.getPermAttr());
     }
     auto rs = v.getDefiningOp<ReshapeOp>();
     auto ex = rs ? rs.getInput().getDefiningOp<ExpandOp>() : nullptr;
-    if (!ex || f < 2)
+    if (!ex)
       return {};
     auto et = tensorType(ex.getResult()), it = tensorType(ex.getInput()),
          vt = tensorType(v);
@@ -325,24 +341,32 @@ struct Partitioner {
       merged *= e[j++];
     if (prod != before || merged != vs[d])
       return {};
+    // Past the blocks' dims, the first dim of the merge that is not 1
+    // must be the repeated one.
+    int64_t k = i, blocks = 1;
+    while (k < j && blocks < at.block)
+      blocks *= e[k++];
+    if (blocks != at.block)
+      return {};
+    while (k < j && e[k] == 1)
+      ++k;
     int64_t off = rank - it.getRank();
-    for (int64_t k = i; k < j; ++k) {
-      bool repeated = e[k] > 1 && (k < off || it.getDimSize(k - off) == 1);
-      if (!repeated || e[k] % f != 0)
-        continue;
-      SmallVector<int64_t> shape(e), out(vs);
-      shape[k] /= f;
-      out[d] /= f;
-      OpBuilder b(rs);
-      b.setInsertionPointAfter(rs);
-      auto narrow = b.create<ExpandOp>(
-          ex.getLoc(), RankedTensorType::get(shape, et.getElementType()),
-          ex.getInput());
-      maybeDead.push_back(rs);
-      return b.create<ReshapeOp>(
-          rs.getLoc(), RankedTensorType::get(out, vt.getElementType()), narrow);
-    }
-    return {};
+    bool repeated =
+        k < j && (k < off || it.getDimSize(k - off) == 1) && e[k] % f == 0;
+    if (!repeated)
+      return {};
+    SmallVector<int64_t> shape(e), out(vs);
+    shape[k] /= f;
+    out[d] /= f;
+    OpBuilder b(rs);
+    b.setInsertionPointAfter(rs);
+    auto narrow = b.create<ExpandOp>(
+        ex.getLoc(), RankedTensorType::get(shape, et.getElementType()),
+        ex.getInput());
+    maybeDead.push_back(rs);
+    return done = b.create<ReshapeOp>(
+               rs.getLoc(), RankedTensorType::get(out, vt.getElementType()),
+               narrow);
   }
 
   /// `v` split as `at` says (the local part of a replicated value, or of a
@@ -358,14 +382,14 @@ struct Partitioner {
     if (Value done = sliced[key])
       return done;
     // The part of a repeated (broadcast) value is a smaller repeat: GQA's
-    // K/V heads held by several chips, each taking its query heads' share.
+    // K/V head held by several chips (or MQA's by all), each taking its
+    // query heads' share.
     int64_t parts = refine ? n / stateOf(v).at.replicas : 1;
-    if (refine)
-      if (Value narrow = narrowRepeat(v, at, at.parts(n) / parts)) {
-        states[narrow] = State::split(at);
-        sliced[key] = narrow;
-        return narrow;
-      }
+    if (Value narrow = narrowRepeat(whole, at, at.parts(n) / parts)) {
+      states[narrow] = State::split(at);
+      sliced[key] = narrow;
+      return narrow;
+    }
     OpBuilder b(user);
     if (auto arg = dyn_cast<BlockArgument>(whole))
       b.setInsertionPointToStart(arg.getOwner());
@@ -395,8 +419,8 @@ struct Partitioner {
   /// Weight `w` (a 2-D weight) with `dim` cut to one chip's `size`: the
   /// chip's program holds only its part (no data: the program's values
   /// are not simulated).
-  Value weightPart(WeightOp w, int64_t dim, int64_t size) {
-    Value &part = weightSlices[{w.getOperation(), dim, size}];
+  Value weightPart(WeightOp w, int64_t dim, int64_t size, bool pieces) {
+    Value &part = weightSlices[{w.getOperation(), dim, size, pieces}];
     if (part)
       return part;
     OpBuilder b(w);
@@ -426,13 +450,15 @@ struct Partitioner {
   }
 
   /// The operand `v` (a weight, maybe transposed) with its `dim` cut to
-  /// `size` (default: one of `n` parts).
-  Value weightOperand(Value v, int64_t dim, int64_t size = 0) {
+  /// `size` (default: one of `n` parts); `pieces`: the chip's columns of
+  /// each piece of a fused product, side by side.
+  Value weightOperand(Value v, int64_t dim, int64_t size = 0,
+                      bool pieces = false) {
     maybeDead.push_back(v.getDefiningOp());
     int64_t wdim = dim;
     WeightOp w = weightOf(v, wdim);
     Value part = weightPart(
-        w, wdim, size > 0 ? size : w.getType().getDimSize(wdim) / n);
+        w, wdim, size > 0 ? size : w.getType().getDimSize(wdim) / n, pieces);
     if (auto tr = v.getDefiningOp<TransposeOp>()) {
       OpBuilder b(tr);
       b.setInsertionPointAfterValue(part);
@@ -507,9 +533,12 @@ bool Partitioner::keepsSplit(Value v, SplitDim at) {
             int64_t r = rankOf(m.getResult()), xr = xt.getRank();
             int64_t wdim = 0;
             bool lhs = use.getOperandNumber() == 0;
+            // Row-parallel, the end: each chip takes its rows of the
+            // weight (K among all the chips, whatever the replicas).
             if (lhs && d == xr - 1)
               return weightOf(m.getRhs(), wdim) != nullptr &&
-                     rankOf(m.getRhs()) == 2; // row-parallel: the end
+                     rankOf(m.getRhs()) == 2 &&
+                     tensorType(m.getRhs()).getDimSize(0) % n == 0;
             if (d < xr - 2)
               return push(m.getResult(), d + r - xr);
             if (lhs && d == xr - 2)
@@ -521,7 +550,8 @@ bool Partitioner::keepsSplit(Value v, SplitDim at) {
           .Case([&](GemmOp g) {
             int64_t wdim = 0;
             return use.getOperandNumber() == 0 && d == 1 && !g.getTransA() &&
-                   !g.getC() && weightOf(g.getB(), wdim) != nullptr;
+                   !g.getC() && weightOf(g.getB(), wdim) != nullptr &&
+                   tensorType(g.getB()).getDimSize(g.getTransB() ? 1 : 0) % n == 0;
           })
           .Case<ReshapeOp, TransposeOp, ExpandOp, SoftmaxOp, LogSoftmaxOp,
                 ReduceSumOp, ReduceMeanOp, ReduceMaxOp, ReduceMinOp,
@@ -651,8 +681,9 @@ bool Partitioner::fusedColumnParallel(MatMulOp m) {
                                : SplitOp();
   if (!sp || int64_t(sp.getAxis()) != last)
     return false;
-  // Each piece in the most parts that reach a row-parallel product.
-  SmallVector<SplitDim> pieces;
+  // Each piece in the most parts that reach a row-parallel product, or
+  // whole on every chip (MQA's one K/V head, as vLLM replicates it).
+  SmallVector<std::optional<SplitDim>> pieces;
   SmallVector<int64_t> sizes;
   int64_t width = 0;
   for (auto [piece, size] : llvm::zip(sp.getResults(), sp.getSizes())) {
@@ -662,22 +693,24 @@ bool Partitioner::fusedColumnParallel(MatMulOp m) {
       if (n % replicas == 0 && divides(piece, at) && keepsSplit(piece, at))
         found = at;
     }
-    if (!found)
-      return false;
-    pieces.push_back(*found);
-    sizes.push_back(size / found->parts(n));
+    pieces.push_back(found);
+    sizes.push_back(found ? size / found->parts(n) : size);
     width += sizes.back();
   }
+  if (llvm::none_of(pieces, [](auto &p) { return p.has_value(); }))
+    return false;
   // The chip's columns of each piece, side by side (as vLLM's QKV
   // weight holds its query heads and its copy of their K/V head).
-  m->setOperand(1, weightOperand(m.getRhs(), 1, width));
+  m->setOperand(1, weightOperand(m.getRhs(), 1, width, /*pieces=*/true));
   SmallVector<int64_t> shape(out.getShape());
   shape[last] = width;
   result.setType(RankedTensorType::get(shape, out.getElementType()));
   sp.setSizes(sizes);
   for (auto [piece, at] : llvm::zip(sp.getResults(), pieces)) {
-    piece.setType(localType(tensorType(piece), last, at.parts(n)));
-    states[piece] = State::split(at);
+    if (!at)
+      continue;
+    piece.setType(localType(tensorType(piece), last, at->parts(n)));
+    states[piece] = State::split(*at);
   }
   handled.insert(sp);
   partitioned += 2;
@@ -697,6 +730,8 @@ bool Partitioner::visitGemm(GemmOp g) {
   if (as.kind == State::Split && as.at.dim == 1 && !g.getC()) {
     if (bt.getDimSize(kDim) % n != 0)
       return false;
+    if (as.at.replicas > 1)
+      g->setOperand(0, toSplit(g.getA(), {1, as.at.block, 1}, g));
     g->setOperand(1, weightOperand(g.getB(), kDim));
     states[g.getResult()] = State::partial();
     ++partitioned;
