@@ -188,8 +188,9 @@ struct Partitioner {
   /// Weight slices made so far: (weight, dim, its size, whether it holds
   /// a fused product's pieces) -> the slice.
   std::map<std::tuple<Operation *, int64_t, int64_t, bool>, Value> weightSlices;
-  /// Repeats narrowed so far: (value, dim, factor) -> the smaller repeat.
-  std::map<std::tuple<void *, int64_t, int64_t>, Value> narrowed;
+  /// Repeats narrowed so far: (value, dim, blocks, factor) -> the smaller
+  /// repeat.
+  std::map<std::tuple<void *, int64_t, int64_t, int64_t>, Value> narrowed;
   /// Ops a rule already partitioned while visiting another (the split of
   /// a fused product whose pieces are held differently).
   DenseSet<Operation *> handled;
@@ -303,7 +304,7 @@ struct Partitioner {
   Value narrowRepeat(Value v, SplitDim at, int64_t f) {
     if (f < 2)
       return {};
-    Value &done = narrowed[{v.getAsOpaquePointer(), at.dim, f}];
+    Value &done = narrowed[{v.getAsOpaquePointer(), at.dim, at.block, f}];
     if (done)
       return done;
     if (auto tr = v.getDefiningOp<TransposeOp>()) {
@@ -416,16 +417,19 @@ struct Partitioner {
     return part;
   }
 
-  /// Weight `w` (a 2-D weight) with `dim` cut to one chip's `size`: the
-  /// chip's program holds only its part (no data: the program's values
-  /// are not simulated).
+  /// Weight `w` (a 2-D weight, or a bias) with `dim` cut to one chip's
+  /// `size`: the chip's program holds only its part (no data: the
+  /// program's values are not simulated).
   Value weightPart(WeightOp w, int64_t dim, int64_t size, bool pieces) {
     Value &part = weightSlices[{w.getOperation(), dim, size, pieces}];
     if (part)
       return part;
     OpBuilder b(w);
     b.setInsertionPointAfter(w);
-    std::string name = (w.getSymName() + (dim == 0 ? ".tp-rows" : ".tp-cols")).str();
+    std::string name =
+        (w.getSymName() +
+         (dim == w.getType().getRank() - 1 ? ".tp-cols" : ".tp-rows"))
+            .str();
     SmallVector<int64_t> shape(w.getType().getShape());
     shape[dim] = size;
     part = b.create<WeightOp>(
@@ -543,7 +547,12 @@ bool Partitioner::keepsSplit(Value v, SplitDim at) {
               return push(m.getResult(), d + r - xr);
             if (lhs && d == xr - 2)
               return push(m.getResult(), r - 2);
-            if (!lhs && d == xr - 1)
+            // The right side's columns stay apart only against a whole
+            // left side; an activation there may itself be split (the
+            // attention's probabilities by heads, against V split along
+            // its head dim: a gather).
+            if (!lhs && d == xr - 1 &&
+                isa_and_nonnull<WeightOp, ConstantOp>(m.getLhs().getDefiningOp()))
               return push(m.getResult(), r - 1);
             return false;
           })
@@ -677,8 +686,33 @@ bool Partitioner::fusedColumnParallel(MatMulOp m) {
   Value result = m.getResult();
   auto out = tensorType(result);
   int64_t last = out.getRank() - 1;
-  auto sp = result.hasOneUse() ? dyn_cast<SplitOp>(*result.getUsers().begin())
-                               : SplitOp();
+  // The product's split, through its epilogue: casts (an FP8 product's
+  // result cast back) and a bias over the columns, each read once.
+  SmallVector<Operation *> epilogue;
+  SplitOp sp;
+  for (Value end = result; end.hasOneUse();) {
+    Operation *u = *end.getUsers().begin();
+    if ((sp = dyn_cast<SplitOp>(u)))
+      break;
+    auto bias = [&]() -> WeightOp {
+      auto add = dyn_cast<AddOp>(u);
+      if (!add)
+        return nullptr;
+      Value other = add.getLhs() == end ? add.getRhs() : add.getLhs();
+      auto w = other.getDefiningOp<WeightOp>();
+      auto wt = w ? w.getType() : RankedTensorType();
+      if (!w || wt.getRank() < 1 || wt.getRank() > out.getRank() ||
+          wt.getShape().back() != out.getShape().back() ||
+          wt.getNumElements() != wt.getShape().back() ||
+          tensorType(add.getResult()) != tensorType(end))
+        return nullptr;
+      return w;
+    };
+    if (!isa<CastOp>(u) && !bias())
+      return false;
+    epilogue.push_back(u);
+    end = u->getResult(0);
+  }
   if (!sp || int64_t(sp.getAxis()) != last)
     return false;
   // Each piece in the most parts that reach a row-parallel product, or
@@ -702,9 +736,24 @@ bool Partitioner::fusedColumnParallel(MatMulOp m) {
   // The chip's columns of each piece, side by side (as vLLM's QKV
   // weight holds its query heads and its copy of their K/V head).
   m->setOperand(1, weightOperand(m.getRhs(), 1, width, /*pieces=*/true));
-  SmallVector<int64_t> shape(out.getShape());
-  shape[last] = width;
-  result.setType(RankedTensorType::get(shape, out.getElementType()));
+  auto narrowed = [&](Value v) {
+    auto t = tensorType(v);
+    SmallVector<int64_t> shape(t.getShape());
+    shape.back() = width;
+    v.setType(RankedTensorType::get(shape, t.getElementType()));
+  };
+  narrowed(result);
+  for (Operation *op : epilogue) {
+    narrowed(op->getResult(0));
+    // The bias's columns of each piece, as the product's.
+    for (OpOperand &o : op->getOpOperands())
+      if (auto w = o.get().getDefiningOp<WeightOp>()) {
+        maybeDead.push_back(w);
+        o.set(weightPart(w, w.getType().getRank() - 1, width, /*pieces=*/true));
+      }
+    handled.insert(op);
+    ++partitioned;
+  }
   sp.setSizes(sizes);
   for (auto [piece, at] : llvm::zip(sp.getResults(), pieces)) {
     if (!at)

@@ -88,7 +88,7 @@ func.func @fused(%x: tensor<2x8x128xf16> {graph.name = "x"}, %pk: tensor<2x2x8x1
 // FOUR: return
 
 // One all-reduce a function, nothing gathered:
-// REMARK: remark: tensor parallelism over 8 chips: {{[0-9]+}} ops partitioned, 6 collectives
+// REMARK: remark: tensor parallelism over 8 chips: {{[0-9]+}} ops partitioned, 8 collectives
 
 func.func @separate(%x: tensor<2x8x128xf16> {graph.name = "x"}) -> tensor<2x8x128xf16> {
   %wq = graph.weight "q" at "m.bin"[0] : tensor<128x128xf16>
@@ -260,4 +260,83 @@ func.func @rows(%x: tensor<2x8x128xf16> {graph.name = "x"}) -> tensor<2x8x128xf1
   %d = graph.matmul %g, %w2 : (tensor<2x8x6xf16>, tensor<6x128xf16>) -> tensor<2x8x128xf16>
   %y = graph.add %x, %d : (tensor<2x8x128xf16>, tensor<2x8x128xf16>) -> tensor<2x8x128xf16>
   return %y : tensor<2x8x128xf16>
+}
+
+// MQA with attention as two batched products: V's one head is not split
+// along its head dim (the probabilities, split by query heads, would then
+// need it gathered): V and the caches stay whole, each chip takes its
+// query heads' share of the repeat, and only the output product reduces.
+// FOUR-LABEL: func.func @mqa_unraised(%arg0: tensor<2x1x64xf16> {graph.name = "x"}, %arg1: tensor<2x1x32x16xf16> {graph.name = "past_k"}, %arg2: tensor<2x1x32x16xf16> {graph.name = "past_v"})
+// FOUR: graph.weight "qkv.tp-cols" at ""[0] : tensor<64x48xf16>
+// FOUR: graph.matmul %{{.*}} : (tensor<2x1x1x33xf16>, tensor<2x1x33x16xf16>) -> tensor<2x1x1x16xf16>
+// FOUR: graph.all_reduce
+// FOUR: return
+
+func.func @mqa_unraised(%x: tensor<2x1x64xf16> {graph.name = "x"}, %pk: tensor<2x1x32x16xf16> {graph.name = "past_k"}, %pv: tensor<2x1x32x16xf16> {graph.name = "past_v"})
+    -> (tensor<2x1x64xf16>, tensor<2x1x33x16xf16>, tensor<2x1x33x16xf16>) {
+  %wqkv = graph.weight "qkv" at "m.bin"[0] : tensor<64x96xf16>
+  %qkv = graph.matmul %x, %wqkv : (tensor<2x1x64xf16>, tensor<64x96xf16>) -> tensor<2x1x96xf16>
+  %q, %k, %v = graph.split %qkv {axis = 2 : i64, sizes = array<i64: 64, 16, 16>} : (tensor<2x1x96xf16>) -> (tensor<2x1x64xf16>, tensor<2x1x16xf16>, tensor<2x1x16xf16>)
+  %q4 = graph.reshape %q : (tensor<2x1x64xf16>) -> tensor<2x1x4x16xf16>
+  %qt = graph.transpose %q4 {perm = array<i64: 0, 2, 1, 3>} : (tensor<2x1x4x16xf16>) -> tensor<2x4x1x16xf16>
+  %k4 = graph.reshape %k : (tensor<2x1x16xf16>) -> tensor<2x1x1x16xf16>
+  %kt = graph.transpose %k4 {perm = array<i64: 0, 2, 1, 3>} : (tensor<2x1x1x16xf16>) -> tensor<2x1x1x16xf16>
+  %kc = graph.concat %pk, %kt {axis = 2 : i64} : (tensor<2x1x32x16xf16>, tensor<2x1x1x16xf16>) -> tensor<2x1x33x16xf16>
+  %v4 = graph.reshape %v : (tensor<2x1x16xf16>) -> tensor<2x1x1x16xf16>
+  %vt = graph.transpose %v4 {perm = array<i64: 0, 2, 1, 3>} : (tensor<2x1x1x16xf16>) -> tensor<2x1x1x16xf16>
+  %vc = graph.concat %pv, %vt {axis = 2 : i64} : (tensor<2x1x32x16xf16>, tensor<2x1x1x16xf16>) -> tensor<2x1x33x16xf16>
+  %k5 = graph.reshape %kc : (tensor<2x1x33x16xf16>) -> tensor<2x1x1x33x16xf16>
+  %ke = graph.expand %k5 : (tensor<2x1x1x33x16xf16>) -> tensor<2x1x4x33x16xf16>
+  %kr = graph.reshape %ke : (tensor<2x1x4x33x16xf16>) -> tensor<2x4x33x16xf16>
+  %kT = graph.transpose %kr {perm = array<i64: 0, 1, 3, 2>} : (tensor<2x4x33x16xf16>) -> tensor<2x4x16x33xf16>
+  %s = graph.matmul %qt, %kT : (tensor<2x4x1x16xf16>, tensor<2x4x16x33xf16>) -> tensor<2x4x1x33xf16>
+  %p = graph.softmax %s {axis = 3 : i64} : tensor<2x4x1x33xf16>
+  %v5 = graph.reshape %vc : (tensor<2x1x33x16xf16>) -> tensor<2x1x1x33x16xf16>
+  %ve = graph.expand %v5 : (tensor<2x1x1x33x16xf16>) -> tensor<2x1x4x33x16xf16>
+  %vr = graph.reshape %ve : (tensor<2x1x4x33x16xf16>) -> tensor<2x4x33x16xf16>
+  %a = graph.matmul %p, %vr : (tensor<2x4x1x33xf16>, tensor<2x4x33x16xf16>) -> tensor<2x4x1x16xf16>
+  %at = graph.transpose %a {perm = array<i64: 0, 2, 1, 3>} : (tensor<2x4x1x16xf16>) -> tensor<2x1x4x16xf16>
+  %a2 = graph.reshape %at : (tensor<2x1x4x16xf16>) -> tensor<2x1x64xf16>
+  %wo = graph.weight "o" at "m.bin"[12288] : tensor<64x64xf16>
+  %o = graph.matmul %a2, %wo : (tensor<2x1x64xf16>, tensor<64x64xf16>) -> tensor<2x1x64xf16>
+  return %o, %kc, %vc : tensor<2x1x64xf16>, tensor<2x1x33x16xf16>, tensor<2x1x33x16xf16>
+}
+
+// An FP8 fused product's epilogue (its result cast back, a bias added)
+// between it and its split: the cast and the bias take the chip's columns
+// of each piece too (the bias's as the weight's).
+// FOUR-LABEL: func.func @epilogue(%arg0: tensor<2x8x128xf16> {graph.name = "x"})
+// FOUR: graph.weight "qkv.tp-cols" at ""[0] : tensor<128x64xf8E4M3FN>
+// FOUR: graph.weight "qkvb.tp-cols" at ""[0] : tensor<64xf16>
+// FOUR: graph.cast %{{.*}} : (tensor<2x8x64xf8E4M3FN>) -> tensor<2x8x64xf16>
+// FOUR: graph.add %{{.*}} : (tensor<2x8x64xf16>, tensor<64xf16>) -> tensor<2x8x64xf16>
+// FOUR: graph.split %{{.*}} {axis = 2 : i64, sizes = array<i64: 32, 16, 16>}
+// FOUR: graph.attention {{.*}} -> tensor<2x2x8x16xf16>
+
+func.func @epilogue(%x: tensor<2x8x128xf16> {graph.name = "x"}) -> tensor<2x8x128xf16> {
+  %wqkv = graph.weight "qkv" at "m.bin"[0] : tensor<128x192xf8E4M3FN>
+  %bqkv = graph.weight "qkvb" at "m.bin"[24576] : tensor<192xf16>
+  %x8 = graph.cast %x : (tensor<2x8x128xf16>) -> tensor<2x8x128xf8E4M3FN>
+  %qkv8 = graph.matmul %x8, %wqkv : (tensor<2x8x128xf8E4M3FN>, tensor<128x192xf8E4M3FN>) -> tensor<2x8x192xf8E4M3FN>
+  %qkvh = graph.cast %qkv8 : (tensor<2x8x192xf8E4M3FN>) -> tensor<2x8x192xf16>
+  %qkv = graph.add %qkvh, %bqkv : (tensor<2x8x192xf16>, tensor<192xf16>) -> tensor<2x8x192xf16>
+  %q, %k, %v = graph.split %qkv {axis = 2 : i64, sizes = array<i64: 128, 32, 32>} : (tensor<2x8x192xf16>) -> (tensor<2x8x128xf16>, tensor<2x8x32xf16>, tensor<2x8x32xf16>)
+  %q4 = graph.reshape %q : (tensor<2x8x128xf16>) -> tensor<2x8x8x16xf16>
+  %qt = graph.transpose %q4 {perm = array<i64: 0, 2, 1, 3>} : (tensor<2x8x8x16xf16>) -> tensor<2x8x8x16xf16>
+  %k4 = graph.reshape %k : (tensor<2x8x32xf16>) -> tensor<2x8x2x16xf16>
+  %kt = graph.transpose %k4 {perm = array<i64: 0, 2, 1, 3>} : (tensor<2x8x2x16xf16>) -> tensor<2x2x8x16xf16>
+  %k5 = graph.reshape %kt : (tensor<2x2x8x16xf16>) -> tensor<2x2x1x8x16xf16>
+  %ke = graph.expand %k5 : (tensor<2x2x1x8x16xf16>) -> tensor<2x2x4x8x16xf16>
+  %kr = graph.reshape %ke : (tensor<2x2x4x8x16xf16>) -> tensor<2x8x8x16xf16>
+  %v4 = graph.reshape %v : (tensor<2x8x32xf16>) -> tensor<2x8x2x16xf16>
+  %vt = graph.transpose %v4 {perm = array<i64: 0, 2, 1, 3>} : (tensor<2x8x2x16xf16>) -> tensor<2x2x8x16xf16>
+  %v5 = graph.reshape %vt : (tensor<2x2x8x16xf16>) -> tensor<2x2x1x8x16xf16>
+  %ve = graph.expand %v5 : (tensor<2x2x1x8x16xf16>) -> tensor<2x2x4x8x16xf16>
+  %vr = graph.reshape %ve : (tensor<2x2x4x8x16xf16>) -> tensor<2x8x8x16xf16>
+  %a = graph.attention %qt, %kr, %vr {scale = 0.25 : f64} : (tensor<2x8x8x16xf16>, tensor<2x8x8x16xf16>, tensor<2x8x8x16xf16>) -> tensor<2x8x8x16xf16>
+  %at = graph.transpose %a {perm = array<i64: 0, 2, 1, 3>} : (tensor<2x8x8x16xf16>) -> tensor<2x8x8x16xf16>
+  %a2 = graph.reshape %at : (tensor<2x8x8x16xf16>) -> tensor<2x8x128xf16>
+  %wo = graph.weight "o" at "m.bin"[24960] : tensor<128x128xf16>
+  %o = graph.matmul %a2, %wo : (tensor<2x8x128xf16>, tensor<128x128xf16>) -> tensor<2x8x128xf16>
+  return %o : tensor<2x8x128xf16>
 }
