@@ -676,9 +676,13 @@ bool Partitioner::columnParallel(MatMulOp m, SplitDim at) {
   if (!divides(m.getResult(), at) || !keepsSplit(m.getResult(), at))
     return false;
   auto rt = tensorType(m.getRhs());
-  m->setOperand(1, weightOperand(m.getRhs(), 1,
-                                 rt.getDimSize(1) / at.parts(n)));
+  int64_t cols = rt.getDimSize(1);
+  m->setOperand(1, weightOperand(m.getRhs(), 1, cols / at.parts(n)));
   splitResults(m, at);
+  if (remarks && at.replicas > 1)
+    emitRemark(m.getLoc()) << "columns in " << at.parts(n) << " parts of "
+                           << cols / at.parts(n) << ", each held by "
+                           << at.replicas << " chips";
   return true;
 }
 
@@ -763,6 +767,18 @@ bool Partitioner::fusedColumnParallel(MatMulOp m) {
   }
   handled.insert(sp);
   partitioned += 2;
+  if (remarks) {
+    InFlightDiagnostic d = emitRemark(m.getLoc());
+    d << "fused product's pieces:";
+    for (auto [i, at] : llvm::enumerate(pieces))
+      d << (i ? "," : "") << " "
+        << (!at ? std::string("whole on every chip")
+                : std::to_string(at->parts(n)) + " parts" +
+                      (at->replicas > 1 ? " each held by " +
+                                              std::to_string(at->replicas) +
+                                              " chips"
+                                        : ""));
+  }
   return true;
 }
 

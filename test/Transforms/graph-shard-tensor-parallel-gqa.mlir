@@ -87,6 +87,10 @@ func.func @fused(%x: tensor<2x8x128xf16> {graph.name = "x"}, %pk: tensor<2x2x8x1
 // FOUR-NOT: graph.all_
 // FOUR: return
 
+// Each product whose parts several chips hold says so, at its node:
+// REMARK: gqa.mlir:{{[0-9]+}}:10: remark: fused product's pieces: 8 parts, 2 parts each held by 4 chips, 2 parts each held by 4 chips
+// REMARK: gqa.mlir:{{[0-9]+}}:8: remark: columns in 2 parts of 16, each held by 4 chips
+// REMARK: remark: fused product's pieces: 4 parts each held by 2 chips, whole on every chip, whole on every chip
 // One all-reduce a function, nothing gathered:
 // REMARK: remark: tensor parallelism over 8 chips: {{[0-9]+}} ops partitioned, 8 collectives
 
