@@ -185,6 +185,15 @@ LogicalResult AttentionOp::decompose(RewriterBase &rw) {
     return failure();
   Value probs = buildAttentionProbs(rw, getLoc(), getQuery(), getKey(), getMask(),
                                     getScale().convertToDouble(), getCausal());
+  if (getSafeSoftmax()) {
+    auto pt = cast<RankedTensorType>(probs.getType());
+    Value nan = rw.create<IsNaNOp>(
+        getLoc(), RankedTensorType::get(pt.getShape(), rw.getI1Type()), probs);
+    Value zero = rw.create<ConstantOp>(
+        getLoc(), DenseElementsAttr::get(RankedTensorType::get({}, pt.getElementType()),
+                                         rw.getFloatAttr(pt.getElementType(), 0.0)));
+    probs = rw.create<WhereOp>(getLoc(), nan, zero, probs);
+  }
   rw.replaceOpWithNewOp<MatMulOp>(*this, probs, getValue());
   return success();
 }

@@ -318,12 +318,17 @@ def Graph_AttentionOp : Graph_Op<"attention", [InferTypeOpAdaptor,
     (batch, head) dims; the result is [..., L, Dv]. An optional `mask`
     broadcasts to [..., L, S]: a bool mask keeps the positions where it is
     true, a float mask is added to the scores. `causal` keeps position j
-    for query i only when j <= i. Targets with a fused attention kernel
-    (flash attention) run it whole; the others decompose it.
+    for query i only when j <= i. `safe_softmax`: a probability that comes
+    out NaN is 0, so a row whose scores are all masked attends to nothing
+    (torch's safe softmax, which its ONNX export of SDPA writes as
+    where(isnan(p), 0, p); flash kernels zero such rows too). Targets with
+    a fused attention kernel (flash attention) run it whole; the others
+    decompose it.
   }];
   let arguments = (ins Graph_Tensor:$query, Graph_Tensor:$key, Graph_Tensor:$value,
                        Optional<Graph_Tensor>:$mask, F64Attr:$scale,
-                       DefaultValuedAttr<BoolAttr, "false">:$causal);
+                       DefaultValuedAttr<BoolAttr, "false">:$causal,
+                       DefaultValuedAttr<BoolAttr, "false">:$safe_softmax);
   let results = (outs Graph_Tensor:$output);
 }
 

@@ -669,7 +669,7 @@ Tensor attention(const EvalOptions &o, AttentionOp op, const Tensor &q, const Te
                    [&](int64_t i, int64_t o, int64_t) { maskOff[i] = o; });
   }
   T scale = op.getScale().convertToDouble();
-  bool causal = op.getCausal();
+  bool causal = op.getCausal(), safe = op.getSafeSoftmax();
   // One batch entry (a head) per thread at a time, each with its scores.
   parallelFor(batches, grainFor(2 * L * S * (D + Dv)), [&](int64_t b0, int64_t b1) {
     std::vector<T> scores(L * S);
@@ -697,8 +697,11 @@ Tensor attention(const EvalOptions &o, AttentionOp op, const Tensor &q, const Te
         T sum = 0;
         for (int64_t j = 0; j < S; ++j)
           sum += (row[j] = std::exp(row[j] - maxv));
-        for (int64_t j = 0; j < S; ++j)
+        for (int64_t j = 0; j < S; ++j) {
           row[j] /= sum;
+          if (safe && std::isnan(row[j]))
+            row[j] = 0;
+        }
       }
       contract(o, L, Dv, S, scores.data(), S, false, vv.data() + b * S * Dv,
                Dv, false, out + b * L * Dv, Dv, fp32MatmulOf(op));

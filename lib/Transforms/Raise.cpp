@@ -87,6 +87,7 @@ struct AttentionMatch {
   Value keep;               // bool mask: true where a score is kept
   bool keepNegated = false; // `keep` is the masked-out set (where(c, -inf, s))
   Value addMask;            // float mask added to the scores
+  bool safe = false;        // where(isnan(p), 0, p): torch's safe softmax
   SmallVector<Operation *> chain; // ops replaced, outermost first
 };
 
@@ -95,15 +96,32 @@ std::optional<AttentionMatch> matchAttention(MatMulOp output) {
   AttentionMatch m;
   m.output = output;
   m.v = output.getRhs();
-  auto sm = output.getLhs().getDefiningOp<SoftmaxOp>();
-  if (!sm || !singleUse(sm.getResult()))
+  m.chain = {output};
+  Value probs = output.getLhs();
+  // torch's safe softmax, as its ONNX export of SDPA writes it: the
+  // probabilities with NaN (a row whose scores are all masked) made 0.
+  if (auto w = probs.getDefiningOp<WhereOp>(); w && singleUse(probs)) {
+    auto nan = w.getCond().getDefiningOp<IsNaNOp>();
+    if (!nan || nan.getInput() != w.getRhs() || !w.getCond().hasOneUse() ||
+        splatValue(w.getLhs()) != std::optional<double>(0.0) ||
+        !w.getRhs().getDefiningOp<SoftmaxOp>() ||
+        llvm::range_size(w.getRhs().getUses()) != 2)
+      return std::nullopt;
+    m.safe = true;
+    m.chain.append({w, nan});
+    probs = w.getRhs();
+  } else if (!singleUse(probs)) {
+    return std::nullopt;
+  }
+  auto sm = probs.getDefiningOp<SoftmaxOp>();
+  if (!sm)
     return std::nullopt;
   auto st = cast<RankedTensorType>(sm.getType());
   int64_t axis = sm.getAxis();
   if (axis != st.getRank() - 1)
     return std::nullopt;
   m.softmax = sm;
-  m.chain = {output, sm};
+  m.chain.push_back(sm);
   Value x = sm.getInput();
   bool scaled = false, masked = false;
   // Peel at most one scale and one mask, in either order.
@@ -290,10 +308,28 @@ bool isCausal(Value mask, bool negated, int64_t L, int64_t S) {
   return isCausalByOps(mask, negated, L, S);
 }
 
-/// The key [..., S, D] for a kT [..., D, S]: folds a transpose that made kT.
+/// The key [..., S, D] for a kT [..., D, S]: folds a transpose that made kT,
+/// also one over merged batch dims (reshape to [B*H, S, D], transpose,
+/// reshape back, as torch.onnx exports SDPA's k.transpose(-2, -1)).
 Value keyFrom(OpBuilder &b, Location loc, Value kT) {
   auto type = cast<RankedTensorType>(kT.getType());
   int64_t r = type.getRank();
+  if (auto back = kT.getDefiningOp<ReshapeOp>())
+    if (auto tr = back.getInput().getDefiningOp<TransposeOp>())
+      if (auto merge = tr.getInput().getDefiningOp<ReshapeOp>()) {
+        auto key = cast<RankedTensorType>(merge.getInput().getType());
+        auto mid = cast<RankedTensorType>(tr.getType());
+        ArrayRef<int64_t> perm = tr.getPerm();
+        int64_t mr = mid.getRank();
+        bool swapsLast = mr >= 2 && perm[mr - 1] == mr - 2 && perm[mr - 2] == mr - 1;
+        for (int64_t i = 0; i + 2 < mr; ++i)
+          swapsLast &= perm[i] == i;
+        SmallVector<int64_t> want(type.getShape());
+        std::swap(want[r - 1], want[r - 2]);
+        if (swapsLast && key.getShape() == ArrayRef<int64_t>(want) &&
+            mid.getShape().take_back(2) == type.getShape().take_back(2))
+          return merge.getInput();
+      }
   SmallVector<int64_t> perm;
   Value src = kT;
   if (auto tr = kT.getDefiningOp<TransposeOp>()) {
@@ -372,7 +408,8 @@ struct GraphRaisePass : dfa::impl::GraphRaisePassBase<GraphRaisePass>,
       mask = m.keepNegated ? negate(b, m.output.getLoc(), m.keep) : m.keep;
     auto att = b.create<AttentionOp>(loc, m.q, key, m.v, mask,
                                      b.getF64FloatAttr(m.scale),
-                                     b.getBoolAttr(causal));
+                                     b.getBoolAttr(causal),
+                                     b.getBoolAttr(m.safe));
     if (remarks) {
       InFlightDiagnostic d = att->emitRemark();
       d << "raised " << m.chain.size() << " ops to 'graph.attention' (";
@@ -380,7 +417,8 @@ struct GraphRaisePass : dfa::impl::GraphRaisePassBase<GraphRaisePass>,
         std::string name = sourceName(op);
         d << (name.empty() ? op->getName().getStringRef().str() : name);
       });
-      d << ")" << (causal ? ", causal" : "") << ", scale "
+      d << ")" << (causal ? ", causal" : "")
+        << (m.safe ? ", safe softmax" : "") << ", scale "
         << llvm::formatv("{0}", llvm::format("%g", m.scale)).str();
     }
     m.output.replaceAllUsesWith(att.getOutput());
@@ -390,7 +428,7 @@ struct GraphRaisePass : dfa::impl::GraphRaisePassBase<GraphRaisePass>,
     for (Operation *op : m.chain)
       for (Value operand : op->getOperands())
         if (Operation *d = operand.getDefiningOp();
-            d && isa<ConstantOp, TransposeOp, ExpandOp, CastOp>(d))
+            d && isa<ConstantOp, TransposeOp, ExpandOp, CastOp, ReshapeOp>(d))
           feeders.insert(d);
     // A causal mask the attention no longer reads (its `causal` says it):
     // the ops that built it go too.

@@ -557,9 +557,11 @@ bool Partitioner::keepsSplit(Value v, SplitDim at) {
             return false;
           })
           .Case([&](GemmOp g) {
+            // Row-parallel, the end (a bias is added after the sum).
             int64_t wdim = 0;
             return use.getOperandNumber() == 0 && d == 1 && !g.getTransA() &&
-                   !g.getC() && weightOf(g.getB(), wdim) != nullptr &&
+                   (!g.getC() || g.getBeta().convertToDouble() == 1.0) &&
+                   weightOf(g.getB(), wdim) != nullptr &&
                    tensorType(g.getB()).getDimSize(g.getTransB() ? 1 : 0) % n == 0;
           })
           .Case<ReshapeOp, TransposeOp, ExpandOp, SoftmaxOp, LogSoftmaxOp,
@@ -689,15 +691,23 @@ bool Partitioner::columnParallel(MatMulOp m, SplitDim at) {
 bool Partitioner::fusedColumnParallel(MatMulOp m) {
   Value result = m.getResult();
   auto out = tensorType(result);
-  int64_t last = out.getRank() - 1;
   // The product's split, through its epilogue: casts (an FP8 product's
-  // result cast back) and a bias over the columns, each read once.
+  // result cast back), a bias over the columns and reshapes that keep the
+  // columns minor (GPTBigCode's unit dim), each read once.
   SmallVector<Operation *> epilogue;
   SplitOp sp;
   for (Value end = result; end.hasOneUse();) {
     Operation *u = *end.getUsers().begin();
     if ((sp = dyn_cast<SplitOp>(u)))
       break;
+    if (auto rs = dyn_cast<ReshapeOp>(u)) {
+      auto rt = tensorType(rs.getResult());
+      if (rt.getRank() < 1 || rt.getShape().back() != out.getShape().back())
+        return false;
+      epilogue.push_back(u);
+      end = rs.getResult();
+      continue;
+    }
     auto bias = [&]() -> WeightOp {
       auto add = dyn_cast<AddOp>(u);
       if (!add)
@@ -717,8 +727,9 @@ bool Partitioner::fusedColumnParallel(MatMulOp m) {
     epilogue.push_back(u);
     end = u->getResult(0);
   }
-  if (!sp || int64_t(sp.getAxis()) != last)
+  if (!sp || int64_t(sp.getAxis()) != tensorType(sp.getInput()).getRank() - 1)
     return false;
+  int64_t pieceDim = tensorType(sp.getInput()).getRank() - 1;
   // Each piece in the most parts that reach a row-parallel product, or
   // whole on every chip (MQA's one K/V head, as vLLM replicates it).
   SmallVector<std::optional<SplitDim>> pieces;
@@ -727,7 +738,7 @@ bool Partitioner::fusedColumnParallel(MatMulOp m) {
   for (auto [piece, size] : llvm::zip(sp.getResults(), sp.getSizes())) {
     std::optional<SplitDim> found;
     for (int64_t replicas = 1; replicas < n && !found; ++replicas) {
-      SplitDim at{last, 1, replicas};
+      SplitDim at{pieceDim, 1, replicas};
       if (n % replicas == 0 && divides(piece, at) && keepsSplit(piece, at))
         found = at;
     }
@@ -762,7 +773,7 @@ bool Partitioner::fusedColumnParallel(MatMulOp m) {
   for (auto [piece, at] : llvm::zip(sp.getResults(), pieces)) {
     if (!at)
       continue;
-    piece.setType(localType(tensorType(piece), last, at->parts(n)));
+    piece.setType(localType(tensorType(piece), pieceDim, at->parts(n)));
     states[piece] = State::split(*at);
   }
   handled.insert(sp);
@@ -792,29 +803,58 @@ bool Partitioner::visitGemm(GemmOp g) {
   int64_t kDim = g.getTransB() ? 1 : 0, nDim = 1 - kDim;
   State as = stateOf(g.getA());
   auto bt = tensorType(g.getB());
-  if (as.kind == State::Split && as.at.dim == 1 && !g.getC()) {
-    if (bt.getDimSize(kDim) % n != 0)
+  Value c = g.getC();
+  if (as.kind == State::Split && as.at.dim == 1) {
+    // Row-parallel: this chip's rows of the weight, a partial product; a
+    // bias is added once, after the sum, as Megatron-LM's RowParallelLinear
+    // adds it.
+    if (bt.getDimSize(kDim) % n != 0 || (c && g.getBeta().convertToDouble() != 1.0))
       return false;
     if (as.at.replicas > 1)
       g->setOperand(0, toSplit(g.getA(), {1, as.at.block, 1}, g));
     g->setOperand(1, weightOperand(g.getB(), kDim));
-    states[g.getResult()] = State::partial();
     ++partitioned;
+    if (!c) {
+      states[g.getResult()] = State::partial();
+      return true;
+    }
+    OpBuilder b(g);
+    NamedAttrList attrs(g->getAttrs());
+    auto product = b.create<GemmOp>(g.getLoc(), TypeRange{g.getType()},
+                                    ValueRange{g.getA(), g.getB()}, attrs);
+    states[product.getResult()] = State::partial();
+    auto add = b.create<AddOp>(g.getLoc(), g.getType(), product.getResult(),
+                               toReplicated(c, g));
+    add->setOperand(0, toReplicated(product.getResult(), add));
+    g.getResult().replaceAllUsesWith(add.getResult());
+    g.erase();
     return true;
   }
-  if (!divides(g.getResult(), {1, 1}) || !keepsSplit(g.getResult(), {1, 1}))
-    return false;
-  g->setOperand(0, toReplicated(g.getA(), g));
-  g->setOperand(1, weightOperand(g.getB(), nDim));
-  if (Value c = g.getC()) {
-    auto ct = wholeType(c);
-    if (ct.getRank() >= 1 && ct.getDimSize(ct.getRank() - 1) != 1)
-      g->setOperand(2, toSplit(c, {ct.getRank() - 1, 1}, g));
-    else
-      g->setOperand(2, toReplicated(c, g));
+  // Column-parallel: the chip's columns of the weight (and of the bias),
+  // in the most parts that reach a row-parallel product, as for a matmul.
+  for (int64_t replicas = 1; replicas < n; ++replicas) {
+    SplitDim at{1, 1, replicas};
+    if (n % replicas != 0 || !divides(g.getResult(), at) ||
+        !keepsSplit(g.getResult(), at))
+      continue;
+    g->setOperand(0, toReplicated(g.getA(), g));
+    g->setOperand(1, weightOperand(g.getB(), nDim,
+                                   bt.getDimSize(nDim) / at.parts(n)));
+    if (c) {
+      auto ct = wholeType(c);
+      if (ct.getRank() >= 1 && ct.getDimSize(ct.getRank() - 1) != 1)
+        g->setOperand(2, toSplit(c, {ct.getRank() - 1, 1, replicas}, g));
+      else
+        g->setOperand(2, toReplicated(c, g));
+    }
+    splitResults(g, at);
+    if (remarks && replicas > 1)
+      emitRemark(g.getLoc()) << "columns in " << at.parts(n) << " parts of "
+                             << bt.getDimSize(nDim) / at.parts(n)
+                             << ", each held by " << replicas << " chips";
+    return true;
   }
-  splitResults(g, {1, 1});
-  return true;
+  return false;
 }
 
 /// Broadcasting pointwise ops: the split of the first split operand, the
