@@ -92,7 +92,7 @@ func.func @fused(%x: tensor<2x8x128xf16> {graph.name = "x"}, %pk: tensor<2x2x8x1
 // REMARK: gqa.mlir:{{[0-9]+}}:8: remark: columns in 2 parts of 16, each held by 4 chips
 // REMARK: remark: fused product's pieces: 4 parts each held by 2 chips, whole on every chip, whole on every chip
 // One all-reduce a function, nothing gathered:
-// REMARK: remark: tensor parallelism over 8 chips: {{[0-9]+}} ops partitioned, 8 collectives
+// REMARK: remark: tensor parallelism over 8 chips: {{[0-9]+}} ops partitioned, 10 collectives
 
 func.func @separate(%x: tensor<2x8x128xf16> {graph.name = "x"}) -> tensor<2x8x128xf16> {
   %wq = graph.weight "q" at "m.bin"[0] : tensor<128x128xf16>
@@ -343,4 +343,59 @@ func.func @epilogue(%x: tensor<2x8x128xf16> {graph.name = "x"}) -> tensor<2x8x12
   %wo = graph.weight "o" at "m.bin"[24960] : tensor<128x128xf16>
   %o = graph.matmul %a2, %wo : (tensor<2x8x128xf16>, tensor<128x128xf16>) -> tensor<2x8x128xf16>
   return %o : tensor<2x8x128xf16>
+}
+
+// GPT-2's Gemms with their biases: the up product takes its columns of the
+// weight and of the bias; the down product its rows, without its bias,
+// which is added once after the all-reduce (Megatron-LM's
+// RowParallelLinear).
+// FOUR-LABEL: func.func @gemm_bias(%arg0: tensor<16x64xf16> {graph.name = "x"})
+// FOUR: graph.weight "w1.tp-cols" at ""[0] : tensor<64x64xf16>
+// FOUR: graph.gemm %arg0, %{{.*}}, %{{.*}} : (tensor<16x64xf16>, tensor<64x64xf16>, tensor<64xf16>) -> tensor<16x64xf16>
+// FOUR: graph.weight "w2.tp-rows" at ""[0] : tensor<64x64xf16>
+// FOUR: %[[P:.*]] = graph.gemm %{{.*}}, %{{.*}} : (tensor<16x64xf16>, tensor<64x64xf16>) -> tensor<16x64xf16>
+// FOUR: %[[R:.*]] = graph.all_reduce %[[P]] {chips = 4 : i64}
+// FOUR: graph.add %[[R]], %{{.*}} : (tensor<16x64xf16>, tensor<64xf16>) -> tensor<16x64xf16>
+// FOUR: return
+
+func.func @gemm_bias(%x: tensor<16x64xf16> {graph.name = "x"}) -> tensor<16x64xf16> {
+  %w1 = graph.weight "w1" at "m.bin"[0] : tensor<64x256xf16>
+  %b1 = graph.weight "b1" at "m.bin"[32768] : tensor<256xf16>
+  %h = graph.gemm %x, %w1, %b1 : (tensor<16x64xf16>, tensor<64x256xf16>, tensor<256xf16>) -> tensor<16x256xf16>
+  %g = graph.gelu %h : tensor<16x256xf16>
+  %w2 = graph.weight "w2" at "m.bin"[33280] : tensor<256x64xf16>
+  %b2 = graph.weight "b2" at "m.bin"[66048] : tensor<64xf16>
+  %y = graph.gemm %g, %w2, %b2 : (tensor<16x256xf16>, tensor<256x64xf16>, tensor<64xf16>) -> tensor<16x64xf16>
+  return %y : tensor<16x64xf16>
+}
+
+// GPTBigCode's MQA: the fused product's bias, then a reshape adding a unit
+// dim, then the split: found through both.
+// FOUR-LABEL: func.func @bigcode(%arg0: tensor<2x8x64xf16> {graph.name = "x"})
+// FOUR: graph.weight "qkv.tp-cols" at ""[0] : tensor<64x48xf16>
+// FOUR: graph.reshape %{{.*}} : (tensor<2x8x48xf16>) -> tensor<2x1x8x48xf16>
+// FOUR: graph.split %{{.*}} {axis = 3 : i64, sizes = array<i64: 16, 16, 16>}
+// FOUR: graph.attention {{.*}} -> tensor<2x1x8x16xf16>
+
+func.func @bigcode(%x: tensor<2x8x64xf16> {graph.name = "x"}) -> tensor<2x8x64xf16> {
+  %wqkv = graph.weight "qkv" at "m.bin"[0] : tensor<64x96xf16>
+  %bqkv = graph.weight "qkvb" at "m.bin"[12288] : tensor<96xf16>
+  %qkv0 = graph.matmul %x, %wqkv : (tensor<2x8x64xf16>, tensor<64x96xf16>) -> tensor<2x8x96xf16>
+  %qkvb = graph.add %qkv0, %bqkv : (tensor<2x8x96xf16>, tensor<96xf16>) -> tensor<2x8x96xf16>
+  %qkv = graph.reshape %qkvb : (tensor<2x8x96xf16>) -> tensor<2x1x8x96xf16>
+  %q, %k, %v = graph.split %qkv {axis = 3 : i64, sizes = array<i64: 64, 16, 16>} : (tensor<2x1x8x96xf16>) -> (tensor<2x1x8x64xf16>, tensor<2x1x8x16xf16>, tensor<2x1x8x16xf16>)
+  %q3 = graph.reshape %q : (tensor<2x1x8x64xf16>) -> tensor<2x8x4x16xf16>
+  %qt = graph.transpose %q3 {perm = array<i64: 0, 2, 1, 3>} : (tensor<2x8x4x16xf16>) -> tensor<2x4x8x16xf16>
+  %k5 = graph.reshape %k : (tensor<2x1x8x16xf16>) -> tensor<2x1x1x8x16xf16>
+  %ke = graph.expand %k5 : (tensor<2x1x1x8x16xf16>) -> tensor<2x1x4x8x16xf16>
+  %kr = graph.reshape %ke : (tensor<2x1x4x8x16xf16>) -> tensor<2x4x8x16xf16>
+  %v5 = graph.reshape %v : (tensor<2x1x8x16xf16>) -> tensor<2x1x1x8x16xf16>
+  %ve = graph.expand %v5 : (tensor<2x1x1x8x16xf16>) -> tensor<2x1x4x8x16xf16>
+  %vr = graph.reshape %ve : (tensor<2x1x4x8x16xf16>) -> tensor<2x4x8x16xf16>
+  %a = graph.attention %qt, %kr, %vr {scale = 0.25 : f64} : (tensor<2x4x8x16xf16>, tensor<2x4x8x16xf16>, tensor<2x4x8x16xf16>) -> tensor<2x4x8x16xf16>
+  %at = graph.transpose %a {perm = array<i64: 0, 2, 1, 3>} : (tensor<2x4x8x16xf16>) -> tensor<2x8x4x16xf16>
+  %a2 = graph.reshape %at : (tensor<2x8x4x16xf16>) -> tensor<2x8x64xf16>
+  %wo = graph.weight "o" at "m.bin"[12480] : tensor<64x64xf16>
+  %o = graph.matmul %a2, %wo : (tensor<2x8x64xf16>, tensor<64x64xf16>) -> tensor<2x8x64xf16>
+  return %o : tensor<2x8x64xf16>
 }
