@@ -103,6 +103,7 @@ std::optional<AttentionMatch> matchAttention(MatMulOp output) {
   if (auto w = probs.getDefiningOp<WhereOp>(); w && singleUse(probs)) {
     auto nan = w.getCond().getDefiningOp<IsNaNOp>();
     if (!nan || nan.getInput() != w.getRhs() || !w.getCond().hasOneUse() ||
+        w.getType() != w.getRhs().getType() ||
         splatValue(w.getLhs()) != std::optional<double>(0.0) ||
         !w.getRhs().getDefiningOp<SoftmaxOp>() ||
         llvm::range_size(w.getRhs().getUses()) != 2)
@@ -190,7 +191,9 @@ std::optional<AttentionMatch> matchAttention(MatMulOp output) {
     m.chain.push_back(def);
   }
   auto scores = x.getDefiningOp<MatMulOp>();
-  if (!scores || !singleUse(x))
+  // A mask or scale that broadcasts the scores past their own shape is not
+  // the attention's.
+  if (!scores || !singleUse(x) || scores.getType() != st)
     return std::nullopt;
   m.scores = scores;
   m.chain.push_back(scores);
@@ -326,9 +329,18 @@ Value keyFrom(OpBuilder &b, Location loc, Value kT) {
           swapsLast &= perm[i] == i;
         SmallVector<int64_t> want(type.getShape());
         std::swap(want[r - 1], want[r - 2]);
-        if (swapsLast && key.getShape() == ArrayRef<int64_t>(want) &&
-            mid.getShape().take_back(2) == type.getShape().take_back(2))
-          return merge.getInput();
+        // The merged input only regroups the leading dims when its last
+        // two are the key's (GQA's repeated key, [B, Hkv, g, S, D]).
+        if (swapsLast && key.getRank() >= 2 &&
+            key.getShape().take_back(2) == ArrayRef<int64_t>(want).take_back(2) &&
+            key.getNumElements() == type.getNumElements() &&
+            mid.getShape().take_back(2) == type.getShape().take_back(2)) {
+          if (key.getShape() == ArrayRef<int64_t>(want))
+            return merge.getInput();
+          return b.create<ReshapeOp>(
+              loc, RankedTensorType::get(want, type.getElementType()),
+              merge.getInput());
+        }
       }
   SmallVector<int64_t> perm;
   Value src = kT;

@@ -192,9 +192,12 @@ mlir::FailureOr<llvm::SmallVector<int64_t>> reduceDims(FXNode &n, mlir::Value x,
                                                        const PyValue *dim);
 mlir::FailureOr<mlir::Value> adaptiveAvgPool2d(FXNode &n, mlir::Value x,
                                                std::vector<int64_t> out);
+/// `safe`: a row whose scores are all masked attends to nothing (0), as
+/// torch's scaled_dot_product_attention returns it (its safe softmax).
 mlir::FailureOr<mlir::Value> attention(FXNode &n, mlir::Value q, mlir::Value k,
                                        mlir::Value v, mlir::Value mask,
-                                       bool causal, mlir::Value *probs);
+                                       bool causal, mlir::Value *probs,
+                                       bool safe = false);
 
 /// Advanced indexing: `perDim[d]` indexes dim d with an integer tensor, or
 /// is null for the whole dim. The index tensors broadcast together; their

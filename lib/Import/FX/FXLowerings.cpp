@@ -128,7 +128,7 @@ FailureOr<Value> dfa::fximport::softmax(FXNode &n, Value x, int64_t dim,
 
 FailureOr<Value> dfa::fximport::attention(FXNode &n, Value q, Value k, Value v,
                                           Value mask, bool causal,
-                                          Value *probs) {
+                                          Value *probs, bool safe) {
   auto qt = n.type(q), kt = n.type(k), vt = n.type(v);
   int64_t rank = qt.getRank();
   if (rank < 2 || kt.getRank() != rank || vt.getRank() != rank ||
@@ -154,7 +154,7 @@ FailureOr<Value> dfa::fximport::attention(FXNode &n, Value q, Value k, Value v,
   }
   double scale = 1.0 / std::sqrt((double)qt.getShape().back());
   Value out = n.b.create<AttentionOp>(n.loc, q, k, v, mask, n.b.getF64FloatAttr(scale),
-                                      n.b.getBoolAttr(causal));
+                                      n.b.getBoolAttr(causal), n.b.getBoolAttr(safe));
   if (probs) // the weights themselves (nn.MultiheadAttention returns them)
     *probs = buildAttentionProbs(n.b, n.loc, q, k, mask, scale, causal);
   return out;

@@ -286,7 +286,8 @@ LogicalResult sdpa(FXNode &n, R &r) {
   auto causal = n.intArg(5, "is_causal", 0);
   if (failed(q) || failed(k) || failed(v) || failed(causal))
     return failure();
-  auto out = attention(n, *q, *k, *v, n.optTensor(3, "attn_mask"), *causal, nullptr);
+  auto out = attention(n, *q, *k, *v, n.optTensor(3, "attn_mask"), *causal, nullptr,
+                       /*safe=*/true);
   return setTensor(r, out);
 }
 } // namespace
