@@ -351,6 +351,8 @@ func.func @epilogue(%x: tensor<2x8x128xf16> {graph.name = "x"}) -> tensor<2x8x12
 // RowParallelLinear).
 // FOUR-LABEL: func.func @gemm_bias(%arg0: tensor<16x64xf16> {graph.name = "x"})
 // FOUR: graph.weight "w1.tp-cols" at ""[0] : tensor<64x64xf16>
+// FOUR: graph.weight "b1.tp-cols" at ""[0] : tensor<64xf16>
+// FOUR-NOT: graph.slice
 // FOUR: graph.gemm %arg0, %{{.*}}, %{{.*}} : (tensor<16x64xf16>, tensor<64x64xf16>, tensor<64xf16>) -> tensor<16x64xf16>
 // FOUR: graph.weight "w2.tp-rows" at ""[0] : tensor<64x64xf16>
 // FOUR: %[[P:.*]] = graph.gemm %{{.*}}, %{{.*}} : (tensor<16x64xf16>, tensor<64x64xf16>) -> tensor<16x64xf16>
