@@ -391,6 +391,17 @@ struct Partitioner {
       sliced[key] = narrow;
       return narrow;
     }
+    // A weight's part is a weight the chip holds (a bias's columns), not a
+    // slice of the whole one.
+    if (auto w = whole.getDefiningOp<WeightOp>(); w && at.block == 1) {
+      maybeDead.push_back(w);
+      Value part = weightPart(w, at.dim,
+                              w.getType().getDimSize(at.dim) / at.parts(n),
+                              /*pieces=*/false);
+      states[part] = State::split(at);
+      sliced[key] = part;
+      return part;
+    }
     OpBuilder b(user);
     if (auto arg = dyn_cast<BlockArgument>(whole))
       b.setInsertionPointToStart(arg.getOwner());
@@ -842,19 +853,10 @@ bool Partitioner::visitGemm(GemmOp g) {
                                    bt.getDimSize(nDim) / at.parts(n)));
     if (c) {
       auto ct = wholeType(c);
-      int64_t last = ct.getRank() - 1;
-      auto bias = c.getDefiningOp<WeightOp>();
-      if (last >= 0 && ct.getDimSize(last) != 1 && bias &&
-          stateOf(c).kind == State::Replicated) {
-        // The chip holds its columns of the bias, as of the weight.
-        maybeDead.push_back(bias);
-        g->setOperand(2, weightPart(bias, last, ct.getDimSize(last) / at.parts(n),
-                                    /*pieces=*/false));
-      } else if (last >= 0 && ct.getDimSize(last) != 1) {
-        g->setOperand(2, toSplit(c, {last, 1, replicas}, g));
-      } else {
+      if (ct.getRank() >= 1 && ct.getDimSize(ct.getRank() - 1) != 1)
+        g->setOperand(2, toSplit(c, {ct.getRank() - 1, 1, replicas}, g));
+      else
         g->setOperand(2, toReplicated(c, g));
-      }
     }
     splitResults(g, at);
     if (remarks && replicas > 1)

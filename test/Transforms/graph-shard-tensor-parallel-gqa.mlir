@@ -92,7 +92,7 @@ func.func @fused(%x: tensor<2x8x128xf16> {graph.name = "x"}, %pk: tensor<2x2x8x1
 // REMARK: gqa.mlir:{{[0-9]+}}:8: remark: columns in 2 parts of 16, each held by 4 chips
 // REMARK: remark: fused product's pieces: 4 parts each held by 2 chips, whole on every chip, whole on every chip
 // One all-reduce a function, nothing gathered:
-// REMARK: remark: tensor parallelism over 8 chips: {{[0-9]+}} ops partitioned, 10 collectives
+// REMARK: remark: tensor parallelism over 8 chips: {{[0-9]+}} ops partitioned, 11 collectives
 
 func.func @separate(%x: tensor<2x8x128xf16> {graph.name = "x"}) -> tensor<2x8x128xf16> {
   %wq = graph.weight "q" at "m.bin"[0] : tensor<128x128xf16>
@@ -400,4 +400,22 @@ func.func @bigcode(%x: tensor<2x8x64xf16> {graph.name = "x"}) -> tensor<2x8x64xf
   %wo = graph.weight "o" at "m.bin"[12480] : tensor<64x64xf16>
   %o = graph.matmul %a2, %wo : (tensor<2x8x64xf16>, tensor<64x64xf16>) -> tensor<2x8x64xf16>
   return %o : tensor<2x8x64xf16>
+}
+
+// A column-parallel product's bias added after it: the chip holds its
+// columns of the bias as a weight of their own, not a slice of the whole.
+// FOUR-LABEL: func.func @matmul_bias(%arg0: tensor<2x8x64xf16> {graph.name = "x"})
+// FOUR: graph.weight "b1.tp-cols" at ""[0] : tensor<64xf16>
+// FOUR-NOT: graph.slice
+// FOUR: graph.add %{{.*}} : (tensor<2x8x64xf16>, tensor<64xf16>) -> tensor<2x8x64xf16>
+// FOUR: return
+func.func @matmul_bias(%x: tensor<2x8x64xf16> {graph.name = "x"}) -> tensor<2x8x64xf16> {
+  %w1 = graph.weight "w1" at "m.bin"[0] : tensor<64x256xf16>
+  %b1 = graph.weight "b1" at "m.bin"[32768] : tensor<256xf16>
+  %h = graph.matmul %x, %w1 : (tensor<2x8x64xf16>, tensor<64x256xf16>) -> tensor<2x8x256xf16>
+  %hb = graph.add %h, %b1 : (tensor<2x8x256xf16>, tensor<256xf16>) -> tensor<2x8x256xf16>
+  %r = graph.relu %hb : tensor<2x8x256xf16>
+  %w2 = graph.weight "w2" at "m.bin"[33280] : tensor<256x64xf16>
+  %y = graph.matmul %r, %w2 : (tensor<2x8x256xf16>, tensor<256x64xf16>) -> tensor<2x8x64xf16>
+  return %y : tensor<2x8x64xf16>
 }

@@ -16,6 +16,7 @@
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/JSON.h"
 
+#include <cmath>
 #include <map>
 
 namespace dfa::fximport {
@@ -193,11 +194,13 @@ mlir::FailureOr<llvm::SmallVector<int64_t>> reduceDims(FXNode &n, mlir::Value x,
 mlir::FailureOr<mlir::Value> adaptiveAvgPool2d(FXNode &n, mlir::Value x,
                                                std::vector<int64_t> out);
 /// `safe`: a row whose scores are all masked attends to nothing (0), as
-/// torch's scaled_dot_product_attention returns it (its safe softmax).
+/// torch's scaled_dot_product_attention returns it since torch 2.5 (its
+/// safe softmax). `scale`: the scores' factor, 1/sqrt(head dim) when NaN.
 mlir::FailureOr<mlir::Value> attention(FXNode &n, mlir::Value q, mlir::Value k,
                                        mlir::Value v, mlir::Value mask,
                                        bool causal, mlir::Value *probs,
-                                       bool safe = false);
+                                       bool safe = false,
+                                       double scale = std::nan(""));
 
 /// Advanced indexing: `perDim[d]` indexes dim d with an integer tensor, or
 /// is null for the whole dim. The index tensors broadcast together; their

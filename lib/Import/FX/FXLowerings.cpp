@@ -128,7 +128,8 @@ FailureOr<Value> dfa::fximport::softmax(FXNode &n, Value x, int64_t dim,
 
 FailureOr<Value> dfa::fximport::attention(FXNode &n, Value q, Value k, Value v,
                                           Value mask, bool causal,
-                                          Value *probs, bool safe) {
+                                          Value *probs, bool safe,
+                                          double scale) {
   auto qt = n.type(q), kt = n.type(k), vt = n.type(v);
   int64_t rank = qt.getRank();
   if (rank < 2 || kt.getRank() != rank || vt.getRank() != rank ||
@@ -152,7 +153,8 @@ FailureOr<Value> dfa::fximport::attention(FXNode &n, Value q, Value k, Value v,
     if (!n.type(mask).getElementType().isInteger(1))
       mask = n.b.create<CastOp>(n.loc, n.type(mask).clone(qt.getElementType()), mask);
   }
-  double scale = 1.0 / std::sqrt((double)qt.getShape().back());
+  if (std::isnan(scale))
+    scale = 1.0 / std::sqrt((double)qt.getShape().back());
   Value out = n.b.create<AttentionOp>(n.loc, q, k, v, mask, n.b.getF64FloatAttr(scale),
                                       n.b.getBoolAttr(causal), n.b.getBoolAttr(safe));
   if (probs) // the weights themselves (nn.MultiheadAttention returns them)

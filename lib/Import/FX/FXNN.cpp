@@ -283,11 +283,21 @@ LogicalResult adaptiveAvgPoolFn(FXNode &n, R &r) {
 
 LogicalResult sdpa(FXNode &n, R &r) {
   auto q = n.tensor(0, "query"), k = n.tensor(1, "key"), v = n.tensor(2, "value");
+  auto dropout = n.floatArg(4, "dropout_p", 0.0);
   auto causal = n.intArg(5, "is_causal", 0);
-  if (failed(q) || failed(k) || failed(v) || failed(causal))
+  auto scale = n.floatArg(6, "scale", std::nan(""));
+  if (failed(q) || failed(k) || failed(v) || failed(dropout) || failed(causal) ||
+      failed(scale))
     return failure();
+  // The functional applies dropout whenever dropout_p > 0 (it knows no
+  // eval mode): random, not a function of the inputs.
+  if (*dropout != 0.0) {
+    n.error() << "scaled_dot_product_attention with dropout_p = " << *dropout
+              << " is random; export the model with dropout_p = 0 (eval)";
+    return failure();
+  }
   auto out = attention(n, *q, *k, *v, n.optTensor(3, "attn_mask"), *causal, nullptr,
-                       /*safe=*/true);
+                       /*safe=*/true, *scale);
   return setTensor(r, out);
 }
 } // namespace
