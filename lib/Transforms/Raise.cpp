@@ -333,7 +333,6 @@ Value keyFrom(OpBuilder &b, Location loc, Value kT) {
         // two are the key's (GQA's repeated key, [B, Hkv, g, S, D]).
         if (swapsLast && key.getRank() >= 2 &&
             key.getShape().take_back(2) == ArrayRef<int64_t>(want).take_back(2) &&
-            key.getNumElements() == type.getNumElements() &&
             mid.getShape().take_back(2) == type.getShape().take_back(2)) {
           if (key.getShape() == ArrayRef<int64_t>(want))
             return merge.getInput();

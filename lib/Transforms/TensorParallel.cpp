@@ -509,6 +509,15 @@ struct Partitioner {
     ++partitioned;
   }
 
+  /// With remarks, names a product whose `cols` columns are cut into
+  /// parts several chips hold.
+  void remarkReplicas(Operation *op, SplitDim at, int64_t cols) {
+    if (remarks && at.replicas > 1)
+      emitRemark(op->getLoc()) << "columns in " << at.parts(n) << " parts of "
+                               << cols / at.parts(n) << ", each held by "
+                               << at.replicas << " chips";
+  }
+
   bool keepsSplit(Value v, SplitDim at);
   void visit(Operation *op);
   bool visitMatmul(MatMulOp m);
@@ -692,10 +701,7 @@ bool Partitioner::columnParallel(MatMulOp m, SplitDim at) {
   int64_t cols = rt.getDimSize(1);
   m->setOperand(1, weightOperand(m.getRhs(), 1, cols / at.parts(n)));
   splitResults(m, at);
-  if (remarks && at.replicas > 1)
-    emitRemark(m.getLoc()) << "columns in " << at.parts(n) << " parts of "
-                           << cols / at.parts(n) << ", each held by "
-                           << at.replicas << " chips";
+  remarkReplicas(m, at, cols);
   return true;
 }
 
@@ -859,10 +865,7 @@ bool Partitioner::visitGemm(GemmOp g) {
         g->setOperand(2, toReplicated(c, g));
     }
     splitResults(g, at);
-    if (remarks && replicas > 1)
-      emitRemark(g.getLoc()) << "columns in " << at.parts(n) << " parts of "
-                             << bt.getDimSize(nDim) / at.parts(n)
-                             << ", each held by " << replicas << " chips";
+    remarkReplicas(g, at, bt.getDimSize(nDim));
     return true;
   }
   return false;
