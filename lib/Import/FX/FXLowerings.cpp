@@ -137,8 +137,10 @@ FailureOr<Value> dfa::fximport::attention(FXNode &n, Value q, Value k, Value v,
       qt.getShape().drop_back(2) != vt.getShape().drop_back(2) ||
       qt.getShape().back() != kt.getShape().back() ||
       kt.getDimSize(rank - 2) != vt.getDimSize(rank - 2)) {
-    n.error() << "query " << q.getType() << ", key " << k.getType()
-              << " and value " << v.getType() << " do not make an attention";
+    auto diag = n.error() << "query " << q.getType() << ", key " << k.getType()
+                          << " and value " << v.getType() << " do not make an attention";
+    if (rank >= 3 && kt.getRank() == rank && qt.getDimSize(rank - 3) != kt.getDimSize(rank - 3))
+      diag << " (query heads that share a K/V head need enable_gqa=True)";
     return failure();
   }
   SmallVector<int64_t> scores(qt.getShape().drop_back(1));

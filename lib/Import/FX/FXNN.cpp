@@ -286,8 +286,9 @@ LogicalResult sdpa(FXNode &n, R &r) {
   auto dropout = n.floatArg(4, "dropout_p", 0.0);
   auto causal = n.intArg(5, "is_causal", 0);
   auto scale = n.floatArg(6, "scale", std::nan(""));
+  auto gqa = n.intArg(7, "enable_gqa", 0);
   if (failed(q) || failed(k) || failed(v) || failed(dropout) || failed(causal) ||
-      failed(scale))
+      failed(scale) || failed(gqa))
     return failure();
   // The functional applies dropout whenever dropout_p > 0 (it knows no
   // eval mode): random, not a function of the inputs.
@@ -296,7 +297,39 @@ LogicalResult sdpa(FXNode &n, R &r) {
               << " is random; export the model with dropout_p = 0 (eval)";
     return failure();
   }
-  auto out = attention(n, *q, *k, *v, n.optTensor(3, "attn_mask"), *causal, nullptr,
+  // enable_gqa: each K/V head serves a group of query heads (dim -3), as
+  // torch repeat_interleaves it; written as HF's repeat_kv (a broadcast of a
+  // unit dim, then a reshape), which graph-raise and the fusion take as a
+  // repeat the attention kernel reads in place.
+  Value key = *k, value = *v;
+  if (*gqa) {
+    auto qt = n.type(*q);
+    for (Value *kv : {&key, &value}) {
+      auto t = n.type(*kv);
+      int64_t rank = t.getRank();
+      if (rank < 3 || qt.getRank() != rank || t.getDimSize(rank - 3) < 1 ||
+          qt.getDimSize(rank - 3) % t.getDimSize(rank - 3)) {
+        n.error() << "enable_gqa: query " << q->getType() << " has "
+                  << (qt.getRank() >= 3 ? qt.getDimSize(qt.getRank() - 3) : 0)
+                  << " heads (dim -3), not a whole multiple of the " << t.getDimSize(rank - 3)
+                  << " of " << kv->getType();
+        return failure();
+      }
+      int64_t heads = t.getDimSize(rank - 3), group = qt.getDimSize(rank - 3) / heads;
+      if (group == 1)
+        continue;
+      SmallVector<int64_t> unit(t.getShape());
+      unit.insert(unit.begin() + (rank - 2), 1);
+      SmallVector<int64_t> wide(unit);
+      wide[rank - 2] = group;
+      Value x = n.b.create<ExpandOp>(n.loc, RankedTensorType::get(wide, t.getElementType()),
+                                     n.reshape(*kv, unit));
+      SmallVector<int64_t> merged(t.getShape());
+      merged[rank - 3] = heads * group;
+      *kv = n.reshape(x, merged);
+    }
+  }
+  auto out = attention(n, *q, key, value, n.optTensor(3, "attn_mask"), *causal, nullptr,
                        /*safe=*/true, *scale);
   return setTensor(r, out);
 }
