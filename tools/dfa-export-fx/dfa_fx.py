@@ -64,7 +64,7 @@ _MODULE_ATTRS = {
     "AvgPool2d": ["kernel_size", "stride", "padding", "ceil_mode", "count_include_pad"],
     "AdaptiveAvgPool2d": ["output_size"],
     "Flatten": ["start_dim", "end_dim"],
-    "MultiheadAttention": ["embed_dim", "num_heads", "batch_first", "dropout"],
+    "MultiheadAttention": ["embed_dim", "num_heads", "batch_first", "dropout", "add_zero_attn"],
     "ELU": ["alpha"],
     "CELU": ["alpha"],
     "Softplus": ["beta", "threshold"],

@@ -181,6 +181,12 @@ LogicalResult mhaModule(FXNode &n, R &r) {
   }
   int64_t E = n.attrInt("embed_dim", 0), H = n.attrInt("num_heads", 1);
   bool batchFirst = n.attrInt("batch_first", 0);
+  // bias_k/bias_v append a learned key and value to every sequence, and
+  // add_zero_attn a zero one: not imported, refused rather than ignored.
+  if (n.param("bias_k") || n.param("bias_v") || n.attrInt("add_zero_attn", 0)) {
+    n.unsupported() << "add_bias_kv=True or add_zero_attn=True";
+    return failure();
+  }
   auto need = n.intArg(4, "need_weights", 1);
   auto average = n.intArg(7, "average_attn_weights", 1);
   if (failed(need) || failed(average))
@@ -229,8 +235,15 @@ LogicalResult mhaModule(FXNode &n, R &r) {
     }
     mask = mask ? Value(n.b.create<AndOp>(n.loc, mask, keep)) : keep;
   }
+  // A query whose keys are all masked: torch's fast path
+  // (_native_multi_head_attention: eval, no grad, batch_first,
+  // self-attention, an even head count, in-projection biases) and its
+  // need_weights=True path give NaN; otherwise need_weights=False runs
+  // scaled_dot_product_attention, whose safe softmax gives 0 (torch >= 2.5).
+  bool fastPath = batchFirst && *q == *k && *k == *v && H % 2 == 0 && inB;
   Value probs;
-  auto att = attention(n, heads[0], heads[1], heads[2], mask, false, &probs);
+  auto att = attention(n, heads[0], heads[1], heads[2], mask, false, &probs,
+                       /*safe=*/!*need && !fastPath);
   if (failed(att))
     return failure();
   Value merged = n.reshape(n.transpose(*att, {0, 2, 1, 3}), {N, L, E});
