@@ -906,6 +906,11 @@ double Target::chipWeightBudget() const {
   return 0.9 * activationLevel().capacityBytes.value;
 }
 
+bool Target::streamsWeights(double weightBytes) const {
+  std::optional<double> sram = limit("sram_bytes_total");
+  return caps.weightStreaming && sram && weightBytes > 0.5 * *sram;
+}
+
 CacheHome dfa::target::cacheHome(const Target &t, double weightBytes,
                                  int64_t tensorParallel, double cacheShards) {
   CacheHome h;
@@ -914,10 +919,8 @@ CacheHome dfa::target::cacheHome(const Target &t, double weightBytes,
   // Weights live where activations do; under spatial placement that is
   // the units' own memory unless they stream from the outer one.
   bool weightsHere = &t.activationLevel() == h.level;
-  if (t.caps.placement == Placement::Spatial && !weightsHere) {
-    std::optional<double> sram = t.limit("sram_bytes_total");
-    weightsHere = t.caps.weightStreaming && sram && weightBytes > 0.5 * *sram;
-  }
+  if (t.caps.placement == Placement::Spatial && !weightsHere)
+    weightsHere = t.streamsWeights(weightBytes);
   if (t.caps.placement == Placement::ChipPartition) {
     double budget = t.chipWeightBudget();
     h.chips = budget > 0 ? std::max<int64_t>(1, int64_t(std::ceil(weightBytes / budget)))

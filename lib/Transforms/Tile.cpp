@@ -368,15 +368,12 @@ struct GraphTilePass : dfa::impl::GraphTilePassBase<GraphTilePass>, TargetedPass
       flops += double(cast<CostOpInterface>(k.getOperation()).getFlops());
     });
     tiler.totalFlops = std::max(flops, 1.0);
-    if (t->caps.weightStreaming) {
-      double sram = t->limit("sram_bytes_total").value_or(0);
-      if (double(weights) > 0.5 * sram) {
-        module->setAttr(graph::kWeightStreamingAttr, UnitAttr::get(&getContext()));
-        if (remarks)
-          emitRemark(module.getLoc())
-              << "weights of " << weights << " B exceed half the on-wafer SRAM ("
-              << int64_t(sram) << " B): weight streaming";
-      }
+    if (t->streamsWeights(double(weights))) {
+      module->setAttr(graph::kWeightStreamingAttr, UnitAttr::get(&getContext()));
+      if (remarks)
+        emitRemark(module.getLoc())
+            << "weights of " << weights << " B exceed half the on-wafer SRAM ("
+            << int64_t(t->limit("sram_bytes_total").value_or(0)) << " B): weight streaming";
     }
     bool failedAny = false;
     module.walk([&](KernelOp k) {

@@ -305,6 +305,13 @@ struct Target {
   /// by it, and a kernel whose weights exceed it is split across chips
   /// (graph-shard). 0 for other placements.
   double chipWeightBudget() const;
+  /// Whether a program with `weightBytes` of weights streams them from the
+  /// outer memory (compiler.weight_streaming: a WSE's MemoryX) rather than
+  /// keeping them in the units' SRAM: when they exceed half the on-wafer
+  /// SRAM (`limits.sram_bytes_total`), the rest being the activations' and
+  /// the rectangles' working space. graph-tile and the KV-cache sizing
+  /// decide by it.
+  bool streamsWeights(double weightBytes) const;
 };
 
 /// Where a decoder's KV cache lives on a target: where the schedule keeps
