@@ -909,7 +909,10 @@ void dfa::fximport::addAtenHandlers(llvm::StringMap<Handler> &t) {
   same({"aten.sub.Tensor", "aten.sub.Scalar"}, "sub");
   same({"aten.rsub.Scalar", "aten.rsub.Tensor"}, "rsub");
   same({"aten.mul.Tensor", "aten.mul.Scalar"}, "mul");
-  same({"aten.div.Tensor", "aten.div.Scalar"}, "div");
+  same({"aten.div.Tensor", "aten.div.Scalar", "aten.div.Tensor_mode", "aten.div.Scalar_mode"},
+       "div");
+  same({"aten.floor_divide.default", "aten.floor_divide.Scalar"}, "floor_divide");
+  same({"aten.trunc.default"}, "trunc");
   same({"aten.pow.Tensor_Scalar", "aten.pow.Tensor_Tensor", "aten.pow.Scalar"}, "pow");
   same({"aten.eq.Scalar", "aten.eq.Tensor"}, "eq");
   same({"aten.ne.Scalar", "aten.ne.Tensor"}, "ne");

@@ -40,10 +40,21 @@ Type promoted(Type a, Type b) {
 /// Both operands as tensors of one element type that broadcast.
 FailureOr<std::pair<Value, Value>> operands(FXNode &n, const R &a, const R &b) {
   Value like = a.kind == R::Tensor ? a.tensor : b.tensor;
-  auto x = n.asTensor(a, like), y = n.asTensor(b, like);
+  // A Python number of another kind than the tensor promotes as torch
+  // does: a float with an integer or bool tensor to the default float
+  // dtype (f32), an int with a bool tensor to int64.
+  Type elt = n.type(like).getElementType();
+  auto number = [&](const R &v) -> FailureOr<Value> {
+    if (v.kind == R::Float && !isa<FloatType>(elt))
+      return n.scalar(n.b.getF32Type(), v.number());
+    if (v.kind == R::Int && elt.isInteger(1))
+      return n.scalar(n.b.getI64Type(), v.number());
+    return n.asTensor(v, like);
+  };
+  auto x = number(a), y = number(b);
   if (failed(x) || failed(y))
     return failure();
-  Type elt = promoted(n.type(*x).getElementType(), n.type(*y).getElementType());
+  elt = promoted(n.type(*x).getElementType(), n.type(*y).getElementType());
   Value l = n.cast(*x, elt), r = n.cast(*y, elt);
   if (failed(broadcastShapes(n.type(l).getShape(), n.type(r).getShape()))) {
     n.error() << "operand shapes " << l.getType() << " and " << r.getType()
@@ -134,20 +145,73 @@ template <typename OpT> LogicalResult binary(FXNode &n, R &r) {
   return success();
 }
 
-LogicalResult floordiv(FXNode &n, R &r) {
-  const R *a = n.arg(0), *b = n.arg(1);
-  if (a && b && (a->kind == R::Tensor || b->kind == R::Tensor)) {
-    Value like = a->kind == R::Tensor ? a->tensor : b->tensor;
-    if (!isa<FloatType>(n.type(like).getElementType())) {
-      n.unsupported() << "floor division of integer tensors";
+/// A float tensor rounded toward zero (no graph op does it alone).
+Value truncated(FXNode &n, Value v) {
+  Type elt = n.type(v).getElementType();
+  return n.b.create<WhereOp>(n.loc, n.b.create<LessOp>(n.loc, v, n.scalar(elt, 0)),
+                             n.b.create<CeilOp>(n.loc, v), n.b.create<FloorOp>(n.loc, v));
+}
+
+/// x / y under torch's rounding modes: true division ("": integers and
+/// bools promote to the default float dtype, f32), "trunc" (toward zero)
+/// or "floor" (down: Python's //). Integer trunc is C's division; integer
+/// floor is (x - mod(x, y)) / y, whose division is exact.
+LogicalResult division(FXNode &n, R &r, StringRef mode) {
+  const R *a = n.arg(0, "input"), *b = n.arg(1, "other");
+  if (!a || !b) {
+    n.error() << "needs two operands";
+    return failure();
+  }
+  if (a->kind != R::Tensor && b->kind != R::Tensor) {
+    auto v = pyArith(n, mode.empty() ? "truediv" : "floordiv", *a, *b);
+    if (failed(v))
       return failure();
+    if (mode == "trunc" && a->isNumber() && b->isNumber()) {
+      double q = std::trunc(a->number() / b->number());
+      *v = a->kind == R::Float || b->kind == R::Float ? R::ofFloat(q) : R::ofInt(int64_t(q));
     }
-    if (failed(binary<DivOp>(n, r)))
-      return failure();
-    r.tensor = n.b.create<FloorOp>(n.loc, r.tensor);
+    r = *v;
     return success();
   }
-  return binary<DivOp>(n, r);
+  auto ops = operands(n, *a, *b);
+  if (failed(ops))
+    return failure();
+  auto [x, y] = *ops;
+  Type elt = n.type(x).getElementType();
+  if (mode.empty()) {
+    if (!isa<FloatType>(elt)) {
+      x = n.cast(x, n.b.getF32Type());
+      y = n.cast(y, n.b.getF32Type());
+    }
+    r = R::ofTensor(n.b.create<DivOp>(n.loc, x, y));
+    return success();
+  }
+  if (elt.isInteger(1)) {
+    n.unsupported() << "division of bool tensors with rounding_mode '" << mode << "'";
+    return failure();
+  }
+  Value q;
+  if (isa<FloatType>(elt)) {
+    q = n.b.create<DivOp>(n.loc, x, y);
+    q = mode == "floor" ? Value(n.b.create<FloorOp>(n.loc, q)) : truncated(n, q);
+  } else if (mode == "trunc") {
+    q = n.b.create<DivOp>(n.loc, x, y);
+  } else {
+    Value rem = n.b.create<ModOp>(n.loc, x, y);
+    q = n.b.create<DivOp>(n.loc, n.b.create<SubOp>(n.loc, x, rem), y);
+  }
+  r = R::ofTensor(q);
+  return success();
+}
+
+LogicalResult floordiv(FXNode &n, R &r) { return division(n, r, "floor"); }
+
+LogicalResult trunc(FXNode &n, R &r) {
+  auto x = n.tensor(0, "input");
+  if (failed(x))
+    return failure();
+  r = R::ofTensor(isa<FloatType>(n.type(*x).getElementType()) ? truncated(n, *x) : *x);
+  return success();
 }
 
 /// fmod: C's remainder, the dividend's sign (remainder and % are mod's,
@@ -170,17 +234,14 @@ LogicalResult rsub(FXNode &n, R &r) {
 }
 
 LogicalResult truediv(FXNode &n, R &r) {
-  const R *a = n.arg(0), *b = n.arg(1);
-  if (a && b && a->kind == R::Tensor &&
-      !isa<FloatType>(n.type(a->tensor).getElementType())) {
-    n.unsupported() << "true division of an integer tensor";
+  const R *mode = n.arg(2, "rounding_mode");
+  if (!mode || mode->kind == R::None)
+    return division(n, r, "");
+  if (mode->kind != R::Str || (mode->s != "floor" && mode->s != "trunc")) {
+    n.error() << "rounding_mode must be None, 'floor' or 'trunc'";
     return failure();
   }
-  if (const R *mode = n.arg(2, "rounding_mode"); mode && mode->kind == R::Str) {
-    n.unsupported() << "rounding_mode '" << mode->s << "'";
-    return failure();
-  }
-  return binary<DivOp>(n, r);
+  return division(n, r, mode->s);
 }
 
 template <typename OpT> LogicalResult compare(FXNode &n, R &r) {
@@ -553,6 +614,9 @@ const llvm::StringMap<Handler> &dfa::fximport::functionHandlers() {
       t[k] = truediv;
     t["pow"] = binary<PowOp>;
     t["floordiv"] = floordiv;
+    t["floor_divide"] = floordiv;
+    t["trunc"] = trunc;
+    t["fix"] = trunc;
     t["mod"] = binary<ModOp>;
     t["remainder"] = binary<ModOp>;
     t["fmod"] = fmod;

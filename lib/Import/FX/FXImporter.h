@@ -45,6 +45,12 @@ struct PyValue {
     p.i = v;
     return p;
   }
+  static PyValue ofFloat(double v) {
+    PyValue p;
+    p.kind = Float;
+    p.f = v;
+    return p;
+  }
   static PyValue ofList(std::vector<PyValue> l) {
     PyValue p;
     p.kind = List;
