@@ -109,6 +109,8 @@ void addImageConverters(llvm::StringMap<Converter> &table);
 /// Adds QuantizeLinear, DequantizeLinear, DynamicQuantizeLinear and
 /// QLinearMatMul (integer types) to `table`.
 void addQuantConverters(llvm::StringMap<Converter> &table);
+/// Adds RNN, GRU and LSTM (unrolled over the sequence) to `table`.
+void addRecurrentConverters(llvm::StringMap<Converter> &table);
 
 /// The state handed to a converter for one node.
 class NodeContext {

@@ -1000,6 +1000,7 @@ const llvm::StringMap<Converter> &dfa::onnximport::converters() {
     addEinsumConverter(t);
     addTransformerConverters(t);
     addQuantConverters(t);
+    addRecurrentConverters(t);
     addImageConverters(t);
     return t;
   }();

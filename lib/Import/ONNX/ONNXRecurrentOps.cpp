@@ -1,0 +1,420 @@
+//===- ONNXRecurrentOps.cpp - RNN, GRU and LSTM, unrolled over time -------===//
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+///
+/// ONNX's recurrent layers, imported as the ops of their equations unrolled
+/// over the (static) sequence, as a dataflow compiler lays a recurrence out
+/// in time: per direction one GEMM projects every step's input at once
+/// (X W^T plus both biases, as cuDNN does), then each step is a GEMM of
+/// the previous hidden state with R^T whose C operand is that step's slice
+/// of the projection, the gates' activations and the state update. Every
+/// target and pass sees ops it already knows.
+///   RNN, GRU (linear_before_reset either way), LSTM (peepholes); forward,
+///   reverse and bidirectional; layout 0 and 1; initial states; the gates'
+///   clip; every activation the spec names, with its alpha and beta;
+///   sequence_lens (a run-time input too): past its length a sequence's
+///   state is held and its outputs are 0, the reverse direction starts at
+///   its last valid step, and a sequence of length 0 ends in zero states,
+///   as onnxruntime computes them.
+///   LSTM's input_forget is refused (onnxruntime and the ONNX reference
+///   implement it differently or not at all).
+///
+//===----------------------------------------------------------------------===//
+
+#include "Importer.h"
+
+#include "dfa/Reference/Evaluator.h"
+
+#include <cmath>
+
+using namespace mlir;
+using namespace dfa;
+using namespace dfa::graph;
+using namespace dfa::onnximport;
+
+namespace {
+
+/// One activation of the spec's list, with its alpha and beta.
+struct Activation {
+  std::string name;
+  double alpha = 0, beta = 0;
+};
+
+/// The cell's kind: its gate count and default activations.
+enum class Cell { RNN, GRU, LSTM };
+
+int64_t gatesOf(Cell k) { return k == Cell::RNN ? 1 : k == Cell::GRU ? 3 : 4; }
+
+/// Activations per direction: `activations` when given (forward's, then
+/// reverse's), else the cell's defaults. Alphas and betas are consumed in
+/// order by the activations that take them, as the spec lists them.
+FailureOr<SmallVector<SmallVector<Activation>>> activationsOf(NodeContext &c, Cell kind,
+                                                               int64_t dirs) {
+  SmallVector<std::string> defaults =
+      kind == Cell::RNN   ? SmallVector<std::string>{"Tanh"}
+      : kind == Cell::GRU ? SmallVector<std::string>{"Sigmoid", "Tanh"}
+                          : SmallVector<std::string>{"Sigmoid", "Tanh", "Tanh"};
+  size_t per = defaults.size();
+  SmallVector<std::string> names;
+  if (const onnx::AttributeProto *a = c.attr("activations")) {
+    for (const std::string &s : a->strings())
+      names.push_back(s);
+    if (names.size() != per * size_t(dirs)) {
+      c.error() << "activations lists " << names.size() << " functions; "
+                << per * dirs << " expected (" << per << " per direction)";
+      return failure();
+    }
+  } else {
+    for (int64_t d = 0; d < dirs; ++d)
+      names.append(defaults.begin(), defaults.end());
+  }
+  std::vector<double> alphas, betas;
+  if (const onnx::AttributeProto *a = c.attr("activation_alpha"))
+    alphas.assign(a->floats().begin(), a->floats().end());
+  if (const onnx::AttributeProto *a = c.attr("activation_beta"))
+    betas.assign(a->floats().begin(), a->floats().end());
+  size_t ai = 0, bi = 0;
+  SmallVector<SmallVector<Activation>> out(dirs);
+  for (size_t i = 0; i < names.size(); ++i) {
+    Activation act{names[i]};
+    // (name, default alpha, default beta; NaN: the function takes none)
+    static const struct {
+      const char *name;
+      double alpha, beta;
+    } known[] = {{"Relu", NAN, NAN},          {"Tanh", NAN, NAN},
+                 {"Sigmoid", NAN, NAN},       {"Softsign", NAN, NAN},
+                 {"Softplus", NAN, NAN},      {"Affine", 1.0, 0.0},
+                 {"LeakyRelu", 0.01, NAN},    {"ThresholdedRelu", 1.0, NAN},
+                 {"ScaledTanh", 1.0, 1.0},    {"HardSigmoid", 0.2, 0.5},
+                 {"Elu", 1.0, NAN}};
+    auto it = llvm::find_if(known, [&](const auto &k) {
+      return llvm::StringRef(k.name).equals_insensitive(act.name);
+    });
+    if (it == std::end(known)) {
+      c.unsupported() << "activation '" << act.name << "'";
+      return failure();
+    }
+    act.name = it->name;
+    if (!std::isnan(it->alpha))
+      act.alpha = ai < alphas.size() ? alphas[ai++] : it->alpha;
+    if (!std::isnan(it->beta))
+      act.beta = bi < betas.size() ? betas[bi++] : it->beta;
+    out[i / per].push_back(act);
+  }
+  return out;
+}
+
+Value activate(NodeContext &c, const Activation &a, Value x) {
+  Type elt = cast<RankedTensorType>(x.getType()).getElementType();
+  auto f64 = [&](double v) { return c.b.getF64FloatAttr(v); };
+  const std::string &n = a.name;
+  if (n == "Relu")
+    return c.b.create<ReluOp>(c.loc, x);
+  if (n == "Tanh")
+    return c.b.create<TanhOp>(c.loc, x);
+  if (n == "Sigmoid")
+    return c.b.create<SigmoidOp>(c.loc, x);
+  if (n == "Softsign")
+    return c.b.create<SoftsignOp>(c.loc, x);
+  if (n == "Softplus")
+    return c.b.create<SoftplusOp>(c.loc, x);
+  if (n == "LeakyRelu")
+    return c.b.create<LeakyReluOp>(c.loc, x, f64(a.alpha));
+  if (n == "ThresholdedRelu")
+    return c.b.create<ThresholdedReluOp>(c.loc, x, f64(a.alpha));
+  if (n == "HardSigmoid")
+    return c.b.create<HardSigmoidOp>(c.loc, x, f64(a.alpha), f64(a.beta));
+  if (n == "Elu")
+    return c.b.create<EluOp>(c.loc, x, f64(a.alpha));
+  if (n == "Affine")
+    return c.b.create<AddOp>(c.loc, c.b.create<MulOp>(c.loc, x, c.scalar(elt, a.alpha)),
+                             c.scalar(elt, a.beta));
+  // ScaledTanh: alpha tanh(beta x).
+  return c.b.create<MulOp>(
+      c.loc, c.b.create<TanhOp>(c.loc, c.b.create<MulOp>(c.loc, x, c.scalar(elt, a.beta))),
+      c.scalar(elt, a.alpha));
+}
+
+/// `v`[index] along dim 0, that dim dropped.
+Value row(NodeContext &c, Value v, int64_t index) {
+  auto t = cast<RankedTensorType>(v.getType());
+  SmallVector<int64_t> starts(t.getRank(), 0), steps(t.getRank(), 1), shape(t.getShape());
+  starts[0] = index;
+  shape[0] = 1;
+  Value s = c.b.create<SliceOp>(c.loc, RankedTensorType::get(shape, t.getElementType()), v,
+                                c.b.getDenseI64ArrayAttr(starts),
+                                c.b.getDenseI64ArrayAttr(steps));
+  return c.reshape(s, t.getShape().drop_front());
+}
+
+/// Columns [from, from + count) of a 2-d `v`.
+Value columns(NodeContext &c, Value v, int64_t from, int64_t count) {
+  auto t = cast<RankedTensorType>(v.getType());
+  return c.b.create<SliceOp>(
+      c.loc, RankedTensorType::get({t.getDimSize(0), count}, t.getElementType()), v,
+      c.b.getDenseI64ArrayAttr({0, from}), c.b.getDenseI64ArrayAttr({1, 1}));
+}
+
+LogicalResult convertRecurrent(NodeContext &c, Results &r, Cell kind) {
+  c.ignoreAttrs({"output_sequence"}); // opset 1: which outputs exist, not their values
+  Value x = c.in(0), w = c.in(1), rw = c.in(2);
+  auto xt = c.type(0), wt = c.type(1), rt = c.type(2);
+  Type elt = xt.getElementType();
+  if (!isa<FloatType>(elt) || xt.getRank() != 3 || wt.getRank() != 3 || rt.getRank() != 3 ||
+      !xt.hasStaticShape() || !wt.hasStaticShape() || !rt.hasStaticShape()) {
+    c.error() << "X, W and R must be 3-d float tensors of static shape, got " << x.getType()
+              << ", " << w.getType() << " and " << rw.getType();
+    return failure();
+  }
+  std::string direction = c.strAttr("direction", "forward");
+  if (direction != "forward" && direction != "reverse" && direction != "bidirectional") {
+    c.error() << "direction must be forward, reverse or bidirectional, got '" << direction
+              << "'";
+    return failure();
+  }
+  int64_t dirs = direction == "bidirectional" ? 2 : 1;
+  int64_t layout = c.intAttr("layout", 0);
+  if (layout != 0 && layout != 1) {
+    c.error() << "layout must be 0 or 1";
+    return failure();
+  }
+  int64_t gates = gatesOf(kind), hidden = rt.getDimSize(2);
+  int64_t hiddenAttr = c.intAttr("hidden_size", hidden);
+  if (layout == 1)
+    x = c.b.create<TransposeOp>(c.loc, x, c.b.getDenseI64ArrayAttr({1, 0, 2}));
+  auto seqType = cast<RankedTensorType>(x.getType());
+  int64_t steps = seqType.getDimSize(0), batch = seqType.getDimSize(1),
+          input = seqType.getDimSize(2);
+  if (hiddenAttr != hidden || wt.getDimSize(0) != dirs || rt.getDimSize(0) != dirs ||
+      wt.getDimSize(1) != gates * hidden || wt.getDimSize(2) != input ||
+      rt.getDimSize(1) != gates * hidden) {
+    c.error() << "W " << w.getType() << " and R " << rw.getType() << " do not fit "
+              << dirs << " direction(s) of " << gates << " gate(s) of hidden size "
+              << hiddenAttr << " over inputs of " << input;
+    return failure();
+  }
+  bool linearBeforeReset = kind == Cell::GRU && c.intAttr("linear_before_reset", 0) != 0;
+  if (kind == Cell::LSTM && c.intAttr("input_forget", 0) != 0) {
+    c.unsupported() << "input_forget=1";
+    return failure();
+  }
+  double clip = c.floatAttr("clip", 0);
+  auto acts = activationsOf(c, kind, dirs);
+  if (failed(acts))
+    return failure();
+
+  // Optional inputs: B [dirs, 2 G H], sequence_lens [batch], initial_h and
+  // initial_c [dirs, batch, H] (layout 1: [batch, dirs, H]), P [dirs, 3 H].
+  auto expectShape = [&](size_t i, ArrayRef<int64_t> shape, StringRef what) {
+    if (!c.has(i) || c.type(i).getShape() == shape)
+      return success();
+    auto diag = c.error() << what << " must be [";
+    llvm::interleave(shape, diag, ", ");
+    diag << "], got " << c.in(i).getType();
+    return failure();
+  };
+  SmallVector<int64_t> stateShape =
+      layout ? SmallVector<int64_t>{batch, dirs, hidden} : SmallVector<int64_t>{dirs, batch, hidden};
+  if (failed(expectShape(3, {dirs, 2 * gates * hidden}, "B")) ||
+      failed(expectShape(4, {batch}, "sequence_lens")) ||
+      failed(expectShape(5, stateShape, "initial_h")) ||
+      (kind == Cell::LSTM && (failed(expectShape(6, stateShape, "initial_c")) ||
+                              failed(expectShape(7, {dirs, 3 * hidden}, "P")))))
+    return failure();
+  auto state = [&](size_t i) -> Value {
+    if (!c.has(i))
+      return Value();
+    Value v = c.cast(c.in(i), elt);
+    return layout ? Value(c.b.create<TransposeOp>(c.loc, v, c.b.getDenseI64ArrayAttr({1, 0, 2})))
+                  : v;
+  };
+  Value h0 = state(5), c0 = kind == Cell::LSTM ? state(6) : Value();
+  Value lens = c.has(4) ? c.in(4) : Value();
+  if (lens && !isa<IntegerType>(cast<RankedTensorType>(lens.getType()).getElementType())) {
+    c.error() << "sequence_lens must be integers, got " << lens.getType();
+    return failure();
+  }
+  // Lengths known to be the whole sequence need no masks; others (a
+  // run-time input too) mask each step.
+  if (auto k = lens ? lens.getDefiningOp<graph::ConstantOp>() : nullptr) {
+    std::vector<int64_t> n = ref::tensorFromAttr(k.getValue()).toInts();
+    if (llvm::any_of(n, [&](int64_t v) { return v < 0 || v > steps; })) {
+      c.error() << "sequence_lens must be in [0, " << steps << "]";
+      return failure();
+    }
+    if (llvm::all_of(n, [&](int64_t v) { return v == steps; }))
+      lens = Value();
+  }
+
+  Value flat = c.reshape(x, {steps * batch, input});
+  auto zeros = c.scalar(elt, 0);
+  auto clipped = [&](Value v) -> Value {
+    if (clip <= 0)
+      return v;
+    return c.b.create<ClipOp>(c.loc, v, c.b.getF64FloatAttr(-clip), c.b.getF64FloatAttr(clip));
+  };
+  auto gemm = [&](Value a, Value b, Value bias) -> Value {
+    auto at = cast<RankedTensorType>(a.getType());
+    auto bt = cast<RankedTensorType>(b.getType());
+    return c.b.create<GemmOp>(
+        c.loc, RankedTensorType::get({at.getDimSize(0), bt.getDimSize(0)}, elt), a, b, bias,
+        c.b.getF64FloatAttr(1.0), c.b.getF64FloatAttr(1.0), c.b.getBoolAttr(false),
+        c.b.getBoolAttr(true));
+  };
+
+  SmallVector<Value> ys(dirs), hs(dirs), cs(dirs);
+  for (int64_t d = 0; d < dirs; ++d) {
+    const SmallVector<Activation> &act = (*acts)[d];
+    Value wd = c.cast(row(c, w, d), elt), rd = c.cast(row(c, rw, d), elt);
+    Value bw, br;
+    if (c.has(3)) {
+      Value bd = c.cast(row(c, c.in(3), d), elt);
+      auto half = [&](int64_t from) {
+        return c.reshape(columns(c, c.reshape(bd, {1, 2 * gates * hidden}), from,
+                                 gates * hidden),
+                         {gates * hidden});
+      };
+      bw = half(0);
+      br = half(gates * hidden);
+    }
+    // GRU with linear_before_reset keeps the hidden gate's recurrent bias
+    // inside the reset product; every other bias adds to the projection.
+    Value projBias = bw && br && !linearBeforeReset ? Value(c.b.create<AddOp>(c.loc, bw, br))
+                                                    : bw;
+    Value proj = c.reshape(gemm(flat, wd, projBias), {steps, batch, gates * hidden});
+    Value recBias = linearBeforeReset ? br : Value();
+    Value p;
+    if (kind == Cell::LSTM && c.has(7))
+      p = c.cast(row(c, c.in(7), d), elt);
+    Value h = h0 ? row(c, h0, d) : c.b.create<ExpandOp>(
+                                        c.loc, RankedTensorType::get({batch, hidden}, elt), zeros)
+                                        .getResult();
+    Value cell;
+    if (kind == Cell::LSTM)
+      cell = c0 ? row(c, c0, d)
+                : c.b.create<ExpandOp>(c.loc, RankedTensorType::get({batch, hidden}, elt), zeros)
+                      .getResult();
+    bool reverse = direction == "reverse" || d == 1;
+    SmallVector<Value> outs(steps);
+    for (int64_t i = 0; i < steps; ++i) {
+      int64_t t = reverse ? steps - 1 - i : i;
+      Value xw = row(c, proj, t);
+      Value gatesPre, hNew, cNew;
+      auto gate = [&](Value all, int64_t g) { return columns(c, all, g * hidden, hidden); };
+      auto peep = [&](Value pre, int64_t which, Value state) -> Value {
+        if (!p)
+          return pre;
+        Value pv = c.reshape(columns(c, c.reshape(p, {1, 3 * hidden}), which * hidden, hidden),
+                             {hidden});
+        return c.b.create<AddOp>(c.loc, pre, c.b.create<MulOp>(c.loc, pv, state));
+      };
+      if (kind == Cell::RNN) {
+        hNew = activate(c, act[0], clipped(gemm(h, rd, xw)));
+      } else if (kind == Cell::LSTM) {
+        Value all = gemm(h, rd, xw); // gates i, o, f, c
+        Value in = activate(c, act[0], clipped(peep(gate(all, 0), 0, cell)));
+        Value fg = activate(c, act[0], clipped(peep(gate(all, 2), 2, cell)));
+        Value cand = activate(c, act[1], clipped(gate(all, 3)));
+        cNew = c.b.create<AddOp>(c.loc, c.b.create<MulOp>(c.loc, fg, cell),
+                                 c.b.create<MulOp>(c.loc, in, cand));
+        Value out = activate(c, act[0], clipped(peep(gate(all, 1), 1, cNew)));
+        hNew = c.b.create<MulOp>(c.loc, out, activate(c, act[2], cNew));
+      } else {
+        // GRU: gates z, r, h. z and r from the whole recurrent product;
+        // the hidden gate's recurrent term is r * (H R_h^T + Rb_h) with
+        // linear_before_reset, else (r * H) R_h^T.
+        Value rZR = c.b.create<SliceOp>(
+            c.loc, RankedTensorType::get({2 * hidden, hidden}, elt), rd,
+            c.b.getDenseI64ArrayAttr({0, 0}), c.b.getDenseI64ArrayAttr({1, 1}));
+        Value rH = c.b.create<SliceOp>(
+            c.loc, RankedTensorType::get({hidden, hidden}, elt), rd,
+            c.b.getDenseI64ArrayAttr({2 * hidden, 0}), c.b.getDenseI64ArrayAttr({1, 1}));
+        Value zrIn = columns(c, xw, 0, 2 * hidden);
+        if (linearBeforeReset && recBias)
+          zrIn = c.b.create<AddOp>(
+              c.loc, zrIn,
+              c.reshape(columns(c, c.reshape(recBias, {1, gates * hidden}), 0, 2 * hidden),
+                        {2 * hidden}));
+        Value zr = gemm(h, rZR, zrIn);
+        Value z = activate(c, act[0], clipped(columns(c, zr, 0, hidden)));
+        Value rg = activate(c, act[0], clipped(columns(c, zr, hidden, hidden)));
+        Value xh = gate(xw, 2);
+        Value pre;
+        if (linearBeforeReset) {
+          Value rb = recBias ? c.reshape(columns(c, c.reshape(recBias, {1, gates * hidden}),
+                                                 2 * hidden, hidden),
+                                         {hidden})
+                             : Value();
+          pre = c.b.create<AddOp>(c.loc, xh,
+                                  c.b.create<MulOp>(c.loc, rg, gemm(h, rH, rb)));
+        } else {
+          pre = gemm(c.b.create<MulOp>(c.loc, rg, h), rH, xh);
+        }
+        Value cand = activate(c, act[1], clipped(pre));
+        // (1 - z) cand + z H = cand + z (H - cand)
+        hNew = c.b.create<AddOp>(
+            c.loc, cand, c.b.create<MulOp>(c.loc, z, c.b.create<SubOp>(c.loc, h, cand)));
+      }
+      Value y = hNew;
+      if (lens) {
+        // Step t of a sequence shorter than t + 1: its state is held, its
+        // output 0.
+        Type lt = cast<RankedTensorType>(lens.getType()).getElementType();
+        Value live = c.reshape(c.b.create<LessOp>(c.loc, c.scalar(lt, double(t)), lens),
+                               {batch, 1});
+        hNew = c.b.create<WhereOp>(c.loc, live, hNew, h);
+        if (cNew)
+          cNew = c.b.create<WhereOp>(c.loc, live, cNew, cell);
+        y = c.b.create<WhereOp>(c.loc, live, hNew, zeros);
+      }
+      outs[t] = c.reshape(y, {1, 1, batch, hidden});
+      h = hNew;
+      if (cNew)
+        cell = cNew;
+    }
+    ys[d] = steps == 1 ? outs[0]
+                       : Value(c.b.create<ConcatOp>(c.loc, outs, c.b.getI64IntegerAttr(0)));
+    // A sequence of length 0 ends in zero states, not its initial ones
+    // (onnxruntime's answer; the spec is silent).
+    if (lens) {
+      Type lt = cast<RankedTensorType>(lens.getType()).getElementType();
+      Value some = c.reshape(c.b.create<GreaterOp>(c.loc, lens, c.scalar(lt, 0)), {batch, 1});
+      h = c.b.create<WhereOp>(c.loc, some, h, zeros);
+      if (cell)
+        cell = c.b.create<WhereOp>(c.loc, some, cell, zeros);
+    }
+    hs[d] = c.reshape(h, {1, batch, hidden});
+    if (cell)
+      cs[d] = c.reshape(cell, {1, batch, hidden});
+  }
+  auto join = [&](ArrayRef<Value> v, int64_t dim) -> Value {
+    return v.size() == 1 ? v[0] : Value(c.b.create<ConcatOp>(c.loc, v, c.b.getI64IntegerAttr(dim)));
+  };
+  Value y = join(ys, 1), yh = join(hs, 0), yc = kind == Cell::LSTM ? join(cs, 0) : Value();
+  if (layout) {
+    y = c.b.create<TransposeOp>(c.loc, y, c.b.getDenseI64ArrayAttr({2, 0, 1, 3}));
+    yh = c.b.create<TransposeOp>(c.loc, yh, c.b.getDenseI64ArrayAttr({1, 0, 2}));
+    if (yc)
+      yc = c.b.create<TransposeOp>(c.loc, yc, c.b.getDenseI64ArrayAttr({1, 0, 2}));
+  }
+  r.push_back(y);
+  r.push_back(yh);
+  if (kind == Cell::LSTM)
+    r.push_back(yc);
+  return success();
+}
+
+LogicalResult convertRNN(NodeContext &c, Results &r) { return convertRecurrent(c, r, Cell::RNN); }
+LogicalResult convertGRU(NodeContext &c, Results &r) { return convertRecurrent(c, r, Cell::GRU); }
+LogicalResult convertLSTM(NodeContext &c, Results &r) {
+  return convertRecurrent(c, r, Cell::LSTM);
+}
+} // namespace
+
+void dfa::onnximport::addRecurrentConverters(llvm::StringMap<Converter> &t) {
+  t["RNN"] = convertRNN;
+  t["GRU"] = convertGRU;
+  t["LSTM"] = convertLSTM;
+}
