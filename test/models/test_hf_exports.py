@@ -66,6 +66,10 @@ def build(name):
                                    **{k: v for k, v in small.items()
                                       if k != "max_position_embeddings"}))
         return Hidden(m, "pixel_values"), torch.randn(1, 3, 32, 32)
+    if name == "fnet":  # token mixing by a 2-d Fourier transform (ONNX DFT)
+        m = T.FNetModel(T.FNetConfig(vocab_size=256, hidden_size=64, intermediate_size=128,
+                                     num_hidden_layers=2, max_position_embeddings=64))
+        return Hidden(m, "input_ids"), ids
     raise SystemExit("unknown model " + name)
 
 
@@ -87,7 +91,7 @@ class Hidden(torch.nn.Module):
         return self.m(**{self.arg: x}).last_hidden_state
 
 
-MODELS = ["gpt2", "llama", "mistral", "qwen2", "bert", "vit"]
+MODELS = ["gpt2", "llama", "mistral", "qwen2", "bert", "vit", "fnet"]
 
 
 def check(name, opset, bin_dir, work):

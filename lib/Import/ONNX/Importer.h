@@ -111,6 +111,8 @@ void addImageConverters(llvm::StringMap<Converter> &table);
 void addQuantConverters(llvm::StringMap<Converter> &table);
 /// Adds RNN, GRU and LSTM (unrolled over the sequence) to `table`.
 void addRecurrentConverters(llvm::StringMap<Converter> &table);
+/// Adds DFT and STFT (products with constant cos and sin matrices) to `table`.
+void addSignalConverters(llvm::StringMap<Converter> &table);
 
 /// The state handed to a converter for one node.
 class NodeContext {

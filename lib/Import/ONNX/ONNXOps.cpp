@@ -1001,6 +1001,7 @@ const llvm::StringMap<Converter> &dfa::onnximport::converters() {
     addTransformerConverters(t);
     addQuantConverters(t);
     addRecurrentConverters(t);
+    addSignalConverters(t);
     addImageConverters(t);
     return t;
   }();
