@@ -208,14 +208,17 @@ struct GraphShardPass : dfa::impl::GraphShardPassBase<GraphShardPass>,
   /// the budget; 0 when even single rows do not.
   static int64_t piecesFor(const target::Target &t, WeightOp w, double budget) {
     auto type = cast<RankedTensorType>(w.getType());
-    SmallVector<int64_t> order = dimOrder(t, w);
+    // A piece is a weight of its own shape: it takes the order the
+    // lowering will give it, the whole weight's feature-map order refined
+    // for its shape.
+    SmallVector<int64_t> features = featureMapOrder(t, w);
     int64_t rows = type.getDimSize(0);
     auto fits = [&](int64_t pieces) {
       for (int64_t n : evenSizes(rows, pieces)) {
         SmallVector<int64_t> shape(type.getShape());
         shape[0] = n;
         auto piece = RankedTensorType::get(shape, type.getElementType());
-        if (double(layoutFor(t, piece, order).bytes) > budget)
+        if (double(layoutFor(t, piece, refinedOrder(t, piece, features, true)).bytes) > budget)
           return false;
       }
       return true;
@@ -223,7 +226,7 @@ struct GraphShardPass : dfa::impl::GraphShardPassBase<GraphShardPass>,
     if (budget <= 0 || !fits(rows))
       return 0;
     // The fewest pieces that fit: fits() holds from some count up to rows.
-    int64_t stored = layoutFor(t, type, order).bytes;
+    int64_t stored = layoutFor(t, type, dimOrder(t, w)).bytes;
     int64_t lo = std::clamp<int64_t>(int64_t(std::ceil(double(stored) / budget)), 1, rows);
     return firstTrue(lo, rows, fits);
   }

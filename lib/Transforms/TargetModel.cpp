@@ -127,7 +127,7 @@ static bool isSpatial(Operation *op) {
 }
 
 /// Feature maps' channels-last order (dimOrder), empty where there is none.
-static SmallVector<int64_t> featureMapOrder(const target::Target &t, Value v) {
+SmallVector<int64_t> dfa::featureMapOrder(const target::Target &t, Value v) {
   auto type = dyn_cast<RankedTensorType>(v.getType());
   // Feature maps of 2-D and 3-D convolutions: [N, C, spatial...].
   int64_t rank = type ? type.getRank() : 0;
@@ -145,10 +145,17 @@ static SmallVector<int64_t> featureMapOrder(const target::Target &t, Value v) {
   }
   channelsLast.push_back(1);
   weights.append({1, 0});
+  // Unless the channels are so few that channels-last stores twice the
+  // bytes the identity order does (a one- or three-channel image in
+  // 320-element vectors or 128-wide tiles would be stored 40 to 300 times
+  // over): then the spatial dims stay minor.
+  auto fits = [&](ArrayRef<int64_t> order) {
+    return layoutFor(t, type, order).bytes < 2 * layoutFor(t, type).bytes;
+  };
   if (spatial && resident)
-    return weights; // OIHW stored HWIO: input and output channels minor
+    return fits(weights) ? weights : SmallVector<int64_t>(); // OIHW stored HWIO
   if (spatial)
-    return channelsLast; // NCHW stored NHWC: channels minor
+    return fits(channelsLast) ? channelsLast : SmallVector<int64_t>(); // NCHW stored NHWC
   // A feature map no window touches (RoI features on their way to a linear
   // head): channels-last too when it stores at most half the bytes, as
   // when a 7-wide minor dim would fill 320-element vectors. Below that,
@@ -159,35 +166,78 @@ static SmallVector<int64_t> featureMapOrder(const target::Target &t, Value v) {
 }
 
 SmallVector<int64_t> dfa::dimOrder(const target::Target &t, Value v) {
-  SmallVector<int64_t> order = featureMapOrder(t, v);
   auto type = dyn_cast<RankedTensorType>(v.getType());
-  int64_t rank = type ? type.getRank() : 0;
-  if (rank < 3 || target::Layout::of(t, {1}, 4).kind != target::Layout::Kind::Tile)
-    return order;
-  // A tile spans the two minor dims: a size-1 dim there would fill one row
-  // of each tile ([B, 1, K], a decode step's activations and attention
-  // scores, padded 2x in the smallest tile). Size-1 dims go major instead: moving one moves no
-  // element, so no kernel relayouts for it, and XLA chooses the layouts of
-  // the values between its fusions (layout assignment; tensorflow#30803
-  // shows f32[32,256,64,32]{3,0,2,1}, the batch dim second-minor).
+  if (!type)
+    return {};
+  return refinedOrder(t, type, featureMapOrder(t, v),
+                      isa_and_nonnull<WeightOp, ConstantOp>(v.getDefiningOp()));
+}
+
+SmallVector<int64_t> dfa::refinedOrder(const target::Target &t, RankedTensorType type,
+                                       ArrayRef<int64_t> order, bool resident) {
+  int64_t rank = type.getRank();
+  if (rank < 2 || !minorTied(t))
+    return SmallVector<int64_t>(order);
+  ArrayRef<int64_t> shape = type.getShape();
+  if (llvm::none_of(shape, [](int64_t d) { return d > 1; }))
+    return SmallVector<int64_t>(order);
   SmallVector<int64_t> o(order);
   if (o.empty())
     for (int64_t d = 0; d < rank; ++d)
       o.push_back(d);
-  ArrayRef<int64_t> shape = type.getShape();
-  if (shape[o[rank - 2]] != 1 ||
-      llvm::none_of(ArrayRef<int64_t>(o).drop_back(),
-                    [&](int64_t d) { return shape[d] > 1; }))
-    return order;
-  SmallVector<int64_t> moved;
-  for (int64_t d : ArrayRef<int64_t>(o).drop_back())
-    if (shape[d] == 1)
-      moved.push_back(d);
-  for (int64_t d : ArrayRef<int64_t>(o).drop_back())
-    if (shape[d] != 1)
-      moved.push_back(d);
-  moved.push_back(o.back());
-  return moved;
+  // A weight or constant is laid out once, at load, however the compiler
+  // likes: a size-1 minor dim goes major ([736, 328, 1, 1], a 1x1
+  // convolution's weight read through a reshape, would fill a
+  // 320-element vector, a 128-wide tile or a stick per element). Values
+  // kernels write keep a size-1 minor dim, as XLA pads a TPU value's
+  // trailing 1 to the lanes (its consumers broadcast it along them).
+  // Where a tile spans the two minor dims (a TPU), size-1 dims go major
+  // from second-minor ([B, 1, K], a decode step's activations and
+  // attention scores, would fill one row of each tile). Moving a size-1
+  // dim moves no element, so no kernel relayouts for it, and XLA chooses
+  // the layouts of the values between its fusions (layout assignment;
+  // tensorflow#30803 shows f32[32,256,64,32]{3,0,2,1}, the batch dim
+  // second-minor).
+  bool tile = target::Layout::of(t, {1}, 4).kind == target::Layout::Kind::Tile;
+  bool unitMinor = resident && shape[o.back()] == 1;
+  if (unitMinor || (tile && rank >= 3 && shape[o[rank - 2]] == 1)) {
+    SmallVector<int64_t> moved;
+    for (int64_t d : o)
+      if (shape[d] == 1)
+        moved.push_back(d);
+    bool keepMinor = !unitMinor;
+    for (int64_t d : keepMinor ? ArrayRef<int64_t>(o).drop_back() : ArrayRef<int64_t>(o))
+      if (shape[d] != 1)
+        moved.push_back(d);
+    if (keepMinor)
+      moved.push_back(o.back());
+    o = moved;
+  }
+  // A minor dim narrower than the granule gives its place to the largest
+  // dim when that stores at most half the bytes: for a weight or constant
+  // (a [4096, 2] classifier weight) always; for a value a kernel writes
+  // only where its layout stores it 8 times over or more ([224, 224, 2]
+  // gather coordinates in 320-element vectors), not a head dim of 64 in a
+  // TPU's 128 lanes, which XLA pads (2x).
+  int64_t largest = o.back();
+  for (int64_t d : o)
+    if (shape[d] > shape[largest])
+      largest = d;
+  TensorLayout current = layoutFor(t, type, o);
+  bool wasteful = resident || (shape[o.back()] > 1 && current.bytes >= 8 * current.logicalBytes());
+  if (wasteful && largest != o.back()) {
+    SmallVector<int64_t> swapped;
+    for (int64_t d : o)
+      if (d != largest)
+        swapped.push_back(d);
+    swapped.push_back(largest);
+    if (2 * layoutFor(t, type, swapped).bytes <= current.bytes)
+      o = swapped;
+  }
+  for (int64_t d = 0; d < rank; ++d)
+    if (o[d] != d)
+      return o;
+  return {};
 }
 
 /// The graph input a KV-cache append grows into `v` (v the concat of that

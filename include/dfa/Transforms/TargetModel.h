@@ -117,6 +117,17 @@ bool minorTied(const target::Target &t);
 /// otherwise.
 llvm::SmallVector<int64_t> dimOrder(const target::Target &t, mlir::Value v);
 
+/// The channels-last order dimOrder starts from: 4-D and 5-D feature maps
+/// and convolution weights on minor-tied targets; empty otherwise.
+llvm::SmallVector<int64_t> featureMapOrder(const target::Target &t, mlir::Value v);
+
+/// dimOrder's rules past the feature maps' order `order`, for a tensor of
+/// `type` (`resident`: a weight or constant, laid out once at load): size-1
+/// dims major, and a minor dim narrower than the granule swapped for the
+/// largest. graph-shard sizes a weight's row pieces by it.
+llvm::SmallVector<int64_t> refinedOrder(const target::Target &t, mlir::RankedTensorType type,
+                                        llvm::ArrayRef<int64_t> order, bool resident);
+
 /// layoutFor(t, type of v, dimOrder(t, v)).
 TensorLayout layoutOf(const target::Target &t, mlir::Value v);
 

@@ -337,6 +337,21 @@ Status Lowering::run() {
   if (chips > 1)
     program.setChipsAttr(b.getI64IntegerAttr(chips));
   finishStats(kernels);
+  // The padding of what no kernel writes (weights, constants, the graph's
+  // inputs) is the layout's too: a weight stored with a size-1 minor dim
+  // in 320-element vectors takes 320 times its bytes.
+  auto residentPad = [&](Value v) {
+    if (layoutAttrOf(v)) {
+      TensorLayout l = layoutOf(v);
+      stats.padBytes += l.bytes - l.logicalBytes();
+    }
+  };
+  for (BlockArgument arg : fblock.getArguments())
+    if (isa<RankedTensorType>(arg.getType()))
+      residentPad(arg);
+  for (Operation &op : fblock)
+    if (isa<WeightOp, ConstantOp>(op))
+      residentPad(op.getResult(0));
   program->setAttr("stats", stats.toAttr(module.getContext()));
   func.erase();
   return Status::Ok;
