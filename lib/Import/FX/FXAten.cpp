@@ -20,6 +20,11 @@
 
 #include "dfa/Reference/Evaluator.h"
 
+#include "llvm/ADT/StringSwitch.h"
+
+#include <array>
+#include <optional>
+
 #include <cmath>
 
 using namespace mlir;
@@ -95,31 +100,94 @@ LogicalResult maxPoolWithIndices(FXNode &n, R &r) {
 /// native_group_norm(x, w, b, N, C, HxW, group, eps) -> (y, mean, rstd),
 /// as the reshape, normalization over each group and per-channel affine
 /// that defines it.
+/// x normalized over each of `groups` channel groups, then the per-channel
+/// affine: torch's group norm.
+FailureOr<Value> groupNorm(FXNode &n, Value x, int64_t groups, Value w, Value b,
+                           double eps) {
+  auto t = n.type(x);
+  if (t.getRank() < 2 || groups < 1 || t.getDimSize(1) % groups) {
+    n.error() << "group norm of " << x.getType() << " in " << groups << " groups";
+    return failure();
+  }
+  int64_t c = t.getDimSize(1), per = t.getNumElements() / (t.getDimSize(0) * groups);
+  Value g = n.reshape(x, {t.getDimSize(0), groups, per});
+  auto norm = layerNorm(n, g, {per}, Value(), Value(), eps);
+  if (failed(norm))
+    return failure();
+  Value y = n.reshape(*norm, t.getShape());
+  SmallVector<int64_t> chan(t.getRank(), 1);
+  chan[1] = c;
+  if (w)
+    y = n.b.create<MulOp>(n.loc, y, n.reshape(w, chan));
+  if (b)
+    y = n.b.create<AddOp>(n.loc, y, n.reshape(b, chan));
+  return y;
+}
+
 LogicalResult nativeGroupNorm(FXNode &n, R &r) {
   auto x = n.tensor(0, "input");
   auto groups = n.intArg(6, "group", 1);
   auto eps = n.floatArg(7, "eps", 1e-5);
   if (failed(x) || failed(groups) || failed(eps))
     return failure();
-  auto t = n.type(*x);
-  if (t.getRank() < 2 || *groups < 1 || t.getDimSize(1) % *groups) {
-    n.error() << "group norm of " << x->getType() << " in " << *groups
-              << " groups";
+  auto y = groupNorm(n, *x, *groups, n.optTensor(1, "weight"), n.optTensor(2, "bias"), *eps);
+  if (failed(y))
+    return failure();
+  r = withUnused(*y, 2);
+  return success();
+}
+
+/// F.group_norm(input, num_groups, weight, bias, eps).
+LogicalResult groupNormFn(FXNode &n, R &r) {
+  auto x = n.tensor(0, "input");
+  auto groups = n.intArg(1, "num_groups", 1);
+  auto eps = n.floatArg(4, "eps", 1e-5);
+  if (failed(x) || failed(groups) || failed(eps))
+    return failure();
+  return setTensor(r, groupNorm(n, *x, *groups, n.optTensor(2, "weight"),
+                                n.optTensor(3, "bias"), *eps));
+}
+
+/// F.normalize(input, p, dim, eps): x / max(||x||_p over dim, eps).
+LogicalResult normalizeFn(FXNode &n, R &r) {
+  auto x = n.tensor(0, "input");
+  auto p = n.floatArg(1, "p", 2.0);
+  auto d = n.intArg(2, "dim", 1);
+  auto eps = n.floatArg(3, "eps", 1e-12);
+  if (failed(x) || failed(p) || failed(d) || failed(eps))
+    return failure();
+  auto dd = n.dim(*d, n.type(*x).getRank());
+  if (failed(dd))
+    return failure();
+  if (*p <= 0) {
+    n.unsupported() << "normalize with p = " << *p;
     return failure();
   }
-  int64_t c = t.getDimSize(1), per = t.getNumElements() / (t.getDimSize(0) * *groups);
-  Value g = n.reshape(*x, {t.getDimSize(0), *groups, per});
-  auto norm = layerNorm(n, g, {per}, Value(), Value(), *eps);
-  if (failed(norm))
+  Type elt = n.type(*x).getElementType();
+  Value a = n.b.create<AbsOp>(n.loc, *x);
+  Value powered = *p == 1 ? a
+                  : *p == 2 ? Value(n.b.create<MulOp>(n.loc, a, a))
+                            : Value(n.b.create<PowOp>(n.loc, a, n.scalar(elt, *p)));
+  Value sum = n.b.create<ReduceSumOp>(n.loc, powered, n.b.getDenseI64ArrayAttr({*dd}),
+                                      n.b.getBoolAttr(true));
+  Value norm = *p == 1 ? sum
+               : *p == 2 ? Value(n.b.create<SqrtOp>(n.loc, sum))
+                         : Value(n.b.create<PowOp>(n.loc, sum, n.scalar(elt, 1 / *p)));
+  norm = n.b.create<MaxOp>(n.loc, norm, n.scalar(elt, *eps));
+  r = R::ofTensor(n.b.create<DivOp>(n.loc, *x, norm));
+  return success();
+}
+
+/// reshape_as(other): x in other's shape.
+LogicalResult reshapeAs(FXNode &n, R &r) {
+  auto x = n.tensor(0, "input"), other = n.tensor(1, "other");
+  if (failed(x) || failed(other))
     return failure();
-  Value y = n.reshape(*norm, t.getShape());
-  SmallVector<int64_t> chan(t.getRank(), 1);
-  chan[1] = c;
-  if (Value w = n.optTensor(1, "weight"))
-    y = n.b.create<MulOp>(n.loc, y, n.reshape(w, chan));
-  if (Value b = n.optTensor(2, "bias"))
-    y = n.b.create<AddOp>(n.loc, y, n.reshape(b, chan));
-  r = withUnused(y, 2);
+  if (n.type(*x).getNumElements() != n.type(*other).getNumElements()) {
+    n.error() << "cannot reshape " << x->getType() << " as " << other->getType();
+    return failure();
+  }
+  r = R::ofTensor(n.reshape(*x, n.type(*other).getShape()));
   return success();
 }
 
@@ -408,37 +476,68 @@ LogicalResult cumsum(FXNode &n, R &r) {
   return success();
 }
 
-/// constant_pad_nd(x, pad, value): pad pairs from the last dim backwards;
-/// negative pads crop.
+/// x padded by torch's `pad` (pairs from the last dim backwards) in `mode`
+/// (constant, reflect, replicate or circular, ONNX's constant, reflect,
+/// edge and wrap); negative constant pads crop.
+FailureOr<Value> padTorch(FXNode &n, Value x, ArrayRef<int64_t> pad, StringRef mode,
+                          double value) {
+  auto t = n.type(x);
+  int64_t rank = t.getRank();
+  if (pad.size() % 2 || (int64_t)pad.size() / 2 > rank) {
+    n.error() << "pad has " << pad.size() << " values for a rank-" << rank << " tensor";
+    return failure();
+  }
+  StringRef onnxMode = llvm::StringSwitch<StringRef>(mode)
+                           .Case("constant", "constant")
+                           .Case("reflect", "reflect")
+                           .Case("replicate", "edge")
+                           .Case("circular", "wrap")
+                           .Default("");
+  if (onnxMode.empty()) {
+    n.error() << "pad mode '" << mode << "' (constant, reflect, replicate or circular)";
+    return failure();
+  }
+  SmallVector<int64_t> pads(2 * rank, 0), shape(t.getShape());
+  for (size_t i = 0; i < pad.size() / 2; ++i) {
+    int64_t d = rank - 1 - i;
+    pads[d] = pad[2 * i];
+    pads[rank + d] = pad[2 * i + 1];
+    shape[d] += pads[d] + pads[rank + d];
+    if (shape[d] < 0 || (mode != "constant" && (pads[d] < 0 || pads[rank + d] < 0))) {
+      n.error() << "pad crops dim " << d << (mode != "constant" ? " (a " : "")
+                << (mode != "constant" ? mode : "") << (mode != "constant" ? " pad)" : " below zero");
+      return failure();
+    }
+    if (mode == "reflect" && (pads[d] >= t.getDimSize(d) || pads[rank + d] >= t.getDimSize(d))) {
+      n.error() << "reflect padding of " << pads[d] << " and " << pads[rank + d]
+                << " must be less than dim " << d << "'s size " << t.getDimSize(d);
+      return failure();
+    }
+  }
+  return Value(n.b.create<PadOp>(n.loc, t.clone(shape), x, n.b.getDenseI64ArrayAttr(pads),
+                                 n.b.getStringAttr(onnxMode), n.b.getF64FloatAttr(value)));
+}
+
+/// constant_pad_nd(x, pad, value).
 LogicalResult constantPad(FXNode &n, R &r) {
   auto x = n.tensor(0, "input");
   auto pad = n.intList(1, "pad", false);
   auto v = n.floatArg(2, "value", 0);
   if (failed(x) || failed(pad) || failed(v))
     return failure();
-  auto t = n.type(*x);
-  int64_t rank = t.getRank();
-  if (pad->size() % 2 || (int64_t)pad->size() / 2 > rank) {
-    n.error() << "pad has " << pad->size() << " values for a rank-" << rank
-              << " tensor";
+  return setTensor(r, padTorch(n, *x, *pad, "constant", *v));
+}
+
+/// F.pad(input, pad, mode, value).
+LogicalResult padFn(FXNode &n, R &r) {
+  auto x = n.tensor(0, "input");
+  auto pad = n.intList(1, "pad", false);
+  const R *mode = n.arg(2, "mode");
+  auto v = n.floatArg(3, "value", 0);
+  if (failed(x) || failed(pad) || failed(v))
     return failure();
-  }
-  SmallVector<int64_t> pads(2 * rank, 0), shape(t.getShape());
-  for (size_t i = 0; i < pad->size() / 2; ++i) {
-    int64_t d = rank - 1 - i;
-    pads[d] = (*pad)[2 * i];
-    pads[rank + d] = (*pad)[2 * i + 1];
-    shape[d] += pads[d] + pads[rank + d];
-    if (shape[d] < 0) {
-      n.error() << "pad crops dim " << d << " below zero";
-      return failure();
-    }
-  }
-  r = R::ofTensor(n.b.create<PadOp>(n.loc, t.clone(shape), *x,
-                                    n.b.getDenseI64ArrayAttr(pads),
-                                    n.b.getStringAttr("constant"),
-                                    n.b.getF64FloatAttr(*v)));
-  return success();
+  std::string m = mode && mode->kind == R::Str ? mode->s : "constant";
+  return setTensor(r, padTorch(n, *x, *pad, m, *v));
 }
 
 /// copy(self, src): src broadcast to self's shape, in self's dtype.
@@ -732,7 +831,7 @@ LogicalResult topk(FXNode &n, R &r) {
 /// repeat(x, repeats): tiles, with leading dims added as torch does.
 LogicalResult repeat(FXNode &n, R &r) {
   auto x = n.tensor(0, "input");
-  auto reps = n.intList(1, "repeats", false);
+  auto reps = n.intList(1, "repeats", true); // x.repeat(2, 1) or a list
   if (failed(x) || failed(reps))
     return failure();
   auto t = n.type(*x);
@@ -751,46 +850,35 @@ LogicalResult repeat(FXNode &n, R &r) {
   return success();
 }
 
-/// upsample_nearest2d.vec / upsample_bilinear2d.vec(x, output_size,
-/// [align_corners,] scale_factors).
-template <bool Linear> LogicalResult upsample(FXNode &n, R &r) {
-  auto x = n.tensor(0, "input");
-  if (failed(x))
-    return failure();
-  auto t = n.type(*x);
+/// x resized over its two spatial dims to `size` (when given) or by
+/// `scales`: nearest (torch's floor(o * in / out)) or bilinear
+/// (half-pixel, or align_corners).
+FailureOr<Value> resize2d(FXNode &n, Value x, std::optional<std::array<int64_t, 2>> size,
+                          std::array<double, 2> scales, bool linear, bool align) {
+  auto t = n.type(x);
   if (t.getRank() != 4) {
-    n.error() << "upsampling needs an NCHW input";
+    n.error() << "2-d resizing needs an NCHW input, got " << x.getType();
     return failure();
-  }
-  const R *size = n.arg(1, "output_size");
-  const R *scales = n.arg(Linear ? 3 : 2, "scale_factors");
-  bool align = false;
-  if (Linear) {
-    auto a = n.intArg(2, "align_corners", 0);
-    if (failed(a))
-      return failure();
-    align = *a;
   }
   SmallVector<int64_t> out(t.getShape());
   SmallVector<double> sc{1, 1, 1, 1};
-  if (size && size->kind == R::List && size->list.size() == 2) {
-    for (int i = 0; i < 2; ++i) {
-      out[2 + i] = size->list[i].i;
+  for (int i = 0; i < 2; ++i) {
+    if (size) {
+      out[2 + i] = (*size)[i];
       sc[2 + i] = (double)out[2 + i] / t.getDimSize(2 + i);
-    }
-  } else if (scales && scales->kind == R::List && scales->list.size() == 2) {
-    for (int i = 0; i < 2; ++i) {
-      sc[2 + i] = scales->list[i].number();
+    } else {
+      sc[2 + i] = scales[i];
       out[2 + i] = (int64_t)std::floor(t.getDimSize(2 + i) * sc[2 + i]);
     }
-  } else {
-    n.error() << "upsampling needs an output size or two scale factors";
-    return failure();
+    if (out[2 + i] < 1 || !(sc[2 + i] > 0)) {
+      n.error() << "resizing " << x.getType() << " to an empty size";
+      return failure();
+    }
   }
-  if (!Linear && size && size->kind == R::List) {
+  if (!linear && size) {
     // torch's nearest with a size: source index floor(o * in / out), in
     // integers (a double scale can land just below a whole number).
-    Value v = *x;
+    Value v = x;
     for (int d = 2; d < 4; ++d) {
       int64_t in = t.getDimSize(d), o = out[d];
       if (in == o)
@@ -801,18 +889,115 @@ template <bool Linear> LogicalResult upsample(FXNode &n, R &r) {
       Value c = n.b.create<ConstantOp>(n.loc, ref::tensorToAttr(idx, n.b.getContext()));
       v = n.b.create<GatherOp>(n.loc, v, c, n.b.getI64IntegerAttr(d));
     }
-    r = R::ofTensor(v);
-    return success();
+    return v;
   }
-  StringRef coord = Linear ? (align ? "align_corners" : "half_pixel") : "asymmetric";
-  r = R::ofTensor(n.b.create<ResizeOp>(
-      n.loc, t.clone(out), *x, n.b.getStringAttr(Linear ? "linear" : "nearest"),
+  StringRef coord = linear ? (align ? "align_corners" : "half_pixel") : "asymmetric";
+  return Value(n.b.create<ResizeOp>(
+      n.loc, t.clone(out), x, n.b.getStringAttr(linear ? "linear" : "nearest"),
       n.b.getStringAttr(coord), n.b.getStringAttr("floor"), n.b.getF64FloatAttr(-0.75),
       n.b.getBoolAttr(false), n.b.getF64FloatAttr(0), n.b.getDenseF64ArrayAttr(sc),
       DenseF64ArrayAttr()));
-  return success();
+}
+
+/// A size or scale given as one number or two (None: absent).
+template <typename T>
+LogicalResult pairOf(FXNode &n, const R *v, StringRef what, std::optional<std::array<T, 2>> &out) {
+  if (!v || v->kind == R::None)
+    return success();
+  if (v->isNumber()) {
+    out = std::array<T, 2>{T(v->number()), T(v->number())};
+    return success();
+  }
+  if (v->kind == R::List && v->list.size() == 2 && v->list[0].isNumber() &&
+      v->list[1].isNumber()) {
+    out = std::array<T, 2>{T(v->list[0].number()), T(v->list[1].number())};
+    return success();
+  }
+  n.error() << what << " must be a number or two for a 2-d resize";
+  return failure();
+}
+
+/// upsample_nearest2d.vec / upsample_bilinear2d.vec(x, output_size,
+/// [align_corners,] scale_factors).
+template <bool Linear> LogicalResult upsample(FXNode &n, R &r) {
+  auto x = n.tensor(0, "input");
+  if (failed(x))
+    return failure();
+  bool align = false;
+  if (Linear) {
+    auto a = n.intArg(2, "align_corners", 0);
+    if (failed(a))
+      return failure();
+    align = *a;
+  }
+  std::optional<std::array<int64_t, 2>> size;
+  std::optional<std::array<double, 2>> scales;
+  if (failed(pairOf(n, n.arg(1, "output_size"), "output_size", size)) ||
+      failed(pairOf(n, n.arg(Linear ? 3 : 2, "scale_factors"), "scale_factors", scales)))
+    return failure();
+  if (!size && !scales) {
+    n.error() << "upsampling needs an output size or two scale factors";
+    return failure();
+  }
+  return setTensor(r, resize2d(n, *x, size, scales.value_or(std::array<double, 2>{1, 1}),
+                               Linear, align));
+}
+
+/// F.interpolate / nn.Upsample's arguments: size or scale_factor, mode
+/// (nearest or bilinear), align_corners, recompute_scale_factor (a scale
+/// then gives the size it rounds to), antialias (refused).
+LogicalResult interpolate(FXNode &n, Value x, const R *sizeArg, const R *scaleArg,
+                          StringRef mode, bool align, bool recompute, bool antialias,
+                          R &r) {
+  if ((mode != "nearest" && mode != "bilinear") || antialias) {
+    n.unsupported() << "interpolation mode '" << mode << "'"
+                    << (antialias ? " with antialias" : "")
+                    << " (nearest and bilinear are imported)";
+    return failure();
+  }
+  std::optional<std::array<int64_t, 2>> size;
+  std::optional<std::array<double, 2>> scales;
+  if (failed(pairOf(n, sizeArg, "size", size)) ||
+      failed(pairOf(n, scaleArg, "scale_factor", scales)))
+    return failure();
+  if (!size == !scales) {
+    n.error() << "interpolate needs exactly one of size and scale_factor";
+    return failure();
+  }
+  auto t = n.type(x);
+  if (scales && recompute && t.getRank() == 4)
+    size = std::array<int64_t, 2>{int64_t(std::floor(t.getDimSize(2) * (*scales)[0])),
+                                  int64_t(std::floor(t.getDimSize(3) * (*scales)[1]))};
+  return setTensor(r, resize2d(n, x, size, scales.value_or(std::array<double, 2>{1, 1}),
+                               mode == "bilinear", align));
+}
+
+LogicalResult interpolateFn(FXNode &n, R &r) {
+  auto x = n.tensor(0, "input");
+  if (failed(x))
+    return failure();
+  const R *mode = n.arg(3, "mode");
+  auto align = n.intArg(4, "align_corners", 0);
+  auto recompute = n.intArg(5, "recompute_scale_factor", 0);
+  auto antialias = n.intArg(6, "antialias", 0);
+  if (failed(align) || failed(recompute) || failed(antialias))
+    return failure();
+  return interpolate(n, *x, n.arg(1, "size"), n.arg(2, "scale_factor"),
+                     mode && mode->kind == R::Str ? StringRef(mode->s) : "nearest", *align,
+                     *recompute, *antialias, r);
 }
 } // namespace
+
+FailureOr<Value> dfa::fximport::padTensor(FXNode &n, Value x, ArrayRef<int64_t> pad,
+                                          StringRef mode, double value) {
+  return padTorch(n, x, pad, mode, value);
+}
+
+LogicalResult dfa::fximport::interpolateTensor(FXNode &n, Value x, const PyValue *size,
+                                               const PyValue *scale, StringRef mode, bool align,
+                                               bool recompute, bool antialias, PyValue &r) {
+  return interpolate(n, x, size, scale, mode, align, recompute, antialias, r);
+}
 
 /// Advanced indexing (x[i0, :, i2]): the index
 /// tensors broadcast together; their dims replace the indexed dims where
@@ -1028,6 +1213,16 @@ void dfa::fximport::addAtenHandlers(llvm::StringMap<Handler> &t) {
   t["aten.log1p.default"] = plusMinusOne<false>;
   t["aten.rrelu_with_noise_functional.default"] = rreluWithNoise;
   t["aten.repeat.default"] = repeat;
+  t["repeat"] = repeat;
+  t["cumsum"] = cumsum;
+  t["index_select"] = indexSelect;
+  t["pad"] = padFn;
+  t["group_norm"] = groupNormFn;
+  t["normalize"] = normalizeFn;
+  t["reshape_as"] = reshapeAs;
+  t["type"] = t.lookup("to");
+  t["interpolate"] = interpolateFn;
+  t["upsample"] = interpolateFn;
   t["aten.upsample_nearest2d.vec"] = upsample<false>;
   t["aten.upsample_bilinear2d.vec"] = upsample<true>;
 

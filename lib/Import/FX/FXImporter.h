@@ -208,6 +208,16 @@ mlir::FailureOr<mlir::Value> attention(FXNode &n, mlir::Value q, mlir::Value k,
                                        bool safe = false,
                                        double scale = std::nan(""));
 
+/// `x` padded by torch's `pad` (pairs from the last dim backwards) in torch's
+/// `mode` (constant, reflect, replicate, circular).
+mlir::FailureOr<mlir::Value> padTensor(FXNode &n, mlir::Value x,
+                                       llvm::ArrayRef<int64_t> pad, llvm::StringRef mode,
+                                       double value);
+/// F.interpolate on a 2-d NCHW tensor (nearest or bilinear).
+mlir::LogicalResult interpolateTensor(FXNode &n, mlir::Value x, const PyValue *size,
+                                      const PyValue *scale, llvm::StringRef mode, bool align,
+                                      bool recompute, bool antialias, PyValue &r);
+
 /// Advanced indexing: `perDim[d]` indexes dim d with an integer tensor, or
 /// is null for the whole dim. The index tensors broadcast together; their
 /// dims replace the indexed ones where those are adjacent, else they come

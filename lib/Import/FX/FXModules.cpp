@@ -34,16 +34,57 @@ LogicalResult convModule(FXNode &n, R &r) {
   Value w = n.requiredParam("weight");
   if (failed(x) || !w)
     return failure();
-  const auto *pad = n.attr("padding");
-  const auto *mode = n.attr("padding_mode");
-  if ((pad && pad->getAsString()) || (mode && mode->getAsString() != "zeros")) {
-    n.unsupported() << "string padding or a padding_mode other than zeros";
-    return failure();
-  }
   int64_t s = n.type(*x).getRank() - 2;
-  return setTensor(r, conv(n, *x, w, n.param("bias"), n.attrInts("stride", s),
-                      n.attrInts("padding", s), n.attrInts("dilation", s),
-                      n.attrInt("groups", 1)));
+  std::vector<int64_t> stride = n.attrInts("stride", s), dilation = n.attrInts("dilation", s);
+  const auto *pad = n.attr("padding");
+  const auto *modeAttr = n.attr("padding_mode");
+  std::string mode = modeAttr && modeAttr->getAsString() ? modeAttr->getAsString()->str() : "zeros";
+  // Each spatial dim's (before, after) padding: the given ints, 'valid'
+  // (none) or 'same' (the output keeps the input's size: d (k - 1) in all,
+  // the extra one after, as torch pads it).
+  std::vector<std::pair<int64_t, int64_t>> pads(s, {0, 0});
+  if (pad && pad->getAsString()) {
+    StringRef how = *pad->getAsString();
+    if (how == "same") {
+      auto wt = n.type(w);
+      for (int64_t i = 0; i < s; ++i) {
+        if (i < int64_t(stride.size()) && stride[i] != 1) {
+          n.error() << "padding='same' needs stride 1";
+          return failure();
+        }
+        int64_t d = i < int64_t(dilation.size()) ? dilation[i] : 1;
+        int64_t total = d * (wt.getDimSize(2 + i) - 1);
+        pads[i] = {total / 2, total - total / 2};
+      }
+    } else if (how != "valid") {
+      n.error() << "padding '" << how << "' (same or valid)";
+      return failure();
+    }
+  } else {
+    std::vector<int64_t> p = n.attrInts("padding", s);
+    for (int64_t i = 0; i < s && i < int64_t(p.size()); ++i)
+      pads[i] = {p[i], p[i]};
+  }
+  bool symmetric = llvm::all_of(pads, [](auto p) { return p.first == p.second; });
+  if (mode == "zeros" && symmetric) {
+    std::vector<int64_t> p;
+    for (auto [a, b] : pads)
+      p.push_back(a);
+    return setTensor(r, conv(n, *x, w, n.param("bias"), stride, p, dilation,
+                             n.attrInt("groups", 1)));
+  }
+  // Padded first, as torch's _conv_forward does for a padding_mode (and
+  // ONNX Conv's pads would for 'same' with an even kernel).
+  std::vector<int64_t> torchPad;
+  for (int64_t i = s - 1; i >= 0; --i) {
+    torchPad.push_back(pads[i].first);
+    torchPad.push_back(pads[i].second);
+  }
+  auto padded = padTensor(n, *x, torchPad, mode == "zeros" ? "constant" : mode, 0);
+  if (failed(padded))
+    return failure();
+  return setTensor(r, conv(n, *padded, w, n.param("bias"), stride,
+                           std::vector<int64_t>(s, 0), dilation, n.attrInt("groups", 1)));
 }
 
 LogicalResult batchNormModule(FXNode &n, R &r) {
@@ -261,6 +302,41 @@ LogicalResult mhaModule(FXNode &n, R &r) {
   r = R::ofList({R::ofTensor(toBatchFirst(*out)), weights});
   return success();
 }
+/// A module attribute as the value a call would pass.
+R attrValue(const llvm::json::Value *v) {
+  if (!v || v->getAsNull())
+    return R();
+  if (auto i = v->getAsInteger())
+    return R::ofInt(*i);
+  if (auto f = v->getAsNumber())
+    return R::ofFloat(*f);
+  if (auto b = v->getAsBoolean())
+    return R::ofInt(*b);
+  if (auto str = v->getAsString()) {
+    R out;
+    out.kind = R::Str;
+    out.s = str->str();
+    return out;
+  }
+  std::vector<R> list;
+  if (const auto *a = v->getAsArray())
+    for (const auto &e : *a)
+      list.push_back(attrValue(&e));
+  return R::ofList(list);
+}
+
+/// nn.Upsample / UpsamplingNearest2d / UpsamplingBilinear2d: F.interpolate.
+LogicalResult upsampleModule(FXNode &n, R &r) {
+  auto x = n.tensor(0, "input");
+  if (failed(x))
+    return failure();
+  R size = attrValue(n.attr("size")), scale = attrValue(n.attr("scale_factor")),
+    mode = attrValue(n.attr("mode"));
+  bool align = n.attrInt("align_corners", 0) != 0;
+  bool recompute = n.attrInt("recompute_scale_factor", 0) != 0;
+  return interpolateTensor(n, *x, &size, &scale, mode.kind == R::Str ? StringRef(mode.s) : "nearest",
+                           align, recompute, false, r);
+}
 } // namespace
 
 const llvm::StringMap<Handler> &dfa::fximport::moduleHandlers() {
@@ -271,6 +347,9 @@ const llvm::StringMap<Handler> &dfa::fximport::moduleHandlers() {
     t["NonDynamicallyQuantizableLinear"] = linearModule;
     t["Conv1d"] = convModule;
     t["Conv2d"] = convModule;
+    t["Upsample"] = upsampleModule;
+    t["UpsamplingNearest2d"] = upsampleModule;
+    t["UpsamplingBilinear2d"] = upsampleModule;
     t["BatchNorm1d"] = batchNormModule;
     t["BatchNorm2d"] = batchNormModule;
     t["LayerNorm"] = layerNormModule;

@@ -1,0 +1,42 @@
+# The module of fn.fx.json (dfa-export-fx, symbolic_trace) and torch.npy,
+# its output for x.npy (test/Import/FX/functional.test): functions, methods
+# and modules a symbolic trace keeps as calls: F.pad (constant, reflect,
+# replicate, circular), F.group_norm, F.normalize, F.interpolate (nearest by
+# a scale, bilinear to a size, bilinear with align_corners), nn.Upsample,
+# nn.UpsamplingBilinear2d, Conv2d with padding='same' (an even kernel pads
+# one more after) and padding_mode='reflect', and the methods repeat,
+# cumsum, index_select, reshape_as and type.
+import numpy as np, torch, torch.nn as nn, torch.nn.functional as F
+class M(nn.Module):
+    def __init__(s):
+        super().__init__()
+        s.same = nn.Conv2d(4, 4, 4, padding='same')
+        s.refl = nn.Conv2d(4, 4, 3, padding=1, padding_mode='reflect')
+        s.up = nn.Upsample(scale_factor=2)
+        s.bi = nn.UpsamplingBilinear2d(size=(7, 9))
+        s.gn_w = nn.Parameter(torch.rand(4))
+        s.register_buffer('idx', torch.tensor([3, 0, 2]))
+    def forward(s, x):                       # x [1, 4, 6, 6]
+        a = F.pad(x, (1, 2, 0, 1)) + 0.5
+        b = F.pad(x, (2, 1, 1, 2), mode='reflect')
+        c = F.pad(x, (1, 1, 2, 0), mode='replicate') * F.pad(x, (1, 1, 2, 0), mode='circular')
+        g = F.group_norm(x, 2, s.gn_w, None, 1e-5)
+        nrm = F.normalize(x, dim=1)
+        i1 = F.interpolate(x, scale_factor=2, mode='nearest')
+        i2 = F.interpolate(x, size=(5, 8), mode='bilinear')
+        i3 = F.interpolate(x, size=(9, 4), mode='bilinear', align_corners=True)
+        conv = s.same(x) + s.refl(x)
+        rep = x.repeat(1, 2, 1, 1).cumsum(1).index_select(1, s.idx)
+        shaped = g.reshape(1, 4, 36).reshape_as(x).type(torch.float32)
+        parts = [a, b, c, g, nrm, i1, i2, i3, s.up(x), s.bi(x), conv, rep, shaped]
+        return torch.cat([p.flatten() for p in parts])
+def make():
+    torch.manual_seed(0)
+    return M().eval()
+if __name__ == '__main__':
+    x = np.random.default_rng(9).standard_normal((1, 4, 6, 6)).astype(np.float32)
+    np.save('x.npy', x)
+    torch.manual_seed(0)
+    with torch.no_grad():
+        np.save('torch.npy', make()(torch.from_numpy(x)).numpy())
+# fn-bicubic.fx.json is fn.fx.json with the first interpolate's mode 'bicubic' (refused).
