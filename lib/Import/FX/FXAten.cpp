@@ -80,6 +80,30 @@ LogicalResult batchNormNoTraining(FXNode &n, R &r) {
   return success();
 }
 
+/// _native_batch_norm_legit (x, w, b, running_mean, running_var, training,
+/// momentum, eps) and its .no_stats form (x, w, b, training, momentum,
+/// eps): training mode normalizes by the batch's statistics.
+template <bool NoStats> LogicalResult batchNormLegit(FXNode &n, R &r) {
+  auto x = n.tensor(0, "input");
+  auto training = n.intArg(NoStats ? 3 : 5, "training", 1);
+  auto eps = n.floatArg(NoStats ? 5 : 7, "eps", 1e-5);
+  if (failed(x) || failed(training) || failed(eps))
+    return failure();
+  if (n.type(*x).getRank() < 2) {
+    n.error() << "batch norm needs [N, C, ...], got " << x->getType();
+    return failure();
+  }
+  Value mean = NoStats ? Value() : n.optTensor(3, "running_mean"),
+        var = NoStats ? Value() : n.optTensor(4, "running_var");
+  if (*training || !mean || !var)
+    std::tie(mean, var) = batchStatistics(n, *x);
+  auto y = batchNorm(n, *x, n.optTensor(1, "weight"), n.optTensor(2, "bias"), mean, var, *eps);
+  if (failed(y))
+    return failure();
+  r = withUnused(*y, 2);
+  return success();
+}
+
 /// An ATen op that is torch function `fn` (same arguments) with `unused`
 /// more results that inference never reads: native_layer_norm is
 /// layer_norm plus (mean, rstd), max_pool2d_with_indices max_pool2d plus
@@ -175,6 +199,94 @@ LogicalResult normalizeFn(FXNode &n, R &r) {
                          : Value(n.b.create<PowOp>(n.loc, sum, n.scalar(elt, 1 / *p)));
   norm = n.b.create<MaxOp>(n.loc, norm, n.scalar(elt, *eps));
   r = R::ofTensor(n.b.create<DivOp>(n.loc, *x, norm));
+  return success();
+}
+
+/// repeat_interleave(x, repeats, dim): each element (or slice along dim)
+/// `repeats` times in a row, as a broadcast of a unit dim then a merge;
+/// without dim, of the flattened x. Per-element counts (a tensor of
+/// repeats) make the shape data-dependent: refused.
+LogicalResult repeatInterleave(FXNode &n, R &r) {
+  auto x = n.tensor(0, "input");
+  const R *reps = n.arg(1, "repeats");
+  const R *dimArg = n.arg(2, "dim");
+  if (failed(x))
+    return failure();
+  if (!reps || reps->kind != R::Int) {
+    n.unsupported() << "repeat_interleave with per-element repeats (a data-dependent shape)";
+    return failure();
+  }
+  if (reps->i < 0) {
+    n.error() << "repeats must not be negative";
+    return failure();
+  }
+  Value v = *x;
+  int64_t d = 0;
+  if (!dimArg || dimArg->kind == R::None) {
+    v = n.reshape(v, {n.type(v).getNumElements()});
+  } else {
+    auto dd = n.intArg(2, "dim", 0);
+    if (failed(dd))
+      return failure();
+    auto nd = n.dim(*dd, n.type(v).getRank());
+    if (failed(nd))
+      return failure();
+    d = *nd;
+  }
+  auto t = n.type(v);
+  SmallVector<int64_t> unit(t.getShape());
+  unit.insert(unit.begin() + d + 1, 1);
+  SmallVector<int64_t> wide(unit), merged(t.getShape());
+  wide[d + 1] = reps->i;
+  merged[d] *= reps->i;
+  Value e = n.b.create<ExpandOp>(n.loc, t.clone(wide), n.reshape(v, unit));
+  r = R::ofTensor(n.reshape(e, merged));
+  return success();
+}
+
+/// Tensor.unfold(dimension, size, step): the windows of `size` every
+/// `step` along a dim, that dim their count and a new last dim their
+/// elements (one gather of constant positions). F.unfold (im2col) is not
+/// imported.
+LogicalResult unfoldFn(FXNode &n, R &r) {
+  if (StringRef(n.target).starts_with("torch.nn.functional")) {
+    n.unsupported() << "F.unfold (im2col)";
+    return failure();
+  }
+  auto x = n.tensor(0, "input");
+  auto dim = n.intArg(1, "dimension", 0), size = n.intArg(2, "size", 1),
+       step = n.intArg(3, "step", 1);
+  if (failed(x) || failed(dim) || failed(size) || failed(step))
+    return failure();
+  auto t = n.type(*x);
+  int64_t rank = std::max<int64_t>(t.getRank(), 1);
+  auto d = n.dim(*dim, rank);
+  if (failed(d))
+    return failure();
+  Value v = t.getRank() == 0 ? n.reshape(*x, {1}) : *x;
+  int64_t len = n.type(v).getDimSize(*d);
+  if (*size < 0 || *size > len || *step < 1) {
+    n.error() << "unfold of " << *size << " every " << *step << " along a dim of " << len;
+    return failure();
+  }
+  int64_t windows = (len - *size) / *step + 1;
+  std::vector<int64_t> at(windows * *size);
+  for (int64_t w = 0; w < windows; ++w)
+    for (int64_t i = 0; i < *size; ++i)
+      at[w * *size + i] = w * *step + i;
+  ref::Tensor idx(ref::DType::I64, {windows, *size});
+  for (size_t i = 0; i < at.size(); ++i)
+    idx.setInt(int64_t(i), at[i]);
+  Value c = n.b.create<ConstantOp>(n.loc, ref::tensorToAttr(idx, n.b.getContext()));
+  Value g = n.b.create<GatherOp>(n.loc, v, c, n.b.getI64IntegerAttr(*d));
+  // [..., windows, size, rest...] -> [..., windows, rest..., size]
+  int64_t gr = n.type(g).getRank();
+  SmallVector<int64_t> perm;
+  for (int64_t i = 0; i < gr; ++i)
+    if (i != *d + 1)
+      perm.push_back(i);
+  perm.push_back(*d + 1);
+  r = R::ofTensor(n.transpose(g, perm));
   return success();
 }
 
@@ -1161,6 +1273,8 @@ void dfa::fximport::addAtenHandlers(llvm::StringMap<Handler> &t) {
   t["aten._native_batch_norm_legit_no_training.default"] = batchNormNoTraining;
   t["aten.native_layer_norm.default"] = nativeLayerNorm;
   t["aten.native_group_norm.default"] = nativeGroupNorm;
+  t["aten._native_batch_norm_legit.default"] = batchNormLegit<false>;
+  t["aten._native_batch_norm_legit.no_stats"] = batchNormLegit<true>;
   // _softmax(x, dim, half_to_float): softmax's first two arguments.
   t["aten._softmax.default"] = t.lookup("softmax");
   t["aten._log_softmax.default"] = t.lookup("log_softmax");
@@ -1221,6 +1335,10 @@ void dfa::fximport::addAtenHandlers(llvm::StringMap<Handler> &t) {
   t["normalize"] = normalizeFn;
   t["reshape_as"] = reshapeAs;
   t["type"] = t.lookup("to");
+  t["repeat_interleave"] = repeatInterleave;
+  t["aten.repeat_interleave.self_int"] = repeatInterleave;
+  t["unfold"] = unfoldFn;
+  t["aten.unfold.default"] = unfoldFn;
   t["interpolate"] = interpolateFn;
   t["upsample"] = interpolateFn;
   t["aten.upsample_nearest2d.vec"] = upsample<false>;

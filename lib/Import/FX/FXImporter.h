@@ -208,6 +208,10 @@ mlir::FailureOr<mlir::Value> attention(FXNode &n, mlir::Value q, mlir::Value k,
                                        bool safe = false,
                                        double scale = std::nan(""));
 
+/// The batch's own statistics of [N, C, ...] `x` (training-mode batch
+/// norm): the mean and the biased variance of each channel, [C] each.
+std::pair<mlir::Value, mlir::Value> batchStatistics(FXNode &n, mlir::Value x);
+
 /// `x` padded by torch's `pad` (pairs from the last dim backwards) in torch's
 /// `mode` (constant, reflect, replicate, circular).
 mlir::FailureOr<mlir::Value> padTensor(FXNode &n, mlir::Value x,

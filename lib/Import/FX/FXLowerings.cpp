@@ -97,6 +97,23 @@ FailureOr<Value> dfa::fximport::batchNorm(FXNode &n, Value x, Value weight,
                                        mean, var, n.b.getF64FloatAttr(eps)));
 }
 
+std::pair<Value, Value> dfa::fximport::batchStatistics(FXNode &n, Value x) {
+  auto t = n.type(x);
+  SmallVector<int64_t> axes, kept(t.getRank(), 1);
+  for (int64_t d = 0; d < t.getRank(); ++d)
+    if (d != 1)
+      axes.push_back(d);
+  kept[1] = t.getDimSize(1);
+  auto mean = [&](Value v, bool keep) -> Value {
+    return n.b.create<ReduceMeanOp>(n.loc, v, n.b.getDenseI64ArrayAttr(axes),
+                                    n.b.getBoolAttr(keep));
+  };
+  Value m = mean(x, true);
+  Value centered = n.b.create<SubOp>(n.loc, x, m);
+  Value var = mean(n.b.create<MulOp>(n.loc, centered, centered), false);
+  return {n.reshape(m, {t.getDimSize(1)}), var};
+}
+
 FailureOr<Value> dfa::fximport::layerNorm(FXNode &n, Value x,
                                           ArrayRef<int64_t> shape, Value w,
                                           Value bias, double eps) {

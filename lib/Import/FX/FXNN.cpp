@@ -165,19 +165,25 @@ LogicalResult convFn(FXNode &n, R &r) {
   return success();
 }
 
+/// F.batch_norm: with the running statistics, or in training mode (or
+/// without them) with the batch's own, as timm's weight standardization
+/// calls it; the update of the running statistics is a side effect no
+/// output reads.
 LogicalResult batchNormFn(FXNode &n, R &r) {
-  auto x = n.tensor(0, "input"), mean = n.tensor(1, "running_mean"),
-       var = n.tensor(2, "running_var");
+  auto x = n.tensor(0, "input");
+  Value mean = n.optTensor(1, "running_mean"), var = n.optTensor(2, "running_var");
   auto training = n.intArg(5, "training", 0);
   auto eps = n.floatArg(7, "eps", 1e-5);
-  if (failed(x) || failed(mean) || failed(var) || failed(training) || failed(eps))
+  if (failed(x) || failed(training) || failed(eps))
     return failure();
-  if (*training) {
-    n.unsupported() << "batch norm in training mode";
+  if (n.type(*x).getRank() < 2) {
+    n.error() << "batch norm needs [N, C, ...], got " << x->getType();
     return failure();
   }
+  if (*training || !mean || !var)
+    std::tie(mean, var) = batchStatistics(n, *x);
   return setTensor(r, batchNorm(n, *x, n.optTensor(3, "weight"),
-                                n.optTensor(4, "bias"), *mean, *var, *eps));
+                                n.optTensor(4, "bias"), mean, var, *eps));
 }
 } // namespace
 

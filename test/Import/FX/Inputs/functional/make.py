@@ -4,8 +4,9 @@
 # replicate, circular), F.group_norm, F.normalize, F.interpolate (nearest by
 # a scale, bilinear to a size, bilinear with align_corners), nn.Upsample,
 # nn.UpsamplingBilinear2d, Conv2d with padding='same' (an even kernel pads
-# one more after) and padding_mode='reflect', and the methods repeat,
-# cumsum, index_select, reshape_as and type.
+# one more after) and padding_mode='reflect', the methods repeat,
+# cumsum, index_select, reshape_as, type, unfold and repeat_interleave, and
+# F.batch_norm in training mode (the batch's own statistics).
 import numpy as np, torch, torch.nn as nn, torch.nn.functional as F
 class M(nn.Module):
     def __init__(s):
@@ -28,7 +29,10 @@ class M(nn.Module):
         conv = s.same(x) + s.refl(x)
         rep = x.repeat(1, 2, 1, 1).cumsum(1).index_select(1, s.idx)
         shaped = g.reshape(1, 4, 36).reshape_as(x).type(torch.float32)
-        parts = [a, b, c, g, nrm, i1, i2, i3, s.up(x), s.bi(x), conv, rep, shaped]
+        win = x.unfold(3, 3, 2)                       # [1, 4, 6, 2, 3]
+        inter = x.repeat_interleave(2, dim=1) + torch.repeat_interleave(x[0, 0, 0], 3).sum()
+        bn = F.batch_norm(x * 2, None, None, weight=s.gn_w, training=True, momentum=0.0, eps=1e-4)
+        parts = [a, b, c, g, nrm, i1, i2, i3, s.up(x), s.bi(x), conv, rep, shaped, win, inter, bn]
         return torch.cat([p.flatten() for p in parts])
 def make():
     torch.manual_seed(0)
