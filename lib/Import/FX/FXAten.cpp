@@ -246,13 +246,62 @@ LogicalResult repeatInterleave(FXNode &n, R &r) {
 
 /// Tensor.unfold(dimension, size, step): the windows of `size` every
 /// `step` along a dim, that dim their count and a new last dim their
-/// elements (one gather of constant positions). F.unfold (im2col) is not
-/// imported.
-LogicalResult unfoldFn(FXNode &n, R &r) {
-  if (StringRef(n.target).starts_with("torch.nn.functional")) {
-    n.unsupported() << "F.unfold (im2col)";
+/// elements (one gather of constant positions); F.unfold, im2col, by
+/// its target.
+/// F.unfold (im2col) of [N, C, H, W]: [N, C k_h k_w, L], each column one
+/// window's elements, channel-major then kernel row and column: the padded
+/// image flattened and gathered at constant positions.
+LogicalResult im2col(FXNode &n, R &r) {
+  auto x = n.tensor(0, "input");
+  auto k = n.intList(1, "kernel_size", false);
+  auto dil = n.optIntList(2, "dilation", {1}), pad = n.optIntList(3, "padding", {0}),
+       str = n.optIntList(4, "stride", {1});
+  if (failed(x) || failed(k) || failed(dil) || failed(pad) || failed(str))
+    return failure();
+  auto t = n.type(*x);
+  auto two = [](std::vector<int64_t> v) {
+    return v.size() == 1 ? std::vector<int64_t>{v[0], v[0]} : v;
+  };
+  std::vector<int64_t> kk = two(*k), dd = two(*dil), pp = two(*pad), ss = two(*str);
+  if (t.getRank() != 4 || kk.size() != 2 || dd.size() != 2 || pp.size() != 2 ||
+      ss.size() != 2) {
+    n.error() << "F.unfold needs a 4-d input and 2-d kernel, dilation, padding and stride";
     return failure();
   }
+  int64_t N = t.getDimSize(0), C = t.getDimSize(1);
+  int64_t hp = t.getDimSize(2) + 2 * pp[0], wp = t.getDimSize(3) + 2 * pp[1];
+  int64_t oh = (hp - dd[0] * (kk[0] - 1) - 1) / std::max<int64_t>(ss[0], 1) + 1,
+          ow = (wp - dd[1] * (kk[1] - 1) - 1) / std::max<int64_t>(ss[1], 1) + 1;
+  if (kk[0] < 1 || kk[1] < 1 || ss[0] < 1 || ss[1] < 1 || dd[0] < 1 || dd[1] < 1 ||
+      pp[0] < 0 || pp[1] < 0 || oh < 1 || ow < 1) {
+    n.error() << "F.unfold's kernel does not fit " << x->getType();
+    return failure();
+  }
+  Value v = *x;
+  if (pp[0] || pp[1]) {
+    auto padded = padTensor(n, v, {pp[1], pp[1], pp[0], pp[0]}, "constant", 0);
+    if (failed(padded))
+      return failure();
+    v = *padded;
+  }
+  v = n.reshape(v, {N, C, hp * wp});
+  int64_t kn = kk[0] * kk[1], L = oh * ow;
+  ref::Tensor idx(ref::DType::I64, {kn, L});
+  for (int64_t i = 0; i < kk[0]; ++i)
+    for (int64_t j = 0; j < kk[1]; ++j)
+      for (int64_t y = 0; y < oh; ++y)
+        for (int64_t xx = 0; xx < ow; ++xx)
+          idx.setInt((i * kk[1] + j) * L + y * ow + xx,
+                     (y * ss[0] + i * dd[0]) * wp + xx * ss[1] + j * dd[1]);
+  Value c = n.b.create<ConstantOp>(n.loc, ref::tensorToAttr(idx, n.b.getContext()));
+  Value g = n.b.create<GatherOp>(n.loc, v, c, n.b.getI64IntegerAttr(2)); // [N, C, kn, L]
+  r = R::ofTensor(n.reshape(g, {N, C * kn, L}));
+  return success();
+}
+
+LogicalResult unfoldFn(FXNode &n, R &r) {
+  if (StringRef(n.target).starts_with("torch.nn.functional"))
+    return im2col(n, r);
   auto x = n.tensor(0, "input");
   auto dim = n.intArg(1, "dimension", 0), size = n.intArg(2, "size", 1),
        step = n.intArg(3, "step", 1);

@@ -6,7 +6,8 @@
 # nn.UpsamplingBilinear2d, Conv2d with padding='same' (an even kernel pads
 # one more after) and padding_mode='reflect', the methods repeat,
 # cumsum, index_select, reshape_as, type, unfold and repeat_interleave, and
-# F.batch_norm in training mode (the batch's own statistics).
+# F.batch_norm in training mode (the batch's own statistics), and F.unfold
+# (im2col, with dilation, padding and stride).
 import numpy as np, torch, torch.nn as nn, torch.nn.functional as F
 class M(nn.Module):
     def __init__(s):
@@ -32,7 +33,8 @@ class M(nn.Module):
         win = x.unfold(3, 3, 2)                       # [1, 4, 6, 2, 3]
         inter = x.repeat_interleave(2, dim=1) + torch.repeat_interleave(x[0, 0, 0], 3).sum()
         bn = F.batch_norm(x * 2, None, None, weight=s.gn_w, training=True, momentum=0.0, eps=1e-4)
-        parts = [a, b, c, g, nrm, i1, i2, i3, s.up(x), s.bi(x), conv, rep, shaped, win, inter, bn]
+        cols = F.unfold(x, (2, 3), dilation=(2, 1), padding=1, stride=(1, 2))
+        parts = [a, b, c, g, nrm, i1, i2, i3, s.up(x), s.bi(x), conv, rep, shaped, win, inter, bn, cols]
         return torch.cat([p.flatten() for p in parts])
 def make():
     torch.manual_seed(0)
