@@ -183,12 +183,20 @@ LogicalResult normalizeFn(FXNode &n, R &r) {
   auto dd = n.dim(*d, n.type(*x).getRank());
   if (failed(dd))
     return failure();
-  if (*p <= 0) {
+  if (!(*p > 0) && !std::isinf(*p)) {
     n.unsupported() << "normalize with p = " << *p;
     return failure();
   }
   Type elt = n.type(*x).getElementType();
   Value a = n.b.create<AbsOp>(n.loc, *x);
+  if (std::isinf(*p)) { // the largest (p = inf) or smallest (-inf) magnitude
+    auto axes = n.b.getDenseI64ArrayAttr({*dd});
+    Value m = *p > 0 ? Value(n.b.create<ReduceMaxOp>(n.loc, a, axes, n.b.getBoolAttr(true)))
+                     : Value(n.b.create<ReduceMinOp>(n.loc, a, axes, n.b.getBoolAttr(true)));
+    m = n.b.create<MaxOp>(n.loc, m, n.scalar(elt, *eps));
+    r = R::ofTensor(n.b.create<DivOp>(n.loc, *x, m));
+    return success();
+  }
   Value powered = *p == 1 ? a
                   : *p == 2 ? Value(n.b.create<MulOp>(n.loc, a, a))
                             : Value(n.b.create<PowOp>(n.loc, a, n.scalar(elt, *p)));
@@ -258,14 +266,22 @@ LogicalResult im2col(FXNode &n, R &r) {
        str = n.optIntList(4, "stride", {1});
   if (failed(x) || failed(k) || failed(dil) || failed(pad) || failed(str))
     return failure();
-  auto t = n.type(*x);
+  Value in = *x;
+  bool unbatched = n.type(in).getRank() == 3;
+  if (unbatched) // [C, H, W]: one image
+    in = n.reshape(in, [&] {
+      SmallVector<int64_t> s{1};
+      s.append(n.type(*x).getShape().begin(), n.type(*x).getShape().end());
+      return s;
+    }());
+  auto t = n.type(in);
   auto two = [](std::vector<int64_t> v) {
     return v.size() == 1 ? std::vector<int64_t>{v[0], v[0]} : v;
   };
   std::vector<int64_t> kk = two(*k), dd = two(*dil), pp = two(*pad), ss = two(*str);
   if (t.getRank() != 4 || kk.size() != 2 || dd.size() != 2 || pp.size() != 2 ||
       ss.size() != 2) {
-    n.error() << "F.unfold needs a 4-d input and 2-d kernel, dilation, padding and stride";
+    n.error() << "F.unfold needs a 3-d or 4-d input and 2-d kernel, dilation, padding and stride";
     return failure();
   }
   int64_t N = t.getDimSize(0), C = t.getDimSize(1);
@@ -277,7 +293,7 @@ LogicalResult im2col(FXNode &n, R &r) {
     n.error() << "F.unfold's kernel does not fit " << x->getType();
     return failure();
   }
-  Value v = *x;
+  Value v = in;
   if (pp[0] || pp[1]) {
     auto padded = padTensor(n, v, {pp[1], pp[1], pp[0], pp[0]}, "constant", 0);
     if (failed(padded))
@@ -295,7 +311,7 @@ LogicalResult im2col(FXNode &n, R &r) {
                      (y * ss[0] + i * dd[0]) * wp + xx * ss[1] + j * dd[1]);
   Value c = n.b.create<ConstantOp>(n.loc, ref::tensorToAttr(idx, n.b.getContext()));
   Value g = n.b.create<GatherOp>(n.loc, v, c, n.b.getI64IntegerAttr(2)); // [N, C, kn, L]
-  r = R::ofTensor(n.reshape(g, {N, C * kn, L}));
+  r = R::ofTensor(unbatched ? n.reshape(g, {C * kn, L}) : n.reshape(g, {N, C * kn, L}));
   return success();
 }
 
@@ -337,6 +353,34 @@ LogicalResult unfoldFn(FXNode &n, R &r) {
   perm.push_back(*d + 1);
   r = R::ofTensor(n.transpose(g, perm));
   return success();
+}
+
+/// x.type(dtype) as x.to(dtype); x.type('torch.IntTensor'), the legacy
+/// tensor-type names, by the dtype they name.
+LogicalResult typeFn(FXNode &n, R &r) {
+  const R *a = n.arg(1, "dtype");
+  if (a && a->kind == R::Str) {
+    static const std::pair<const char *, const char *> names[] = {
+        {"FloatTensor", "float32"}, {"DoubleTensor", "float64"}, {"HalfTensor", "float16"},
+        {"BFloat16Tensor", "bfloat16"}, {"ByteTensor", "uint8"}, {"CharTensor", "int8"},
+        {"ShortTensor", "int16"}, {"IntTensor", "int32"}, {"LongTensor", "int64"},
+        {"BoolTensor", "bool"}};
+    StringRef s = a->s;
+    s.consume_front("torch.");
+    s.consume_front("cuda.");
+    auto it = llvm::find_if(names, [&](const auto &p) { return s == p.first; });
+    Type elt = it != std::end(names) ? fxElementType(it->second, n.b.getContext()) : Type();
+    auto x = n.tensor(0, "input");
+    if (failed(x))
+      return failure();
+    if (!elt) {
+      n.unsupported() << "tensor type '" << a->s << "'";
+      return failure();
+    }
+    r = R::ofTensor(n.cast(*x, elt));
+    return success();
+  }
+  return functionHandlers().lookup("to")(n, r);
 }
 
 /// reshape_as(other): x in other's shape.
@@ -658,15 +702,35 @@ FailureOr<Value> padTorch(FXNode &n, Value x, ArrayRef<int64_t> pad, StringRef m
     n.error() << "pad mode '" << mode << "' (constant, reflect, replicate or circular)";
     return failure();
   }
+  // Outside constant mode a negative pad crops before the others pad.
+  if (mode != "constant" && llvm::any_of(pad, [](int64_t p) { return p < 0; })) {
+    SmallVector<int64_t> starts(rank, 0), steps(rank, 1), kept(t.getShape());
+    std::vector<int64_t> rest(pad.begin(), pad.end());
+    for (size_t i = 0; i < pad.size() / 2; ++i) {
+      int64_t d = rank - 1 - i;
+      int64_t lo = std::min<int64_t>(pad[2 * i], 0), hi = std::min<int64_t>(pad[2 * i + 1], 0);
+      starts[d] = -lo;
+      kept[d] += lo + hi;
+      rest[2 * i] = std::max<int64_t>(pad[2 * i], 0);
+      rest[2 * i + 1] = std::max<int64_t>(pad[2 * i + 1], 0);
+      if (kept[d] < 1) {
+        n.error() << "pad crops dim " << d << " to nothing";
+        return failure();
+      }
+    }
+    Value cropped = n.b.create<SliceOp>(n.loc, t.clone(kept), x,
+                                        n.b.getDenseI64ArrayAttr(starts),
+                                        n.b.getDenseI64ArrayAttr(steps));
+    return padTorch(n, cropped, rest, mode, value);
+  }
   SmallVector<int64_t> pads(2 * rank, 0), shape(t.getShape());
   for (size_t i = 0; i < pad.size() / 2; ++i) {
     int64_t d = rank - 1 - i;
     pads[d] = pad[2 * i];
     pads[rank + d] = pad[2 * i + 1];
     shape[d] += pads[d] + pads[rank + d];
-    if (shape[d] < 0 || (mode != "constant" && (pads[d] < 0 || pads[rank + d] < 0))) {
-      n.error() << "pad crops dim " << d << (mode != "constant" ? " (a " : "")
-                << (mode != "constant" ? mode : "") << (mode != "constant" ? " pad)" : " below zero");
+    if (shape[d] < 0) {
+      n.error() << "pad crops dim " << d << " below zero";
       return failure();
     }
     if (mode == "reflect" && (pads[d] >= t.getDimSize(d) || pads[rank + d] >= t.getDimSize(d))) {
@@ -1018,7 +1082,8 @@ FailureOr<Value> resize2d(FXNode &n, Value x, std::optional<std::array<int64_t, 
                           std::array<double, 2> scales, bool linear, bool align) {
   auto t = n.type(x);
   if (t.getRank() != 4) {
-    n.error() << "2-d resizing needs an NCHW input, got " << x.getType();
+    n.unsupported() << "resizing a " << t.getRank()
+                    << "-d input (2-d NCHW resizing is imported), got " << x.getType();
     return failure();
   }
   SmallVector<int64_t> out(t.getShape());
@@ -1383,7 +1448,7 @@ void dfa::fximport::addAtenHandlers(llvm::StringMap<Handler> &t) {
   t["group_norm"] = groupNormFn;
   t["normalize"] = normalizeFn;
   t["reshape_as"] = reshapeAs;
-  t["type"] = t.lookup("to");
+  t["type"] = typeFn;
   t["repeat_interleave"] = repeatInterleave;
   t["aten.repeat_interleave.self_int"] = repeatInterleave;
   t["unfold"] = unfoldFn;

@@ -260,7 +260,15 @@ template <typename OpT> LogicalResult unary(FXNode &n, R &r) {
   auto x = n.tensor(0, "input");
   if (failed(x))
     return failure();
-  r = R::ofTensor(n.b.create<OpT>(n.loc, *x));
+  Value v = *x;
+  // The transcendental ones (and reciprocal) of an integer or bool tensor
+  // are computed in the default float dtype, as torch promotes them.
+  constexpr bool floating =
+      llvm::is_one_of<OpT, ExpOp, LogOp, SqrtOp, SinOp, CosOp, ErfOp, SigmoidOp, TanhOp,
+                      ReciprocalOp, SiluOp, MishOp, HardSwishOp>::value;
+  if (floating && !isa<FloatType>(n.type(v).getElementType()))
+    v = n.cast(v, n.b.getF32Type());
+  r = R::ofTensor(n.b.create<OpT>(n.loc, v));
   return success();
 }
 

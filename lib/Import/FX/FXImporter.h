@@ -208,6 +208,16 @@ mlir::FailureOr<mlir::Value> attention(FXNode &n, mlir::Value q, mlir::Value k,
                                        bool safe = false,
                                        double scale = std::nan(""));
 
+/// A convolution with torch's padding: ints, or `how` 'same' / 'valid',
+/// in padding_mode `mode` (zeros, reflect, replicate, circular); an
+/// asymmetric or non-zero padding is a pad before the convolution.
+mlir::FailureOr<mlir::Value> convPadded(FXNode &n, mlir::Value x, mlir::Value w,
+                                        mlir::Value bias, std::vector<int64_t> stride,
+                                        std::optional<std::string> how,
+                                        std::vector<int64_t> padding,
+                                        std::vector<int64_t> dilation, int64_t groups,
+                                        llvm::StringRef mode);
+
 /// The batch's own statistics of [N, C, ...] `x` (training-mode batch
 /// norm): the mean and the biased variance of each channel, [C] each.
 std::pair<mlir::Value, mlir::Value> batchStatistics(FXNode &n, mlir::Value x);

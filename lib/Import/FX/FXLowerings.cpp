@@ -97,6 +97,62 @@ FailureOr<Value> dfa::fximport::batchNorm(FXNode &n, Value x, Value weight,
                                        mean, var, n.b.getF64FloatAttr(eps)));
 }
 
+FailureOr<Value> dfa::fximport::convPadded(FXNode &n, Value x, Value w, Value bias,
+                                           std::vector<int64_t> stride,
+                                           std::optional<std::string> how,
+                                           std::vector<int64_t> padding,
+                                           std::vector<int64_t> dilation, int64_t groups,
+                                           StringRef mode) {
+  int64_t s = n.type(x).getRank() - 2;
+  if (s < 1 || n.type(w).getRank() != s + 2) {
+    n.error() << "convolution of " << x.getType() << " by " << w.getType();
+    return failure();
+  }
+  auto at = [](const std::vector<int64_t> &v, int64_t i) {
+    return v.empty() ? 1 : v[std::min<size_t>(i, v.size() - 1)];
+  };
+  // Each spatial dim's (before, after) padding: the given ints, 'valid'
+  // (none) or 'same' (the output keeps the input's size: d (k - 1) in all,
+  // the extra one after, as torch pads it).
+  std::vector<std::pair<int64_t, int64_t>> pads(s, {0, 0});
+  if (how) {
+    if (*how == "same") {
+      for (int64_t i = 0; i < s; ++i) {
+        if (at(stride, i) != 1) {
+          n.error() << "padding='same' needs stride 1";
+          return failure();
+        }
+        int64_t total = at(dilation, i) * (n.type(w).getDimSize(2 + i) - 1);
+        pads[i] = {total / 2, total - total / 2};
+      }
+    } else if (*how != "valid") {
+      n.error() << "padding '" << *how << "' (same or valid)";
+      return failure();
+    }
+  } else {
+    for (int64_t i = 0; i < s && !padding.empty(); ++i)
+      pads[i] = {at(padding, i), at(padding, i)};
+  }
+  bool symmetric = llvm::all_of(pads, [](auto p) { return p.first == p.second; });
+  if (mode == "zeros" && symmetric) {
+    std::vector<int64_t> p;
+    for (auto [a, b] : pads)
+      p.push_back(a);
+    return conv(n, x, w, bias, stride, p, dilation, groups);
+  }
+  // Padded first, as torch's _conv_forward does for a padding_mode (and
+  // ONNX Conv's pads would for 'same' with an even kernel).
+  std::vector<int64_t> torchPad;
+  for (int64_t i = s - 1; i >= 0; --i) {
+    torchPad.push_back(pads[i].first);
+    torchPad.push_back(pads[i].second);
+  }
+  auto padded = padTensor(n, x, torchPad, mode == "zeros" ? "constant" : mode, 0);
+  if (failed(padded))
+    return failure();
+  return conv(n, *padded, w, bias, stride, std::vector<int64_t>(s, 0), dilation, groups);
+}
+
 std::pair<Value, Value> dfa::fximport::batchStatistics(FXNode &n, Value x) {
   auto t = n.type(x);
   SmallVector<int64_t> axes, kept(t.getRank(), 1);

@@ -35,56 +35,15 @@ LogicalResult convModule(FXNode &n, R &r) {
   if (failed(x) || !w)
     return failure();
   int64_t s = n.type(*x).getRank() - 2;
-  std::vector<int64_t> stride = n.attrInts("stride", s), dilation = n.attrInts("dilation", s);
   const auto *pad = n.attr("padding");
   const auto *modeAttr = n.attr("padding_mode");
   std::string mode = modeAttr && modeAttr->getAsString() ? modeAttr->getAsString()->str() : "zeros";
-  // Each spatial dim's (before, after) padding: the given ints, 'valid'
-  // (none) or 'same' (the output keeps the input's size: d (k - 1) in all,
-  // the extra one after, as torch pads it).
-  std::vector<std::pair<int64_t, int64_t>> pads(s, {0, 0});
-  if (pad && pad->getAsString()) {
-    StringRef how = *pad->getAsString();
-    if (how == "same") {
-      auto wt = n.type(w);
-      for (int64_t i = 0; i < s; ++i) {
-        if (i < int64_t(stride.size()) && stride[i] != 1) {
-          n.error() << "padding='same' needs stride 1";
-          return failure();
-        }
-        int64_t d = i < int64_t(dilation.size()) ? dilation[i] : 1;
-        int64_t total = d * (wt.getDimSize(2 + i) - 1);
-        pads[i] = {total / 2, total - total / 2};
-      }
-    } else if (how != "valid") {
-      n.error() << "padding '" << how << "' (same or valid)";
-      return failure();
-    }
-  } else {
-    std::vector<int64_t> p = n.attrInts("padding", s);
-    for (int64_t i = 0; i < s && i < int64_t(p.size()); ++i)
-      pads[i] = {p[i], p[i]};
-  }
-  bool symmetric = llvm::all_of(pads, [](auto p) { return p.first == p.second; });
-  if (mode == "zeros" && symmetric) {
-    std::vector<int64_t> p;
-    for (auto [a, b] : pads)
-      p.push_back(a);
-    return setTensor(r, conv(n, *x, w, n.param("bias"), stride, p, dilation,
-                             n.attrInt("groups", 1)));
-  }
-  // Padded first, as torch's _conv_forward does for a padding_mode (and
-  // ONNX Conv's pads would for 'same' with an even kernel).
-  std::vector<int64_t> torchPad;
-  for (int64_t i = s - 1; i >= 0; --i) {
-    torchPad.push_back(pads[i].first);
-    torchPad.push_back(pads[i].second);
-  }
-  auto padded = padTensor(n, *x, torchPad, mode == "zeros" ? "constant" : mode, 0);
-  if (failed(padded))
-    return failure();
-  return setTensor(r, conv(n, *padded, w, n.param("bias"), stride,
-                           std::vector<int64_t>(s, 0), dilation, n.attrInt("groups", 1)));
+  std::optional<std::string> how;
+  if (pad && pad->getAsString())
+    how = pad->getAsString()->str();
+  return setTensor(r, convPadded(n, *x, w, n.param("bias"), n.attrInts("stride", s), how,
+                                 n.attrInts("padding", s), n.attrInts("dilation", s),
+                                 n.attrInt("groups", 1), mode));
 }
 
 LogicalResult batchNormModule(FXNode &n, R &r) {
@@ -278,10 +237,13 @@ LogicalResult mhaModule(FXNode &n, R &r) {
   }
   // A query whose keys are all masked: torch's fast path
   // (_native_multi_head_attention: eval, no grad, batch_first,
-  // self-attention, an even head count, in-projection biases) and its
-  // need_weights=True path give NaN; otherwise need_weights=False runs
-  // scaled_dot_product_attention, whose safe softmax gives 0 (torch >= 2.5).
-  bool fastPath = batchFirst && *q == *k && *k == *v && H % 2 == 0 && inB;
+  // self-attention, an even head count, in-projection biases, no float
+  // mask) and its need_weights=True path give NaN; otherwise
+  // need_weights=False runs scaled_dot_product_attention, whose safe
+  // softmax gives 0 (torch >= 2.5).
+  Value given = n.optTensor(5, "attn_mask");
+  bool floatMask = given && isa<FloatType>(n.type(given).getElementType());
+  bool fastPath = batchFirst && *q == *k && *k == *v && H % 2 == 0 && inB && !floatMask;
   Value probs;
   auto att = attention(n, heads[0], heads[1], heads[2], mask, false, &probs,
                        /*safe=*/!*need && !fastPath);

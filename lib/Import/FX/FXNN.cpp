@@ -149,16 +149,18 @@ LogicalResult convFn(FXNode &n, R &r) {
   if (failed(x) || failed(w))
     return failure();
   const R *pad = n.arg(4, "padding");
-  if (pad && pad->kind == R::Str) {
-    n.unsupported() << "padding='" << pad->s << "'";
-    return failure();
-  }
-  auto stride = n.optIntList(3, "stride", {}), padding = n.optIntList(4, "padding", {}),
+  std::optional<std::string> how;
+  if (pad && pad->kind == R::Str)
+    how = pad->s;
+  auto stride = n.optIntList(3, "stride", {}),
+       padding = how ? FailureOr<std::vector<int64_t>>(std::vector<int64_t>())
+                     : n.optIntList(4, "padding", {}),
        dilation = n.optIntList(5, "dilation", {});
   auto groups = n.intArg(6, "groups", 1);
   if (failed(stride) || failed(padding) || failed(dilation) || failed(groups))
     return failure();
-  auto v = conv(n, *x, *w, n.optTensor(2, "bias"), *stride, *padding, *dilation, *groups);
+  auto v = convPadded(n, *x, *w, n.optTensor(2, "bias"), *stride, how, *padding, *dilation,
+                      *groups, "zeros");
   if (failed(v))
     return failure();
   r = R::ofTensor(*v);

@@ -13,7 +13,10 @@
 /// target and pass sees ops it already knows.
 ///   RNN, GRU (linear_before_reset either way), LSTM (peepholes); forward,
 ///   reverse and bidirectional; layout 0 and 1; initial states; the gates'
-///   clip; every activation the spec names, with its alpha and beta;
+///   clip; every activation the spec names, with its alpha and beta (absent
+///   ones default as the operator of that name does, as the spec says:
+///   Affine 1 and 0, ScaledTanh 1 and 1, ThresholdedRelu 1; onnxruntime
+///   defaults some of them otherwise);
 ///   sequence_lens (a run-time input too): past its length a sequence's
 ///   state is held and its outputs are 0, the reverse direction starts at
 ///   its last valid step, and a sequence of length 0 ends in zero states,

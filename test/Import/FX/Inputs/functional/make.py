@@ -7,7 +7,9 @@
 # one more after) and padding_mode='reflect', the methods repeat,
 # cumsum, index_select, reshape_as, type, unfold and repeat_interleave, and
 # F.batch_norm in training mode (the batch's own statistics), and F.unfold
-# (im2col, with dilation, padding and stride).
+# (im2col, with dilation, padding and stride; unbatched), F.normalize with
+# p=inf, F.conv2d with padding='same', negative replicate pads, type() with a
+# legacy tensor-type name, and promotion of integers to f32 (10 / ints, exp).
 import numpy as np, torch, torch.nn as nn, torch.nn.functional as F
 class M(nn.Module):
     def __init__(s):
@@ -34,7 +36,12 @@ class M(nn.Module):
         inter = x.repeat_interleave(2, dim=1) + torch.repeat_interleave(x[0, 0, 0], 3).sum()
         bn = F.batch_norm(x * 2, None, None, weight=s.gn_w, training=True, momentum=0.0, eps=1e-4)
         cols = F.unfold(x, (2, 3), dilation=(2, 1), padding=1, stride=(1, 2))
-        parts = [a, b, c, g, nrm, i1, i2, i3, s.up(x), s.bi(x), conv, rep, shaped, win, inter, bn, cols]
+        more = [F.normalize(x, p=float('inf'), dim=2),
+                F.conv2d(x, s.same.weight, padding='same', dilation=2),
+                F.pad(x, (-1, 2, 1, -2), mode='replicate'),
+                F.unfold(x[0], 3),
+                10 / (x * 4).type('torch.IntTensor') + torch.exp((x > 0).long())]
+        parts = [a, b, c, g, nrm, i1, i2, i3, s.up(x), s.bi(x), conv, rep, shaped, win, inter, bn, cols] + more
         return torch.cat([p.flatten() for p in parts])
 def make():
     torch.manual_seed(0)
