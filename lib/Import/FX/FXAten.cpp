@@ -1075,20 +1075,21 @@ LogicalResult repeat(FXNode &n, R &r) {
   return success();
 }
 
-/// x resized over its two spatial dims to `size` (when given) or by
-/// `scales`: nearest (torch's floor(o * in / out)) or bilinear
-/// (half-pixel, or align_corners).
-FailureOr<Value> resize2d(FXNode &n, Value x, std::optional<std::array<int64_t, 2>> size,
-                          std::array<double, 2> scales, bool linear, bool align) {
+/// x [N, C, spatial...] resized over its 1 to 3 spatial dims to `size`
+/// (when given) or by `scales`: nearest (torch's floor(o * in / out)) or
+/// (bi/tri)linear (half-pixel, or align_corners).
+FailureOr<Value> resizeSpatial(FXNode &n, Value x, std::optional<SmallVector<int64_t>> size,
+                               SmallVector<double> scales, bool linear, bool align) {
   auto t = n.type(x);
-  if (t.getRank() != 4) {
+  int64_t k = t.getRank() - 2;
+  if (k < 1 || k > 3) {
     n.unsupported() << "resizing a " << t.getRank()
-                    << "-d input (2-d NCHW resizing is imported), got " << x.getType();
+                    << "-d input (1-d to 3-d spatial resizing is imported), got " << x.getType();
     return failure();
   }
   SmallVector<int64_t> out(t.getShape());
-  SmallVector<double> sc{1, 1, 1, 1};
-  for (int i = 0; i < 2; ++i) {
+  SmallVector<double> sc(t.getRank(), 1.0);
+  for (int64_t i = 0; i < k; ++i) {
     if (size) {
       out[2 + i] = (*size)[i];
       sc[2 + i] = (double)out[2 + i] / t.getDimSize(2 + i);
@@ -1105,7 +1106,7 @@ FailureOr<Value> resize2d(FXNode &n, Value x, std::optional<std::array<int64_t, 
     // torch's nearest with a size: source index floor(o * in / out), in
     // integers (a double scale can land just below a whole number).
     Value v = x;
-    for (int d = 2; d < 4; ++d) {
+    for (int64_t d = 2; d < t.getRank(); ++d) {
       int64_t in = t.getDimSize(d), o = out[d];
       if (in == o)
         continue;
@@ -1125,21 +1126,25 @@ FailureOr<Value> resize2d(FXNode &n, Value x, std::optional<std::array<int64_t, 
       DenseF64ArrayAttr()));
 }
 
-/// A size or scale given as one number or two (None: absent).
+/// A size or scale given as one number or one per spatial dim (None:
+/// absent).
 template <typename T>
-LogicalResult pairOf(FXNode &n, const R *v, StringRef what, std::optional<std::array<T, 2>> &out) {
+LogicalResult perDim(FXNode &n, const R *v, StringRef what, int64_t k,
+                     std::optional<SmallVector<T>> &out) {
   if (!v || v->kind == R::None)
     return success();
   if (v->isNumber()) {
-    out = std::array<T, 2>{T(v->number()), T(v->number())};
+    out = SmallVector<T>(k, T(v->number()));
     return success();
   }
-  if (v->kind == R::List && v->list.size() == 2 && v->list[0].isNumber() &&
-      v->list[1].isNumber()) {
-    out = std::array<T, 2>{T(v->list[0].number()), T(v->list[1].number())};
+  if (v->kind == R::List && int64_t(v->list.size()) == k &&
+      llvm::all_of(v->list, [](const R &e) { return e.isNumber(); })) {
+    out = SmallVector<T>();
+    for (const R &e : v->list)
+      out->push_back(T(e.number()));
     return success();
   }
-  n.error() << what << " must be a number or two for a 2-d resize";
+  n.error() << what << " must be a number or " << k << " for a " << k << "-d resize";
   return failure();
 }
 
@@ -1156,46 +1161,58 @@ template <bool Linear> LogicalResult upsample(FXNode &n, R &r) {
       return failure();
     align = *a;
   }
-  std::optional<std::array<int64_t, 2>> size;
-  std::optional<std::array<double, 2>> scales;
-  if (failed(pairOf(n, n.arg(1, "output_size"), "output_size", size)) ||
-      failed(pairOf(n, n.arg(Linear ? 3 : 2, "scale_factors"), "scale_factors", scales)))
+  int64_t k = n.type(*x).getRank() - 2;
+  std::optional<SmallVector<int64_t>> size;
+  std::optional<SmallVector<double>> scales;
+  if (failed(perDim(n, n.arg(1, "output_size"), "output_size", k, size)) ||
+      failed(perDim(n, n.arg(Linear ? 3 : 2, "scale_factors"), "scale_factors", k, scales)))
     return failure();
   if (!size && !scales) {
-    n.error() << "upsampling needs an output size or two scale factors";
+    n.error() << "upsampling needs an output size or scale factors";
     return failure();
   }
-  return setTensor(r, resize2d(n, *x, size, scales.value_or(std::array<double, 2>{1, 1}),
-                               Linear, align));
+  return setTensor(r, resizeSpatial(n, *x, size, scales.value_or(SmallVector<double>(k, 1.0)),
+                                    Linear, align));
 }
 
 /// F.interpolate / nn.Upsample's arguments: size or scale_factor, mode
-/// (nearest or bilinear), align_corners, recompute_scale_factor (a scale
-/// then gives the size it rounds to), antialias (refused).
+/// (nearest on 1 to 3 spatial dims, linear on 1, bilinear on 2, trilinear
+/// on 3), align_corners, recompute_scale_factor (a scale then gives the
+/// size it rounds to), antialias (refused).
 LogicalResult interpolate(FXNode &n, Value x, const R *sizeArg, const R *scaleArg,
                           StringRef mode, bool align, bool recompute, bool antialias,
                           R &r) {
-  if ((mode != "nearest" && mode != "bilinear") || antialias) {
+  auto t = n.type(x);
+  int64_t k = t.getRank() - 2;
+  int64_t linearDims = mode == "linear" ? 1 : mode == "bilinear" ? 2 : mode == "trilinear" ? 3 : 0;
+  if ((mode != "nearest" && !linearDims) || antialias) {
     n.unsupported() << "interpolation mode '" << mode << "'"
                     << (antialias ? " with antialias" : "")
-                    << " (nearest and bilinear are imported)";
+                    << " (nearest, linear, bilinear and trilinear are imported)";
     return failure();
   }
-  std::optional<std::array<int64_t, 2>> size;
-  std::optional<std::array<double, 2>> scales;
-  if (failed(pairOf(n, sizeArg, "size", size)) ||
-      failed(pairOf(n, scaleArg, "scale_factor", scales)))
+  if (linearDims && linearDims != k) {
+    n.error() << "mode '" << mode << "' needs a " << linearDims + 2 << "-d input, got "
+              << x.getType();
     return failure();
-  if (!size == !scales) {
+  }
+  std::optional<SmallVector<int64_t>> size;
+  std::optional<SmallVector<double>> scales;
+  if (k >= 1 && (failed(perDim(n, sizeArg, "size", k, size)) ||
+                 failed(perDim(n, scaleArg, "scale_factor", k, scales))))
+    return failure();
+  if (k >= 1 && !size == !scales) {
     n.error() << "interpolate needs exactly one of size and scale_factor";
     return failure();
   }
-  auto t = n.type(x);
-  if (scales && recompute && t.getRank() == 4)
-    size = std::array<int64_t, 2>{int64_t(std::floor(t.getDimSize(2) * (*scales)[0])),
-                                  int64_t(std::floor(t.getDimSize(3) * (*scales)[1]))};
-  return setTensor(r, resize2d(n, x, size, scales.value_or(std::array<double, 2>{1, 1}),
-                               mode == "bilinear", align));
+  if (scales && recompute) {
+    size = SmallVector<int64_t>();
+    for (int64_t i = 0; i < k; ++i)
+      size->push_back(int64_t(std::floor(t.getDimSize(2 + i) * (*scales)[i])));
+  }
+  return setTensor(r, resizeSpatial(n, x, size,
+                                    scales.value_or(SmallVector<double>(std::max<int64_t>(k, 0), 1.0)),
+                                    linearDims != 0, align));
 }
 
 LogicalResult interpolateFn(FXNode &n, R &r) {
@@ -1457,6 +1474,10 @@ void dfa::fximport::addAtenHandlers(llvm::StringMap<Handler> &t) {
   t["upsample"] = interpolateFn;
   t["aten.upsample_nearest2d.vec"] = upsample<false>;
   t["aten.upsample_bilinear2d.vec"] = upsample<true>;
+  t["aten.upsample_nearest1d.vec"] = upsample<false>;
+  t["aten.upsample_nearest3d.vec"] = upsample<false>;
+  t["aten.upsample_linear1d.vec"] = upsample<true>;
+  t["aten.upsample_trilinear3d.vec"] = upsample<true>;
 
   // The *_copy forms functionalization writes for views compute the same
   // values as the views.

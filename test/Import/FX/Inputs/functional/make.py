@@ -9,7 +9,8 @@
 # F.batch_norm in training mode (the batch's own statistics), and F.unfold
 # (im2col, with dilation, padding and stride; unbatched), F.normalize with
 # p=inf, F.conv2d with padding='same', negative replicate pads, type() with a
-# legacy tensor-type name, and promotion of integers to f32 (10 / ints, exp).
+# legacy tensor-type name, promotion of integers to f32 (10 / ints, exp), and
+# 1-d and 3-d interpolation (linear, trilinear, nearest).
 import numpy as np, torch, torch.nn as nn, torch.nn.functional as F
 class M(nn.Module):
     def __init__(s):
@@ -40,7 +41,11 @@ class M(nn.Module):
                 F.conv2d(x, s.same.weight, padding='same', dilation=2),
                 F.pad(x, (-1, 2, 1, -2), mode='replicate'),
                 F.unfold(x[0], 3),
-                10 / (x * 4).type('torch.IntTensor') + torch.exp((x > 0).long())]
+                10 / (x * 4).type('torch.IntTensor') + torch.exp((x > 0).long()),
+                F.interpolate(x.flatten(2), scale_factor=1.5, mode='linear'),
+                F.interpolate(x.flatten(2), size=50),
+                F.interpolate(x.unsqueeze(2).expand(1, 4, 3, 6, 6), size=(5, 4, 9), mode='trilinear'),
+                F.interpolate(x.unsqueeze(2), scale_factor=(2, 1, 0.5))]
         parts = [a, b, c, g, nrm, i1, i2, i3, s.up(x), s.bi(x), conv, rep, shaped, win, inter, bn, cols] + more
         return torch.cat([p.flatten() for p in parts])
 def make():
