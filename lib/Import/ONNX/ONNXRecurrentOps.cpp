@@ -160,6 +160,12 @@ Value columns(NodeContext &c, Value v, int64_t from, int64_t count) {
       c.b.getDenseI64ArrayAttr({0, from}), c.b.getDenseI64ArrayAttr({1, 1}));
 }
 
+/// Elements [from, from + count) of a 1-d `v` (a bias, the peepholes).
+Value segment(NodeContext &c, Value v, int64_t from, int64_t count) {
+  int64_t n = cast<RankedTensorType>(v.getType()).getDimSize(0);
+  return c.reshape(columns(c, c.reshape(v, {1, n}), from, count), {count});
+}
+
 LogicalResult convertRecurrent(NodeContext &c, Results &r, Cell kind) {
   c.ignoreAttrs({"output_sequence"}); // opset 1: which outputs exist, not their values
   Value x = c.in(0), w = c.in(1), rw = c.in(2);
@@ -274,13 +280,8 @@ LogicalResult convertRecurrent(NodeContext &c, Results &r, Cell kind) {
     Value bw, br;
     if (c.has(3)) {
       Value bd = c.cast(row(c, c.in(3), d), elt);
-      auto half = [&](int64_t from) {
-        return c.reshape(columns(c, c.reshape(bd, {1, 2 * gates * hidden}), from,
-                                 gates * hidden),
-                         {gates * hidden});
-      };
-      bw = half(0);
-      br = half(gates * hidden);
+      bw = segment(c, bd, 0, gates * hidden);
+      br = segment(c, bd, gates * hidden, gates * hidden);
     }
     // GRU with linear_before_reset keeps the hidden gate's recurrent bias
     // inside the reset product; every other bias adds to the projection.
@@ -309,8 +310,7 @@ LogicalResult convertRecurrent(NodeContext &c, Results &r, Cell kind) {
       auto peep = [&](Value pre, int64_t which, Value state) -> Value {
         if (!p)
           return pre;
-        Value pv = c.reshape(columns(c, c.reshape(p, {1, 3 * hidden}), which * hidden, hidden),
-                             {hidden});
+        Value pv = segment(c, p, which * hidden, hidden);
         return c.b.create<AddOp>(c.loc, pre, c.b.create<MulOp>(c.loc, pv, state));
       };
       if (kind == Cell::RNN) {
@@ -336,20 +336,14 @@ LogicalResult convertRecurrent(NodeContext &c, Results &r, Cell kind) {
             c.b.getDenseI64ArrayAttr({2 * hidden, 0}), c.b.getDenseI64ArrayAttr({1, 1}));
         Value zrIn = columns(c, xw, 0, 2 * hidden);
         if (linearBeforeReset && recBias)
-          zrIn = c.b.create<AddOp>(
-              c.loc, zrIn,
-              c.reshape(columns(c, c.reshape(recBias, {1, gates * hidden}), 0, 2 * hidden),
-                        {2 * hidden}));
+          zrIn = c.b.create<AddOp>(c.loc, zrIn, segment(c, recBias, 0, 2 * hidden));
         Value zr = gemm(h, rZR, zrIn);
         Value z = activate(c, act[0], clipped(columns(c, zr, 0, hidden)));
         Value rg = activate(c, act[0], clipped(columns(c, zr, hidden, hidden)));
         Value xh = gate(xw, 2);
         Value pre;
         if (linearBeforeReset) {
-          Value rb = recBias ? c.reshape(columns(c, c.reshape(recBias, {1, gates * hidden}),
-                                                 2 * hidden, hidden),
-                                         {hidden})
-                             : Value();
+          Value rb = recBias ? segment(c, recBias, 2 * hidden, hidden) : Value();
           pre = c.b.create<AddOp>(c.loc, xh,
                                   c.b.create<MulOp>(c.loc, rg, gemm(h, rH, rb)));
         } else {
