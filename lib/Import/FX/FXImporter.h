@@ -107,6 +107,8 @@ public:
   int64_t attrInt(llvm::StringRef name, int64_t dflt) const;
   double attrFloat(llvm::StringRef name, double dflt) const;
   std::vector<int64_t> attrInts(llvm::StringRef name, size_t n) const;
+  /// A module attribute as the value a call would pass (None when absent).
+  mlir::FailureOr<PyValue> attrValue(llvm::StringRef name);
   /// A parameter or buffer of the module, or null if it has none by that name.
   mlir::Value param(llvm::StringRef name);
   /// A parameter the module must have; an error names it when it has not.
@@ -253,13 +255,14 @@ public:
 
   /// A graph.weight (cached) for the tensor `name` of the weights table.
   mlir::Value weight(llvm::StringRef name, mlir::Location loc);
+  /// A JSON argument (or module attribute) as the Python value it records.
+  mlir::FailureOr<PyValue> decode(const llvm::json::Value &v);
   Status status = Status::Ok;
   /// Whether torch recorded `v`'s storage as other than row-major from
   /// offset 0 (a strided view), which as_strided cannot read.
   bool isStrided(mlir::Value v) const { return strided.contains(v); }
 
 private:
-  mlir::FailureOr<PyValue> decode(const llvm::json::Value &v);
   mlir::LogicalResult importNode(const llvm::json::Object &node);
 
   std::string path, weightsFile;

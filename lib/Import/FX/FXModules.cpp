@@ -264,40 +264,20 @@ LogicalResult mhaModule(FXNode &n, R &r) {
   r = R::ofList({R::ofTensor(toBatchFirst(*out)), weights});
   return success();
 }
-/// A module attribute as the value a call would pass.
-R attrValue(const llvm::json::Value *v) {
-  if (!v || v->getAsNull())
-    return R();
-  if (auto i = v->getAsInteger())
-    return R::ofInt(*i);
-  if (auto f = v->getAsNumber())
-    return R::ofFloat(*f);
-  if (auto b = v->getAsBoolean())
-    return R::ofInt(*b);
-  if (auto str = v->getAsString()) {
-    R out;
-    out.kind = R::Str;
-    out.s = str->str();
-    return out;
-  }
-  std::vector<R> list;
-  if (const auto *a = v->getAsArray())
-    for (const auto &e : *a)
-      list.push_back(attrValue(&e));
-  return R::ofList(list);
-}
-
 /// nn.Upsample / UpsamplingNearest2d / UpsamplingBilinear2d: F.interpolate.
 LogicalResult upsampleModule(FXNode &n, R &r) {
   auto x = n.tensor(0, "input");
   if (failed(x))
     return failure();
-  R size = attrValue(n.attr("size")), scale = attrValue(n.attr("scale_factor")),
-    mode = attrValue(n.attr("mode"));
+  auto size = n.attrValue("size"), scale = n.attrValue("scale_factor"),
+       mode = n.attrValue("mode");
+  if (failed(size) || failed(scale) || failed(mode))
+    return failure();
   bool align = n.attrInt("align_corners", 0) != 0;
   bool recompute = n.attrInt("recompute_scale_factor", 0) != 0;
-  return interpolateTensor(n, *x, &size, &scale, mode.kind == R::Str ? StringRef(mode.s) : "nearest",
-                           align, recompute, false, r);
+  return interpolateTensor(n, *x, &*size, &*scale,
+                           mode->kind == R::Str ? StringRef(mode->s) : "nearest", align,
+                           recompute, false, r);
 }
 } // namespace
 

@@ -130,6 +130,11 @@ std::vector<int64_t> FXNode::attrInts(StringRef a, size_t n) const {
   return out;
 }
 
+FailureOr<PyValue> FXNode::attrValue(StringRef a) {
+  const auto *v = attr(a);
+  return v ? imp.decode(*v) : FailureOr<PyValue>(PyValue());
+}
+
 Value FXNode::param(StringRef p) {
   const auto *tensors = module ? module->getObject("tensors") : nullptr;
   auto tname = tensors ? tensors->getString(p) : std::nullopt;
