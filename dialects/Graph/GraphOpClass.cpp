@@ -264,19 +264,20 @@ std::optional<Type> dfa::graph::quantizedProductType(Operation *product) {
 }
 
 Type dfa::graph::arithmeticType(Block &body, Type fallback) {
-  // A quantized product (QLinearMatMul: dequantized operands, requantized
-  // result) runs at its integer result's type.
-  if (isa_and_nonnull<IntegerType>(fallback))
-    return fallback;
   for (Operation &op : body) {
     OpClass c = classify(&op);
     if ((c == OpClass::Matmul || c == OpClass::Conv || c == OpClass::Attention) &&
         op.getNumOperands() > 0) {
       // Both operands dequantized here from one kind of narrow type (int8
-      // x int8, float8 x float8): the product runs in it. One alone (a
-      // weight-only quantized layer) runs in the other operand's type.
+      // x int8, float8 x float8): the product runs in it (MatMulInteger's
+      // int32 result too). One alone (a weight-only quantized layer) runs
+      // in the other operand's type.
       if (std::optional<Type> q = quantizedProductType(&op))
         return *q;
+      // Any other product with an integer result (a requantized one whose
+      // operands another kernel dequantized) runs at that type.
+      if (isa_and_nonnull<IntegerType>(fallback))
+        return fallback;
       if (auto t = dyn_cast<ShapedType>(op.getOperand(0).getType()))
         return t.getElementType();
     }

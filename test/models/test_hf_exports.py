@@ -18,6 +18,10 @@ torch on the CPU reference, and `dfa-roofline --llm` must find the roles
 and count the KV cache from the graph's own key/value heads (so GQA's two
 KV heads give half of MHA's bytes).
 
+BERT and GPT-2 are also quantized by onnxruntime's quantize_dynamic (int8
+weights per output channel: DynamicQuantizeLinear and MatMulInteger) and
+must match onnxruntime's run of the quantized model.
+
 usage: test_hf_exports.py BUILD_DIR WORK_DIR [model ...]
 Needs the project's environment (scripts/pyenv.sh: torch 2.x,
 transformers). Prints one line per export and 'N passed, N failed'.
@@ -121,6 +125,33 @@ def check(name, opset, bin_dir, work):
 
 
 DECODERS = ["gpt2", "llama", "mistral", "qwen2"]
+QUANTIZED = ["bert", "gpt2"]
+
+
+def check_quantized(name, bin_dir, work):
+    """onnxruntime's quantize_dynamic of the opset-18 export (int8 weights
+    per output channel: DynamicQuantizeLinear, MatMulInteger, the scales'
+    Mul): dfa must match onnxruntime's run of the quantized model, on the
+    CPU reference and through one target of each family."""
+    import onnxruntime as ort
+    from onnxruntime.quantization import QuantType, quantize_dynamic
+    m, x = build(name)
+    m.eval()
+    path = os.path.join(work, name + ".opset18.onnx")
+    qpath = os.path.join(work, name + ".int8.onnx")
+    try:
+        torch.onnx.export(m, (x,), path, dynamo=True, opset_version=18, verbose=False)
+        quantize_dynamic(path, qpath, weight_type=QuantType.QInt8, per_channel=True)
+    except Exception as e:  # the exporter's or the quantizer's failure is not dfa's
+        return False, "export or quantize_dynamic failed: %s" % str(e).splitlines()[0][:200]
+    s = ort.InferenceSession(qpath, providers=["CPUExecutionProvider"])
+    ref = s.run(None, {s.get_inputs()[0].name: x.numpy()})[0]
+    np.save(os.path.join(work, name + ".in.npy"), x.numpy())
+    ok, scale, detail = exports.run_cpu(qpath, bin_dir, work, name + ".int8", name + ".in.npy", ref)
+    if scale is None:
+        return False, detail
+    simulated, how = exports.simulate_all(qpath, bin_dir, work, name, ref, scale)
+    return ok and simulated, "against onnxruntime: " + detail + "; " + how
 
 
 class DecoderStep(torch.nn.Module):
@@ -205,6 +236,8 @@ def main():
              for n in names for o in OPSETS]
     cases += [("%s (KV-cache step, --llm)" % n, lambda n=n: check_llm(n, bin_dir, work))
               for n in names if n in DECODERS]
+    cases += [("%s (quantize_dynamic, int8)" % n, lambda n=n: check_quantized(n, bin_dir, work))
+              for n in names if n in QUANTIZED]
     return exports.report(cases, "hf exports")
 
 

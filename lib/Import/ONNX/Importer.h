@@ -106,13 +106,22 @@ void addTransformerConverters(llvm::StringMap<Converter> &table);
 /// Adds AffineGrid, Col2Im and MaxUnpool (a matmul or a scatter over
 /// positions known at compile time) to `table`.
 void addImageConverters(llvm::StringMap<Converter> &table);
-/// Adds QuantizeLinear, DequantizeLinear, DynamicQuantizeLinear and
-/// QLinearMatMul (integer types) to `table`.
+/// Adds QuantizeLinear, DequantizeLinear, DynamicQuantizeLinear,
+/// QLinearMatMul, MatMulInteger, ConvInteger and QLinearConv (integer
+/// types) to `table`.
 void addQuantConverters(llvm::StringMap<Converter> &table);
 /// Adds RNN, GRU and LSTM (unrolled over the sequence) to `table`.
 void addRecurrentConverters(llvm::StringMap<Converter> &table);
 /// Adds DFT and STFT (products with constant cos and sin matrices) to `table`.
 void addSignalConverters(llvm::StringMap<Converter> &table);
+
+class NodeContext;
+/// Conv's graph.conv of `x` (the node's input 0, whose spatial dims the
+/// window attributes are resolved against) by `weight` plus an optional
+/// `bias`, with the node's window attributes and group checked; the
+/// integer convolutions call it with their centred operands.
+mlir::FailureOr<mlir::Value> convolution(NodeContext &c, mlir::Value x,
+                                         mlir::Value weight, mlir::Value bias);
 
 /// The state handed to a converter for one node.
 class NodeContext {

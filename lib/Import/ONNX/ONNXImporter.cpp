@@ -995,6 +995,13 @@ void Importer::foldConstants(Block::iterator from,
            llvm::make_range(from, block->end()))) {
     if (isa<graph::ConstantOp, graph::WeightOp>(op) || op.getNumResults() == 0)
       continue;
+    // A constant stored in a narrow type (int8, float8) widened to a float
+    // is a dequantization: kept, so that the product reading it reads the
+    // narrow weight (graph::dequantizedOperand), as a large weight does.
+    if (auto c = dyn_cast<graph::CastOp>(op);
+        c && graph::isNarrow(typeOf(c.getInput()).getElementType()) &&
+        isa<FloatType>(typeOf(c.getResult()).getElementType()))
+      continue;
     SmallVector<ref::Tensor> operands;
     bool allConst = true;
     for (Value v : op.getOperands()) {

@@ -434,28 +434,10 @@ LogicalResult checkSpatial(NodeContext &c) {
 }
 
 LogicalResult convertConv(NodeContext &c, Results &r) {
-  if (failed(checkSpatial(c)))
+  FailureOr<Value> y = convolution(c, c.in(0), c.in(1), c.in(2));
+  if (failed(y))
     return failure();
-  auto wt = c.type(1);
-  if (wt.getRank() != c.type(0).getRank()) {
-    c.error() << "weight rank differs from input rank";
-    return failure();
-  }
-  auto w = windowAttrs(c, wt.getShape().drop_front(2));
-  if (failed(w))
-    return failure();
-  int64_t group = c.intAttr("group", 1);
-  if (group < 1 || c.type(0).getDimSize(1) != wt.getDimSize(1) * group ||
-      wt.getDimSize(0) % group != 0) {
-    c.error() << "input channels " << c.type(0).getDimSize(1)
-              << " do not match weight " << c.in(1).getType() << " with group "
-              << group;
-    return failure();
-  }
-  r.push_back(c.b.create<ConvOp>(
-      c.loc, c.in(0), c.in(1), c.in(2), c.b.getDenseI64ArrayAttr(w->strides),
-      c.b.getDenseI64ArrayAttr(w->pads), c.b.getDenseI64ArrayAttr(w->dilations),
-      c.b.getI64IntegerAttr(group)));
+  r.push_back(*y);
   return success();
 }
 
@@ -887,6 +869,32 @@ template <typename OpT> LogicalResult convertArg(NodeContext &c, Results &r) {
   return success();
 }
 } // namespace
+
+FailureOr<Value> dfa::onnximport::convolution(NodeContext &c, Value x, Value weight,
+                                              Value bias) {
+  if (failed(checkSpatial(c)))
+    return failure();
+  auto wt = typeOf(weight);
+  if (wt.getRank() != c.type(0).getRank()) {
+    c.error() << "weight rank differs from input rank";
+    return failure();
+  }
+  auto w = windowAttrs(c, wt.getShape().drop_front(2));
+  if (failed(w))
+    return failure();
+  int64_t group = c.intAttr("group", 1);
+  if (group < 1 || c.type(0).getDimSize(1) != wt.getDimSize(1) * group ||
+      wt.getDimSize(0) % group != 0) {
+    c.error() << "input channels " << c.type(0).getDimSize(1)
+              << " do not match weight " << weight.getType() << " with group "
+              << group;
+    return failure();
+  }
+  return Value(c.b.create<ConvOp>(
+      c.loc, x, weight, bias, c.b.getDenseI64ArrayAttr(w->strides),
+      c.b.getDenseI64ArrayAttr(w->pads), c.b.getDenseI64ArrayAttr(w->dilations),
+      c.b.getI64IntegerAttr(group)));
+}
 
 const llvm::StringMap<Converter> &dfa::onnximport::converters() {
   static const llvm::StringMap<Converter> table = [] {

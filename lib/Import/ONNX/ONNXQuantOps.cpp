@@ -4,9 +4,14 @@
 //
 //===----------------------------------------------------------------------===//
 ///
-/// QuantizeLinear, DequantizeLinear, DynamicQuantizeLinear and QLinearMatMul,
-/// imported as the arithmetic the spec defines them by: a scale and zero
-/// point per tensor, per axis or per block (opset 21). To an integer type
+/// QuantizeLinear, DequantizeLinear, DynamicQuantizeLinear, QLinearMatMul,
+/// MatMulInteger, ConvInteger and QLinearConv, imported as the arithmetic
+/// the spec defines them by: a scale and zero point per tensor, per axis or
+/// per block (opset 21). The integer products (onnxruntime's
+/// quantize_dynamic writes MatMulInteger, its QOperator format
+/// QLinearConv) multiply their operands less their zero points in f64,
+/// exact for 16-bit integers summed well below 2^53, which is the form
+/// graph::arithmeticType reads as a product in the narrow type. To an integer type
 /// (int2 to int16, signed or not) the quotient rounds half to even and
 /// saturates to the type; to an 8-bit float it converts to nearest even,
 /// clipped to the format's largest finite value when `saturate` (the
@@ -244,16 +249,71 @@ LogicalResult convertDynamicQuantizeLinear(NodeContext &c, Results &r) {
   return success();
 }
 
+/// An integer operand `x` less its zero point `zp` (optional), in f64.
+/// A zero point of one element applies to all of x; a 1-d one applies
+/// along x's dim `dim` (none when dim is -1). Exact in f64: products of
+/// 16-bit integers summed well below 2^53. `what` names the pair in errors.
+FailureOr<Value> centred(NodeContext &c, Value x, Value zp, int64_t dim,
+                         StringRef what) {
+  Type f64 = c.b.getF64Type();
+  auto xt = typeOf(x);
+  if (!quantRange(xt.getElementType())) {
+    c.unsupported() << what << " of type " << xt.getElementType()
+                    << " (dfa takes 2- to 16-bit integers)";
+    return failure();
+  }
+  Value v = c.cast(x, f64);
+  if (!zp)
+    return v;
+  auto zt = typeOf(zp);
+  if (zt.getElementType() != xt.getElementType()) {
+    c.error() << "the zero point of " << what << " is " << zt.getElementType()
+              << ", not " << xt.getElementType();
+    return failure();
+  }
+  if (zt.getNumElements() == 1)
+    return Value(c.b.create<SubOp>(c.loc, v, c.cast(c.reshape(zp, {}), f64)));
+  if (zt.getRank() != 1 || dim < 0 || dim >= xt.getRank() ||
+      zt.getDimSize(0) != xt.getDimSize(dim)) {
+    c.error() << "the zero point of " << what << " " << zp.getType()
+              << " must be a scalar"
+              << (dim >= 0 && dim < xt.getRank()
+                      ? " or hold one value per element of dim " + std::to_string(dim)
+                      : std::string());
+    return failure();
+  }
+  SmallVector<int64_t> dims(xt.getRank() - dim, 1);
+  dims[0] = xt.getDimSize(dim);
+  return Value(c.b.create<SubOp>(c.loc, v, c.cast(c.reshape(zp, dims), f64)));
+}
+
+/// saturate(round(acc * x_scale * w_scale / y_scale) + y_zp) as `to`:
+/// the scale product in the scales' own type, as the spec's reference
+/// computes it, then in f64 with the integer accumulator `acc`. `wScale`
+/// is already shaped to broadcast against acc.
+Value requantize(NodeContext &c, Value acc, Value xScale, Value wScale, Value yScale,
+                 Value yZeroPoint, std::pair<double, double> range, Type to) {
+  Type f64 = c.b.getF64Type();
+  Type st = typeOf(xScale).getElementType();
+  Value s = c.b.create<DivOp>(
+      c.loc, c.b.create<MulOp>(c.loc, c.reshape(xScale, {}), c.cast(wScale, st)),
+      c.cast(c.reshape(yScale, {}), st));
+  Value d = c.b.create<MulOp>(c.loc, acc, c.cast(s, f64));
+  if (yZeroPoint)
+    d = c.b.create<AddOp>(c.loc, d, c.cast(c.reshape(yZeroPoint, {}), f64));
+  Value rounded = c.b.create<RoundOp>(c.loc, d);
+  rounded = c.b.create<MaxOp>(c.loc, rounded, c.scalar(f64, range.first));
+  rounded = c.b.create<MinOp>(c.loc, rounded, c.scalar(f64, range.second));
+  return c.cast(rounded, to);
+}
+
 /// The integer product of two quantized matrices, requantized:
 /// saturate(round((a - a_zp)(b - b_zp) * a_scale * b_scale / y_scale) + y_zp).
 LogicalResult convertQLinearMatMul(NodeContext &c, Results &r) {
-  Type f64 = c.b.getF64Type();
   Type to = c.has(7) ? c.type(7).getElementType() : c.type(0).getElementType();
   std::optional<std::pair<double, double>> range = quantRange(to);
-  if (!range || !quantRange(c.type(0).getElementType()) ||
-      !quantRange(c.type(3).getElementType())) {
-    c.unsupported() << "QLinearMatMul on " << c.type(0).getElementType()
-                    << " (dfa takes 8- and 16-bit integers)";
+  if (!range) {
+    c.unsupported() << "QLinearMatMul to " << to << " (dfa takes 2- to 16-bit integers)";
     return failure();
   }
   for (int i : {1, 2, 4, 5, 6, 7})
@@ -261,28 +321,107 @@ LogicalResult convertQLinearMatMul(NodeContext &c, Results &r) {
       c.unsupported() << "per-axis scales or zero points";
       return failure();
     }
-  // Exact in f64: products of 16-bit integers summed well below 2^53.
-  auto centred = [&](int x, int zp) -> Value {
-    Value v = c.cast(c.in(x), f64);
-    if (c.has(zp))
-      v = c.b.create<SubOp>(c.loc, v, c.cast(c.reshape(c.in(zp), {}), f64));
-    return v;
-  };
-  Value acc = c.b.create<MatMulOp>(c.loc, centred(0, 2), centred(3, 5));
-  // The scale product in the scales' own type, as the spec's reference.
-  Value s = c.b.create<DivOp>(
-      c.loc,
-      c.b.create<MulOp>(c.loc, c.reshape(c.in(1), {}),
-                        c.cast(c.reshape(c.in(4), {}), c.type(1).getElementType())),
-      c.cast(c.reshape(c.in(6), {}), c.type(1).getElementType()));
-  Value d = c.b.create<MulOp>(c.loc, acc, c.cast(s, f64));
-  Value zp = c.has(7) ? c.reshape(c.in(7), {}) : Value();
-  if (zp)
-    d = c.b.create<AddOp>(c.loc, d, c.cast(zp, f64));
-  Value rounded = c.b.create<RoundOp>(c.loc, d);
-  rounded = c.b.create<MaxOp>(c.loc, rounded, c.scalar(f64, range->first));
-  rounded = c.b.create<MinOp>(c.loc, rounded, c.scalar(f64, range->second));
-  r.push_back(c.cast(rounded, to));
+  FailureOr<Value> a = centred(c, c.in(0), c.in(2), -1, "a");
+  if (failed(a))
+    return failure();
+  FailureOr<Value> b = centred(c, c.in(3), c.in(5), -1, "b");
+  if (failed(b))
+    return failure();
+  Value acc = c.b.create<MatMulOp>(c.loc, *a, *b);
+  r.push_back(requantize(c, acc, c.in(1), c.reshape(c.in(4), {}), c.in(6),
+                         c.has(7) ? c.in(7) : Value(), *range, to));
+  return success();
+}
+
+/// (A - a_zp)(B - b_zp) as int32; a_zp per row of A or b_zp per column of
+/// B may be 1-d.
+LogicalResult convertMatMulInteger(NodeContext &c, Results &r) {
+  int64_t ra = c.type(0).getRank(), rb = c.type(1).getRank();
+  FailureOr<Value> a = centred(c, c.in(0), c.in(2), ra >= 2 ? ra - 2 : -1, "A");
+  if (failed(a))
+    return failure();
+  FailureOr<Value> b = centred(c, c.in(1), c.in(3), rb >= 2 ? rb - 1 : -1, "B");
+  if (failed(b))
+    return failure();
+  SmallVector<Type> types;
+  if (failed(MatMulOp::inferReturnTypes(c.ctx(), c.loc,
+                                        MatMulOp::Adaptor(ValueRange{*a, *b}), types))) {
+    c.error() << "operand shapes " << c.in(0).getType() << " and "
+              << c.in(1).getType() << " do not multiply";
+    return failure();
+  }
+  Value acc = c.b.create<MatMulOp>(c.loc, *a, *b);
+  r.push_back(c.cast(acc, c.b.getIntegerType(32)));
+  return success();
+}
+
+/// conv(x - x_zp, w - w_zp) as int32, w_zp per output channel or not;
+/// padding adds the zero point, so the centred input is padded with 0.
+LogicalResult convertConvInteger(NodeContext &c, Results &r) {
+  FailureOr<Value> x = centred(c, c.in(0), c.in(2), -1, "x");
+  if (failed(x))
+    return failure();
+  FailureOr<Value> w = centred(c, c.in(1), c.in(3), 0, "w");
+  if (failed(w))
+    return failure();
+  FailureOr<Value> y = convolution(c, *x, *w, Value());
+  if (failed(y))
+    return failure();
+  r.push_back(c.cast(*y, c.b.getIntegerType(32)));
+  return success();
+}
+
+/// saturate(round((conv(x - x_zp, w - w_zp) + B) * x_scale * w_scale /
+/// y_scale) + y_zp): w_scale and w_zp per output channel or not, B int32.
+LogicalResult convertQLinearConv(NodeContext &c, Results &r) {
+  Type f64 = c.b.getF64Type();
+  Type to = c.has(7) ? c.type(7).getElementType() : c.type(0).getElementType();
+  std::optional<std::pair<double, double>> range = quantRange(to);
+  if (!range) {
+    c.unsupported() << "QLinearConv to " << to << " (dfa takes 2- to 16-bit integers)";
+    return failure();
+  }
+  for (int i : {1, 2, 6, 7})
+    if (c.has(i) && typeOf(c.in(i)).getNumElements() != 1) {
+      c.error() << "the scale or zero point of x or y " << c.in(i).getType()
+                << " must be a scalar";
+      return failure();
+    }
+  FailureOr<Value> x = centred(c, c.in(0), c.in(2), -1, "x");
+  if (failed(x))
+    return failure();
+  FailureOr<Value> w = centred(c, c.in(3), c.in(5), 0, "w");
+  if (failed(w))
+    return failure();
+  Value bias;
+  if (c.has(8)) {
+    if (!c.type(8).getElementType().isInteger(32)) {
+      c.error() << "the bias B must be int32, not " << c.type(8).getElementType();
+      return failure();
+    }
+    bias = c.cast(c.in(8), f64);
+  }
+  FailureOr<Value> acc = convolution(c, *x, *w, bias);
+  if (failed(acc))
+    return failure();
+  // w_scale per output channel broadcasts along dim 1 of the result.
+  Value ws = c.in(4);
+  auto wst = typeOf(ws);
+  int64_t rank = typeOf(*acc).getRank(), channels = typeOf(*w).getDimSize(0);
+  if (wst.getNumElements() == 1) {
+    ws = c.reshape(ws, {});
+  } else if (wst.getRank() == 1 && wst.getDimSize(0) == channels) {
+    SmallVector<int64_t> dims(rank - 1, 1);
+    dims[0] = channels;
+    ws = c.reshape(ws, dims);
+  } else {
+    c.error() << "w_scale " << c.in(4).getType()
+              << " must be a scalar or hold one value per output channel ("
+              << channels << ")";
+    return failure();
+  }
+  r.push_back(requantize(c, *acc, c.in(1), ws, c.in(6), c.has(7) ? c.in(7) : Value(),
+                         *range, to));
   return success();
 }
 } // namespace
@@ -292,4 +431,7 @@ void dfa::onnximport::addQuantConverters(llvm::StringMap<Converter> &t) {
   t["DequantizeLinear"] = convertDequantizeLinear;
   t["DynamicQuantizeLinear"] = convertDynamicQuantizeLinear;
   t["QLinearMatMul"] = convertQLinearMatMul;
+  t["MatMulInteger"] = convertMatMulInteger;
+  t["ConvInteger"] = convertConvInteger;
+  t["QLinearConv"] = convertQLinearConv;
 }
