@@ -110,7 +110,8 @@ void addImageConverters(llvm::StringMap<Converter> &table);
 /// QLinearMatMul, MatMulInteger, ConvInteger and QLinearConv (integer
 /// types) to `table`.
 void addQuantConverters(llvm::StringMap<Converter> &table);
-/// Adds RNN, GRU and LSTM (unrolled over the sequence) to `table`.
+/// Adds RNN, GRU, LSTM and LinearAttention (unrolled over the sequence)
+/// and CausalConvWithState to `table`.
 void addRecurrentConverters(llvm::StringMap<Converter> &table);
 /// Adds DFT and STFT (products with constant cos and sin matrices) to `table`.
 void addSignalConverters(llvm::StringMap<Converter> &table);
@@ -199,6 +200,9 @@ public:
   llvm::SmallVector<mlir::Operation *, 2> hostConstants;
   mlir::Value scalar(mlir::Type elt, double v);
   mlir::Value reshape(mlir::Value v, llvm::ArrayRef<int64_t> shape);
+  /// Elements start, start + step, ... (`count` of them) of `v` along `dim`.
+  mlir::Value slice(mlir::Value v, int64_t dim, int64_t start, int64_t count,
+                    int64_t step = 1);
   mlir::Value cast(mlir::Value v, mlir::Type elt);
   /// Mean, x - mean and variance of `x` over `axes` (dims kept).
   struct Moments {

@@ -216,6 +216,18 @@ Value NodeContext::reshape(Value v, llvm::ArrayRef<int64_t> shape) {
       loc, RankedTensorType::get(shape, t.getElementType()), v);
 }
 
+Value NodeContext::slice(Value v, int64_t dim, int64_t start, int64_t count,
+                         int64_t step) {
+  auto t = mlir::cast<RankedTensorType>(v.getType());
+  SmallVector<int64_t> starts(t.getRank(), 0), steps(t.getRank(), 1), shape(t.getShape());
+  starts[dim] = start;
+  steps[dim] = step;
+  shape[dim] = count;
+  return b.create<graph::SliceOp>(loc, RankedTensorType::get(shape, t.getElementType()), v,
+                                  b.getDenseI64ArrayAttr(starts),
+                                  b.getDenseI64ArrayAttr(steps));
+}
+
 Value NodeContext::cast(Value v, Type elt) {
   auto t = mlir::cast<RankedTensorType>(v.getType());
   if (t.getElementType() == elt)

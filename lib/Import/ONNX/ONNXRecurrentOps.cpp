@@ -23,6 +23,9 @@
 ///   as onnxruntime computes them.
 ///   LSTM's input_forget is refused (onnxruntime and the ONNX reference
 ///   implement it differently or not at all).
+/// The opset-27 state-space ops are imported the same way: LinearAttention's
+/// recurrence step by step, CausalConvWithState as a depthwise convolution
+/// over the past state and the input.
 ///
 //===----------------------------------------------------------------------===//
 
@@ -142,28 +145,17 @@ Value activate(NodeContext &c, const Activation &a, Value x) {
 
 /// `v`[index] along dim 0, that dim dropped.
 Value row(NodeContext &c, Value v, int64_t index) {
-  auto t = cast<RankedTensorType>(v.getType());
-  SmallVector<int64_t> starts(t.getRank(), 0), steps(t.getRank(), 1), shape(t.getShape());
-  starts[0] = index;
-  shape[0] = 1;
-  Value s = c.b.create<SliceOp>(c.loc, RankedTensorType::get(shape, t.getElementType()), v,
-                                c.b.getDenseI64ArrayAttr(starts),
-                                c.b.getDenseI64ArrayAttr(steps));
-  return c.reshape(s, t.getShape().drop_front());
+  return c.reshape(c.slice(v, 0, index, 1), typeOf(v).getShape().drop_front());
 }
 
 /// Columns [from, from + count) of a 2-d `v`.
 Value columns(NodeContext &c, Value v, int64_t from, int64_t count) {
-  auto t = cast<RankedTensorType>(v.getType());
-  return c.b.create<SliceOp>(
-      c.loc, RankedTensorType::get({t.getDimSize(0), count}, t.getElementType()), v,
-      c.b.getDenseI64ArrayAttr({0, from}), c.b.getDenseI64ArrayAttr({1, 1}));
+  return c.slice(v, 1, from, count);
 }
 
 /// Elements [from, from + count) of a 1-d `v` (a bias, the peepholes).
 Value segment(NodeContext &c, Value v, int64_t from, int64_t count) {
-  int64_t n = cast<RankedTensorType>(v.getType()).getDimSize(0);
-  return c.reshape(columns(c, c.reshape(v, {1, n}), from, count), {count});
+  return c.slice(v, 0, from, count);
 }
 
 LogicalResult convertRecurrent(NodeContext &c, Results &r, Cell kind) {
@@ -328,12 +320,8 @@ LogicalResult convertRecurrent(NodeContext &c, Results &r, Cell kind) {
         // GRU: gates z, r, h. z and r from the whole recurrent product;
         // the hidden gate's recurrent term is r * (H R_h^T + Rb_h) with
         // linear_before_reset, else (r * H) R_h^T.
-        Value rZR = c.b.create<SliceOp>(
-            c.loc, RankedTensorType::get({2 * hidden, hidden}, elt), rd,
-            c.b.getDenseI64ArrayAttr({0, 0}), c.b.getDenseI64ArrayAttr({1, 1}));
-        Value rH = c.b.create<SliceOp>(
-            c.loc, RankedTensorType::get({hidden, hidden}, elt), rd,
-            c.b.getDenseI64ArrayAttr({2 * hidden, 0}), c.b.getDenseI64ArrayAttr({1, 1}));
+        Value rZR = c.slice(rd, 0, 0, 2 * hidden);
+        Value rH = c.slice(rd, 0, 2 * hidden, hidden);
         Value zrIn = columns(c, xw, 0, 2 * hidden);
         if (linearBeforeReset && recBias)
           zrIn = c.b.create<AddOp>(c.loc, zrIn, segment(c, recBias, 0, 2 * hidden));
@@ -408,10 +396,183 @@ LogicalResult convertGRU(NodeContext &c, Results &r) { return convertRecurrent(c
 LogicalResult convertLSTM(NodeContext &c, Results &r) {
   return convertRecurrent(c, r, Cell::LSTM);
 }
+/// CausalConvWithState (opset 27; Mamba's and Gated DeltaNet's short
+/// convolution): the past state (zeros when absent) before the input, a
+/// depthwise convolution over the concatenation without padding, SiLU when
+/// asked (in f32, as the reference), and the last k - 1 positions as the
+/// present state.
+LogicalResult convertCausalConvWithState(NodeContext &c, Results &r) {
+  auto xt = c.type(0), wt = c.type(1);
+  if (xt.getRank() != 3 || wt.getRank() != 3) {
+    c.error() << "input and weight must be rank 3, got " << c.in(0).getType() << " and "
+              << c.in(1).getType();
+    return failure();
+  }
+  int64_t batch = xt.getDimSize(0), channels = xt.getDimSize(1), len = xt.getDimSize(2);
+  int64_t k = wt.getDimSize(2);
+  if (wt.getDimSize(0) != channels || wt.getDimSize(1) != 1 || k < 1) {
+    c.error() << "weight " << c.in(1).getType() << " must be (" << channels << ", 1, k)";
+    return failure();
+  }
+  std::string act = c.strAttr("activation", "none");
+  if (act != "none" && act != "silu" && act != "swish") {
+    c.error() << "unknown activation '" << act << "' (none, silu or swish)";
+    return failure();
+  }
+  Type elt = xt.getElementType();
+  Value padded = c.in(0);
+  if (k > 1) {
+    Value past;
+    if (c.has(3)) {
+      if (c.type(3).getShape() != ArrayRef<int64_t>{batch, channels, k - 1}) {
+        c.error() << "past_state " << c.in(3).getType() << " must be (" << batch << ", "
+                  << channels << ", " << k - 1 << ")";
+        return failure();
+      }
+      past = c.in(3);
+    } else {
+      past = c.b.create<ExpandOp>(c.loc, RankedTensorType::get({batch, channels, k - 1}, elt),
+                                  c.reshape(c.scalar(elt, 0), {1, 1, 1}));
+    }
+    padded = c.b.create<ConcatOp>(c.loc, ValueRange{past, c.in(0)}, c.b.getI64IntegerAttr(2));
+  }
+  if (c.has(2) && c.type(2).getShape() != ArrayRef<int64_t>{channels}) {
+    c.error() << "bias " << c.in(2).getType() << " must hold one value per channel";
+    return failure();
+  }
+  Value y = c.b.create<ConvOp>(c.loc, padded, c.in(1), c.in(2), c.b.getDenseI64ArrayAttr({1}),
+                               c.b.getDenseI64ArrayAttr({0, 0}),
+                               c.b.getDenseI64ArrayAttr({1}),
+                               c.b.getI64IntegerAttr(channels));
+  if (act != "none") {
+    Value f = c.cast(y, c.b.getF32Type());
+    y = c.cast(c.b.create<MulOp>(c.loc, f, c.b.create<SigmoidOp>(c.loc, f)), elt);
+  }
+  r.push_back(y);
+  r.push_back(c.slice(padded, 2, len, k - 1));
+  return success();
+}
+
+/// LinearAttention (opset 27): the recurrence of linear attention, gated
+/// linear attention, DeltaNet and Gated DeltaNet (update_rule), unrolled
+/// over the (static) sequence in f32 as the spec's reference runs it. Per
+/// step and K/V head the state S [d_k, d_v] decays by exp(g_t) (per head
+/// or per key dim), the delta rule replaces v_t by beta_t (v_t - S^T k_t),
+/// S gains k_t v_t^T, and the step's output is scale q_t^T S for each
+/// query head the K/V head serves (GQA: query heads h reads K/V head
+/// h / (q_num_heads / kv_num_heads)).
+LogicalResult convertLinearAttention(NodeContext &c, Results &r) {
+  c.ignoreAttrs({"chunk_size"}); // a tuning hint: the values do not depend on it
+  std::string rule = c.strAttr("update_rule", "gated_delta");
+  if (rule != "linear" && rule != "gated" && rule != "delta" && rule != "gated_delta") {
+    c.error() << "unknown update_rule '" << rule << "' (linear, gated, delta or gated_delta)";
+    return failure();
+  }
+  bool gated = rule == "gated" || rule == "gated_delta";
+  bool delta = rule == "delta" || rule == "gated_delta";
+  int64_t hq = c.intAttr("q_num_heads", 0), hkv = c.intAttr("kv_num_heads", 0);
+  if (hq <= 0 || hkv <= 0 || hq % hkv != 0) {
+    c.error() << "q_num_heads (" << hq << ") must be a positive multiple of kv_num_heads ("
+              << hkv << ")";
+    return failure();
+  }
+  if (gated != c.has(4) || delta != c.has(5)) {
+    c.error() << "update_rule '" << rule << "' " << (gated ? "requires" : "forbids")
+              << " decay and " << (delta ? "requires" : "forbids") << " beta";
+    return failure();
+  }
+  for (int i : {0, 1, 2})
+    if (c.type(i).getRank() != 3) {
+      c.error() << "query, key and value must be rank 3 (B, T, H*D), got "
+                << c.in(i).getType();
+      return failure();
+    }
+  int64_t batch = c.type(0).getDimSize(0), steps = c.type(0).getDimSize(1);
+  int64_t dk = c.type(0).getDimSize(2) / hq, dv = c.type(2).getDimSize(2) / hkv;
+  if (dk * hq != c.type(0).getDimSize(2) || dv * hkv != c.type(2).getDimSize(2) ||
+      c.type(1).getShape() != ArrayRef<int64_t>{batch, steps, hkv * dk} ||
+      c.type(2).getDimSize(0) != batch || c.type(2).getDimSize(1) != steps) {
+    c.error() << "query " << c.in(0).getType() << ", key " << c.in(1).getType()
+              << " and value " << c.in(2).getType() << " do not split into " << hq
+              << " query and " << hkv << " key/value heads";
+    return failure();
+  }
+  Type f32 = c.b.getF32Type(), outElt = c.type(0).getElementType();
+  Type stateElt = c.has(3) ? c.type(3).getElementType() : outElt;
+  int64_t group = hq / hkv;
+  // [B, T, H*D] -> [B, H, T, D] in f32.
+  auto heads = [&](Value v, int64_t h, int64_t d) {
+    return c.b.create<TransposeOp>(c.loc, c.reshape(c.cast(v, f32), {batch, steps, h, d}),
+                                   c.b.getDenseI64ArrayAttr({0, 2, 1, 3}));
+  };
+  Value q = heads(c.in(0), hq, dk), key = heads(c.in(1), hkv, dk), val = heads(c.in(2), hkv, dv);
+  Value decay, beta;
+  if (gated) {
+    int64_t last = c.type(4).getRank() == 3 ? c.type(4).getDimSize(2) : -1;
+    if (last != hkv && last != hkv * dk) {
+      c.error() << "decay " << c.in(4).getType() << " must be (B, T, " << hkv << ") or (B, T, "
+                << hkv * dk << ")";
+      return failure();
+    }
+    decay = heads(c.in(4), hkv, last / hkv); // [B, Hkv, T, 1 or d_k]
+  }
+  if (delta) {
+    int64_t last = c.type(5).getRank() == 3 ? c.type(5).getDimSize(2) : -1;
+    if (last != hkv && last != 1) {
+      c.error() << "beta " << c.in(5).getType() << " must be (B, T, " << hkv << ") or (B, T, 1)";
+      return failure();
+    }
+    beta = heads(c.in(5), last, 1); // [B, Hkv or 1, T, 1]
+  }
+  Value state;
+  if (c.has(3)) {
+    if (c.type(3).getShape() != ArrayRef<int64_t>{batch, hkv, dk, dv}) {
+      c.error() << "past_state " << c.in(3).getType() << " must be (" << batch << ", " << hkv
+                << ", " << dk << ", " << dv << ")";
+      return failure();
+    }
+    state = c.cast(c.in(3), f32);
+  } else {
+    state = c.b.create<ExpandOp>(c.loc, RankedTensorType::get({batch, hkv, dk, dv}, f32),
+                                 c.reshape(c.scalar(f32, 0), {1, 1, 1, 1}));
+  }
+  double scale = c.floatAttr("scale", 0);
+  if (scale == 0)
+    scale = 1 / std::sqrt(double(dk));
+  // Step t of a [B, H, T, D] value: [B, H, 1, D].
+  auto at = [&](Value v, int64_t t) { return c.slice(v, 2, t, 1); };
+  SmallVector<Value> outs;
+  for (int64_t t = 0; t < steps; ++t) {
+    Value kt = at(key, t), vt = at(val, t);
+    if (gated) // [B, Hkv, 1, 1 or d_k] -> a factor per row of S
+      state = c.b.create<MulOp>(
+          c.loc, state,
+          c.b.create<TransposeOp>(c.loc, c.b.create<ExpOp>(c.loc, at(decay, t)),
+                                  c.b.getDenseI64ArrayAttr({0, 1, 3, 2})));
+    if (delta) {
+      Value retrieved = c.b.create<MatMulOp>(c.loc, kt, state); // [B, Hkv, 1, d_v]
+      vt = c.b.create<MulOp>(c.loc, at(beta, t), c.b.create<SubOp>(c.loc, vt, retrieved));
+    }
+    Value kT = c.b.create<TransposeOp>(c.loc, kt, c.b.getDenseI64ArrayAttr({0, 1, 3, 2}));
+    state = c.b.create<AddOp>(c.loc, state, c.b.create<MatMulOp>(c.loc, kT, vt));
+    // The query heads of each K/V head as rows of one product.
+    Value qt = c.reshape(at(q, t), {batch, hkv, group, dk});
+    Value o = c.b.create<MatMulOp>(c.loc, qt, state); // [B, Hkv, G, d_v]
+    outs.push_back(c.reshape(o, {batch, 1, hq * dv}));
+  }
+  Value out = outs.size() == 1 ? outs[0]
+                               : Value(c.b.create<ConcatOp>(c.loc, outs, c.b.getI64IntegerAttr(1)));
+  out = c.b.create<MulOp>(c.loc, out, c.scalar(f32, scale));
+  r.push_back(c.cast(out, outElt));
+  r.push_back(c.cast(state, stateElt));
+  return success();
+}
 } // namespace
 
 void dfa::onnximport::addRecurrentConverters(llvm::StringMap<Converter> &t) {
   t["RNN"] = convertRNN;
   t["GRU"] = convertGRU;
   t["LSTM"] = convertLSTM;
+  t["CausalConvWithState"] = convertCausalConvWithState;
+  t["LinearAttention"] = convertLinearAttention;
 }

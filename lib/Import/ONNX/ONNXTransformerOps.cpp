@@ -467,16 +467,8 @@ LogicalResult convertRotaryEmbedding(NodeContext &c, Results &r) {
     if (ct.getElementType() != elt)
       *cache = c.cast(*cache, elt);
   }
-  auto slice = [&](Value v, int64_t start, int64_t count, int64_t step) -> Value {
-    auto vt = typeOf(v);
-    SmallVector<int64_t> starts(vt.getRank(), 0), steps(vt.getRank(), 1);
-    SmallVector<int64_t> shape(vt.getShape());
-    starts.back() = start;
-    steps.back() = step;
-    shape.back() = count;
-    return c.b.create<SliceOp>(c.loc, RankedTensorType::get(shape, elt), v,
-                               c.b.getDenseI64ArrayAttr(starts),
-                               c.b.getDenseI64ArrayAttr(steps));
+  auto slice = [&](Value v, int64_t start, int64_t count, int64_t step) {
+    return c.slice(v, typeOf(v).getRank() - 1, start, count, step);
   };
   bool interleaved = c.intAttr("interleaved", 0) != 0;
   Value x1 = interleaved ? slice(h, 0, half, 2) : slice(h, 0, half, 1);
