@@ -1075,11 +1075,17 @@ LogicalResult repeat(FXNode &n, R &r) {
   return success();
 }
 
+/// How a resize interpolates: torch's nearest, (bi/tri)linear or bicubic.
+enum class Interp { Nearest, Linear, Cubic };
+
 /// x [N, C, spatial...] resized over its 1 to 3 spatial dims to `size`
-/// (when given) or by `scales`: nearest (torch's floor(o * in / out)) or
-/// (bi/tri)linear (half-pixel, or align_corners).
+/// (when given) or by `scales`: nearest (torch's floor(o * in / out)),
+/// (bi/tri)linear or bicubic (half-pixel, or align_corners; bicubic's
+/// taps are clamped to the edge with torch's A = -0.75, which is ONNX's
+/// cubic without exclude_outside).
 FailureOr<Value> resizeSpatial(FXNode &n, Value x, std::optional<SmallVector<int64_t>> size,
-                               SmallVector<double> scales, bool linear, bool align) {
+                               SmallVector<double> scales, Interp interp, bool align) {
+  bool linear = interp != Interp::Nearest;
   auto t = n.type(x);
   int64_t k = t.getRank() - 2;
   if (k < 1 || k > 3) {
@@ -1119,8 +1125,9 @@ FailureOr<Value> resizeSpatial(FXNode &n, Value x, std::optional<SmallVector<int
     return v;
   }
   StringRef coord = linear ? (align ? "align_corners" : "half_pixel") : "asymmetric";
+  StringRef mode = interp == Interp::Cubic ? "cubic" : linear ? "linear" : "nearest";
   return Value(n.b.create<ResizeOp>(
-      n.loc, t.clone(out), x, n.b.getStringAttr(linear ? "linear" : "nearest"),
+      n.loc, t.clone(out), x, n.b.getStringAttr(mode),
       n.b.getStringAttr(coord), n.b.getStringAttr("floor"), n.b.getF64FloatAttr(-0.75),
       n.b.getBoolAttr(false), n.b.getF64FloatAttr(0), n.b.getDenseF64ArrayAttr(sc),
       DenseF64ArrayAttr()));
@@ -1148,9 +1155,9 @@ LogicalResult perDim(FXNode &n, const R *v, StringRef what, int64_t k,
   return failure();
 }
 
-/// upsample_nearest2d.vec / upsample_bilinear2d.vec(x, output_size,
-/// [align_corners,] scale_factors).
-template <bool Linear> LogicalResult upsample(FXNode &n, R &r) {
+/// upsample_nearest2d.vec / upsample_bilinear2d.vec /
+/// upsample_bicubic2d.vec(x, output_size, [align_corners,] scale_factors).
+template <bool Linear, bool Cubic = false> LogicalResult upsample(FXNode &n, R &r) {
   auto x = n.tensor(0, "input");
   if (failed(x))
     return failure();
@@ -1172,27 +1179,35 @@ template <bool Linear> LogicalResult upsample(FXNode &n, R &r) {
     return failure();
   }
   return setTensor(r, resizeSpatial(n, *x, size, scales.value_or(SmallVector<double>(k, 1.0)),
-                                    Linear, align));
+                                    Cubic    ? Interp::Cubic
+                                    : Linear ? Interp::Linear
+                                             : Interp::Nearest,
+                                    align));
 }
 
 /// F.interpolate / nn.Upsample's arguments: size or scale_factor, mode
-/// (nearest on 1 to 3 spatial dims, linear on 1, bilinear on 2, trilinear
-/// on 3), align_corners, recompute_scale_factor (a scale then gives the
-/// size it rounds to), antialias (refused).
+/// (nearest on 1 to 3 spatial dims, linear on 1, bilinear and bicubic on
+/// 2, trilinear on 3, area: adaptive average pooling to the size),
+/// align_corners, recompute_scale_factor (a scale then gives the size it
+/// rounds to), antialias (refused).
 LogicalResult interpolate(FXNode &n, Value x, const R *sizeArg, const R *scaleArg,
                           StringRef mode, bool align, bool recompute, bool antialias,
                           R &r) {
   auto t = n.type(x);
   int64_t k = t.getRank() - 2;
-  int64_t linearDims = mode == "linear" ? 1 : mode == "bilinear" ? 2 : mode == "trilinear" ? 3 : 0;
-  if ((mode != "nearest" && !linearDims) || antialias) {
+  int64_t dims = mode == "linear" ? 1
+                 : mode == "bilinear" || mode == "bicubic" ? 2
+                 : mode == "trilinear" ? 3
+                                       : 0;
+  bool area = mode == "area";
+  if ((mode != "nearest" && !area && !dims) || antialias) {
     n.unsupported() << "interpolation mode '" << mode << "'"
                     << (antialias ? " with antialias" : "")
-                    << " (nearest, linear, bilinear and trilinear are imported)";
+                    << " (nearest, linear, bilinear, bicubic, trilinear and area are imported)";
     return failure();
   }
-  if (linearDims && linearDims != k) {
-    n.error() << "mode '" << mode << "' needs a " << linearDims + 2 << "-d input, got "
+  if (dims && dims != k) {
+    n.error() << "mode '" << mode << "' needs a " << dims + 2 << "-d input, got "
               << x.getType();
     return failure();
   }
@@ -1205,14 +1220,18 @@ LogicalResult interpolate(FXNode &n, Value x, const R *sizeArg, const R *scaleAr
     n.error() << "interpolate needs exactly one of size and scale_factor";
     return failure();
   }
-  if (scales && recompute) {
+  // area's size from a scale is rounded down whatever recompute says.
+  if (scales && (recompute || area)) {
     size = SmallVector<int64_t>();
     for (int64_t i = 0; i < k; ++i)
       size->push_back(int64_t(std::floor(t.getDimSize(2 + i) * (*scales)[i])));
   }
+  if (area)
+    return setTensor(r, adaptiveAvgPool(n, x, std::vector<int64_t>(size->begin(), size->end())));
+  Interp interp = mode == "bicubic" ? Interp::Cubic : dims ? Interp::Linear : Interp::Nearest;
   return setTensor(r, resizeSpatial(n, x, size,
                                     scales.value_or(SmallVector<double>(std::max<int64_t>(k, 0), 1.0)),
-                                    linearDims != 0, align));
+                                    interp, align));
 }
 
 LogicalResult interpolateFn(FXNode &n, R &r) {
@@ -1414,6 +1433,9 @@ void dfa::fximport::addAtenHandlers(llvm::StringMap<Handler> &t) {
   same({"aten.avg_pool2d.default"}, "avg_pool2d");
   t["aten._adaptive_avg_pool2d.default"] = t.lookup("adaptive_avg_pool2d");
   t["aten.adaptive_avg_pool2d.default"] = t.lookup("adaptive_avg_pool2d");
+  t["aten.adaptive_avg_pool1d.default"] = t.lookup("adaptive_avg_pool1d");
+  t["aten._adaptive_avg_pool3d.default"] = t.lookup("adaptive_avg_pool3d");
+  t["aten.adaptive_avg_pool3d.default"] = t.lookup("adaptive_avg_pool3d");
   t["aten.embedding.default"] = embedding;
   same({"aten.sum.dim_IntList", "aten.sum.default"}, "sum");
   same({"aten.mean.dim", "aten.mean.default"}, "mean");
@@ -1478,6 +1500,7 @@ void dfa::fximport::addAtenHandlers(llvm::StringMap<Handler> &t) {
   t["aten.upsample_nearest3d.vec"] = upsample<false>;
   t["aten.upsample_linear1d.vec"] = upsample<true>;
   t["aten.upsample_trilinear3d.vec"] = upsample<true>;
+  t["aten.upsample_bicubic2d.vec"] = upsample<true, true>;
 
   // The *_copy forms functionalization writes for views compute the same
   // values as the views.

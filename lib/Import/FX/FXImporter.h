@@ -199,8 +199,11 @@ mlir::FailureOr<mlir::Value> pool2d(FXNode &n, mlir::Value x, bool isMax,
 /// None or an empty list mean every dim (torch's rule).
 mlir::FailureOr<llvm::SmallVector<int64_t>> reduceDims(FXNode &n, mlir::Value x,
                                                        const PyValue *dim);
-mlir::FailureOr<mlir::Value> adaptiveAvgPool2d(FXNode &n, mlir::Value x,
-                                               std::vector<int64_t> out);
+/// torch's adaptive average pooling over x's 1 to 3 spatial dims to `out`
+/// (one size for all, or one per dim): a pooling when every dim divides
+/// (2-d), else per dim a product with a constant averaging matrix.
+mlir::FailureOr<mlir::Value> adaptiveAvgPool(FXNode &n, mlir::Value x,
+                                             std::vector<int64_t> out);
 /// `safe`: a row whose scores are all masked attends to nothing (0), as
 /// torch's scaled_dot_product_attention returns it since torch 2.5 (its
 /// safe softmax). `scale`: the scores' factor, 1/sqrt(head dim) when NaN.

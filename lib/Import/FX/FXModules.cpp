@@ -164,7 +164,8 @@ LogicalResult adaptiveAvgPoolModule(FXNode &n, R &r) {
   auto x = n.tensor(0, "input");
   if (failed(x))
     return failure();
-  return setTensor(r, adaptiveAvgPool2d(n, *x, n.attrInts("output_size", 2)));
+  int64_t k = n.type(*x).getRank() - 2;
+  return setTensor(r, adaptiveAvgPool(n, *x, n.attrInts("output_size", std::max<int64_t>(k, 1))));
 }
 
 /// nn.MultiheadAttention: packed in-projection, per-head scaled dot-product
@@ -316,7 +317,9 @@ const llvm::StringMap<Handler> &dfa::fximport::moduleHandlers() {
     t["Flatten"] = flattenModule;
     t["MaxPool2d"] = poolModule<true>;
     t["AvgPool2d"] = poolModule<false>;
+    t["AdaptiveAvgPool1d"] = adaptiveAvgPoolModule;
     t["AdaptiveAvgPool2d"] = adaptiveAvgPoolModule;
+    t["AdaptiveAvgPool3d"] = adaptiveAvgPoolModule;
     t["MultiheadAttention"] = mhaModule;
     return t;
   }();

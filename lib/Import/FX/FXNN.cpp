@@ -6,6 +6,8 @@
 
 #include "FXImporter.h"
 
+#include "dfa/Reference/Evaluator.h"
+
 using namespace mlir;
 using namespace dfa;
 using namespace dfa::graph;
@@ -227,25 +229,62 @@ FailureOr<Value> dfa::fximport::pool2d(FXNode &n, Value x, bool isMax, std::vect
                                      n.b.getDenseI64ArrayAttr({})));
 }
 
-FailureOr<Value> dfa::fximport::adaptiveAvgPool2d(FXNode &n, Value x,
-                                                  std::vector<int64_t> out) {
+FailureOr<Value> dfa::fximport::adaptiveAvgPool(FXNode &n, Value x,
+                                                std::vector<int64_t> out) {
   auto t = n.type(x);
-  if (t.getRank() != 4 || out.empty()) {
-    n.error() << "adaptive pooling needs an NCHW input and an output size";
+  int64_t k = t.getRank() - 2;
+  if (k < 1 || k > 3 || out.empty()) {
+    n.error() << "adaptive pooling needs an input with 1 to 3 spatial dims and an output size, got "
+              << x.getType();
     return failure();
   }
   if (out.size() == 1)
-    out = {out[0], out[0]};
-  if (out[0] == 1 && out[1] == 1)
-    return Value(n.b.create<GlobalAvgPoolOp>(n.loc, x));
-  int64_t h = t.getDimSize(2), w = t.getDimSize(3);
-  if (out[0] < 1 || out[1] < 1 || h % out[0] || w % out[1]) {
-    n.unsupported() << "adaptive pooling from " << h << "x" << w << " to "
-                    << out[0] << "x" << out[1] << " (not a whole multiple)";
+    out.assign(k, out[0]);
+  if (int64_t(out.size()) != k || llvm::any_of(out, [](int64_t o) { return o < 1; })) {
+    n.error() << "adaptive pooling of " << x.getType() << " needs " << k
+              << " positive output sizes";
     return failure();
   }
-  return pool2d(n, x, false, {h / out[0], w / out[1]}, {h / out[0], w / out[1]},
-                {0, 0}, {1, 1}, false, false);
+  if (llvm::all_of(out, [](int64_t o) { return o == 1; }) && k == 2)
+    return Value(n.b.create<GlobalAvgPoolOp>(n.loc, x));
+  bool whole = true;
+  for (int64_t i = 0; i < k; ++i)
+    whole &= t.getDimSize(2 + i) % out[i] == 0;
+  if (whole && k == 2) {
+    int64_t h = t.getDimSize(2), w = t.getDimSize(3);
+    return pool2d(n, x, false, {h / out[0], w / out[1]}, {h / out[0], w / out[1]}, {0, 0},
+                  {1, 1}, false, false);
+  }
+  // Otherwise each dim separately: output i averages the inputs from
+  // floor(i * in / out) to ceil((i + 1) * in / out), windows that may
+  // overlap, a product with a constant [in, out] matrix of 1 / count.
+  Value v = x;
+  Type elt = t.getElementType();
+  for (int64_t i = 0; i < k; ++i) {
+    int64_t d = 2 + i, in = t.getDimSize(d), o = out[i];
+    if (in == o)
+      continue;
+    ref::Tensor m(ref::DType::F32, {in, o});
+    for (int64_t j = 0; j < o; ++j) {
+      int64_t start = (j * in) / o, end = ((j + 1) * in + o - 1) / o;
+      for (int64_t e = start; e < end; ++e)
+        m.setDouble(e * o + j, 1.0 / double(end - start));
+    }
+    Value mat = n.b.create<CastOp>(
+        n.loc, RankedTensorType::get({in, o}, elt),
+        n.b.create<ConstantOp>(n.loc, ref::tensorToAttr(m, n.b.getContext())));
+    int64_t rank = t.getRank();
+    SmallVector<int64_t> perm;
+    for (int64_t e = 0; e < rank; ++e)
+      perm.push_back(e == d ? rank - 1 : e == rank - 1 ? d : e);
+    bool last = d == rank - 1;
+    if (!last)
+      v = n.b.create<TransposeOp>(n.loc, v, n.b.getDenseI64ArrayAttr(perm));
+    v = n.b.create<MatMulOp>(n.loc, v, mat);
+    if (!last)
+      v = n.b.create<TransposeOp>(n.loc, v, n.b.getDenseI64ArrayAttr(perm));
+  }
+  return v;
 }
 
 namespace {
@@ -285,7 +324,7 @@ LogicalResult adaptiveAvgPoolFn(FXNode &n, R &r) {
   auto out = n.optIntList(1, "output_size", {});
   if (failed(x) || failed(out))
     return failure();
-  auto v = adaptiveAvgPool2d(n, *x, *out);
+  auto v = adaptiveAvgPool(n, *x, *out);
   return setTensor(r, v);
 }
 
@@ -360,6 +399,8 @@ void dfa::fximport::addReductionHandlers(llvm::StringMap<Handler> &t) {
   t["batch_norm"] = batchNormFn;
   t["max_pool2d"] = maxPoolFn;
   t["avg_pool2d"] = avgPoolFn;
+  t["adaptive_avg_pool1d"] = adaptiveAvgPoolFn;
   t["adaptive_avg_pool2d"] = adaptiveAvgPoolFn;
+  t["adaptive_avg_pool3d"] = adaptiveAvgPoolFn;
   t["scaled_dot_product_attention"] = sdpa;
 }

@@ -10,7 +10,10 @@
 # (im2col, with dilation, padding and stride; unbatched), F.normalize with
 # p=inf, F.conv2d with padding='same', negative replicate pads, type() with a
 # legacy tensor-type name, promotion of integers to f32 (10 / ints, exp), and
-# 1-d and 3-d interpolation (linear, trilinear, nearest).
+# 1-d and 3-d interpolation (linear, trilinear, nearest), bicubic (by a
+# scale, to a size, with align_corners; nn.Upsample), area (to a size, by a
+# scale) and adaptive average pooling to sizes that do not divide the input
+# (1-d, 2-d, 3-d; nn.AdaptiveAvgPool2d).
 import numpy as np, torch, torch.nn as nn, torch.nn.functional as F
 class M(nn.Module):
     def __init__(s):
@@ -19,6 +22,8 @@ class M(nn.Module):
         s.refl = nn.Conv2d(4, 4, 3, padding=1, padding_mode='reflect')
         s.up = nn.Upsample(scale_factor=2)
         s.bi = nn.UpsamplingBilinear2d(size=(7, 9))
+        s.cubic = nn.Upsample(size=(5, 9), mode='bicubic')
+        s.adapt = nn.AdaptiveAvgPool2d((4, 5))
         s.gn_w = nn.Parameter(torch.rand(4))
         s.register_buffer('idx', torch.tensor([3, 0, 2]))
     def forward(s, x):                       # x [1, 4, 6, 6]
@@ -45,7 +50,15 @@ class M(nn.Module):
                 F.interpolate(x.flatten(2), scale_factor=1.5, mode='linear'),
                 F.interpolate(x.flatten(2), size=50),
                 F.interpolate(x.unsqueeze(2).expand(1, 4, 3, 6, 6), size=(5, 4, 9), mode='trilinear'),
-                F.interpolate(x.unsqueeze(2), scale_factor=(2, 1, 0.5))]
+                F.interpolate(x.unsqueeze(2), scale_factor=(2, 1, 0.5)),
+                F.interpolate(x, scale_factor=1.5, mode='bicubic'),
+                F.interpolate(x, size=(3, 10), mode='bicubic', align_corners=True),
+                s.cubic(x),
+                F.interpolate(x, size=(4, 3), mode='area'),
+                F.interpolate(x, scale_factor=0.7, mode='area'),
+                s.adapt(x),
+                F.adaptive_avg_pool1d(x.flatten(2), 7),
+                F.adaptive_avg_pool3d(x.unsqueeze(2).expand(1, 4, 3, 6, 6), (2, 4, 5))]
         parts = [a, b, c, g, nrm, i1, i2, i3, s.up(x), s.bi(x), conv, rep, shaped, win, inter, bn, cols] + more
         return torch.cat([p.flatten() for p in parts])
 def make():
@@ -57,4 +70,4 @@ if __name__ == '__main__':
     torch.manual_seed(0)
     with torch.no_grad():
         np.save('torch.npy', make()(torch.from_numpy(x)).numpy())
-# fn-bicubic.fx.json is fn.fx.json with the first interpolate's mode 'bicubic' (refused).
+# fn-antialias.fx.json is fn.fx.json with the first interpolate's antialias set (refused).
