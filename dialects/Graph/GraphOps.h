@@ -163,6 +163,17 @@ mlir::FailureOr<mlir::Value> buildEinsum(mlir::OpBuilder &b, mlir::Location loc,
                                          mlir::ValueRange operands,
                                          EinsumError &error);
 
+/// Col2Im / F.fold: `cols` [N, C * prod(block), L] summed into the image
+/// [N, C, image...] (pads: begin..., end...), as one product with a
+/// constant 0/1 matrix per spatial dim (GraphCol2Im.cpp); fails with
+/// `error` set when the sizes do not fit.
+mlir::FailureOr<mlir::Value> buildCol2Im(mlir::OpBuilder &b, mlir::Location loc,
+                                         mlir::Value cols, llvm::ArrayRef<int64_t> image,
+                                         llvm::ArrayRef<int64_t> block,
+                                         llvm::ArrayRef<int64_t> dilations,
+                                         llvm::ArrayRef<int64_t> strides,
+                                         llvm::ArrayRef<int64_t> pads, std::string &error);
+
 } // namespace dfa::graph
 
 #endif // DIALECTS_GRAPH_GRAPHOPS_H

@@ -49,6 +49,10 @@ _MODULE_ATTRS = {
     "Linear": ["in_features", "out_features"],
     "Conv1d": ["stride", "padding", "dilation", "groups", "padding_mode"],
     "Conv2d": ["stride", "padding", "dilation", "groups", "padding_mode"],
+    "Conv3d": ["stride", "padding", "dilation", "groups", "padding_mode"],
+    "ConvTranspose1d": ["stride", "padding", "output_padding", "dilation", "groups"],
+    "ConvTranspose2d": ["stride", "padding", "output_padding", "dilation", "groups"],
+    "ConvTranspose3d": ["stride", "padding", "output_padding", "dilation", "groups"],
     "BatchNorm1d": ["eps", "affine", "track_running_stats"],
     "BatchNorm2d": ["eps", "affine", "track_running_stats"],
     "LayerNorm": ["normalized_shape", "eps", "elementwise_affine"],
@@ -62,7 +66,10 @@ _MODULE_ATTRS = {
     "ReLU6": [],
     "MaxPool2d": ["kernel_size", "stride", "padding", "dilation", "ceil_mode"],
     "AvgPool2d": ["kernel_size", "stride", "padding", "ceil_mode", "count_include_pad"],
+    "AdaptiveAvgPool1d": ["output_size"],
     "AdaptiveAvgPool2d": ["output_size"],
+    "AdaptiveAvgPool3d": ["output_size"],
+    "Fold": ["output_size", "kernel_size", "dilation", "padding", "stride"],
     "Flatten": ["start_dim", "end_dim"],
     "Upsample": ["size", "scale_factor", "mode", "align_corners", "recompute_scale_factor"],
     "UpsamplingNearest2d": ["size", "scale_factor", "mode", "align_corners", "recompute_scale_factor"],
@@ -102,7 +109,10 @@ def _encode(arg):
     if isinstance(arg, torch.fx.Node):
         return {"node": arg.name}
     if arg is None or isinstance(arg, (bool, int, float, str)):
-        if isinstance(arg, float) and (arg != arg or arg in (float("inf"), float("-inf"))):
+        # Non-finite floats, and integral ones (JSON cannot tell -2.0 from
+        # -2 once parsed), are written as strings.
+        if isinstance(arg, float) and (arg != arg or arg in (float("inf"), float("-inf"))
+                                       or arg == int(arg)):
             return {"float": repr(arg)}
         return arg
     if isinstance(arg, (list, tuple)):

@@ -52,14 +52,14 @@ LogicalResult convolution(FXNode &n, R &r) {
   auto stride = n.optIntList(3, "stride", {}), padding = n.optIntList(4, "padding", {}),
        dilation = n.optIntList(5, "dilation", {});
   auto transposed = n.intArg(6, "transposed", 0);
+  auto outPad = n.optIntList(7, "output_padding", {});
   auto groups = n.intArg(8, "groups", 1);
   if (failed(x) || failed(w) || failed(stride) || failed(padding) ||
-      failed(dilation) || failed(transposed) || failed(groups))
+      failed(dilation) || failed(transposed) || failed(outPad) || failed(groups))
     return failure();
-  if (*transposed) {
-    n.unsupported() << "transposed convolution";
-    return failure();
-  }
+  if (*transposed)
+    return setTensor(r, convTranspose(n, *x, *w, n.optTensor(2, "bias"), *stride, *padding,
+                                      *outPad, *dilation, *groups));
   return setTensor(r, conv(n, *x, *w, n.optTensor(2, "bias"), *stride,
                            *padding, *dilation, *groups));
 }
@@ -315,6 +315,49 @@ LogicalResult im2col(FXNode &n, R &r) {
   return success();
 }
 
+/// F.fold / nn.Fold / aten.col2im (the inverse of F.unfold, summing where
+/// windows overlap): [N, C k_h k_w, L] or unbatched [C k_h k_w, L] into
+/// [N, C, output_size]; graph::buildCol2Im, which ONNX's Col2Im shares.
+FailureOr<Value> fold(FXNode &n, Value x, std::vector<int64_t> size, std::vector<int64_t> k,
+                      std::vector<int64_t> dil, std::vector<int64_t> pad,
+                      std::vector<int64_t> str) {
+  auto two = [](std::vector<int64_t> v) {
+    return v.size() == 1 ? std::vector<int64_t>{v[0], v[0]} : v;
+  };
+  size = two(size), k = two(k), dil = two(dil), pad = two(pad), str = two(str);
+  auto t = n.type(x);
+  bool unbatched = t.getRank() == 2;
+  if ((t.getRank() != 3 && !unbatched) || size.size() != 2 || k.size() != 2 ||
+      dil.size() != 2 || pad.size() != 2 || str.size() != 2) {
+    n.error() << "F.fold needs a 2-d or 3-d input and 2-d output_size, kernel_size, "
+                 "dilation, padding and stride, got "
+              << x.getType();
+    return failure();
+  }
+  Value in = unbatched ? n.reshape(x, {1, t.getDimSize(0), t.getDimSize(1)}) : x;
+  std::string why;
+  FailureOr<Value> img = graph::buildCol2Im(n.b, n.loc, in, size, k, dil, str,
+                                            {pad[0], pad[1], pad[0], pad[1]}, why);
+  if (failed(img)) {
+    n.error() << why;
+    return failure();
+  }
+  if (!unbatched)
+    return img;
+  auto it = n.type(*img);
+  return n.reshape(*img, it.getShape().drop_front());
+}
+
+LogicalResult foldFn(FXNode &n, R &r) {
+  auto x = n.tensor(0, "input");
+  auto size = n.intList(1, "output_size", false), k = n.intList(2, "kernel_size", false);
+  auto dil = n.optIntList(3, "dilation", {1}), pad = n.optIntList(4, "padding", {0}),
+       str = n.optIntList(5, "stride", {1});
+  if (failed(x) || failed(size) || failed(k) || failed(dil) || failed(pad) || failed(str))
+    return failure();
+  return setTensor(r, fold(n, *x, *size, *k, *dil, *pad, *str));
+}
+
 LogicalResult unfoldFn(FXNode &n, R &r) {
   if (StringRef(n.target).starts_with("torch.nn.functional"))
     return im2col(n, r);
@@ -451,6 +494,29 @@ template <bool Any> LogicalResult anyAll(FXNode &n, R &r) {
 }
 
 /// var.correction(x, dims, correction=, keepdim=) and var_mean.
+/// The variance of x over `dims` with Bessel's `correction`, and the mean
+/// (dims kept when `keep`).
+FailureOr<std::pair<Value, Value>> varianceOf(FXNode &n, Value x, ArrayRef<int64_t> dims,
+                                              double correction, bool keep) {
+  auto t = n.type(x);
+  if (!isa<FloatType>(t.getElementType())) {
+    n.error() << "variance of a non-float tensor";
+    return failure();
+  }
+  int64_t count = 1;
+  for (int64_t d : dims)
+    count *= t.getDimSize(d);
+  auto axes = n.b.getDenseI64ArrayAttr(dims);
+  Value mean = n.b.create<ReduceMeanOp>(n.loc, x, axes, n.b.getBoolAttr(true));
+  Value dev = n.b.create<SubOp>(n.loc, x, mean);
+  Value sq = n.b.create<ReduceSumSquareOp>(n.loc, dev, axes, n.b.getBoolAttr(keep));
+  Value var = n.b.create<DivOp>(
+      n.loc, sq, n.scalar(t.getElementType(), std::max(0.0, count - correction)));
+  Value m = keep ? mean
+                 : Value(n.b.create<ReduceMeanOp>(n.loc, x, axes, n.b.getBoolAttr(false)));
+  return std::make_pair(var, m);
+}
+
 template <bool WithMean> LogicalResult variance(FXNode &n, R &r) {
   auto x = n.tensor(0, "input");
   if (failed(x))
@@ -460,27 +526,38 @@ template <bool WithMean> LogicalResult variance(FXNode &n, R &r) {
   auto keep = n.intArg(99, "keepdim", 0);
   if (failed(dims) || failed(corr) || failed(keep))
     return failure();
-  auto t = n.type(*x);
-  if (!isa<FloatType>(t.getElementType())) {
-    n.error() << "variance of a non-float tensor";
+  auto vm = varianceOf(n, *x, *dims, *corr, *keep);
+  if (failed(vm))
     return failure();
-  }
-  int64_t count = 1;
-  for (int64_t d : *dims)
-    count *= t.getDimSize(d);
-  auto axes = n.b.getDenseI64ArrayAttr(*dims);
-  Value mean = n.b.create<ReduceMeanOp>(n.loc, *x, axes, n.b.getBoolAttr(true));
-  Value dev = n.b.create<SubOp>(n.loc, *x, mean);
-  Value sq = n.b.create<ReduceSumSquareOp>(n.loc, dev, axes, n.b.getBoolAttr(*keep));
-  Value var = n.b.create<DivOp>(
-      n.loc, sq, n.scalar(t.getElementType(), std::max(0.0, count - *corr)));
-  if (!WithMean) {
-    r = R::ofTensor(var);
-    return success();
-  }
-  Value m = *keep ? mean
-                  : Value(n.b.create<ReduceMeanOp>(n.loc, *x, axes, n.b.getBoolAttr(false)));
-  r = R::ofList({R::ofTensor(var), R::ofTensor(m)});
+  r = WithMean ? R::ofList({R::ofTensor(vm->first), R::ofTensor(vm->second)})
+               : R::ofTensor(vm->first);
+  return success();
+}
+
+/// torch.var / torch.std (and the methods): var(x, dim=None, unbiased=True,
+/// keepdim=False) or with correction=; std is its square root.
+template <bool Std> LogicalResult varStd(FXNode &n, R &r) {
+  auto x = n.tensor(0, "input");
+  if (failed(x))
+    return failure();
+  const R *d = n.arg(1, "dim");
+  // var(x, False): the old unbiased-only form.
+  const R *unbiased = d && d->kind == R::Bool ? d : n.arg(2, "unbiased");
+  if (d && d->kind == R::Bool)
+    d = nullptr;
+  auto dims = reduceDims(n, *x, d);
+  auto keep = n.intArg(3, "keepdim", 0);
+  if (failed(dims) || failed(keep))
+    return failure();
+  double corr = 1;
+  if (const R *c = n.arg(99, "correction"); c && c->isNumber())
+    corr = c->number();
+  else if (unbiased && unbiased->kind != R::None)
+    corr = unbiased->i ? 1 : 0;
+  auto vm = varianceOf(n, *x, *dims, corr, *keep);
+  if (failed(vm))
+    return failure();
+  r = R::ofTensor(Std ? Value(n.b.create<SqrtOp>(n.loc, vm->first)) : vm->first);
   return success();
 }
 
@@ -606,12 +683,12 @@ LogicalResult squeezeDims(FXNode &n, R &r) {
 
 Value toIndex(FXNode &n, Value idx) { return n.cast(idx, n.b.getI64Type()); }
 
-/// index.Tensor(x, [i0, None, i2, ...]).
-LogicalResult indexTensor(FXNode &n, R &r) {
-  auto x = n.tensor(0, "input");
+/// The list of optional index tensors of index / index_put (argument 1):
+/// a null Value for None.
+FailureOr<SmallVector<Value>> indexList(FXNode &n) {
   const R *l = n.arg(1, "indices");
-  if (failed(x) || !l || l->kind != R::List) {
-    n.error() << "index needs a tensor and a list of indices";
+  if (!l || l->kind != R::List) {
+    n.error() << "a list of indices is needed";
     return failure();
   }
   SmallVector<Value> perDim;
@@ -622,7 +699,16 @@ LogicalResult indexTensor(FXNode &n, R &r) {
     }
     perDim.push_back(e.kind == R::Tensor ? e.tensor : Value());
   }
-  return setTensor(r, advancedIndex(n, *x, perDim));
+  return perDim;
+}
+
+/// index.Tensor(x, [i0, None, i2, ...]).
+LogicalResult indexTensor(FXNode &n, R &r) {
+  auto x = n.tensor(0, "input");
+  auto perDim = indexList(n);
+  if (failed(x) || failed(perDim))
+    return failure();
+  return setTensor(r, advancedIndex(n, *x, *perDim));
 }
 
 LogicalResult indexSelect(FXNode &n, R &r) {
@@ -1250,6 +1336,14 @@ LogicalResult interpolateFn(FXNode &n, R &r) {
 }
 } // namespace
 
+FailureOr<Value> dfa::fximport::foldTensor(FXNode &n, Value x, std::vector<int64_t> size,
+                                           std::vector<int64_t> kernel,
+                                           std::vector<int64_t> dilation,
+                                           std::vector<int64_t> padding,
+                                           std::vector<int64_t> stride) {
+  return fold(n, x, size, kernel, dilation, padding, stride);
+}
+
 FailureOr<Value> dfa::fximport::padTensor(FXNode &n, Value x, ArrayRef<int64_t> pad,
                                           StringRef mode, double value) {
   return padTorch(n, x, pad, mode, value);
@@ -1261,18 +1355,30 @@ LogicalResult dfa::fximport::interpolateTensor(FXNode &n, Value x, const PyValue
   return interpolate(n, x, size, scale, mode, align, recompute, antialias, r);
 }
 
-/// Advanced indexing (x[i0, :, i2]): the index
-/// tensors broadcast together; their dims replace the indexed dims where
-/// those are adjacent, else they come first (numpy's rule).
-FailureOr<Value> dfa::fximport::advancedIndex(FXNode &n, Value x,
-                                              ArrayRef<Value> perDim) {
+namespace {
+/// The integer index tensors of an advanced index (x[i0, :, i2]): the dims
+/// they index, in order, and the indices as i64; `bshape` their broadcast
+/// shape and `stacked` them broadcast and stacked on a new last dim,
+/// [bshape..., dims] (ScatterND's and GatherND's index tuples).
+struct AdvancedIndex {
+  SmallVector<int64_t> dims, bshape;
+  SmallVector<Value> idx;
+  Value stacked;
+  /// Where the indexed dims' result goes in x[indices]: first, or, when
+  /// they are adjacent, in place of the first (numpy's rule).
+  int64_t resultAt() const {
+    bool adjacent = dims.back() - dims.front() + 1 == int64_t(dims.size());
+    return adjacent ? dims.front() : 0;
+  }
+};
+
+FailureOr<AdvancedIndex> advancedIndices(FXNode &n, Value x, ArrayRef<Value> perDim) {
   auto t = n.type(x);
   if ((int64_t)perDim.size() > t.getRank()) {
     n.error() << "too many indices for " << x.getType();
     return failure();
   }
-  SmallVector<int64_t> indexed;
-  SmallVector<Value> idx;
+  AdvancedIndex a;
   for (auto [i, e] : llvm::enumerate(perDim)) {
     if (!e)
       continue;
@@ -1286,63 +1392,142 @@ FailureOr<Value> dfa::fximport::advancedIndex(FXNode &n, Value x,
       n.error() << "index tensor " << e.getType() << " is not of integers";
       return failure();
     }
-    indexed.push_back(i);
-    idx.push_back(toIndex(n, e));
+    a.dims.push_back(i);
+    a.idx.push_back(toIndex(n, e));
   }
-  if (idx.empty())
-    return x;
-  if (idx.size() == 1)
-    return Value(n.b.create<GatherOp>(n.loc, x, idx[0],
-                                      n.b.getI64IntegerAttr(indexed[0])));
-  // Broadcast the indices, stack them on a new last dim, and gather the
-  // indexed dims (moved to the front) with GatherND.
-  SmallVector<int64_t> bshape;
-  for (Value v : idx) {
-    auto s = broadcastShapes(bshape, n.type(v).getShape());
+  if (a.idx.empty())
+    return a;
+  for (Value v : a.idx) {
+    auto s = broadcastShapes(a.bshape, n.type(v).getShape());
     if (failed(s)) {
       n.error() << "index shapes do not broadcast";
       return failure();
     }
-    bshape.assign(s->begin(), s->end());
+    a.bshape.assign(s->begin(), s->end());
   }
   SmallVector<Value> cols;
-  SmallVector<int64_t> colShape(bshape);
+  SmallVector<int64_t> colShape(a.bshape);
   colShape.push_back(1);
-  for (Value v : idx) {
-    if (n.type(v).getShape() != ArrayRef<int64_t>(bshape))
-      v = n.b.create<ExpandOp>(n.loc, n.type(v).clone(bshape), v);
+  for (Value v : a.idx) {
+    if (n.type(v).getShape() != ArrayRef<int64_t>(a.bshape))
+      v = n.b.create<ExpandOp>(n.loc, n.type(v).clone(a.bshape), v);
     cols.push_back(n.reshape(v, colShape));
   }
-  Value stacked = n.b.create<ConcatOp>(n.loc, cols,
-                                       n.b.getI64IntegerAttr(bshape.size()));
-  SmallVector<int64_t> perm(indexed.begin(), indexed.end()), rest;
-  for (int64_t d = 0; d < t.getRank(); ++d)
-    if (!llvm::is_contained(indexed, d)) {
-      perm.push_back(d);
-      rest.push_back(t.getDimSize(d));
-    }
-  Value moved = n.transpose(x, perm);
-  SmallVector<int64_t> outShape(bshape);
-  outShape.append(rest);
-  Value g = n.b.create<GatherNDOp>(
-      n.loc, RankedTensorType::get(outShape, t.getElementType()), moved,
-      stacked, n.b.getI64IntegerAttr(0));
-  bool adjacent = indexed.back() - indexed.front() + 1 == (int64_t)indexed.size();
-  if (adjacent && indexed.front() > 0) {
-    // The dims before the first indexed one go back in front.
-    int64_t b = bshape.size(), before = indexed.front();
-    SmallVector<int64_t> back;
-    for (int64_t i = 0; i < before; ++i)
-      back.push_back(b + i);
-    for (int64_t i = 0; i < b; ++i)
-      back.push_back(i);
-    for (int64_t i = b + before; i < (int64_t)outShape.size(); ++i)
-      back.push_back(i);
-    g = n.transpose(g, back);
-  }
-  return g;
+  a.stacked = cols.size() == 1 ? cols[0]
+                               : Value(n.b.create<ConcatOp>(
+                                     n.loc, cols, n.b.getI64IntegerAttr(a.bshape.size())));
+  return a;
 }
 
+/// The permutation that moves x's indexed dims to the front, the others
+/// after them in order.
+SmallVector<int64_t> indexedFirst(const AdvancedIndex &a, int64_t rank) {
+  SmallVector<int64_t> perm(a.dims.begin(), a.dims.end());
+  for (int64_t d = 0; d < rank; ++d)
+    if (!llvm::is_contained(a.dims, d))
+      perm.push_back(d);
+  return perm;
+}
+
+/// Moves `count` dims at `at` of a [before..., moved..., after...] value to
+/// the front, or (`back`) the front ones back to `at`.
+Value moveDims(FXNode &n, Value v, int64_t at, int64_t count, bool back) {
+  if (at == 0)
+    return v;
+  int64_t rank = n.type(v).getRank();
+  SmallVector<int64_t> perm;
+  if (back) {
+    for (int64_t i = 0; i < at; ++i)
+      perm.push_back(count + i);
+    for (int64_t i = 0; i < count; ++i)
+      perm.push_back(i);
+  } else {
+    for (int64_t i = 0; i < count; ++i)
+      perm.push_back(at + i);
+    for (int64_t i = 0; i < at; ++i)
+      perm.push_back(i);
+  }
+  for (int64_t i = at + count; i < rank; ++i)
+    perm.push_back(i);
+  return n.transpose(v, perm);
+}
+
+/// index_put(x, [i0, None, i2, ...], values, accumulate): x with
+/// x[indices] = values (+= when accumulating, duplicates summed), values
+/// broadcast to x[indices]'s shape; one ScatterND on x with its indexed
+/// dims moved to the front.
+LogicalResult indexPut(FXNode &n, R &r) {
+  auto x = n.tensor(0, "input"), values = n.tensor(2, "values");
+  auto perDim = indexList(n);
+  auto accumulate = n.intArg(3, "accumulate", 0);
+  if (failed(x) || failed(values) || failed(accumulate) || failed(perDim))
+    return failure();
+  FailureOr<AdvancedIndex> a = advancedIndices(n, *x, *perDim);
+  if (failed(a))
+    return failure();
+  auto t = n.type(*x);
+  if (a->dims.empty()) {
+    n.unsupported() << "index_put without an index tensor";
+    return failure();
+  }
+  // x[indices]'s shape, and the updates ScatterND takes: [bshape..., rest...].
+  SmallVector<int64_t> perm = indexedFirst(*a, t.getRank()), updates(a->bshape);
+  for (int64_t d : ArrayRef<int64_t>(perm).drop_front(a->dims.size()))
+    updates.push_back(t.getDimSize(d));
+  int64_t at = a->resultAt(), b = a->bshape.size();
+  SmallVector<int64_t> result(updates.begin() + b, updates.begin() + b + at);
+  result.append(a->bshape);
+  result.append(updates.begin() + b + at, updates.end());
+  Value v = n.cast(*values, t.getElementType());
+  auto vt = n.type(v);
+  auto bs = broadcastShapes(vt.getShape(), result);
+  if (failed(bs) || ArrayRef<int64_t>(*bs) != ArrayRef<int64_t>(result)) {
+    n.error() << "values " << values->getType() << " do not broadcast to the indexed shape";
+    return failure();
+  }
+  if (vt.getRank() < int64_t(result.size())) {
+    SmallVector<int64_t> ones(result.size() - vt.getRank(), 1);
+    ones.append(vt.getShape().begin(), vt.getShape().end());
+    v = n.reshape(v, ones);
+  }
+  if (n.type(v).getShape() != ArrayRef<int64_t>(result))
+    v = n.b.create<ExpandOp>(n.loc, RankedTensorType::get(result, t.getElementType()), v);
+  v = moveDims(n, v, at, b, /*back=*/false);
+  Value moved = n.transpose(*x, perm);
+  Value put = n.b.create<ScatterNDOp>(n.loc, moved.getType(), moved, a->stacked, v,
+                                      n.b.getStringAttr(*accumulate ? "add" : "none"));
+  SmallVector<int64_t> inverse(perm.size());
+  for (auto [i, p] : llvm::enumerate(perm))
+    inverse[p] = i;
+  r = R::ofTensor(n.transpose(put, inverse));
+  return success();
+}
+} // namespace
+
+/// Advanced indexing (x[i0, :, i2]): the index
+/// tensors broadcast together; their dims replace the indexed dims where
+/// those are adjacent, else they come first (numpy's rule).
+FailureOr<Value> dfa::fximport::advancedIndex(FXNode &n, Value x,
+                                              ArrayRef<Value> perDim) {
+  FailureOr<AdvancedIndex> a = advancedIndices(n, x, perDim);
+  if (failed(a))
+    return failure();
+  if (a->dims.empty())
+    return x;
+  if (a->dims.size() == 1 && n.type(a->idx[0]).getShape() == ArrayRef<int64_t>(a->bshape))
+    return Value(n.b.create<GatherOp>(n.loc, x, a->idx[0],
+                                      n.b.getI64IntegerAttr(a->dims[0])));
+  // The indexed dims moved to the front and gathered with GatherND.
+  auto t = n.type(x);
+  SmallVector<int64_t> perm = indexedFirst(*a, t.getRank()), outShape(a->bshape);
+  for (int64_t d : ArrayRef<int64_t>(perm).drop_front(a->dims.size()))
+    outShape.push_back(t.getDimSize(d));
+  Value g = n.b.create<GatherNDOp>(
+      n.loc, RankedTensorType::get(outShape, t.getElementType()), n.transpose(x, perm),
+      a->stacked, n.b.getI64IntegerAttr(0));
+  // Adjacent indexed dims: the dims before them go back in front.
+  return moveDims(n, g, a->resultAt(), a->bshape.size(), /*back=*/true);
+}
 
 void dfa::fximport::addAtenHandlers(llvm::StringMap<Handler> &t) {
   // ATen operators that take the torch function's arguments.
@@ -1448,6 +1633,9 @@ void dfa::fximport::addAtenHandlers(llvm::StringMap<Handler> &t) {
   t["aten.all.dim"] = anyAll<false>;
   t["aten.all.default"] = anyAll<false>;
   t["aten.var.correction"] = variance<false>;
+  t["var"] = varStd<false>;
+  t["std"] = varStd<true>;
+  t["aten.std.correction"] = varStd<true>;
   t["aten.var_mean.correction"] = variance<true>;
   t["aten.argmax.default"] = argMax;
   t["aten.argmin.default"] = argMin;
@@ -1457,6 +1645,9 @@ void dfa::fximport::addAtenHandlers(llvm::StringMap<Handler> &t) {
   t["aten.select.int"] = select;
   t["aten.squeeze.dims"] = squeezeDims;
   t["aten.index.Tensor"] = indexTensor;
+  t["aten.index_put.default"] = indexPut;
+  t["aten.index_put_.default"] = indexPut;
+  t["aten._unsafe_index_put.default"] = indexPut;
   t["aten.index_select.default"] = indexSelect;
   t["aten.gather.default"] = gatherFn;
   t["aten.cumsum.default"] = cumsum;
@@ -1467,6 +1658,7 @@ void dfa::fximport::addAtenHandlers(llvm::StringMap<Handler> &t) {
   t["aten.as_strided.default"] = asStrided;
   t["aten.scalar_tensor.default"] = scalarTensor;
   t["aten.full_like.default"] = fullLike;
+  t["full_like"] = fullLike;
   t["aten.fill.Scalar"] = fullLike;
   t["aten.new_zeros.default"] = newFilled<0>;
   t["aten.new_ones.default"] = newFilled<1>;
@@ -1476,6 +1668,29 @@ void dfa::fximport::addAtenHandlers(llvm::StringMap<Handler> &t) {
   t["aten.clamp_min.default"] = clampOne<true>;
   t["aten.clamp_max.default"] = clampOne<false>;
   t["aten.topk.default"] = topk;
+  // ATen ops whose arguments are the torch function's.
+  for (auto [aten, torchName] :
+       {std::pair<const char *, const char *>{"aten.flip.default", "flip"},
+        {"aten.roll.default", "roll"},
+        {"aten.addcmul.default", "addcmul"},
+        {"aten.baddbmm.default", "baddbmm"},
+        {"aten.logsumexp.default", "logsumexp"},
+        {"aten.nan_to_num.default", "nan_to_num"},
+        {"aten.pixel_shuffle.default", "pixel_shuffle"},
+        {"aten.pixel_unshuffle.default", "pixel_unshuffle"},
+        {"aten.isnan.default", "isnan"}})
+    if (!t.count(aten) && t.count(torchName))
+      t[aten] = t.lookup(torchName);
+  // The torch functions and methods whose arguments are the ATen op's.
+  for (auto [torchName, aten] :
+       {std::pair<const char *, const char *>{"gather", "aten.gather.default"},
+        {"topk", "aten.topk.default"},
+        {"argmax", "aten.argmax.default"},
+        {"argmin", "aten.argmin.default"},
+        {"all", "aten.all.dim"},
+        {"any", "aten.any.dim"}})
+    if (!t.count(torchName))
+      t[torchName] = t.lookup(aten);
   t["aten.expm1.default"] = plusMinusOne<true>;
   t["aten.log1p.default"] = plusMinusOne<false>;
   t["aten.rrelu_with_noise_functional.default"] = rreluWithNoise;
@@ -1491,6 +1706,8 @@ void dfa::fximport::addAtenHandlers(llvm::StringMap<Handler> &t) {
   t["repeat_interleave"] = repeatInterleave;
   t["aten.repeat_interleave.self_int"] = repeatInterleave;
   t["unfold"] = unfoldFn;
+  t["fold"] = foldFn;
+  t["aten.col2im.default"] = foldFn;
   t["aten.unfold.default"] = unfoldFn;
   t["interpolate"] = interpolateFn;
   t["upsample"] = interpolateFn;

@@ -376,7 +376,13 @@ LogicalResult clamp(FXNode &n, R &r) {
   auto num = [](const R *v) -> std::optional<double> {
     return v && v->isNumber() ? std::optional<double>(v->number()) : std::nullopt;
   };
-  return clampTo(n, r, *x, num(lo), num(hi));
+  // An integer tensor clamped to a float bound is a float tensor (torch's
+  // promotion with a Python float).
+  Value in = *x;
+  if (((lo && lo->kind == R::Float) || (hi && hi->kind == R::Float)) &&
+      isa<IntegerType>(n.type(in).getElementType()))
+    in = n.cast(in, n.b.getF32Type());
+  return clampTo(n, r, in, num(lo), num(hi));
 }
 
 LogicalResult relu6(FXNode &n, R &r) {
@@ -549,6 +555,13 @@ LogicalResult size(FXNode &n, R &r) {
 
 LogicalResult getattrFn(FXNode &n, R &r) {
   const R *obj = n.arg(0), *attr = n.arg(1);
+  // torch.return_types (topk, sort, max/min over a dim, ...): values and
+  // indices by name.
+  if (obj && obj->kind == R::List && obj->list.size() == 2 && attr && attr->kind == R::Str &&
+      (attr->s == "values" || attr->s == "indices")) {
+    r = obj->list[attr->s == "values" ? 0 : 1];
+    return success();
+  }
   if (!obj || obj->kind != R::Tensor || !attr || attr->kind != R::Str) {
     n.unsupported() << "getattr on " << (obj ? obj->describe() : "nothing");
     return failure();
@@ -606,6 +619,206 @@ LogicalResult numel(FXNode &n, R &r) {
   r = R::ofInt(n.type(*x).getNumElements());
   return success();
 }
+
+/// torch.flip(x, dims) / x.flip(*dims): a slice with step -1 along each.
+LogicalResult flip(FXNode &n, R &r) {
+  auto x = n.tensor(0, "input");
+  auto dims = n.intList(1, "dims", true);
+  if (failed(x) || failed(dims))
+    return failure();
+  auto t = n.type(*x);
+  SmallVector<int64_t> starts(t.getRank(), 0), steps(t.getRank(), 1);
+  for (int64_t d : *dims) {
+    auto dd = n.dim(d, t.getRank());
+    if (failed(dd))
+      return failure();
+    starts[*dd] = std::max<int64_t>(t.getDimSize(*dd) - 1, 0);
+    steps[*dd] = -1;
+  }
+  r = R::ofTensor(n.b.create<SliceOp>(n.loc, t, *x, n.b.getDenseI64ArrayAttr(starts),
+                                      n.b.getDenseI64ArrayAttr(steps)));
+  return success();
+}
+
+/// torch.roll(x, shifts, dims): per dim the last `shift` elements first (a
+/// slice of each part and a concat); without dims, of the flattened x.
+LogicalResult roll(FXNode &n, R &r) {
+  auto x = n.tensor(0, "input");
+  auto shifts = n.intList(1, "shifts", false);
+  auto dims = n.optIntList(2, "dims", {});
+  if (failed(x) || failed(shifts) || failed(dims))
+    return failure();
+  auto t = n.type(*x);
+  Value v = *x;
+  std::vector<int64_t> ds = *dims;
+  if (ds.empty()) {
+    if (shifts->size() != 1) {
+      n.error() << "roll without dims takes one shift";
+      return failure();
+    }
+    v = n.reshape(v, {t.getNumElements()});
+    ds = {0};
+  }
+  if (ds.size() != shifts->size()) {
+    n.error() << "roll needs one shift per dim";
+    return failure();
+  }
+  for (auto [d, shift] : llvm::zip(ds, *shifts)) {
+    auto vt = n.type(v);
+    auto dd = n.dim(d, vt.getRank());
+    if (failed(dd))
+      return failure();
+    int64_t len = vt.getDimSize(*dd);
+    int64_t k = len ? ((shift % len) + len) % len : 0;
+    if (k == 0)
+      continue;
+    auto part = [&](int64_t from, int64_t count) {
+      SmallVector<int64_t> starts(vt.getRank(), 0), steps(vt.getRank(), 1),
+          shape(vt.getShape());
+      starts[*dd] = from;
+      shape[*dd] = count;
+      return Value(n.b.create<SliceOp>(n.loc, vt.clone(shape), v,
+                                       n.b.getDenseI64ArrayAttr(starts),
+                                       n.b.getDenseI64ArrayAttr(steps)));
+    };
+    v = n.b.create<ConcatOp>(n.loc, ValueRange{part(len - k, k), part(0, len - k)},
+                             n.b.getI64IntegerAttr(*dd));
+  }
+  r = R::ofTensor(n.reshape(v, t.getShape()));
+  return success();
+}
+
+/// torch.addcmul(input, t1, t2, value=1): input + value * t1 * t2.
+LogicalResult addcmul(FXNode &n, R &r) {
+  auto x = n.tensor(0, "input"), a = n.tensor(1, "tensor1"), b = n.tensor(2, "tensor2");
+  auto value = n.floatArg(3, "value", 1.0);
+  if (failed(x) || failed(a) || failed(b) || failed(value))
+    return failure();
+  Value prod = n.b.create<MulOp>(n.loc, *a, *b);
+  if (*value != 1.0)
+    prod = n.b.create<MulOp>(n.loc, prod, n.scalar(n.type(prod).getElementType(), *value));
+  r = R::ofTensor(n.b.create<AddOp>(n.loc, *x, prod));
+  return success();
+}
+
+/// torch.baddbmm / addbmm-free form: beta * input + alpha * (b1 @ b2).
+LogicalResult baddbmm(FXNode &n, R &r) {
+  auto x = n.tensor(0, "input"), a = n.tensor(1, "batch1"), b = n.tensor(2, "batch2");
+  auto beta = n.floatArg(99, "beta", 1.0), alpha = n.floatArg(99, "alpha", 1.0);
+  if (failed(x) || failed(a) || failed(b) || failed(beta) || failed(alpha))
+    return failure();
+  Type elt = n.type(*a).getElementType();
+  Value prod = n.b.create<MatMulOp>(n.loc, *a, *b);
+  if (*alpha != 1.0)
+    prod = n.b.create<MulOp>(n.loc, prod, n.scalar(elt, *alpha));
+  if (*beta == 0.0) { // torch ignores input (even NaN) when beta is 0
+    r = R::ofTensor(prod);
+    return success();
+  }
+  Value in = *x;
+  if (*beta != 1.0)
+    in = n.b.create<MulOp>(n.loc, in, n.scalar(elt, *beta));
+  r = R::ofTensor(n.b.create<AddOp>(n.loc, prod, in));
+  return success();
+}
+
+/// torch.logsumexp(x, dim, keepdim): max + log(sum(exp(x - max))), the
+/// max taken as 0 where it is infinite (torch's guard).
+LogicalResult logsumexp(FXNode &n, R &r) {
+  auto x = n.tensor(0, "input");
+  auto dims = n.intList(1, "dim", false);
+  auto keep = n.intArg(2, "keepdim", 0);
+  if (failed(x) || failed(dims) || failed(keep))
+    return failure();
+  auto t = n.type(*x);
+  SmallVector<int64_t> axes;
+  for (int64_t d : *dims) {
+    auto dd = n.dim(d, t.getRank());
+    if (failed(dd))
+      return failure();
+    axes.push_back(*dd);
+  }
+  Value in = isa<FloatType>(t.getElementType()) ? *x : n.cast(*x, n.b.getF32Type());
+  Type elt = n.type(in).getElementType();
+  auto a = n.b.getDenseI64ArrayAttr(axes);
+  Value m = n.b.create<ReduceMaxOp>(n.loc, in, a, n.b.getBoolAttr(true));
+  Value inf = n.b.create<IsInfOp>(n.loc, n.type(m).clone(n.b.getI1Type()), m,
+                                  n.b.getBoolAttr(true), n.b.getBoolAttr(true));
+  m = n.b.create<WhereOp>(n.loc, inf, n.filled({}, elt, 0), m);
+  Value sum = n.b.create<ReduceSumOp>(n.loc, n.b.create<ExpOp>(n.loc, n.b.create<SubOp>(n.loc, in, m)),
+                                      a, n.b.getBoolAttr(*keep));
+  if (!*keep)
+    m = n.b.create<ReduceMaxOp>(n.loc, m, a, n.b.getBoolAttr(false));
+  r = R::ofTensor(n.b.create<AddOp>(n.loc, n.b.create<LogOp>(n.loc, sum), m));
+  return success();
+}
+
+/// torch.nan_to_num(x, nan=0, posinf=max, neginf=lowest of x's type).
+LogicalResult nanToNum(FXNode &n, R &r) {
+  auto x = n.tensor(0, "input");
+  if (failed(x))
+    return failure();
+  auto t = n.type(*x);
+  auto ft = dyn_cast<FloatType>(t.getElementType());
+  if (!ft) { // integers have no NaN or infinity
+    r = R::ofTensor(*x);
+    return success();
+  }
+  double big = llvm::APFloat::getLargest(ft.getFloatSemantics()).convertToDouble();
+  auto num = [&](size_t i, StringRef kw, double dflt) -> FailureOr<double> {
+    const R *v = n.arg(i, kw);
+    return v && v->isNumber() ? v->number() : dflt;
+  };
+  auto nan = num(1, "nan", 0), pos = num(2, "posinf", big), neg = num(3, "neginf", -big);
+  Value y = n.b.create<WhereOp>(
+      n.loc, n.b.create<IsNaNOp>(n.loc, t.clone(n.b.getI1Type()), *x), n.filled({}, ft, *nan), *x);
+  Value inf = n.filled({}, ft, INFINITY);
+  y = n.b.create<WhereOp>(n.loc, n.b.create<EqualOp>(n.loc, y, inf), n.filled({}, ft, *pos), y);
+  y = n.b.create<WhereOp>(n.loc, n.b.create<EqualOp>(n.loc, y, n.b.create<NegOp>(n.loc, inf)),
+                          n.filled({}, ft, *neg), y);
+  r = R::ofTensor(y);
+  return success();
+}
+
+/// F.pixel_shuffle / pixel_unshuffle: [N, C r^2, H, W] <-> [N, C, H r, W r]
+/// as a reshape, a transpose and a reshape.
+template <bool Shuffle> LogicalResult pixelShuffle(FXNode &n, R &r) {
+  auto x = n.tensor(0, "input");
+  auto f = n.intArg(1, Shuffle ? "upscale_factor" : "downscale_factor", 1);
+  if (failed(x) || failed(f))
+    return failure();
+  auto t = n.type(*x);
+  int64_t k = *f;
+  if (t.getRank() != 4 || k < 1 ||
+      (Shuffle ? t.getDimSize(1) % (k * k) : (t.getDimSize(2) % k) | (t.getDimSize(3) % k))) {
+    n.error() << "pixel shuffle by " << k << " does not fit " << x->getType();
+    return failure();
+  }
+  int64_t N = t.getDimSize(0), C = t.getDimSize(1), H = t.getDimSize(2), W = t.getDimSize(3);
+  if (Shuffle) {
+    Value v = n.reshape(*x, {N, C / (k * k), k, k, H, W});
+    v = n.transpose(v, {0, 1, 4, 2, 5, 3});
+    r = R::ofTensor(n.reshape(v, {N, C / (k * k), H * k, W * k}));
+  } else {
+    Value v = n.reshape(*x, {N, C, H / k, k, W / k, k});
+    v = n.transpose(v, {0, 1, 3, 5, 2, 4});
+    r = R::ofTensor(n.reshape(v, {N, C * k * k, H / k, W / k}));
+  }
+  return success();
+}
+
+/// torch.isnan(x).
+LogicalResult isnan(FXNode &n, R &r) {
+  auto x = n.tensor(0, "input");
+  if (failed(x))
+    return failure();
+  if (!isa<FloatType>(n.type(*x).getElementType())) {
+    r = R::ofTensor(n.filled(n.type(*x).getShape(), n.b.getI1Type(), 0));
+    return success();
+  }
+  r = R::ofTensor(n.b.create<IsNaNOp>(n.loc, n.type(*x).clone(n.b.getI1Type()), *x));
+  return success();
+}
 } // namespace
 
 const llvm::StringMap<Handler> &dfa::fximport::functionHandlers() {
@@ -616,6 +829,15 @@ const llvm::StringMap<Handler> &dfa::fximport::functionHandlers() {
     for (const char *k : {"sub", "isub", "__sub__"})
       t[k] = binary<SubOp>;
     t["rsub"] = rsub;
+    t["flip"] = flip;
+    t["roll"] = roll;
+    t["addcmul"] = addcmul;
+    t["baddbmm"] = baddbmm;
+    t["logsumexp"] = logsumexp;
+    t["nan_to_num"] = nanToNum;
+    t["pixel_shuffle"] = pixelShuffle<true>;
+    t["pixel_unshuffle"] = pixelShuffle<false>;
+    t["isnan"] = isnan;
     for (const char *k : {"mul", "imul", "__mul__", "__rmul__"})
       t[k] = binary<MulOp>;
     for (const char *k : {"truediv", "div", "__truediv__", "divide"})

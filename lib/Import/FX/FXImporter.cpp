@@ -203,7 +203,11 @@ FailureOr<PyValue> FXImporter::decode(const llvm::json::Value &v) {
     p.i = *bv;
     return p;
   }
-  if (auto iv = v.getAsInteger()) {
+  // An integral number written as a float (5.0) is a Python float: JSON
+  // keeps it a double, which getAsInteger reads too but getAsUINT64 does
+  // not. (A negative one cannot be told from an int here, so the exporter
+  // writes integral floats as {"float": "5.0"}.)
+  if (auto iv = v.getAsInteger(); iv && (*iv < 0 || v.getAsUINT64())) {
     p.kind = PyValue::Int;
     p.i = *iv;
     return p;
@@ -239,7 +243,12 @@ FailureOr<PyValue> FXImporter::decode(const llvm::json::Value &v) {
   }
   if (auto fs = obj->getString("float")) {
     p.kind = PyValue::Float;
-    p.f = *fs == "nan" ? NAN : (*fs == "-inf" ? -INFINITY : INFINITY);
+    if (*fs == "nan" || *fs == "inf" || *fs == "-inf") {
+      p.f = *fs == "nan" ? NAN : (*fs == "-inf" ? -INFINITY : INFINITY);
+    } else if (fs->getAsDouble(p.f)) { // true on error
+      emitError(UnknownLoc::get(&ctx)) << "'" << *fs << "' is not a float";
+      return failure();
+    }
     return p;
   }
   if (const auto *sl = obj->getArray("slice")) {

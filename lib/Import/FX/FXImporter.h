@@ -179,6 +179,13 @@ mlir::FailureOr<mlir::Value> conv(FXNode &n, mlir::Value x, mlir::Value w,
                                   std::vector<int64_t> stride,
                                   std::vector<int64_t> padding,
                                   std::vector<int64_t> dilation, int64_t groups);
+/// torch's transposed convolution (weight [C_in, C_out / groups, k...]):
+/// the output grows by output_padding at the end of each spatial dim.
+mlir::FailureOr<mlir::Value> convTranspose(FXNode &n, mlir::Value x, mlir::Value w,
+                                           mlir::Value bias, std::vector<int64_t> stride,
+                                           std::vector<int64_t> padding,
+                                           std::vector<int64_t> outputPadding,
+                                           std::vector<int64_t> dilation, int64_t groups);
 /// Inference batch norm over dim 1; absent weight/bias mean 1/0.
 mlir::FailureOr<mlir::Value> batchNorm(FXNode &n, mlir::Value x,
                                        mlir::Value weight, mlir::Value bias,
@@ -226,6 +233,14 @@ mlir::FailureOr<mlir::Value> convPadded(FXNode &n, mlir::Value x, mlir::Value w,
 /// The batch's own statistics of [N, C, ...] `x` (training-mode batch
 /// norm): the mean and the biased variance of each channel, [C] each.
 std::pair<mlir::Value, mlir::Value> batchStatistics(FXNode &n, mlir::Value x);
+
+/// F.fold / nn.Fold (col2im): the columns [N, C k_h k_w, L] (or unbatched)
+/// summed into images of `size`; one int stands for both spatial dims.
+mlir::FailureOr<mlir::Value> foldTensor(FXNode &n, mlir::Value x, std::vector<int64_t> size,
+                                        std::vector<int64_t> kernel,
+                                        std::vector<int64_t> dilation,
+                                        std::vector<int64_t> padding,
+                                        std::vector<int64_t> stride);
 
 /// `x` padded by torch's `pad` (pairs from the last dim backwards) in torch's
 /// `mode` (constant, reflect, replicate, circular).

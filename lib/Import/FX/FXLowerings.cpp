@@ -26,24 +26,41 @@ FailureOr<Value> dfa::fximport::linear(FXNode &n, Value x, Value w, Value bias) 
   return y;
 }
 
+namespace {
+/// The spatial dims of a convolution of x by w (1 to 3), or -1 after an
+/// error naming `what`.
+int64_t spatialDims(FXNode &n, Value x, Value w, StringRef what) {
+  auto xt = n.type(x), wt = n.type(w);
+  int64_t s = xt.getRank() - 2;
+  if (s < 1 || s > 3 || wt.getRank() != xt.getRank()) {
+    n.error() << "input " << x.getType() << " and weight " << w.getType()
+              << " do not make a 1-3 d " << what;
+    return -1;
+  }
+  return s;
+}
+
+/// A per-spatial-dim list as torch takes it: empty for `dflt`, one value
+/// for all dims. Whether it then has one value per dim.
+bool perDim(std::vector<int64_t> &v, int64_t s, int64_t dflt) {
+  if (v.empty())
+    v.assign(s, dflt);
+  else if (v.size() == 1)
+    v.assign(s, v[0]);
+  return int64_t(v.size()) == s;
+}
+} // namespace
+
 FailureOr<Value> dfa::fximport::conv(FXNode &n, Value x, Value w, Value bias,
                                      std::vector<int64_t> stride,
                                      std::vector<int64_t> padding,
                                      std::vector<int64_t> dilation,
                                      int64_t groups) {
   auto xt = n.type(x), wt = n.type(w);
-  int64_t s = xt.getRank() - 2;
-  if (s < 1 || s > 3 || wt.getRank() != xt.getRank()) {
-    n.error() << "input " << x.getType() << " and weight " << w.getType()
-              << " do not make a 1-3 d convolution";
+  int64_t s = spatialDims(n, x, w, "convolution");
+  if (s < 0)
     return failure();
-  }
-  auto fill = [&](std::vector<int64_t> &v, int64_t d) {
-    if (v.empty())
-      v.assign(s, d);
-    else if (v.size() == 1)
-      v.assign(s, v[0]);
-  };
+  auto fill = [&](std::vector<int64_t> &v, int64_t d) { perDim(v, s, d); };
   fill(stride, 1);
   fill(dilation, 1);
   fill(padding, 0);
@@ -76,6 +93,51 @@ FailureOr<Value> dfa::fximport::conv(FXNode &n, Value x, Value w, Value bias,
                                   n.b.getDenseI64ArrayAttr(pads),
                                   n.b.getDenseI64ArrayAttr(dilation),
                                   n.b.getI64IntegerAttr(groups)));
+}
+
+FailureOr<Value> dfa::fximport::convTranspose(FXNode &n, Value x, Value w, Value bias,
+                                              std::vector<int64_t> stride,
+                                              std::vector<int64_t> padding,
+                                              std::vector<int64_t> outputPadding,
+                                              std::vector<int64_t> dilation,
+                                              int64_t groups) {
+  auto xt = n.type(x), wt = n.type(w);
+  int64_t s = spatialDims(n, x, w, "transposed convolution");
+  if (s < 0)
+    return failure();
+  auto fill = [&](std::vector<int64_t> &v, int64_t d) { return perDim(v, s, d); };
+  if (!fill(stride, 1) || !fill(dilation, 1) || !fill(padding, 0) || !fill(outputPadding, 0)) {
+    n.error() << "stride, padding, output_padding and dilation must have " << s << " entries";
+    return failure();
+  }
+  // The weight is [C_in, C_out / groups, k...], as ONNX's ConvTranspose.
+  if (groups < 1 || xt.getDimSize(1) != wt.getDimSize(0) || wt.getDimSize(0) % groups) {
+    n.error() << "input channels " << xt.getDimSize(1) << " do not fit weight "
+              << w.getType() << " with groups " << groups;
+    return failure();
+  }
+  SmallVector<int64_t> out{xt.getDimSize(0), wt.getDimSize(1) * groups}, pads(padding.begin(),
+                                                                             padding.end());
+  pads.append(padding.begin(), padding.end());
+  for (int64_t i = 0; i < s; ++i) {
+    if (stride[i] < 1 || dilation[i] < 1 || padding[i] < 0 || outputPadding[i] < 0 ||
+        outputPadding[i] >= std::max(stride[i], dilation[i])) {
+      n.error() << "strides and dilations must be positive, paddings non-negative and "
+                   "output_padding smaller than the stride or the dilation";
+      return failure();
+    }
+    // torch: (in - 1) stride - 2 padding + dilation (k - 1) + output_padding + 1.
+    out.push_back((xt.getDimSize(i + 2) - 1) * stride[i] - 2 * padding[i] +
+                  dilation[i] * (wt.getDimSize(i + 2) - 1) + outputPadding[i] + 1);
+    if (out.back() < 1) {
+      n.error() << "the output of spatial dim " << i << " is empty";
+      return failure();
+    }
+  }
+  return Value(n.b.create<ConvTransposeOp>(
+      n.loc, RankedTensorType::get(out, xt.getElementType()), x, w, bias,
+      n.b.getDenseI64ArrayAttr(stride), n.b.getDenseI64ArrayAttr(pads),
+      n.b.getDenseI64ArrayAttr(dilation), n.b.getI64IntegerAttr(groups)));
 }
 
 FailureOr<Value> dfa::fximport::batchNorm(FXNode &n, Value x, Value weight,

@@ -46,6 +46,18 @@ LogicalResult convModule(FXNode &n, R &r) {
                                  n.attrInt("groups", 1), mode));
 }
 
+/// nn.ConvTranspose1d/2d/3d (zeros padding only, as torch allows).
+LogicalResult convTransposeModule(FXNode &n, R &r) {
+  auto x = n.tensor(0, "input");
+  Value w = n.requiredParam("weight");
+  if (failed(x) || !w)
+    return failure();
+  int64_t s = n.type(*x).getRank() - 2;
+  return setTensor(r, convTranspose(n, *x, w, n.param("bias"), n.attrInts("stride", s),
+                                    n.attrInts("padding", s), n.attrInts("output_padding", s),
+                                    n.attrInts("dilation", s), n.attrInt("groups", 1)));
+}
+
 LogicalResult batchNormModule(FXNode &n, R &r) {
   auto x = n.tensor(0, "input");
   Value mean = n.param("running_mean"), var = n.param("running_var");
@@ -265,6 +277,20 @@ LogicalResult mhaModule(FXNode &n, R &r) {
   r = R::ofList({R::ofTensor(toBatchFirst(*out)), weights});
   return success();
 }
+/// nn.Fold: F.fold with the module's sizes.
+LogicalResult foldModule(FXNode &n, R &r) {
+  auto x = n.tensor(0, "input");
+  if (failed(x))
+    return failure();
+  auto ints = [&](StringRef a, int64_t dflt) {
+    std::vector<int64_t> v = n.attrInts(a, 2);
+    return v.empty() ? std::vector<int64_t>{dflt} : v;
+  };
+  return setTensor(r, foldTensor(n, *x, n.attrInts("output_size", 2),
+                                 n.attrInts("kernel_size", 2), ints("dilation", 1),
+                                 ints("padding", 0), ints("stride", 1)));
+}
+
 /// nn.Upsample / UpsamplingNearest2d / UpsamplingBilinear2d: F.interpolate.
 LogicalResult upsampleModule(FXNode &n, R &r) {
   auto x = n.tensor(0, "input");
@@ -290,7 +316,12 @@ const llvm::StringMap<Handler> &dfa::fximport::moduleHandlers() {
     t["NonDynamicallyQuantizableLinear"] = linearModule;
     t["Conv1d"] = convModule;
     t["Conv2d"] = convModule;
+    t["Conv3d"] = convModule;
+    t["ConvTranspose1d"] = convTransposeModule;
+    t["ConvTranspose2d"] = convTransposeModule;
+    t["ConvTranspose3d"] = convTransposeModule;
     t["Upsample"] = upsampleModule;
+    t["Fold"] = foldModule;
     t["UpsamplingNearest2d"] = upsampleModule;
     t["UpsamplingBilinear2d"] = upsampleModule;
     t["BatchNorm1d"] = batchNormModule;

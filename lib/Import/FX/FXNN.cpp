@@ -169,6 +169,21 @@ LogicalResult convFn(FXNode &n, R &r) {
   return success();
 }
 
+/// F.conv_transpose1d/2d/3d(input, weight, bias, stride, padding,
+/// output_padding, groups, dilation).
+LogicalResult convTransposeFn(FXNode &n, R &r) {
+  auto x = n.tensor(0, "input"), w = n.tensor(1, "weight");
+  auto stride = n.optIntList(3, "stride", {}), padding = n.optIntList(4, "padding", {}),
+       outPad = n.optIntList(5, "output_padding", {}),
+       dilation = n.optIntList(7, "dilation", {});
+  auto groups = n.intArg(6, "groups", 1);
+  if (failed(x) || failed(w) || failed(stride) || failed(padding) || failed(outPad) ||
+      failed(dilation) || failed(groups))
+    return failure();
+  return setTensor(r, convTranspose(n, *x, *w, n.optTensor(2, "bias"), *stride, *padding,
+                                    *outPad, *dilation, *groups));
+}
+
 /// F.batch_norm: with the running statistics, or in training mode (or
 /// without them) with the batch's own, as timm's weight standardization
 /// calls it; the update of the running statistics is a side effect no
@@ -396,6 +411,10 @@ void dfa::fximport::addReductionHandlers(llvm::StringMap<Handler> &t) {
   t["embedding"] = embeddingFn;
   t["conv1d"] = convFn;
   t["conv2d"] = convFn;
+  t["conv3d"] = convFn;
+  t["conv_transpose1d"] = convTransposeFn;
+  t["conv_transpose2d"] = convTransposeFn;
+  t["conv_transpose3d"] = convTransposeFn;
   t["batch_norm"] = batchNormFn;
   t["max_pool2d"] = maxPoolFn;
   t["avg_pool2d"] = avgPoolFn;

@@ -9,9 +9,9 @@
 /// those ops:
 ///   - AffineGrid: a constant grid of normalized coordinates, times each
 ///     batch's affine matrix (one batched matmul);
-///   - Col2Im: each column entry added into its image position (a
-///     ScatterElements with reduction add over the padded image, then the
-///     pads cut off);
+///   - Col2Im: each column entry added into its image position, one
+///     product with a constant 0/1 matrix per spatial dim
+///     (graph::buildCol2Im, shared with F.fold);
 ///   - MaxUnpool: each value written at its flat index into zeros (a
 ///     ScatterElements), then padded to output_shape;
 ///   - RoiAlign: with the regions known (compile time, or read by the host
@@ -109,79 +109,24 @@ Value zeros(NodeContext &c, ArrayRef<int64_t> shape, Type elt) {
   return c.b.create<ConstantOp>(c.loc, DenseElementsAttr::get(type, c.b.getZeroAttr(elt)));
 }
 
-/// Col2Im(input [N, C * prod(block), L], image_shape, block_shape).
+/// Col2Im(input [N, C * prod(block), L], image_shape, block_shape): one
+/// product with a constant 0/1 matrix per spatial dim (graph::buildCol2Im).
 LogicalResult convertCol2Im(NodeContext &c, Results &r) {
-  auto it = c.type(0);
   auto image = c.constInts(1, "image_shape");
   auto block = c.constInts(2, "block_shape");
   if (failed(image) || failed(block))
     return failure();
-  int64_t rank = image->size();
-  if (rank < 1 || (int64_t)block->size() != rank || it.getRank() != 3) {
-    c.error() << "image_shape and block_shape must have one value per spatial "
-                 "dim, and the input must be [N, C * prod(block_shape), L]";
-    return failure();
-  }
+  size_t rank = image->size();
   std::vector<int64_t> dil = c.intsAttr("dilations").value_or(std::vector<int64_t>(rank, 1));
   std::vector<int64_t> stride = c.intsAttr("strides").value_or(std::vector<int64_t>(rank, 1));
   std::vector<int64_t> pads = c.intsAttr("pads").value_or(std::vector<int64_t>(2 * rank, 0));
-  if ((int64_t)dil.size() != rank || (int64_t)stride.size() != rank ||
-      (int64_t)pads.size() != 2 * rank) {
-    c.error() << "dilations, strides and pads must match the " << rank << " spatial dims";
+  std::string why;
+  FailureOr<Value> img = buildCol2Im(c.b, c.loc, c.in(0), *image, *block, dil, stride, pads, why);
+  if (failed(img)) {
+    c.error() << why;
     return failure();
   }
-  int64_t K = 1, L = 1, P = 1;
-  SmallVector<int64_t> positions(rank), padded(rank);
-  for (int64_t d = 0; d < rank; ++d) {
-    padded[d] = (*image)[d] + pads[d] + pads[rank + d];
-    int64_t span = dil[d] * ((*block)[d] - 1) + 1;
-    if ((*block)[d] < 1 || stride[d] < 1 || dil[d] < 1 || padded[d] < span) {
-      c.error() << "the block does not fit the padded image in dim " << d;
-      return failure();
-    }
-    positions[d] = (padded[d] - span) / stride[d] + 1;
-    K *= (*block)[d];
-    L *= positions[d];
-    P *= padded[d];
-  }
-  int64_t N = it.getDimSize(0);
-  if (it.getDimSize(1) % K || it.getDimSize(2) != L) {
-    c.error() << "input " << it << " must be [N, C * " << K << ", " << L << "]";
-    return failure();
-  }
-  int64_t C = it.getDimSize(1) / K;
-  // The padded-image position of each (block offset k, block position l).
-  ref::Tensor idx(ref::DType::I64, {N, C, K * L});
-  for (int64_t k = 0; k < K; ++k)
-    for (int64_t l = 0; l < L; ++l) {
-      int64_t kr = k, lr = l, flat = 0;
-      SmallVector<int64_t> at(rank);
-      for (int64_t d = rank - 1; d >= 0; --d) {
-        int64_t kd = kr % (*block)[d], ld = lr % positions[d];
-        kr /= (*block)[d];
-        lr /= positions[d];
-        at[d] = ld * stride[d] + kd * dil[d];
-      }
-      for (int64_t d = 0; d < rank; ++d)
-        flat = flat * padded[d] + at[d];
-      for (int64_t nc = 0; nc < N * C; ++nc)
-        idx.setInt(nc * K * L + k * L + l, flat);
-    }
-  Type elt = it.getElementType();
-  Value cols = c.reshape(c.in(0), {N, C, K * L});
-  Value img = scatter(c, zeros(c, {N, C, P}, elt), idx, cols, 2, "add");
-  SmallVector<int64_t> full{N, C};
-  full.append(padded.begin(), padded.end());
-  img = c.reshape(img, full);
-  SmallVector<int64_t> starts(rank + 2, 0), steps(rank + 2, 1), out{N, C};
-  for (int64_t d = 0; d < rank; ++d) {
-    starts[2 + d] = pads[d];
-    out.push_back((*image)[d]);
-  }
-  if (ArrayRef<int64_t>(out) != ArrayRef<int64_t>(full))
-    img = c.b.create<SliceOp>(c.loc, RankedTensorType::get(out, elt), img,
-                              c.b.getDenseI64ArrayAttr(starts), c.b.getDenseI64ArrayAttr(steps));
-  r.push_back(img);
+  r.push_back(*img);
   return success();
 }
 

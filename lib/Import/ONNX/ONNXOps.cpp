@@ -306,8 +306,9 @@ LogicalResult convertMatMul(NodeContext &c, Results &r) {
   if (failed(checkSameElementType(c, c.in(0), c.in(1))))
     return failure();
   SmallVector<Type> types;
+  // No location: the converter's own error names the node, once.
   if (failed(MatMulOp::inferReturnTypes(
-          c.ctx(), c.loc, MatMulOp::Adaptor(ValueRange{c.in(0), c.in(1)}),
+          c.ctx(), std::nullopt, MatMulOp::Adaptor(ValueRange{c.in(0), c.in(1)}),
           types))) {
     c.error() << "operand shapes " << c.in(0).getType() << " and "
               << c.in(1).getType() << " do not multiply";

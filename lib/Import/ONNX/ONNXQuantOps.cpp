@@ -344,7 +344,7 @@ LogicalResult convertMatMulInteger(NodeContext &c, Results &r) {
   if (failed(b))
     return failure();
   SmallVector<Type> types;
-  if (failed(MatMulOp::inferReturnTypes(c.ctx(), c.loc,
+  if (failed(MatMulOp::inferReturnTypes(c.ctx(), std::nullopt,
                                         MatMulOp::Adaptor(ValueRange{*a, *b}), types))) {
     c.error() << "operand shapes " << c.in(0).getType() << " and "
               << c.in(1).getType() << " do not multiply";

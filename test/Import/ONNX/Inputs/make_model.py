@@ -139,6 +139,9 @@ def build(name, out):
     if name == "missing_init":
         return model([helper.make_node("Add", ["x", "bias"], ["y"], name="add_bias")],
                      [vi("x", F, [2])], [vi("y", F, [2])])
+    if name == "matmul_k_mismatch":
+        return model([helper.make_node("MatMul", ["a", "b"], ["y"], name="mm")],
+                     [vi("a", F, [2, 16]), vi("b", F, [32, 4])], [vi("y", F, [2, 4])])
     if name == "opset99":
         return model([helper.make_node("Relu", ["x"], ["y"])],
                      [vi("x", F, [2])], [vi("y", F, [2])], opset=99)

@@ -13,7 +13,8 @@
 # 1-d and 3-d interpolation (linear, trilinear, nearest), bicubic (by a
 # scale, to a size, with align_corners; nn.Upsample), area (to a size, by a
 # scale) and adaptive average pooling to sizes that do not divide the input
-# (1-d, 2-d, 3-d; nn.AdaptiveAvgPool2d).
+# (1-d, 2-d, 3-d; nn.AdaptiveAvgPool2d), and F.fold / nn.Fold (col2im, the
+# overlapping windows summed; batched and unbatched).
 import numpy as np, torch, torch.nn as nn, torch.nn.functional as F
 class M(nn.Module):
     def __init__(s):
@@ -24,6 +25,7 @@ class M(nn.Module):
         s.bi = nn.UpsamplingBilinear2d(size=(7, 9))
         s.cubic = nn.Upsample(size=(5, 9), mode='bicubic')
         s.adapt = nn.AdaptiveAvgPool2d((4, 5))
+        s.fold = nn.Fold((6, 6), (2, 3), dilation=(2, 1), padding=1, stride=(1, 2))
         s.gn_w = nn.Parameter(torch.rand(4))
         s.register_buffer('idx', torch.tensor([3, 0, 2]))
     def forward(s, x):                       # x [1, 4, 6, 6]
@@ -58,7 +60,10 @@ class M(nn.Module):
                 F.interpolate(x, scale_factor=0.7, mode='area'),
                 s.adapt(x),
                 F.adaptive_avg_pool1d(x.flatten(2), 7),
-                F.adaptive_avg_pool3d(x.unsqueeze(2).expand(1, 4, 3, 6, 6), (2, 4, 5))]
+                F.adaptive_avg_pool3d(x.unsqueeze(2).expand(1, 4, 3, 6, 6), (2, 4, 5)),
+                s.fold(cols),
+                F.fold(F.unfold(x[0], 3), (6, 6), 3),
+                F.fold(x.reshape(1, 16, 9), 5, 2, stride=2, padding=1)]
         parts = [a, b, c, g, nrm, i1, i2, i3, s.up(x), s.bi(x), conv, rep, shaped, win, inter, bn, cols] + more
         return torch.cat([p.flatten() for p in parts])
 def make():
