@@ -70,6 +70,7 @@ _MODULE_ATTRS = {
     "AdaptiveAvgPool2d": ["output_size"],
     "AdaptiveAvgPool3d": ["output_size"],
     "Fold": ["output_size", "kernel_size", "dilation", "padding", "stride"],
+    "Unfold": ["kernel_size", "dilation", "padding", "stride"],
     "Flatten": ["start_dim", "end_dim"],
     "Upsample": ["size", "scale_factor", "mode", "align_corners", "recompute_scale_factor"],
     "UpsamplingNearest2d": ["size", "scale_factor", "mode", "align_corners", "recompute_scale_factor"],

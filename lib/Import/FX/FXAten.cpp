@@ -259,26 +259,22 @@ LogicalResult repeatInterleave(FXNode &n, R &r) {
 /// F.unfold (im2col) of [N, C, H, W]: [N, C k_h k_w, L], each column one
 /// window's elements, channel-major then kernel row and column: the padded
 /// image flattened and gathered at constant positions.
-LogicalResult im2col(FXNode &n, R &r) {
-  auto x = n.tensor(0, "input");
-  auto k = n.intList(1, "kernel_size", false);
-  auto dil = n.optIntList(2, "dilation", {1}), pad = n.optIntList(3, "padding", {0}),
-       str = n.optIntList(4, "stride", {1});
-  if (failed(x) || failed(k) || failed(dil) || failed(pad) || failed(str))
-    return failure();
-  Value in = *x;
+FailureOr<Value> im2colOf(FXNode &n, Value x, std::vector<int64_t> k,
+                          std::vector<int64_t> dil, std::vector<int64_t> pad,
+                          std::vector<int64_t> str) {
+  Value in = x;
   bool unbatched = n.type(in).getRank() == 3;
   if (unbatched) // [C, H, W]: one image
     in = n.reshape(in, [&] {
       SmallVector<int64_t> s{1};
-      s.append(n.type(*x).getShape().begin(), n.type(*x).getShape().end());
+      s.append(n.type(x).getShape().begin(), n.type(x).getShape().end());
       return s;
     }());
   auto t = n.type(in);
   auto two = [](std::vector<int64_t> v) {
     return v.size() == 1 ? std::vector<int64_t>{v[0], v[0]} : v;
   };
-  std::vector<int64_t> kk = two(*k), dd = two(*dil), pp = two(*pad), ss = two(*str);
+  std::vector<int64_t> kk = two(k), dd = two(dil), pp = two(pad), ss = two(str);
   if (t.getRank() != 4 || kk.size() != 2 || dd.size() != 2 || pp.size() != 2 ||
       ss.size() != 2) {
     n.error() << "F.unfold needs a 3-d or 4-d input and 2-d kernel, dilation, padding and stride";
@@ -290,7 +286,7 @@ LogicalResult im2col(FXNode &n, R &r) {
           ow = (wp - dd[1] * (kk[1] - 1) - 1) / std::max<int64_t>(ss[1], 1) + 1;
   if (kk[0] < 1 || kk[1] < 1 || ss[0] < 1 || ss[1] < 1 || dd[0] < 1 || dd[1] < 1 ||
       pp[0] < 0 || pp[1] < 0 || oh < 1 || ow < 1) {
-    n.error() << "F.unfold's kernel does not fit " << x->getType();
+    n.error() << "F.unfold's kernel does not fit " << x.getType();
     return failure();
   }
   Value v = in;
@@ -311,8 +307,17 @@ LogicalResult im2col(FXNode &n, R &r) {
                      (y * ss[0] + i * dd[0]) * wp + xx * ss[1] + j * dd[1]);
   Value c = n.b.create<ConstantOp>(n.loc, ref::tensorToAttr(idx, n.b.getContext()));
   Value g = n.b.create<GatherOp>(n.loc, v, c, n.b.getI64IntegerAttr(2)); // [N, C, kn, L]
-  r = R::ofTensor(unbatched ? n.reshape(g, {C * kn, L}) : n.reshape(g, {N, C * kn, L}));
-  return success();
+  return unbatched ? n.reshape(g, {C * kn, L}) : n.reshape(g, {N, C * kn, L});
+}
+
+LogicalResult im2col(FXNode &n, R &r) {
+  auto x = n.tensor(0, "input");
+  auto k = n.intList(1, "kernel_size", false);
+  auto dil = n.optIntList(2, "dilation", {1}), pad = n.optIntList(3, "padding", {0}),
+       str = n.optIntList(4, "stride", {1});
+  if (failed(x) || failed(k) || failed(dil) || failed(pad) || failed(str))
+    return failure();
+  return setTensor(r, im2colOf(n, *x, *k, *dil, *pad, *str));
 }
 
 /// F.fold / nn.Fold / aten.col2im (the inverse of F.unfold, summing where
@@ -1335,6 +1340,13 @@ LogicalResult interpolateFn(FXNode &n, R &r) {
                      *recompute, *antialias, r);
 }
 } // namespace
+
+FailureOr<Value> dfa::fximport::unfoldTensor(FXNode &n, Value x, std::vector<int64_t> kernel,
+                                             std::vector<int64_t> dilation,
+                                             std::vector<int64_t> padding,
+                                             std::vector<int64_t> stride) {
+  return im2colOf(n, x, kernel, dilation, padding, stride);
+}
 
 FailureOr<Value> dfa::fximport::foldTensor(FXNode &n, Value x, std::vector<int64_t> size,
                                            std::vector<int64_t> kernel,

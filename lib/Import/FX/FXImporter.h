@@ -234,6 +234,13 @@ mlir::FailureOr<mlir::Value> convPadded(FXNode &n, mlir::Value x, mlir::Value w,
 /// norm): the mean and the biased variance of each channel, [C] each.
 std::pair<mlir::Value, mlir::Value> batchStatistics(FXNode &n, mlir::Value x);
 
+/// F.unfold / nn.Unfold (im2col): [N, C, H, W] (or unbatched) to the
+/// columns [N, C k_h k_w, L]; one int stands for both spatial dims.
+mlir::FailureOr<mlir::Value> unfoldTensor(FXNode &n, mlir::Value x,
+                                          std::vector<int64_t> kernel,
+                                          std::vector<int64_t> dilation,
+                                          std::vector<int64_t> padding,
+                                          std::vector<int64_t> stride);
 /// F.fold / nn.Fold (col2im): the columns [N, C k_h k_w, L] (or unbatched)
 /// summed into images of `size`; one int stands for both spatial dims.
 mlir::FailureOr<mlir::Value> foldTensor(FXNode &n, mlir::Value x, std::vector<int64_t> size,

@@ -277,8 +277,8 @@ LogicalResult mhaModule(FXNode &n, R &r) {
   r = R::ofList({R::ofTensor(toBatchFirst(*out)), weights});
   return success();
 }
-/// nn.Fold: F.fold with the module's sizes.
-LogicalResult foldModule(FXNode &n, R &r) {
+/// nn.Fold / nn.Unfold: F.fold / F.unfold with the module's sizes.
+template <bool Fold> LogicalResult foldModule(FXNode &n, R &r) {
   auto x = n.tensor(0, "input");
   if (failed(x))
     return failure();
@@ -286,6 +286,9 @@ LogicalResult foldModule(FXNode &n, R &r) {
     std::vector<int64_t> v = n.attrInts(a, 2);
     return v.empty() ? std::vector<int64_t>{dflt} : v;
   };
+  if (!Fold)
+    return setTensor(r, unfoldTensor(n, *x, n.attrInts("kernel_size", 2), ints("dilation", 1),
+                                     ints("padding", 0), ints("stride", 1)));
   return setTensor(r, foldTensor(n, *x, n.attrInts("output_size", 2),
                                  n.attrInts("kernel_size", 2), ints("dilation", 1),
                                  ints("padding", 0), ints("stride", 1)));
@@ -321,7 +324,8 @@ const llvm::StringMap<Handler> &dfa::fximport::moduleHandlers() {
     t["ConvTranspose2d"] = convTransposeModule;
     t["ConvTranspose3d"] = convTransposeModule;
     t["Upsample"] = upsampleModule;
-    t["Fold"] = foldModule;
+    t["Fold"] = foldModule<true>;
+    t["Unfold"] = foldModule<false>;
     t["UpsamplingNearest2d"] = upsampleModule;
     t["UpsamplingBilinear2d"] = upsampleModule;
     t["BatchNorm1d"] = batchNormModule;

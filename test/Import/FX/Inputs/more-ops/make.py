@@ -5,7 +5,7 @@
 # flip, roll, addcmul, baddbmm, logsumexp, nan_to_num, pixel_shuffle and
 # pixel_unshuffle, isnan, gather, topk, argmax/argmin, all/any, var and std
 # (unbiased, correction, keepdim), transposed convolutions (F and nn,
-# output_padding, groups, dilation; 1-d and 2-d), Conv3d, full_like, clamp
+# output_padding, groups, dilation; 1-d and 2-d), Conv3d, nn.Unfold, full_like, clamp
 # of integers to a float bound, arange of floats.
 import numpy as np, torch, torch.nn as nn, torch.nn.functional as F
 class M(nn.Module):
@@ -14,6 +14,7 @@ class M(nn.Module):
         s.up = nn.ConvTranspose2d(4, 6, 3, stride=2, padding=1, output_padding=1, groups=2)
         s.up1 = nn.ConvTranspose1d(4, 3, 4, stride=3, dilation=2)
         s.c3 = nn.Conv3d(1, 2, 3, padding=1)
+        s.unf = nn.Unfold(3, padding=1, stride=2)
         s.register_buffer('idx', torch.tensor([[0, 3], [2, 1]]))
     def forward(s, x):                       # x [2, 4, 6, 6]
         y = x.flatten(2)                     # [2, 4, 36]
@@ -37,7 +38,7 @@ class M(nn.Module):
             F.conv_transpose2d(x, s.up.weight, None, stride=(1, 2), padding=(0, 1), groups=2,
                                output_padding=(0, 1), dilation=(1, 2)),
             s.c3(x[:, :1].unsqueeze(1)),
-            torch.full_like(x, 3.5),
+            torch.full_like(x, 3.5), s.unf(x),
             torch.clamp((x > 0).long() * 4, min=0.5, max=2.5),
             torch.arange(5.0) * x[0, 0, 0, :5],
         ]
