@@ -1144,6 +1144,37 @@ LogicalResult topk(FXNode &n, R &r) {
   return success();
 }
 
+/// sort(x, dim=-1, descending=False) -> (values, indices), and argsort:
+/// a top-k of the whole dim, sorted; ties keep their order (the smaller
+/// index first, as a stable sort and ONNX's TopK do).
+template <bool ArgOnly> LogicalResult sortFn(FXNode &n, R &r) {
+  auto x = n.tensor(0, "input");
+  if (failed(x))
+    return failure();
+  // sort.stable(x, *, stable, dim, descending) takes them as keywords.
+  const R *d = n.arg(1, "dim"), *desc = n.arg(2, "descending");
+  if (d && d->kind == R::Bool) // sort(x, stable=...) written positionally
+    d = n.arg(99, "dim");
+  int64_t dim = d && d->isNumber() ? int64_t(d->number()) : -1;
+  bool descending = desc && desc->isNumber() && desc->number() != 0;
+  auto t = n.type(*x);
+  if (t.getRank() == 0) {
+    r = ArgOnly ? R::ofTensor(n.filled({}, n.b.getI64Type(), 0))
+                : R::ofList({R::ofTensor(*x), R::ofTensor(n.filled({}, n.b.getI64Type(), 0))});
+    return success();
+  }
+  auto dd = n.dim(dim, t.getRank());
+  if (failed(dd))
+    return failure();
+  auto op = n.b.create<TopKOp>(n.loc, t, RankedTensorType::get(t.getShape(), n.b.getI64Type()),
+                               *x, n.b.getI64IntegerAttr(t.getDimSize(*dd)),
+                               n.b.getI64IntegerAttr(*dd), n.b.getBoolAttr(descending),
+                               n.b.getBoolAttr(true));
+  r = ArgOnly ? R::ofTensor(op.getIndices())
+              : R::ofList({R::ofTensor(op.getValues()), R::ofTensor(op.getIndices())});
+  return success();
+}
+
 /// repeat(x, repeats): tiles, with leading dims added as torch does.
 LogicalResult repeat(FXNode &n, R &r) {
   auto x = n.tensor(0, "input");
@@ -1680,6 +1711,12 @@ void dfa::fximport::addAtenHandlers(llvm::StringMap<Handler> &t) {
   t["aten.clamp_min.default"] = clampOne<true>;
   t["aten.clamp_max.default"] = clampOne<false>;
   t["aten.topk.default"] = topk;
+  t["sort"] = sortFn<false>;
+  t["argsort"] = sortFn<true>;
+  t["aten.sort.default"] = sortFn<false>;
+  t["aten.sort.stable"] = sortFn<false>;
+  t["aten.argsort.default"] = sortFn<true>;
+  t["aten.argsort.stable"] = sortFn<true>;
   // ATen ops whose arguments are the torch function's.
   for (auto [aten, torchName] :
        {std::pair<const char *, const char *>{"aten.flip.default", "flip"},

@@ -3,7 +3,7 @@
 # (test/Import/FX/more-ops.test): torch functions and modules that real
 # models call (a sweep of Hugging Face and timm models met them refused):
 # flip, roll, addcmul, baddbmm, logsumexp, nan_to_num, pixel_shuffle and
-# pixel_unshuffle, isnan, gather, topk, argmax/argmin, all/any, var and std
+# pixel_unshuffle, isnan, gather, topk, sort, argsort, argmax/argmin, all/any, var and std
 # (unbiased, correction, keepdim), transposed convolutions (F and nn,
 # output_padding, groups, dilation; 1-d and 2-d), Conv3d, nn.Unfold, full_like, clamp
 # of integers to a float bound, arange of floats.
@@ -30,6 +30,8 @@ class M(nn.Module):
             F.pixel_shuffle(x, 2), F.pixel_unshuffle(x, 3),
             torch.gather(x, 1, s.idx.reshape(1, 2, 2, 1).expand(2, 2, 2, 6)),
             torch.topk(x, 3, dim=2).values, x.topk(2, largest=False)[1].float(),
+            torch.sort(x, dim=1).values, x.sort(descending=True)[1].float(),
+            torch.argsort(x, dim=2, descending=True).float(),
             x.argmax(1).float(), torch.argmin(x, dim=3, keepdim=True).float(),
             (x > 0).all(1).float(), (x > 1).any().float().reshape(1),
             x.var(2, unbiased=False), torch.var(x, dim=(1, 2), keepdim=True), x.var(),
