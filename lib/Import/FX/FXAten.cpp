@@ -748,6 +748,79 @@ LogicalResult gatherFn(FXNode &n, R &r) {
   return success();
 }
 
+/// scatter(x, dim, index, src or value[, reduce]), scatter_add and
+/// scatter_reduce(x, dim, index, src, reduce, include_self=True): one
+/// ScatterElements. src's elements at index's positions are written (src
+/// may be larger than index); reduce is none, sum/add, prod/multiply,
+/// amax or amin (mean, and include_self=False, are refused).
+template <int Kind> // 0 scatter, 1 scatter_add, 2 scatter_reduce
+LogicalResult scatterFn(FXNode &n, R &r) {
+  auto x = n.tensor(0, "input"), idx = n.tensor(2, "index");
+  auto d = n.intArg(1, "dim", 0);
+  if (failed(x) || failed(idx) || failed(d))
+    return failure();
+  auto t = n.type(*x), it = n.type(*idx);
+  auto dd = n.dim(*d, t.getRank());
+  if (failed(dd))
+    return failure();
+  if (it.getRank() != t.getRank()) {
+    n.error() << "index " << idx->getType() << " must have the rank of " << x->getType();
+    return failure();
+  }
+  const R *src = n.arg(3, "src");
+  if (Kind == 0 && (!src || src->kind == R::None))
+    src = n.arg(3, "value");
+  Value updates;
+  if (src && src->kind == R::Tensor) {
+    updates = n.cast(src->tensor, t.getElementType());
+    auto st = n.type(updates);
+    if (st.getShape() != it.getShape()) {
+      bool fits = st.getRank() == it.getRank();
+      for (int64_t i = 0; fits && i < it.getRank(); ++i)
+        fits = st.getDimSize(i) >= it.getDimSize(i);
+      if (!fits) {
+        n.error() << "src " << src->tensor.getType() << " is smaller than index "
+                  << idx->getType();
+        return failure();
+      }
+      SmallVector<int64_t> zeros(it.getRank(), 0), ones(it.getRank(), 1);
+      updates = n.b.create<SliceOp>(n.loc, it.clone(t.getElementType()), updates,
+                                    n.b.getDenseI64ArrayAttr(zeros),
+                                    n.b.getDenseI64ArrayAttr(ones));
+    }
+  } else if (src && src->isNumber()) {
+    updates = n.filled(it.getShape(), t.getElementType(), src->number());
+  } else {
+    n.error() << "scatter needs a src tensor or a value";
+    return failure();
+  }
+  std::string reduce = Kind == 1 ? "add" : "none";
+  if (const R *red = n.arg(4, "reduce"); red && red->kind == R::Str) {
+    reduce = red->s == "sum" || red->s == "add"           ? "add"
+             : red->s == "prod" || red->s == "multiply" ? "mul"
+             : red->s == "amax"                          ? "max"
+             : red->s == "amin"                          ? "min"
+                                                         : "";
+    if (reduce.empty()) {
+      n.unsupported() << "scatter reduction '" << red->s << "'";
+      return failure();
+    }
+  }
+  if (Kind == 2) {
+    auto self = n.intArg(5, "include_self", 1);
+    if (failed(self))
+      return failure();
+    if (!*self) {
+      n.unsupported() << "scatter_reduce with include_self=False";
+      return failure();
+    }
+  }
+  r = R::ofTensor(n.b.create<ScatterElementsOp>(n.loc, t, *x, toIndex(n, *idx), updates,
+                                                n.b.getI64IntegerAttr(*dd),
+                                                n.b.getStringAttr(reduce)));
+  return success();
+}
+
 LogicalResult cumsum(FXNode &n, R &r) {
   auto x = n.tensor(0, "input");
   auto d = n.intArg(1, "dim", 0);
@@ -1693,6 +1766,13 @@ void dfa::fximport::addAtenHandlers(llvm::StringMap<Handler> &t) {
   t["aten._unsafe_index_put.default"] = indexPut;
   t["aten.index_select.default"] = indexSelect;
   t["aten.gather.default"] = gatherFn;
+  for (const char *k : {"scatter", "aten.scatter.src", "aten.scatter.value",
+                        "aten.scatter.reduce", "aten.scatter.value_reduce"})
+    t[k] = scatterFn<0>;
+  t["scatter_add"] = scatterFn<1>;
+  t["aten.scatter_add.default"] = scatterFn<1>;
+  t["scatter_reduce"] = scatterFn<2>;
+  t["aten.scatter_reduce.two"] = scatterFn<2>;
   t["aten.cumsum.default"] = cumsum;
   t["aten.constant_pad_nd.default"] = constantPad;
   t["aten.copy.default"] = copy;

@@ -3,7 +3,8 @@
 # (test/Import/FX/more-ops.test): torch functions and modules that real
 # models call (a sweep of Hugging Face and timm models met them refused):
 # flip, roll, addcmul, baddbmm, logsumexp, nan_to_num, pixel_shuffle and
-# pixel_unshuffle, isnan, gather, topk, sort, argsort, argmax/argmin, all/any, var and std
+# pixel_unshuffle, isnan, gather, scatter (src and value), scatter_add,
+# scatter_reduce, topk, sort, argsort, argmax/argmin, all/any, var and std
 # (unbiased, correction, keepdim), transposed convolutions (F and nn,
 # output_padding, groups, dilation; 1-d and 2-d), Conv3d, nn.Unfold, full_like, clamp
 # of integers to a float bound, arange of floats.
@@ -16,6 +17,7 @@ class M(nn.Module):
         s.c3 = nn.Conv3d(1, 2, 3, padding=1)
         s.unf = nn.Unfold(3, padding=1, stride=2)
         s.register_buffer('idx', torch.tensor([[0, 3], [2, 1]]))
+        s.register_buffer('sidx', torch.tensor([[[[0, 3, 3, 1, 0, 2]]]]).expand(2, 4, 1, 6).clone())
     def forward(s, x):                       # x [2, 4, 6, 6]
         y = x.flatten(2)                     # [2, 4, 36]
         inf = x / (x > 0.5).float()          # inf and NaN where x <= 0.5
@@ -32,6 +34,8 @@ class M(nn.Module):
             torch.topk(x, 3, dim=2).values, x.topk(2, largest=False)[1].float(),
             torch.sort(x, dim=1).values, x.sort(descending=True)[1].float(),
             torch.argsort(x, dim=2, descending=True).float(),
+            torch.scatter(x, 3, s.sidx[:, :, :, :2], x[:, :, :1] * 5), x.scatter(2, s.sidx.transpose(2, 3)[:, :, :4], 1.5),
+            torch.scatter_add(x, 3, s.sidx, x[:, :, :1]), x.scatter_reduce(3, s.sidx, x[:, :, 2:3], 'amax'),
             x.argmax(1).float(), torch.argmin(x, dim=3, keepdim=True).float(),
             (x > 0).all(1).float(), (x > 1).any().float().reshape(1),
             x.var(2, unbiased=False), torch.var(x, dim=(1, 2), keepdim=True), x.var(),
