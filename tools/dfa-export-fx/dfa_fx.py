@@ -71,6 +71,8 @@ _MODULE_ATTRS = {
     "AdaptiveAvgPool3d": ["output_size"],
     "Fold": ["output_size", "kernel_size", "dilation", "padding", "stride"],
     "Unfold": ["kernel_size", "dilation", "padding", "stride"],
+    "PixelShuffle": ["upscale_factor"],
+    "PixelUnshuffle": ["downscale_factor"],
     "Flatten": ["start_dim", "end_dim"],
     "Upsample": ["size", "scale_factor", "mode", "align_corners", "recompute_scale_factor"],
     "UpsamplingNearest2d": ["size", "scale_factor", "mode", "align_corners", "recompute_scale_factor"],

@@ -1297,6 +1297,11 @@ FailureOr<Value> resizeSpatial(FXNode &n, Value x, std::optional<SmallVector<int
     } else {
       sc[2 + i] = scales[i];
       out[2 + i] = (int64_t)std::floor(t.getDimSize(2 + i) * sc[2 + i]);
+      // align_corners maps by the sizes alone ((in - 1) / (out - 1)), as
+      // torch does whatever scale was given: the resize's scale is then
+      // the output's size over the input's.
+      if (linear && align)
+        sc[2 + i] = (double)out[2 + i] / t.getDimSize(2 + i);
     }
     if (out[2 + i] < 1 || !(sc[2 + i] > 0)) {
       n.error() << "resizing " << x.getType() << " to an empty size";
@@ -1422,7 +1427,8 @@ LogicalResult interpolate(FXNode &n, Value x, const R *sizeArg, const R *scaleAr
       size->push_back(int64_t(std::floor(t.getDimSize(2 + i) * (*scales)[i])));
   }
   if (area)
-    return setTensor(r, adaptiveAvgPool(n, x, std::vector<int64_t>(size->begin(), size->end())));
+    return setTensor(r, adaptiveAvgPool(n, x, std::vector<int64_t>(size->begin(), size->end()),
+                                        k));
   Interp interp = mode == "bicubic" ? Interp::Cubic : dims ? Interp::Linear : Interp::Nearest;
   return setTensor(r, resizeSpatial(n, x, size,
                                     scales.value_or(SmallVector<double>(std::max<int64_t>(k, 0), 1.0)),
@@ -1764,6 +1770,8 @@ void dfa::fximport::addAtenHandlers(llvm::StringMap<Handler> &t) {
   t["aten.index_put.default"] = indexPut;
   t["aten.index_put_.default"] = indexPut;
   t["aten._unsafe_index_put.default"] = indexPut;
+  t["index_put"] = indexPut; // x.index_put(indices, values, accumulate)
+  t["index_put_"] = indexPut;
   t["aten.index_select.default"] = indexSelect;
   t["aten.gather.default"] = gatherFn;
   for (const char *k : {"scatter", "aten.scatter.src", "aten.scatter.value",

@@ -780,31 +780,12 @@ LogicalResult nanToNum(FXNode &n, R &r) {
   return success();
 }
 
-/// F.pixel_shuffle / pixel_unshuffle: [N, C r^2, H, W] <-> [N, C, H r, W r]
-/// as a reshape, a transpose and a reshape.
 template <bool Shuffle> LogicalResult pixelShuffle(FXNode &n, R &r) {
   auto x = n.tensor(0, "input");
   auto f = n.intArg(1, Shuffle ? "upscale_factor" : "downscale_factor", 1);
   if (failed(x) || failed(f))
     return failure();
-  auto t = n.type(*x);
-  int64_t k = *f;
-  if (t.getRank() != 4 || k < 1 ||
-      (Shuffle ? t.getDimSize(1) % (k * k) : (t.getDimSize(2) % k) | (t.getDimSize(3) % k))) {
-    n.error() << "pixel shuffle by " << k << " does not fit " << x->getType();
-    return failure();
-  }
-  int64_t N = t.getDimSize(0), C = t.getDimSize(1), H = t.getDimSize(2), W = t.getDimSize(3);
-  if (Shuffle) {
-    Value v = n.reshape(*x, {N, C / (k * k), k, k, H, W});
-    v = n.transpose(v, {0, 1, 4, 2, 5, 3});
-    r = R::ofTensor(n.reshape(v, {N, C / (k * k), H * k, W * k}));
-  } else {
-    Value v = n.reshape(*x, {N, C, H / k, k, W / k, k});
-    v = n.transpose(v, {0, 1, 3, 5, 2, 4});
-    r = R::ofTensor(n.reshape(v, {N, C * k * k, H / k, W / k}));
-  }
-  return success();
+  return setTensor(r, pixelShuffleTensor(n, *x, *f, Shuffle));
 }
 
 /// torch.isnan(x).
@@ -820,6 +801,34 @@ LogicalResult isnan(FXNode &n, R &r) {
   return success();
 }
 } // namespace
+
+/// F.pixel_shuffle / pixel_unshuffle: [..., C r^2, H, W] <-> [..., C, H r,
+/// W r] as a reshape, a transpose and a reshape (leading dims as one batch).
+FailureOr<Value> dfa::fximport::pixelShuffleTensor(FXNode &n, Value x, int64_t k, bool shuffle) {
+  auto t = n.type(x);
+  int64_t rank = t.getRank();
+  if (rank < 3 || k < 1 ||
+      (shuffle ? t.getDimSize(rank - 3) % (k * k)
+               : (t.getDimSize(rank - 2) % k) | (t.getDimSize(rank - 1) % k))) {
+    n.error() << "pixel " << (shuffle ? "shuffle" : "unshuffle") << " by " << k
+              << " does not fit " << x.getType();
+    return failure();
+  }
+  int64_t N = 1;
+  for (int64_t d = 0; d < rank - 3; ++d)
+    N *= t.getDimSize(d);
+  int64_t C = t.getDimSize(rank - 3), H = t.getDimSize(rank - 2), W = t.getDimSize(rank - 1);
+  SmallVector<int64_t> lead(t.getShape().drop_back(3)), out(lead);
+  Value v;
+  if (shuffle) {
+    v = n.transpose(n.reshape(x, {N, C / (k * k), k, k, H, W}), {0, 1, 4, 2, 5, 3});
+    out.append({C / (k * k), H * k, W * k});
+  } else {
+    v = n.transpose(n.reshape(x, {N, C, H / k, k, W / k, k}), {0, 1, 3, 5, 2, 4});
+    out.append({C * k * k, H / k, W / k});
+  }
+  return n.reshape(v, out);
+}
 
 const llvm::StringMap<Handler> &dfa::fximport::functionHandlers() {
   static const llvm::StringMap<Handler> table = [] {

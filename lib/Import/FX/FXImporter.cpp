@@ -236,7 +236,7 @@ FailureOr<PyValue> FXImporter::decode(const llvm::json::Value &v) {
   if (auto ref = obj->getString("node")) {
     auto it = values.find(ref->str());
     if (it == values.end()) {
-      emitError(UnknownLoc::get(&ctx)) << "reference to unknown node '" << *ref << "'";
+      emitError(FileLineColLoc::get(&ctx, path, 0, 0)) << "reference to unknown node '" << *ref << "'";
       return failure();
     }
     return it->second;
@@ -246,14 +246,14 @@ FailureOr<PyValue> FXImporter::decode(const llvm::json::Value &v) {
     if (*fs == "nan" || *fs == "inf" || *fs == "-inf") {
       p.f = *fs == "nan" ? NAN : (*fs == "-inf" ? -INFINITY : INFINITY);
     } else if (fs->getAsDouble(p.f)) { // true on error
-      emitError(UnknownLoc::get(&ctx)) << "'" << *fs << "' is not a float";
+      emitError(FileLineColLoc::get(&ctx, path, 0, 0)) << "'" << *fs << "' is not a float";
       return failure();
     }
     return p;
   }
   if (const auto *sl = obj->getArray("slice")) {
     if (sl->size() != 3) {
-      emitError(UnknownLoc::get(&ctx)) << "a slice needs [start, stop, step]";
+      emitError(FileLineColLoc::get(&ctx, path, 0, 0)) << "a slice needs [start, stop, step]";
       return failure();
     }
     p.kind = PyValue::Slice;
@@ -289,7 +289,7 @@ FailureOr<PyValue> FXImporter::decode(const llvm::json::Value &v) {
     }
     return p;
   }
-  emitError(UnknownLoc::get(&ctx)) << "cannot decode an argument";
+  emitError(FileLineColLoc::get(&ctx, path, 0, 0)) << "cannot decode an argument";
   return failure();
 }
 

@@ -206,11 +206,12 @@ mlir::FailureOr<mlir::Value> pool2d(FXNode &n, mlir::Value x, bool isMax,
 /// None or an empty list mean every dim (torch's rule).
 mlir::FailureOr<llvm::SmallVector<int64_t>> reduceDims(FXNode &n, mlir::Value x,
                                                        const PyValue *dim);
-/// torch's adaptive average pooling over x's 1 to 3 spatial dims to `out`
-/// (one size for all, or one per dim): a pooling when every dim divides
-/// (2-d), else per dim a product with a constant averaging matrix.
+/// torch's adaptive average pooling over the last `spatial` (1 to 3) dims
+/// of x, batched or not, to `out` (one size for all, or one per dim; -1
+/// keeps the input's): a pooling when every dim divides (2-d), else per
+/// dim a product with a constant averaging matrix.
 mlir::FailureOr<mlir::Value> adaptiveAvgPool(FXNode &n, mlir::Value x,
-                                             std::vector<int64_t> out);
+                                             std::vector<int64_t> out, int64_t spatial);
 /// `safe`: a row whose scores are all masked attends to nothing (0), as
 /// torch's scaled_dot_product_attention returns it since torch 2.5 (its
 /// safe softmax). `scale`: the scores' factor, 1/sqrt(head dim) when NaN.
@@ -241,6 +242,9 @@ mlir::FailureOr<mlir::Value> unfoldTensor(FXNode &n, mlir::Value x,
                                           std::vector<int64_t> dilation,
                                           std::vector<int64_t> padding,
                                           std::vector<int64_t> stride);
+/// F.pixel_shuffle (`shuffle`) / pixel_unshuffle of x by `factor`.
+mlir::FailureOr<mlir::Value> pixelShuffleTensor(FXNode &n, mlir::Value x, int64_t factor,
+                                                bool shuffle);
 /// F.fold / nn.Fold (col2im): the columns [N, C k_h k_w, L] (or unbatched)
 /// summed into images of `size`; one int stands for both spatial dims.
 mlir::FailureOr<mlir::Value> foldTensor(FXNode &n, mlir::Value x, std::vector<int64_t> size,

@@ -40,6 +40,24 @@ int64_t spatialDims(FXNode &n, Value x, Value w, StringRef what) {
   return s;
 }
 
+/// An unbatched convolution input ([C, spatial...], one dim fewer than the
+/// weight) as a batch of one; null otherwise.
+Value batchOfOne(FXNode &n, Value x, Value w) {
+  auto xt = n.type(x);
+  if (xt.getRank() + 1 != n.type(w).getRank() || xt.getRank() < 2)
+    return Value();
+  SmallVector<int64_t> shape{1};
+  shape.append(xt.getShape().begin(), xt.getShape().end());
+  return n.reshape(x, shape);
+}
+
+/// A batch of one's result without its batch dim.
+FailureOr<Value> unbatch(FXNode &n, FailureOr<Value> y) {
+  if (failed(y))
+    return failure();
+  return n.reshape(*y, n.type(*y).getShape().drop_front());
+}
+
 /// A per-spatial-dim list as torch takes it: empty for `dflt`, one value
 /// for all dims. Whether it then has one value per dim.
 bool perDim(std::vector<int64_t> &v, int64_t s, int64_t dflt) {
@@ -101,6 +119,9 @@ FailureOr<Value> dfa::fximport::convTranspose(FXNode &n, Value x, Value w, Value
                                               std::vector<int64_t> outputPadding,
                                               std::vector<int64_t> dilation,
                                               int64_t groups) {
+  if (Value one = batchOfOne(n, x, w))
+    return unbatch(n, convTranspose(n, one, w, bias, stride, padding, outputPadding, dilation,
+                                    groups));
   auto xt = n.type(x), wt = n.type(w);
   int64_t s = spatialDims(n, x, w, "transposed convolution");
   if (s < 0)
@@ -165,6 +186,9 @@ FailureOr<Value> dfa::fximport::convPadded(FXNode &n, Value x, Value w, Value bi
                                            std::vector<int64_t> padding,
                                            std::vector<int64_t> dilation, int64_t groups,
                                            StringRef mode) {
+  if (Value one = batchOfOne(n, x, w))
+    return unbatch(n, convPadded(n, one, w, bias, stride, how, padding, dilation, groups,
+                                 mode));
   int64_t s = n.type(x).getRank() - 2;
   if (s < 1 || n.type(w).getRank() != s + 2) {
     n.error() << "convolution of " << x.getType() << " by " << w.getType();

@@ -52,10 +52,36 @@ LogicalResult convTransposeModule(FXNode &n, R &r) {
   Value w = n.requiredParam("weight");
   if (failed(x) || !w)
     return failure();
-  int64_t s = n.type(*x).getRank() - 2;
-  return setTensor(r, convTranspose(n, *x, w, n.param("bias"), n.attrInts("stride", s),
-                                    n.attrInts("padding", s), n.attrInts("output_padding", s),
-                                    n.attrInts("dilation", s), n.attrInt("groups", 1)));
+  int64_t s = n.type(w).getRank() - 2;
+  std::vector<int64_t> stride = n.attrInts("stride", s), padding = n.attrInts("padding", s),
+                       outPad = n.attrInts("output_padding", s),
+                       dilation = n.attrInts("dilation", s);
+  // A call's output_size picks the output padding (torch's _output_padding:
+  // the size over the smallest one, less than the stride).
+  if (const R *os = n.arg(1, "output_size"); os && os->kind == R::List) {
+    auto xt = n.type(*x);
+    int64_t given = os->list.size();
+    if (given < s || stride.size() != size_t(s) || padding.size() != size_t(s) ||
+        dilation.size() != size_t(s)) {
+      n.error() << "output_size needs " << s << " spatial sizes";
+      return failure();
+    }
+    outPad.assign(s, 0);
+    for (int64_t i = 0; i < s; ++i) {
+      const R &e = os->list[given - s + i];
+      int64_t in = xt.getDimSize(xt.getRank() - s + i);
+      int64_t least = (in - 1) * stride[i] - 2 * padding[i] +
+                      dilation[i] * (n.type(w).getDimSize(2 + i) - 1) + 1;
+      if (e.kind != R::Int || e.i < least || e.i >= least + stride[i]) {
+        n.error() << "output_size " << e.describe() << " of spatial dim " << i
+                  << " is not between " << least << " and " << least + stride[i] - 1;
+        return failure();
+      }
+      outPad[i] = e.i - least;
+    }
+  }
+  return setTensor(r, convTranspose(n, *x, w, n.param("bias"), stride, padding, outPad,
+                                    dilation, n.attrInt("groups", 1)));
 }
 
 LogicalResult batchNormModule(FXNode &n, R &r) {
@@ -172,12 +198,21 @@ template <bool IsMax> LogicalResult poolModule(FXNode &n, R &r) {
                         n.attrInt("ceil_mode", 0), n.attrInt("count_include_pad", 1)));
 }
 
-LogicalResult adaptiveAvgPoolModule(FXNode &n, R &r) {
+/// nn.AdaptiveAvgPool1d/2d/3d: output_size an int or a list whose null
+/// entries (None) keep the input's size.
+template <int Spatial> LogicalResult adaptiveAvgPoolModule(FXNode &n, R &r) {
   auto x = n.tensor(0, "input");
   if (failed(x))
     return failure();
-  int64_t k = n.type(*x).getRank() - 2;
-  return setTensor(r, adaptiveAvgPool(n, *x, n.attrInts("output_size", std::max<int64_t>(k, 1))));
+  std::vector<int64_t> out;
+  if (const auto *a = n.attr("output_size")) {
+    if (auto i = a->getAsInteger())
+      out.push_back(*i);
+    else if (const auto *arr = a->getAsArray())
+      for (const auto &e : *arr)
+        out.push_back(e.getAsInteger().value_or(-1));
+  }
+  return setTensor(r, adaptiveAvgPool(n, *x, out, Spatial));
 }
 
 /// nn.MultiheadAttention: packed in-projection, per-head scaled dot-product
@@ -277,6 +312,16 @@ LogicalResult mhaModule(FXNode &n, R &r) {
   r = R::ofList({R::ofTensor(toBatchFirst(*out)), weights});
   return success();
 }
+/// nn.PixelShuffle / nn.PixelUnshuffle.
+template <bool Shuffle> LogicalResult pixelShuffleModule(FXNode &n, R &r) {
+  auto x = n.tensor(0, "input");
+  if (failed(x))
+    return failure();
+  return setTensor(r, pixelShuffleTensor(
+                          n, *x, n.attrInt(Shuffle ? "upscale_factor" : "downscale_factor", 1),
+                          Shuffle));
+}
+
 /// nn.Fold / nn.Unfold: F.fold / F.unfold with the module's sizes.
 template <bool Fold> LogicalResult foldModule(FXNode &n, R &r) {
   auto x = n.tensor(0, "input");
@@ -326,6 +371,8 @@ const llvm::StringMap<Handler> &dfa::fximport::moduleHandlers() {
     t["Upsample"] = upsampleModule;
     t["Fold"] = foldModule<true>;
     t["Unfold"] = foldModule<false>;
+    t["PixelShuffle"] = pixelShuffleModule<true>;
+    t["PixelUnshuffle"] = pixelShuffleModule<false>;
     t["UpsamplingNearest2d"] = upsampleModule;
     t["UpsamplingBilinear2d"] = upsampleModule;
     t["BatchNorm1d"] = batchNormModule;
@@ -352,9 +399,9 @@ const llvm::StringMap<Handler> &dfa::fximport::moduleHandlers() {
     t["Flatten"] = flattenModule;
     t["MaxPool2d"] = poolModule<true>;
     t["AvgPool2d"] = poolModule<false>;
-    t["AdaptiveAvgPool1d"] = adaptiveAvgPoolModule;
-    t["AdaptiveAvgPool2d"] = adaptiveAvgPoolModule;
-    t["AdaptiveAvgPool3d"] = adaptiveAvgPoolModule;
+    t["AdaptiveAvgPool1d"] = adaptiveAvgPoolModule<1>;
+    t["AdaptiveAvgPool2d"] = adaptiveAvgPoolModule<2>;
+    t["AdaptiveAvgPool3d"] = adaptiveAvgPoolModule<3>;
     t["MultiheadAttention"] = mhaModule;
     return t;
   }();

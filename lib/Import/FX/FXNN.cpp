@@ -244,17 +244,31 @@ FailureOr<Value> dfa::fximport::pool2d(FXNode &n, Value x, bool isMax, std::vect
                                      n.b.getDenseI64ArrayAttr({})));
 }
 
-FailureOr<Value> dfa::fximport::adaptiveAvgPool(FXNode &n, Value x,
-                                                std::vector<int64_t> out) {
+FailureOr<Value> dfa::fximport::adaptiveAvgPool(FXNode &n, Value x, std::vector<int64_t> out,
+                                                int64_t spatial) {
   auto t = n.type(x);
-  int64_t k = t.getRank() - 2;
-  if (k < 1 || k > 3 || out.empty()) {
-    n.error() << "adaptive pooling needs an input with 1 to 3 spatial dims and an output size, got "
+  if (spatial < 1 || spatial > 3 || (t.getRank() != spatial + 1 && t.getRank() != spatial + 2) ||
+      out.empty()) {
+    n.error() << "adaptive pooling over " << spatial << " spatial dims needs a "
+              << spatial + 1 << "-d or " << spatial + 2 << "-d input and an output size, got "
               << x.getType();
     return failure();
   }
+  if (t.getRank() == spatial + 1) { // unbatched: one image
+    SmallVector<int64_t> batched{1};
+    batched.append(t.getShape().begin(), t.getShape().end());
+    auto y = adaptiveAvgPool(n, n.reshape(x, batched), out, spatial);
+    if (failed(y))
+      return failure();
+    return n.reshape(*y, n.type(*y).getShape().drop_front());
+  }
+  int64_t k = spatial;
   if (out.size() == 1)
     out.assign(k, out[0]);
+  // A size of None (-1 here) keeps the input's.
+  for (size_t i = 0; i < out.size() && int64_t(i) < k; ++i)
+    if (out[i] < 0)
+      out[i] = t.getDimSize(2 + i);
   if (int64_t(out.size()) != k || llvm::any_of(out, [](int64_t o) { return o < 1; })) {
     n.error() << "adaptive pooling of " << x.getType() << " needs " << k
               << " positive output sizes";
@@ -334,13 +348,26 @@ LogicalResult avgPoolFn(FXNode &n, R &r) {
   return setTensor(r, v);
 }
 
-LogicalResult adaptiveAvgPoolFn(FXNode &n, R &r) {
+/// adaptive_avg_pool1d/2d/3d(x, output_size): an int, or a list whose None
+/// entries keep the input's size.
+template <int Spatial> LogicalResult adaptiveAvgPoolFn(FXNode &n, R &r) {
   auto x = n.tensor(0, "input");
-  auto out = n.optIntList(1, "output_size", {});
-  if (failed(x) || failed(out))
+  if (failed(x))
     return failure();
-  auto v = adaptiveAvgPool(n, *x, *out);
-  return setTensor(r, v);
+  const R *o = n.arg(1, "output_size");
+  std::vector<int64_t> out;
+  if (o && o->kind == R::Int) {
+    out.push_back(o->i);
+  } else if (o && o->kind == R::List) {
+    for (const R &e : o->list) {
+      if (e.kind != R::Int && e.kind != R::None) {
+        n.error() << "output_size holds " << e.describe();
+        return failure();
+      }
+      out.push_back(e.kind == R::None ? -1 : e.i);
+    }
+  }
+  return setTensor(r, adaptiveAvgPool(n, *x, out, Spatial));
 }
 
 LogicalResult sdpa(FXNode &n, R &r) {
@@ -418,8 +445,8 @@ void dfa::fximport::addReductionHandlers(llvm::StringMap<Handler> &t) {
   t["batch_norm"] = batchNormFn;
   t["max_pool2d"] = maxPoolFn;
   t["avg_pool2d"] = avgPoolFn;
-  t["adaptive_avg_pool1d"] = adaptiveAvgPoolFn;
-  t["adaptive_avg_pool2d"] = adaptiveAvgPoolFn;
-  t["adaptive_avg_pool3d"] = adaptiveAvgPoolFn;
+  t["adaptive_avg_pool1d"] = adaptiveAvgPoolFn<1>;
+  t["adaptive_avg_pool2d"] = adaptiveAvgPoolFn<2>;
+  t["adaptive_avg_pool3d"] = adaptiveAvgPoolFn<3>;
   t["scaled_dot_product_attention"] = sdpa;
 }

@@ -273,12 +273,23 @@ FailureOr<Value> centred(NodeContext &c, Value x, Value zp, int64_t dim,
   }
   if (zt.getNumElements() == 1)
     return Value(c.b.create<SubOp>(c.loc, v, c.cast(c.reshape(zp, {}), f64)));
+  // Of rank 2 or more: numpy's broadcasting against x, as the spec's
+  // reference subtracts it ([..., M, 1] per row, [1, N] per column).
+  if (zt.getRank() >= 2 && zt.getRank() <= xt.getRank()) {
+    bool fits = true;
+    for (int64_t i = 1; i <= zt.getRank(); ++i) {
+      int64_t zd = zt.getDimSize(zt.getRank() - i), xd = xt.getDimSize(xt.getRank() - i);
+      fits &= zd == 1 || zd == xd;
+    }
+    if (fits)
+      return Value(c.b.create<SubOp>(c.loc, v, c.cast(zp, f64)));
+  }
   if (zt.getRank() != 1 || dim < 0 || dim >= xt.getRank() ||
       zt.getDimSize(0) != xt.getDimSize(dim)) {
     c.error() << "the zero point of " << what << " " << zp.getType()
-              << " must be a scalar"
+              << " must be a scalar, broadcast to " << x.getType()
               << (dim >= 0 && dim < xt.getRank()
-                      ? " or hold one value per element of dim " + std::to_string(dim)
+                      ? ", or hold one value per element of dim " + std::to_string(dim)
                       : std::string());
     return failure();
   }

@@ -14,7 +14,9 @@
 # scale, to a size, with align_corners; nn.Upsample), area (to a size, by a
 # scale) and adaptive average pooling to sizes that do not divide the input
 # (1-d, 2-d, 3-d; nn.AdaptiveAvgPool2d), and F.fold / nn.Fold (col2im, the
-# overlapping windows summed; batched and unbatched).
+# overlapping windows summed; batched and unbatched), align_corners with a
+# scale factor (torch maps by the sizes alone), and adaptive pooling of an
+# unbatched image and with None (the input's size) in the output size.
 import numpy as np, torch, torch.nn as nn, torch.nn.functional as F
 class M(nn.Module):
     def __init__(s):
@@ -25,6 +27,7 @@ class M(nn.Module):
         s.bi = nn.UpsamplingBilinear2d(size=(7, 9))
         s.cubic = nn.Upsample(size=(5, 9), mode='bicubic')
         s.adapt = nn.AdaptiveAvgPool2d((4, 5))
+        s.adapt_none = nn.AdaptiveAvgPool2d((5, None))
         s.fold = nn.Fold((6, 6), (2, 3), dilation=(2, 1), padding=1, stride=(1, 2))
         s.gn_w = nn.Parameter(torch.rand(4))
         s.register_buffer('idx', torch.tensor([3, 0, 2]))
@@ -63,7 +66,11 @@ class M(nn.Module):
                 F.adaptive_avg_pool3d(x.unsqueeze(2).expand(1, 4, 3, 6, 6), (2, 4, 5)),
                 s.fold(cols),
                 F.fold(F.unfold(x[0], 3), (6, 6), 3),
-                F.fold(x.reshape(1, 16, 9), 5, 2, stride=2, padding=1)]
+                F.fold(x.reshape(1, 16, 9), 5, 2, stride=2, padding=1),
+                F.interpolate(x, scale_factor=1.5, mode='bilinear', align_corners=True),
+                F.interpolate(x, scale_factor=0.7, mode='bicubic', align_corners=True),
+                F.adaptive_avg_pool2d(x[0], 4), F.adaptive_avg_pool2d(x, (None, 4)),
+                s.adapt_none(x)]
         parts = [a, b, c, g, nrm, i1, i2, i3, s.up(x), s.bi(x), conv, rep, shaped, win, inter, bn, cols] + more
         return torch.cat([p.flatten() for p in parts])
 def make():

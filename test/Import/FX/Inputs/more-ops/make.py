@@ -7,7 +7,9 @@
 # scatter_reduce, topk, sort, argsort, argmax/argmin, all/any, var and std
 # (unbiased, correction, keepdim), transposed convolutions (F and nn,
 # output_padding, groups, dilation; 1-d and 2-d), Conv3d, nn.Unfold, full_like, clamp
-# of integers to a float bound, arange of floats.
+# of integers to a float bound, arange of floats; ConvTranspose2d called
+# with output_size, unbatched convolutions, pixel shuffle of a 5-d input and
+# its modules, the index_put method.
 import numpy as np, torch, torch.nn as nn, torch.nn.functional as F
 class M(nn.Module):
     def __init__(s):
@@ -16,6 +18,7 @@ class M(nn.Module):
         s.up1 = nn.ConvTranspose1d(4, 3, 4, stride=3, dilation=2)
         s.c3 = nn.Conv3d(1, 2, 3, padding=1)
         s.unf = nn.Unfold(3, padding=1, stride=2)
+        s.ps, s.pus = nn.PixelShuffle(2), nn.PixelUnshuffle(2)
         s.register_buffer('idx', torch.tensor([[0, 3], [2, 1]]))
         s.register_buffer('sidx', torch.tensor([[[[0, 3, 3, 1, 0, 2]]]]).expand(2, 4, 1, 6).clone())
     def forward(s, x):                       # x [2, 4, 6, 6]
@@ -45,6 +48,9 @@ class M(nn.Module):
                                output_padding=(0, 1), dilation=(1, 2)),
             s.c3(x[:, :1].unsqueeze(1)),
             torch.full_like(x, 3.5), s.unf(x),
+            s.up(x, output_size=[11, 12]), s.up1(y[0, :, :8]), s.c3(x[:1]),
+            F.pixel_shuffle(x.unsqueeze(0), 2), s.ps(x), s.pus(x),
+            x[0].index_put((s.idx[0],), x[0, :2] * 3, accumulate=True),
             torch.clamp((x > 0).long() * 4, min=0.5, max=2.5),
             torch.arange(5.0) * x[0, 0, 0, :5],
         ]

@@ -109,3 +109,20 @@ bad = helper.make_graph(
     [helper.make_tensor_value_info("y", TensorProto.INT32, [3, 2])],
     [numpy_helper.from_array(np.array([1, 2], np.uint8), "azp")])
 save(helper.make_model(bad, opset_imports=[helper.make_opsetid("", 17)]), "bad_zp.onnx")
+
+# Zero points of rank 2 broadcast against their operand, as the spec's
+# reference subtracts them: A's per row as [M, 1], B's per column as [1, N].
+bc = helper.make_graph(
+    [helper.make_node("MatMulInteger", ["a", "b", "azp", "bzp"], ["y"], name="mmi_bc")], "bc",
+    [helper.make_tensor_value_info("a", TensorProto.UINT8, [3, 4]),
+     helper.make_tensor_value_info("b", TensorProto.INT8, [4, 2])],
+    [helper.make_tensor_value_info("y", TensorProto.INT32, [3, 2])],
+    [numpy_helper.from_array(np.array([[3], [200], [0]], np.uint8), "azp"),
+     numpy_helper.from_array(np.array([[-5, 7]], np.int8), "bzp")])
+save(helper.make_model(bc, opset_imports=[helper.make_opsetid("", 17)]), "zp_bcast.onnx")
+a = rng.integers(0, 256, (3, 4)).astype(np.uint8)
+b = rng.integers(-128, 128, (4, 2)).astype(np.int8)
+np.save(os.path.join(HERE, "zp_bcast_a.npy"), a)
+np.save(os.path.join(HERE, "zp_bcast_b.npy"), b)
+np.save(os.path.join(HERE, "zp_bcast_ref.npy"),
+        ((a.astype(np.int32) - [[3], [200], [0]]) @ (b.astype(np.int32) - [[-5, 7]])).astype(np.int32))
