@@ -1805,19 +1805,9 @@ void dfa::fximport::addAtenHandlers(llvm::StringMap<Handler> &t) {
   t["aten.sort.stable"] = sortFn<false>;
   t["aten.argsort.default"] = sortFn<true>;
   t["aten.argsort.stable"] = sortFn<true>;
-  // ATen ops whose arguments are the torch function's.
-  for (auto [aten, torchName] :
-       {std::pair<const char *, const char *>{"aten.flip.default", "flip"},
-        {"aten.roll.default", "roll"},
-        {"aten.addcmul.default", "addcmul"},
-        {"aten.baddbmm.default", "baddbmm"},
-        {"aten.logsumexp.default", "logsumexp"},
-        {"aten.nan_to_num.default", "nan_to_num"},
-        {"aten.pixel_shuffle.default", "pixel_shuffle"},
-        {"aten.pixel_unshuffle.default", "pixel_unshuffle"},
-        {"aten.isnan.default", "isnan"}})
-    if (!t.count(aten) && t.count(torchName))
-      t[aten] = t.lookup(torchName);
+  for (const char *f : {"flip", "roll", "addcmul", "baddbmm", "logsumexp", "nan_to_num",
+                        "pixel_shuffle", "pixel_unshuffle", "isnan"})
+    same({("aten." + std::string(f) + ".default").c_str()}, f);
   // The torch functions and methods whose arguments are the ATen op's.
   for (auto [torchName, aten] :
        {std::pair<const char *, const char *>{"gather", "aten.gather.default"},

@@ -299,9 +299,8 @@ FailureOr<Value> dfa::fximport::adaptiveAvgPool(FXNode &n, Value x, std::vector<
       for (int64_t e = start; e < end; ++e)
         m.setDouble(e * o + j, 1.0 / double(end - start));
     }
-    Value mat = n.b.create<CastOp>(
-        n.loc, RankedTensorType::get({in, o}, elt),
-        n.b.create<ConstantOp>(n.loc, ref::tensorToAttr(m, n.b.getContext())));
+    Value mat = n.cast(n.b.create<ConstantOp>(n.loc, ref::tensorToAttr(m, n.b.getContext())),
+                       elt);
     int64_t rank = t.getRank();
     SmallVector<int64_t> perm;
     for (int64_t e = 0; e < rank; ++e)
