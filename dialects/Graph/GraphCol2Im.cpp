@@ -75,26 +75,13 @@ FailureOr<Value> dfa::graph::buildCol2Im(OpBuilder &b, Location loc, Value cols,
   }
   Value v = b.create<TransposeOp>(loc, reshape(cols, split), b.getDenseI64ArrayAttr(perm));
   v = reshape(v, merged);
-  int64_t last = rank + 1;
   for (int64_t d = 0; d < rank; ++d) {
     int64_t rows = block[d] * positions[d];
     std::vector<float> m(rows * padded[d], 0.0f);
     for (int64_t k = 0; k < block[d]; ++k)
       for (int64_t l = 0; l < positions[d]; ++l)
         m[(k * positions[d] + l) * padded[d] + l * strides[d] + k * dilations[d]] = 1.0f;
-    auto mt = RankedTensorType::get({rows, padded[d]}, b.getF32Type());
-    Value mat = b.create<ConstantOp>(loc, DenseElementsAttr::get(mt, ArrayRef<float>(m)));
-    if (elt != b.getF32Type())
-      mat = b.create<CastOp>(loc, RankedTensorType::get({rows, padded[d]}, elt), mat);
-    int64_t axis = 2 + d;
-    SmallVector<int64_t> swap;
-    for (int64_t i = 0; i <= last; ++i)
-      swap.push_back(i == axis ? last : i == last ? axis : i);
-    if (axis != last)
-      v = b.create<TransposeOp>(loc, v, b.getDenseI64ArrayAttr(swap));
-    v = b.create<MatMulOp>(loc, v, mat);
-    if (axis != last)
-      v = b.create<TransposeOp>(loc, v, b.getDenseI64ArrayAttr(swap));
+    v = buildMixAlongDim(b, loc, v, 2 + d, m);
   }
   SmallVector<int64_t> starts(rank + 2, 0), steps(rank + 2, 1), out{N, C};
   bool cut = false;

@@ -163,6 +163,13 @@ mlir::FailureOr<mlir::Value> buildEinsum(mlir::OpBuilder &b, mlir::Location loc,
                                          mlir::ValueRange operands,
                                          EinsumError &error);
 
+/// x with dim `dim` (of size in) mapped by the constant [in, out] row-major
+/// `weights`: out[..., j, ...] = sum_i x[..., i, ...] weights[i * out + j],
+/// one product with the dim moved last and back (GraphMixAlongDim.cpp).
+/// Adaptive pooling, antialiased resizing and Col2Im are such products.
+mlir::Value buildMixAlongDim(mlir::OpBuilder &b, mlir::Location loc, mlir::Value x,
+                             int64_t dim, llvm::ArrayRef<float> weights);
+
 /// Col2Im / F.fold: `cols` [N, C * prod(block), L] summed into the image
 /// [N, C, image...] (pads: begin..., end...), as one product with a
 /// constant 0/1 matrix per spatial dim (GraphCol2Im.cpp); fails with

@@ -55,6 +55,10 @@ _MODULE_ATTRS = {
     "ConvTranspose3d": ["stride", "padding", "output_padding", "dilation", "groups"],
     "BatchNorm1d": ["eps", "affine", "track_running_stats"],
     "BatchNorm2d": ["eps", "affine", "track_running_stats"],
+    "BatchNorm3d": ["eps", "affine", "track_running_stats"],
+    "InstanceNorm1d": ["eps", "affine", "track_running_stats"],
+    "InstanceNorm2d": ["eps", "affine", "track_running_stats"],
+    "InstanceNorm3d": ["eps", "affine", "track_running_stats"],
     "LayerNorm": ["normalized_shape", "eps", "elementwise_affine"],
     "Embedding": ["num_embeddings", "embedding_dim", "padding_idx"],
     "Dropout": ["p"],
@@ -88,6 +92,19 @@ _MODULE_ATTRS = {
     "Softmin": ["dim"],
     "RReLU": ["lower", "upper"],
     "PReLU": ["num_parameters"],
+}
+
+# The torch.nn modules the importer takes whole (a call_module node):
+# those whose attributes it reads and those that need none. symbolic_trace
+# keeps every torch.nn module as one node; any other one (GroupNorm, the
+# Pad modules, InstanceNorm, RMSNorm, ...) is traced through into the
+# functions its forward calls, so that the graph holds only targets the
+# importer knows or names precisely.
+_LEAF_MODULES = set(_MODULE_ATTRS) | {
+    "NonDynamicallyQuantizableLinear", "Identity", "ReLU", "SiLU", "Sigmoid", "Tanh",
+    "Hardswish", "Mish", "Softsign", "Hardsigmoid", "SELU", "LogSigmoid", "Softmax2d",
+    "Tanhshrink", "Dropout1d", "Dropout2d", "Dropout3d", "AlphaDropout",
+    "FeatureAlphaDropout",
 }
 
 
@@ -204,6 +221,10 @@ class _Tracer(torch.fx.Tracer):
                         parameter_proxy_cache[name] = self.create_proxy("get_attr", name, (), {})
                     return parameter_proxy_cache[name]
         return super().getattr(attr, attr_val, parameter_proxy_cache)
+
+    def is_leaf_module(self, m, qualname):
+        return (super().is_leaf_module(m, qualname) and
+                type(m).__name__ in _LEAF_MODULES)
 
 
 def _defaults(module, n_inputs, root_name):

@@ -9,7 +9,7 @@
 /// their full overload name. Where an ATen operator takes its arguments as
 /// the torch function of the same name does (aten.add.Tensor and
 /// torch.add), it shares that function's handler; the rest are lowered
-/// here on the shared lowerings (conv, batchNorm, layerNorm, pool2d, ...).
+/// here on the shared lowerings (conv, batchNorm, layerNorm, pool, ...).
 /// Operators with several results (native_layer_norm's mean and rstd,
 /// max_pool2d_with_indices' indices) give None for the results inference
 /// never reads; a graph that reads one fails at that node.
@@ -26,6 +26,8 @@
 #include <optional>
 
 #include <cmath>
+#include <functional>
+#include <limits>
 
 using namespace mlir;
 using namespace dfa;
@@ -117,8 +119,8 @@ LogicalResult firstResultOf(FXNode &n, R &r, StringRef fn, int unused) {
 LogicalResult nativeLayerNorm(FXNode &n, R &r) {
   return firstResultOf(n, r, "layer_norm", 2);
 }
-LogicalResult maxPoolWithIndices(FXNode &n, R &r) {
-  return firstResultOf(n, r, "max_pool2d", 1);
+template <int Spatial> LogicalResult maxPoolWithIndices(FXNode &n, R &r) {
+  return firstResultOf(n, r, Spatial == 3 ? "max_pool3d" : "max_pool2d", 1);
 }
 
 /// native_group_norm(x, w, b, N, C, HxW, group, eps) -> (y, mean, rstd),
@@ -539,9 +541,33 @@ template <bool WithMean> LogicalResult variance(FXNode &n, R &r) {
   return success();
 }
 
+/// std_mean.correction(x, dims, correction=, keepdim=) -> (std, mean).
+LogicalResult varianceStd(FXNode &n, R &r) {
+  if (failed(variance<true>(n, r)))
+    return failure();
+  r.list[0] = R::ofTensor(n.b.create<SqrtOp>(n.loc, r.list[0].tensor));
+  return success();
+}
+
+/// aminmax(x, *, dim=None, keepdim=False) -> (min, max).
+LogicalResult aminmax(FXNode &n, R &r) {
+  auto x = n.tensor(0, "input");
+  auto keep = n.intArg(2, "keepdim", 0);
+  if (failed(x) || failed(keep))
+    return failure();
+  auto dims = reduceDims(n, *x, n.arg(1, "dim"));
+  if (failed(dims))
+    return failure();
+  auto axes = n.b.getDenseI64ArrayAttr(*dims);
+  r = R::ofList({R::ofTensor(n.b.create<ReduceMinOp>(n.loc, *x, axes, n.b.getBoolAttr(*keep))),
+                 R::ofTensor(n.b.create<ReduceMaxOp>(n.loc, *x, axes, n.b.getBoolAttr(*keep)))});
+  return success();
+}
+
 /// torch.var / torch.std (and the methods): var(x, dim=None, unbiased=True,
-/// keepdim=False) or with correction=; std is its square root.
-template <bool Std> LogicalResult varStd(FXNode &n, R &r) {
+/// keepdim=False) or with correction=; std is its square root. With
+/// `WithMean` (var_mean, std_mean) the mean too.
+template <bool Std, bool WithMean> LogicalResult varStd(FXNode &n, R &r) {
   auto x = n.tensor(0, "input");
   if (failed(x))
     return failure();
@@ -562,7 +588,8 @@ template <bool Std> LogicalResult varStd(FXNode &n, R &r) {
   auto vm = varianceOf(n, *x, *dims, corr, *keep);
   if (failed(vm))
     return failure();
-  r = R::ofTensor(Std ? Value(n.b.create<SqrtOp>(n.loc, vm->first)) : vm->first);
+  Value v = Std ? Value(n.b.create<SqrtOp>(n.loc, vm->first)) : vm->first;
+  r = WithMean ? R::ofList({R::ofTensor(v), R::ofTensor(vm->second)}) : R::ofTensor(v);
   return success();
 }
 
@@ -795,8 +822,10 @@ LogicalResult scatterFn(FXNode &n, R &r) {
     return failure();
   }
   std::string reduce = Kind == 1 ? "add" : "none";
+  bool mean = false;
   if (const R *red = n.arg(4, "reduce"); red && red->kind == R::Str) {
-    reduce = red->s == "sum" || red->s == "add"           ? "add"
+    mean = Kind == 2 && red->s == "mean";
+    reduce = red->s == "sum" || red->s == "add" || mean ? "add"
              : red->s == "prod" || red->s == "multiply" ? "mul"
              : red->s == "amax"                          ? "max"
              : red->s == "amin"                          ? "min"
@@ -806,22 +835,63 @@ LogicalResult scatterFn(FXNode &n, R &r) {
       return failure();
     }
   }
+  Value index = toIndex(n, *idx);
+  auto scatterInto = [&](Value into, Value upd, StringRef how) -> Value {
+    return n.b.create<ScatterElementsOp>(n.loc, n.type(into), into, index, upd,
+                                         n.b.getI64IntegerAttr(*dd), n.b.getStringAttr(how));
+  };
+  bool self = true;
   if (Kind == 2) {
-    auto self = n.intArg(5, "include_self", 1);
-    if (failed(self))
+    auto inc = n.intArg(5, "include_self", 1);
+    if (failed(inc))
       return failure();
-    if (!*self) {
-      n.unsupported() << "scatter_reduce with include_self=False";
-      return failure();
+    self = *inc;
+  }
+  Type elt = t.getElementType();
+  Value base = *x, touched;
+  if (!self) {
+    // The positions some index writes start from the reduction's identity
+    // instead of their own value.
+    touched = n.b.create<GreaterOp>(
+        n.loc, scatterInto(n.filled(t.getShape(), elt, 0), n.filled(it.getShape(), elt, 1), "none"),
+        n.scalar(elt, 0));
+    double ident = 0;
+    if (reduce == "mul")
+      ident = 1;
+    if (reduce == "max" || reduce == "min") {
+      bool isMax = reduce == "max";
+      ident = isMax ? -std::numeric_limits<double>::infinity()
+                    : std::numeric_limits<double>::infinity();
+      if (auto integer = dyn_cast<IntegerType>(elt)) {
+        unsigned w = integer.getWidth();
+        bool unsignedOrBool = integer.isUnsigned() || w == 1;
+        ident = isMax ? (unsignedOrBool ? 0 : -std::ldexp(1.0, w - 1))
+                      : (unsignedOrBool ? std::ldexp(1.0, w) - 1 : std::ldexp(1.0, w - 1) - 1);
+      }
+    }
+    base = n.b.create<WhereOp>(n.loc, touched, n.scalar(elt, ident), *x);
+  }
+  Value out = scatterInto(base, updates, reduce);
+  if (mean) {
+    // Each position over the count of what it summed: its own value (when
+    // included, or untouched) and each update.
+    Value one = n.scalar(elt, 1);
+    Value counts = self ? n.filled(t.getShape(), elt, 1)
+                        : Value(n.b.create<WhereOp>(n.loc, touched, n.scalar(elt, 0), one));
+    counts = scatterInto(counts, n.filled(it.getShape(), elt, 1), "add");
+    if (isa<FloatType>(elt)) {
+      out = n.b.create<DivOp>(n.loc, out, counts);
+    } else { // torch divides integers rounding down
+      Value rem = n.b.create<ModOp>(n.loc, out, counts);
+      out = n.b.create<DivOp>(n.loc, n.b.create<SubOp>(n.loc, out, rem), counts);
     }
   }
-  r = R::ofTensor(n.b.create<ScatterElementsOp>(n.loc, t, *x, toIndex(n, *idx), updates,
-                                                n.b.getI64IntegerAttr(*dd),
-                                                n.b.getStringAttr(reduce)));
+  r = R::ofTensor(out);
   return success();
 }
 
-LogicalResult cumsum(FXNode &n, R &r) {
+/// cumsum / cumprod(x, dim, dtype=None): integers and bools in int64.
+template <typename OpT> LogicalResult cumulative(FXNode &n, R &r) {
   auto x = n.tensor(0, "input");
   auto d = n.intArg(1, "dim", 0);
   if (failed(x) || failed(d))
@@ -830,16 +900,16 @@ LogicalResult cumsum(FXNode &n, R &r) {
   if (failed(dd))
     return failure();
   Value v = *x;
-  if (n.type(v).getRank() == 0) // a scalar's cumsum is itself, as 1 element
+  if (n.type(v).getRank() == 0) // a scalar's scan is itself, as 1 element
     v = n.reshape(v, {1});
   if (Type want = n.dtypeArg()) {
     v = n.cast(v, want);
   } else if (isa<IntegerType>(n.type(v).getElementType()) &&
              !n.type(v).getElementType().isInteger(64)) {
-    // torch sums integers (and bools) in int64.
+    // torch sums and multiplies integers (and bools) in int64.
     v = n.cast(v, n.b.getI64Type());
   }
-  Value out = n.b.create<CumSumOp>(n.loc, v, n.b.getI64IntegerAttr(*dd),
+  Value out = n.b.create<OpT>(n.loc, v, n.b.getI64IntegerAttr(*dd),
                                   n.b.getBoolAttr(false), n.b.getBoolAttr(false));
   r = R::ofTensor(n.reshape(out, n.type(*x).getShape()));
   return success();
@@ -1108,10 +1178,11 @@ LogicalResult fullLike(FXNode &n, R &r) {
   return success();
 }
 
-/// new_zeros/new_ones/new_full/new_empty(x, size, [value]).
+/// new_zeros/new_ones/new_full/new_empty(x, size, [value]); the methods
+/// take the size as varargs too (x.new_zeros(2, 3)), but new_full.
 template <int Fill> LogicalResult newFilled(FXNode &n, R &r) {
   auto x = n.tensor(0, "input");
-  auto shape = n.intList(1, "size", false);
+  auto shape = n.intList(1, "size", /*varargs=*/Fill >= 0);
   if (failed(x) || failed(shape))
     return failure();
   double v = Fill;
@@ -1123,6 +1194,46 @@ template <int Fill> LogicalResult newFilled(FXNode &n, R &r) {
   }
   Type elt = n.dtypeArg() ? n.dtypeArg() : n.type(*x).getElementType();
   r = R::ofTensor(n.filled(*shape, elt, v));
+  return success();
+}
+
+/// x.new_tensor(data, dtype=None): a constant of nested lists of numbers,
+/// in x's dtype unless given.
+LogicalResult newTensor(FXNode &n, R &r) {
+  auto x = n.tensor(0, "input");
+  const R *data = n.arg(1, "data");
+  if (failed(x) || !data)
+    return failure();
+  SmallVector<int64_t> shape;
+  std::vector<double> values;
+  std::function<bool(const R &, size_t)> walk = [&](const R &v, size_t depth) {
+    if (v.isNumber()) {
+      if (depth != shape.size())
+        return false;
+      values.push_back(v.number());
+      return true;
+    }
+    if (v.kind != R::List)
+      return false;
+    if (depth == shape.size())
+      shape.push_back(v.list.size());
+    else if (shape[depth] != int64_t(v.list.size()))
+      return false;
+    for (const R &e : v.list)
+      if (!walk(e, depth + 1))
+        return false;
+    return true;
+  };
+  if (!walk(*data, 0)) {
+    n.error() << "new_tensor's data must be a number or nested lists of equal lengths, got "
+              << data->describe();
+    return failure();
+  }
+  Type elt = n.dtypeArg() ? n.dtypeArg() : n.type(*x).getElementType();
+  ref::Tensor c(*ref::dtypeOf(elt), shape);
+  for (auto [i, v] : llvm::enumerate(values))
+    c.setDouble(i, v);
+  r = R::ofTensor(n.b.create<ConstantOp>(n.loc, ref::tensorToAttr(c, n.b.getContext())));
   return success();
 }
 
@@ -1270,8 +1381,9 @@ LogicalResult repeat(FXNode &n, R &r) {
   return success();
 }
 
-/// How a resize interpolates: torch's nearest, (bi/tri)linear or bicubic.
-enum class Interp { Nearest, Linear, Cubic };
+/// How a resize interpolates: torch's nearest, nearest-exact,
+/// (bi/tri)linear or bicubic.
+enum class Interp { Nearest, NearestExact, Linear, Cubic };
 
 /// x [N, C, spatial...] resized over its 1 to 3 spatial dims to `size`
 /// (when given) or by `scales`: nearest (torch's floor(o * in / out)),
@@ -1280,7 +1392,7 @@ enum class Interp { Nearest, Linear, Cubic };
 /// cubic without exclude_outside).
 FailureOr<Value> resizeSpatial(FXNode &n, Value x, std::optional<SmallVector<int64_t>> size,
                                SmallVector<double> scales, Interp interp, bool align) {
-  bool linear = interp != Interp::Nearest;
+  bool linear = interp != Interp::Nearest && interp != Interp::NearestExact;
   auto t = n.type(x);
   int64_t k = t.getRank() - 2;
   if (k < 1 || k > 3) {
@@ -1308,7 +1420,7 @@ FailureOr<Value> resizeSpatial(FXNode &n, Value x, std::optional<SmallVector<int
       return failure();
     }
   }
-  if (!linear && size) {
+  if (interp == Interp::Nearest && size) {
     // torch's nearest with a size: source index floor(o * in / out), in
     // integers (a double scale can land just below a whole number).
     Value v = x;
@@ -1319,6 +1431,23 @@ FailureOr<Value> resizeSpatial(FXNode &n, Value x, std::optional<SmallVector<int
       ref::Tensor idx(ref::DType::I64, {o});
       for (int64_t i = 0; i < o; ++i)
         idx.setInt(i, std::min((i * in) / o, in - 1));
+      Value c = n.b.create<ConstantOp>(n.loc, ref::tensorToAttr(idx, n.b.getContext()));
+      v = n.b.create<GatherOp>(n.loc, v, c, n.b.getI64IntegerAttr(d));
+    }
+    return v;
+  }
+  if (interp == Interp::NearestExact) {
+    // torch's nearest-exact: source index floor((o + 0.5) * scale) (at
+    // most in - 1), with the scale in single precision: in / out, or one
+    // over a given scale factor.
+    Value v = x;
+    for (int64_t d = 2; d < t.getRank(); ++d) {
+      int64_t in = t.getDimSize(d), o = out[d];
+      float scale = size ? float(in) / float(o) : float(1.0 / scales[d - 2]);
+      ref::Tensor idx(ref::DType::I64, {o});
+      for (int64_t i = 0; i < o; ++i)
+        idx.setInt(i, std::min<int64_t>(int64_t(std::floor(float((i + 0.5) * double(scale)))),
+                                        in - 1));
       Value c = n.b.create<ConstantOp>(n.loc, ref::tensorToAttr(idx, n.b.getContext()));
       v = n.b.create<GatherOp>(n.loc, v, c, n.b.getI64IntegerAttr(d));
     }
@@ -1385,11 +1514,76 @@ template <bool Linear, bool Cubic = false> LogicalResult upsample(FXNode &n, R &
                                     align));
 }
 
+/// torch's antialiased bilinear (`cubic` false) or bicubic resize of one
+/// dim from `in` to `out` as an [in, out] matrix: each output i averages
+/// the inputs within `support` of its centre scale (i + 0.5) by a triangle
+/// or a Keys cubic (a = -0.5) widened by the scale when it shrinks,
+/// normalized (ATen's _compute_weights_aa; `scale` is in / out, one over a
+/// given scale factor, or (in - 1) / (out - 1) with align_corners).
+std::vector<float> antialiasWeights(int64_t in, int64_t out, double scale, bool cubic) {
+  auto filter = [&](double x) {
+    x = std::abs(x);
+    if (!cubic)
+      return x < 1 ? 1 - x : 0.0;
+    const double a = -0.5;
+    if (x < 1)
+      return ((a + 2) * x - (a + 3)) * x * x + 1;
+    if (x < 2)
+      return (((x - 5) * x + 8) * x - 4) * a;
+    return 0.0;
+  };
+  double interp = cubic ? 4 : 2;
+  double support = scale >= 1 ? interp * 0.5 * scale : interp * 0.5;
+  double invscale = scale >= 1 ? 1 / scale : 1;
+  int64_t widest = int64_t(std::ceil(support)) * 2 + 1;
+  std::vector<float> m(in * out, 0.0f);
+  for (int64_t i = 0; i < out; ++i) {
+    double center = scale * (i + 0.5);
+    int64_t lo = std::max<int64_t>(int64_t(center - support + 0.5), 0);
+    int64_t size = std::clamp<int64_t>(std::min<int64_t>(int64_t(center + support + 0.5), in) - lo,
+                                       0, widest);
+    std::vector<double> w(size);
+    double total = 0;
+    for (int64_t j = 0; j < size; ++j)
+      total += w[j] = filter((j + lo - center + 0.5) * invscale);
+    for (int64_t j = 0; j < size; ++j)
+      m[(lo + j) * out + i] = float(total != 0 ? w[j] / total : w[j]);
+  }
+  return m;
+}
+
+/// x [N, C, H, W] resized to `out` by torch's antialiased bilinear or
+/// bicubic filter, per dim a product with antialiasWeights; `scales` (when
+/// given, and not recomputed) set the filter's scale, as ATen's
+/// area_pixel_compute_scale does, else the sizes' ratio.
+FailureOr<Value> antialiasResize(FXNode &n, Value x, ArrayRef<int64_t> out,
+                                 ArrayRef<double> scales, bool align, bool cubic) {
+  auto t = n.type(x);
+  if (t.getRank() != 4 || out.size() != 2 || (!scales.empty() && scales.size() != 2)) {
+    n.error() << "antialiased resizing needs a 4-d input and two sizes, got " << x.getType();
+    return failure();
+  }
+  Value v = x;
+  for (int64_t i = 0; i < 2; ++i) {
+    int64_t in = t.getDimSize(2 + i), o = out[i];
+    if (o < 1) {
+      n.error() << "resizing " << x.getType() << " to an empty size";
+      return failure();
+    }
+    double scale = align ? (o > 1 ? double(in - 1) / double(o - 1) : 0.0)
+                   : !scales.empty() && scales[i] > 0 ? 1.0 / scales[i]
+                                                      : double(in) / double(o);
+    v = buildMixAlongDim(n.b, n.loc, v, 2 + i, antialiasWeights(in, o, scale, cubic));
+  }
+  return v;
+}
+
 /// F.interpolate / nn.Upsample's arguments: size or scale_factor, mode
 /// (nearest on 1 to 3 spatial dims, linear on 1, bilinear and bicubic on
 /// 2, trilinear on 3, area: adaptive average pooling to the size),
 /// align_corners, recompute_scale_factor (a scale then gives the size it
-/// rounds to), antialias (refused).
+/// rounds to), antialias (bilinear and bicubic on 2 dims: per dim a product
+/// with torch's antialiasing weights).
 LogicalResult interpolate(FXNode &n, Value x, const R *sizeArg, const R *scaleArg,
                           StringRef mode, bool align, bool recompute, bool antialias,
                           R &r) {
@@ -1399,11 +1593,13 @@ LogicalResult interpolate(FXNode &n, Value x, const R *sizeArg, const R *scaleAr
                  : mode == "bilinear" || mode == "bicubic" ? 2
                  : mode == "trilinear" ? 3
                                        : 0;
-  bool area = mode == "area";
-  if ((mode != "nearest" && !area && !dims) || antialias) {
+  bool area = mode == "area", exact = mode == "nearest-exact";
+  bool aa = antialias && (mode == "bilinear" || mode == "bicubic");
+  if ((mode != "nearest" && !exact && !area && !dims) || (antialias && !aa)) {
     n.unsupported() << "interpolation mode '" << mode << "'"
                     << (antialias ? " with antialias" : "")
-                    << " (nearest, linear, bilinear, bicubic, trilinear and area are imported)";
+                    << " (nearest, nearest-exact, linear, bilinear, bicubic, trilinear and area "
+                       "are imported)";
     return failure();
   }
   if (dims && dims != k) {
@@ -1429,10 +1625,55 @@ LogicalResult interpolate(FXNode &n, Value x, const R *sizeArg, const R *scaleAr
   if (area)
     return setTensor(r, adaptiveAvgPool(n, x, std::vector<int64_t>(size->begin(), size->end()),
                                         k));
-  Interp interp = mode == "bicubic" ? Interp::Cubic : dims ? Interp::Linear : Interp::Nearest;
+  if (aa) {
+    SmallVector<int64_t> out;
+    for (int64_t i = 0; i < k; ++i)
+      out.push_back(size ? (*size)[i] : int64_t(std::floor(t.getDimSize(2 + i) * (*scales)[i])));
+    return setTensor(r, antialiasResize(n, x, out,
+                                        scales && !recompute ? *scales : SmallVector<double>(),
+                                        align, mode == "bicubic"));
+  }
+  Interp interp = mode == "bicubic" ? Interp::Cubic
+                  : dims            ? Interp::Linear
+                  : exact           ? Interp::NearestExact
+                                    : Interp::Nearest;
   return setTensor(r, resizeSpatial(n, x, size,
                                     scales.value_or(SmallVector<double>(std::max<int64_t>(k, 0), 1.0)),
                                     interp, align));
+}
+
+/// _upsample_bilinear2d_aa / _upsample_bicubic2d_aa: `.vec`(x,
+/// output_size, align_corners, scale_factors) or `.default`(x, output_size,
+/// align_corners, scales_h, scales_w); a size and scales may both be given
+/// (the scales then set the filter's).
+template <bool Cubic, bool Vec> LogicalResult upsampleAntialias(FXNode &n, R &r) {
+  auto x = n.tensor(0, "input");
+  auto align = n.intArg(2, "align_corners", 0);
+  if (failed(x) || failed(align))
+    return failure();
+  std::optional<SmallVector<int64_t>> size;
+  std::optional<SmallVector<double>> scales;
+  if (failed(perDim(n, n.arg(1, "output_size"), "output_size", 2, size)))
+    return failure();
+  if (Vec) {
+    if (failed(perDim(n, n.arg(3, "scale_factors"), "scale_factors", 2, scales)))
+      return failure();
+  } else {
+    const R *h = n.arg(3, "scales_h"), *w = n.arg(4, "scales_w");
+    if (h && w && h->isNumber() && w->isNumber())
+      scales = SmallVector<double>{h->number(), w->number()};
+  }
+  SmallVector<int64_t> out;
+  for (int64_t i = 0; i < 2; ++i) {
+    if (!size && !scales) {
+      n.error() << "upsampling needs an output size or scale factors";
+      return failure();
+    }
+    out.push_back(size ? (*size)[i]
+                       : int64_t(std::floor(n.type(*x).getDimSize(2 + i) * (*scales)[i])));
+  }
+  return setTensor(r, antialiasResize(n, *x, out, scales.value_or(SmallVector<double>()),
+                                      *align, Cubic));
 }
 
 LogicalResult interpolateFn(FXNode &n, R &r) {
@@ -1688,7 +1929,8 @@ void dfa::fximport::addAtenHandlers(llvm::StringMap<Handler> &t) {
   for (const char *op : {"neg", "relu", "sign", "floor", "ceil", "round", "silu", "sigmoid", "tanh", "exp", "log",
                          "sqrt", "rsqrt", "abs", "erf", "sin", "cos",
                          "reciprocal", "hardswish", "mish", "softplus", "gelu",
-                         "hardtanh", "leaky_relu", "clamp", "tril", "triu"})
+                         "hardtanh", "leaky_relu", "clamp", "tril", "triu", "tan", "asin",
+                         "acos", "atan", "sinh", "cosh", "asinh", "acosh", "atanh"})
     same({(std::string("aten.") + op + ".default").c_str()}, op);
   same({"aten.where.self"}, "where");
   same({"aten.masked_fill.Scalar", "aten.masked_fill.Tensor"}, "masked_fill");
@@ -1736,8 +1978,10 @@ void dfa::fximport::addAtenHandlers(llvm::StringMap<Handler> &t) {
   t["aten._softmax.default"] = t.lookup("softmax");
   t["aten._log_softmax.default"] = t.lookup("log_softmax");
   t["aten._safe_softmax.default"] = safeSoftmax;
-  t["aten.max_pool2d_with_indices.default"] = maxPoolWithIndices;
+  t["aten.max_pool2d_with_indices.default"] = maxPoolWithIndices<2>;
+  t["aten.max_pool3d_with_indices.default"] = maxPoolWithIndices<3>;
   same({"aten.avg_pool2d.default"}, "avg_pool2d");
+  same({"aten.avg_pool3d.default"}, "avg_pool3d");
   t["aten._adaptive_avg_pool2d.default"] = t.lookup("adaptive_avg_pool2d");
   t["aten.adaptive_avg_pool2d.default"] = t.lookup("adaptive_avg_pool2d");
   t["aten.adaptive_avg_pool1d.default"] = t.lookup("adaptive_avg_pool1d");
@@ -1755,10 +1999,15 @@ void dfa::fximport::addAtenHandlers(llvm::StringMap<Handler> &t) {
   t["aten.all.dim"] = anyAll<false>;
   t["aten.all.default"] = anyAll<false>;
   t["aten.var.correction"] = variance<false>;
-  t["var"] = varStd<false>;
-  t["std"] = varStd<true>;
-  t["aten.std.correction"] = varStd<true>;
+  t["var"] = varStd<false, false>;
+  t["std"] = varStd<true, false>;
+  t["aten.std.correction"] = varStd<true, false>;
   t["aten.var_mean.correction"] = variance<true>;
+  t["aten.std_mean.correction"] = varianceStd;
+  t["var_mean"] = varStd<false, true>;
+  t["std_mean"] = varStd<true, true>;
+  t["aminmax"] = aminmax;
+  t["aten.aminmax.default"] = aminmax;
   t["aten.argmax.default"] = argMax;
   t["aten.argmin.default"] = argMin;
   t["aten.max.dim"] = t.lookup("max");
@@ -1781,7 +2030,9 @@ void dfa::fximport::addAtenHandlers(llvm::StringMap<Handler> &t) {
   t["aten.scatter_add.default"] = scatterFn<1>;
   t["scatter_reduce"] = scatterFn<2>;
   t["aten.scatter_reduce.two"] = scatterFn<2>;
-  t["aten.cumsum.default"] = cumsum;
+  t["aten.cumsum.default"] = cumulative<CumSumOp>;
+  t["aten.cumprod.default"] = cumulative<CumProdOp>;
+  t["cumprod"] = cumulative<CumProdOp>;
   t["aten.constant_pad_nd.default"] = constantPad;
   t["aten.copy.default"] = copy;
   t["aten.slice_scatter.default"] = sliceScatter;
@@ -1820,10 +2071,22 @@ void dfa::fximport::addAtenHandlers(llvm::StringMap<Handler> &t) {
       t[torchName] = t.lookup(aten);
   t["aten.expm1.default"] = plusMinusOne<true>;
   t["aten.log1p.default"] = plusMinusOne<false>;
+  t["expm1"] = plusMinusOne<true>;
+  t["log1p"] = plusMinusOne<false>;
+  t["clamp_min"] = clampOne<true>;
+  t["clamp_max"] = clampOne<false>;
+  t["new_zeros"] = newFilled<0>;
+  t["new_ones"] = newFilled<1>;
+  t["new_full"] = newFilled<-1>;
+  t["new_empty"] = newFilled<0>;
+  t["new_tensor"] = newTensor;
+  t["empty_like"] = t.lookup("zeros_like");
+  t["aten.empty_like.default"] = t.lookup("zeros_like");
+  t["aten.empty_permuted.default"] = emptyFn;
   t["aten.rrelu_with_noise_functional.default"] = rreluWithNoise;
   t["aten.repeat.default"] = repeat;
   t["repeat"] = repeat;
-  t["cumsum"] = cumsum;
+  t["cumsum"] = cumulative<CumSumOp>;
   t["index_select"] = indexSelect;
   t["pad"] = padFn;
   t["group_norm"] = groupNormFn;
@@ -1845,6 +2108,10 @@ void dfa::fximport::addAtenHandlers(llvm::StringMap<Handler> &t) {
   t["aten.upsample_linear1d.vec"] = upsample<true>;
   t["aten.upsample_trilinear3d.vec"] = upsample<true>;
   t["aten.upsample_bicubic2d.vec"] = upsample<true, true>;
+  t["aten._upsample_bilinear2d_aa.vec"] = upsampleAntialias<false, true>;
+  t["aten._upsample_bicubic2d_aa.vec"] = upsampleAntialias<true, true>;
+  t["aten._upsample_bilinear2d_aa.default"] = upsampleAntialias<false, false>;
+  t["aten._upsample_bicubic2d_aa.default"] = upsampleAntialias<true, false>;
 
   // The *_copy forms functionalization writes for views compute the same
   // values as the views.

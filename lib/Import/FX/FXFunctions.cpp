@@ -22,11 +22,8 @@ using namespace dfa;
 using namespace dfa::graph;
 using namespace dfa::fximport;
 
-namespace {
-using R = PyValue;
-
 /// Float beats integer beats bool; among floats the wider wins.
-Type promoted(Type a, Type b) {
+Type dfa::fximport::promotedType(Type a, Type b) {
   if (a == b)
     return a;
   bool fa = isa<FloatType>(a), fb = isa<FloatType>(b);
@@ -36,6 +33,9 @@ Type promoted(Type a, Type b) {
     return a.isInteger(1) ? b : a;
   return a.getIntOrFloatBitWidth() >= b.getIntOrFloatBitWidth() ? a : b;
 }
+
+namespace {
+using R = PyValue;
 
 /// Both operands as tensors of one element type that broadcast.
 FailureOr<std::pair<Value, Value>> operands(FXNode &n, const R &a, const R &b) {
@@ -54,7 +54,7 @@ FailureOr<std::pair<Value, Value>> operands(FXNode &n, const R &a, const R &b) {
   auto x = number(a), y = number(b);
   if (failed(x) || failed(y))
     return failure();
-  elt = promoted(n.type(*x).getElementType(), n.type(*y).getElementType());
+  elt = promotedType(n.type(*x).getElementType(), n.type(*y).getElementType());
   Value l = n.cast(*x, elt), r = n.cast(*y, elt);
   if (failed(broadcastShapes(n.type(l).getShape(), n.type(r).getShape()))) {
     n.error() << "operand shapes " << l.getType() << " and " << r.getType()
@@ -265,7 +265,8 @@ template <typename OpT> LogicalResult unary(FXNode &n, R &r) {
   // are computed in the default float dtype, as torch promotes them.
   constexpr bool floating =
       llvm::is_one_of<OpT, ExpOp, LogOp, SqrtOp, SinOp, CosOp, ErfOp, SigmoidOp, TanhOp,
-                      ReciprocalOp, SiluOp, MishOp, HardSwishOp>::value;
+                      ReciprocalOp, SiluOp, MishOp, HardSwishOp, TanOp, AsinOp, AcosOp, AtanOp,
+                      SinhOp, CoshOp, AsinhOp, AcoshOp, AtanhOp>::value;
   if (floating && !isa<FloatType>(n.type(v).getElementType()))
     v = n.cast(v, n.b.getF32Type());
   r = R::ofTensor(n.b.create<OpT>(n.loc, v));
@@ -369,10 +370,8 @@ LogicalResult clamp(FXNode &n, R &r) {
   if (failed(x))
     return failure();
   const R *lo = n.arg(1, "min"), *hi = n.arg(2, "max");
-  if ((lo && lo->kind == R::Tensor) || (hi && hi->kind == R::Tensor)) {
-    n.unsupported() << "tensor clamp bounds";
-    return failure();
-  }
+  if ((lo && lo->kind == R::Tensor) || (hi && hi->kind == R::Tensor))
+    return clampTensor(n, r);
   auto num = [](const R *v) -> std::optional<double> {
     return v && v->isNumber() ? std::optional<double>(v->number()) : std::nullopt;
   };
@@ -558,8 +557,8 @@ LogicalResult getattrFn(FXNode &n, R &r) {
   // torch.return_types (topk, sort, max/min over a dim, ...): values and
   // indices by name.
   if (obj && obj->kind == R::List && obj->list.size() == 2 && attr && attr->kind == R::Str &&
-      (attr->s == "values" || attr->s == "indices")) {
-    r = obj->list[attr->s == "values" ? 0 : 1];
+      (attr->s == "values" || attr->s == "indices" || attr->s == "min" || attr->s == "max")) {
+    r = obj->list[attr->s == "values" || attr->s == "min" ? 0 : 1]; // aminmax: (min, max)
     return success();
   }
   if (!obj || obj->kind != R::Tensor || !attr || attr->kind != R::Str) {
@@ -867,9 +866,10 @@ const llvm::StringMap<Handler> &dfa::fximport::functionHandlers() {
     t["le"] = compare<LessEqualOp>;
     t["gt"] = compare<GreaterOp>;
     t["ge"] = compare<GreaterEqualOp>;
-    t["and_"] = binary<AndOp>;
+    t["and_"] = bitwise<0>; // a & b: logical of bools, bitwise of integers
     t["logical_and"] = binary<AndOp>;
-    t["or_"] = binary<OrOp>;
+    t["or_"] = bitwise<1>;
+    t["xor"] = bitwise<2>;
     t["logical_or"] = binary<OrOp>;
     t["invert"] = bitwiseNot;
     t["bitwise_and"] = bitwise<0>;
@@ -896,6 +896,15 @@ const llvm::StringMap<Handler> &dfa::fximport::functionHandlers() {
     t["sin"] = unary<SinOp>;
     t["cos"] = unary<CosOp>;
     t["reciprocal"] = unary<ReciprocalOp>;
+    for (auto [name, h] : {std::pair<const char *, Handler>{"tan", unary<TanOp>},
+                           {"asin", unary<AsinOp>}, {"acos", unary<AcosOp>},
+                           {"atan", unary<AtanOp>}, {"sinh", unary<SinhOp>},
+                           {"cosh", unary<CoshOp>}, {"asinh", unary<AsinhOp>},
+                           {"acosh", unary<AcoshOp>}, {"atanh", unary<AtanhOp>}}) {
+      t[name] = h;
+      if (name[0] == 'a') // torch.arcsin, arccosh, ...
+        t[std::string("arc") + (name + 1)] = h;
+    }
     t["hardswish"] = unary<HardSwishOp>;
     t["mish"] = unary<MishOp>;
     t["gelu"] = gelu;
@@ -927,6 +936,7 @@ const llvm::StringMap<Handler> &dfa::fximport::functionHandlers() {
     addActivationHandlers(t, /*modules=*/false);
     addAtenHandlers(t);
     addQuantizedHandlers(t);
+    addMathHandlers(t);
     return t;
   }();
   return table;

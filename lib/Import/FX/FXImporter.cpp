@@ -55,7 +55,8 @@ std::string dfa::fximport::canonicalTarget(StringRef op, StringRef target) {
   if (op == "call_method")
     return target.str();
   for (StringRef prefix : {"torch.nn.functional.", "torch._C._nn.",
-                           "torch._C._VariableFunctions.", "torch.functional.",
+                           "torch._C._VariableFunctions.", "torch._C._linalg.",
+                           "torch.functional.",
                            "torch.", "_operator.", "operator.", "builtins."})
     if (target.starts_with(prefix))
       return target.drop_front(prefix.size()).str();

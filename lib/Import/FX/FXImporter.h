@@ -145,6 +145,15 @@ void addReductionHandlers(llvm::StringMap<Handler> &table);
 /// Core ATen operators (torch.export graphs); after the others, whose
 /// handlers the ATen forms of torch functions share.
 void addAtenHandlers(llvm::StringMap<Handler> &table);
+/// Math, norms, scans, distances and tables that are compositions of graph
+/// ops (FXMath.cpp); their module forms (InstanceNorm1d/2d/3d).
+void addMathHandlers(llvm::StringMap<Handler> &table);
+void addMathModuleHandlers(llvm::StringMap<Handler> &table);
+/// clamp(x, min, max) where a bound is a tensor (a maximum and a minimum).
+mlir::LogicalResult clampTensor(FXNode &n, PyValue &result);
+/// torch's type promotion of two element types: float beats integer beats
+/// bool; among floats or among integers the wider wins.
+mlir::Type promotedType(mlir::Type a, mlir::Type b);
 /// PT2E's quantize and dequantize operators (`quantized_decomposed`).
 void addQuantizedHandlers(llvm::StringMap<Handler> &table);
 /// The torch.nn activations: their function and ATen names, or with
@@ -196,12 +205,13 @@ mlir::FailureOr<mlir::Value> layerNorm(FXNode &n, mlir::Value x,
                                        mlir::Value w, mlir::Value b, double eps);
 mlir::FailureOr<mlir::Value> softmax(FXNode &n, mlir::Value x, int64_t dim,
                                      bool log);
-mlir::FailureOr<mlir::Value> pool2d(FXNode &n, mlir::Value x, bool isMax,
-                                    std::vector<int64_t> kernel,
-                                    std::vector<int64_t> stride,
-                                    std::vector<int64_t> padding,
-                                    std::vector<int64_t> dilation, bool ceil,
-                                    bool countIncludePad);
+/// torch's max or average pooling over the last `spatial` (1 to 3) dims
+/// of x, batched ([N, C, ...]) or not; one int (or none) in a window
+/// argument stands for every spatial dim, an empty stride for the kernel.
+mlir::FailureOr<mlir::Value> pool(FXNode &n, mlir::Value x, bool isMax, int64_t spatial,
+                                  std::vector<int64_t> kernel, std::vector<int64_t> stride,
+                                  std::vector<int64_t> padding, std::vector<int64_t> dilation,
+                                  bool ceil, bool countIncludePad);
 /// The dims a reduction's `dim` argument names: an int or a list; absent,
 /// None or an empty list mean every dim (torch's rule).
 mlir::FailureOr<llvm::SmallVector<int64_t>> reduceDims(FXNode &n, mlir::Value x,

@@ -192,10 +192,10 @@ template <bool IsMax> LogicalResult poolModule(FXNode &n, R &r) {
   if (failed(x))
     return failure();
   std::vector<int64_t> stride = n.attrInts("stride", 2);
-  return setTensor(r, pool2d(n, *x, IsMax, n.attrInts("kernel_size", 2), stride,
-                        n.attrInts("padding", 2),
-                        IsMax ? n.attrInts("dilation", 2) : std::vector<int64_t>{1},
-                        n.attrInt("ceil_mode", 0), n.attrInt("count_include_pad", 1)));
+  return setTensor(r, pool(n, *x, IsMax, 2, n.attrInts("kernel_size", 2), stride,
+                           n.attrInts("padding", 2),
+                           IsMax ? n.attrInts("dilation", 2) : std::vector<int64_t>{1},
+                           n.attrInt("ceil_mode", 0), n.attrInt("count_include_pad", 1)));
 }
 
 /// nn.AdaptiveAvgPool1d/2d/3d: output_size an int or a list whose null
@@ -377,6 +377,8 @@ const llvm::StringMap<Handler> &dfa::fximport::moduleHandlers() {
     t["UpsamplingBilinear2d"] = upsampleModule;
     t["BatchNorm1d"] = batchNormModule;
     t["BatchNorm2d"] = batchNormModule;
+    t["BatchNorm3d"] = batchNormModule;
+    addMathModuleHandlers(t);
     t["LayerNorm"] = layerNormModule;
     t["Embedding"] = embeddingModule;
     for (const char *k : {"Dropout", "Dropout1d", "Dropout2d", "Dropout3d", "AlphaDropout",

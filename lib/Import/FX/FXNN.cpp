@@ -207,33 +207,45 @@ LogicalResult batchNormFn(FXNode &n, R &r) {
 } // namespace
 
 /// Pooling shared with the modules.
-FailureOr<Value> dfa::fximport::pool2d(FXNode &n, Value x, bool isMax, std::vector<int64_t> k,
-                        std::vector<int64_t> s, std::vector<int64_t> p,
-                        std::vector<int64_t> d, bool ceil, bool countIncludePad) {
+FailureOr<Value> dfa::fximport::pool(FXNode &n, Value x, bool isMax, int64_t spatial,
+                                     std::vector<int64_t> k, std::vector<int64_t> s,
+                                     std::vector<int64_t> p, std::vector<int64_t> d, bool ceil,
+                                     bool countIncludePad) {
   auto t = n.type(x);
-  if (t.getRank() != 4) {
-    n.error() << "2-d pooling needs an NCHW input, got " << x.getType();
+  if (t.getRank() == spatial + 1) { // unbatched: one image
+    SmallVector<int64_t> batched{1};
+    batched.append(t.getShape().begin(), t.getShape().end());
+    auto y = pool(n, n.reshape(x, batched), isMax, spatial, k, s, p, d, ceil, countIncludePad);
+    if (failed(y))
+      return failure();
+    return n.reshape(*y, n.type(*y).getShape().drop_front());
+  }
+  if (t.getRank() != spatial + 2) {
+    n.error() << spatial << "-d pooling needs a [N, C, " << (spatial == 1 ? "L" : "spatial...")
+              << "] input, got " << x.getType();
     return failure();
   }
-  auto two = [](std::vector<int64_t> &v, int64_t dflt) {
+  // One int (or none) stands for every spatial dim.
+  auto each = [&](std::vector<int64_t> &v, int64_t dflt) {
     if (v.empty())
-      v = {dflt, dflt};
+      v.assign(spatial, dflt);
     else if (v.size() == 1)
-      v = {v[0], v[0]};
+      v.assign(spatial, v[0]);
+    return int64_t(v.size()) == spatial;
   };
-  two(k, 1);
+  bool ok = each(k, 1);
   if (s.empty())
     s = k;
-  two(s, 1);
-  two(p, 0);
-  two(d, 1);
-  for (int i = 0; i < 2; ++i)
-    if (k[i] < 1 || s[i] < 1 ||
-        windowOutputSize(t.getDimSize(i + 2), k[i], s[i], p[i], p[i], d[i], ceil) < 1) {
-      n.error() << "the pooling window does not fit " << x.getType();
-      return failure();
-    }
-  SmallVector<int64_t> pads{p[0], p[1], p[0], p[1]};
+  ok &= each(s, 1) && each(p, 0) && each(d, 1);
+  for (int64_t i = 0; ok && i < spatial; ++i)
+    ok = k[i] >= 1 && s[i] >= 1 && p[i] >= 0 && d[i] >= 1 &&
+         windowOutputSize(t.getDimSize(i + 2), k[i], s[i], p[i], p[i], d[i], ceil) >= 1;
+  if (!ok) {
+    n.error() << "the pooling window does not fit " << x.getType();
+    return failure();
+  }
+  SmallVector<int64_t> pads(p.begin(), p.end());
+  pads.append(p.begin(), p.end());
   if (isMax)
     return Value(n.b.create<MaxPoolOp>(n.loc, x, n.b.getDenseI64ArrayAttr(k),
                                        n.b.getDenseI64ArrayAttr(s), n.b.getDenseI64ArrayAttr(pads),
@@ -281,42 +293,32 @@ FailureOr<Value> dfa::fximport::adaptiveAvgPool(FXNode &n, Value x, std::vector<
     whole &= t.getDimSize(2 + i) % out[i] == 0;
   if (whole && k == 2) {
     int64_t h = t.getDimSize(2), w = t.getDimSize(3);
-    return pool2d(n, x, false, {h / out[0], w / out[1]}, {h / out[0], w / out[1]}, {0, 0},
-                  {1, 1}, false, false);
+    return pool(n, x, false, 2, {h / out[0], w / out[1]}, {h / out[0], w / out[1]}, {0, 0},
+                {1, 1}, false, false);
   }
   // Otherwise each dim separately: output i averages the inputs from
   // floor(i * in / out) to ceil((i + 1) * in / out), windows that may
   // overlap, a product with a constant [in, out] matrix of 1 / count.
   Value v = x;
-  Type elt = t.getElementType();
   for (int64_t i = 0; i < k; ++i) {
     int64_t d = 2 + i, in = t.getDimSize(d), o = out[i];
     if (in == o)
       continue;
-    ref::Tensor m(ref::DType::F32, {in, o});
+    std::vector<float> m(in * o, 0.0f);
     for (int64_t j = 0; j < o; ++j) {
       int64_t start = (j * in) / o, end = ((j + 1) * in + o - 1) / o;
       for (int64_t e = start; e < end; ++e)
-        m.setDouble(e * o + j, 1.0 / double(end - start));
+        m[e * o + j] = float(1.0 / double(end - start));
     }
-    Value mat = n.cast(n.b.create<ConstantOp>(n.loc, ref::tensorToAttr(m, n.b.getContext())),
-                       elt);
-    int64_t rank = t.getRank();
-    SmallVector<int64_t> perm;
-    for (int64_t e = 0; e < rank; ++e)
-      perm.push_back(e == d ? rank - 1 : e == rank - 1 ? d : e);
-    bool last = d == rank - 1;
-    if (!last)
-      v = n.b.create<TransposeOp>(n.loc, v, n.b.getDenseI64ArrayAttr(perm));
-    v = n.b.create<MatMulOp>(n.loc, v, mat);
-    if (!last)
-      v = n.b.create<TransposeOp>(n.loc, v, n.b.getDenseI64ArrayAttr(perm));
+    v = buildMixAlongDim(n.b, n.loc, v, d, m);
   }
   return v;
 }
 
 namespace {
-LogicalResult maxPoolFn(FXNode &n, R &r) {
+/// max_pool1d/2d/3d(x, kernel_size, stride, padding, dilation, ceil_mode,
+/// return_indices).
+template <int Spatial> LogicalResult maxPoolFn(FXNode &n, R &r) {
   auto x = n.tensor(0, "input");
   auto k = n.optIntList(1, "kernel_size", {}), s = n.optIntList(2, "stride", {}),
        p = n.optIntList(3, "padding", {0}), d = n.optIntList(4, "dilation", {1});
@@ -328,23 +330,24 @@ LogicalResult maxPoolFn(FXNode &n, R &r) {
     n.unsupported() << "return_indices=True";
     return failure();
   }
-  auto v = pool2d(n, *x, true, *k, *s, *p, *d, *ceil, false);
-  return setTensor(r, v);
+  return setTensor(r, pool(n, *x, true, Spatial, *k, *s, *p, *d, *ceil, false));
 }
 
-LogicalResult avgPoolFn(FXNode &n, R &r) {
+/// avg_pool1d/2d/3d(x, kernel_size, stride, padding, ceil_mode,
+/// count_include_pad[, divisor_override]).
+template <int Spatial> LogicalResult avgPoolFn(FXNode &n, R &r) {
   auto x = n.tensor(0, "input");
   auto k = n.optIntList(1, "kernel_size", {}), s = n.optIntList(2, "stride", {}),
        p = n.optIntList(3, "padding", {0});
   auto ceil = n.intArg(4, "ceil_mode", 0), cip = n.intArg(5, "count_include_pad", 1);
   if (failed(x) || failed(k) || failed(s) || failed(p) || failed(ceil) || failed(cip))
     return failure();
-  if (const R *div = n.arg(6, "divisor_override"); div && div->kind != R::None) {
+  if (const R *div = Spatial > 1 ? n.arg(6, "divisor_override") : nullptr;
+      div && div->kind != R::None) {
     n.unsupported() << "divisor_override";
     return failure();
   }
-  auto v = pool2d(n, *x, false, *k, *s, *p, {1}, *ceil, *cip);
-  return setTensor(r, v);
+  return setTensor(r, pool(n, *x, false, Spatial, *k, *s, *p, {1}, *ceil, *cip));
 }
 
 /// adaptive_avg_pool1d/2d/3d(x, output_size): an int, or a list whose None
@@ -442,8 +445,12 @@ void dfa::fximport::addReductionHandlers(llvm::StringMap<Handler> &t) {
   t["conv_transpose2d"] = convTransposeFn;
   t["conv_transpose3d"] = convTransposeFn;
   t["batch_norm"] = batchNormFn;
-  t["max_pool2d"] = maxPoolFn;
-  t["avg_pool2d"] = avgPoolFn;
+  t["max_pool1d"] = maxPoolFn<1>;
+  t["max_pool2d"] = maxPoolFn<2>;
+  t["max_pool3d"] = maxPoolFn<3>;
+  t["avg_pool1d"] = avgPoolFn<1>;
+  t["avg_pool2d"] = avgPoolFn<2>;
+  t["avg_pool3d"] = avgPoolFn<3>;
   t["adaptive_avg_pool1d"] = adaptiveAvgPoolFn<1>;
   t["adaptive_avg_pool2d"] = adaptiveAvgPoolFn<2>;
   t["adaptive_avg_pool3d"] = adaptiveAvgPoolFn<3>;

@@ -439,11 +439,26 @@ LogicalResult getitem(FXNode &n, R &r) {
       return success();
     }
     if (idx->kind == R::Slice) {
-      auto [start, stop] = sliceBounds(*idx, size);
       int64_t step = idx->list[2].kind == R::Int ? idx->list[2].i : 1;
+      if (step == 0) {
+        n.error() << "slice step cannot be zero";
+        return failure();
+      }
       std::vector<R> items;
-      for (int64_t i = start; step > 0 && i < stop; i += step)
-        items.push_back(obj->list[i]);
+      if (step > 0) {
+        auto [start, stop] = sliceBounds(*idx, size);
+        for (int64_t i = start; i < stop; i += step)
+          items.push_back(obj->list[i]);
+      } else { // Python's bounds for a negative step: from the end down
+        auto get = [&](const R &v, int64_t dflt) {
+          if (v.kind != R::Int)
+            return dflt;
+          return std::clamp<int64_t>(v.i < 0 ? v.i + size : v.i, -1, size - 1);
+        };
+        int64_t start = get(idx->list[0], size - 1), stop = get(idx->list[1], -1);
+        for (int64_t i = start; i > stop; i += step)
+          items.push_back(obj->list[i]);
+      }
       r = R::ofList(items);
       return success();
     }

@@ -565,6 +565,70 @@ template <typename OpT> LogicalResult globalPool(NodeContext &c, Results &r) {
 }
 
 /// Resize (opsets 10-13) and its predecessor Upsample (7-9).
+/// ONNX's antialiased linear or cubic resize of one dim from `in` to `out`
+/// at `scale` as an [in, out] matrix, the reference's arithmetic: the
+/// source coordinate by `coord`, a filter widened by 1 / scale when it
+/// shrinks (the cubic's with `a`), normalized, over the window of nearest
+/// neighbours in edge-padded coordinates (ties to the smaller index), taps
+/// outside the input dropped and the rest renormalized with
+/// `excludeOutside`, else clamped to the edge.
+std::vector<float> antialiasWeights(int64_t in, int64_t out, double scale, bool cubic, double a,
+                                    StringRef coord, bool excludeOutside) {
+  double width = scale * double(in), s = std::min(scale, 1.0);
+  std::vector<double> m(in * out, 0.0);
+  for (int64_t y = 0; y < out; ++y) {
+    double x;
+    if (coord == "align_corners")
+      x = width == 1 ? 0 : y * double(in - 1) / (width - 1);
+    else if (coord == "asymmetric")
+      x = y / scale;
+    else if (coord == "pytorch_half_pixel")
+      x = width == 1 ? -0.5 : (y + 0.5) / scale - 0.5;
+    else if (coord == "half_pixel_symmetric")
+      x = double(in) / 2 * (1 - double(out) / width) + (y + 0.5) / scale - 0.5;
+    else // half_pixel
+      x = (y + 0.5) / scale - 0.5;
+    double ratio = x == std::floor(x) ? 1.0 : x - std::floor(x);
+    std::vector<double> w;
+    if (cubic) {
+      int64_t start = int64_t(std::floor(-2 / s) + 1);
+      for (int64_t i = start; i < 2 - start; ++i) {
+        double t = std::abs(s * (i - ratio));
+        w.push_back(t <= 1 ? (a + 2) * t * t * t - (a + 3) * t * t + 1
+                    : t < 2 ? a * t * t * t - 5 * a * t * t + 8 * a * t - 4 * a
+                            : 0.0);
+      }
+    } else {
+      int64_t start = int64_t(std::floor(-1 / s) + 1);
+      for (int64_t i = start; i < 2 - start; ++i)
+        w.push_back(std::clamp(1 - std::abs((i - ratio) * s), 0.0, 1.0));
+    }
+    double total = 0;
+    for (double v : w)
+      total += v;
+    for (double &v : w)
+      v /= total;
+    int64_t n = w.size(), pad = (n + 1) / 2;
+    double xp = x + pad, p = std::floor(xp), frac = xp - p;
+    int64_t offset = n % 2 == 0 ? (frac == 0 ? -(n / 2) : -(n / 2) + 1)
+                                : (frac <= 0.5 ? -((n - 1) / 2) : -((n - 1) / 2) + 1);
+    int64_t first = int64_t(p) + offset - pad;
+    if (excludeOutside) {
+      double kept = 0;
+      for (int64_t k = 0; k < n; ++k) {
+        if (first + k < 0 || first + k >= in)
+          w[k] = 0;
+        kept += w[k];
+      }
+      for (double &v : w)
+        v /= kept == 0 ? 1 : kept;
+    }
+    for (int64_t k = 0; k < n; ++k)
+      m[std::clamp<int64_t>(first + k, 0, in - 1) * out + y] += w[k];
+  }
+  return std::vector<float>(m.begin(), m.end());
+}
+
 LogicalResult convertResize(NodeContext &c, Results &r) {
   auto t = c.type(0);
   int64_t rank = t.getRank();
@@ -677,11 +741,33 @@ LogicalResult convertResize(NodeContext &c, Results &r) {
     c.unsupported() << "mode '" << mode << "'";
     return failure();
   }
-  // Opset 18: antialias widens a linear or cubic filter when it shrinks.
+  // Opset 18: antialias widens a linear or cubic filter when it shrinks:
+  // per resized dim a product with the filter's constant matrix.
   if (c.intAttr("antialias", 0) && mode != "nearest" &&
       llvm::any_of(effective, [](double s) { return s < 1; })) {
-    c.unsupported() << "antialias when downsampling";
-    return failure();
+    if (coord == "tf_crop_and_resize") {
+      c.unsupported() << "antialias with tf_crop_and_resize";
+      return failure();
+    }
+    if (!isa<FloatType>(t.getElementType())) {
+      c.unsupported() << "antialiased resizing of " << t;
+      return failure();
+    }
+    Value v = c.in(0);
+    for (int64_t d = 0; d < rank; ++d) {
+      if (std::abs(effective[d] - 1.0) < 1e-9 && out[d] == t.getDimSize(d))
+        continue;
+      if (out[d] < 1 || t.getDimSize(d) < 1) {
+        c.error() << "resizing dim " << d << " to " << out[d];
+        return failure();
+      }
+      v = buildMixAlongDim(c.b, c.loc, v, d,
+                           antialiasWeights(t.getDimSize(d), out[d], effective[d], mode == "cubic",
+                                            c.floatAttr("cubic_coeff_a", -0.75), coord,
+                                            c.intAttr("exclude_outside", 0)));
+    }
+    r.push_back(v);
+    return success();
   }
   if (coord == "tf_crop_and_resize" && (int64_t)roi.size() != 2 * rank) {
     c.error() << "tf_crop_and_resize needs " << 2 * rank << " roi values";

@@ -37,7 +37,7 @@ def masked():
 
 class Unsupported(nn.Module):
     def forward(self, x):
-        return torch.cumprod(x, 0) + torch.erfinv(x) + x.cumprod(1) + x.cumprod(0)
+        return torch.lgamma(x) + torch.erfinv(x) + x.lgamma() + x.digamma()
 
 
 def unsupported():

@@ -158,10 +158,14 @@ def build(name, out):
                                        kernel_shape=[2, 2], dilations=[2, 2])],
                      [vi("x", F, [1, 1, 6, 6])], [vi("y", F, None)], opset=19)
     if name == "opset18_resize_antialias":
+        # Antialias with tf_crop_and_resize: outside the roi the extrapolation
+        # value, which no per-dim product gives.
         scales = numpy_helper.from_array(np.array([0.5, 0.5], np.float32), "scales")
-        return model([helper.make_node("Resize", ["x", "", "scales"], ["y"], name="shrink",
-                                       mode="linear", antialias=1, axes=[2, 3])],
-                     [vi("x", F, [1, 1, 8, 8])], [vi("y", F, None)], [scales], opset=18)
+        roi = numpy_helper.from_array(np.array([0.1, 0.1, 0.9, 0.9], np.float32), "roi")
+        return model([helper.make_node("Resize", ["x", "roi", "scales"], ["y"], name="shrink",
+                                       mode="linear", antialias=1, axes=[2, 3],
+                                       coordinate_transformation_mode="tf_crop_and_resize")],
+                     [vi("x", F, [1, 1, 8, 8])], [vi("y", F, None)], [scales, roi], opset=18)
     # Attention (opset 23), imported as the subgraph the spec defines.
     if name == "attention_causal":
         return model([helper.make_node("Attention", ["q", "k", "v"], ["y"], name="att",
