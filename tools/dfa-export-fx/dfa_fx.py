@@ -165,7 +165,7 @@ class _Recorder(torch.fx.Interpreter):
     def run_node(self, n):
         if _is_leaf_function(n):
             args, kwargs = self.fetch_args_kwargs_from_env(n)
-            self.leaves.append((n, args, kwargs))
+            self.leaves.append((n, _mutable(args), _mutable(kwargs)))
         try:
             result = super().run_node(n)
         except ExportError:
@@ -179,6 +179,25 @@ class _Recorder(torch.fx.Interpreter):
             raise ExportError("%s failed on the example inputs: %s" % (where, msg))
         self.meta[n.name] = _meta(result, self.sizes)
         return result
+
+    def call_function(self, target, args, kwargs):
+        # A library function gets Python lists, as when the module runs: FX
+        # hands its own immutable ones, which a function that edits its
+        # argument (torchvision's Swin3d window sizes) cannot take.
+        if _is_library_function(target):
+            args, kwargs = _mutable(args), _mutable(kwargs)
+        return super().call_function(target, args, kwargs)
+
+
+def _mutable(v):
+    """v with FX's immutable lists and dicts (at any depth) as plain ones."""
+    if isinstance(v, list):
+        return [_mutable(e) for e in v]
+    if isinstance(v, tuple) and type(v) is tuple:
+        return tuple(_mutable(e) for e in v)
+    if isinstance(v, dict):
+        return {k: _mutable(e) for k, e in v.items()}
+    return v
 
 
 @contextlib.contextmanager
@@ -336,14 +355,19 @@ def _weights(named, compress):
     return tensors, blobs
 
 
+def _is_library_function(target):
+    """A Python function outside torch (and outside Python's operators)."""
+    if not isinstance(target, types.FunctionType):
+        return False
+    mod = getattr(target, "__module__", "") or ""
+    return not (mod == "torch" or mod.startswith("torch.") or
+                mod in ("_operator", "operator", "builtins", "math"))
+
+
 def _is_leaf_function(n):
     """A call of a Python function outside torch that symbolic_trace kept
     as one node (a torch.fx.wrap-ped library helper)."""
-    if n.op != "call_function" or not isinstance(n.target, types.FunctionType):
-        return False
-    mod = getattr(n.target, "__module__", "") or ""
-    return not (mod == "torch" or mod.startswith("torch.") or
-                mod in ("_operator", "operator", "builtins", "math"))
+    return n.op == "call_function" and _is_library_function(n.target)
 
 
 def _functionalize(fn):
@@ -356,6 +380,54 @@ def _functionalize(fn):
     except ImportError:
         return fn
     return functionalize(fn, remove="mutations")
+
+
+_VIEWS = {"getitem", "view", "reshape", "transpose", "permute", "narrow", "select",
+          "squeeze", "unsqueeze", "expand", "t", "flatten", "unflatten", "split", "chunk",
+          "unbind", "contiguous", "view_as", "reshape_as", "swapaxes", "movedim",
+          "as_strided", "diagonal", "detach", "T", "mT", "real", "imag"}
+
+
+def _may_alias(node):
+    """Whether `node`'s value may share storage with another graph value (a
+    view: updating it in place would change its base too)."""
+    name = node.target if isinstance(node.target, str) else getattr(node.target, "__name__", "")
+    return node.op in ("call_method", "call_function") and (
+        name in _VIEWS or name.split(".")[-1] in _VIEWS)
+
+
+def _functional_methods(gm):
+    """Rewrites symbolic_trace's in-place tensor methods (x.add_(y),
+    x.mul_(s), x.zero_(), x.fill_(v), ...) as their out-of-place forms, the
+    nodes after one reading the result instead of x: the same values
+    without mutation. An update of a view is left as it is (the importer
+    names it as unsupported): its base would change too."""
+    order = {node: i for i, node in enumerate(gm.graph.nodes)}
+    for n in list(gm.graph.nodes):
+        if (n.op != "call_method" or not n.target.endswith("_") or n.target.startswith("_") or
+                not n.args or not isinstance(n.args[0], torch.fx.Node) or _may_alias(n.args[0])):
+            continue
+        name, self_ = n.target[:-1], n.args[0]
+        if name == "zero":
+            n.op, n.target, n.args, n.kwargs = "call_function", torch.zeros_like, (self_,), {}
+        elif name == "fill" and len(n.args) == 2:
+            n.op, n.target = "call_function", torch.full_like
+        elif hasattr(torch.Tensor, name) and name not in ("copy", "resize", "set", "requires_grad"):
+            n.target = name
+        else:
+            continue
+        users = [u for u in self_.users if order.get(u, -1) > order[n]]
+        # An in-place result keeps x's dtype (x.add_(f32) of an f16 x is
+        # f16); the out-of-place one promotes.
+        with gm.graph.inserting_after(n):
+            typed = gm.graph.call_method("type_as", (n, self_))
+        for u in list(n.users):
+            if u is not typed:
+                u.replace_input_with(n, typed)
+        for u in users:
+            u.replace_input_with(self_, typed)
+    gm.graph.lint()
+    gm.recompile()
 
 
 def _inline_leaves(gm, leaves):
@@ -392,9 +464,32 @@ def _inline_leaves(gm, leaves):
             raise ExportError("node '%s' (%s): its tensor arguments are not graph "
                               "values" % (n.name, _get_qualified_name(n.target)))
         env, phs = {}, iter(node_leaves[i] for i in tensor_at)
+        order = {node: i for i, node in enumerate(gm.graph.nodes)}
         out = None
         with gm.graph.inserting_before(n):
             for sn in sub.graph.nodes:
+                if (sn.op == "call_function" and sn.target is torch.ops.aten.copy_.default and
+                        sn.args[0].op == "placeholder"):
+                    # functionalize writes an argument the body updated in
+                    # place back with copy_: the node is the value written
+                    # (a functional copy), and what reads the argument after
+                    # the call reads it (torchvision's MViT adds its
+                    # shortcut in place). A view's update would change its
+                    # base too, which is refused.
+                    arg = env[sn.args[0]]
+                    env[sn] = gm.graph.call_function(torch.ops.aten.copy.default,
+                                                     (arg, env[sn.args[1]]))
+                    env[sn].name = gm.graph._graph_namespace.create_name(
+                        "%s_%s" % (n.name, sn.name), None)
+                    later = [u for u in arg.users if order.get(u, -1) > order[n]]
+                    if later and _may_alias(arg):
+                        raise ExportError(
+                            "node '%s' (%s) updates its argument '%s' in place, a view that "
+                            "'%s' reads afterwards" % (n.name, _get_qualified_name(n.target),
+                                                       arg.name, later[0].name))
+                    for u in later:
+                        u.replace_input_with(arg, env[sn])
+                    continue
                 if sn.op == "placeholder":
                     env[sn] = next(phs)
                 elif sn.op == "get_attr":
@@ -436,6 +531,7 @@ def _record(gm, example_inputs):
 def _capture_symbolic(module, example_inputs, root_name):
     """symbolic_trace: (nodes, named tensors, modules)."""
     gm = _trace(module, root_name, len(example_inputs))
+    _functional_methods(gm)
     rec = _record(gm, example_inputs)
     if rec.leaves:
         _inline_leaves(gm, rec.leaves)

@@ -855,21 +855,10 @@ LogicalResult scatterFn(FXNode &n, R &r) {
     touched = n.b.create<GreaterOp>(
         n.loc, scatterInto(n.filled(t.getShape(), elt, 0), n.filled(it.getShape(), elt, 1), "none"),
         n.scalar(elt, 0));
-    double ident = 0;
-    if (reduce == "mul")
-      ident = 1;
-    if (reduce == "max" || reduce == "min") {
-      bool isMax = reduce == "max";
-      ident = isMax ? -std::numeric_limits<double>::infinity()
-                    : std::numeric_limits<double>::infinity();
-      if (auto integer = dyn_cast<IntegerType>(elt)) {
-        unsigned w = integer.getWidth();
-        bool unsignedOrBool = integer.isUnsigned() || w == 1;
-        ident = isMax ? (unsignedOrBool ? 0 : -std::ldexp(1.0, w - 1))
-                      : (unsignedOrBool ? std::ldexp(1.0, w) - 1 : std::ldexp(1.0, w - 1) - 1);
-      }
-    }
-    base = n.b.create<WhereOp>(n.loc, touched, n.scalar(elt, ident), *x);
+    Value ident = reduce == "max"   ? n.extreme({}, elt, /*lowest=*/true)
+                  : reduce == "min" ? n.extreme({}, elt, /*lowest=*/false)
+                                    : n.scalar(elt, reduce == "mul" ? 1 : 0);
+    base = n.b.create<WhereOp>(n.loc, touched, ident, *x);
   }
   Value out = scatterInto(base, updates, reduce);
   if (mean) {

@@ -34,6 +34,18 @@ Type dfa::fximport::promotedType(Type a, Type b) {
   return a.getIntOrFloatBitWidth() >= b.getIntOrFloatBitWidth() ? a : b;
 }
 
+Type dfa::fximport::promotedType(Value a, Value b) {
+  auto ta = cast<RankedTensorType>(a.getType()), tb = cast<RankedTensorType>(b.getType());
+  Type ea = ta.getElementType(), eb = tb.getElementType();
+  auto category = [](Type t) { return isa<FloatType>(t) ? 2 : t.isInteger(1) ? 0 : 1; };
+  bool za = ta.getRank() == 0, zb = tb.getRank() == 0;
+  if (za != zb) {
+    Type dim = za ? eb : ea, zero = za ? ea : eb;
+    return category(zero) > category(dim) ? zero : dim;
+  }
+  return promotedType(ea, eb);
+}
+
 namespace {
 using R = PyValue;
 
@@ -54,7 +66,9 @@ FailureOr<std::pair<Value, Value>> operands(FXNode &n, const R &a, const R &b) {
   auto x = number(a), y = number(b);
   if (failed(x) || failed(y))
     return failure();
-  elt = promotedType(n.type(*x).getElementType(), n.type(*y).getElementType());
+  elt = a.kind == R::Tensor && b.kind == R::Tensor
+            ? promotedType(*x, *y)
+            : promotedType(n.type(*x).getElementType(), n.type(*y).getElementType());
   Value l = n.cast(*x, elt), r = n.cast(*y, elt);
   if (failed(broadcastShapes(n.type(l).getShape(), n.type(r).getShape()))) {
     n.error() << "operand shapes " << l.getType() << " and " << r.getType()
@@ -275,6 +289,20 @@ template <typename OpT> LogicalResult unary(FXNode &n, R &r) {
 
 /// bitwise_and/or/xor: of bools, the logical op; of integers, the bits.
 template <int Kind> LogicalResult bitwise(FXNode &n, R &r) {
+  // Python ints and bools (shape code).
+  if (n.args.size() >= 2 && n.args[0].kind != R::Tensor && n.args[1].kind != R::Tensor) {
+    const R &a = n.args[0], &b = n.args[1];
+    if ((a.kind != R::Int && a.kind != R::Bool) || (b.kind != R::Int && b.kind != R::Bool)) {
+      n.unsupported() << "bitwise op on " << a.describe() << " and " << b.describe();
+      return failure();
+    }
+    r.kind = a.kind == R::Bool && b.kind == R::Bool ? R::Bool : R::Int;
+    r.i = Kind == 0 ? (a.i & b.i) : Kind == 1 ? (a.i | b.i) : (a.i ^ b.i);
+    return success();
+  }
+  // A number on the left (12 & x): the ops commute.
+  if (n.args.size() >= 2 && n.args[0].kind != R::Tensor && n.args[1].kind == R::Tensor)
+    std::swap(n.args[0], n.args[1]);
   auto a = n.tensor(0, "input");
   const R *b = n.arg(1, "other");
   if (failed(a) || !b)
@@ -282,7 +310,9 @@ template <int Kind> LogicalResult bitwise(FXNode &n, R &r) {
   auto bt = n.asTensor(*b, *a);
   if (failed(bt))
     return failure();
-  Type elt = n.type(*a).getElementType();
+  // A bool with an integer tensor is the integer type (torch's promotion).
+  Type elt = b->kind == R::Tensor ? promotedType(*a, *bt) : n.type(*a).getElementType();
+  a = n.cast(*a, elt);
   Value rhs = n.cast(*bt, elt);
   if (failed(broadcastShapes(n.type(*a).getShape(), n.type(rhs).getShape()))) {
     n.error() << "operand shapes " << a->getType() << " and " << rhs.getType()

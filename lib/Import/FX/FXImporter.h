@@ -124,6 +124,10 @@ public:
   mlir::Value scalar(mlir::Type elt, double v);
   /// A constant of `shape` filled with `v`.
   mlir::Value filled(llvm::ArrayRef<int64_t> shape, mlir::Type elt, double v);
+  /// A constant of `shape` filled with the type's lowest (or highest) value:
+  /// -inf/+inf for floats, the exact integer bounds (which a double cannot
+  /// hold for 64 bits), false/true for bools.
+  mlir::Value extreme(llvm::ArrayRef<int64_t> shape, mlir::Type elt, bool lowest);
   /// `v` converted to element type `elt` (itself when it has it).
   mlir::Value cast(mlir::Value v, mlir::Type elt);
   mlir::Value reshape(mlir::Value v, llvm::ArrayRef<int64_t> shape);
@@ -154,6 +158,10 @@ mlir::LogicalResult clampTensor(FXNode &n, PyValue &result);
 /// torch's type promotion of two element types: float beats integer beats
 /// bool; among floats or among integers the wider wins.
 mlir::Type promotedType(mlir::Type a, mlir::Type b);
+/// The element type torch gives an op of tensors a and b: promotedType,
+/// but a 0-d tensor does not widen a dimensioned one of its category (f16
+/// + a 0-d f32 is f16); of a higher category it sets the type.
+mlir::Type promotedType(mlir::Value a, mlir::Value b);
 /// PT2E's quantize and dequantize operators (`quantized_decomposed`).
 void addQuantizedHandlers(llvm::StringMap<Handler> &table);
 /// The torch.nn activations: their function and ATen names, or with

@@ -86,6 +86,26 @@ FailureOr<std::pair<Value, Value>> floatPair(FXNode &n, StringRef a, StringRef b
   return std::make_pair(l, r);
 }
 
+/// Both operands broadcast to one shape (torch expands them first).
+FailureOr<std::pair<Value, Value>> broadcastPair(FXNode &n, Value a, Value b) {
+  auto shape = broadcastShapes(n.type(a).getShape(), n.type(b).getShape());
+  if (failed(shape)) {
+    n.error() << "operand shapes " << a.getType() << " and " << b.getType()
+              << " do not broadcast";
+    return failure();
+  }
+  auto grow = [&](Value v) -> Value {
+    auto t = n.type(v);
+    if (t.getShape() == ArrayRef<int64_t>(*shape))
+      return v;
+    SmallVector<int64_t> ones(shape->size() - t.getRank(), 1);
+    ones.append(t.getShape().begin(), t.getShape().end());
+    return n.b.create<ExpandOp>(n.loc, RankedTensorType::get(*shape, t.getElementType()),
+                                n.reshape(v, ones));
+  };
+  return std::make_pair(grow(a), grow(b));
+}
+
 //===----------------------------------------------------------------------===//
 // Elementwise math
 //===----------------------------------------------------------------------===//
@@ -161,35 +181,79 @@ LogicalResult square(FXNode &n, R &r) {
   return success();
 }
 
-/// atan2(y, x): atan(y / x), moved by pi into the left half-plane; 0 at
-/// the origin, +-pi/2 on the vertical axis (atan of +-inf).
+/// atan2(y, x) as C's atan2 (signed zeros and infinities included):
+/// atan(y / x), turned by +-pi (y's sign) where x is negative or -0; on an
+/// axis or at infinity the value the standard lists.
 LogicalResult atan2(FXNode &n, R &r) {
   auto yx = floatPair(n, "input", "other");
   if (failed(yx))
     return failure();
-  auto [y, x] = *yx;
-  Type elt = n.type(y).getElementType();
+  auto bp = broadcastPair(n, yx->first, yx->second);
+  if (failed(bp))
+    return failure();
+  Value y = bp->first, x = bp->second;
+  auto t = n.type(y);
+  Type elt = t.getElementType();
+  auto bools = t.clone(n.b.getI1Type());
   Value zero = n.scalar(elt, 0);
+  // The sign bit, -0 included (1 / -0 is -inf).
+  auto negative = [&](Value v) -> Value {
+    Value inv = n.b.create<DivOp>(n.loc, n.scalar(elt, 1), v);
+    return n.b.create<OrOp>(n.loc, n.b.create<LessOp>(n.loc, v, zero),
+                            n.b.create<AndOp>(n.loc, n.b.create<EqualOp>(n.loc, v, zero),
+                                              n.b.create<LessOp>(n.loc, inv, zero)));
+  };
+  Value sy = negative(y), sx = negative(x);
+  auto signed_ = [&](double v) -> Value { // v with y's sign
+    return n.b.create<WhereOp>(n.loc, sy, n.scalar(elt, -v), n.scalar(elt, v));
+  };
   Value a = n.b.create<AtanOp>(n.loc, n.b.create<DivOp>(n.loc, y, x));
-  Value turn = n.b.create<WhereOp>(n.loc, n.b.create<GreaterEqualOp>(n.loc, y, zero),
-                                   n.scalar(elt, M_PI), n.scalar(elt, -M_PI));
-  a = n.b.create<WhereOp>(n.loc, n.b.create<LessOp>(n.loc, x, zero),
-                          n.b.create<AddOp>(n.loc, a, turn), a);
-  Value origin = n.b.create<AndOp>(n.loc, n.b.create<EqualOp>(n.loc, x, zero),
-                                   n.b.create<EqualOp>(n.loc, y, zero));
-  r = R::ofTensor(n.b.create<WhereOp>(n.loc, origin, zero, a));
+  a = n.b.create<WhereOp>(n.loc, sx, n.b.create<AddOp>(n.loc, a, signed_(M_PI)), a);
+  Value x0 = n.b.create<EqualOp>(n.loc, x, zero), y0 = n.b.create<EqualOp>(n.loc, y, zero);
+  Value xInf = n.b.create<IsInfOp>(n.loc, bools, x), yInf = n.b.create<IsInfOp>(n.loc, bools, y);
+  // On the x axis (y = +-0): +-0 toward +x (x > 0 or +0), +-pi toward -x.
+  a = n.b.create<WhereOp>(n.loc, y0,
+                          n.b.create<WhereOp>(n.loc, sx, signed_(M_PI), signed_(0.0)), a);
+  // On the y axis (x = +-0, y not): +-pi/2; so with y infinite, x finite.
+  a = n.b.create<WhereOp>(
+      n.loc, n.b.create<OrOp>(n.loc, n.b.create<AndOp>(n.loc, x0, n.b.create<NotOp>(n.loc, y0)),
+                              n.b.create<AndOp>(n.loc, yInf, n.b.create<NotOp>(n.loc, xInf))),
+      signed_(M_PI / 2), a);
+  // Both infinite: +-pi/4 toward +x, +-3pi/4 toward -x.
+  a = n.b.create<WhereOp>(n.loc, n.b.create<AndOp>(n.loc, xInf, yInf),
+                          n.b.create<WhereOp>(n.loc, sx, signed_(3 * M_PI / 4), signed_(M_PI / 4)),
+                          a);
+  Value nan = n.b.create<OrOp>(n.loc, n.b.create<IsNaNOp>(n.loc, bools, x),
+                               n.b.create<IsNaNOp>(n.loc, bools, y));
+  r = R::ofTensor(n.b.create<WhereOp>(n.loc, nan, n.scalar(elt, std::nan("")), a));
   return success();
 }
 
-/// hypot(a, b) = sqrt(a^2 + b^2).
+/// hypot(a, b) = sqrt(a^2 + b^2) without overflow, as C's hypot: the
+/// larger magnitude m times sqrt(1 + (small / m)^2); 0 when both are 0, inf
+/// when either is infinite (a NaN beside it too), else NaN with a NaN.
 LogicalResult hypot(FXNode &n, R &r) {
   auto ab = floatPair(n, "input", "other");
   if (failed(ab))
     return failure();
   auto [a, b] = *ab;
-  r = R::ofTensor(n.b.create<SqrtOp>(
-      n.loc, n.b.create<AddOp>(n.loc, n.b.create<MulOp>(n.loc, a, a),
-                               n.b.create<MulOp>(n.loc, b, b))));
+  auto t = n.type(a);
+  Type elt = t.getElementType();
+  Value x = n.b.create<AbsOp>(n.loc, a), y = n.b.create<AbsOp>(n.loc, b);
+  Value big = n.b.create<MaxOp>(n.loc, x, y), small = n.b.create<MinOp>(n.loc, x, y);
+  Value q = n.b.create<DivOp>(n.loc, small, big);
+  Value v = n.b.create<MulOp>(
+      n.loc, big,
+      n.b.create<SqrtOp>(n.loc, n.b.create<AddOp>(n.loc, n.scalar(elt, 1),
+                                                  n.b.create<MulOp>(n.loc, q, q))));
+  v = n.b.create<WhereOp>(n.loc, n.b.create<EqualOp>(n.loc, big, n.scalar(elt, 0)),
+                          n.scalar(elt, 0), v);
+  Value nan = n.b.create<OrOp>(n.loc, n.b.create<IsNaNOp>(n.loc, t.clone(n.b.getI1Type()), a),
+                               n.b.create<IsNaNOp>(n.loc, n.type(b).clone(n.b.getI1Type()), b));
+  v = n.b.create<WhereOp>(n.loc, nan, n.scalar(elt, std::nan("")), v);
+  Value inf = n.b.create<OrOp>(n.loc, n.b.create<IsInfOp>(n.loc, t.clone(n.b.getI1Type()), a),
+                               n.b.create<IsInfOp>(n.loc, n.type(b).clone(n.b.getI1Type()), b));
+  r = R::ofTensor(n.b.create<WhereOp>(n.loc, inf, n.scalar(elt, kInf), v));
   return success();
 }
 
@@ -221,7 +285,8 @@ template <bool Base2> LogicalResult logaddexp(FXNode &n, R &r) {
   return success();
 }
 
-/// lerp(start, end, weight) = start + weight * (end - start).
+/// lerp(start, end, weight), as ATen computes it: start + w (end - start)
+/// for |w| < 0.5, else end - (end - start)(1 - w).
 LogicalResult lerp(FXNode &n, R &r) {
   auto a = n.tensor(0, "input"), b = n.tensor(1, "end");
   const R *w = n.arg(2, "weight");
@@ -230,8 +295,18 @@ LogicalResult lerp(FXNode &n, R &r) {
   auto wt = n.asTensor(*w, *a);
   if (failed(wt))
     return failure();
+  Type elt = n.type(*a).getElementType();
   Value diff = n.b.create<SubOp>(n.loc, *b, *a);
-  r = R::ofTensor(n.b.create<AddOp>(n.loc, *a, n.b.create<MulOp>(n.loc, *wt, diff)));
+  Value low = n.b.create<AddOp>(n.loc, *a, n.b.create<MulOp>(n.loc, *wt, diff));
+  Value high = n.b.create<SubOp>(
+      n.loc, *b,
+      n.b.create<MulOp>(n.loc, diff, n.b.create<SubOp>(n.loc, n.scalar(elt, 1), *wt)));
+  if (w->isNumber()) {
+    r = R::ofTensor(std::abs(w->number()) < 0.5 ? low : high);
+    return success();
+  }
+  Value small = n.b.create<LessOp>(n.loc, n.b.create<AbsOp>(n.loc, *wt), n.scalar(elt, 0.5));
+  r = R::ofTensor(n.b.create<WhereOp>(n.loc, small, low, high));
   return success();
 }
 
@@ -243,15 +318,26 @@ LogicalResult dfa::fximport::clampTensor(FXNode &n, R &r) {
   if (failed(x))
     return failure();
   Value v = *x;
+  // The result's type: torch promotes x with tensor bounds (and with a
+  // float number bound of an integer x).
   Type elt = n.type(v).getElementType();
+  for (auto [i, kw] : {std::pair<size_t, const char *>{1, "min"}, {2, "max"}}) {
+    const R *b = n.arg(i, kw);
+    if (b && b->kind == R::Tensor)
+      elt = promotedType(elt, promotedType(v, b->tensor));
+    else if (b && b->kind == R::Float && !isa<FloatType>(elt))
+      elt = n.b.getF32Type();
+  }
+  v = n.cast(v, elt);
   for (auto [i, kw] : {std::pair<size_t, const char *>{1, "min"}, {2, "max"}}) {
     const R *b = n.arg(i, kw);
     if (!b || b->kind == R::None)
       continue;
-    auto bt = n.asTensor(*b, v);
-    if (failed(bt))
+    if (!b->isNumber() && b->kind != R::Tensor) {
+      n.error() << "clamp bound " << b->describe();
       return failure();
-    Value bound = n.cast(*bt, elt);
+    }
+    Value bound = n.cast(b->kind == R::Tensor ? b->tensor : n.scalar(elt, b->number()), elt);
     if (failed(broadcastShapes(n.type(v).getShape(), n.type(bound).getShape()))) {
       n.error() << "clamp bound " << bound.getType() << " does not broadcast with "
                 << v.getType();
@@ -361,26 +447,6 @@ template <bool Linalg> LogicalResult norm(FXNode &n, R &r) {
     v = n.cast(v, want);
   r = R::ofTensor(vectorNorm(n, v, *ord, *dims, *keep));
   return success();
-}
-
-/// Both operands broadcast to one shape (torch expands them first).
-FailureOr<std::pair<Value, Value>> broadcastPair(FXNode &n, Value a, Value b) {
-  auto shape = broadcastShapes(n.type(a).getShape(), n.type(b).getShape());
-  if (failed(shape)) {
-    n.error() << "operand shapes " << a.getType() << " and " << b.getType()
-              << " do not broadcast";
-    return failure();
-  }
-  auto grow = [&](Value v) -> Value {
-    auto t = n.type(v);
-    if (t.getShape() == ArrayRef<int64_t>(*shape))
-      return v;
-    SmallVector<int64_t> ones(shape->size() - t.getRank(), 1);
-    ones.append(t.getShape().begin(), t.getShape().end());
-    return n.b.create<ExpandOp>(n.loc, RankedTensorType::get(*shape, t.getElementType()),
-                                n.reshape(v, ones));
-  };
-  return std::make_pair(grow(a), grow(b));
 }
 
 /// cosine_similarity(x1, x2, dim=1, eps=1e-8): each vector over its norm
@@ -639,19 +705,25 @@ LogicalResult rmsNorm(FXNode &n, R &r) {
     n.error() << "rms norm over " << k << " trailing dims of " << x->getType();
     return failure();
   }
+  // ATen computes in the op-math type (f32 for f16 and bf16), its machine
+  // epsilon when eps is None, and converts back before the weight.
+  Type math = elt.isF64() ? elt : n.b.getF32Type();
   double eps = std::ldexp(1.0, 1 - int(APFloat::semanticsPrecision(
-                                cast<FloatType>(elt).getFloatSemantics())));
+                                cast<FloatType>(math).getFloatSemantics())));
   if (const R *e = n.arg(3, "eps"); e && e->isNumber())
     eps = e->number();
   SmallVector<int64_t> dims;
   for (int64_t d = t.getRank() - k; d < t.getRank(); ++d)
     dims.push_back(d);
-  Value ms = n.b.create<ReduceMeanOp>(n.loc, n.b.create<MulOp>(n.loc, *x, *x),
+  Value xm = n.cast(*x, math);
+  Value ms = n.b.create<ReduceMeanOp>(n.loc, n.b.create<MulOp>(n.loc, xm, xm),
                                       n.b.getDenseI64ArrayAttr(dims), n.b.getBoolAttr(true));
-  Value y = n.b.create<MulOp>(
-      n.loc, *x,
-      n.b.create<ReciprocalOp>(
-          n.loc, n.b.create<SqrtOp>(n.loc, n.b.create<AddOp>(n.loc, ms, n.scalar(elt, eps)))));
+  Value y = n.cast(n.b.create<MulOp>(
+                       n.loc, xm,
+                       n.b.create<ReciprocalOp>(
+                           n.loc, n.b.create<SqrtOp>(
+                                      n.loc, n.b.create<AddOp>(n.loc, ms, n.scalar(math, eps))))),
+                   elt);
   if (Value w = n.optTensor(2, "weight"))
     y = n.b.create<MulOp>(n.loc, y, n.cast(w, elt));
   r = R::ofTensor(y);
@@ -768,15 +840,14 @@ template <int Spatial> LogicalResult lpPool(FXNode &n, R &r) {
 // Scans and order statistics
 //===----------------------------------------------------------------------===//
 
-/// v shifted `by` places along `dim` toward higher indices, `fill` in front.
-Value shifted(FXNode &n, Value v, int64_t dim, int64_t by, double fill) {
+/// v shifted `by` places along `dim` toward higher indices, `fill(shape)`
+/// (a constant) in front.
+template <typename Fill> Value shifted(FXNode &n, Value v, int64_t dim, int64_t by, Fill fill) {
   auto t = n.type(v);
   SmallVector<int64_t> front(t.getShape());
   front[dim] = by;
   return n.b.create<ConcatOp>(
-      n.loc,
-      ValueRange{n.filled(front, t.getElementType(), fill),
-                 sliceDim(n, v, dim, 0, t.getDimSize(dim) - by)},
+      n.loc, ValueRange{fill(front), sliceDim(n, v, dim, 0, t.getDimSize(dim) - by)},
       n.b.getI64IntegerAttr(dim));
 }
 
@@ -808,17 +879,14 @@ template <bool IsMax> LogicalResult cumExtreme(FXNode &n, R &r) {
   Value idx = n.b.create<ExpandOp>(n.loc, t.clone(n.b.getI64Type()),
                                    indexConstant(n, posShape, pos));
   Value v = *x;
-  // The fill loses to (or ties with) every value: the type's extreme.
-  double worst = IsMax ? -kInf : kInf;
-  if (auto it = dyn_cast<IntegerType>(elt)) {
-    unsigned w = it.getWidth();
-    double lo = it.isUnsigned() || w == 1 ? 0 : -std::ldexp(1.0, w - 1);
-    double hi = it.isUnsigned() || w == 1 ? std::ldexp(1.0, w) - 1 : std::ldexp(1.0, w - 1) - 1;
-    worst = IsMax ? lo : hi;
-  }
   auto bools = t.clone(n.b.getI1Type());
   for (int64_t by = 1; by < len; by *= 2) {
-    Value pv = shifted(n, v, *d, by, worst), pi = shifted(n, idx, *d, by, 0);
+    // The fill loses to (or ties with) every value: the type's extreme.
+    Value pv = shifted(n, v, *d, by,
+                       [&](ArrayRef<int64_t> s) { return n.extreme(s, elt, IsMax); });
+    Value pi = shifted(n, idx, *d, by, [&](ArrayRef<int64_t> s) {
+      return n.filled(s, n.b.getI64Type(), 0);
+    });
     Value keep;
     if (elt.isInteger(1))
       keep = IsMax ? Value(n.b.create<OrOp>(n.loc, v, n.b.create<NotOp>(n.loc, pv)))
@@ -855,7 +923,12 @@ LogicalResult logcumsumexp(FXNode &n, R &r) {
   if (failed(d))
     return failure();
   for (int64_t by = 1; by < t.getDimSize(*d); by *= 2)
-    v = logAddExp(n, v, shifted(n, v, *d, by, -kInf), false);
+    v = logAddExp(n, v,
+                  shifted(n, v, *d, by,
+                          [&](ArrayRef<int64_t> s) {
+                            return n.filled(s, t.getElementType(), -kInf);
+                          }),
+                  false);
   r = R::ofTensor(v);
   return success();
 }
@@ -919,6 +992,21 @@ template <bool Kth> LogicalResult orderStatistic(FXNode &n, R &r) {
     return failure();
   }
   auto [vals, idx] = kthSmallest(n, v, k, dim, whole ? false : *keep);
+  if (!Kth && isa<FloatType>(n.type(v).getElementType())) {
+    // median is NaN where its row holds a NaN, at the first NaN's index.
+    Type elt = n.type(v).getElementType();
+    Value isNan = n.b.create<IsNaNOp>(n.loc, n.type(v).clone(n.b.getI1Type()), v);
+    Value flag = n.cast(isNan, n.b.getI32Type());
+    bool kd = whole ? false : *keep;
+    Value any = n.b.create<GreaterOp>(
+        n.loc,
+        n.b.create<ReduceMaxOp>(n.loc, flag, n.b.getDenseI64ArrayAttr({dim}), n.b.getBoolAttr(kd)),
+        n.scalar(n.b.getI32Type(), 0));
+    vals = n.b.create<WhereOp>(n.loc, any, n.scalar(elt, std::nan("")), vals);
+    Value first = n.b.create<ArgMaxOp>(n.loc, flag, n.b.getI64IntegerAttr(dim),
+                                       n.b.getBoolAttr(kd), n.b.getBoolAttr(false));
+    idx = n.b.create<WhereOp>(n.loc, any, first, idx);
+  }
   r = whole ? R::ofTensor(vals) : R::ofList({R::ofTensor(vals), R::ofTensor(idx)});
   return success();
 }
@@ -980,9 +1068,14 @@ template <bool Search> LogicalResult bucketize(FXNode &n, R &r) {
                       : Value(n.b.create<LessOp>(n.loc, rows, col));
   }
   Type out = *i32 ? n.b.getI32Type() : n.b.getI64Type();
-  r = R::ofTensor(n.b.create<ReduceSumOp>(n.loc, n.cast(below, out),
-                                          n.b.getDenseI64ArrayAttr({vt.getRank()}),
-                                          n.b.getBoolAttr(false)));
+  Value count = n.b.create<ReduceSumOp>(n.loc, n.cast(below, out),
+                                        n.b.getDenseI64ArrayAttr({vt.getRank()}),
+                                        n.b.getBoolAttr(false));
+  if (isa<FloatType>(elt)) // a NaN sorts after every boundary
+    count = n.b.create<WhereOp>(
+        n.loc, n.b.create<IsNaNOp>(n.loc, n.type(vals).clone(n.b.getI1Type()), vals),
+        n.scalar(out, double(n.type(seq).getShape().back())), count);
+  r = R::ofTensor(count);
   return success();
 }
 
@@ -1030,6 +1123,51 @@ LogicalResult countNonzero(FXNode &n, R &r) {
   r = R::ofTensor(n.b.create<ReduceSumOp>(n.loc, n.cast(nz, n.b.getI64Type()),
                                           n.b.getDenseI64ArrayAttr(*dims),
                                           n.b.getBoolAttr(false)));
+  return success();
+}
+
+/// logical_xor(a, b): (a != 0) xor (b != 0).
+LogicalResult logicalXor(FXNode &n, R &r) {
+  auto a = n.tensor(0, "input");
+  const R *b = n.arg(1, "other");
+  if (failed(a) || !b)
+    return failure();
+  auto bt = n.asTensor(*b, *a);
+  if (failed(bt))
+    return failure();
+  auto truth = [&](Value v) -> Value {
+    Type elt = n.type(v).getElementType();
+    if (elt.isInteger(1))
+      return v;
+    return n.b.create<NotOp>(n.loc, n.b.create<EqualOp>(n.loc, v, n.scalar(elt, 0)));
+  };
+  r = R::ofTensor(n.b.create<XorOp>(n.loc, truth(*a), truth(*bt)));
+  return success();
+}
+
+/// tril_indices / triu_indices(row, col, offset=0): the [2, N] int64 row
+/// and column indices of the lower (upper) triangle, row-major.
+template <bool Upper> LogicalResult triangleIndices(FXNode &n, R &r) {
+  auto rows = n.intArg(0, "row", 0), cols = n.intArg(1, "col", 0),
+       off = n.intArg(2, "offset", 0);
+  if (failed(rows) || failed(cols) || failed(off))
+    return failure();
+  std::vector<int64_t> is, js;
+  for (int64_t i = 0; i < *rows; ++i)
+    for (int64_t j = 0; j < *cols; ++j)
+      if (Upper ? j - i >= *off : j - i <= *off) {
+        is.push_back(i);
+        js.push_back(j);
+      }
+  if (is.empty()) {
+    n.unsupported() << "an empty triangle (dfa's tensors are not empty)";
+    return failure();
+  }
+  is.insert(is.end(), js.begin(), js.end());
+  Value c = indexConstant(n, {2, int64_t(js.size())}, is);
+  if (Type want = n.dtypeArg())
+    c = n.cast(c, want);
+  r = R::ofTensor(c);
   return success();
 }
 
@@ -1208,6 +1346,8 @@ LogicalResult blockDiag(FXNode &n, R &r) {
   SmallVector<Value> mats;
   int64_t width = 0;
   Type elt = n.type((*ts)[0]).getElementType();
+  for (Value v : *ts) // torch promotes the blocks to one type
+    elt = promotedType(elt, n.type(v).getElementType());
   for (Value v : *ts) {
     auto t = n.type(v);
     if (t.getRank() > 2) {
@@ -1659,6 +1799,13 @@ template <bool Aten> LogicalResult gridSample(FXNode &n, R &r) {
       return failure();
     }
   }
+  if (mode == "cubic" && pad == "border") {
+    // torch clamps each of the 16 taps to the border, ONNX's GridSample
+    // (graph.grid_sample) the coordinate first: they differ off the grid.
+    n.unsupported() << "bicubic grid_sample with padding_mode 'border' (torch clamps each tap, "
+                       "not the coordinate)";
+    return failure();
+  }
   auto xt = n.type(*x), gt = n.type(*g);
   int64_t k = xt.getRank() - 2;
   if (k < 1 || gt.getRank() != k + 2 || gt.getDimSize(0) != xt.getDimSize(0) ||
@@ -1749,6 +1896,9 @@ void dfa::fximport::addMathHandlers(llvm::StringMap<Handler> &t) {
   t["diag"] = diag;
   t["diag_embed"] = diagEmbed;
   t["diagonal"] = diagonal;
+  t["logical_xor"] = logicalXor;
+  t["tril_indices"] = triangleIndices<false>;
+  t["triu_indices"] = triangleIndices<true>;
   t["exp2"] = exp2;
   t["meshgrid"] = meshgrid;
   t["block_diag"] = blockDiag;
@@ -1780,6 +1930,10 @@ void dfa::fximport::addMathHandlers(llvm::StringMap<Handler> &t) {
   t["aten.median.default"] = orderStatistic<false>;
   t["aten.bucketize.Tensor"] = bucketize<false>;
   t["aten.searchsorted.Tensor"] = bucketize<true>;
+  t["aten.searchsorted.Scalar"] = bucketize<true>;
+  t["aten.logical_xor.default"] = logicalXor;
+  t["aten.tril_indices.default"] = triangleIndices<false>;
+  t["aten.triu_indices.default"] = triangleIndices<true>;
   t["aten._cdist_forward.default"] = cdist<true>;
   t["aten._pdist_forward.default"] = pdist;
   t["aten.adaptive_max_pool2d.default"] = adaptiveMaxPoolFn<2, true>;

@@ -237,12 +237,19 @@ FailureOr<Value> dfa::fximport::pool(FXNode &n, Value x, bool isMax, int64_t spa
   if (s.empty())
     s = k;
   ok &= each(s, 1) && each(p, 0) && each(d, 1);
-  for (int64_t i = 0; ok && i < spatial; ++i)
-    ok = k[i] >= 1 && s[i] >= 1 && p[i] >= 0 && d[i] >= 1 &&
-         windowOutputSize(t.getDimSize(i + 2), k[i], s[i], p[i], p[i], d[i], ceil) >= 1;
   if (!ok) {
-    n.error() << "the pooling window does not fit " << x.getType();
+    n.error() << "window attributes do not match " << spatial << " spatial dims";
     return failure();
+  }
+  for (int64_t i = 0; i < spatial; ++i) {
+    if (k[i] < 1 || s[i] < 1 || d[i] < 1 || p[i] < 0) {
+      n.error() << "kernel, strides and dilations must be positive and padding not negative";
+      return failure();
+    }
+    if (windowOutputSize(t.getDimSize(i + 2), k[i], s[i], p[i], p[i], d[i], ceil) < 1) {
+      n.error() << "the pooling window does not fit " << x.getType();
+      return failure();
+    }
   }
   SmallVector<int64_t> pads(p.begin(), p.end());
   pads.append(p.begin(), p.end());

@@ -219,6 +219,23 @@ Type FXNode::dtypeArg(StringRef kw) {
   return it == kwargs.end() ? Type() : dtypeOf(&it->second);
 }
 
+Value FXNode::extreme(ArrayRef<int64_t> shape, Type elt, bool lowest) {
+  auto t = RankedTensorType::get(shape, elt);
+  Attribute a;
+  if (auto f = llvm::dyn_cast<FloatType>(elt))
+    a = b.getFloatAttr(elt, APFloat::getInf(f.getFloatSemantics(), lowest));
+  else if (elt.isInteger(1))
+    a = b.getBoolAttr(!lowest);
+  else {
+    auto it = llvm::cast<IntegerType>(elt);
+    unsigned w = it.getWidth();
+    APInt v = it.isUnsigned() ? (lowest ? APInt::getMinValue(w) : APInt::getMaxValue(w))
+                              : (lowest ? APInt::getSignedMinValue(w) : APInt::getSignedMaxValue(w));
+    a = b.getIntegerAttr(elt, v);
+  }
+  return b.create<graph::ConstantOp>(loc, DenseElementsAttr::get(t, a));
+}
+
 Value FXNode::filled(ArrayRef<int64_t> shape, Type elt, double v) {
   auto t = RankedTensorType::get(shape, elt);
   Attribute a = isa<FloatType>(elt) ? Attribute(b.getFloatAttr(elt, v))

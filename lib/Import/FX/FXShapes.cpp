@@ -306,9 +306,15 @@ LogicalResult cat(FXNode &n, R &r) {
   auto dd = n.dim(*d, first.getRank());
   if (failed(dd))
     return failure();
+  // torch.cat promotes its operands to one type.
+  Type elt = first.getElementType();
+  for (Value v : *xs)
+    elt = promotedType(elt, n.type(v).getElementType());
+  for (Value &v : *xs)
+    v = n.cast(v, elt);
   for (Value v : *xs) {
     auto t = n.type(v);
-    bool ok = t.getRank() == first.getRank() && t.getElementType() == first.getElementType();
+    bool ok = t.getRank() == first.getRank();
     for (int64_t i = 0; ok && i < t.getRank(); ++i)
       ok = i == *dd || t.getDimSize(i) == first.getDimSize(i);
     if (!ok) {
@@ -405,6 +411,55 @@ LogicalResult chunk(FXNode &n, R &r) {
   SmallVector<int64_t> sizes;
   for (int64_t at = 0; at < len; at += each)
     sizes.push_back(std::min(each, len - at));
+  return splitInto(n, r, *x, *dd, sizes);
+}
+
+/// tensor_split(x, indices_or_sections, dim=0): n sections (the first len
+/// % n one longer) or the parts between indices (clamped to the dim).
+LogicalResult tensorSplit(FXNode &n, R &r) {
+  auto x = n.tensor(0, "input");
+  const R *s = n.arg(1, "indices_or_sections");
+  if (!s)
+    s = n.arg(1, "sections");
+  if (!s)
+    s = n.arg(1, "indices");
+  auto d = n.intArg(2, "dim", 0);
+  if (failed(x) || failed(d) || !s)
+    return failure();
+  auto t = n.type(*x);
+  auto dd = n.dim(*d, t.getRank());
+  if (failed(dd))
+    return failure();
+  int64_t len = t.getDimSize(*dd);
+  SmallVector<int64_t> sizes;
+  if (s->kind == R::Int) {
+    if (s->i < 1) {
+      n.error() << "tensor_split needs a positive number of sections";
+      return failure();
+    }
+    for (int64_t i = 0; i < s->i; ++i)
+      sizes.push_back(len / s->i + (i < len % s->i));
+  } else if (s->kind == R::List) {
+    int64_t at = 0;
+    for (const R &e : s->list) {
+      if (e.kind != R::Int) {
+        n.error() << "tensor_split indices must be ints, got " << e.describe();
+        return failure();
+      }
+      int64_t i = std::clamp<int64_t>(e.i < 0 ? e.i + len : e.i, 0, len);
+      sizes.push_back(std::max<int64_t>(i - at, 0));
+      at = std::max(at, i);
+    }
+    sizes.push_back(len - at);
+  } else {
+    n.unsupported() << "tensor_split by " << s->describe()
+                    << " (the split points must be known at compile time)";
+    return failure();
+  }
+  if (llvm::is_contained(sizes, 0)) {
+    n.unsupported() << "tensor_split into an empty part (dfa's tensors are not empty)";
+    return failure();
+  }
   return splitInto(n, r, *x, *dd, sizes);
 }
 
@@ -628,7 +683,11 @@ template <int Kind> LogicalResult castNamed(FXNode &n, R &r) {
              : Kind == 1 ? Type(b.getF16Type())
              : Kind == 2 ? Type(b.getI64Type())
              : Kind == 3 ? Type(b.getI1Type())
-                         : Type(b.getBF16Type());
+             : Kind == 4 ? Type(b.getBF16Type())
+             : Kind == 5 ? Type(b.getI32Type())
+             : Kind == 6 ? Type(b.getF64Type())
+             : Kind == 7 ? Type(b.getI16Type())
+                         : Type(b.getI8Type());
   return castTo(n, r, elt);
 }
 
@@ -728,6 +787,7 @@ void dfa::fximport::addShapeHandlers(llvm::StringMap<Handler> &t) {
   t["stack"] = stack;
   t["split"] = split;
   t["chunk"] = chunk;
+  t["tensor_split"] = tensorSplit;
   t["getitem"] = getitem;
   t["tril"] = trilu<false>;
   t["triu"] = trilu<true>;
@@ -738,6 +798,10 @@ void dfa::fximport::addShapeHandlers(llvm::StringMap<Handler> &t) {
   t["long"] = castNamed<2>;
   t["bool"] = castNamed<3>;
   t["bfloat16"] = castNamed<4>;
+  t["int"] = castNamed<5>;
+  t["double"] = castNamed<6>;
+  t["short"] = castNamed<7>;
+  t["char"] = castNamed<8>;
   t["ones"] = onesZeros<1>;
   t["zeros"] = onesZeros<0>;
   t["full"] = full;

@@ -12,9 +12,11 @@
 # searchsorted), tables (one_hot, count_nonzero, diag, diag_embed, diagonal,
 # meshgrid, block_diag, outer, cross, rot90, diff, narrow, tile,
 # channel_shuffle, unflatten), scatter_reduce mean and include_self=False,
-# embedding bags, grid_sample and nearest-exact interpolation. The torch.nn
-# modules the importer does not take whole (GroupNorm, the Pads, RMSNorm,
-# MaxPool1d, ...) are traced through into the functions they call.
+# embedding bags, grid_sample, nearest-exact and antialiased interpolation,
+# and the cases a review found wrong (int64 extremes, hypot's overflow,
+# atan2's signed zeros and infinities, median with a NaN, promotions). The
+# torch.nn modules the importer does not take whole (GroupNorm, the Pads,
+# RMSNorm, MaxPool1d, ...) are traced through into the functions they call.
 import numpy as np, torch, torch.nn as nn, torch.nn.functional as F
 class M(nn.Module):
     def __init__(s):
@@ -34,6 +36,7 @@ class M(nn.Module):
         s.unfl = nn.Unflatten(1, (2, 2))
         s.bag = nn.EmbeddingBag(6, 3, mode='max')
         s.register_buffer('bounds', torch.tensor([-1.0, -0.25, 0.0, 0.5, 1.5]))
+        s.register_buffer('special', torch.tensor([0.0, -0.0, 1.0, -1.0, float('inf'), -float('inf'), 2.0]))
         s.register_buffer('sidx', torch.tensor([[[[0, 3, 3, 1, 0, 2]]]]).expand(2, 4, 1, 6).clone())
         with torch.no_grad():
             for m in (s.inorm, s.bn3, s.gn):
@@ -91,6 +94,19 @@ class M(nn.Module):
             F.interpolate(x, scale_factor=1.5, mode='nearest-exact'), F.interpolate(a, size=13, mode='nearest-exact'),
             torch.cat(x.split([1, 3], 1)[::-1], 1),
             (((x * 10).long() & 6) | ((x * 3).long() ^ 5)).float(),
+            # The review's cases: exact int64 extremes, hypot without
+            # overflow, atan2 on signed zeros and infinities, median of a
+            # row with a NaN, torch's lerp, promotions (clamp to float
+            # bounds, cat, block_diag, bool & long, a number on the left).
+            torch.cummin((x * 5).long(), 2)[0].float(),
+            x.long().scatter_reduce(3, s.sidx, (x[:, :, 2:3] * 5).long(), 'amin', include_self=False).float(),
+            torch.hypot(x * 1e20, x) / 1e20, torch.atan2(s.special[:, None].expand(7, 7), s.special[None, :].expand(7, 7)),
+            torch.median(torch.where(x > 1.5, float('nan'), x), 2)[0], torch.lerp(x, x.flip(2), 0.7),
+            torch.clamp((x * 4).long(), min=x.flip(1)), torch.cat([x, (x * 3).long()], 1),
+            torch.block_diag((v * 3).long(), v), ((x > 0) & (x * 5).long()).float(), (12 & (x * 5).long()).float(),
+            torch.logical_xor(x > 0, x.flip(2)).float(), x[0, 0][tuple(torch.tril_indices(6, 6, 1))],
+            F.interpolate(x, size=(4, 3), mode='bilinear', antialias=True),
+            F.interpolate(x, scale_factor=1.7, mode='bicubic', antialias=True),
         ]
         return torch.cat([p.flatten() for p in parts])
 def make():
