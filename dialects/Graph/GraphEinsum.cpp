@@ -8,9 +8,10 @@
 /// letters summed in one operand only are reduced first; then, for two
 /// operands, each side is transposed to [batch, free, contracted] order and
 /// reshaped to a 3-d matmul, and the result is reshaped and transposed to
-/// the output's letter order. Repeated letters within one operand (traces,
-/// diagonals) are not supported. Both importers (ONNX Einsum, torch.einsum)
-/// build through here.
+/// the output's letter order. A letter repeated within one operand (a trace
+/// "ii->", a diagonal "bii->bi") first takes that operand's diagonal: the
+/// two dims moved last, flattened, and a gather of the positions i * n + i.
+/// Both importers (ONNX Einsum, torch.einsum) build through here.
 ///
 //===----------------------------------------------------------------------===//
 
@@ -109,6 +110,44 @@ int64_t dimOf(Value v, StringRef term, char ch) {
   return tensorType(v).getDimSize(term.find(ch));
 }
 
+/// v with every letter repeated in `term` reduced to one dim, its diagonal
+/// (the letter then last); `term` updated to match.
+FailureOr<Value> takeDiagonals(Emitter &c, Value v, std::string &term) {
+  for (size_t p = 0; p < term.size(); ++p) {
+    size_t q = term.find(term[p], p + 1);
+    if (q == std::string::npos)
+      continue;
+    auto t = tensorType(v);
+    int64_t len = t.getDimSize(p);
+    if (t.getDimSize(q) != len) {
+      c.fail(false) << "index '" << term[p] << "' repeated over dims of sizes " << len
+                    << " and " << t.getDimSize(q);
+      return failure();
+    }
+    SmallVector<int64_t> perm, shape;
+    std::string rest;
+    for (size_t i = 0; i < term.size(); ++i)
+      if (i != p && i != q) {
+        perm.push_back(i);
+        shape.push_back(t.getDimSize(i));
+        rest += term[i];
+      }
+    perm.append({int64_t(p), int64_t(q)});
+    shape.push_back(len * len);
+    Value moved = c.b.create<TransposeOp>(c.loc, v, c.b.getDenseI64ArrayAttr(perm));
+    SmallVector<int64_t> at;
+    for (int64_t i = 0; i < len; ++i)
+      at.push_back(i * len + i);
+    auto it = RankedTensorType::get({len}, c.b.getI64Type());
+    Value idx = c.b.create<ConstantOp>(c.loc, DenseElementsAttr::get(it, ArrayRef<int64_t>(at)));
+    v = c.b.create<GatherOp>(c.loc, c.reshape(moved, shape), idx,
+                             c.b.getI64IntegerAttr(shape.size() - 1));
+    term = rest + term[p];
+    p = size_t(-1); // from the start: the term changed
+  }
+  return v;
+}
+
 FailureOr<Value> einsum(Emitter &c, StringRef equation, ValueRange inputs) {
   std::string eq;
   for (char ch : equation)
@@ -140,13 +179,9 @@ FailureOr<Value> einsum(Emitter &c, StringRef equation, ValueRange inputs) {
     auto e = expand(c, t, rank, ellipsis);
     if (failed(e))
       return failure();
-    for (size_t a = 0; a < e->size(); ++a)
-      if (e->find((*e)[a], a + 1) != std::string::npos) {
-        c.fail(true) << "repeated index '" << (*e)[a] << "' within one operand";
-        return failure();
-      }
     ops.push_back(*e);
   }
+  SmallVector<Value, 2> operands(inputs.begin(), inputs.end());
   std::string out;
   if (eq.find("->") != std::string::npos) {
     auto e = expand(c, outPart, -1, ellipsis);
@@ -174,14 +209,20 @@ FailureOr<Value> einsum(Emitter &c, StringRef equation, ValueRange inputs) {
       return failure();
     }
 
+  for (size_t i = 0; i < ops.size(); ++i) {
+    auto d = takeDiagonals(c, operands[i], ops[i]);
+    if (failed(d))
+      return failure();
+    operands[i] = *d;
+  }
   if (ops.size() == 1) {
-    Value v = sumOut(c, inputs[0], ops[0], out);
+    Value v = sumOut(c, operands[0], ops[0], out);
     return transposeTo(c, v, ops[0], out);
   }
   // Letters in one operand only and not in the output are summed first.
   std::string keep0 = out + ops[1], keep1 = out + ops[0];
-  Value a = sumOut(c, inputs[0], ops[0], keep0);
-  Value b = sumOut(c, inputs[1], ops[1], keep1);
+  Value a = sumOut(c, operands[0], ops[0], keep0);
+  Value b = sumOut(c, operands[1], ops[1], keep1);
   if (tensorType(a).getElementType() != tensorType(b).getElementType()) {
     c.fail(false) << "operands differ in element type";
     return failure();

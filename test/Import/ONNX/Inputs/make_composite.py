@@ -68,6 +68,15 @@ m = rng.standard_normal((3, 3)).astype(np.float32)
 save("trace", [helper.make_node("Einsum", ["m"], ["y"], name="ein", equation="ii->")],
      [vi("m", F, m.shape)], [vi("y", F, [])], [("m", m)], [("y", np.array(np.trace(m)))],
      opset=12)
+# A diagonal against a matrix ("bii,bij->bj"), and three operands (refused).
+d = rng.standard_normal((2, 3, 3)).astype(np.float32)
+save("diag", [helper.make_node("Einsum", ["d", "e"], ["y"], name="ein", equation="bii,bij->bj")],
+     [vi("d", F, d.shape), vi("e", F, d.shape)], [vi("y", F, [2, 3])], [("d", d), ("e", d[::-1])],
+     [("y", np.einsum("bii,bij->bj", d, d[::-1]))], opset=12)
+save("three", [helper.make_node("Einsum", ["m", "m2", "m3"], ["y"], name="ein",
+                                equation="ij,jk,kl->il")],
+     [vi(n, F, m.shape) for n in ("m", "m2", "m3")], [vi("y", F, [3, 3])],
+     [("m", m), ("m2", m), ("m3", m)], [("y", m @ m @ m)], opset=12)
 
 # Dropout in training mode: with a constant ratio of 0 it is the identity
 # (torch exports such nodes); with 0.3 it is training and unsupported.
