@@ -382,50 +382,174 @@ def _functionalize(fn):
     return functionalize(fn, remove="mutations")
 
 
-_VIEWS = {"getitem", "view", "reshape", "transpose", "permute", "narrow", "select",
-          "squeeze", "unsqueeze", "expand", "t", "flatten", "unflatten", "split", "chunk",
-          "unbind", "contiguous", "view_as", "reshape_as", "swapaxes", "movedim",
-          "as_strided", "diagonal", "detach", "T", "mT", "real", "imag"}
+# Functions and methods whose result is always a new tensor, never an
+# operand or a view of one: a tensor they make can be updated in place with
+# no other value seeing it.
+_FRESH = {
+    "add", "sub", "mul", "div", "truediv", "floordiv", "floor_divide", "mod", "remainder",
+    "fmod", "pow", "rsub", "neg", "abs", "exp", "expm1", "log", "log1p", "log2", "sqrt", "rsqrt",
+    "sin", "cos", "tanh", "sigmoid", "relu", "gelu", "silu", "softmax", "log_softmax", "erf",
+    "matmul", "mm", "bmm", "baddbmm", "addmm", "linear", "conv1d", "conv2d", "conv3d",
+    "conv_transpose1d", "conv_transpose2d", "conv_transpose3d", "cat", "concat", "stack",
+    "repeat", "repeat_interleave", "tile", "clone", "zeros", "ones", "full", "zeros_like",
+    "ones_like", "full_like", "empty", "empty_like", "arange", "linspace", "tensor",
+    "new_zeros", "new_ones", "new_full", "new_empty", "new_tensor", "where", "masked_fill",
+    "sum", "mean", "amax", "amin", "prod", "einsum", "layer_norm", "group_norm", "batch_norm",
+    "instance_norm", "interpolate", "pad", "cumsum", "cumprod", "maximum", "minimum", "clamp",
+    "clip", "sign", "floor", "ceil", "round", "square", "roll", "flip", "gather",
+    "index_select", "scatter", "scatter_add", "scatter_reduce", "embedding", "lerp",
+    "addcmul", "addcdiv", "max_pool1d", "max_pool2d", "max_pool3d", "avg_pool1d",
+    "avg_pool2d", "avg_pool3d", "adaptive_avg_pool1d", "adaptive_avg_pool2d",
+    "adaptive_avg_pool3d", "scaled_dot_product_attention", "outer", "diff", "eq", "ne", "lt",
+    "le", "gt", "ge", "logical_not", "logical_and", "logical_or", "bitwise_not", "invert",
+    "and_", "or_", "xor", "sort", "topk", "nan_to_num", "hardtanh", "leaky_relu", "elu",
+    "softplus", "mish", "hardswish", "hardsigmoid", "relu6", "normalize", "index_put", "iadd",
+    "isub", "imul", "itruediv", "ifloordiv", "imod", "ipow", "iand", "ior", "ixor"}
+# torch.nn modules that may return their input itself or a view of it.
+_ALIASING_MODULES = {"Identity", "Dropout", "Dropout1d", "Dropout2d", "Dropout3d",
+                     "AlphaDropout", "FeatureAlphaDropout", "Flatten", "Unflatten"}
+_INPLACE_OPERATORS = {operator.iadd, operator.isub, operator.imul, operator.itruediv,
+                      operator.ifloordiv, operator.imod, operator.ipow, operator.iand,
+                      operator.ior, operator.ixor}
 
 
-def _may_alias(node):
-    """Whether `node`'s value may share storage with another graph value (a
-    view: updating it in place would change its base too)."""
-    name = node.target if isinstance(node.target, str) else getattr(node.target, "__name__", "")
-    return node.op in ("call_method", "call_function") and (
-        name in _VIEWS or name.split(".")[-1] in _VIEWS)
+def _target_name(node):
+    return node.target if isinstance(node.target, str) else getattr(node.target, "__name__", "")
+
+
+def _fresh(gm, node):
+    """Whether `node`'s value is a tensor nothing else shares storage with:
+    a graph input, a parameter or buffer, or the result of an op that always
+    allocates."""
+    if node.op in ("placeholder", "get_attr"):
+        return True
+    if node.kwargs.get("inplace") is True or "out" in node.kwargs:
+        return False
+    if node.op == "call_module":
+        m = gm.get_submodule(node.target)
+        return type(m).__name__ not in _ALIASING_MODULES and not getattr(m, "inplace", False)
+    if node.op == "call_function" and node.target in _INPLACE_OPERATORS:
+        return False
+    return node.op in ("call_function", "call_method") and _target_name(node) in _FRESH
+
+
+def _updated(gm, n):
+    """The tensor node that `n` updates in place (its result is then that
+    tensor), or None: x.add_(...), x += y, F.relu(x, inplace=True),
+    torch.relu_(x), nn.ReLU(inplace=True)(x)."""
+    if not n.args or not isinstance(n.args[0], torch.fx.Node):
+        return None
+    if n.op == "call_method" and n.target.endswith("_") and not n.target.startswith("_"):
+        return n.args[0]
+    if n.op == "call_function":
+        name = _target_name(n)
+        if (n.target in _INPLACE_OPERATORS or n.kwargs.get("inplace") is True or
+                (name.endswith("_") and not name.startswith("_") and
+                 getattr(n.target, "__module__", "") in ("torch", "torch._C._VariableFunctions"))):
+            return n.args[0]
+    if n.op == "call_module" and getattr(gm.get_submodule(n.target), "inplace", False) is True:
+        return n.args[0]
+    return None
+
+
+def _aliases(gm, x, owners, update):
+    """The values that may share x's storage: x's base when x may be a view
+    (or the same tensor) of its operands, and every value made from one of
+    them by an op that may return a view or its operand, transitively (not
+    through `update`, the node updating x)."""
+    group, todo = {x}, [x]
+    while todo:
+        m = todo.pop()
+        if m not in owners and not _fresh(gm, m):
+            # A view, an update or an aliasing module shares its first
+            # operand's storage; a library helper may share any argument's.
+            bases = m.all_input_nodes if (m.op == "call_function" and _is_library_function(
+                m.target)) else [a for a in m.args[:1] if isinstance(a, torch.fx.Node)]
+            for a in bases:
+                if a not in group:
+                    group.add(a)
+                    todo.append(a)
+        for u in m.users:
+            if u is update:
+                continue
+            if u.op != "output" and u not in group and u not in owners and not _fresh(gm, u):
+                if _updated(gm, u) not in (None, m) and u.args[0] is not m:
+                    continue  # updates another tensor, reading m
+                group.add(u)
+                todo.append(u)
+    return group
+
+
+def _seen_elsewhere(gm, x, n, order, owners):
+    """The first node after `n` that reads a value made before n which
+    shares x's storage, other than x itself (it would see n's in-place
+    update of x; what derives from x after n reads the rebound result), or
+    None."""
+    for m in _aliases(gm, x, owners, n):
+        if m is x or m is n or order.get(m, -1) >= order[n]:
+            continue
+        for u in m.users:
+            if u is not n and order.get(u, -1) > order[n]:
+                return u
+    return None
 
 
 def _functional_methods(gm):
-    """Rewrites symbolic_trace's in-place tensor methods (x.add_(y),
-    x.mul_(s), x.zero_(), x.fill_(v), ...) as their out-of-place forms, the
-    nodes after one reading the result instead of x: the same values
-    without mutation. An update of a view is left as it is (the importer
-    names it as unsupported): its base would change too."""
+    """Removes symbolic_trace's in-place updates: x.add_(y), x.zero_(),
+    x.fill_(v), x += y, F.relu(x, inplace=True), nn.ReLU(inplace=True), ...
+    The method forms become their out-of-place methods converted back to x's
+    dtype (type_as); the nodes after an update read its result instead of x:
+    the same values without mutation. Only where x is its storage's sole
+    owner (fresh, with no view or alias of it taken): an update of a view,
+    or of a tensor something aliases, would change those too. Such a method
+    stays and the importer names it; a function or module form is refused
+    here when the tensor is read afterwards."""
     order = {node: i for i, node in enumerate(gm.graph.nodes)}
+    owners = set()  # results of rewritten updates: they own x's storage
     for n in list(gm.graph.nodes):
-        if (n.op != "call_method" or not n.target.endswith("_") or n.target.startswith("_") or
-                not n.args or not isinstance(n.args[0], torch.fx.Node) or _may_alias(n.args[0])):
+        x = _updated(gm, n)
+        if x is None:
             continue
-        name, self_ = n.target[:-1], n.args[0]
-        if name == "zero":
-            n.op, n.target, n.args, n.kwargs = "call_function", torch.zeros_like, (self_,), {}
-        elif name == "fill" and len(n.args) == 2:
-            n.op, n.target = "call_function", torch.full_like
-        elif hasattr(torch.Tensor, name) and name not in ("copy", "resize", "set", "requires_grad"):
-            n.target = name
-        else:
+        later = [u for u in x.users if order.get(u, -1) > order[n]]
+        elsewhere = _seen_elsewhere(gm, x, n, order, owners)
+        if elsewhere is not None:
+            # A method stays (the importer names it); a function or module
+            # form would import as out-of-place, silently stale.
+            if n.op != "call_method":
+                raise ExportError(
+                    "node '%s' updates '%s' in place, which shares its storage with a value "
+                    "that '%s' reads afterwards (a view or an alias)"
+                    % (n.name, x.name, elsewhere.name))
             continue
-        users = [u for u in self_.users if order.get(u, -1) > order[n]]
-        # An in-place result keeps x's dtype (x.add_(f32) of an f16 x is
-        # f16); the out-of-place one promotes.
-        with gm.graph.inserting_after(n):
-            typed = gm.graph.call_method("type_as", (n, self_))
-        for u in list(n.users):
-            if u is not typed:
-                u.replace_input_with(n, typed)
-        for u in users:
-            u.replace_input_with(self_, typed)
+        typed = n
+        if n.op == "call_method":
+            name = n.target[:-1]
+            if name == "zero":
+                n.op, n.target, n.args, n.kwargs = "call_function", torch.zeros_like, (x,), {}
+            elif name == "fill" and len(n.args) == 2 and isinstance(n.args[1], torch.fx.Node):
+                n.target, n.args = "expand_as", (n.args[1], x)   # a 0-d tensor value
+            elif name == "fill" and len(n.args) == 2:
+                n.op, n.target = "call_function", torch.full_like
+            elif hasattr(torch.Tensor, name) and name not in (
+                    "copy", "resize", "resize_as", "set", "requires_grad", "share_memory"):
+                n.target = name
+            else:
+                continue
+        elif n.op == "call_function" and _target_name(n).endswith("_") and hasattr(
+                torch, _target_name(n)[:-1]) and n.target not in _INPLACE_OPERATORS:
+            n.target = getattr(torch, _target_name(n)[:-1])   # torch.relu_ -> torch.relu
+        if n.op == "call_method" or n.target in _INPLACE_OPERATORS:
+            # An in-place result keeps x's dtype (x.add_(f32) of an f16 x
+            # is f16); the out-of-place one promotes.
+            with gm.graph.inserting_after(n):
+                typed = gm.graph.call_method("type_as", (n, x))
+            for u in list(n.users):
+                if u is not typed:
+                    u.replace_input_with(n, typed)
+        owners.add(typed)
+        order[typed] = order[n] + 0.5
+        for u in later:
+            u.replace_input_with(x, typed)
     gm.graph.lint()
     gm.recompile()
 
@@ -453,7 +577,8 @@ def _inline_leaves(gm, leaves):
         try:
             # In-place updates (x[...] = v) become slice_scatter and copy.
             fn = _functionalize(body)
-            sub = make_fx(fn, decomposition_table=decomps)(*[flat[i] for i in tensor_at])
+            # On copies: the body's in-place updates stay out of the model.
+            sub = make_fx(fn, decomposition_table=decomps)(*[flat[i].clone() for i in tensor_at])
         except Exception as e:
             raise ExportError("node '%s' (%s) cannot be traced into: %s"
                               % (n.name, _get_qualified_name(n.target), _first_line(e)))
@@ -465,6 +590,9 @@ def _inline_leaves(gm, leaves):
                               "values" % (n.name, _get_qualified_name(n.target)))
         env, phs = {}, iter(node_leaves[i] for i in tensor_at)
         order = {node: i for i, node in enumerate(gm.graph.nodes)}
+        owned = {node_leaves[i]: _seen_elsewhere(gm, node_leaves[i], n, order, set()) is None
+                 for i in tensor_at}
+        written = {}  # the value written back -> its functional copy
         out = None
         with gm.graph.inserting_before(n):
             for sn in sub.graph.nodes:
@@ -474,20 +602,21 @@ def _inline_leaves(gm, leaves):
                     # place back with copy_: the node is the value written
                     # (a functional copy), and what reads the argument after
                     # the call reads it (torchvision's MViT adds its
-                    # shortcut in place). A view's update would change its
-                    # base too, which is refused.
+                    # shortcut in place). An argument something else shares
+                    # storage with (a view, an alias taken before the call)
+                    # would change too, which is refused.
                     arg = env[sn.args[0]]
+                    if not owned.get(arg, False):
+                        raise ExportError(
+                            "node '%s' (%s) updates its argument '%s' in place, which shares "
+                            "its storage with another value (a view or an alias)"
+                            % (n.name, _get_qualified_name(n.target), arg.name))
                     env[sn] = gm.graph.call_function(torch.ops.aten.copy.default,
                                                      (arg, env[sn.args[1]]))
                     env[sn].name = gm.graph._graph_namespace.create_name(
                         "%s_%s" % (n.name, sn.name), None)
-                    later = [u for u in arg.users if order.get(u, -1) > order[n]]
-                    if later and _may_alias(arg):
-                        raise ExportError(
-                            "node '%s' (%s) updates its argument '%s' in place, a view that "
-                            "'%s' reads afterwards" % (n.name, _get_qualified_name(n.target),
-                                                       arg.name, later[0].name))
-                    for u in later:
+                    written[env[sn.args[1]]] = env[sn]
+                    for u in [u for u in arg.users if order.get(u, -1) > order[n]]:
                         u.replace_input_with(arg, env[sn])
                     continue
                 if sn.op == "placeholder":
@@ -497,7 +626,10 @@ def _inline_leaves(gm, leaves):
                     gm.register_buffer(name.replace(".", "_"), getattr(sub, sn.target))
                     env[sn] = gm.graph.get_attr(name.replace(".", "_"))
                 elif sn.op == "output":
-                    out = torch.fx.node.map_arg(sn.args[0], lambda a: env[a])
+                    # A helper that returns the argument it updated returns
+                    # the argument: its copy, which later updates rebind.
+                    out = torch.fx.node.map_arg(sn.args[0],
+                                                lambda a: written.get(env[a], env[a]))
                 else:
                     env[sn] = gm.graph.node_copy(sn, lambda a: env[a])
                     env[sn].name = gm.graph._graph_namespace.create_name(
@@ -518,13 +650,21 @@ def _inline_leaves(gm, leaves):
 
 
 def _record(gm, example_inputs):
+    """Runs gm on copies of the example inputs, its buffers restored after:
+    an in-place update in the model changes neither the caller's inputs nor
+    the weights that are exported."""
     rec = _Recorder(gm)
+    saved = {name: b.clone() for name, b in gm.named_buffers()}
     try:
         with torch.no_grad():
-            rec.run(*example_inputs)
+            rec.run(*[x.clone() for x in example_inputs])
     except ExportError as e:
         # torch.fx appends the node's trace to the message; keep ours.
         raise ExportError(str(e).split("\n\nWhile executing")[0].strip()) from None
+    finally:
+        with torch.no_grad():
+            for name, b in gm.named_buffers():
+                b.copy_(saved[name])
     return rec
 
 

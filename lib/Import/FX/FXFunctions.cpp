@@ -31,20 +31,28 @@ Type dfa::fximport::promotedType(Type a, Type b) {
     return fa ? a : b;
   if (a.isInteger(1) || b.isInteger(1))
     return a.isInteger(1) ? b : a;
+  // f16 with bf16: neither holds the other, torch gives f32.
+  if (fa && a.getIntOrFloatBitWidth() == b.getIntOrFloatBitWidth())
+    return Float32Type::get(a.getContext());
   return a.getIntOrFloatBitWidth() >= b.getIntOrFloatBitWidth() ? a : b;
 }
 
-Type dfa::fximport::promotedType(Value a, Value b) {
-  auto ta = cast<RankedTensorType>(a.getType()), tb = cast<RankedTensorType>(b.getType());
-  Type ea = ta.getElementType(), eb = tb.getElementType();
+Type dfa::fximport::promotedType(ArrayRef<Value> operands) {
+  // The dimensioned operands' type; 0-d ones count only when of a higher
+  // category (bool < integer < float).
   auto category = [](Type t) { return isa<FloatType>(t) ? 2 : t.isInteger(1) ? 0 : 1; };
-  bool za = ta.getRank() == 0, zb = tb.getRank() == 0;
-  if (za != zb) {
-    Type dim = za ? eb : ea, zero = za ? ea : eb;
-    return category(zero) > category(dim) ? zero : dim;
+  Type dim, zero;
+  for (Value v : operands) {
+    auto t = cast<RankedTensorType>(v.getType());
+    Type &acc = t.getRank() == 0 ? zero : dim;
+    acc = acc ? promotedType(acc, t.getElementType()) : t.getElementType();
   }
-  return promotedType(ea, eb);
+  if (!dim)
+    return zero;
+  return zero && category(zero) > category(dim) ? zero : dim;
 }
+
+Type dfa::fximport::promotedType(Value a, Value b) { return promotedType({a, b}); }
 
 namespace {
 using R = PyValue;

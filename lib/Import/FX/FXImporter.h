@@ -162,6 +162,7 @@ mlir::Type promotedType(mlir::Type a, mlir::Type b);
 /// but a 0-d tensor does not widen a dimensioned one of its category (f16
 /// + a 0-d f32 is f16); of a higher category it sets the type.
 mlir::Type promotedType(mlir::Value a, mlir::Value b);
+mlir::Type promotedType(llvm::ArrayRef<mlir::Value> operands);
 /// PT2E's quantize and dequantize operators (`quantized_decomposed`).
 void addQuantizedHandlers(llvm::StringMap<Handler> &table);
 /// The torch.nn activations: their function and ATen names, or with

@@ -69,14 +69,25 @@ FailureOr<std::pair<Value, Value>> floatPair(FXNode &n, StringRef a, StringRef b
     n.error() << "needs two tensor operands";
     return failure();
   }
+  // torch's promotion of the operands, then the default float type for
+  // integers and bools.
   Value like = x->kind == R::Tensor ? x->tensor : y->tensor;
-  like = floating(n, like);
-  auto tx = x->kind == R::Tensor ? FailureOr<Value>(floating(n, x->tensor)) : n.asTensor(*x, like);
-  auto ty = y->kind == R::Tensor ? FailureOr<Value>(floating(n, y->tensor)) : n.asTensor(*y, like);
+  Type elt = x->kind == R::Tensor && y->kind == R::Tensor
+                 ? promotedType(x->tensor, y->tensor)
+                 : n.type(like).getElementType();
+  if (!isa<FloatType>(elt))
+    elt = n.b.getF32Type();
+  auto number = [&](const R *v) -> FailureOr<Value> {
+    if (!v->isNumber()) {
+      n.error() << "expected a tensor or a number, got " << v->describe();
+      return failure();
+    }
+    return n.scalar(elt, v->number());
+  };
+  auto tx = x->kind == R::Tensor ? FailureOr<Value>(x->tensor) : number(x);
+  auto ty = y->kind == R::Tensor ? FailureOr<Value>(y->tensor) : number(y);
   if (failed(tx) || failed(ty))
     return failure();
-  Type ex = n.type(*tx).getElementType(), ey = n.type(*ty).getElementType();
-  Type elt = ex.getIntOrFloatBitWidth() >= ey.getIntOrFloatBitWidth() ? ex : ey;
   Value l = n.cast(*tx, elt), r = n.cast(*ty, elt);
   if (failed(broadcastShapes(n.type(l).getShape(), n.type(r).getShape()))) {
     n.error() << "operand shapes " << l.getType() << " and " << r.getType()
@@ -320,14 +331,17 @@ LogicalResult dfa::fximport::clampTensor(FXNode &n, R &r) {
   Value v = *x;
   // The result's type: torch promotes x with tensor bounds (and with a
   // float number bound of an integer x).
-  Type elt = n.type(v).getElementType();
+  SmallVector<Value> operands{v};
+  bool floatNumber = false;
   for (auto [i, kw] : {std::pair<size_t, const char *>{1, "min"}, {2, "max"}}) {
     const R *b = n.arg(i, kw);
     if (b && b->kind == R::Tensor)
-      elt = promotedType(elt, promotedType(v, b->tensor));
-    else if (b && b->kind == R::Float && !isa<FloatType>(elt))
-      elt = n.b.getF32Type();
+      operands.push_back(b->tensor);
+    floatNumber |= b && b->kind == R::Float;
   }
+  Type elt = promotedType(operands);
+  if (floatNumber && !isa<FloatType>(elt))
+    elt = n.b.getF32Type();
   v = n.cast(v, elt);
   for (auto [i, kw] : {std::pair<size_t, const char *>{1, "min"}, {2, "max"}}) {
     const R *b = n.arg(i, kw);

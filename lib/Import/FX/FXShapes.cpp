@@ -279,6 +279,19 @@ LogicalResult expand(FXNode &n, R &r) {
   return success();
 }
 
+/// x.expand_as(other): x expanded to other's shape.
+LogicalResult expandAs(FXNode &n, R &r) {
+  auto x = n.tensor(0, "input"), other = n.tensor(1, "other");
+  if (failed(x) || failed(other))
+    return failure();
+  std::vector<R> sizes;
+  for (int64_t s : n.type(*other).getShape())
+    sizes.push_back(R::ofInt(s));
+  n.args = {R::ofTensor(*x), R::ofList(sizes)};
+  n.kwargs.clear();
+  return expand(n, r);
+}
+
 /// The tensors of a list argument.
 FailureOr<SmallVector<Value>> tensorList(FXNode &n, size_t i, StringRef kw) {
   const R *l = n.arg(i, kw);
@@ -782,6 +795,7 @@ void dfa::fximport::addShapeHandlers(llvm::StringMap<Handler> &t) {
   t["unsqueeze"] = unsqueeze;
   t["squeeze"] = squeeze;
   t["expand"] = expand;
+  t["expand_as"] = expandAs;
   t["cat"] = cat;
   t["concat"] = cat;
   t["stack"] = stack;

@@ -6,6 +6,9 @@
 # torchvision's Swin3d window sizes) and one that updates its tensor
 # argument in place and returns nothing, the argument read afterwards (as
 # torchvision's MViT shortcut), and tensor_split by sections and indices.
+# aliased.fx.json: an update of a tensor a view was taken of (refused by
+# the importer); aliased_fn: an in-place function on a view whose base is
+# read afterwards (refused by the exporter).
 import numpy as np, torch, torch.fx, torch.nn as nn
 
 
@@ -37,7 +40,7 @@ class M(nn.Module):
         f.fill_(2.5)
         g = x * 3
         g.zero_()
-        h = x.half()
+        h = x.half() * 1
         h.add_(x)
         win, shift = window([1, 2], [x.size(1), x.size(2)], [7, 3])
         s = x[:, :, :win[1]] + shift[1]
@@ -51,6 +54,32 @@ class M(nn.Module):
 
 def make():
     return M().eval()
+
+
+class Aliased(nn.Module):
+    """A view taken before an in-place update sees it in torch: refused."""
+    def forward(self, x):
+        y = x * 1
+        v = y.view(-1)
+        y.add_(1.0)
+        return v * 2
+
+
+class AliasedInplaceFn(nn.Module):
+    """F.relu(inplace=True) on a view whose base is read afterwards."""
+    def forward(self, x):
+        y = x * 1
+        t = y.t()
+        torch.nn.functional.relu(t, inplace=True)
+        return y + 1
+
+
+def aliased():
+    return Aliased()
+
+
+def aliased_fn():
+    return AliasedInplaceFn()
 
 
 if __name__ == "__main__":
