@@ -664,7 +664,8 @@ def _record(gm, example_inputs):
     finally:
         with torch.no_grad():
             for name, b in gm.named_buffers():
-                b.copy_(saved[name])
+                if not torch.equal(b, saved[name]):  # (an expanded constant is never written)
+                    b.data = saved[name]
     return rec
 
 

@@ -87,3 +87,15 @@ if __name__ == "__main__":
     np.save("x.npy", x)
     with torch.no_grad():
         np.save("torch.npy", make()(torch.from_numpy(x)).numpy())
+
+
+class ExpandedConstant(nn.Module):
+    """A constant made by expand (stride 0), which symbolic_trace keeps as
+    a buffer: recording restores buffers only where a run changed them."""
+    def forward(self, x):
+        idx = torch.tensor([[0, 2, 1]]).expand(4, 3)
+        return x.scatter_reduce(1, idx, x[:, :3], "amax")
+
+
+def expanded_constant():
+    return ExpandedConstant()
