@@ -631,9 +631,11 @@ std::pair<int64_t, int64_t> clampBounds(int64_t start, int64_t end, int64_t len)
   return {s, std::max(s, e)};
 }
 
+} // namespace
+
 /// x sliced on one dim.
-Value sliceDim(FXNode &n, Value x, int64_t dim, int64_t start, int64_t end,
-               int64_t step) {
+Value dfa::fximport::sliceDim(FXNode &n, Value x, int64_t dim, int64_t start, int64_t end,
+                              int64_t step) {
   auto t = n.type(x);
   auto [s, e] = clampBounds(start, end, t.getDimSize(dim));
   SmallVector<int64_t> starts(t.getRank(), 0), steps(t.getRank(), 1),
@@ -647,6 +649,8 @@ Value sliceDim(FXNode &n, Value x, int64_t dim, int64_t start, int64_t end,
                              n.b.getDenseI64ArrayAttr(starts),
                              n.b.getDenseI64ArrayAttr(steps));
 }
+
+namespace {
 
 /// slice.Tensor(x, dim=0, start=None, end=None, step=1).
 LogicalResult slice(FXNode &n, R &r) {

@@ -657,23 +657,20 @@ LogicalResult numel(FXNode &n, R &r) {
   return success();
 }
 
-/// torch.flip(x, dims) / x.flip(*dims): a slice with step -1 along each.
+/// torch.flip(x, dims) / x.flip(*dims).
 LogicalResult flip(FXNode &n, R &r) {
   auto x = n.tensor(0, "input");
   auto dims = n.intList(1, "dims", true);
   if (failed(x) || failed(dims))
     return failure();
-  auto t = n.type(*x);
-  SmallVector<int64_t> starts(t.getRank(), 0), steps(t.getRank(), 1);
+  SmallVector<int64_t> ds;
   for (int64_t d : *dims) {
-    auto dd = n.dim(d, t.getRank());
+    auto dd = n.dim(d, n.type(*x).getRank());
     if (failed(dd))
       return failure();
-    starts[*dd] = std::max<int64_t>(t.getDimSize(*dd) - 1, 0);
-    steps[*dd] = -1;
+    ds.push_back(*dd);
   }
-  r = R::ofTensor(n.b.create<SliceOp>(n.loc, t, *x, n.b.getDenseI64ArrayAttr(starts),
-                                      n.b.getDenseI64ArrayAttr(steps)));
+  r = R::ofTensor(flipped(n, *x, ds));
   return success();
 }
 
@@ -841,6 +838,17 @@ LogicalResult isnan(FXNode &n, R &r) {
 
 /// F.pixel_shuffle / pixel_unshuffle: [..., C r^2, H, W] <-> [..., C, H r,
 /// W r] as a reshape, a transpose and a reshape (leading dims as one batch).
+Value dfa::fximport::flipped(FXNode &n, Value x, ArrayRef<int64_t> dims) {
+  auto t = n.type(x);
+  SmallVector<int64_t> starts(t.getRank(), 0), steps(t.getRank(), 1);
+  for (int64_t d : dims) {
+    starts[d] = std::max<int64_t>(t.getDimSize(d) - 1, 0);
+    steps[d] = -1;
+  }
+  return n.b.create<SliceOp>(n.loc, t, x, n.b.getDenseI64ArrayAttr(starts),
+                             n.b.getDenseI64ArrayAttr(steps));
+}
+
 FailureOr<Value> dfa::fximport::pixelShuffleTensor(FXNode &n, Value x, int64_t k, bool shuffle) {
   auto t = n.type(x);
   int64_t rank = t.getRank();

@@ -187,6 +187,16 @@ inline mlir::LogicalResult setTensor(PyValue &result,
   return mlir::success();
 }
 
+/// x[..., start:end:step, ...] along `dim` (Python's bounds, clamped).
+mlir::Value sliceDim(FXNode &n, mlir::Value x, int64_t dim, int64_t start, int64_t end,
+                     int64_t step);
+/// x reversed along each of `dims` (a slice with step -1).
+mlir::Value flipped(FXNode &n, mlir::Value x, llvm::ArrayRef<int64_t> dims);
+/// A non-empty list of tensors: argument `i` as a list, or with `varargs`
+/// the arguments from i on (torch.meshgrid(a, b)).
+mlir::FailureOr<llvm::SmallVector<mlir::Value>> tensorList(FXNode &n, size_t i,
+                                                           llvm::StringRef kw,
+                                                           bool varargs = false);
 /// Shared lowerings that module and functional forms both use.
 mlir::FailureOr<mlir::Value> flattenDims(FXNode &n, mlir::Value x,
                                          int64_t start, int64_t end);

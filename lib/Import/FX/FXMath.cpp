@@ -34,16 +34,6 @@ namespace {
 using R = PyValue;
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
-/// x[..., start:start+len, ...] along `dim`.
-Value sliceDim(FXNode &n, Value x, int64_t dim, int64_t start, int64_t len) {
-  auto t = n.type(x);
-  SmallVector<int64_t> starts(t.getRank(), 0), steps(t.getRank(), 1), shape(t.getShape());
-  starts[dim] = start;
-  shape[dim] = len;
-  return n.b.create<SliceOp>(n.loc, RankedTensorType::get(shape, t.getElementType()), x,
-                             n.b.getDenseI64ArrayAttr(starts), n.b.getDenseI64ArrayAttr(steps));
-}
-
 /// An i64 constant of `shape`.
 Value indexConstant(FXNode &n, ArrayRef<int64_t> shape, ArrayRef<int64_t> values) {
   auto t = RankedTensorType::get(shape, n.b.getI64Type());
@@ -790,7 +780,7 @@ FailureOr<Value> adaptiveMaxPool(FXNode &n, Value x, std::vector<int64_t> out,
     SmallVector<Value> bins;
     for (int64_t j = 0; j < o; ++j) {
       int64_t start = (j * in) / o, end = ((j + 1) * in + o - 1) / o;
-      bins.push_back(n.b.create<ReduceMaxOp>(n.loc, sliceDim(n, v, d, start, end - start),
+      bins.push_back(n.b.create<ReduceMaxOp>(n.loc, sliceDim(n, v, d, start, end, 1),
                                              axes, n.b.getBoolAttr(true)));
     }
     v = n.b.create<ConcatOp>(n.loc, bins, n.b.getI64IntegerAttr(d));
@@ -861,7 +851,7 @@ template <typename Fill> Value shifted(FXNode &n, Value v, int64_t dim, int64_t 
   SmallVector<int64_t> front(t.getShape());
   front[dim] = by;
   return n.b.create<ConcatOp>(
-      n.loc, ValueRange{fill(front), sliceDim(n, v, dim, 0, t.getDimSize(dim) - by)},
+      n.loc, ValueRange{fill(front), sliceDim(n, v, dim, 0, t.getDimSize(dim) - by, 1)},
       n.b.getI64IntegerAttr(dim));
 }
 
@@ -953,7 +943,7 @@ std::pair<Value, Value> kthSmallest(FXNode &n, Value x, int64_t k, int64_t dim, 
   auto top = n.b.create<TopKOp>(n.loc, x, n.b.getI64IntegerAttr(k), n.b.getI64IntegerAttr(dim),
                                 n.b.getBoolAttr(false), n.b.getBoolAttr(true));
   auto last = [&](Value v) {
-    Value s = sliceDim(n, v, dim, k - 1, 1);
+    Value s = sliceDim(n, v, dim, k - 1, k, 1);
     if (keep)
       return s;
     SmallVector<int64_t> shape(n.type(s).getShape());
@@ -1291,34 +1281,10 @@ LogicalResult diagEmbed(FXNode &n, R &r) {
   return success();
 }
 
-/// tensors (varargs or one list) from argument 0 on.
-FailureOr<SmallVector<Value>> tensorList(FXNode &n, StringRef kw) {
-  SmallVector<Value> out;
-  const R *first = n.arg(0, kw);
-  std::vector<R> items;
-  if (first && first->kind == R::List)
-    items = first->list;
-  else
-    for (const R &a : n.args)
-      items.push_back(a);
-  for (const R &e : items) {
-    if (e.kind != R::Tensor) {
-      n.error() << "expected tensors, got " << e.describe();
-      return failure();
-    }
-    out.push_back(e.tensor);
-  }
-  if (out.empty()) {
-    n.error() << "expected at least one tensor";
-    return failure();
-  }
-  return out;
-}
-
 /// meshgrid(*tensors, indexing='ij'): each 1-d input expanded along its
 /// own dim; 'xy' swaps the first two dims of the grid.
 LogicalResult meshgrid(FXNode &n, R &r) {
-  auto ts = tensorList(n, "tensors");
+  auto ts = tensorList(n, 0, "tensors", /*varargs=*/true);
   if (failed(ts))
     return failure();
   const R *ix = n.arg(99, "indexing");
@@ -1354,7 +1320,7 @@ LogicalResult meshgrid(FXNode &n, R &r) {
 /// block_diag(*tensors): each (as a matrix) padded with zeros to the full
 /// width at its column offset, stacked by rows.
 LogicalResult blockDiag(FXNode &n, R &r) {
-  auto ts = tensorList(n, "tensors");
+  auto ts = tensorList(n, 0, "tensors", /*varargs=*/true);
   if (failed(ts))
     return failure();
   SmallVector<Value> mats;
@@ -1448,16 +1414,6 @@ template <bool Linalg> LogicalResult cross(FXNode &n, R &r) {
   return success();
 }
 
-/// A slice with step -1 along `dim`.
-Value reversed(FXNode &n, Value x, int64_t dim) {
-  auto t = n.type(x);
-  SmallVector<int64_t> starts(t.getRank(), 0), steps(t.getRank(), 1);
-  starts[dim] = std::max<int64_t>(t.getDimSize(dim) - 1, 0);
-  steps[dim] = -1;
-  return n.b.create<SliceOp>(n.loc, t, x, n.b.getDenseI64ArrayAttr(starts),
-                             n.b.getDenseI64ArrayAttr(steps));
-}
-
 /// rot90(x, k=1, dims=[0, 1]): k quarter turns from dims[0] toward dims[1].
 LogicalResult rot90(FXNode &n, R &r) {
   auto x = n.tensor(0, "input");
@@ -1482,11 +1438,11 @@ LogicalResult rot90(FXNode &n, R &r) {
   int64_t turns = ((*k % 4) + 4) % 4;
   Value v = *x;
   if (turns == 1)
-    v = n.transpose(reversed(n, v, *b), perm);
+    v = n.transpose(flipped(n, v, {*b}), perm);
   else if (turns == 2)
-    v = reversed(n, reversed(n, v, *a), *b);
+    v = flipped(n, v, {*a, *b});
   else if (turns == 3)
-    v = n.transpose(reversed(n, v, *a), perm);
+    v = n.transpose(flipped(n, v, {*a}), perm);
   r = R::ofTensor(v);
   return success();
 }
@@ -1513,7 +1469,7 @@ LogicalResult diff(FXNode &n, R &r) {
   bool isBool = n.type(v).getElementType().isInteger(1);
   for (int64_t i = 0; i < *times && n.type(v).getDimSize(*d) > 0; ++i) {
     int64_t len = n.type(v).getDimSize(*d);
-    Value hi = sliceDim(n, v, *d, 1, len - 1), lo = sliceDim(n, v, *d, 0, len - 1);
+    Value hi = sliceDim(n, v, *d, 1, len, 1), lo = sliceDim(n, v, *d, 0, len - 1, 1);
     v = isBool ? Value(n.b.create<XorOp>(n.loc, hi, lo)) : Value(n.b.create<SubOp>(n.loc, hi, lo));
   }
   r = R::ofTensor(v);
@@ -1535,7 +1491,7 @@ LogicalResult narrow(FXNode &n, R &r) {
     n.error() << "narrow of " << *len << " from " << *start << " exceeds a dim of " << size;
     return failure();
   }
-  r = R::ofTensor(sliceDim(n, *x, *d, s, *len));
+  r = R::ofTensor(sliceDim(n, *x, *d, s, s + *len, 1));
   return success();
 }
 
@@ -1702,15 +1658,15 @@ FailureOr<Value> embeddingBag(FXNode &n, Value weight, Value indices, Value offs
     }
     // Bag b holds offsets[b] <= j < offsets[b + 1] (the last to the end,
     // or to the final offset with include_last_offset).
-    Value start = sliceDim(n, off, 0, 0, bags);
+    Value start = sliceDim(n, off, 0, 0, bags, 1);
     if (bags < 1) {
       n.error() << "an embedding bag needs at least one bag";
       return failure();
     }
-    Value end = includeLast ? sliceDim(n, off, 0, 1, bags)
+    Value end = includeLast ? sliceDim(n, off, 0, 1, bags + 1, 1)
                 : bags == 1 ? indexConstant(n, {1}, {count})
                             : Value(n.b.create<ConcatOp>(
-                                  n.loc, ValueRange{sliceDim(n, off, 0, 1, bags - 1),
+                                  n.loc, ValueRange{sliceDim(n, off, 0, 1, bags, 1),
                                                     indexConstant(n, {1}, {count})},
                                   n.b.getI64IntegerAttr(0)));
     Value j = indexConstant(n, {1, count}, pos);

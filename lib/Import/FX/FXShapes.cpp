@@ -59,6 +59,29 @@ LogicalResult view(FXNode &n, R &r) {
 
 } // namespace
 
+FailureOr<SmallVector<Value>> dfa::fximport::tensorList(FXNode &n, size_t i, StringRef kw,
+                                                       bool varargs) {
+  const R *l = n.arg(i, kw);
+  std::vector<R> items;
+  if (l && l->kind == R::List)
+    items = l->list;
+  else if (varargs && l) // f(a, b, c): the arguments from i on
+    items.assign(n.args.begin() + std::min(i, n.args.size()), n.args.end());
+  SmallVector<Value> out;
+  if (items.empty()) {
+    n.error() << "expected a non-empty list of tensors";
+    return failure();
+  }
+  for (const R &e : items) {
+    if (e.kind != R::Tensor) {
+      n.error() << "expected a list of tensors, found " << e.describe();
+      return failure();
+    }
+    out.push_back(e.tensor);
+  }
+  return out;
+}
+
 FailureOr<Value> dfa::fximport::flattenDims(FXNode &n, Value x, int64_t start,
                                             int64_t end) {
   auto t = n.type(x);
@@ -293,23 +316,6 @@ LogicalResult expandAs(FXNode &n, R &r) {
 }
 
 /// The tensors of a list argument.
-FailureOr<SmallVector<Value>> tensorList(FXNode &n, size_t i, StringRef kw) {
-  const R *l = n.arg(i, kw);
-  SmallVector<Value> out;
-  if (!l || l->kind != R::List || l->list.empty()) {
-    n.error() << "expected a non-empty list of tensors";
-    return failure();
-  }
-  for (const R &e : l->list) {
-    if (e.kind != R::Tensor) {
-      n.error() << "expected a list of tensors, found " << e.describe();
-      return failure();
-    }
-    out.push_back(e.tensor);
-  }
-  return out;
-}
-
 LogicalResult cat(FXNode &n, R &r) {
   auto xs = tensorList(n, 0, "tensors");
   auto d = n.intArg(1, "dim", 0);
