@@ -44,6 +44,11 @@ int64_t dfa::graph::defaultFlops(Operation *op) {
         int64_t k = cast<RankedTensorType>(m.getLhs().getType()).getShape().back();
         return 2 * elems(m.getOutput()) * k;
       })
+      .Case([](GroupedMatMulOp m) {
+        // Each row is multiplied once, by its group's matrix.
+        int64_t k = cast<RankedTensorType>(m.getLhs().getType()).getShape().back();
+        return 2 * elems(m.getOutput()) * k;
+      })
       .Case([](GemmOp g) {
         auto a = cast<RankedTensorType>(g.getA().getType());
         int64_t k = a.getDimSize(g.getTransA() ? 0 : 1);

@@ -42,7 +42,7 @@ OpKind kindOf(Operation *op) {
       .Case<WhereOp, PReluOp, AddOp, SubOp, MulOp, DivOp, MaxOp, MinOp, ModOp,
             AndOp, OrOp, XorOp, BitShiftOp, BitwiseOp, EqualOp, LessOp, LessEqualOp,
             GreaterOp, GreaterEqualOp>(is(OpClass::Pointwise, Numerics::Rounded))
-      .Case<MatMulOp, GemmOp>(is(OpClass::Matmul, Numerics::Accumulated))
+      .Case<MatMulOp, GemmOp, GroupedMatMulOp>(is(OpClass::Matmul, Numerics::Accumulated))
       .Case<ConvOp, ConvTransposeOp>(is(OpClass::Conv, Numerics::Accumulated))
       .Case<AttentionOp>(is(OpClass::Attention, Numerics::Accumulated))
       .Case<MaxPoolOp>(is(OpClass::Window, Numerics::Exact))
@@ -142,6 +142,30 @@ int64_t dfa::graph::setFp32Matmul(Operation *root, Fp32Matmul mode) {
   return n;
 }
 
+int64_t dfa::graph::activeGroups(GroupedMatMulOp op) {
+  int64_t rows = cast<RankedTensorType>(op.getLhs().getType()).getDimSize(0);
+  int64_t groups = cast<RankedTensorType>(op.getRhs().getType()).getDimSize(0);
+  return std::max<int64_t>(1, std::min(rows, groups));
+}
+
+double dfa::graph::readFraction(Value v) {
+  double fraction = 0;
+  for (OpOperand &use : v.getUses()) {
+    Operation *user = use.getOwner();
+    double f = 1;
+    if (auto g = dyn_cast<GroupedMatMulOp>(user); g && use.getOperandNumber() == 1)
+      f = double(activeGroups(g)) /
+          double(std::max<int64_t>(1, cast<RankedTensorType>(v.getType()).getDimSize(0)));
+    else if (isa<TransposeOp>(user) &&
+             cast<TransposeOp>(user).getPerm().front() == 0)
+      f = readFraction(user->getResult(0)); // a view that keeps the group dim
+    fraction = std::max(fraction, f);
+    if (fraction >= 1)
+      return 1;
+  }
+  return v.use_empty() ? 1 : fraction;
+}
+
 bool dfa::graph::isNarrow(Type t) {
   if (auto i = dyn_cast<IntegerType>(t))
     return i.getWidth() > 1 && i.getWidth() <= 8;
@@ -165,6 +189,9 @@ std::optional<SmallVector<bool>> contractedDims(Operation *product, unsigned ind
   if (isa<MatMulOp>(product)) {
     // numpy matmul: lhs [..., M, K], rhs [..., K, N] (a vector is K).
     dims[index == 0 || rank == 1 ? rank - 1 : rank - 2] = true;
+  } else if (isa<GroupedMatMulOp>(product)) {
+    // Rows [S, K] and per-group matrices [E, K, N].
+    dims[1] = true; // K: lhs dim 1, rhs dim 1
   } else if (auto g = dyn_cast<GemmOp>(product)) {
     bool trans = index == 0 ? g.getTransA() : g.getTransB();
     dims[(index == 0) != trans ? 1 : 0] = true;

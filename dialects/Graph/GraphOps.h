@@ -100,6 +100,16 @@ Fp32Matmul fp32MatmulOf(mlir::Operation *op);
 /// multiply in the narrow type. Returns the count.
 int64_t setFp32Matmul(mlir::Operation *root, Fp32Matmul mode);
 
+/// The groups a grouped_matmul's rows are assumed to spread over evenly:
+/// min(E, S) (S rows can touch at most S groups). Which rows go to which
+/// group is data; every timing of the op (its GEMM shape, the bytes of
+/// its matrices it reads) takes this one assumption.
+int64_t activeGroups(GroupedMatMulOp op);
+/// The fraction of `v`'s bytes its readers touch: 1 but for the [E, K, N]
+/// matrices of a grouped_matmul (directly or through a transpose that
+/// keeps dim 0), of which activeGroups / E are read.
+double readFraction(mlir::Value v);
+
 /// The layout graph-layout gave `v`: a kernel output's entry of `layouts`,
 /// a function argument's or an op's `graph.layout`; null when none.
 LayoutAttr layoutAttrOf(mlir::Value v);

@@ -310,6 +310,28 @@ def Graph_GemmOp : Graph_Op<"gemm", [InferTypeOpAdaptor]> {
   let results = (outs Graph_Tensor:$output);
 }
 
+def Graph_GroupedMatMulOp : Graph_Op<"grouped_matmul", [InferTypeOpAdaptor]> {
+  let summary = "Rows in groups, each group times its own matrix (MoE experts)";
+  let description = [{
+    `lhs` is [S, K], `rhs` [E, K, N], `offsets` [E] integers; the result is
+    [S, N]. Group e is the rows from `offsets[e - 1]` (0 for the first) up
+    to `offsets[e]`, clamped to [0, S], and row r of such a group is
+    `lhs[r] x rhs[e]`; groups are applied in order, so where ranges overlap
+    (offsets that decrease) the later group's row stands, and a row no
+    group covers is 0. With E + 1 offsets the first is where group 0
+    starts (graph-shard gives each chip's slice of the experts so). This is `torch._grouped_mm` with offsets (2-d by
+    3-d) and the grouped product of a mixture of experts' dispatch, as
+    `transformers` sorts the tokens' rows by expert and multiplies each
+    expert's rows by its weights: `offsets` are the experts' cumulative
+    row counts, known only at run time, while every shape is static.
+    A target runs it as one kernel; its time assumes the rows spread
+    evenly over min(E, S) experts (`graph::activeGroups`), each expert's
+    weights read once.
+  }];
+  let arguments = (ins Graph_Tensor:$lhs, Graph_Tensor:$rhs, Graph_IndexTensor:$offsets);
+  let results = (outs Graph_Tensor:$output);
+}
+
 def Graph_AttentionOp : Graph_Op<"attention", [InferTypeOpAdaptor,
     DeclareOpInterfaceMethods<Graph_DecomposeOpInterface>]> {
   let summary = "Scaled dot-product attention: softmax(q k^T * scale + mask) v";

@@ -200,6 +200,26 @@ LogicalResult GemmOp::inferReturnTypes(MLIRContext *, std::optional<Location> lo
   return success();
 }
 
+LogicalResult GroupedMatMulOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                                                Adaptor adaptor,
+                                                SmallVectorImpl<Type> &results) {
+  auto a = asTensor(adaptor.getLhs()), w = asTensor(adaptor.getRhs()),
+       offs = asTensor(adaptor.getOffsets());
+  if (a.getRank() != 2 || w.getRank() != 3 || offs.getRank() != 1)
+    return inferFailure(loc, results, "grouped_matmul takes [S, K] rows, [E, K, N] "
+                        "matrices and [E] offsets; got ", a, ", ", w, " and ", offs);
+  if (a.getElementType() != w.getElementType())
+    return inferFailure(loc, results, "operand element types differ: ", a, " and ", w);
+  if (a.getDimSize(1) != w.getDimSize(1))
+    return inferFailure(loc, results, "contracting dims differ: ", a.getDimSize(1), " vs ",
+                        w.getDimSize(1));
+  if (offs.getDimSize(0) != w.getDimSize(0) && offs.getDimSize(0) != w.getDimSize(0) + 1)
+    return inferFailure(loc, results, offs.getDimSize(0), " offsets for ", w.getDimSize(0),
+                        " groups (E, or E + 1 with the first group's start)");
+  results.push_back(tensorOf({a.getDimSize(0), w.getDimSize(2)}, a.getElementType()));
+  return success();
+}
+
 LogicalResult AttentionOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
                                             Adaptor adaptor,
                                             SmallVectorImpl<Type> &results) {

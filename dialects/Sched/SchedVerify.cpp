@@ -176,8 +176,14 @@ SmallVector<double> dfa::sched::movedBytes(ComputeOp op) {
         graph::tensorBytes(cast<BufferType>(buffer.getType()).getTensor()));
   };
   SmallVector<double> bytes;
-  for (Value v : op.getInputs())
-    bytes.push_back(bytesOf(v));
+  // An input the body reads only in part (a grouped product's matrices
+  // of the groups its rows reach) moves that part.
+  Block &args = op.getBody().front();
+  for (auto [i, v] : llvm::enumerate(op.getInputs()))
+    bytes.push_back(bytesOf(v) *
+                    (i < args.getNumArguments()
+                         ? graph::readFraction(args.getArgument(i))
+                         : 1.0));
   for (Value v : op.getOutputs())
     bytes.push_back(bytesOf(v));
   std::optional<ArrayRef<int64_t>> pairs = op.getInPlace();

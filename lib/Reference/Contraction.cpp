@@ -646,6 +646,28 @@ Tensor convTranspose(const EvalOptions &o, ConvTransposeOp op, const Tensor &x, 
     addChannelBias(*bias, N, F, I, out);
   return res.take();
 }
+/// Rows [S, K] in groups by `offs`, each group times its own [K, N] matrix
+/// (GroupedMatMulOp): groups in order, a later group's rows standing
+/// where ranges overlap, rows of no group 0.
+template <typename T>
+Tensor groupedMatmul(const EvalOptions &o, const Tensor &a, const Tensor &w,
+                     const Tensor &offs, DType rt, Fp32Matmul p) {
+  int64_t S = a.shape()[0], K = a.shape()[1], E = w.shape()[0], N = w.shape()[2];
+  Operand<T> va(a), vw(w);
+  Result<T> out(rt, {S, N}, /*zeroed=*/true);
+  // E + 1 offsets: the first is group 0's start.
+  int64_t first = offs.numElements() > E ? 1 : 0;
+  int64_t start = first ? std::clamp<int64_t>(offs.getInt(0), 0, S) : 0;
+  for (int64_t e = 0; e < E; ++e) {
+    int64_t end = std::clamp<int64_t>(offs.getInt(e + first), 0, S);
+    if (end > start)
+      contract(o, end - start, N, K, va.data() + start * K, K, false,
+               vw.data() + e * K * N, N, false, out.data() + start * N, N, p);
+    start = end;
+  }
+  return out.take();
+}
+
 template <typename T>
 Tensor attention(const EvalOptions &o, AttentionOp op, const Tensor &q, const Tensor &k,
                  const Tensor &v, const Tensor *mask) {
@@ -730,6 +752,18 @@ LogicalResult dfa::ref::evalOp<MatMulOp>(MatMulOp op, Evaluator &ev) {
   ev.set(op.getOutput(), wantDouble(a.dtype(), ev)
                              ? matmul<double>(ev.options(), a, b, rt, shape, fp32MatmulOf(op))
                              : matmul<float>(ev.options(), a, b, rt, shape, fp32MatmulOf(op)));
+  return success();
+}
+
+template <>
+LogicalResult dfa::ref::evalOp<GroupedMatMulOp>(GroupedMatMulOp op, Evaluator &ev) {
+  const Tensor &a = ev.get(op.getLhs()), &w = ev.get(op.getRhs()),
+               &offs = ev.get(op.getOffsets());
+  DType rt = dtypeOfValue(op.getOutput());
+  ev.set(op.getOutput(),
+         wantDouble(a.dtype(), ev)
+             ? groupedMatmul<double>(ev.options(), a, w, offs, rt, fp32MatmulOf(op))
+             : groupedMatmul<float>(ev.options(), a, w, offs, rt, fp32MatmulOf(op)));
   return success();
 }
 

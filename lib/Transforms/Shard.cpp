@@ -131,7 +131,7 @@ struct GraphShardPass : dfa::impl::GraphShardPassBase<GraphShardPass>,
       return;
     SmallVector<Operation *> layers;
     module.walk([&](Operation *op) {
-      if (isa<MatMulOp, GemmOp>(op) ||
+      if (isa<MatMulOp, GemmOp, GroupedMatMulOp>(op) ||
           (isa<ConvOp>(op) && cast<ConvOp>(op).getGroup() == 1))
         layers.push_back(op);
     });
@@ -235,7 +235,16 @@ struct GraphShardPass : dfa::impl::GraphShardPassBase<GraphShardPass>,
     Value weightValue = TypeSwitch<Operation *, Value>(op)
                             .Case([](MatMulOp m) { return m.getRhs(); })
                             .Case([](GemmOp g) { return g.getB(); })
+                            .Case([](GroupedMatMulOp g) { return g.getRhs(); })
                             .Case([](ConvOp c) { return c.getFilter(); });
+    // A grouped product's experts may be read through a transpose of each
+    // expert's matrix ([E, N, K] stored, as transformers keeps them).
+    TransposeOp expertsView;
+    if (auto tr = weightValue.getDefiningOp<TransposeOp>();
+        tr && isa<GroupedMatMulOp>(op) && tr.getPerm().front() == 0) {
+      expertsView = tr;
+      weightValue = tr.getInput();
+    }
     WeightOp w = sliceableWeight(weightValue);
     if (!w)
       return;
@@ -246,9 +255,13 @@ struct GraphShardPass : dfa::impl::GraphShardPassBase<GraphShardPass>,
     for (Value v : op->getOperands())
       if (v != weightValue && v.getDefiningOp<WeightOp>())
         others += double(layoutOf(t, v).bytes);
-    if (double(stored) + others <= budget)
+    // Read through a transpose, a grouped product's experts are held twice
+    // on a target that does not fold the transpose into the product (the
+    // transposed copy is a kernel's result beside the weight).
+    double copies = expertsView && !foldsIntoProducts(t, expertsView) ? 2 : 1;
+    if (double(stored) * copies + others <= budget)
       return;
-    int64_t pieces = piecesFor(t, w, budget - others);
+    int64_t pieces = piecesFor(t, w, (budget - others) / copies);
     if (pieces < 2)
       return;
     // A matmul's weight is [K, N] and broadcasts only as a plain matrix.
@@ -261,7 +274,40 @@ struct GraphShardPass : dfa::impl::GraphShardPassBase<GraphShardPass>,
     OpBuilder b(op);
     Location loc = op->getLoc();
     Value result;
-    if (auto mm = dyn_cast<MatMulOp>(op)) {
+    if (auto g = dyn_cast<GroupedMatMulOp>(op)) {
+      // [E, K, N] cut along E (expert parallelism): each piece takes every
+      // row and its experts' offsets, with the start of its first group
+      // (the previous expert's end) in front; the rows of other experts
+      // come out 0, so the pieces' sum is the whole.
+      Value offs = g.getOffsets();
+      auto offType = cast<RankedTensorType>(offs.getType());
+      int64_t lead = offType.getDimSize(0) - wType.getDimSize(0); // 0 or 1
+      SmallVector<Value> parts;
+      int64_t first = 0;
+      for (auto [i, wi] : llvm::enumerate(pieceWeights)) {
+        if (expertsView) {
+          SmallVector<int64_t> shape;
+          auto wiType = cast<RankedTensorType>(wi.getType());
+          for (int64_t d : expertsView.getPerm())
+            shape.push_back(wiType.getDimSize(d));
+          wi = b.create<TransposeOp>(expertsView.getLoc(),
+                                     RankedTensorType::get(shape, wiType.getElementType()),
+                                     wi, expertsView.getPermAttr());
+        }
+        int64_t from = first + lead - 1, count = sizes[i] + 1;
+        if (from < 0) { // the first piece starts at row 0 already
+          from = 0;
+          count = sizes[i];
+        }
+        Value pieceOffs = b.create<SliceOp>(
+            loc, RankedTensorType::get({count}, offType.getElementType()), offs,
+            b.getDenseI64ArrayAttr({from}), b.getDenseI64ArrayAttr({1}));
+        parts.push_back(
+            b.create<GroupedMatMulOp>(loc, g.getType(), g.getLhs(), wi, pieceOffs));
+        first += sizes[i];
+      }
+      result = sumTree(b, loc, parts);
+    } else if (auto mm = dyn_cast<MatMulOp>(op)) {
       // [K, N] cut along K: split the input, sum the partial products.
       Value x = mm.getLhs();
       int64_t axis = cast<RankedTensorType>(x.getType()).getRank() - 1;
@@ -328,6 +374,8 @@ struct GraphShardPass : dfa::impl::GraphShardPassBase<GraphShardPass>,
                        << " B one chip holds for weights";
     op->getResult(0).replaceAllUsesWith(result);
     op->erase();
+    if (expertsView && expertsView->use_empty())
+      expertsView->erase();
     if (w->use_empty()) {
       for (auto it = slices.begin(); it != slices.end();)
         it = std::get<0>(it->first) == w.getOperation() ? slices.erase(it)

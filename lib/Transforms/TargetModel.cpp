@@ -94,7 +94,7 @@ bool dfa::foldsIntoProducts(const target::Target &t, Operation *op) {
   Value v = tr.getResult();
   Operation *reader = v.getUses().begin()->getOwner();
   return llvm::all_of(v.getUses(), [&](OpOperand &use) {
-    return use.getOwner() == reader && isa<MatMulOp, GemmOp>(reader) &&
+    return use.getOwner() == reader && isa<MatMulOp, GemmOp, GroupedMatMulOp>(reader) &&
            use.getOperandNumber() < 2;
   });
 }
@@ -317,6 +317,21 @@ std::optional<MatmulShape> dfa::matmulShape(Operation *op) {
     s.rhsMnMajor &= s.n > 1;
     return s;
   }
+  if (auto g = dyn_cast<GroupedMatMulOp>(op)) {
+    // Its rows spread evenly over the active groups (graph::activeGroups):
+    // that many products of S / groups rows, each with its own matrix.
+    std::tie(s.lhs, s.lhsMnMajor) = readThrough(g.getLhs(), false);
+    std::tie(s.rhs, s.rhsMnMajor) = readThrough(g.getRhs(), true);
+    auto a = cast<RankedTensorType>(g.getLhs().getType());
+    auto out = cast<RankedTensorType>(g.getOutput().getType());
+    s.batch = graph::activeGroups(g);
+    s.m = ceilDiv(a.getDimSize(0), s.batch);
+    s.k = a.getDimSize(1);
+    s.n = out.getDimSize(1);
+    s.lhsMnMajor &= s.m > 1;
+    s.rhsMnMajor &= s.n > 1;
+    return s;
+  }
   if (auto g = dyn_cast<GemmOp>(op)) {
     auto a = cast<RankedTensorType>(g.getA().getType());
     auto out = cast<RankedTensorType>(g.getOutput().getType());
@@ -454,7 +469,7 @@ target::Work dfa::kernelWork(KernelOp k, Block &body) {
   // An operand stored MN-major, in the kernel's own products (the body
   // may be a chunk's copy, whose operands are buffers).
   for (Operation &op : k.getBlock())
-    if (isa<MatMulOp, GemmOp>(op)) {
+    if (isa<MatMulOp, GemmOp, GroupedMatMulOp>(op)) {
       w.mnMajorOperand = readsRuntimeMnMajor(&op);
       break;
     }

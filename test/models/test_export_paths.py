@@ -42,9 +42,18 @@ PATHS = ["fx-trace", "fx-export", "onnx"]
 
 HF = ["gpt2", "llama", "mistral", "qwen2", "bert", "vit", "t5-encoder",
       "whisper-encoder"]
+# Mixtures of experts, with transformers' default experts implementation
+# (tokens sorted by expert, torch.histc counts, a grouped product:
+# transformers::grouped_mm_fallback for f32) and, for Mixtral, its
+# "batched_mm" one (each token's experts' weights gathered, bmm). Only
+# torch.export captures them: the ONNX exporter has no function for the
+# grouped product (a torch limit, not run), and symbolic_trace cannot
+# trace the models.
+MOE = ["mixtral", "mixtral-batched-mm", "qwen3-moe", "olmoe", "gpt-oss"]
+MOE_PATHS = ["fx-export"]
 TIMM = ["timm/convnext_atto", "timm/efficientnet_b0", "timm/vit_tiny_patch16_224"]
 DEFAULT = ["resnet18", "mobilenet_v3_small", "efficientnet_b0", "convnext_tiny",
-           "vit_b_32", "swin_t", "maxvit_t"] + HF + TIMM
+           "vit_b_32", "swin_t", "maxvit_t"] + HF + MOE + TIMM
 
 
 def torchvision_models():
@@ -66,6 +75,8 @@ def build(name):
 
 def _build(name):
     torch.manual_seed(0)
+    if name in MOE:
+        return build_hf_moe(name)
     if name in HF:
         import test_hf_exports as hf
         if name in hf.MODELS:
@@ -188,6 +199,31 @@ def check(name, path, bin_dir, work, families=False):
     return row
 
 
+def build_hf_moe(name):
+    """A two-layer causal LM of a mixture-of-experts architecture, top-2."""
+    import transformers as T
+    import test_hf_exports as hf
+    small = dict(vocab_size=256, hidden_size=64, intermediate_size=128, num_hidden_layers=2,
+                 num_attention_heads=4, num_key_value_heads=2, max_position_embeddings=64)
+    if name.startswith("mixtral"):
+        m = T.MixtralForCausalLM(T.MixtralConfig(num_local_experts=4, num_experts_per_tok=2,
+                                                 **small))
+        if name == "mixtral-batched-mm":
+            m.config._experts_implementation = "batched_mm"
+    elif name == "qwen3-moe":  # 8 experts of 32, routing weights renormalized
+        m = T.Qwen3MoeForCausalLM(T.Qwen3MoeConfig(num_experts=8, num_experts_per_tok=2,
+                                                   moe_intermediate_size=32, **small))
+    elif name == "olmoe":
+        m = T.OlmoeForCausalLM(T.OlmoeConfig(num_experts=8, num_experts_per_tok=2,
+                                             eos_token_id=None, **small))
+    elif name == "gpt-oss":  # experts with biases, a clamped SwiGLU, attention sinks
+        m = T.GptOssForCausalLM(T.GptOssConfig(num_local_experts=4, num_experts_per_tok=2,
+                                               head_dim=16, **small))
+    else:
+        raise SystemExit("unknown model " + name)
+    return hf.Logits(m, "input_ids"), torch.randint(0, 256, (1, 16))
+
+
 def table(rows):
     lines = ["| model | path | result | error / max\\|out\\| | ops | compile (s) |",
              "|---|---|---|---|---|---|"]
@@ -214,13 +250,16 @@ def main():
     os.makedirs(args.work, exist_ok=True)
     names = args.models.split(",") if args.models else list(DEFAULT)
     if args.all:
-        names = torchvision_models() + HF + TIMM
+        names = torchvision_models() + HF + MOE + TIMM
     rows, passed, failed, skipped = [], 0, 0, 0
     for name in names:
         for path in args.paths.split(","):
+            if name in MOE and path not in MOE_PATHS:
+                continue
             try:
                 r = check(name, path, args.bin_dir, args.work,
-                          families=not args.all and (name in HF or name in TIMM))
+                          families=not args.all and (name in HF or name in MOE or
+                                                     name in TIMM))
             except Exception as e:  # a model the installed library cannot build
                 r = {"model": name, "path": path, "ok": False, "err": None, "ops": None,
                      "compile_s": None, "detail": "build failed: %s" % str(e)[:200]}

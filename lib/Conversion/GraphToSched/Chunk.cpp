@@ -69,6 +69,12 @@ std::optional<Dims> operandDims(Operation *op, int64_t d) {
         return Dims{broadcastDim(mm.getLhs(), d, R, size),
                     broadcastDim(mm.getRhs(), d, R, size)};
       })
+      .Case([&](GroupedMatMulOp g) -> std::optional<Dims> {
+        // Columns only: the offsets number rows of the whole.
+        if (d != 1)
+          return std::nullopt;
+        return Dims{kWhole, 2, kWhole};
+      })
       .Case([&](GemmOp g) -> std::optional<Dims> {
         Dims out = d == 0 ? Dims{g.getTransA() ? 1 : 0, kWhole}
                           : Dims{kWhole, g.getTransB() ? 0 : 1};

@@ -22,6 +22,8 @@
 
 #include "SchedLowering.h"
 
+#include "llvm/Support/SaveAndRestore.h"
+
 using namespace mlir;
 using namespace dfa;
 using namespace dfa::lowering;
@@ -225,6 +227,7 @@ LogicalResult Lowering::emitChunked(KernelOp k, const KernelPlan &p,
        llvm::enumerate(body.getArguments(), k.getInputs())) {
     if (c.split.dim(arg) >= 0)
       continue;
+    llvm::SaveAndRestore<double> part(operandPart, graph::readFraction(arg));
     FailureOr<Value> buf = operand(loc, v, p, wholeDeps, temps, true);
     if (failed(buf))
       return failure();
@@ -266,9 +269,10 @@ LogicalResult Lowering::emitChunked(KernelOp k, const KernelPlan &p,
       SmallVector<int64_t> sizes(ct.getShape());
       plantFaults(ct, layout, sizes);
       from[dim] = start;
-      Value done = dmaRegion(loc, src.buffer, h->buffer, from, to, sizes,
-                             layout.bytes, dmaDeps,
-                             kLoadEngine, p.chip);
+      Value done = dmaRegion(
+          loc, src.buffer, h->buffer, from, to, sizes,
+          int64_t(std::ceil(double(layout.bytes) * graph::readFraction(arg))), dmaDeps,
+          kLoadEngine, p.chip);
       src.readers.push_back(done);
       h->token = done;
       deps.push_back(done);

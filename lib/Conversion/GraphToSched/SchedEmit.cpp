@@ -525,7 +525,8 @@ Value Lowering::dma(Location loc, Value v, Value src, Value dst,
   SmallVector<int64_t> sizes(type.getShape());
   TensorLayout layout = layoutOf(v);
   plantFaults(type, layout, sizes);
-  return dmaRegion(loc, src, dst, zeros, zeros, sizes, layout.bytes, deps,
+  return dmaRegion(loc, src, dst, zeros, zeros, sizes,
+                   int64_t(std::ceil(double(layout.bytes) * operandPart)), deps,
                    engine, chip);
 }
 
@@ -911,6 +912,8 @@ LogicalResult Lowering::emitKernel(KernelOp k, const KernelPlan &p,
     size_t before = deps.size();
     llvm::SaveAndRestore<bool> needsWhole(wholeOperand,
                                           kernelRows > 1 && whole.test(i));
+    llvm::SaveAndRestore<double> part(
+        operandPart, graph::readFraction(k.getBlock().getArgument(i)));
     FailureOr<Value> buf = operand(loc, v, p, deps, temps, stage);
     if (failed(buf))
       return failure();

@@ -233,6 +233,10 @@ struct Lowering {
   /// The copy being emitted carries an input its kernel needs whole: it
   /// does not stream into it.
   bool wholeOperand = false;
+  /// The part of the operand being copied that its kernel reads
+  /// (graph::readFraction: the experts a grouped product's rows reach);
+  /// the copy moves that many of its bytes.
+  double operandPart = 1;
   /// When `consumer`, streaming `rows` (0: does not), may start after
   /// `deps`, and the earliest cycle it may end, taking `cycles` from its
   /// start: it streams only from the deps that feed it (sched::feeds).

@@ -1112,6 +1112,131 @@ LogicalResult oneHot(FXNode &n, R &r) {
   return success();
 }
 
+/// histc(input, bins=100, min=0, max=0): counts of a float tensor's
+/// elements in `bins` equal bins over [min, max] (the data's own range when
+/// min == max, widened by 1 each side when that is one value), in the
+/// input's dtype. As ATen computes it: bin floor((x - min) * bins / (max -
+/// min)) in the input's type, the last bin closed, elements outside the
+/// range (and NaN) not counted.
+LogicalResult histc(FXNode &n, R &r) {
+  auto x = n.tensor(0, "input");
+  auto bins = n.intArg(1, "bins", 100);
+  auto lo = n.floatArg(2, "min", 0), hi = n.floatArg(3, "max", 0);
+  if (failed(x) || failed(bins) || failed(lo) || failed(hi))
+    return failure();
+  Type elt = n.type(*x).getElementType();
+  if (!isa<FloatType>(elt)) {
+    n.error() << "histc of " << x->getType() << ": torch counts floating-point tensors only";
+    return failure();
+  }
+  if (*bins <= 0) {
+    n.error() << "histc with " << *bins << " bins: bins must be > 0";
+    return failure();
+  }
+  if (std::isnan(*lo) || std::isnan(*hi) || std::isinf(*lo) || std::isinf(*hi) || *lo > *hi) {
+    n.error() << "histc range [" << *lo << ", " << *hi
+              << "]: min and max must be finite and min <= max";
+    return failure();
+  }
+  int64_t count = n.type(*x).getNumElements();
+  Value flat = n.reshape(*x, {count});
+  Value left, right;
+  if (*lo == *hi && count > 0) {
+    // The data's extremes, then widened when they are one value.
+    auto axes = n.b.getDenseI64ArrayAttr({0});
+    Value mn = n.b.create<ReduceMinOp>(n.loc, flat, axes, n.b.getBoolAttr(false));
+    Value mx = n.b.create<ReduceMaxOp>(n.loc, flat, axes, n.b.getBoolAttr(false));
+    Value same = n.b.create<EqualOp>(n.loc, mn, mx);
+    Value one = n.scalar(elt, 1);
+    left = n.b.create<WhereOp>(n.loc, same, n.b.create<SubOp>(n.loc, mn, one), mn);
+    right = n.b.create<WhereOp>(n.loc, same, n.b.create<AddOp>(n.loc, mx, one), mx);
+  } else {
+    double l = *lo, h = *hi;
+    if (l == h) {
+      l -= 1;
+      h += 1;
+    }
+    left = n.scalar(elt, l);
+    right = n.scalar(elt, h);
+  }
+  Value valid = n.b.create<AndOp>(n.loc, n.b.create<GreaterEqualOp>(n.loc, flat, left),
+                                  n.b.create<LessEqualOp>(n.loc, flat, right));
+  Value q = n.b.create<DivOp>(
+      n.loc, n.b.create<MulOp>(n.loc, n.b.create<SubOp>(n.loc, flat, left),
+                               n.scalar(elt, double(*bins))),
+      n.b.create<SubOp>(n.loc, right, left));
+  // Out-of-range elements (and NaN) are not counted: bin 0 stands in
+  // before the cast, so no infinity is converted.
+  q = n.b.create<WhereOp>(n.loc, valid, q, n.scalar(elt, 0));
+  Value pos = n.b.create<MinOp>(n.loc, n.cast(n.b.create<FloorOp>(n.loc, q), n.b.getI64Type()),
+                                indexConstant(n, {}, {*bins - 1}));
+  std::vector<int64_t> ids(*bins);
+  for (int64_t i = 0; i < *bins; ++i)
+    ids[i] = i;
+  Value hit = n.b.create<AndOp>(
+      n.loc,
+      n.b.create<EqualOp>(n.loc, unsqueezed(n, pos, 1), indexConstant(n, {1, *bins}, ids)),
+      unsqueezed(n, valid, 1));
+  r = R::ofTensor(n.b.create<ReduceSumOp>(n.loc, n.cast(hit, elt), n.b.getDenseI64ArrayAttr({0}),
+                                          n.b.getBoolAttr(false)));
+  return success();
+}
+
+/// torch._grouped_mm(mat_a, mat_b, offs=None, bias=None, out_dtype=None),
+/// F.grouped_mm and transformers' grouped_mm_fallback(input, weight,
+/// offs): rows [S, K] in groups ending at `offs`, each group times its
+/// matrix of [E, K, N] (a mixture of experts' grouped product); without
+/// offsets, 3-d by 3-d, a batched product.
+LogicalResult groupedMm(FXNode &n, R &r) {
+  auto a = n.tensor(0, "mat_a");
+  if (failed(a))
+    return failure();
+  const R *second = n.arg(1, "mat_b");
+  if (!second)
+    second = n.arg(1, "weight");
+  if (!second || second->kind != R::Tensor) {
+    n.error() << "grouped_mm needs a second tensor";
+    return failure();
+  }
+  Value w = second->tensor;
+  Value offs = n.optTensor(2, "offs");
+  if (n.optTensor(3, "bias")) {
+    n.unsupported() << "grouped_mm with a bias";
+    return failure();
+  }
+  Type outType = n.dtypeArg("out_dtype");
+  auto at = n.type(*a), wt = n.type(w);
+  Type elt = at.getElementType();
+  if (elt != wt.getElementType()) {
+    n.error() << "grouped_mm of " << a->getType() << " by " << w.getType()
+              << ": the operands' dtypes differ";
+    return failure();
+  }
+  Value out;
+  if (offs && at.getRank() == 2 && wt.getRank() == 3) {
+    auto ot = n.type(offs);
+    if (ot.getRank() != 1 || ot.getDimSize(0) != wt.getDimSize(0) ||
+        !isa<IntegerType>(ot.getElementType()) || at.getDimSize(1) != wt.getDimSize(1)) {
+      n.error() << "grouped_mm of " << a->getType() << " by " << w.getType() << " with offsets "
+                << offs.getType() << ": expected [S, K] rows, [E, K, N] matrices and [E] "
+                << "integer offsets";
+      return failure();
+    }
+    out = n.b.create<GroupedMatMulOp>(n.loc, *a, w, offs);
+  } else if (!offs && at.getRank() == 3 && wt.getRank() == 3 &&
+             at.getDimSize(0) == wt.getDimSize(0) && at.getDimSize(2) == wt.getDimSize(1)) {
+    out = n.b.create<MatMulOp>(n.loc, *a, w);
+  } else {
+    n.unsupported() << "grouped_mm of " << a->getType() << " by " << w.getType()
+                    << (offs ? " with offsets" : " without offsets")
+                    << " (dfa takes 2-d rows by 3-d matrices with offsets, or 3-d by 3-d "
+                       "without)";
+    return failure();
+  }
+  r = R::ofTensor(outType ? n.cast(out, outType) : out);
+  return success();
+}
+
 /// count_nonzero(x, dim=None): int64 counts.
 LogicalResult countNonzero(FXNode &n, R &r) {
   auto x = n.tensor(0, "input");
@@ -1886,6 +2011,9 @@ void dfa::fximport::addMathHandlers(llvm::StringMap<Handler> &t) {
   t["embedding_bag"] = embeddingBagFn;
   t["grid_sample"] = gridSample<false>;
   t["bilinear"] = bilinear;
+  t["histc"] = histc;
+  t["grouped_mm"] = groupedMm;
+  t["_grouped_mm"] = groupedMm;
 
   // ATen forms with the torch function's arguments.
   for (const char *f : {"log2", "log10", "isinf", "frac", "atan2", "hypot", "logaddexp",
@@ -1912,6 +2040,9 @@ void dfa::fximport::addMathHandlers(llvm::StringMap<Handler> &t) {
   t["aten._embedding_bag.default"] = atenEmbeddingBag;
   t["aten.grid_sampler_2d.default"] = gridSample<true>;
   t["aten.grid_sampler_3d.default"] = gridSample<true>;
+  t["aten.histc.default"] = histc;
+  t["aten._grouped_mm.default"] = groupedMm;
+  t["transformers.grouped_mm_fallback.default"] = groupedMm;
 }
 
 void dfa::fximport::addMathModuleHandlers(llvm::StringMap<Handler> &t) {

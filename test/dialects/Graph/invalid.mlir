@@ -376,3 +376,38 @@ func.func @grid_sample_mode(%x: tensor<1x2x4x5xf32>, %g: tensor<1x3x6x2xf32>) ->
   %0 = graph.grid_sample %x, %g {mode = "area"} : (tensor<1x2x4x5xf32>, tensor<1x3x6x2xf32>) -> tensor<1x2x3x6xf32>
   return %0 : tensor<1x2x3x6xf32>
 }
+
+// -----
+
+func.func @grouped_matmul_ranks(%a: tensor<4x8xf32>, %w: tensor<8x6xf32>, %o: tensor<2xi32>) {
+  // expected-error @+2 {{grouped_matmul takes [S, K] rows, [E, K, N] matrices and [E] offsets}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = graph.grouped_matmul %a, %w, %o : (tensor<4x8xf32>, tensor<8x6xf32>, tensor<2xi32>) -> tensor<4x6xf32>
+  return
+}
+
+// -----
+
+func.func @grouped_matmul_groups(%a: tensor<4x8xf32>, %w: tensor<3x8x6xf32>, %o: tensor<2xi32>) {
+  // expected-error @+2 {{2 offsets for 3 groups}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = graph.grouped_matmul %a, %w, %o : (tensor<4x8xf32>, tensor<3x8x6xf32>, tensor<2xi32>) -> tensor<4x6xf32>
+  return
+}
+
+// -----
+
+func.func @grouped_matmul_k(%a: tensor<4x8xf32>, %w: tensor<2x7x6xf32>, %o: tensor<2xi32>) {
+  // expected-error @+2 {{contracting dims differ: 8 vs 7}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = graph.grouped_matmul %a, %w, %o : (tensor<4x8xf32>, tensor<2x7x6xf32>, tensor<2xi32>) -> tensor<4x6xf32>
+  return
+}
+
+// -----
+
+func.func @grouped_matmul_offsets(%a: tensor<4x8xf32>, %w: tensor<2x8x6xf32>, %o: tensor<2xf32>) {
+  // expected-error @+1 {{operand #2 must be statically shaped tensor of integer values, but got 'tensor<2xf32>'}}
+  %0 = graph.grouped_matmul %a, %w, %o : (tensor<4x8xf32>, tensor<2x8x6xf32>, tensor<2xf32>) -> tensor<4x6xf32>
+  return
+}

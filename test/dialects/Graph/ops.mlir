@@ -45,6 +45,13 @@ func.func @contractions(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf32>, %m: te
   return %0, %1, %3 : tensor<1x4x4x4xf32>, tensor<5x2x6xf32>, tensor<2x5xf32>
 }
 
+// CHECK-LABEL: func @grouped_matmul
+func.func @grouped_matmul(%x: tensor<6x8xbf16>, %w: tensor<4x8x16xbf16>, %offs: tensor<4xi32>) -> tensor<6x16xbf16> {
+  // CHECK: graph.grouped_matmul %{{.*}}, %{{.*}}, %{{.*}} : (tensor<6x8xbf16>, tensor<4x8x16xbf16>, tensor<4xi32>) -> tensor<6x16xbf16>
+  %0 = graph.grouped_matmul %x, %w, %offs : (tensor<6x8xbf16>, tensor<4x8x16xbf16>, tensor<4xi32>) -> tensor<6x16xbf16>
+  return %0 : tensor<6x16xbf16>
+}
+
 // CHECK-LABEL: func @pooling_and_norms
 func.func @pooling_and_norms(%x: tensor<1x2x6x6xf32>, %s: tensor<2xf32>, %t: tensor<4x8xf32>, %g: tensor<8xf32>) -> (tensor<1x2x3x3xf32>, tensor<1x2x1x1xf32>, tensor<1x2x6x6xf32>, tensor<4x8xf32>, tensor<4x8xf32>) {
   // CHECK: graph.max_pool

@@ -1,6 +1,8 @@
 //===- OpClassTest.cpp - the one table of op classes -------------------------===//
 
 #include "dfa/Bisect/Compare.h"
+#include "dfa/Transforms/TargetModel.h"
+#include "dialects/Graph/GraphInterfaces.h"
 #include "dialects/Graph/GraphOps.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -196,4 +198,53 @@ TEST_CASE("a product reads an operand dequantized from int8 or float8", "[dialec
   CHECK(setFp32Matmul(fn, Fp32Matmul::TF32) == 3);
   CHECK(fp32MatmulOf(p[0]) == Fp32Matmul::IEEE);
   CHECK(fp32MatmulOf(p[1]) == Fp32Matmul::TF32);
+}
+
+TEST_CASE("a grouped product reads the experts its rows can reach", "[dialect][opclass][moe]") {
+  MLIRContext ctx;
+  ctx.loadDialect<GraphDialect, func::FuncDialect>();
+  OwningOpRef<ModuleOp> m = parseSourceString<ModuleOp>(R"mlir(
+    func.func @f(%d: tensor<2x64xbf16>, %p: tensor<32x64xbf16>, %w: tensor<8x64x16xbf16>,
+                 %wt: tensor<8x16x64xbf16>, %o: tensor<8xi32>) {
+      // Decode: 2 rows reach at most 2 of the 8 experts.
+      %0 = graph.grouped_matmul %d, %w, %o : (tensor<2x64xbf16>, tensor<8x64x16xbf16>, tensor<8xi32>) -> tensor<2x16xbf16>
+      // Experts stored [E, N, K], read through a transpose that keeps E.
+      %1 = graph.transpose %wt {perm = array<i64: 0, 2, 1>} : (tensor<8x16x64xbf16>) -> tensor<8x64x16xbf16>
+      %2 = graph.grouped_matmul %d, %1, %o : (tensor<2x64xbf16>, tensor<8x64x16xbf16>, tensor<8xi32>) -> tensor<2x16xbf16>
+      return
+    }
+    func.func @g(%p: tensor<32x64xbf16>, %w: tensor<8x64x16xbf16>, %o: tensor<8xi32>) {
+      // A prefill's 32 rows may reach every expert; a second reader of the
+      // experts (a plain product) reads them whole.
+      %0 = graph.grouped_matmul %p, %w, %o : (tensor<32x64xbf16>, tensor<8x64x16xbf16>, tensor<8xi32>) -> tensor<32x16xbf16>
+      return
+    }
+    func.func @h(%d: tensor<2x64xbf16>, %w: tensor<8x64x16xbf16>, %o: tensor<8xi32>, %x: tensor<8x4x64xbf16>) {
+      %0 = graph.grouped_matmul %d, %w, %o : (tensor<2x64xbf16>, tensor<8x64x16xbf16>, tensor<8xi32>) -> tensor<2x16xbf16>
+      %1 = graph.matmul %x, %w : (tensor<8x4x64xbf16>, tensor<8x64x16xbf16>) -> tensor<8x4x16xbf16>
+      return
+    })mlir", &ctx);
+  REQUIRE(m);
+  auto fn = [&](StringRef name) { return m->lookupSymbol<func::FuncOp>(name); };
+  auto first = [](func::FuncOp f) { return *f.getOps<GroupedMatMulOp>().begin(); };
+  CHECK(activeGroups(first(fn("f"))) == 2);
+  CHECK(activeGroups(first(fn("g"))) == 8);
+  CHECK(readFraction(fn("f").getArgument(2)) == 0.25);
+  CHECK(readFraction(fn("f").getArgument(3)) == 0.25);
+  CHECK(readFraction(fn("f").getArgument(0)) == 1);
+  CHECK(readFraction(fn("g").getArgument(1)) == 1);
+  CHECK(readFraction(fn("h").getArgument(1)) == 1);
+  // Its GEMM: the active experts' products of S / experts rows each, with
+  // 2 S K N FLOPs and dfa-bisect's reduction over K.
+  std::optional<dfa::MatmulShape> s = dfa::matmulShape(first(fn("g")));
+  REQUIRE(s);
+  CHECK(s->batch == 8);
+  CHECK(s->m == 4);
+  CHECK(s->k == 64);
+  CHECK(s->n == 16);
+  CHECK(classify(first(fn("g"))) == OpClass::Matmul);
+  CHECK(cast<CostOpInterface>(first(fn("g")).getOperation()).getFlops() == 2 * 32 * 64 * 16);
+  s = dfa::matmulShape(first(fn("f")));
+  CHECK(s->batch == 2);
+  CHECK(s->m == 1);
 }

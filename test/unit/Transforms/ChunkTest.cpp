@@ -151,3 +151,19 @@ func.func @main(%c: tensor<1x2x1x4x8xf32>, %b: tensor<1x2x2x4x8xf32>) -> tensor<
   REQUIRE(k.inputs(2) == Dims{-1, 2});
   REQUIRE(k.inputs(3) == Dims{3, 3});
 }
+
+TEST_CASE("a grouped product splits its columns, not its rows", "[chunk]") {
+  Kernel k(R"(
+func.func @main(%x: tensor<8x16xf32>, %w: tensor<4x16x32xf32>, %o: tensor<4xi32>) -> tensor<8x32xf32> {
+  %0 = graph.kernel "moe" kind "matmul"(%x, %w, %o) : (tensor<8x16xf32>, tensor<4x16x32xf32>, tensor<4xi32>) -> tensor<8x32xf32> {
+  ^bb0(%a: tensor<8x16xf32>, %c: tensor<4x16x32xf32>, %d: tensor<4xi32>):
+    %1 = graph.grouped_matmul %a, %c, %d : (tensor<8x16xf32>, tensor<4x16x32xf32>, tensor<4xi32>) -> tensor<8x32xf32>
+    graph.yield %1 : tensor<8x32xf32>
+  }
+  return %0 : tensor<8x32xf32>
+})");
+  // The offsets number rows of the whole: rows stay together. Columns cut
+  // every expert's matrix.
+  REQUIRE(!k.inputs(0));
+  REQUIRE(k.inputs(1) == Dims{-1, 2, -1});
+}
