@@ -42,14 +42,16 @@ PATHS = ["fx-trace", "fx-export", "onnx"]
 
 HF = ["gpt2", "llama", "mistral", "qwen2", "bert", "vit", "t5-encoder",
       "whisper-encoder"]
-# Mixtures of experts, with transformers' default experts implementation
+# Mixtures of experts (and complex rotary embeddings: DeepSeek-V2, Llama 4),
+# with transformers' default experts implementation
 # (tokens sorted by expert, torch.histc counts, a grouped product:
 # transformers::grouped_mm_fallback for f32) and, for Mixtral, its
 # "batched_mm" one (each token's experts' weights gathered, bmm). Only
 # torch.export captures them: the ONNX exporter has no function for the
 # grouped product (a torch limit, not run), and symbolic_trace cannot
 # trace the models.
-MOE = ["mixtral", "mixtral-batched-mm", "qwen3-moe", "olmoe", "gpt-oss"]
+MOE = ["mixtral", "mixtral-batched-mm", "qwen3-moe", "olmoe", "gpt-oss", "deepseek-v3",
+       "deepseek-v2", "llama4"]
 MOE_PATHS = ["fx-export"]
 TIMM = ["timm/convnext_atto", "timm/efficientnet_b0", "timm/vit_tiny_patch16_224"]
 DEFAULT = ["resnet18", "mobilenet_v3_small", "efficientnet_b0", "convnext_tiny",
@@ -219,8 +221,27 @@ def build_hf_moe(name):
     elif name == "gpt-oss":  # experts with biases, a clamped SwiGLU, attention sinks
         m = T.GptOssForCausalLM(T.GptOssConfig(num_local_experts=4, num_experts_per_tok=2,
                                                head_dim=16, **small))
+    elif name in ("deepseek-v3", "deepseek-v2"):
+        # Multi-head latent attention, shared and group-routed experts; V2
+        # writes its rotary embedding with complex numbers.
+        mla = dict(small, num_key_value_heads=4, hidden_size=128, kv_lora_rank=64,
+                   q_lora_rank=96, qk_rope_head_dim=32, qk_nope_head_dim=64, v_head_dim=64,
+                   moe_intermediate_size=32, n_routed_experts=8, num_experts_per_tok=2,
+                   n_shared_experts=1, first_k_dense_replace=1, n_group=1, topk_group=1)
+        if name == "deepseek-v3":
+            m = T.DeepseekV3ForCausalLM(T.DeepseekV3Config(**mla))
+        else:
+            m = T.DeepseekV2ForCausalLM(T.DeepseekV2Config(**mla))
+    elif name == "llama4":  # complex rotary embeddings, a shared expert, top-1
+        m = T.Llama4ForCausalLM(T.Llama4TextConfig(
+            head_dim=16, intermediate_size_mlp=128, num_local_experts=4,
+            num_experts_per_tok=1, **small))
     else:
         raise SystemExit("unknown model " + name)
+    with torch.no_grad():  # a zero router ties every expert: torch's top-k order is unspecified
+        for p in m.parameters():
+            if p.dim() > 1 and not p.any():
+                p.normal_(0, 0.02)
     return hf.Logits(m, "input_ids"), torch.randint(0, 256, (1, 16))
 
 

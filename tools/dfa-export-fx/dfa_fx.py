@@ -43,6 +43,9 @@ _DTYPES = {
     torch.bfloat16: "bfloat16", torch.int64: "int64", torch.int32: "int32",
     torch.int16: "int16", torch.int8: "int8", torch.uint8: "uint8", torch.bool: "bool",
 }
+# Complex tensors: intermediates, dtype arguments and parameters (stored as
+# their real view, torch.view_as_real's bytes); not graph inputs.
+_COMPLEX = {torch.complex64: "complex64", torch.complex128: "complex128"}
 
 # Module attributes the importer needs, by module class name.
 _MODULE_ATTRS = {
@@ -144,7 +147,7 @@ def _encode(arg):
     if arg is Ellipsis:
         return {"ellipsis": True}
     if isinstance(arg, torch.dtype):
-        return {"dtype": _dtype(arg, "argument")}
+        return {"dtype": _COMPLEX[arg] if arg in _COMPLEX else _dtype(arg, "argument")}
     if isinstance(arg, (torch.device, torch.memory_format, torch.layout)):
         return {"opaque": str(arg)}
     raise ExportError("cannot encode argument %r of type %s" % (arg, type(arg).__name__))
@@ -342,10 +345,14 @@ def _weights(named, compress):
         import zstandard
         cctx = zstandard.ZstdCompressor(level=3)
     for name, t in named:
-        dt = _dtype(t.dtype, "parameter '%s'" % name)
+        if t.dtype in _COMPLEX:
+            dt, t = _COMPLEX[t.dtype], torch.view_as_real(t.detach().resolve_conj())
+        else:
+            dt = _dtype(t.dtype, "parameter '%s'" % name)
         data = t.detach().contiguous().cpu().numpy().tobytes() if t.dtype != torch.bfloat16 \
             else t.detach().contiguous().cpu().view(torch.int16).numpy().tobytes()
-        entry = {"dtype": dt, "shape": list(t.shape), "offset": offset, "nbytes": len(data)}
+        shape = list(t.shape)[:-1] if dt in _COMPLEX.values() else list(t.shape)
+        entry = {"dtype": dt, "shape": shape, "offset": offset, "nbytes": len(data)}
         if cctx is not None:
             data = cctx.compress(data)
             entry["stored_bytes"] = len(data)

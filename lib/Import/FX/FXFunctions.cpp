@@ -983,6 +983,7 @@ const llvm::StringMap<Handler> &dfa::fximport::functionHandlers() {
     addAtenHandlers(t);
     addQuantizedHandlers(t);
     addMathHandlers(t);
+    addComplexHandlers(t);
     return t;
   }();
   return table;

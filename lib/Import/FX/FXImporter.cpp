@@ -40,8 +40,17 @@ std::string PyValue::describe() const {
   case Slice: return "a slice";
   case Ellipsis: return "...";
   case DType: return "dtype " + s;
+  case Complex: return "a complex tensor";
   }
   return "?";
+}
+
+std::optional<StringRef> dfa::fximport::complexComponent(StringRef dtype) {
+  if (dtype == "complex64")
+    return StringRef("float32");
+  if (dtype == "complex128")
+    return StringRef("float64");
+  return std::nullopt;
 }
 
 Type dfa::fximport::fxElementType(StringRef dtype, MLIRContext *ctx) {
@@ -138,6 +147,12 @@ LogicalResult FXImporter::load(std::string &error, Status &st) {
   return success();
 }
 
+bool FXImporter::isComplexWeight(StringRef name) const {
+  const auto *tensors = doc.getAsObject() ? doc.getAsObject()->getObject("tensors") : nullptr;
+  const auto *t = tensors ? tensors->getObject(name) : nullptr;
+  return t && complexComponent(t->getString("dtype").value_or("")).has_value();
+}
+
 Value FXImporter::weight(StringRef name, Location loc) {
   auto it = weights.find(name);
   if (it != weights.end())
@@ -148,7 +163,10 @@ Value FXImporter::weight(StringRef name, Location loc) {
     status = Status::InvalidModel;
     return {};
   }
-  Type elt = fxElementType(t->getString("dtype").value_or(""), &ctx);
+  // A complex tensor is stored as its real view (view_as_real's bytes).
+  StringRef dtype = t->getString("dtype").value_or("");
+  std::optional<StringRef> component = complexComponent(dtype);
+  Type elt = fxElementType(component.value_or(dtype), &ctx);
   const auto *shapeArr = t->getArray("shape");
   auto offset = t->getInteger("offset");
   if (!elt || !shapeArr || !offset || *offset < 0) {
@@ -167,6 +185,8 @@ Value FXImporter::weight(StringRef name, Location loc) {
     }
     shape.push_back(*v);
   }
+  if (component)
+    shape.push_back(2);
   auto type = RankedTensorType::get(shape, elt);
   // Weights go at the top of the function, in first-use order.
   OpBuilder::InsertionGuard guard(b);
@@ -312,11 +332,21 @@ static int64_t recordedDim(const llvm::json::Value &d,
 static LogicalResult checkMeta(FXNode &n, const PyValue &r,
                                const llvm::json::Value *meta,
                                const std::map<std::string, int64_t> &dims) {
-  if (!meta || r.kind != PyValue::Tensor)
+  if (!meta || (r.kind != PyValue::Tensor && r.kind != PyValue::Complex))
     return success();
   const auto *m = meta->getAsObject();
   if (!m)
     return success();
+  StringRef recorded = m->getString("dtype").value_or("");
+  // A complex result is its real view: the component type, one more dim.
+  std::optional<StringRef> component = complexComponent(recorded);
+  if (component.has_value() != (r.kind == PyValue::Complex)) {
+    n.unsupported() << "its result is " << recorded << " where dfa computes "
+                    << r.describe();
+    return failure();
+  }
+  if (component)
+    recorded = *component;
   const auto *shapeArr = m->getArray("shape");
   auto type = n.type(r.tensor);
   SmallVector<int64_t> shape;
@@ -324,11 +354,12 @@ static LogicalResult checkMeta(FXNode &n, const PyValue &r,
   if (shapeArr) {
     for (const auto &d : *shapeArr)
       shape.push_back(recordedDim(d, dims));
+    if (component)
+      shape.push_back(2);
     shapeDiffers = shape.size() != (size_t)type.getRank();
     for (size_t i = 0; !shapeDiffers && i < shape.size(); ++i)
       shapeDiffers = shape[i] >= 0 && shape[i] != type.getDimSize(i);
   }
-  StringRef recorded = m->getString("dtype").value_or("");
   Type elt = fxElementType(recorded, n.b.getContext());
   if (!elt && ref::dtypeFromName(recorded)) {
     n.unsupported() << "its result is " << recorded;
@@ -403,7 +434,7 @@ LogicalResult FXImporter::importNode(const llvm::json::Object &node) {
     Value w = weight(target, loc);
     if (!w)
       return failure();
-    values[name] = PyValue::ofTensor(w);
+    values[name] = isComplexWeight(target) ? PyValue::ofComplex(w) : PyValue::ofTensor(w);
     return success();
   }
   std::vector<PyValue> args;
@@ -445,6 +476,12 @@ LogicalResult FXImporter::importNode(const llvm::json::Object &node) {
       flatten(args[0]);
     SmallVector<Value> results;
     for (const auto &v : outs) {
+      if (v.kind == PyValue::Complex) {
+        emitError(loc) << "graph output is a complex tensor: return its "
+                          "torch.view_as_real";
+        status = Status::Unsupported;
+        return failure();
+      }
       if (v.kind != PyValue::Tensor) {
         emitError(loc) << "graph output " << v.describe() << " is not a tensor";
         status = Status::Unsupported;
@@ -468,6 +505,23 @@ LogicalResult FXImporter::importNode(const llvm::json::Object &node) {
       handler = moduleHandlers().lookup(*type);
   } else if (op == "call_function" || op == "call_method") {
     handler = functionHandlers().lookup(canonicalTarget(op, target));
+  }
+  // A complex operand: only the handlers that compute on (real, imaginary)
+  // pairs may take it.
+  bool complexArgs = llvm::any_of(args, [](const PyValue &a) { return a.hasComplex(); }) ||
+                     llvm::any_of(kwargs, [](const auto &kv) { return kv.second.hasComplex(); });
+  if (complexArgs && op != "call_module") {
+    handler = complexHandlers().lookup(canonicalTarget(op, target));
+    if (!handler) {
+      emitError(loc) << "node '" << name << "' (" << target
+                     << ") takes a complex tensor: dfa computes complex values in "
+                        "view_as_complex/view_as_real, polar, complex, mul, add, sub, "
+                        "real/imag and views only";
+      status = Status::Unsupported;
+      return failure();
+    }
+  } else if (complexArgs) {
+    handler = nullptr;
   }
   if (!handler) {
     emitError(loc) << "node '" << name << "' (" << op << " " << target
@@ -537,7 +591,8 @@ LogicalResult FXImporter::coverage(OpCoverage &cov) {
       ok = type && moduleHandlers().count(*type);
     } else if (op == "call_function" || op == "call_method") {
       key = (op == "call_method" ? "method " : "") + target.str();
-      ok = functionHandlers().count(canonicalTarget(op, target));
+      ok = functionHandlers().count(canonicalTarget(op, target)) ||
+           complexHandlers().count(canonicalTarget(op, target));
     } else {
       continue;
     }
@@ -594,7 +649,7 @@ ImportResult FXImporter::run() {
     StringRef dtype = meta ? meta->getString("dtype").value_or("") : "";
     Type elt = fxElementType(dtype, &ctx);
     std::string name = node->getString("name").value_or("").str();
-    if (shapeArr && !elt && ref::dtypeFromName(dtype)) {
+    if (shapeArr && !elt && (ref::dtypeFromName(dtype) || complexComponent(dtype))) {
       emitError(fileLoc) << "placeholder '" << name << "' is " << dtype
                          << ", which dfa does not import from FX";
       return fail(Status::Unsupported);

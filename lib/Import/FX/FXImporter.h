@@ -23,9 +23,11 @@ namespace dfa::fximport {
 
 /// A Python value flowing through the FX graph: a tensor (an SSA value),
 /// or a number, bool, string, None, list (tuples too) or slice that shape
-/// code computes with.
+/// code computes with. A complex tensor (Complex) is its real view: the SSA
+/// value has one more dim of 2 (real, imaginary), as torch.view_as_real
+/// gives; only the handlers of complexHandlers() take one.
 struct PyValue {
-  enum Kind { None, Tensor, Int, Float, Bool, Str, List, Slice, Ellipsis, DType };
+  enum Kind { None, Tensor, Int, Float, Bool, Str, List, Slice, Ellipsis, DType, Complex };
   Kind kind = None;
   mlir::Value tensor;
   int64_t i = 0;
@@ -38,6 +40,21 @@ struct PyValue {
     p.kind = Tensor;
     p.tensor = v;
     return p;
+  }
+  static PyValue ofComplex(mlir::Value pairs) {
+    PyValue p;
+    p.kind = Complex;
+    p.tensor = pairs;
+    return p;
+  }
+  /// Whether this value, or an element of it (a list), is complex.
+  bool hasComplex() const {
+    if (kind == Complex)
+      return true;
+    for (const PyValue &e : list)
+      if (e.hasComplex())
+        return true;
+    return false;
   }
   static PyValue ofInt(int64_t v) {
     PyValue p;
@@ -143,6 +160,12 @@ using Handler = mlir::LogicalResult (*)(FXNode &n, PyValue &result);
 /// ("add", "relu", "view", ...), and of call_module nodes by module type.
 const llvm::StringMap<Handler> &functionHandlers();
 const llvm::StringMap<Handler> &moduleHandlers();
+/// Handlers of the nodes that take a complex tensor (FXComplex.cpp): the
+/// importer uses these instead of functionHandlers() for such a node.
+const llvm::StringMap<Handler> &complexHandlers();
+/// torch.view_as_complex, view_as_real, polar and complex, which make or
+/// take apart complex tensors from real ones.
+void addComplexHandlers(llvm::StringMap<Handler> &table);
 
 void addShapeHandlers(llvm::StringMap<Handler> &table);
 void addReductionHandlers(llvm::StringMap<Handler> &table);
@@ -174,6 +197,9 @@ void addActivationHandlers(llvm::StringMap<Handler> &table, bool modules);
 /// exports them packed or not at all, and the FX converters assume builtin
 /// types).
 mlir::Type fxElementType(llvm::StringRef dtype, mlir::MLIRContext *ctx);
+/// The component dtype of a complex dtype name ("complex64": "float32",
+/// "complex128": "float64"); nullopt for any other name.
+std::optional<llvm::StringRef> complexComponent(llvm::StringRef dtype);
 
 /// The canonical name of a call_function or call_method target.
 std::string canonicalTarget(llvm::StringRef op, llvm::StringRef target);
@@ -311,8 +337,11 @@ public:
   mlir::LogicalResult load(std::string &error, Status &status);
   const llvm::json::Array *nodes() const;
 
-  /// A graph.weight (cached) for the tensor `name` of the weights table.
+  /// A graph.weight (cached) for the tensor `name` of the weights table
+  /// (a complex tensor's real view).
   mlir::Value weight(llvm::StringRef name, mlir::Location loc);
+  /// Whether the weights table records tensor `name` as complex.
+  bool isComplexWeight(llvm::StringRef name) const;
   /// A JSON argument (or module attribute) as the Python value it records.
   mlir::FailureOr<PyValue> decode(const llvm::json::Value &v);
   Status status = Status::Ok;

@@ -138,7 +138,14 @@ FailureOr<PyValue> FXNode::attrValue(StringRef a) {
 Value FXNode::param(StringRef p) {
   const auto *tensors = module ? module->getObject("tensors") : nullptr;
   auto tname = tensors ? tensors->getString(p) : std::nullopt;
-  return tname ? imp.weight(*tname, loc) : Value();
+  if (!tname)
+    return Value();
+  // A module computes on real parameters only.
+  if (imp.isComplexWeight(*tname)) {
+    unsupported() << "its parameter '" << p << "' is complex";
+    return Value();
+  }
+  return imp.weight(*tname, loc);
 }
 
 Value FXNode::requiredParam(StringRef p) {

@@ -53,3 +53,25 @@ write("mha_rank2k",[ph("q",[2,1,4]),ph("k",[2,4]),{"name":"m","op":"call_module"
 write("and_nums",[x,cf("a","_operator.and_",[True,False]),cf("v","view",[N("x"),6],op="call_method"),
   cf("o","_operator.mul",[N("v"),N("a")]),out("o")])
 write("transpose_scalar",[ph("x",[]),cf("t","torch.transpose",[N("x"),0,-1]),out("t")])
+# Complex tensors: an input (refused), a view_as_complex without a pair dim,
+# a complex op outside the table, a complex weight read by a module, and a
+# record of a complex result where dfa computes a real one.
+write("complex_input",[ph("z",[2,3],"complex64"),cf("r","torch.view_as_real",[N("z")]),out("r")])
+write("view_as_complex_odd",[ph("x",[2,3]),cf("z","torch.view_as_complex",[N("x")]),cf("r","torch.view_as_real",[N("z")]),out("r")])
+write("complex_exp",[ph("x",[2,2]),cf("z","torch.view_as_complex",[N("x")]),cf("e","torch.exp",[N("z")]),
+  cf("r","torch.view_as_real",[N("e")]),out("r")])
+write("complex_output",[ph("x",[2,2]),cf("z","torch.view_as_complex",[N("x")]),out("z")])
+write("complex_record",[x,dict(cf("a","torch.add",[N("x"),N("x")]),meta={"shape":[2,3],"dtype":"complex64"}),out("a")])
+write("complex_module_weight",[ph("x",[2,4]),{"name":"l","op":"call_module","target":"l","args":[N("x")],"kwargs":{}},out("l")],
+  tensors={"l.w":{"dtype":"complex64","shape":[4,4],"offset":0}},
+  modules={"l":{"type":"Linear","attrs":{"in_features":4,"out_features":4},"tensors":{"weight":"l.w"}}})
+# Mixtures of experts: histc and grouped products with bad arguments.
+write("histc_bins0",[x,cf("h","torch.histc",[N("x"),0]),out("h")])
+write("histc_minmax",[x,cf("h","torch.histc",[N("x"),4,2.0,1.0]),out("h")])
+write("histc_int",[ph("i",[4],"int64"),cf("h","torch.histc",[N("i"),4,0.0,3.0]),out("h")])
+write("grouped_mm_offsets",[ph("a",[4,3]),ph("w",[2,3,5]),ph("o",[3],"int32"),
+  cf("g","torch._grouped_mm",[N("a"),N("w"),N("o")]),out("g")])
+write("grouped_mm_float_offsets",[ph("a",[4,3]),ph("w",[2,3,5]),ph("o",[2]),
+  cf("g","torch._grouped_mm",[N("a"),N("w"),N("o")]),out("g")])
+write("grouped_mm_k",[ph("a",[4,3]),ph("w",[2,4,5]),ph("o",[2],"int32"),
+  cf("g","torch._grouped_mm",[N("a"),N("w"),N("o")]),out("g")])

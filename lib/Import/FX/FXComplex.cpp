@@ -1,0 +1,689 @@
+//===- FXComplex.cpp - complex tensors as (real, imaginary) pairs ------------===//
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+///
+/// torch's complex tensors as the importer carries them: a complex tensor
+/// of shape S is its real view, a real tensor of shape S + [2] holding
+/// (real, imaginary), exactly as torch.view_as_real lays it out. The graph
+/// dialect has no complex type; what a model does with complex numbers --
+/// rotary position embeddings written with torch.polar and view_as_complex
+/// (Llama 4, DeepSeek-V2, Meta's reference Llama), and the views around
+/// them -- lowers to real graph ops on the pairs.
+///
+/// Only the handlers here take a complex operand (the importer looks a
+/// node with one up in complexHandlers()); any other node that meets a
+/// complex tensor is refused, naming it, so no real lowering ever computes
+/// on a pair by mistake.
+///
+//===----------------------------------------------------------------------===//
+
+#include "FXImporter.h"
+
+using namespace mlir;
+using namespace dfa;
+using namespace dfa::graph;
+using namespace dfa::fximport;
+
+namespace {
+using R = PyValue;
+
+/// The complex operand `i` (its real view), or failure with an error.
+FailureOr<Value> complexArg(FXNode &n, size_t i, StringRef kw) {
+  const R *v = n.arg(i, kw);
+  if (!v || v->kind != R::Complex) {
+    n.error() << "expected a complex tensor, got " << (v ? v->describe() : "nothing");
+    return failure();
+  }
+  return v->tensor;
+}
+
+/// The rank of the complex tensor whose real view is `pairs`.
+int64_t rankOf(FXNode &n, Value pairs) { return n.type(pairs).getRank() - 1; }
+
+/// The real and imaginary parts of a real view [..., 2].
+std::pair<Value, Value> parts(FXNode &n, Value pairs) {
+  auto t = n.type(pairs);
+  SmallVector<int64_t> shape(t.getShape().drop_back());
+  SmallVector<Type> types(2, RankedTensorType::get(shape, t.getElementType()));
+  shape.push_back(1);
+  auto half = RankedTensorType::get(shape, t.getElementType());
+  auto split = n.b.create<SplitOp>(n.loc, TypeRange{half, half}, pairs,
+                                   n.b.getI64IntegerAttr(t.getRank() - 1),
+                                   n.b.getDenseI64ArrayAttr({1, 1}));
+  return {n.reshape(split.getResult(0), half.getShape().drop_back()),
+          n.reshape(split.getResult(1), half.getShape().drop_back())};
+}
+
+/// The real view of re + i im (the two broadcast together).
+Value pairOf(FXNode &n, Value re, Value im) {
+  Type elt = promotedType(re, im);
+  re = n.cast(re, elt);
+  im = n.cast(im, elt);
+  auto shape = broadcastShapes(n.type(re).getShape(), n.type(im).getShape());
+  SmallVector<int64_t> s(*shape);
+  auto grow = [&](Value v) {
+    if (n.type(v).getShape() == ArrayRef<int64_t>(s))
+      return v;
+    return Value(n.b.create<ExpandOp>(n.loc, RankedTensorType::get(s, elt), v));
+  };
+  re = grow(re);
+  im = grow(im);
+  s.push_back(1);
+  Value a = n.reshape(re, s), b = n.reshape(im, s);
+  s.back() = 2;
+  return n.b.create<ConcatOp>(n.loc, RankedTensorType::get(s, elt), ValueRange{a, b},
+                              n.b.getI64IntegerAttr(int64_t(s.size()) - 1));
+}
+
+/// view_as_complex(x): x's last dim of 2 is (real, imaginary).
+LogicalResult viewAsComplex(FXNode &n, R &r) {
+  auto x = n.tensor(0, "input");
+  if (failed(x))
+    return failure();
+  auto t = n.type(*x);
+  if (t.getRank() < 1 || t.getShape().back() != 2 ||
+      !(t.getElementType().isF32() || t.getElementType().isF64())) {
+    n.error() << "view_as_complex of " << x->getType()
+              << ": expected float32 or float64 with a last dim of 2";
+    return failure();
+  }
+  r = R::ofComplex(*x);
+  return success();
+}
+
+/// view_as_real(z): the real view itself.
+LogicalResult viewAsReal(FXNode &n, R &r) {
+  auto z = complexArg(n, 0, "input");
+  if (failed(z))
+    return failure();
+  r = R::ofTensor(*z);
+  return success();
+}
+
+/// z.real, z.imag (torch.real, torch.imag).
+template <bool Imag> LogicalResult component(FXNode &n, R &r) {
+  auto z = complexArg(n, 0, "input");
+  if (failed(z))
+    return failure();
+  auto [re, im] = parts(n, *z);
+  r = R::ofTensor(Imag ? im : re);
+  return success();
+}
+
+/// polar(abs, angle): abs cos(angle) + i abs sin(angle); complex(real,
+/// imag): real + i imag.
+template <bool Polar> LogicalResult makeComplex(FXNode &n, R &r) {
+  auto a = n.tensor(0, Polar ? "abs" : "real"), b = n.tensor(1, Polar ? "angle" : "imag");
+  if (failed(a) || failed(b))
+    return failure();
+  for (Value v : {*a, *b})
+    if (!(n.type(v).getElementType().isF32() || n.type(v).getElementType().isF64())) {
+      n.error() << (Polar ? "polar" : "complex") << " of " << v.getType()
+                << ": torch takes float32 or float64";
+      return failure();
+    }
+  if (!Polar) {
+    r = R::ofComplex(pairOf(n, *a, *b));
+    return success();
+  }
+  Value re = n.b.create<MulOp>(n.loc, *a, n.b.create<CosOp>(n.loc, *b));
+  Value im = n.b.create<MulOp>(n.loc, *a, n.b.create<SinOp>(n.loc, *b));
+  r = R::ofComplex(pairOf(n, re, im));
+  return success();
+}
+
+/// An operand of complex arithmetic: (re, im) with im null for a real
+/// tensor or number; `like` gives a number its type.
+struct Operand {
+  Value re, im;
+};
+FailureOr<Operand> arithmeticArg(FXNode &n, const R *v, Type elt) {
+  if (!v) {
+    n.error() << "missing operand";
+    return failure();
+  }
+  if (v->kind == R::Complex) {
+    auto [re, im] = parts(n, v->tensor);
+    return Operand{n.cast(re, elt), n.cast(im, elt)};
+  }
+  if (v->kind == R::Tensor)
+    return Operand{n.cast(v->tensor, elt), Value()};
+  if (v->isNumber())
+    return Operand{n.scalar(elt, v->number()), Value()};
+  n.error() << "expected a tensor or a number, got " << v->describe();
+  return failure();
+}
+
+/// The component type of complex arithmetic on `a` and `b`: the complex
+/// operands' component, widened by a real tensor of a wider float (torch:
+/// complex64 with a float64 tensor is complex128).
+Type componentType(FXNode &n, const R *a, const R *b) {
+  Type elt;
+  for (const R *v : {a, b})
+    if (v && (v->kind == R::Complex || v->kind == R::Tensor)) {
+      Type e = n.type(v->tensor).getElementType();
+      if (v->kind == R::Tensor && !isa<FloatType>(e))
+        continue; // an integer tensor takes the complex type
+      elt = elt ? promotedType(elt, e) : e;
+    }
+  return elt;
+}
+
+/// mul, add and sub with a complex operand; the other may be complex, a
+/// real tensor or a number. add/sub take alpha (a real number).
+template <char Op> LogicalResult arithmetic(FXNode &n, R &r) {
+  const R *x = n.arg(0, "input"), *y = n.arg(1, "other");
+  if (!x || !y) {
+    n.error() << "needs two operands";
+    return failure();
+  }
+  Type elt = componentType(n, x, y);
+  auto a = arithmeticArg(n, x, elt), b = arithmeticArg(n, y, elt);
+  if (failed(a) || failed(b))
+    return failure();
+  if (Op != '*') {
+    if (const R *alpha = n.arg(2, "alpha"); alpha && alpha->kind != R::None) {
+      if (!alpha->isNumber()) {
+        n.unsupported() << "a complex alpha";
+        return failure();
+      }
+      if (alpha->number() != 1) {
+        Value s = n.scalar(elt, alpha->number());
+        b->re = n.b.create<MulOp>(n.loc, b->re, s);
+        if (b->im)
+          b->im = n.b.create<MulOp>(n.loc, b->im, s);
+      }
+    }
+  }
+  Value re, im;
+  if (Op == '*') {
+    if (a->im && b->im) { // (a + ib)(c + id) = (ac - bd) + i(ad + bc)
+      re = n.b.create<SubOp>(n.loc, n.b.create<MulOp>(n.loc, a->re, b->re),
+                             n.b.create<MulOp>(n.loc, a->im, b->im));
+      im = n.b.create<AddOp>(n.loc, n.b.create<MulOp>(n.loc, a->re, b->im),
+                             n.b.create<MulOp>(n.loc, a->im, b->re));
+    } else {
+      const Operand &z = a->im ? *a : *b, &s = a->im ? *b : *a;
+      re = n.b.create<MulOp>(n.loc, z.re, s.re);
+      im = n.b.create<MulOp>(n.loc, z.im, s.re);
+    }
+  } else {
+    auto combine = [&](Value p, Value q) -> Value {
+      if (Op == '+')
+        return n.b.create<AddOp>(n.loc, p, q);
+      return n.b.create<SubOp>(n.loc, p, q);
+    };
+    re = combine(a->re, b->re);
+    Value zero = n.scalar(elt, 0);
+    im = combine(a->im ? a->im : zero, b->im ? b->im : zero);
+  }
+  r = R::ofComplex(pairOf(n, re, im));
+  return success();
+}
+
+/// The real view's shape for a complex shape.
+SmallVector<int64_t> pairShape(ArrayRef<int64_t> shape) {
+  SmallVector<int64_t> s(shape);
+  s.push_back(2);
+  return s;
+}
+
+/// unsqueeze(z, dim).
+LogicalResult unsqueeze(FXNode &n, R &r) {
+  auto z = complexArg(n, 0, "input");
+  auto d = n.intArg(1, "dim", 0);
+  if (failed(z) || failed(d))
+    return failure();
+  int64_t rank = rankOf(n, *z);
+  auto dim = n.dim(*d, rank + 1);
+  if (failed(dim))
+    return failure();
+  SmallVector<int64_t> shape(n.type(*z).getShape());
+  shape.insert(shape.begin() + *dim, 1);
+  r = R::ofComplex(n.reshape(*z, shape));
+  return success();
+}
+
+/// squeeze(z, dim or dims or none).
+LogicalResult squeeze(FXNode &n, R &r) {
+  auto z = complexArg(n, 0, "input");
+  if (failed(z))
+    return failure();
+  int64_t rank = rankOf(n, *z);
+  ArrayRef<int64_t> shape = n.type(*z).getShape().drop_back();
+  SmallVector<bool> drop(rank, false);
+  const R *dims = n.arg(1, "dim");
+  if (!dims || dims->kind == R::None) {
+    for (int64_t d = 0; d < rank; ++d)
+      drop[d] = shape[d] == 1;
+  } else {
+    auto list = n.intList(1, "dim", /*varargs=*/false);
+    if (failed(list))
+      return failure();
+    for (int64_t d : *list) {
+      auto dd = n.dim(d, rank);
+      if (failed(dd))
+        return failure();
+      drop[*dd] = shape[*dd] == 1;
+    }
+  }
+  SmallVector<int64_t> out;
+  for (int64_t d = 0; d < rank; ++d)
+    if (!drop[d])
+      out.push_back(shape[d]);
+  r = R::ofComplex(n.reshape(*z, pairShape(out)));
+  return success();
+}
+
+/// view/reshape(z, shape) with one -1 allowed, in complex elements.
+LogicalResult reshape(FXNode &n, R &r) {
+  auto z = complexArg(n, 0, "input");
+  auto sizes = n.intList(1, "shape", /*varargs=*/true);
+  if (failed(z) || failed(sizes))
+    return failure();
+  int64_t count = n.type(*z).getNumElements() / 2, known = 1, infer = -1;
+  for (auto [i, s] : llvm::enumerate(*sizes)) {
+    if (s == -1 && infer < 0) {
+      infer = int64_t(i);
+      continue;
+    }
+    if (s < 0) {
+      n.error() << "bad size " << s << " in a view of a complex tensor";
+      return failure();
+    }
+    known *= s;
+  }
+  SmallVector<int64_t> shape(sizes->begin(), sizes->end());
+  if (infer >= 0) {
+    if (known == 0 || count % known) {
+      n.error() << "cannot view " << count << " complex elements as the shape given";
+      return failure();
+    }
+    shape[infer] = count / known;
+  } else if (known != count) {
+    n.error() << "cannot view " << count << " complex elements as " << known;
+    return failure();
+  }
+  r = R::ofComplex(n.reshape(*z, pairShape(shape)));
+  return success();
+}
+
+/// flatten(z, start_dim=0, end_dim=-1).
+LogicalResult flatten(FXNode &n, R &r) {
+  auto z = complexArg(n, 0, "input");
+  auto a = n.intArg(1, "start_dim", 0), e = n.intArg(2, "end_dim", -1);
+  if (failed(z) || failed(a) || failed(e))
+    return failure();
+  int64_t rank = rankOf(n, *z);
+  if (rank == 0) {
+    r = R::ofComplex(n.reshape(*z, {1, 2}));
+    return success();
+  }
+  auto s = n.dim(*a, rank), t = n.dim(*e, rank);
+  if (failed(s) || failed(t))
+    return failure();
+  ArrayRef<int64_t> in = n.type(*z).getShape().drop_back();
+  SmallVector<int64_t> out(in.begin(), in.begin() + *s);
+  int64_t merged = 1;
+  for (int64_t d = *s; d <= *t; ++d)
+    merged *= in[d];
+  if (*t >= *s)
+    out.push_back(merged);
+  out.append(in.begin() + std::max(*t + 1, *s), in.end());
+  r = R::ofComplex(n.reshape(*z, pairShape(out)));
+  return success();
+}
+
+/// expand(z, sizes): -1 keeps a dim; new leading dims broadcast.
+LogicalResult expand(FXNode &n, R &r) {
+  auto z = complexArg(n, 0, "input");
+  auto sizes = n.intList(1, "size", /*varargs=*/true);
+  if (failed(z) || failed(sizes))
+    return failure();
+  ArrayRef<int64_t> in = n.type(*z).getShape().drop_back();
+  int64_t lead = int64_t(sizes->size()) - int64_t(in.size());
+  if (lead < 0) {
+    n.error() << "expand to fewer dims than the complex tensor has";
+    return failure();
+  }
+  SmallVector<int64_t> out;
+  for (auto [i, s] : llvm::enumerate(*sizes)) {
+    int64_t d = int64_t(i) - lead;
+    int64_t have = d >= 0 ? in[d] : 1;
+    if (s == -1 && d >= 0)
+      s = have;
+    if (s < 0 || (have != 1 && have != s)) {
+      n.error() << "cannot expand a complex dim of " << have << " to " << s;
+      return failure();
+    }
+    out.push_back(s);
+  }
+  SmallVector<int64_t> withLead(lead, 1);
+  withLead.append(in.begin(), in.end());
+  Value v = n.reshape(*z, pairShape(withLead));
+  r = R::ofComplex(n.b.create<ExpandOp>(
+      n.loc, RankedTensorType::get(pairShape(out), n.type(v).getElementType()), v));
+  return success();
+}
+
+/// slice(z, dim, start, end, step) and select(z, dim, index).
+template <bool Select> LogicalResult slice(FXNode &n, R &r) {
+  auto z = complexArg(n, 0, "input");
+  auto d = n.intArg(1, "dim", 0);
+  if (failed(z) || failed(d))
+    return failure();
+  int64_t rank = rankOf(n, *z);
+  auto dim = n.dim(*d, rank);
+  if (failed(dim))
+    return failure();
+  int64_t size = n.type(*z).getDimSize(*dim);
+  if (Select) {
+    auto index = n.intArg(2, "index", 0);
+    if (failed(index))
+      return failure();
+    int64_t i = *index < 0 ? *index + size : *index;
+    if (i < 0 || i >= size) {
+      n.error() << "index " << *index << " out of range for a dim of " << size;
+      return failure();
+    }
+    Value one = sliceDim(n, *z, *dim, i, i + 1, 1);
+    SmallVector<int64_t> shape(n.type(one).getShape());
+    shape.erase(shape.begin() + *dim);
+    r = R::ofComplex(n.reshape(one, shape));
+    return success();
+  }
+  const R *s = n.arg(2, "start"), *e = n.arg(3, "end");
+  auto step = n.intArg(4, "step", 1);
+  if (failed(step) || *step <= 0) {
+    n.error() << "a slice of a complex tensor takes a positive step";
+    return failure();
+  }
+  int64_t start = s && s->kind == R::Int ? s->i : 0;
+  int64_t end = e && e->kind == R::Int ? e->i : size;
+  r = R::ofComplex(sliceDim(n, *z, *dim, start, end, *step));
+  return success();
+}
+
+/// transpose(z, d0, d1) and permute(z, dims).
+template <bool Permute> LogicalResult transpose(FXNode &n, R &r) {
+  auto z = complexArg(n, 0, "input");
+  if (failed(z))
+    return failure();
+  int64_t rank = rankOf(n, *z);
+  SmallVector<int64_t> perm;
+  if (Permute) {
+    auto dims = n.intList(1, "dims", /*varargs=*/true);
+    if (failed(dims) || int64_t(dims->size()) != rank) {
+      n.error() << "permute of a complex tensor of rank " << rank << " needs " << rank
+                << " dims";
+      return failure();
+    }
+    for (int64_t d : *dims) {
+      auto dd = n.dim(d, rank);
+      if (failed(dd))
+        return failure();
+      perm.push_back(*dd);
+    }
+  } else {
+    auto a = n.intArg(1, "dim0", 0), b = n.intArg(2, "dim1", 0);
+    if (failed(a) || failed(b))
+      return failure();
+    auto da = n.dim(*a, rank), db = n.dim(*b, rank);
+    if (failed(da) || failed(db))
+      return failure();
+    for (int64_t d = 0; d < rank; ++d)
+      perm.push_back(d);
+    std::swap(perm[*da], perm[*db]);
+  }
+  perm.push_back(rank); // the pair stays last
+  r = R::ofComplex(n.transpose(*z, perm));
+  return success();
+}
+
+/// clone, contiguous, alias, and a copy to the same complex dtype.
+LogicalResult identity(FXNode &n, R &r) {
+  auto z = complexArg(n, 0, "input");
+  if (failed(z))
+    return failure();
+  if (const R *dt = n.arg(1, "dtype"); dt && dt->kind == R::DType) {
+    std::optional<StringRef> c = complexComponent(dt->s);
+    Type want = c ? fxElementType(*c, n.b.getContext()) : Type();
+    if (!want) {
+      n.unsupported() << "a complex tensor converted to " << dt->s;
+      return failure();
+    }
+    r = R::ofComplex(n.cast(*z, want));
+    return success();
+  }
+  if (Type t = n.dtypeArg("dtype")) {
+    n.unsupported() << "a complex tensor converted to " << t;
+    return failure();
+  }
+  r = R::ofComplex(*z);
+  return success();
+}
+
+/// cat(list of complex tensors, dim).
+LogicalResult cat(FXNode &n, R &r) {
+  const R *list = n.arg(0, "tensors");
+  auto d = n.intArg(1, "dim", 0);
+  if (!list || list->kind != R::List || list->list.empty() || failed(d)) {
+    n.error() << "cat takes a non-empty list of tensors";
+    return failure();
+  }
+  SmallVector<Value> parts;
+  for (const R &e : list->list) {
+    if (e.kind != R::Complex) {
+      n.unsupported() << "cat of complex and real tensors";
+      return failure();
+    }
+    parts.push_back(e.tensor);
+  }
+  int64_t rank = rankOf(n, parts.front());
+  auto dim = n.dim(*d, rank);
+  if (failed(dim))
+    return failure();
+  SmallVector<int64_t> shape(n.type(parts.front()).getShape());
+  shape[*dim] = 0;
+  Type elt = n.type(parts.front()).getElementType();
+  for (Value v : parts) {
+    auto t = n.type(v);
+    if (t.getRank() != rank + 1 || t.getElementType() != elt) {
+      n.error() << "cat of complex tensors of different ranks or types";
+      return failure();
+    }
+    shape[*dim] += t.getDimSize(*dim);
+  }
+  r = R::ofComplex(n.b.create<ConcatOp>(n.loc, RankedTensorType::get(shape, elt), parts,
+                                        n.b.getI64IntegerAttr(*dim)));
+  return success();
+}
+
+/// The complex shape as the Python list x.shape gives.
+R shapeOf(FXNode &n, Value pairs) {
+  std::vector<R> dims;
+  for (int64_t d : n.type(pairs).getShape().drop_back())
+    dims.push_back(R::ofInt(d));
+  return R::ofList(std::move(dims));
+}
+
+/// z.shape, z.ndim, z.dtype, z.real, z.imag, z.device (getattr).
+LogicalResult getattr(FXNode &n, R &r) {
+  auto z = complexArg(n, 0, "");
+  const R *attr = n.arg(1);
+  if (failed(z) || !attr || attr->kind != R::Str) {
+    n.error() << "getattr needs a complex tensor and a name";
+    return failure();
+  }
+  if (attr->s == "shape") {
+    r = shapeOf(n, *z);
+  } else if (attr->s == "ndim") {
+    r = R::ofInt(rankOf(n, *z));
+  } else if (attr->s == "dtype") {
+    r.kind = R::DType;
+    r.s = n.type(*z).getElementType().isF64() ? "complex128" : "complex64";
+  } else if (attr->s == "device") {
+    r.kind = R::Str;
+    r.s = "cpu";
+  } else if (attr->s == "real" || attr->s == "imag") {
+    auto [re, im] = parts(n, *z);
+    r = R::ofTensor(attr->s == "real" ? re : im);
+  } else {
+    n.unsupported() << "complex tensor attribute '" << attr->s << "'";
+    return failure();
+  }
+  return success();
+}
+
+/// z.size(dim=None), z.dim(), z.numel().
+LogicalResult size(FXNode &n, R &r) {
+  auto z = complexArg(n, 0, "input");
+  if (failed(z))
+    return failure();
+  const R *d = n.arg(1, "dim");
+  if (!d || d->kind == R::None) {
+    r = shapeOf(n, *z);
+    return success();
+  }
+  auto dd = n.dim(d->i, rankOf(n, *z));
+  if (failed(dd))
+    return failure();
+  r = R::ofInt(n.type(*z).getDimSize(*dd));
+  return success();
+}
+LogicalResult dimFn(FXNode &n, R &r) {
+  auto z = complexArg(n, 0, "input");
+  if (failed(z))
+    return failure();
+  r = R::ofInt(rankOf(n, *z));
+  return success();
+}
+LogicalResult numel(FXNode &n, R &r) {
+  auto z = complexArg(n, 0, "input");
+  if (failed(z))
+    return failure();
+  r = R::ofInt(n.type(*z).getNumElements() / 2);
+  return success();
+}
+
+/// z[index] (getitem): the index applies to the real view's leading dims
+/// as it is (an Ellipsis gets a full slice after it, so that it does not
+/// stretch over the pair); an item of a list or tuple holding complex
+/// tensors is that item.
+LogicalResult getitem(FXNode &n, R &r) {
+  const R *obj = n.arg(0), *index = n.arg(1);
+  if (!obj || !index) {
+    n.error() << "getitem needs an object and an index";
+    return failure();
+  }
+  if (obj->kind == R::List) {
+    if (index->kind != R::Int || index->i < -int64_t(obj->list.size()) ||
+        index->i >= int64_t(obj->list.size())) {
+      n.unsupported() << "getitem of " << obj->describe() << " by " << index->describe();
+      return failure();
+    }
+    r = obj->list[index->i < 0 ? index->i + obj->list.size() : index->i];
+    return success();
+  }
+  if (obj->kind != R::Complex || index->hasComplex()) {
+    n.unsupported() << "getitem of " << obj->describe() << " by " << index->describe();
+    return failure();
+  }
+  R idx = *index;
+  auto hasEllipsis = [](const R &i) {
+    if (i.kind == R::Ellipsis)
+      return true;
+    return i.kind == R::List &&
+           llvm::any_of(i.list, [](const R &e) { return e.kind == R::Ellipsis; });
+  };
+  if (hasEllipsis(idx)) {
+    if (idx.kind != R::List)
+      idx = R::ofList({idx});
+    R all;
+    all.kind = R::Slice;
+    all.list = {R(), R(), R()};
+    idx.list.push_back(all);
+  }
+  std::vector<R> args = {R::ofTensor(obj->tensor), idx};
+  FXNode real(n.imp, n.b, n.loc, n.name, n.target, std::move(args), {}, nullptr);
+  R out;
+  if (failed(functionHandlers().lookup("getitem")(real, out)))
+    return failure();
+  if (out.kind != R::Tensor) {
+    n.error() << "getitem of a complex tensor gave " << out.describe();
+    return failure();
+  }
+  r = R::ofComplex(out.tensor);
+  return success();
+}
+
+/// Nodes that only check what torch recorded (the exported program's
+/// _assert_tensor_metadata of a complex value): no value.
+LogicalResult noValue(FXNode &, R &r) {
+  r = R();
+  return success();
+}
+} // namespace
+
+void dfa::fximport::addComplexHandlers(llvm::StringMap<Handler> &t) {
+  for (const char *k : {"view_as_complex", "aten.view_as_complex.default"})
+    t[k] = viewAsComplex;
+  for (const char *k : {"polar", "aten.polar.default"})
+    t[k] = makeComplex<true>;
+  for (const char *k : {"complex", "aten.complex.default"})
+    t[k] = makeComplex<false>;
+}
+
+const llvm::StringMap<Handler> &dfa::fximport::complexHandlers() {
+  static const llvm::StringMap<Handler> table = [] {
+    llvm::StringMap<Handler> t;
+    for (const char *k : {"view_as_real", "aten.view_as_real.default"})
+      t[k] = viewAsReal;
+    for (const char *k : {"real", "aten.real.default"})
+      t[k] = component<false>;
+    for (const char *k : {"imag", "aten.imag.default"})
+      t[k] = component<true>;
+    for (const char *k : {"mul", "imul", "__mul__", "__rmul__", "aten.mul.Tensor",
+                          "aten.mul.Scalar"})
+      t[k] = arithmetic<'*'>;
+    for (const char *k : {"add", "iadd", "__add__", "__radd__", "aten.add.Tensor",
+                          "aten.add.Scalar"})
+      t[k] = arithmetic<'+'>;
+    for (const char *k : {"sub", "isub", "__sub__", "aten.sub.Tensor", "aten.sub.Scalar"})
+      t[k] = arithmetic<'-'>;
+    for (const char *k : {"unsqueeze", "aten.unsqueeze.default"})
+      t[k] = unsqueeze;
+    for (const char *k : {"squeeze", "aten.squeeze.dim", "aten.squeeze.dims",
+                          "aten.squeeze.default"})
+      t[k] = squeeze;
+    for (const char *k : {"view", "reshape", "aten.view.default", "aten.reshape.default",
+                          "aten._unsafe_view.default"})
+      t[k] = reshape;
+    for (const char *k : {"expand", "aten.expand.default"})
+      t[k] = expand;
+    for (const char *k : {"aten.slice.Tensor"})
+      t[k] = slice<false>;
+    for (const char *k : {"select", "aten.select.int"})
+      t[k] = slice<true>;
+    for (const char *k : {"transpose", "aten.transpose.int"})
+      t[k] = transpose<false>;
+    for (const char *k : {"permute", "aten.permute.default"})
+      t[k] = transpose<true>;
+    for (const char *k : {"clone", "contiguous", "aten.clone.default", "aten.alias.default",
+                          "aten._to_copy.default", "to"})
+      t[k] = identity;
+    for (const char *k : {"cat", "aten.cat.default"})
+      t[k] = cat;
+    t["aten._assert_tensor_metadata.default"] = noValue;
+    t["getattr"] = getattr;
+    t["getitem"] = getitem;
+    t["size"] = size;
+    t["dim"] = dimFn;
+    t["numel"] = numel;
+    t["flatten"] = flatten;
+    return t;
+  }();
+  return table;
+}
