@@ -45,9 +45,10 @@ int64_t dfa::graph::defaultFlops(Operation *op) {
         return 2 * elems(m.getOutput()) * k;
       })
       .Case([](GroupedMatMulOp m) {
-        // Each row is multiplied once, by its group's matrix.
+        // Each of its rows is multiplied once, by its group's matrix.
+        auto out = cast<RankedTensorType>(m.getOutput().getType());
         int64_t k = cast<RankedTensorType>(m.getLhs().getType()).getShape().back();
-        return 2 * elems(m.getOutput()) * k;
+        return 2 * groupedRows(m) * out.getDimSize(1) * k;
       })
       .Case([](GemmOp g) {
         auto a = cast<RankedTensorType>(g.getA().getType());

@@ -33,7 +33,7 @@ RankedTensorType tensorType(Value v) { return cast<RankedTensorType>(v.getType()
 struct Emitter {
   OpBuilder &b;
   Location loc;
-  EinsumError &err;
+  BuildError &err;
   llvm::raw_string_ostream os{err.message};
   llvm::raw_ostream &fail(bool unsupported) {
     err.unsupported = unsupported;
@@ -264,7 +264,7 @@ FailureOr<Value> einsum(Emitter &c, StringRef equation, ValueRange inputs) {
 
 FailureOr<Value> dfa::graph::buildEinsum(OpBuilder &b, Location loc,
                                          StringRef equation, ValueRange operands,
-                                         EinsumError &error) {
+                                         BuildError &error) {
   Emitter c{b, loc, error};
   return einsum(c, equation, operands);
 }

@@ -142,10 +142,16 @@ int64_t dfa::graph::setFp32Matmul(Operation *root, Fp32Matmul mode) {
   return n;
 }
 
-int64_t dfa::graph::activeGroups(GroupedMatMulOp op) {
+int64_t dfa::graph::groupedRows(GroupedMatMulOp op) {
   int64_t rows = cast<RankedTensorType>(op.getLhs().getType()).getDimSize(0);
   int64_t groups = cast<RankedTensorType>(op.getRhs().getType()).getDimSize(0);
-  return std::max<int64_t>(1, std::min(rows, groups));
+  int64_t total = std::max<int64_t>(groups, op.getGroupsTotal().value_or(groups));
+  return (rows * groups + total - 1) / total;
+}
+
+int64_t dfa::graph::activeGroups(GroupedMatMulOp op) {
+  int64_t groups = cast<RankedTensorType>(op.getRhs().getType()).getDimSize(0);
+  return std::max<int64_t>(1, std::min(groupedRows(op), groups));
 }
 
 double dfa::graph::readFraction(Value v) {

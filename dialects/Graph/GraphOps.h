@@ -100,10 +100,14 @@ Fp32Matmul fp32MatmulOf(mlir::Operation *op);
 /// multiply in the narrow type. Returns the count.
 int64_t setFp32Matmul(mlir::Operation *root, Fp32Matmul mode);
 
-/// The groups a grouped_matmul's rows are assumed to spread over evenly:
-/// min(E, S) (S rows can touch at most S groups). Which rows go to which
-/// group is data; every timing of the op (its GEMM shape, the bytes of
-/// its matrices it reads) takes this one assumption.
+/// The rows a grouped_matmul is assumed to multiply: all S, or its share
+/// S E / groups_total when it holds a slice of the experts. Which rows go
+/// to which group is data; every timing of the op (its FLOPs, its GEMM
+/// shape, the bytes of its matrices it reads) takes this one assumption,
+/// that rows spread evenly over the experts.
+int64_t groupedRows(GroupedMatMulOp op);
+/// The groups those rows reach: min(E, groupedRows) (R rows can touch at
+/// most R groups).
 int64_t activeGroups(GroupedMatMulOp op);
 /// The fraction of `v`'s bytes its readers touch: 1 but for the [E, K, N]
 /// matrices of a grouped_matmul (directly or through a transpose that
@@ -159,9 +163,10 @@ mlir::Value buildAttentionProbs(mlir::OpBuilder &b, mlir::Location loc,
                                 mlir::Value q, mlir::Value k, mlir::Value mask,
                                 double scale, bool causal);
 
-/// Why an einsum could not be built: an invalid equation, or one dfa does
-/// not lower (`unsupported`: more than two operands, repeated letters).
-struct EinsumError {
+/// Why a composite (an einsum, a DFT) could not be built: invalid
+/// arguments, or ones dfa does not lower (`unsupported`: an einsum of more
+/// than two operands, a DFT too long for its constant matrices).
+struct BuildError {
   std::string message;
   bool unsupported = false;
 };
@@ -171,7 +176,18 @@ struct EinsumError {
 mlir::FailureOr<mlir::Value> buildEinsum(mlir::OpBuilder &b, mlir::Location loc,
                                          llvm::StringRef equation,
                                          mlir::ValueRange operands,
-                                         EinsumError &error);
+                                         BuildError &error);
+
+/// The discrete Fourier transform of `x` [..., 1 | 2] (real, or real and
+/// imaginary parts last) along `axis` (not the last), of `len` points (the
+/// axis zero-padded or truncated to it), as products with its constant
+/// cosine and sine matrices (GraphDFT.cpp). `inverse` scales by 1 / len;
+/// `onesided` keeps len / 2 + 1 bins of a forward transform, or reads
+/// them for an inverse whose result is real [..., len, 1]. Fails with
+/// `error` set above 4096 points (the matrices would outweigh a model).
+mlir::FailureOr<mlir::Value> buildDFT(mlir::OpBuilder &b, mlir::Location loc, mlir::Value x,
+                                      int64_t axis, int64_t len, bool inverse, bool onesided,
+                                      BuildError &error);
 
 /// x with dim `dim` (of size in) mapped by the constant [in, out] row-major
 /// `weights`: out[..., j, ...] = sum_i x[..., i, ...] weights[i * out + j],

@@ -325,10 +325,14 @@ def Graph_GroupedMatMulOp : Graph_Op<"grouped_matmul", [InferTypeOpAdaptor]> {
     expert's rows by its weights: `offsets` are the experts' cumulative
     row counts, known only at run time, while every shape is static.
     A target runs it as one kernel; its time assumes the rows spread
-    evenly over min(E, S) experts (`graph::activeGroups`), each expert's
-    weights read once.
+    evenly over the experts (`graph::groupedRows`, `graph::activeGroups`),
+    each expert's weights read once. `groups_total` (absent: E) is the
+    number of experts the rows spread over when this op holds a slice of
+    them (graph-shard's split across chips): its share of the rows is
+    S E / groups_total.
   }];
-  let arguments = (ins Graph_Tensor:$lhs, Graph_Tensor:$rhs, Graph_IndexTensor:$offsets);
+  let arguments = (ins Graph_Tensor:$lhs, Graph_Tensor:$rhs, Graph_IndexTensor:$offsets,
+                       OptionalAttr<I64Attr>:$groups_total);
   let results = (outs Graph_Tensor:$output);
 }
 

@@ -277,12 +277,31 @@ struct GraphShardPass : dfa::impl::GraphShardPassBase<GraphShardPass>,
     if (auto g = dyn_cast<GroupedMatMulOp>(op)) {
       // [E, K, N] cut along E (expert parallelism): each piece takes every
       // row and its experts' offsets, with the start of its first group
-      // (the previous expert's end) in front; the rows of other experts
-      // come out 0, so the pieces' sum is the whole.
+      // (the previous expert's end) in front, and spreads its share of the
+      // rows (groups_total). A row comes from the last piece one of whose
+      // groups covers it, as the last group covering a row sets it
+      // (offsets that decrease make groups overlap); a row no piece covers
+      // is piece 0's zero.
       Value offs = g.getOffsets();
       auto offType = cast<RankedTensorType>(offs.getType());
       int64_t lead = offType.getDimSize(0) - wType.getDimSize(0); // 0 or 1
-      SmallVector<Value> parts;
+      int64_t rows = cast<RankedTensorType>(g.getLhs().getType()).getDimSize(0);
+      IntegerAttr total =
+          b.getI64IntegerAttr(g.getGroupsTotal().value_or(wType.getDimSize(0)));
+      auto i64 = [&](ArrayRef<int64_t> shape) {
+        return RankedTensorType::get(shape, b.getI64Type());
+      };
+      auto slice = [&](Value v, int64_t from, int64_t count) -> Value {
+        return b.create<SliceOp>(loc, RankedTensorType::get({count}, offType.getElementType()),
+                                 v, b.getDenseI64ArrayAttr({from}),
+                                 b.getDenseI64ArrayAttr({1}));
+      };
+      SmallVector<int64_t> iota(rows);
+      for (int64_t r = 0; r < rows; ++r)
+        iota[r] = r;
+      Value rowIds = b.create<ConstantOp>(
+          loc, DenseElementsAttr::get(i64({rows, 1}), ArrayRef<int64_t>(iota)));
+      Value result0;
       int64_t first = 0;
       for (auto [i, wi] : llvm::enumerate(pieceWeights)) {
         if (expertsView) {
@@ -294,19 +313,37 @@ struct GraphShardPass : dfa::impl::GraphShardPassBase<GraphShardPass>,
                                      RankedTensorType::get(shape, wiType.getElementType()),
                                      wi, expertsView.getPermAttr());
         }
-        int64_t from = first + lead - 1, count = sizes[i] + 1;
-        if (from < 0) { // the first piece starts at row 0 already
-          from = 0;
-          count = sizes[i];
+        int64_t n = sizes[i], from = first + lead - 1;
+        bool starts = from >= 0; // the piece's offsets carry its start
+        Value pieceOffs = starts ? slice(offs, from, n + 1) : slice(offs, 0, n);
+        Value part =
+            b.create<GroupedMatMulOp>(loc, g.getType(), g.getLhs(), wi, pieceOffs, total);
+        first += n;
+        if (i == 0) {
+          result0 = part;
+          continue;
         }
-        Value pieceOffs = b.create<SliceOp>(
-            loc, RankedTensorType::get({count}, offType.getElementType()), offs,
-            b.getDenseI64ArrayAttr({from}), b.getDenseI64ArrayAttr({1}));
-        parts.push_back(
-            b.create<GroupedMatMulOp>(loc, g.getType(), g.getLhs(), wi, pieceOffs));
-        first += sizes[i];
+        // The rows the piece's groups cover: lo <= r < hi for one of them.
+        Value lo = starts ? slice(pieceOffs, 0, n) : Value();
+        Value hi = starts ? slice(pieceOffs, 1, n) : pieceOffs;
+        assert(lo && "only the first piece starts at row 0");
+        auto row = [&](Value v) -> Value {
+          Value c = b.create<CastOp>(loc, i64({n}), v);
+          return b.create<ReshapeOp>(loc, i64({1, n}), c);
+        };
+        auto boolType = RankedTensorType::get({rows, n}, b.getI1Type());
+        Value in = b.create<AndOp>(
+            loc, boolType, b.create<GreaterEqualOp>(loc, boolType, rowIds, row(lo)),
+            b.create<LessOp>(loc, boolType, rowIds, row(hi)));
+        Value any = b.create<ReduceMaxOp>(
+            loc, RankedTensorType::get({rows, 1}, b.getI32Type()),
+            b.create<CastOp>(loc, RankedTensorType::get({rows, n}, b.getI32Type()), in),
+            b.getDenseI64ArrayAttr({1}), b.getBoolAttr(true));
+        Value covered = b.create<CastOp>(loc, RankedTensorType::get({rows, 1}, b.getI1Type()),
+                                         any);
+        result0 = b.create<WhereOp>(loc, g.getType(), covered, part, result0);
       }
-      result = sumTree(b, loc, parts);
+      result = result0;
     } else if (auto mm = dyn_cast<MatMulOp>(op)) {
       // [K, N] cut along K: split the input, sum the partial products.
       Value x = mm.getLhs();

@@ -325,7 +325,7 @@ std::optional<MatmulShape> dfa::matmulShape(Operation *op) {
     auto a = cast<RankedTensorType>(g.getLhs().getType());
     auto out = cast<RankedTensorType>(g.getOutput().getType());
     s.batch = graph::activeGroups(g);
-    s.m = ceilDiv(a.getDimSize(0), s.batch);
+    s.m = ceilDiv(graph::groupedRows(g), s.batch);
     s.k = a.getDimSize(1);
     s.n = out.getDimSize(1);
     s.lhsMnMajor &= s.m > 1;

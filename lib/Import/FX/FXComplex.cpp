@@ -619,6 +619,237 @@ LogicalResult getitem(FXNode &n, R &r) {
   return success();
 }
 
+/// The transforms of torch.fft, each over a list of dims, as graph::buildDFT
+/// products: an r2c (rfft: onesided over the last dim listed, then full
+/// transforms over the others), a c2c (fft/ifft) and a c2r (irfft: full
+/// inverse transforms over the other dims, then a onesided inverse of
+/// `lastLen` points over the last). `x` is the real view ([..., 1] for a
+/// real signal); `lens` the points per dim (0: the dim's size), padding or
+/// truncating as torch's n/s do. `norm`: 0 none, 1 by 1/sqrt(n), 2 by 1/n
+/// (ATen's fft_norm_mode), n the product of the points.
+enum class Fft { R2C, C2C, C2R };
+FailureOr<Value> fftOver(FXNode &n, Value x, Fft kind, ArrayRef<int64_t> dims,
+                         ArrayRef<int64_t> lens, bool forward, int64_t norm) {
+  if (dims.empty()) {
+    n.error() << "an FFT over no dims";
+    return failure();
+  }
+  if (!isa<FloatType>(n.type(x).getElementType())) {
+    n.error() << "an FFT of " << x.getType() << ": torch transforms floating-point values";
+    return failure();
+  }
+  double points = 1;
+  bool inverse = !forward;
+  auto step = [&](Value v, int64_t d, int64_t len, bool onesided) -> FailureOr<Value> {
+    BuildError err;
+    FailureOr<Value> y = buildDFT(n.b, n.loc, v, d, len, inverse, onesided, err);
+    if (failed(y))
+      (err.unsupported ? n.unsupported() : n.error()) << err.message;
+    points *= double(len);
+    return y;
+  };
+  auto lenOf = [&](size_t i, Value v) {
+    return lens[i] > 0 ? lens[i] : n.type(v).getDimSize(dims[i]);
+  };
+  Value v = x;
+  size_t last = dims.size() - 1;
+  if (kind == Fft::R2C) {
+    auto y = step(v, dims[last], lenOf(last, v), /*onesided=*/true);
+    if (failed(y))
+      return failure();
+    v = *y;
+  }
+  for (size_t i = 0; i < dims.size(); ++i) {
+    if (kind != Fft::C2C && i == last)
+      continue;
+    auto y = step(v, dims[i], lenOf(i, v), /*onesided=*/false);
+    if (failed(y))
+      return failure();
+    v = *y;
+  }
+  if (kind == Fft::C2R) {
+    int64_t len = lens[last] > 0 ? lens[last] : 2 * (n.type(v).getDimSize(dims[last]) - 1);
+    if (len < 1) {
+      n.error() << "an inverse real FFT of " << len << " points";
+      return failure();
+    }
+    auto y = step(v, dims[last], len, /*onesided=*/true);
+    if (failed(y))
+      return failure();
+    v = *y;
+  }
+  // buildDFT scales an inverse by 1/n already; ATen's mode says what to have.
+  double have = inverse ? 1 / points : 1;
+  double want = norm == 2 ? 1 / points : norm == 1 ? 1 / std::sqrt(points) : 1;
+  if (want != have)
+    v = n.b.create<MulOp>(n.loc, v, n.scalar(n.type(v).getElementType(), want / have));
+  return v;
+}
+
+/// The dims argument of an ATen FFT, normalized against `rank`.
+FailureOr<SmallVector<int64_t>> fftDims(FXNode &n, size_t i, StringRef kw, int64_t rank) {
+  auto dims = n.intList(i, kw, /*varargs=*/false);
+  if (failed(dims))
+    return failure();
+  SmallVector<int64_t> out;
+  for (int64_t d : *dims) {
+    auto dd = n.dim(d, rank);
+    if (failed(dd))
+      return failure();
+    if (llvm::is_contained(out, *dd)) {
+      n.error() << "an FFT over dim " << *dd << " twice";
+      return failure();
+    }
+    out.push_back(*dd);
+  }
+  return out;
+}
+
+/// aten._fft_r2c(self, dim, normalization, onesided): a real signal's
+/// spectrum, onesided or whole.
+LogicalResult atenFftR2C(FXNode &n, R &r) {
+  auto x = n.tensor(0, "self");
+  auto norm = n.intArg(2, "normalization", 0), onesided = n.intArg(3, "onesided", 1);
+  if (failed(x) || failed(norm) || failed(onesided))
+    return failure();
+  int64_t rank = n.type(*x).getRank();
+  auto dims = fftDims(n, 1, "dim", rank);
+  if (failed(dims))
+    return failure();
+  SmallVector<int64_t> shape(n.type(*x).getShape());
+  shape.push_back(1);
+  Value v = n.reshape(*x, shape);
+  SmallVector<int64_t> lens(dims->size(), 0);
+  auto y = fftOver(n, v, *onesided ? Fft::R2C : Fft::C2C, *dims, lens, true, *norm);
+  if (failed(y))
+    return failure();
+  r = R::ofComplex(*y);
+  return success();
+}
+
+/// aten._fft_c2c(self, dim, normalization, forward).
+LogicalResult atenFftC2C(FXNode &n, R &r) {
+  auto z = complexArg(n, 0, "self");
+  auto norm = n.intArg(2, "normalization", 0), forward = n.intArg(3, "forward", 1);
+  if (failed(z) || failed(norm) || failed(forward))
+    return failure();
+  auto dims = fftDims(n, 1, "dim", rankOf(n, *z));
+  if (failed(dims))
+    return failure();
+  SmallVector<int64_t> lens(dims->size(), 0);
+  auto y = fftOver(n, *z, Fft::C2C, *dims, lens, *forward, *norm);
+  if (failed(y))
+    return failure();
+  r = R::ofComplex(*y);
+  return success();
+}
+
+/// aten._fft_c2r(self, dim, normalization, last_dim_size): the real signal
+/// of a onesided spectrum.
+LogicalResult atenFftC2R(FXNode &n, R &r) {
+  auto z = complexArg(n, 0, "self");
+  auto norm = n.intArg(2, "normalization", 0), last = n.intArg(3, "last_dim_size", 0);
+  if (failed(z) || failed(norm) || failed(last))
+    return failure();
+  auto dims = fftDims(n, 1, "dim", rankOf(n, *z));
+  if (failed(dims))
+    return failure();
+  SmallVector<int64_t> lens(dims->size(), 0);
+  lens.back() = *last;
+  auto y = fftOver(n, *z, Fft::C2R, *dims, lens, false, *norm);
+  if (failed(y))
+    return failure();
+  SmallVector<int64_t> shape(n.type(*y).getShape().drop_back());
+  r = R::ofTensor(n.reshape(*y, shape));
+  return success();
+}
+
+/// torch.fft's functions (symbolic_trace): fft/ifft/rfft/irfft over one dim
+/// (n, dim=-1), their 2-d (s, dim=(-2, -1)) and n-d (s, dim=all) forms;
+/// norm "backward" (default), "ortho" or "forward".
+template <Fft Kind, bool Forward, int Dims> LogicalResult fftFn(FXNode &n, R &r) {
+  const R *in = n.arg(0, "input");
+  if (!in || (in->kind != R::Tensor && in->kind != R::Complex)) {
+    n.error() << "an FFT needs a tensor";
+    return failure();
+  }
+  bool complexIn = in->kind == R::Complex;
+  if (Kind == Fft::R2C && complexIn) {
+    n.error() << "rfft of a complex tensor: torch takes a real one";
+    return failure();
+  }
+  Value x = in->tensor;
+  if (!complexIn) {
+    SmallVector<int64_t> shape(n.type(x).getShape());
+    shape.push_back(1);
+    x = n.reshape(isa<FloatType>(n.type(x).getElementType()) ? x
+                                                            : n.cast(x, n.b.getF32Type()),
+                  shape);
+  }
+  int64_t rank = n.type(x).getRank() - 1;
+  // n / s and dim.
+  const R *size = n.arg(1, Dims == 1 ? "n" : "s");
+  const R *dimArg = n.arg(2, "dim");
+  SmallVector<int64_t> dims, lens;
+  if (dimArg && dimArg->kind != R::None) {
+    auto d = n.intList(2, "dim", false); // an int is a list of one
+    if (failed(d))
+      return failure();
+    for (int64_t v : *d) {
+      auto dd = n.dim(v, rank);
+      if (failed(dd))
+        return failure();
+      dims.push_back(*dd);
+    }
+  } else if (Dims == 1) {
+    dims = {rank - 1};
+  } else if (Dims == 2) {
+    if (rank < 2) {
+      n.error() << "a 2-d FFT of a tensor of rank " << rank;
+      return failure();
+    }
+    dims = {rank - 2, rank - 1};
+  } else {
+    int64_t count = size && size->kind == R::List ? int64_t(size->list.size()) : rank;
+    for (int64_t d = rank - count; d < rank; ++d)
+      dims.push_back(d);
+  }
+  lens.assign(dims.size(), 0);
+  if (size && size->kind != R::None) {
+    auto l = n.intList(1, Dims == 1 ? "n" : "s", false);
+    if (failed(l) || l->size() != dims.size()) {
+      n.error() << "an FFT size per transformed dim";
+      return failure();
+    }
+    for (size_t i = 0; i < l->size(); ++i)
+      lens[i] = (*l)[i] == -1 ? 0 : (*l)[i];
+  }
+  int64_t norm = 0; // backward: the inverse scaled by 1/n
+  const R *normArg = n.arg(3, "norm");
+  std::string mode = normArg && normArg->kind == R::Str ? normArg->s : "backward";
+  if (mode == "ortho")
+    norm = 1;
+  else if (mode == "forward")
+    norm = Forward ? 2 : 0;
+  else if (mode == "backward")
+    norm = Forward ? 0 : 2;
+  else {
+    n.error() << "FFT norm '" << mode << "': torch takes backward, ortho or forward";
+    return failure();
+  }
+  // A c2c of the padded or truncated signal: sizes apply before, as torch.
+  auto y = fftOver(n, x, Kind, dims, lens, Forward, norm);
+  if (failed(y))
+    return failure();
+  if (Kind == Fft::C2R) {
+    SmallVector<int64_t> shape(n.type(*y).getShape().drop_back());
+    r = R::ofTensor(n.reshape(*y, shape));
+  } else {
+    r = R::ofComplex(*y);
+  }
+  return success();
+}
+
 /// Nodes that only check what torch recorded (the exported program's
 /// _assert_tensor_metadata of a complex value): no value.
 LogicalResult noValue(FXNode &, R &r) {
@@ -634,6 +865,20 @@ void dfa::fximport::addComplexHandlers(llvm::StringMap<Handler> &t) {
     t[k] = makeComplex<true>;
   for (const char *k : {"complex", "aten.complex.default"})
     t[k] = makeComplex<false>;
+  // Transforms of a real signal.
+  t["aten._fft_r2c.default"] = atenFftR2C;
+  t["_C._fft.fft_rfft"] = fftFn<Fft::R2C, true, 1>;
+  t["_C._fft.fft_rfft2"] = fftFn<Fft::R2C, true, 2>;
+  t["_C._fft.fft_rfftn"] = fftFn<Fft::R2C, true, 3>;
+  t["_C._fft.fft_fft"] = fftFn<Fft::C2C, true, 1>;
+  t["_C._fft.fft_fft2"] = fftFn<Fft::C2C, true, 2>;
+  t["_C._fft.fft_fftn"] = fftFn<Fft::C2C, true, 3>;
+  t["_C._fft.fft_ifft"] = fftFn<Fft::C2C, false, 1>;
+  t["_C._fft.fft_ifft2"] = fftFn<Fft::C2C, false, 2>;
+  t["_C._fft.fft_ifftn"] = fftFn<Fft::C2C, false, 3>;
+  t["_C._fft.fft_irfft"] = fftFn<Fft::C2R, false, 1>;
+  t["_C._fft.fft_irfft2"] = fftFn<Fft::C2R, false, 2>;
+  t["_C._fft.fft_irfftn"] = fftFn<Fft::C2R, false, 3>;
 }
 
 const llvm::StringMap<Handler> &dfa::fximport::complexHandlers() {
@@ -677,6 +922,12 @@ const llvm::StringMap<Handler> &dfa::fximport::complexHandlers() {
     for (const char *k : {"cat", "aten.cat.default"})
       t[k] = cat;
     t["aten._assert_tensor_metadata.default"] = noValue;
+    t["aten._fft_c2c.default"] = atenFftC2C;
+    t["aten._fft_c2r.default"] = atenFftC2R;
+    for (const char *k : {"_C._fft.fft_fft", "_C._fft.fft_fft2", "_C._fft.fft_fftn",
+                          "_C._fft.fft_ifft", "_C._fft.fft_ifft2", "_C._fft.fft_ifftn",
+                          "_C._fft.fft_irfft", "_C._fft.fft_irfft2", "_C._fft.fft_irfftn"})
+      t[k] = functionHandlers().lookup(k);
     t["getattr"] = getattr;
     t["getitem"] = getitem;
     t["size"] = size;

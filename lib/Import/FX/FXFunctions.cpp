@@ -546,7 +546,7 @@ LogicalResult einsum(FXNode &n, R &r) {
       operands.push_back(e.tensor);
     }
   }
-  EinsumError err;
+  BuildError err;
   auto v = buildEinsum(n.b, n.loc, eq->s, operands, err);
   if (failed(v)) {
     (err.unsupported ? n.unsupported() : n.error()) << err.message;

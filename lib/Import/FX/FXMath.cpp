@@ -1114,8 +1114,8 @@ LogicalResult oneHot(FXNode &n, R &r) {
 
 /// histc(input, bins=100, min=0, max=0): counts of a float tensor's
 /// elements in `bins` equal bins over [min, max] (the data's own range when
-/// min == max, widened by 1 each side when that is one value), in the
-/// input's dtype. As ATen computes it: bin floor((x - min) * bins / (max -
+/// min == max, widened by 1 each side when that is one value; NaN counts
+/// where torch raises, a range that is not finite), in the input's dtype. As ATen computes it: bin floor((x - min) * bins / (max -
 /// min)) in the input's type, the last bin closed, elements outside the
 /// range (and NaN) not counted.
 LogicalResult histc(FXNode &n, R &r) {
@@ -1177,8 +1177,17 @@ LogicalResult histc(FXNode &n, R &r) {
       n.loc,
       n.b.create<EqualOp>(n.loc, unsqueezed(n, pos, 1), indexConstant(n, {1, *bins}, ids)),
       unsqueezed(n, valid, 1));
-  r = R::ofTensor(n.b.create<ReduceSumOp>(n.loc, n.cast(hit, elt), n.b.getDenseI64ArrayAttr({0}),
-                                          n.b.getBoolAttr(false)));
+  Value counts = n.b.create<ReduceSumOp>(n.loc, n.cast(hit, elt), n.b.getDenseI64ArrayAttr({0}),
+                                         n.b.getBoolAttr(false));
+  if (*lo == *hi && count > 0) {
+    // torch refuses a data range that is not finite (a NaN or an infinity
+    // in the data); the counts are NaN then, not a silent answer.
+    Value finite = n.b.create<AndOp>(
+        n.loc, n.b.create<EqualOp>(n.loc, n.b.create<SubOp>(n.loc, left, left), n.scalar(elt, 0)),
+        n.b.create<EqualOp>(n.loc, n.b.create<SubOp>(n.loc, right, right), n.scalar(elt, 0)));
+    counts = n.b.create<WhereOp>(n.loc, finite, counts, n.scalar(elt, std::nan("")));
+  }
+  r = R::ofTensor(counts);
   return success();
 }
 
@@ -1222,7 +1231,7 @@ LogicalResult groupedMm(FXNode &n, R &r) {
                 << "integer offsets";
       return failure();
     }
-    out = n.b.create<GroupedMatMulOp>(n.loc, *a, w, offs);
+    out = n.b.create<GroupedMatMulOp>(n.loc, *a, w, offs, IntegerAttr());
   } else if (!offs && at.getRank() == 3 && wt.getRank() == 3 &&
              at.getDimSize(0) == wt.getDimSize(0) && at.getDimSize(2) == wt.getDimSize(1)) {
     out = n.b.create<MatMulOp>(n.loc, *a, w);

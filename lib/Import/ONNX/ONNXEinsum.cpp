@@ -18,7 +18,7 @@ using namespace dfa::onnximport;
 
 namespace {
 LogicalResult convertEinsum(NodeContext &c, SmallVectorImpl<Value> &r) {
-  EinsumError err;
+  BuildError err;
   auto v = buildEinsum(c.b, c.loc, c.strAttr("equation", ""), c.inputs, err);
   if (failed(v)) {
     (err.unsupported ? c.unsupported() : c.error()) << err.message;

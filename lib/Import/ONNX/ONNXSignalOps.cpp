@@ -34,126 +34,15 @@ using namespace dfa::onnximport;
 
 namespace {
 
-constexpr int64_t kMaxPoints = 4096;
-
-/// A constant [rows, cols] matrix of `elt`, value(i, j) computed in double.
-Value matrix(NodeContext &c, Type elt, int64_t rows, int64_t cols,
-             llvm::function_ref<double(int64_t, int64_t)> value) {
-  std::vector<double> v(rows * cols);
-  for (int64_t i = 0; i < rows; ++i)
-    for (int64_t j = 0; j < cols; ++j)
-      v[i * cols + j] = value(i, j);
-  return c.cast(c.constant(ref::Tensor::fromDoubles(ref::DType::F64, {rows, cols}, v)), elt);
-}
-
-/// `v` [..., n] padded with zeros or truncated to [..., len].
-Value fitLast(NodeContext &c, Value v, int64_t len) {
-  auto t = typeOf(v);
-  int64_t r = t.getRank(), n = t.getShape().back();
-  if (n == len)
-    return v;
-  if (n > len) {
-    SmallVector<int64_t> starts(r, 0), steps(r, 1), shape(t.getShape());
-    shape.back() = len;
-    return c.b.create<SliceOp>(c.loc, t.clone(shape), v, c.b.getDenseI64ArrayAttr(starts),
-                               c.b.getDenseI64ArrayAttr(steps));
-  }
-  SmallVector<int64_t> pads(2 * r, 0);
-  pads[2 * r - 1] = len - n;
-  return c.b.create<PadOp>(c.loc, v, c.b.getDenseI64ArrayAttr(pads),
-                           c.b.getStringAttr("constant"), c.b.getF64FloatAttr(0));
-}
-
-/// The DFT of `x` [..., 1 | 2] (real, or real and imaginary parts) along
-/// `axis` (normalized, not the last), of length `len`.
+/// The DFT of `x` [..., 1 | 2] along `axis` (graph::buildDFT), its
+/// refusal reported at the node.
 FailureOr<Value> dft(NodeContext &c, Value x, int64_t axis, int64_t len, bool inverse,
                      bool onesided) {
-  auto t = typeOf(x);
-  int64_t r = t.getRank();
-  Type elt = t.getElementType();
-  int64_t parts = t.getShape().back();
-  bool irfft = inverse && onesided;
-  // Points read from the input and bins written: a onesided inverse reads
-  // the first L/2 + 1 bins and writes L real values.
-  int64_t in = irfft ? len / 2 + 1 : len;
-  int64_t out = irfft ? len : (onesided ? len / 2 + 1 : len);
-  if (len < 1 || len > kMaxPoints) {
-    c.unsupported() << "a DFT of " << len << " points (dfa imports a DFT as a product with "
-                    << "its constant matrices, up to " << kMaxPoints << " points)";
-    return failure();
-  }
-  // The transformed axis next to the last, the others in order.
-  SmallVector<int64_t> perm;
-  for (int64_t d = 0; d < r - 1; ++d)
-    if (d != axis)
-      perm.push_back(d);
-  perm.push_back(axis);
-  perm.push_back(r - 1);
-  bool moved = axis != r - 2;
-  Value v = moved ? Value(c.b.create<TransposeOp>(c.loc, x, c.b.getDenseI64ArrayAttr(perm))) : x;
-  auto vt = typeOf(v);
-  SmallVector<int64_t> lead(vt.getShape().drop_back(2));
-  auto part = [&](int64_t i) -> Value {
-    SmallVector<int64_t> starts(r, 0), steps(r, 1), shape(vt.getShape());
-    starts.back() = i;
-    shape.back() = 1;
-    Value s = c.b.create<SliceOp>(c.loc, vt.clone(shape), v, c.b.getDenseI64ArrayAttr(starts),
-                                  c.b.getDenseI64ArrayAttr(steps));
-    return fitLast(c, c.reshape(s, ArrayRef<int64_t>(shape).drop_back()), in);
-  };
-  Value re = part(0), im = parts == 2 ? part(1) : Value();
-  double L = double(len), sign = inverse ? 1 : -1, scale = inverse ? 1 / L : 1;
-  // Y_k = scale sum_n X_n e^{sign 2 pi i k n / L} = scale sum_n (a + ib)(cos + i sign sin)
-  auto angle = [&](int64_t n, int64_t k) { return 2 * M_PI * double((n * k) % len) / L; };
-  auto mm = [&](Value a, Value m) -> Value {
-    auto at = typeOf(a);
-    SmallVector<int64_t> shape(at.getShape());
-    shape.back() = out;
-    return c.b.create<MatMulOp>(c.loc, at.clone(shape), a, m);
-  };
-  SmallVector<Value> results;
-  if (irfft) {
-    // The spectrum's other half is the conjugate of this one: each bin but
-    // the first (and the middle, for an even length) counts twice.
-    auto weight = [&](int64_t k) { return k == 0 || 2 * k == len ? 1.0 : 2.0; };
-    Value cw = matrix(c, elt, in, out, [&](int64_t k, int64_t n) {
-      return weight(k) * std::cos(angle(k, n)) / L;
-    });
-    Value y = mm(re, cw);
-    if (im) {
-      Value sw = matrix(c, elt, in, out, [&](int64_t k, int64_t n) {
-        return weight(k) * std::sin(angle(k, n)) / L;
-      });
-      y = c.b.create<SubOp>(c.loc, y, mm(im, sw));
-    }
-    results.push_back(y);
-  } else {
-    Value cm = matrix(c, elt, in, out,
-                      [&](int64_t n, int64_t k) { return scale * std::cos(angle(n, k)); });
-    Value sm = matrix(c, elt, in, out,
-                      [&](int64_t n, int64_t k) { return scale * sign * std::sin(angle(n, k)); });
-    // re' = a cos - b sign sin, im' = b cos + a sign sin
-    Value yre = mm(re, cm), yim = mm(re, sm);
-    if (im) {
-      yre = c.b.create<SubOp>(c.loc, yre, mm(im, sm));
-      yim = c.b.create<AddOp>(c.loc, yim, mm(im, cm));
-    }
-    results = {yre, yim};
-  }
-  SmallVector<int64_t> unit(lead);
-  unit.push_back(out);
-  unit.push_back(1);
-  for (Value &y : results)
-    y = c.reshape(y, unit);
-  Value y = results.size() == 1
-                ? results[0]
-                : Value(c.b.create<ConcatOp>(c.loc, results, c.b.getI64IntegerAttr(r - 1)));
-  if (!moved)
-    return y;
-  SmallVector<int64_t> back(r);
-  for (int64_t i = 0; i < r; ++i)
-    back[perm[i]] = i;
-  return Value(c.b.create<TransposeOp>(c.loc, y, c.b.getDenseI64ArrayAttr(back)));
+  BuildError err;
+  FailureOr<Value> y = buildDFT(c.b, c.loc, x, axis, len, inverse, onesided, err);
+  if (failed(y))
+    (err.unsupported ? c.unsupported() : c.error()) << err.message;
+  return y;
 }
 
 /// A one-element integer input as a number, or `dflt` when absent.

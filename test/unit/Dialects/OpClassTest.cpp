@@ -219,6 +219,11 @@ TEST_CASE("a grouped product reads the experts its rows can reach", "[dialect][o
       %0 = graph.grouped_matmul %p, %w, %o : (tensor<32x64xbf16>, tensor<8x64x16xbf16>, tensor<8xi32>) -> tensor<32x16xbf16>
       return
     }
+    func.func @k(%p: tensor<32x64xbf16>, %w: tensor<8x64x16xbf16>, %o: tensor<9xi32>) {
+      // A slice of 8 of 16 experts (graph-shard's piece): half the rows.
+      %0 = graph.grouped_matmul %p, %w, %o {groups_total = 16 : i64} : (tensor<32x64xbf16>, tensor<8x64x16xbf16>, tensor<9xi32>) -> tensor<32x16xbf16>
+      return
+    }
     func.func @h(%d: tensor<2x64xbf16>, %w: tensor<8x64x16xbf16>, %o: tensor<8xi32>, %x: tensor<8x4x64xbf16>) {
       %0 = graph.grouped_matmul %d, %w, %o : (tensor<2x64xbf16>, tensor<8x64x16xbf16>, tensor<8xi32>) -> tensor<2x16xbf16>
       %1 = graph.matmul %x, %w : (tensor<8x4x64xbf16>, tensor<8x64x16xbf16>) -> tensor<8x4x16xbf16>
@@ -247,4 +252,9 @@ TEST_CASE("a grouped product reads the experts its rows can reach", "[dialect][o
   s = dfa::matmulShape(first(fn("f")));
   CHECK(s->batch == 2);
   CHECK(s->m == 1);
+  GroupedMatMulOp piece = first(fn("k"));
+  CHECK(groupedRows(piece) == 16);
+  CHECK(activeGroups(piece) == 8);
+  CHECK(cast<CostOpInterface>(piece.getOperation()).getFlops() == 2 * 16 * 64 * 16);
+  CHECK(dfa::matmulShape(piece)->m == 2);
 }
