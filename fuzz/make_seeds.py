@@ -67,7 +67,8 @@ elif name == "fx-import":
             keep(prefix + ".fx.json", factory + ".fx.json")
     # Committed exports of the lit tests: a mixture of experts' dispatch
     # (histc, grouped products) and complex tensors (view_as_complex, polar).
-    for rel in ["moe/moe.fx.json", "complex/rope.fx.json", "complex/rope-export.fx.json"]:
+    for rel in ["moe/moe.fx.json", "complex/rope.fx.json", "complex/rope-export.fx.json",
+                "complex/spectral-export.fx.json"]:
         keep(os.path.join(root, "test/Import/FX/Inputs", rel), rel.replace("/", "_"))
     sys.path.insert(0, os.path.join(root, "test/models"))
     sys.path.insert(0, os.path.join(root, "tools/dfa-export-fx"))

@@ -41,7 +41,7 @@ sys.path.insert(0, here)
 PATHS = ["fx-trace", "fx-export", "onnx"]
 
 HF = ["gpt2", "llama", "mistral", "qwen2", "bert", "vit", "t5-encoder",
-      "whisper-encoder"]
+      "whisper-encoder", "fnet"]
 # Mixtures of experts (and complex rotary embeddings: DeepSeek-V2, Llama 4),
 # with transformers' default experts implementation
 # (tokens sorted by expert, torch.histc counts, a grouped product:

@@ -850,6 +850,40 @@ template <Fft Kind, bool Forward, int Dims> LogicalResult fftFn(FXNode &n, R &r)
   return success();
 }
 
+/// conj(z): (re, -im) (torch's lazy conjugate view has the same value).
+LogicalResult conj(FXNode &n, R &r) {
+  auto z = complexArg(n, 0, "input");
+  if (failed(z))
+    return failure();
+  auto [re, im] = parts(n, *z);
+  r = R::ofComplex(pairOf(n, re, n.b.create<NegOp>(n.loc, im)));
+  return success();
+}
+
+/// The real handlers of to / _to_copy, which a conversion of a real tensor
+/// to a complex dtype does not reach (addComplexHandlers).
+Handler realTo = nullptr, realToCopy = nullptr;
+
+/// x.to(complex dtype), aten._to_copy(x, dtype=complex): the real tensor as
+/// real parts, zero imaginary parts; any other conversion is the real one.
+template <Handler *Real> LogicalResult toComplex(FXNode &n, R &r) {
+  const R *dt = n.arg(1, "dtype");
+  if (!dt || dt->kind != R::DType)
+    dt = nullptr;
+  for (const auto &kv : n.kwargs)
+    if (kv.first == "dtype" && kv.second.kind == R::DType)
+      dt = &kv.second;
+  std::optional<StringRef> c = dt ? complexComponent(dt->s) : std::nullopt;
+  if (!c)
+    return (*Real)(n, r);
+  auto x = n.tensor(0, "input");
+  if (failed(x))
+    return failure();
+  Value re = n.cast(*x, fxElementType(*c, n.b.getContext()));
+  r = R::ofComplex(pairOf(n, re, n.scalar(n.type(re).getElementType(), 0)));
+  return success();
+}
+
 /// Nodes that only check what torch recorded (the exported program's
 /// _assert_tensor_metadata of a complex value): no value.
 LogicalResult noValue(FXNode &, R &r) {
@@ -865,6 +899,12 @@ void dfa::fximport::addComplexHandlers(llvm::StringMap<Handler> &t) {
     t[k] = makeComplex<true>;
   for (const char *k : {"complex", "aten.complex.default"})
     t[k] = makeComplex<false>;
+  // Conversions of a real tensor to a complex dtype.
+  realTo = t.lookup("to");
+  realToCopy = t.lookup("aten._to_copy.default");
+  assert(realTo && realToCopy && "the real conversions are registered first");
+  t["to"] = toComplex<&realTo>;
+  t["aten._to_copy.default"] = toComplex<&realToCopy>;
   // Transforms of a real signal.
   t["aten._fft_r2c.default"] = atenFftR2C;
   t["_C._fft.fft_rfft"] = fftFn<Fft::R2C, true, 1>;
@@ -916,8 +956,12 @@ const llvm::StringMap<Handler> &dfa::fximport::complexHandlers() {
       t[k] = transpose<false>;
     for (const char *k : {"permute", "aten.permute.default"})
       t[k] = transpose<true>;
+    for (const char *k : {"conj", "_conj", "conj_physical", "aten.conj.default",
+                          "aten._conj.default", "aten.conj_physical.default"})
+      t[k] = conj;
     for (const char *k : {"clone", "contiguous", "aten.clone.default", "aten.alias.default",
-                          "aten._to_copy.default", "to"})
+                          "aten._to_copy.default", "to", "resolve_conj", "resolve_neg",
+                          "aten.resolve_conj.default", "aten.resolve_neg.default"})
       t[k] = identity;
     for (const char *k : {"cat", "aten.cat.default"})
       t[k] = cat;

@@ -7,6 +7,10 @@
 # the other complex arithmetic and views dfa computes (complex(), real,
 # imag, add/sub/mul with complex, real and number operands, unsqueeze,
 # squeeze, view, expand, slice, select, transpose, permute, cat, clone).
+# spectral.fx.json / spectral-export.fx.json and spectral-torch.npy: the
+# torch.fft transforms (rfft with n and norms, fft of a real signal, ifft,
+# fft2/fftn, rfft2/rfftn, irfft with n, irfft2/irfftn, FNet's mixing, a
+# conversion to complex, conj) as products with DFT matrices.
 # refused-abs.fx.json: z.abs() of a complex tensor, which dfa refuses.
 #
 # usage (the project's environment): .venv/bin/python make.py OUT_DIR BIN_DIR
@@ -51,6 +55,24 @@ class M(torch.nn.Module):
                           torch.view_as_real(w.select(1, 0)).flatten()])
 
 
+class Spectral(torch.nn.Module):
+    def forward(s, x):                     # x [3, 6, 8]
+        f = torch.fft
+        outs = [
+            torch.view_as_real(f.rfft(x, n=10, dim=1, norm="ortho")),
+            torch.view_as_real(f.fft(x, dim=0, norm="forward")),
+            torch.view_as_real(f.ifft(f.fft(x))),
+            f.fftn(x).real, f.fft2(x).imag,
+            torch.view_as_real(f.rfft2(x)),
+            f.irfft(f.rfft(x), n=7),
+            f.irfft2(f.rfft2(x), s=(6, 8)),
+            f.irfftn(f.rfftn(x, norm="ortho"), norm="ortho"),
+            f.fft(f.fft(x, dim=-1), dim=-2).real,  # FNet's token mixing
+            torch.view_as_real(x.to(torch.complex64) * f.fft(x).conj()),
+        ]
+        return torch.cat([o.flatten() for o in outs])
+
+
 class Abs(torch.nn.Module):
     def forward(s, x):
         return torch.view_as_complex(x.reshape(-1, 2)).abs()
@@ -66,3 +88,8 @@ np.save(os.path.join(out, "torch.npy"), ref.numpy())
 dfa_fx.export(m, (x,), os.path.join(out, "rope"), method="symbolic_trace")
 dfa_fx.export(m, (x,), os.path.join(out, "rope-export"), method="export")
 dfa_fx.export(Abs(), (x,), os.path.join(out, "refused-abs"), method="export")
+xs = torch.randn(3, 6, 8)
+np.save(os.path.join(out, "xs.npy"), xs.numpy())
+np.save(os.path.join(out, "spectral-torch.npy"), Spectral()(xs).numpy())
+dfa_fx.export(Spectral(), (xs,), os.path.join(out, "spectral"), method="symbolic_trace")
+dfa_fx.export(Spectral(), (xs,), os.path.join(out, "spectral-export"), method="export")
