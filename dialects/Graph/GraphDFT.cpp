@@ -12,6 +12,7 @@
 
 #include "dialects/Graph/GraphOps.h"
 
+#include <array>
 #include <cmath>
 
 using namespace mlir;
@@ -100,8 +101,21 @@ FailureOr<Value> dfa::graph::buildDFT(OpBuilder &b, Location loc, Value x, int64
   };
   Value re = part(0), im = parts == 2 ? part(1) : Value();
   double L = double(len), sign = inverse ? 1 : -1, scale = inverse ? 1 / L : 1;
-  // Y_k = scale sum_n X_n e^{sign 2 pi i k n / L} = scale sum_n (a + ib)(cos + i sign sin)
-  auto angle = [&](int64_t n, int64_t k) { return 2 * M_PI * double((n * k) % len) / L; };
+  // Y_k = scale sum_n X_n e^{sign 2 pi i k n / L} = scale sum_n (a + ib)(cos + i sign sin).
+  // The turn (n k mod L) / L; a quarter turn's cosine and sine are exact
+  // (sin(pi) is 1.2e-16 in double: the Nyquist bin of a real signal would
+  // get a tiny imaginary part, and its angle a sign, where an FFT's is 0).
+  auto turn = [&](int64_t n, int64_t k) { return (n * k) % len; };
+  auto cosOf = [&](int64_t m) {
+    if ((4 * m) % len == 0)
+      return std::array<double, 4>{1, 0, -1, 0}[(4 * m) / len];
+    return std::cos(2 * M_PI * double(m) / L);
+  };
+  auto sinOf = [&](int64_t m) {
+    if ((4 * m) % len == 0)
+      return std::array<double, 4>{0, 1, 0, -1}[(4 * m) / len];
+    return std::sin(2 * M_PI * double(m) / L);
+  };
   auto mm = [&](Value a, Value m) -> Value {
     auto at = cast<RankedTensorType>(a.getType());
     SmallVector<int64_t> shape(at.getShape());
@@ -114,27 +128,38 @@ FailureOr<Value> dfa::graph::buildDFT(OpBuilder &b, Location loc, Value x, int64
     // the first (and the middle, for an even length) counts twice.
     auto weight = [&](int64_t k) { return k == 0 || 2 * k == len ? 1.0 : 2.0; };
     Value cw = matrix(b, loc, elt, in, out, [&](int64_t k, int64_t n) {
-      return weight(k) * std::cos(angle(k, n)) / L;
+      return weight(k) * cosOf(turn(k, n)) / L;
     });
     Value y = mm(re, cw);
     if (im) {
       Value sw = matrix(b, loc, elt, in, out, [&](int64_t k, int64_t n) {
-        return weight(k) * std::sin(angle(k, n)) / L;
+        return weight(k) * sinOf(turn(k, n)) / L;
       });
       y = b.create<SubOp>(loc, y, mm(im, sw));
     }
     results.push_back(y);
   } else {
     Value cm = matrix(b, loc, elt, in, out,
-                      [&](int64_t n, int64_t k) { return scale * std::cos(angle(n, k)); });
+                      [&](int64_t n, int64_t k) { return scale * cosOf(turn(n, k)); });
     Value sm = matrix(b, loc, elt, in, out, [&](int64_t n, int64_t k) {
-      return scale * sign * std::sin(angle(n, k));
+      double v = scale * sign * sinOf(turn(n, k));
+      return v == 0 ? 0.0 : v; // +0, not -0
     });
     // re' = a cos - b sign sin, im' = b cos + a sign sin
     Value yre = mm(re, cm), yim = mm(re, sm);
     if (im) {
       yre = b.create<SubOp>(loc, yre, mm(im, sm));
       yim = b.create<AddOp>(loc, yim, mm(im, cm));
+    } else {
+      // A real signal's DC (and Nyquist) bin has a zero imaginary part,
+      // +0 as an FFT writes it; the product's sum of -0 terms would be -0
+      // (an angle of -pi for +pi). Adding +0 makes it +0 and changes no
+      // other value.
+      auto yt = cast<RankedTensorType>(yim.getType());
+      Value zero = b.create<ConstantOp>(
+          loc, DenseElementsAttr::get(RankedTensorType::get({}, elt),
+                                      b.getFloatAttr(elt, 0.0)));
+      yim = b.create<AddOp>(loc, yt, yim, zero);
     }
     results = {yre, yim};
   }

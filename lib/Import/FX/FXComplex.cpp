@@ -860,6 +860,19 @@ LogicalResult conj(FXNode &n, R &r) {
   return success();
 }
 
+/// abs(z) = hypot(re, im) and angle(z) = atan2(im, re), as torch's complex
+/// abs and angle (C's hypot and atan2, through their real handlers).
+template <bool Angle> LogicalResult polarPart(FXNode &n, R &r) {
+  auto z = complexArg(n, 0, "input");
+  if (failed(z))
+    return failure();
+  auto [re, im] = parts(n, *z);
+  std::vector<R> args = Angle ? std::vector<R>{R::ofTensor(im), R::ofTensor(re)}
+                              : std::vector<R>{R::ofTensor(re), R::ofTensor(im)};
+  FXNode real(n.imp, n.b, n.loc, n.name, n.target, std::move(args), {}, nullptr);
+  return functionHandlers().lookup(Angle ? "atan2" : "hypot")(real, r);
+}
+
 /// The real handlers of to / _to_copy, which a conversion of a real tensor
 /// to a complex dtype does not reach (addComplexHandlers).
 Handler realTo = nullptr, realToCopy = nullptr;
@@ -956,6 +969,10 @@ const llvm::StringMap<Handler> &dfa::fximport::complexHandlers() {
       t[k] = transpose<false>;
     for (const char *k : {"permute", "aten.permute.default"})
       t[k] = transpose<true>;
+    for (const char *k : {"abs", "aten.abs.default"})
+      t[k] = polarPart<false>;
+    for (const char *k : {"angle", "aten.angle.default"})
+      t[k] = polarPart<true>;
     for (const char *k : {"conj", "_conj", "conj_physical", "aten.conj.default",
                           "aten._conj.default", "aten.conj_physical.default"})
       t[k] = conj;

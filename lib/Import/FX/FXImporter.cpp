@@ -514,9 +514,9 @@ LogicalResult FXImporter::importNode(const llvm::json::Object &node) {
     handler = complexHandlers().lookup(canonicalTarget(op, target));
     if (!handler) {
       emitError(loc) << "node '" << name << "' (" << target
-                     << ") takes a complex tensor: dfa computes complex values in "
-                        "view_as_complex/view_as_real, polar, complex, mul, add, sub, "
-                        "real/imag and views only";
+                     << ") takes a complex tensor: dfa computes complex values only in "
+                        "view_as_complex/view_as_real, polar, complex, real/imag, abs/angle, "
+                        "conj, mul/add/sub, the FFTs and views";
       status = Status::Unsupported;
       return failure();
     }

@@ -10,8 +10,8 @@
 # spectral.fx.json / spectral-export.fx.json and spectral-torch.npy: the
 # torch.fft transforms (rfft with n and norms, fft of a real signal, ifft,
 # fft2/fftn, rfft2/rfftn, irfft with n, irfft2/irfftn, FNet's mixing, a
-# conversion to complex, conj) as products with DFT matrices.
-# refused-abs.fx.json: z.abs() of a complex tensor, which dfa refuses.
+# conversion to complex, conj, abs and angle) as products with DFT matrices.
+# refused-exp.fx.json: torch.exp of a complex tensor, which dfa refuses.
 #
 # usage (the project's environment): .venv/bin/python make.py OUT_DIR BIN_DIR
 import os, sys
@@ -69,13 +69,14 @@ class Spectral(torch.nn.Module):
             f.irfftn(f.rfftn(x, norm="ortho"), norm="ortho"),
             f.fft(f.fft(x, dim=-1), dim=-2).real,  # FNet's token mixing
             torch.view_as_real(x.to(torch.complex64) * f.fft(x).conj()),
+            f.rfft(x).abs(), f.rfft(x).angle(),   # a spectrogram's magnitude, the phase
         ]
         return torch.cat([o.flatten() for o in outs])
 
 
-class Abs(torch.nn.Module):
+class Exp(torch.nn.Module):
     def forward(s, x):
-        return torch.view_as_complex(x.reshape(-1, 2)).abs()
+        return torch.view_as_real(torch.view_as_complex(x.reshape(-1, 2)).exp())
 
 
 torch.manual_seed(0)
@@ -87,7 +88,7 @@ np.save(os.path.join(out, "x.npy"), x.numpy())
 np.save(os.path.join(out, "torch.npy"), ref.numpy())
 dfa_fx.export(m, (x,), os.path.join(out, "rope"), method="symbolic_trace")
 dfa_fx.export(m, (x,), os.path.join(out, "rope-export"), method="export")
-dfa_fx.export(Abs(), (x,), os.path.join(out, "refused-abs"), method="export")
+dfa_fx.export(Exp(), (x,), os.path.join(out, "refused-exp"), method="export")
 xs = torch.randn(3, 6, 8)
 np.save(os.path.join(out, "xs.npy"), xs.numpy())
 np.save(os.path.join(out, "spectral-torch.npy"), Spectral()(xs).numpy())
