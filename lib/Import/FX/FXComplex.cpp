@@ -21,6 +21,8 @@
 
 #include "FXImporter.h"
 
+#include <cmath>
+
 using namespace mlir;
 using namespace dfa;
 using namespace dfa::graph;
@@ -897,6 +899,119 @@ template <Handler *Real> LogicalResult toComplex(FXNode &n, R &r) {
   return success();
 }
 
+/// torch.stft(input, n_fft, hop_length=None, win_length=None, window=None,
+/// center=True, pad_mode='reflect', normalized=False, onesided=None,
+/// return_complex=None) of a real 1-d or 2-d signal, as torch computes it:
+/// the signal padded by n_fft / 2 each side when centered, frames of n_fft
+/// every hop_length gathered, each times the window (zero-padded to n_fft,
+/// centered), a DFT per frame (onesided by default), [..., freq, frames];
+/// normalized scales by 1 / sqrt(n_fft). (torch.export decomposes stft into
+/// these ops itself.)
+LogicalResult stft(FXNode &n, R &r) {
+  auto x = n.tensor(0, "input");
+  auto nfft = n.intArg(1, "n_fft", 0);
+  if (failed(x) || failed(nfft))
+    return failure();
+  auto t = n.type(*x);
+  if (!isa<FloatType>(t.getElementType()) || t.getRank() < 1 || t.getRank() > 2) {
+    n.error() << "stft of " << x->getType() << ": torch takes a real 1-d or 2-d signal";
+    return failure();
+  }
+  const R *hopArg = n.arg(2, "hop_length"), *winArg = n.arg(3, "win_length");
+  int64_t hop = hopArg && hopArg->kind == R::Int ? hopArg->i : *nfft / 4;
+  int64_t win = winArg && winArg->kind == R::Int ? winArg->i : *nfft;
+  Value window = n.optTensor(4, "window");
+  auto center = n.intArg(5, "center", 1), normalized = n.intArg(7, "normalized", 0);
+  if (failed(center) || failed(normalized))
+    return failure();
+  std::string padMode = "reflect";
+  if (const R *m = n.arg(6, "pad_mode"); m && m->kind == R::Str)
+    padMode = m->s;
+  const R *oneArg = n.arg(8, "onesided"), *complexArg_ = n.arg(9, "return_complex");
+  bool onesided = !oneArg || oneArg->kind == R::None || oneArg->i;
+  if (!complexArg_ || complexArg_->kind == R::None) {
+    n.error() << "stft without return_complex: torch requires it for a real signal";
+    return failure();
+  }
+  bool returnComplex = complexArg_->i;
+  if (*nfft < 1 || hop < 1 || win < 1 || win > *nfft) {
+    n.error() << "stft with n_fft " << *nfft << ", hop_length " << hop << ", win_length "
+              << win << ": needs 0 < win_length <= n_fft and hop_length > 0";
+    return failure();
+  }
+  if (window && (n.type(window).getRank() != 1 || n.type(window).getDimSize(0) != win)) {
+    n.error() << "stft window " << window.getType() << " for win_length " << win;
+    return failure();
+  }
+  Value v = t.getRank() == 1 ? n.reshape(*x, {1, t.getDimSize(0)}) : *x;
+  int64_t length = n.type(v).getDimSize(1);
+  if (*center) {
+    std::string mode = padMode == "reflect" ? "reflect" : padMode == "replicate" ? "edge"
+                       : padMode == "circular" ? "wrap" : padMode == "constant" ? "constant" : "";
+    int64_t p = *nfft / 2;
+    if (mode.empty() || (mode == "reflect" && p >= length)) {
+      n.error() << "stft pad_mode '" << padMode << "' for a signal of " << length;
+      return failure();
+    }
+    auto vt = n.type(v);
+    v = n.b.create<PadOp>(n.loc, vt.clone({vt.getDimSize(0), length + 2 * p}), v,
+                          n.b.getDenseI64ArrayAttr({0, p, 0, p}), n.b.getStringAttr(mode),
+                          n.b.getF64FloatAttr(0));
+    length += 2 * p;
+  }
+  if (length < *nfft) {
+    n.error() << "stft of " << length << " samples with n_fft " << *nfft;
+    return failure();
+  }
+  int64_t frames = 1 + (length - *nfft) / hop;
+  std::vector<int64_t> idx(frames * *nfft);
+  for (int64_t f = 0; f < frames; ++f)
+    for (int64_t j = 0; j < *nfft; ++j)
+      idx[f * *nfft + j] = f * hop + j;
+  auto it = RankedTensorType::get({frames, *nfft}, n.b.getI64Type());
+  Value ids = n.b.create<ConstantOp>(n.loc, DenseElementsAttr::get(it, ArrayRef<int64_t>(idx)));
+  Type elt = n.type(v).getElementType();
+  int64_t batch = n.type(v).getDimSize(0);
+  v = n.b.create<GatherOp>(n.loc, RankedTensorType::get({batch, frames, *nfft}, elt), v, ids,
+                           n.b.getI64IntegerAttr(1));
+  if (window) {
+    Value w = n.cast(window, elt);
+    if (win < *nfft) { // centered in n_fft
+      int64_t left = (*nfft - win) / 2;
+      w = n.b.create<PadOp>(n.loc, RankedTensorType::get({*nfft}, elt), w,
+                            n.b.getDenseI64ArrayAttr({left, *nfft - win - left}),
+                            n.b.getStringAttr("constant"), n.b.getF64FloatAttr(0));
+    }
+    v = n.b.create<MulOp>(n.loc, v, w);
+  } else if (win < *nfft) { // a rectangular window of win_length, centered
+    int64_t left = (*nfft - win) / 2;
+    std::vector<float> ones(*nfft, 0.0f);
+    for (int64_t j = left; j < left + win; ++j)
+      ones[j] = 1;
+    auto wt = RankedTensorType::get({*nfft}, n.b.getF32Type());
+    v = n.b.create<MulOp>(n.loc, v,
+                          n.cast(n.b.create<ConstantOp>(
+                                     n.loc, DenseElementsAttr::get(wt, ArrayRef<float>(ones))),
+                                 elt));
+  }
+  v = n.reshape(v, {batch, frames, *nfft, 1});
+  BuildError err;
+  FailureOr<Value> y = buildDFT(n.b, n.loc, v, 2, *nfft, false, onesided, err);
+  if (failed(y)) {
+    (err.unsupported ? n.unsupported() : n.error()) << err.message;
+    return failure();
+  }
+  Value z = n.transpose(*y, {0, 2, 1, 3}); // [batch, freq, frames, 2]
+  if (*normalized)
+    z = n.b.create<MulOp>(n.loc, z, n.scalar(elt, 1 / std::sqrt(double(*nfft))));
+  if (t.getRank() == 1) {
+    SmallVector<int64_t> shape(n.type(z).getShape().drop_front());
+    z = n.reshape(z, shape);
+  }
+  r = returnComplex ? R::ofComplex(z) : R::ofTensor(z);
+  return success();
+}
+
 /// Nodes that only check what torch recorded (the exported program's
 /// _assert_tensor_metadata of a complex value): no value.
 LogicalResult noValue(FXNode &, R &r) {
@@ -919,6 +1034,8 @@ void dfa::fximport::addComplexHandlers(llvm::StringMap<Handler> &t) {
   t["to"] = toComplex<&realTo>;
   t["aten._to_copy.default"] = toComplex<&realToCopy>;
   // Transforms of a real signal.
+  t["functional.stft"] = stft;
+  t["stft"] = stft;
   t["aten._fft_r2c.default"] = atenFftR2C;
   t["_C._fft.fft_rfft"] = fftFn<Fft::R2C, true, 1>;
   t["_C._fft.fft_rfft2"] = fftFn<Fft::R2C, true, 2>;

@@ -10,7 +10,8 @@
 # spectral.fx.json / spectral-export.fx.json and spectral-torch.npy: the
 # torch.fft transforms (rfft with n and norms, fft of a real signal, ifft,
 # fft2/fftn, rfft2/rfftn, irfft with n, irfft2/irfftn, FNet's mixing, a
-# conversion to complex, conj, abs and angle) as products with DFT matrices.
+# conversion to complex, conj, abs and angle, stft: a power spectrogram as
+# torchaudio computes one) as products with DFT matrices.
 # refused-exp.fx.json: torch.exp of a complex tensor, which dfa refuses.
 #
 # usage (the project's environment): .venv/bin/python make.py OUT_DIR BIN_DIR
@@ -56,6 +57,10 @@ class M(torch.nn.Module):
 
 
 class Spectral(torch.nn.Module):
+    def __init__(s):
+        super().__init__()
+        s.register_buffer("window", torch.hann_window(16))
+
     def forward(s, x):                     # x [3, 6, 8]
         f = torch.fft
         outs = [
@@ -70,6 +75,12 @@ class Spectral(torch.nn.Module):
             f.fft(f.fft(x, dim=-1), dim=-2).real,  # FNet's token mixing
             torch.view_as_real(x.to(torch.complex64) * f.fft(x).conj()),
             f.rfft(x).abs(), f.rfft(x).angle(),   # a spectrogram's magnitude, the phase
+            # A power spectrogram as torchaudio computes one.
+            torch.stft(x.flatten(1), n_fft=16, hop_length=4, window=s.window,
+                       return_complex=True).abs().pow(2),
+            torch.view_as_real(torch.stft(x[0, 0], n_fft=6, hop_length=1, win_length=5,
+                                          center=False, normalized=True,
+                                          return_complex=True)),
         ]
         return torch.cat([o.flatten() for o in outs])
 
