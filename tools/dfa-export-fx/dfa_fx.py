@@ -656,6 +656,14 @@ def _inline_leaves(gm, leaves):
     gm.recompile()
 
 
+def _unchanged(a, b):
+    """torch.equal, also for dtypes it has no kernel for (complex32): by bytes."""
+    try:
+        return torch.equal(a, b)
+    except (RuntimeError, NotImplementedError):
+        return torch.equal(a.contiguous().view(torch.uint8), b.contiguous().view(torch.uint8))
+
+
 def _record(gm, example_inputs):
     """Runs gm on copies of the example inputs, its buffers restored after:
     an in-place update in the model changes neither the caller's inputs nor
@@ -664,16 +672,69 @@ def _record(gm, example_inputs):
     saved = {name: b.clone() for name, b in gm.named_buffers()}
     try:
         with torch.no_grad():
-            rec.run(*[x.clone() for x in example_inputs])
+            rec.output = rec.run(*[x.clone() for x in example_inputs])
     except ExportError as e:
         # torch.fx appends the node's trace to the message; keep ours.
         raise ExportError(str(e).split("\n\nWhile executing")[0].strip()) from None
     finally:
         with torch.no_grad():
             for name, b in gm.named_buffers():
-                if not torch.equal(b, saved[name]):  # (an expanded constant is never written)
+                if not _unchanged(b, saved[name]):  # (an expanded constant is never written)
                     b.data = saved[name]
     return rec
+
+
+def _tensors(v):
+    """The tensors of a (nested) result, in order."""
+    if isinstance(v, torch.Tensor):
+        return [v]
+    if isinstance(v, dict):
+        v = list(v.values())
+    if isinstance(v, (tuple, list)):
+        return [t for e in v for t in _tensors(e)]
+    return []
+
+
+def _check_faithful(module, traced_output, example_inputs, root_name):
+    """symbolic_trace records what Python code does to proxies, not what it
+    does to tensors: an in-place update of a value something else aliases
+    (`z = y; y += 1`, `v = x.view(...); v.mul_(2)` then x read) is recorded
+    as out-of-place, and the graph then computes another result than the
+    module. Run the module itself on the example inputs and refuse a graph
+    whose result differs (the `auto` method then uses torch.export)."""
+    saved = {name: b.clone() for name, b in module.named_buffers()}
+    try:
+        with torch.no_grad():
+            eager = module(*[x.clone() for x in example_inputs])
+    except Exception:  # the graph ran; a module that cannot run eagerly twice is not ours to judge
+        return
+    finally:
+        with torch.no_grad():
+            for name, b in module.named_buffers():
+                if not _unchanged(b, saved[name]):
+                    b.data = saved[name]
+    got, want = _tensors(traced_output), _tensors(eager)
+    bad = len(got) != len(want)
+    for g, w in zip(got, want):
+        if bad:
+            break
+        if g.shape != w.shape or g.dtype != w.dtype:
+            bad = True
+        elif g.is_floating_point() or g.is_complex():
+            # A loose bound: what aliasing breaks is not an ulp or two (the
+            # rewrite of in-place methods may round a half-precision value
+            # once more).
+            scale = float(w.abs().nan_to_num(0, 0, 0).max()) if w.numel() else 0.0
+            rtol = max(1e-4, 16 * torch.finfo(w.dtype).eps)
+            bad = not torch.allclose(g, w, rtol=rtol, atol=rtol * max(scale, 1e-30),
+                                     equal_nan=True)
+        else:
+            bad = not torch.equal(g, w)
+    if bad:
+        raise ExportError("module '%s' (%s) cannot be traced faithfully: symbolic_trace's "
+                          "graph computes another result than the module on the example "
+                          "inputs (an in-place update of a value another one aliases, which "
+                          "torch.fx records as out-of-place)" % (root_name, root_name))
 
 
 def _capture_symbolic(module, example_inputs, root_name):
@@ -684,6 +745,7 @@ def _capture_symbolic(module, example_inputs, root_name):
     if rec.leaves:
         _inline_leaves(gm, rec.leaves)
         rec = _record(gm, example_inputs)
+    _check_faithful(module, rec.output, example_inputs, root_name)
     named = list(gm.named_parameters()) + list(gm.named_buffers())
 
     modules = {}

@@ -58,12 +58,18 @@ std::pair<Value, Value> parts(FXNode &n, Value pairs) {
           n.reshape(split.getResult(1), half.getShape().drop_back())};
 }
 
-/// The real view of re + i im (the two broadcast together).
-Value pairOf(FXNode &n, Value re, Value im) {
+/// The real view of re + i im (the two broadcast together); fails, with
+/// an error, when they do not.
+FailureOr<Value> pairOf(FXNode &n, Value re, Value im) {
   Type elt = promotedType(re, im);
   re = n.cast(re, elt);
   im = n.cast(im, elt);
   auto shape = broadcastShapes(n.type(re).getShape(), n.type(im).getShape());
+  if (failed(shape)) {
+    n.error() << "real and imaginary parts " << re.getType() << " and " << im.getType()
+              << " do not broadcast";
+    return failure();
+  }
   SmallVector<int64_t> s(*shape);
   auto grow = [&](Value v) {
     if (n.type(v).getShape() == ArrayRef<int64_t>(s))
@@ -75,8 +81,17 @@ Value pairOf(FXNode &n, Value re, Value im) {
   s.push_back(1);
   Value a = n.reshape(re, s), b = n.reshape(im, s);
   s.back() = 2;
-  return n.b.create<ConcatOp>(n.loc, RankedTensorType::get(s, elt), ValueRange{a, b},
-                              n.b.getI64IntegerAttr(int64_t(s.size()) - 1));
+  return Value(n.b.create<ConcatOp>(n.loc, RankedTensorType::get(s, elt), ValueRange{a, b},
+                                    n.b.getI64IntegerAttr(int64_t(s.size()) - 1)));
+}
+
+/// Sets `r` to the complex value re + i im.
+LogicalResult setComplex(FXNode &n, R &r, Value re, Value im) {
+  FailureOr<Value> z = pairOf(n, re, im);
+  if (failed(z))
+    return failure();
+  r = R::ofComplex(*z);
+  return success();
 }
 
 /// view_as_complex(x): x's last dim of 2 is (real, imaginary).
@@ -85,6 +100,10 @@ LogicalResult viewAsComplex(FXNode &n, R &r) {
   if (failed(x))
     return failure();
   auto t = n.type(*x);
+  if (t.getRank() >= 1 && t.getShape().back() == 2 && t.getElementType().isF16()) {
+    n.unsupported() << "view_as_complex of float16 (complex32)";
+    return failure();
+  }
   if (t.getRank() < 1 || t.getShape().back() != 2 ||
       !(t.getElementType().isF32() || t.getElementType().isF64())) {
     n.error() << "view_as_complex of " << x->getType()
@@ -126,14 +145,11 @@ template <bool Polar> LogicalResult makeComplex(FXNode &n, R &r) {
                 << ": torch takes float32 or float64";
       return failure();
     }
-  if (!Polar) {
-    r = R::ofComplex(pairOf(n, *a, *b));
-    return success();
-  }
+  if (!Polar)
+    return setComplex(n, r, *a, *b);
   Value re = n.b.create<MulOp>(n.loc, *a, n.b.create<CosOp>(n.loc, *b));
   Value im = n.b.create<MulOp>(n.loc, *a, n.b.create<SinOp>(n.loc, *b));
-  r = R::ofComplex(pairOf(n, re, im));
-  return success();
+  return setComplex(n, r, re, im);
 }
 
 /// An operand of complex arithmetic: (re, im) with im null for a real
@@ -158,19 +174,39 @@ FailureOr<Operand> arithmeticArg(FXNode &n, const R *v, Type elt) {
   return failure();
 }
 
-/// The component type of complex arithmetic on `a` and `b`: the complex
-/// operands' component, widened by a real tensor of a wider float (torch:
-/// complex64 with a float64 tensor is complex128).
+/// The component type of complex arithmetic on `a` and `b` (one complex),
+/// as torch's result_type: the dimensioned tensors promote among
+/// themselves, the 0-d ones among themselves (numbers never widen); then a
+/// complex dimensioned result stands, a float one becomes its complex type,
+/// and without either the 0-d complex type is the result (so a 0-d
+/// complex128 does not widen a complex64 or float32 tensor, and a 0-d
+/// float64 does not widen a complex64 one).
 Type componentType(FXNode &n, const R *a, const R *b) {
-  Type elt;
-  for (const R *v : {a, b})
-    if (v && (v->kind == R::Complex || v->kind == R::Tensor)) {
-      Type e = n.type(v->tensor).getElementType();
-      if (v->kind == R::Tensor && !isa<FloatType>(e))
-        continue; // an integer tensor takes the complex type
-      elt = elt ? promotedType(elt, e) : e;
-    }
-  return elt;
+  struct Kind {
+    int cat = 0; // 0 none, 1 bool or integer, 2 float, 3 complex
+    Type comp;   // the float (or complex's component) type
+  };
+  auto join = [](Kind k, int cat, Type e) {
+    if (cat >= 2)
+      k.comp = k.comp && k.cat >= 2 ? promotedType(k.comp, e) : e;
+    k.cat = std::max(k.cat, cat);
+    return k;
+  };
+  Kind dims, zeros;
+  for (const R *v : {a, b}) {
+    if (!v || (v->kind != R::Complex && v->kind != R::Tensor))
+      continue;
+    Type e = n.type(v->tensor).getElementType();
+    int rank = n.type(v->tensor).getRank() - (v->kind == R::Complex ? 1 : 0);
+    int cat = v->kind == R::Complex ? 3 : isa<FloatType>(e) ? 2 : 1;
+    Kind &k = rank == 0 ? zeros : dims;
+    k = join(k, cat, e);
+  }
+  if (dims.cat >= 2)
+    return dims.comp;
+  if (dims.cat == 1 || dims.cat == 0)
+    return zeros.cat >= 2 ? zeros.comp : n.b.getF32Type();
+  return n.b.getF32Type();
 }
 
 /// mul, add and sub with a complex operand; the other may be complex, a
@@ -221,8 +257,7 @@ template <char Op> LogicalResult arithmetic(FXNode &n, R &r) {
     Value zero = n.scalar(elt, 0);
     im = combine(a->im ? a->im : zero, b->im ? b->im : zero);
   }
-  r = R::ofComplex(pairOf(n, re, im));
-  return success();
+  return setComplex(n, r, re, im);
 }
 
 /// The real view's shape for a complex shape.
@@ -326,6 +361,10 @@ LogicalResult flatten(FXNode &n, R &r) {
   auto s = n.dim(*a, rank), t = n.dim(*e, rank);
   if (failed(s) || failed(t))
     return failure();
+  if (*s > *t) {
+    n.error() << "flatten from dim " << *s << " to dim " << *t;
+    return failure();
+  }
   ArrayRef<int64_t> in = n.type(*z).getShape().drop_back();
   SmallVector<int64_t> out(in.begin(), in.begin() + *s);
   int64_t merged = 1;
@@ -444,11 +483,21 @@ template <bool Permute> LogicalResult transpose(FXNode &n, R &r) {
   return success();
 }
 
-/// clone, contiguous, alias, and a copy to the same complex dtype.
+/// clone, contiguous, alias, and a copy to the same complex dtype; x.to(w)
+/// of a real x and a complex w converts x.
 LogicalResult identity(FXNode &n, R &r) {
+  if (const R *x = n.arg(0, "input"), *w = n.arg(1, "other");
+      x && x->kind == R::Tensor && w && w->kind == R::Complex) {
+    Value re = n.cast(x->tensor, n.type(w->tensor).getElementType());
+    return setComplex(n, r, re, n.scalar(n.type(re).getElementType(), 0));
+  }
   auto z = complexArg(n, 0, "input");
   if (failed(z))
     return failure();
+  if (const R *other = n.arg(1, "other"); other && other->kind == R::Complex) {
+    r = R::ofComplex(n.cast(*z, n.type(other->tensor).getElementType())); // z.to(w)
+    return success();
+  }
   if (const R *dt = n.arg(1, "dtype"); dt && dt->kind == R::DType) {
     std::optional<StringRef> c = complexComponent(dt->s);
     Type want = c ? fxElementType(*c, n.b.getContext()) : Type();
@@ -593,6 +642,16 @@ LogicalResult getitem(FXNode &n, R &r) {
     n.unsupported() << "getitem of " << obj->describe() << " by " << index->describe();
     return failure();
   }
+  // The index may not reach the pair dim: at most one entry per complex
+  // dim (None and ... take none).
+  auto consumes = [](const R &e) { return e.kind != R::None && e.kind != R::Ellipsis; };
+  int64_t used = index->kind == R::List ? llvm::count_if(index->list, consumes)
+                                        : (consumes(*index) ? 1 : 0);
+  if (used > rankOf(n, obj->tensor)) {
+    n.error() << "too many indices (" << used << ") for a complex tensor of rank "
+              << rankOf(n, obj->tensor);
+    return failure();
+  }
   R idx = *index;
   auto hasEllipsis = [](const R &i) {
     if (i.kind == R::Ellipsis)
@@ -632,8 +691,24 @@ LogicalResult getitem(FXNode &n, R &r) {
 enum class Fft { R2C, C2C, C2R };
 FailureOr<Value> fftOver(FXNode &n, Value x, Fft kind, ArrayRef<int64_t> dims,
                          ArrayRef<int64_t> lens, bool forward, int64_t norm) {
-  if (dims.empty()) {
-    n.error() << "an FFT over no dims";
+  int64_t rank = n.type(x).getRank() - 1; // the signal's, without the pair dim
+  if (dims.empty() || rank < 1) {
+    n.error() << "an FFT over no dims, or of a 0-d signal";
+    return failure();
+  }
+  for (auto [i, d] : llvm::enumerate(dims)) {
+    if (d < 0 || d >= rank || llvm::is_contained(dims.take_front(i), d)) {
+      n.error() << "an FFT over dim " << d << " of a signal of rank " << rank
+                << " (each dim once)";
+      return failure();
+    }
+    if (lens[i] < 0) {
+      n.error() << "an FFT of " << lens[i] << " points";
+      return failure();
+    }
+  }
+  if (norm < 0 || norm > 2) {
+    n.error() << "FFT normalization " << norm << " (0 none, 1 by 1/sqrt(n), 2 by 1/n)";
     return failure();
   }
   if (!isa<FloatType>(n.type(x).getElementType())) {
@@ -756,6 +831,10 @@ LogicalResult atenFftC2R(FXNode &n, R &r) {
   auto dims = fftDims(n, 1, "dim", rankOf(n, *z));
   if (failed(dims))
     return failure();
+  if (*last < 1) {
+    n.error() << "an inverse real FFT of " << *last << " points";
+    return failure();
+  }
   SmallVector<int64_t> lens(dims->size(), 0);
   lens.back() = *last;
   auto y = fftOver(n, *z, Fft::C2R, *dims, lens, false, *norm);
@@ -797,6 +876,10 @@ template <Fft Kind, bool Forward, int Dims> LogicalResult fftFn(FXNode &n, R &r)
     auto d = n.intList(2, "dim", false); // an int is a list of one
     if (failed(d))
       return failure();
+    if (Dims == 1 && dimArg->kind != R::Int) {
+      n.error() << "a 1-d FFT takes one dim";
+      return failure();
+    }
     for (int64_t v : *d) {
       auto dd = n.dim(v, rank);
       if (failed(dd))
@@ -823,8 +906,13 @@ template <Fft Kind, bool Forward, int Dims> LogicalResult fftFn(FXNode &n, R &r)
       n.error() << "an FFT size per transformed dim";
       return failure();
     }
-    for (size_t i = 0; i < l->size(); ++i)
+    for (size_t i = 0; i < l->size(); ++i) {
+      if ((*l)[i] < 1 && (*l)[i] != -1) {
+        n.error() << "an FFT size of " << (*l)[i];
+        return failure();
+      }
       lens[i] = (*l)[i] == -1 ? 0 : (*l)[i];
+    }
   }
   int64_t norm = 0; // backward: the inverse scaled by 1/n
   const R *normArg = n.arg(3, "norm");
@@ -858,8 +946,7 @@ LogicalResult conj(FXNode &n, R &r) {
   if (failed(z))
     return failure();
   auto [re, im] = parts(n, *z);
-  r = R::ofComplex(pairOf(n, re, n.b.create<NegOp>(n.loc, im)));
-  return success();
+  return setComplex(n, r, re, n.b.create<NegOp>(n.loc, im));
 }
 
 /// abs(z) = hypot(re, im) and angle(z) = atan2(im, re), as torch's complex
@@ -873,6 +960,48 @@ template <bool Angle> LogicalResult polarPart(FXNode &n, R &r) {
                               : std::vector<R>{R::ofTensor(re), R::ofTensor(im)};
   FXNode real(n.imp, n.b, n.loc, n.name, n.target, std::move(args), {}, nullptr);
   return functionHandlers().lookup(Angle ? "atan2" : "hypot")(real, r);
+}
+
+/// constant_pad_nd(z, pad, value=0): zero-padding (or cropping) of the
+/// complex dims, pairs from the last dim as torch lists them.
+LogicalResult constantPad(FXNode &n, R &r) {
+  auto z = complexArg(n, 0, "input");
+  auto pad = n.intList(1, "pad", false);
+  auto value = n.floatArg(2, "value", 0);
+  if (failed(z) || failed(pad) || failed(value))
+    return failure();
+  int64_t rank = rankOf(n, *z);
+  if (*value != 0 || pad->size() % 2 || int64_t(pad->size()) > 2 * rank) {
+    n.unsupported() << "a complex pad other than zeros over at most its " << rank << " dims";
+    return failure();
+  }
+  SmallVector<int64_t> begins(rank + 1, 0), ends(rank + 1, 0);
+  SmallVector<int64_t> shape(n.type(*z).getShape());
+  for (size_t i = 0; i < pad->size() / 2; ++i) {
+    int64_t d = rank - 1 - int64_t(i);
+    begins[d] = (*pad)[2 * i];
+    ends[d] = (*pad)[2 * i + 1];
+    shape[d] += begins[d] + ends[d];
+    if (shape[d] < 0) {
+      n.error() << "a pad that leaves dim " << d << " with " << shape[d] << " elements";
+      return failure();
+    }
+  }
+  SmallVector<int64_t> pads(begins);
+  pads.append(ends.begin(), ends.end());
+  r = R::ofComplex(n.b.create<PadOp>(n.loc, n.type(*z).clone(shape), *z,
+                                     n.b.getDenseI64ArrayAttr(pads),
+                                     n.b.getStringAttr("constant"), n.b.getF64FloatAttr(0)));
+  return success();
+}
+
+/// _neg_view(z) (torch's lazy negation): -z.
+LogicalResult negate(FXNode &n, R &r) {
+  auto z = complexArg(n, 0, "input");
+  if (failed(z))
+    return failure();
+  r = R::ofComplex(n.b.create<NegOp>(n.loc, *z));
+  return success();
 }
 
 /// The real handlers of to / _to_copy, which a conversion of a real tensor
@@ -895,8 +1024,7 @@ template <Handler *Real> LogicalResult toComplex(FXNode &n, R &r) {
   if (failed(x))
     return failure();
   Value re = n.cast(*x, fxElementType(*c, n.b.getContext()));
-  r = R::ofComplex(pairOf(n, re, n.scalar(n.type(re).getElementType(), 0)));
-  return success();
+  return setComplex(n, r, re, n.scalar(n.type(re).getElementType(), 0));
 }
 
 /// torch.stft(input, n_fft, hop_length=None, win_length=None, window=None,
@@ -1033,6 +1161,10 @@ void dfa::fximport::addComplexHandlers(llvm::StringMap<Handler> &t) {
   assert(realTo && realToCopy && "the real conversions are registered first");
   t["to"] = toComplex<&realTo>;
   t["aten._to_copy.default"] = toComplex<&realToCopy>;
+  // torch's lazy negation of a real tensor (the imaginary part of a
+  // conjugate) is a negation.
+  if (Handler neg = t.lookup("aten.neg.default"))
+    t["aten._neg_view.default"] = neg;
   // Transforms of a real signal.
   t["functional.stft"] = stft;
   t["stft"] = stft;
@@ -1090,8 +1222,12 @@ const llvm::StringMap<Handler> &dfa::fximport::complexHandlers() {
       t[k] = polarPart<false>;
     for (const char *k : {"angle", "aten.angle.default"})
       t[k] = polarPart<true>;
+    t["aten.constant_pad_nd.default"] = constantPad;
+    for (const char *k : {"neg", "aten.neg.default", "aten._neg_view.default", "__neg__"})
+      t[k] = negate;
     for (const char *k : {"conj", "_conj", "conj_physical", "aten.conj.default",
-                          "aten._conj.default", "aten.conj_physical.default"})
+                          "aten._conj.default", "aten.conj_physical.default",
+                          "aten._conj_physical.default"})
       t[k] = conj;
     for (const char *k : {"clone", "contiguous", "aten.clone.default", "aten.alias.default",
                           "aten._to_copy.default", "to", "resolve_conj", "resolve_neg",

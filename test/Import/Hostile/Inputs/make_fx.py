@@ -75,3 +75,16 @@ write("grouped_mm_float_offsets",[ph("a",[4,3]),ph("w",[2,3,5]),ph("o",[2]),
   cf("g","torch._grouped_mm",[N("a"),N("w"),N("o")]),out("g")])
 write("grouped_mm_k",[ph("a",[4,3]),ph("w",[2,4,5]),ph("o",[2],"int32"),
   cf("g","torch._grouped_mm",[N("a"),N("w"),N("o")]),out("g")])
+# Complex values and FFTs torch would not make (a review's hand-written files).
+vac=lambda name, shape: [ph("x",shape),cf("z","torch.view_as_complex",[N("x")])]
+write("fft_0d",vac("x",[2])+[cf("f","torch._C._fft.fft_fft",[N("z")]),cf("r","torch.view_as_real",[N("f")]),out("r")])
+write("complex_nobroadcast",[ph("a",[3,4]),ph("b",[3]),cf("c","torch.complex",[N("a"),N("b")]),
+  cf("r","torch.view_as_real",[N("c")]),out("r")])
+write("complex_getitem_many",vac("x",[2,3,2])+[cf("g","_operator.getitem",[N("z"),[0,0,0]]),
+  cf("r","torch.view_as_real",[N("g")]),out("r")])
+write("fft2_dupdim",[ph("x",[4,4]),cf("f","torch._C._fft.fft_fft2",[N("x"),None,[1,1]]),
+  cf("r","torch.view_as_real",[N("f")]),out("r")])
+write("fft_c2c_norm7",vac("x",[4,2])+[cf("f","aten._fft_c2c.default",[N("z"),[0],7,True]),
+  cf("r","torch.view_as_real",[N("f")]),out("r")])
+write("fft_n_neg",[ph("x",[8]),cf("f","torch._C._fft.fft_fft",[N("x"),-5]),
+  cf("r","torch.view_as_real",[N("f")]),out("r")])

@@ -99,3 +99,19 @@ class ExpandedConstant(nn.Module):
 
 def expanded_constant():
     return ExpandedConstant()
+
+
+class OperatorOnView(nn.Module):
+    """An augmented assignment on a view: torch.fx records `v *= 2` as an
+    out-of-place multiply, so the traced graph returns b unscaled. The
+    exporter runs the module itself and refuses the trace (auto then uses
+    torch.export, which gets it right)."""
+    def forward(self, x):
+        b = x * 1.0
+        v = b.view(-1)
+        v *= 2
+        return b
+
+
+def operator_on_view():
+    return OperatorOnView()
