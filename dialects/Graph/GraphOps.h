@@ -189,6 +189,16 @@ mlir::FailureOr<mlir::Value> buildDFT(mlir::OpBuilder &b, mlir::Location loc, ml
                                       int64_t axis, int64_t len, bool inverse, bool onesided,
                                       BuildError &error);
 
+/// The indices of max pooling `pool`'s values ([N, C, out...] i64): each
+/// window's first largest element's flat position in its [N, C] plane,
+/// row-major (torch's return_indices) or, with `columnMajor`, column-major
+/// (ONNX's storage_order 1); with `wholeTensor`, in the whole tensor (ONNX
+/// MaxPool's Indices: plane p's positions start at p times its size).
+/// A window's elements are gathered, the padding reading -inf
+/// (GraphMaxPoolIndices.cpp).
+mlir::Value buildMaxPoolIndices(mlir::OpBuilder &b, mlir::Location loc, MaxPoolOp pool,
+                                bool columnMajor, bool wholeTensor);
+
 /// x with dim `dim` (of size in) mapped by the constant [in, out] row-major
 /// `weights`: out[..., j, ...] = sum_i x[..., i, ...] weights[i * out + j],
 /// one product with the dim moved last and back (GraphMixAlongDim.cpp).

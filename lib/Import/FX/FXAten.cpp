@@ -119,8 +119,17 @@ LogicalResult firstResultOf(FXNode &n, R &r, StringRef fn, int unused) {
 LogicalResult nativeLayerNorm(FXNode &n, R &r) {
   return firstResultOf(n, r, "layer_norm", 2);
 }
+/// max_pool2d/3d_with_indices(self, kernel_size, stride, padding, dilation,
+/// ceil_mode): the function with return_indices.
 template <int Spatial> LogicalResult maxPoolWithIndices(FXNode &n, R &r) {
-  return firstResultOf(n, r, Spatial == 3 ? "max_pool3d" : "max_pool2d", 1);
+  std::vector<R> args(n.args);
+  std::map<std::string, R> kwargs(n.kwargs);
+  R yes = R::ofInt(1);
+  yes.kind = R::Bool;
+  kwargs["return_indices"] = yes; // ATen's form has six arguments at most
+  FXNode call(n.imp, n.b, n.loc, n.name, n.target, std::move(args), std::move(kwargs),
+              n.module);
+  return functionHandlers().lookup(Spatial == 3 ? "max_pool3d" : "max_pool2d")(call, r);
 }
 
 /// native_group_norm(x, w, b, N, C, HxW, group, eps) -> (y, mean, rstd),

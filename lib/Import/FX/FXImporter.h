@@ -257,6 +257,10 @@ mlir::FailureOr<mlir::Value> pool(FXNode &n, mlir::Value x, bool isMax, int64_t 
                                   std::vector<int64_t> kernel, std::vector<int64_t> stride,
                                   std::vector<int64_t> padding, std::vector<int64_t> dilation,
                                   bool ceil, bool countIncludePad);
+/// (values, indices) of a max pooling whose values `values` are (a
+/// graph.max_pool, or its reshape for an unbatched input): the indices in
+/// each [N, C] plane, as torch's return_indices gives them.
+mlir::LogicalResult withPoolIndices(FXNode &n, mlir::Value values, PyValue &result);
 /// The dims a reduction's `dim` argument names: an int or a list; absent,
 /// None or an empty list mean every dim (torch's rule).
 mlir::FailureOr<llvm::SmallVector<int64_t>> reduceDims(FXNode &n, mlir::Value x,

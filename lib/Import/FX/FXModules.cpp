@@ -192,10 +192,12 @@ template <bool IsMax> LogicalResult poolModule(FXNode &n, R &r) {
   if (failed(x))
     return failure();
   std::vector<int64_t> stride = n.attrInts("stride", 2);
-  return setTensor(r, pool(n, *x, IsMax, 2, n.attrInts("kernel_size", 2), stride,
-                           n.attrInts("padding", 2),
-                           IsMax ? n.attrInts("dilation", 2) : std::vector<int64_t>{1},
-                           n.attrInt("ceil_mode", 0), n.attrInt("count_include_pad", 1)));
+  auto y = pool(n, *x, IsMax, 2, n.attrInts("kernel_size", 2), stride, n.attrInts("padding", 2),
+                IsMax ? n.attrInts("dilation", 2) : std::vector<int64_t>{1},
+                n.attrInt("ceil_mode", 0), n.attrInt("count_include_pad", 1));
+  if (failed(y) || !IsMax || !n.attrInt("return_indices", 0))
+    return setTensor(r, y);
+  return withPoolIndices(n, *y, r);
 }
 
 /// nn.AdaptiveAvgPool1d/2d/3d: output_size an int or a list whose null

@@ -322,6 +322,99 @@ FailureOr<Value> dfa::fximport::adaptiveAvgPool(FXNode &n, Value x, std::vector<
   return v;
 }
 
+LogicalResult dfa::fximport::withPoolIndices(FXNode &n, Value values, PyValue &r) {
+  auto reshape = values.getDefiningOp<ReshapeOp>(); // an unbatched input
+  auto op = (reshape ? reshape.getInput() : values).getDefiningOp<MaxPoolOp>();
+  if (!op) {
+    n.error() << "max pooling with indices did not lower to one max_pool";
+    return failure();
+  }
+  Value indices = buildMaxPoolIndices(n.b, n.loc, op, false, false);
+  if (reshape)
+    indices = n.reshape(indices, n.type(values).getShape());
+  r = PyValue::ofList({PyValue::ofTensor(values), PyValue::ofTensor(indices)});
+  return success();
+}
+
+/// max_unpool1d/2d/3d(input, indices, kernel_size, stride=None, padding=0,
+/// output_size=None): each value written into zeros at its index in its
+/// [N, C] plane (the indices a max pooling returned).
+template <int Spatial> LogicalResult maxUnpoolFn(FXNode &n, PyValue &r) {
+  auto x = n.tensor(0, "input"), idx = n.tensor(1, "indices");
+  auto k = n.optIntList(2, "kernel_size", {}), s = n.optIntList(3, "stride", {}),
+       p = n.optIntList(4, "padding", {0}), size = n.optIntList(5, "output_size", {});
+  if (failed(x) || failed(idx) || failed(k) || failed(s) || failed(p) || failed(size))
+    return failure();
+  auto t = n.type(*x);
+  bool batched = t.getRank() == Spatial + 2;
+  if ((!batched && t.getRank() != Spatial + 1) || n.type(*idx).getShape() != t.getShape() ||
+      !isa<IntegerType>(n.type(*idx).getElementType())) {
+    n.error() << "max_unpool of " << x->getType() << " with indices " << idx->getType();
+    return failure();
+  }
+  auto each = [&](std::vector<int64_t> &v, int64_t dflt) {
+    if (v.empty())
+      v.assign(Spatial, dflt);
+    else if (v.size() == 1)
+      v.assign(Spatial, v[0]);
+    return int64_t(v.size()) == Spatial;
+  };
+  bool ok = each(*k, 1);
+  if (s->empty())
+    *s = *k;
+  ok &= each(*s, 1) && each(*p, 0);
+  SmallVector<int64_t> out;
+  int64_t lead = t.getRank() - Spatial;
+  for (int64_t d = 0; d < Spatial; ++d)
+    out.push_back((t.getDimSize(lead + d) - 1) * (*s)[d] - 2 * (*p)[d] + (*k)[d]);
+  if (!size->empty()) { // the last Spatial entries are the spatial size
+    if (int64_t(size->size()) < Spatial) {
+      n.error() << "max_unpool output_size needs " << Spatial << " spatial sizes";
+      return failure();
+    }
+    out.assign(size->end() - Spatial, size->end());
+  }
+  int64_t planes = 1, in = 1, total = 1;
+  for (int64_t d = 0; d < lead; ++d)
+    planes *= t.getDimSize(d);
+  for (int64_t d = 0; d < Spatial; ++d) {
+    in *= t.getDimSize(lead + d);
+    if (!ok || out[d] < 1) {
+      n.error() << "max_unpool window attributes or sizes do not fit " << x->getType();
+      return failure();
+    }
+    total *= out[d];
+  }
+  Type elt = t.getElementType();
+  auto zt = RankedTensorType::get({planes, total}, elt);
+  Value zeros = n.b.create<ConstantOp>(n.loc, DenseElementsAttr::get(zt, n.b.getZeroAttr(elt)));
+  Value y = n.b.create<ScatterElementsOp>(
+      n.loc, zt, zeros, n.reshape(n.cast(*idx, n.b.getI64Type()), {planes, in}),
+      n.reshape(*x, {planes, in}), n.b.getI64IntegerAttr(1), n.b.getStringAttr("none"));
+  SmallVector<int64_t> shape(t.getShape().take_front(lead));
+  shape.append(out.begin(), out.end());
+  r = PyValue::ofTensor(n.reshape(y, shape));
+  return success();
+}
+
+/// aten.max_unpool2d(self, indices, output_size) and aten.max_unpool3d(self,
+/// indices, output_size, stride, padding): the output size given.
+template <int Spatial> LogicalResult atenMaxUnpool(FXNode &n, PyValue &r) {
+  std::vector<PyValue> args = {n.args.size() > 0 ? n.args[0] : PyValue(),
+                               n.args.size() > 1 ? n.args[1] : PyValue(), PyValue(),
+                               PyValue(), PyValue(),
+                               n.args.size() > 2 ? n.args[2] : PyValue()};
+  if (Spatial == 3 && n.args.size() > 4) {
+    args[3] = n.args[3];
+    args[4] = n.args[4];
+    args[2] = n.args[3]; // a kernel is not needed with the size given
+  } else {
+    args[2] = PyValue::ofInt(1);
+  }
+  FXNode call(n.imp, n.b, n.loc, n.name, n.target, std::move(args), {}, n.module);
+  return maxUnpoolFn<Spatial>(call, r);
+}
+
 namespace {
 /// max_pool1d/2d/3d(x, kernel_size, stride, padding, dilation, ceil_mode,
 /// return_indices).
@@ -333,11 +426,26 @@ template <int Spatial> LogicalResult maxPoolFn(FXNode &n, R &r) {
   if (failed(x) || failed(k) || failed(s) || failed(p) || failed(d) || failed(ceil) ||
       failed(idx))
     return failure();
-  if (*idx) {
-    n.unsupported() << "return_indices=True";
-    return failure();
-  }
-  return setTensor(r, pool(n, *x, true, Spatial, *k, *s, *p, *d, *ceil, false));
+  auto y = pool(n, *x, true, Spatial, *k, *s, *p, *d, *ceil, false);
+  if (failed(y) || !*idx)
+    return setTensor(r, y);
+  return withPoolIndices(n, *y, r);
+}
+
+/// F.max_pool1d/2d/3d_with_indices (what F.max_poolNd(..., return_indices=
+/// True) calls): the same arguments, the indices always returned.
+template <int Spatial> LogicalResult maxPoolWithIndicesFn(FXNode &n, R &r) {
+  std::vector<R> args(n.args);
+  std::map<std::string, R> kwargs(n.kwargs);
+  R yes = R::ofInt(1);
+  yes.kind = R::Bool;
+  if (args.size() > 6)
+    args[6] = yes;
+  else
+    kwargs["return_indices"] = yes;
+  FXNode call(n.imp, n.b, n.loc, n.name, n.target, std::move(args), std::move(kwargs),
+              n.module);
+  return maxPoolFn<Spatial>(call, r);
 }
 
 /// avg_pool1d/2d/3d(x, kernel_size, stride, padding, ceil_mode,
@@ -455,6 +563,14 @@ void dfa::fximport::addReductionHandlers(llvm::StringMap<Handler> &t) {
   t["max_pool1d"] = maxPoolFn<1>;
   t["max_pool2d"] = maxPoolFn<2>;
   t["max_pool3d"] = maxPoolFn<3>;
+  t["max_pool1d_with_indices"] = maxPoolWithIndicesFn<1>;
+  t["max_pool2d_with_indices"] = maxPoolWithIndicesFn<2>;
+  t["max_pool3d_with_indices"] = maxPoolWithIndicesFn<3>;
+  t["max_unpool1d"] = maxUnpoolFn<1>;
+  t["max_unpool2d"] = maxUnpoolFn<2>;
+  t["max_unpool3d"] = maxUnpoolFn<3>;
+  t["aten.max_unpool2d.default"] = atenMaxUnpool<2>;
+  t["aten.max_unpool3d.default"] = atenMaxUnpool<3>;
   t["avg_pool1d"] = avgPoolFn<1>;
   t["avg_pool2d"] = avgPoolFn<2>;
   t["avg_pool3d"] = avgPoolFn<3>;

@@ -527,9 +527,9 @@ template <typename OpT> LogicalResult convertPool(NodeContext &c, Results &r) {
   if (failed(w))
     return failure();
   bool ceil = c.intAttr("ceil_mode", 0);
-  // storage_order lays out MaxPool's Indices output, which dfa does not
-  // produce (a node asking for it is refused for its outputs).
-  c.ignoreAttrs({"storage_order"});
+  // storage_order lays out MaxPool's Indices output (0 row-major, 1
+  // column-major), made only where the graph reads it.
+  int64_t order = c.intAttr("storage_order", 0);
   auto k = c.b.getDenseI64ArrayAttr(w->kernel);
   auto st = c.b.getDenseI64ArrayAttr(w->strides);
   auto pads = c.b.getDenseI64ArrayAttr(w->pads);
@@ -554,6 +554,16 @@ template <typename OpT> LogicalResult convertPool(NodeContext &c, Results &r) {
                               c.b.getI64IntegerAttr(c.intAttr("p", 2)),
                               c.b.getBoolAttr(ceil), dil);
   r.push_back(op->getResult(0));
+  if constexpr (std::is_same_v<OpT, MaxPoolOp>) {
+    if (c.node.output_size() > 1 && !c.node.output(1).empty()) {
+      if (order != 0 && order != 1) {
+        c.error() << "storage_order must be 0 or 1, not " << order;
+        return failure();
+      }
+      r.push_back(buildMaxPoolIndices(c.b, c.loc, cast<MaxPoolOp>(op), order == 1,
+                                      /*wholeTensor=*/true));
+    }
+  }
   return success();
 }
 
