@@ -817,11 +817,10 @@ LogicalResult checkChannels(NodeContext &c, ArrayRef<size_t> params) {
 }
 
 LogicalResult convertBatchNorm(NodeContext &c, Results &r) {
-  // Running-statistics update and the opset-1 optimisation hint: training
-  // only.
-  c.ignoreAttrs({"momentum", "consumed_inputs"});
-  if (c.intAttr("training_mode", 0) != 0 || c.intAttr("is_test", 1) == 0) {
-    c.unsupported() << "training mode (dfa compiles inference graphs)";
+  // The opset-1 optimisation hint changes nothing.
+  c.ignoreAttrs({"consumed_inputs"});
+  if (c.intAttr("is_test", 1) == 0) {
+    c.unsupported() << "is_test=0 (opsets before 7's training form)";
     return failure();
   }
   if (c.intAttr("spatial", 1) != 1) {
@@ -830,8 +829,37 @@ LogicalResult convertBatchNorm(NodeContext &c, Results &r) {
   }
   if (failed(checkChannels(c, {1, 2, 3, 4})))
     return failure();
-  r.push_back(c.b.create<BatchNormOp>(c.loc, c.in(0), c.in(1), c.in(2), c.in(3),
-                                      c.in(4), f64(c, c.floatAttr("epsilon", 1e-5))));
+  FloatAttr eps = f64(c, c.floatAttr("epsilon", 1e-5));
+  if (c.intAttr("training_mode", 0) == 0) {
+    c.ignoreAttrs({"momentum"});
+    r.push_back(c.b.create<BatchNormOp>(c.loc, c.in(0), c.in(1), c.in(2), c.in(3), c.in(4),
+                                        eps));
+    return success();
+  }
+  // Training mode (opset 14): normalized by the batch's own mean and
+  // (population) variance over every dim but the channels, and the running
+  // statistics updated as input * momentum + batch * (1 - momentum).
+  auto xt = c.type(0);
+  SmallVector<int64_t> axes{0};
+  for (int64_t d = 2; d < xt.getRank(); ++d)
+    axes.push_back(d);
+  auto axesAttr = c.b.getDenseI64ArrayAttr(axes);
+  Value mean = c.b.create<ReduceMeanOp>(c.loc, c.in(0), axesAttr, c.b.getBoolAttr(true));
+  Value centered = c.b.create<SubOp>(c.loc, c.in(0), mean);
+  Value var = c.b.create<ReduceMeanOp>(c.loc, c.b.create<MulOp>(c.loc, centered, centered),
+                                       axesAttr, c.b.getBoolAttr(true));
+  int64_t channels = xt.getDimSize(1);
+  Value m = c.reshape(mean, {channels}), v = c.reshape(var, {channels});
+  r.push_back(c.b.create<BatchNormOp>(c.loc, c.in(0), c.in(1), c.in(2), m, v, eps));
+  Type elt = c.type(3).getElementType();
+  double momentum = c.floatAttr("momentum", 0.9);
+  auto running = [&](Value input, Value batch) -> Value {
+    return c.b.create<AddOp>(
+        c.loc, c.b.create<MulOp>(c.loc, input, c.scalar(elt, momentum)),
+        c.b.create<MulOp>(c.loc, c.cast(batch, elt), c.scalar(elt, 1 - momentum)));
+  };
+  r.push_back(running(c.in(3), m));
+  r.push_back(running(c.in(4), v));
   return success();
 }
 

@@ -34,6 +34,9 @@ using namespace dfa::onnximport;
 
 namespace {
 
+/// Mel bands a MelWeightMatrix may have (its [spectrum, bands] constant).
+constexpr int64_t kMaxMelBins = 4096;
+
 /// The DFT of `x` [..., 1 | 2] along `axis` (graph::buildDFT), its
 /// refusal reported at the node.
 FailureOr<Value> dft(NodeContext &c, Value x, int64_t axis, int64_t len, bool inverse,
@@ -43,6 +46,64 @@ FailureOr<Value> dft(NodeContext &c, Value x, int64_t axis, int64_t len, bool in
   if (failed(y))
     (err.unsupported ? c.unsupported() : c.error()) << err.message;
   return y;
+}
+
+/// MelWeightMatrix(num_mel_bins, dft_length, sample_rate, lower_edge_hertz,
+/// upper_edge_hertz) (17): the [dft_length / 2 + 1, num_mel_bins]
+/// triangular filter bank, a constant, computed as the ONNX reference does
+/// (the edges' mels in the inputs' float32, then double; each band's bins
+/// floor((dft_length + 1) f / sample_rate); rising and falling ramps, a
+/// 1 where a band's rise is empty).
+LogicalResult convertMelWeightMatrix(NodeContext &c, Results &r) {
+  auto bins = c.constScalar(0, "num_mel_bins"), dft = c.constScalar(1, "dft_length"),
+       rate = c.constScalar(2, "sample_rate"), lo = c.constScalar(3, "lower_edge_hertz"),
+       hi = c.constScalar(4, "upper_edge_hertz");
+  if (failed(bins) || failed(dft) || failed(rate) || failed(lo) || failed(hi))
+    return failure();
+  int64_t mels = int64_t(*bins), length = int64_t(*dft), sr = int64_t(*rate);
+  if (mels < 1 || length < 1 || sr < 1 || mels > kMaxMelBins || length > 65536 ||
+      !(*lo >= 0) || !(*hi > *lo)) {
+    c.error() << "MelWeightMatrix of " << mels << " bins, dft_length " << length
+              << ", sample_rate " << sr << ", edges [" << *lo << ", " << *hi
+              << "]: needs positive sizes and 0 <= lower < upper";
+    return failure();
+  }
+  Type elt = elementType(int(c.intAttr("output_datatype", 1)), c.ctx());
+  if (!elt) {
+    c.error() << "output_datatype must name a type dfa has";
+    return failure();
+  }
+  // The reference: the edges' float32 inputs through float32 log1p.
+  auto mel = [](double hz) {
+    float m = 2595.0f * std::log1p(float(hz) / 700.0f);
+    return double(m) / std::log(10.0);
+  };
+  double low = mel(*lo), step = (mel(*hi) - low) / double(mels + 2);
+  std::vector<int64_t> edge(mels + 2);
+  for (int64_t i = 0; i < mels + 2; ++i) {
+    double f = 700 * std::expm1((double(i) * step + low) / 2595 * std::log(10.0));
+    edge[i] = int64_t(std::floor(double(length + 1) * f / double(sr)));
+  }
+  int64_t spectrum = length / 2 + 1;
+  std::vector<double> w(spectrum * mels, 0.0);
+  auto set = [&](int64_t j, int64_t i, double v) {
+    if (j >= 0 && j < spectrum)
+      w[j * mels + i] = v;
+  };
+  for (int64_t i = 0; i < mels; ++i) {
+    int64_t left = edge[i], center = edge[i + 1], right = edge[i + 2];
+    if (center == left)
+      set(center, i, 1);
+    else
+      for (int64_t j = left; j <= center; ++j)
+        set(j, i, double(j - left) / double(center - left));
+    if (right > center)
+      for (int64_t j = center; j < right; ++j)
+        set(j, i, double(right - j) / double(right - center));
+  }
+  r.push_back(c.cast(c.constant(ref::Tensor::fromDoubles(ref::DType::F64, {spectrum, mels}, w)),
+                     elt));
+  return success();
 }
 
 /// A one-element integer input as a number, or `dflt` when absent.
@@ -144,5 +205,6 @@ LogicalResult convertSTFT(NodeContext &c, Results &r) {
 
 void dfa::onnximport::addSignalConverters(llvm::StringMap<Converter> &t) {
   t["DFT"] = convertDFT;
+  t["MelWeightMatrix"] = convertMelWeightMatrix;
   t["STFT"] = convertSTFT;
 }

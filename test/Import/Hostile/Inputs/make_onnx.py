@@ -136,3 +136,14 @@ for name, ty in (("scalar_arg", "f32"), ("i3_arg", "tensor<2xi3>"),
                  ("dynamic_arg", "tensor<?xf32>")):
     with open(name + ".mlir", "w") as f:
         f.write("func.func @main(%%a: %s) -> %s {\n  return %%a : %s\n}\n" % (ty, ty, ty))
+
+# MelWeightMatrix: no bands, and edges the wrong way round.
+def mel_inputs(bins, lo, hi):
+    return [nh.from_array(np.array(bins, dtype=np.int64), "bins"),
+            nh.from_array(np.array(16, dtype=np.int64), "dft"),
+            nh.from_array(np.array(8000, dtype=np.int64), "rate"),
+            nh.from_array(np.array(lo, dtype=np.float32), "lo"),
+            nh.from_array(np.array(hi, dtype=np.float32), "hi")]
+for path, args in (("mel_nobins.onnx", (0, 0.0, 4000.0)), ("mel_edges.onnx", (8, 3000.0, 100.0))):
+    model([h.make_node("MelWeightMatrix", ["bins", "dft", "rate", "lo", "hi"], ["y"])], [],
+          [("y", T.FLOAT, None)], mel_inputs(*args), path=path)
