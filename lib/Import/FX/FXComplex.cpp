@@ -314,37 +314,41 @@ LogicalResult squeeze(FXNode &n, R &r) {
   return success();
 }
 
-/// view/reshape(z, shape) with one -1 allowed, in complex elements.
-LogicalResult reshape(FXNode &n, R &r) {
+/// A view of a complex tensor: the real handler `real` on its [..., 2] view,
+/// given `args` (the tensor first) whose dims are already non-negative
+/// against the complex rank, so that none counts from the pair dim; the
+/// result is complex again.
+LogicalResult onPairs(FXNode &n, R &r, StringRef real, std::vector<R> args) {
+  FXNode call(n.imp, n.b, n.loc, n.name, n.target, std::move(args), {}, n.module);
+  R out;
+  if (failed(functionHandlers().lookup(real)(call, out)))
+    return failure();
+  if (out.kind != R::Tensor) {
+    n.error() << real << " of a complex tensor gave " << out.describe();
+    return failure();
+  }
+  r = R::ofComplex(out.tensor);
+  return success();
+}
+
+/// Ints as a Python list.
+R intList(ArrayRef<int64_t> v) {
+  std::vector<R> l;
+  for (int64_t i : v)
+    l.push_back(R::ofInt(i));
+  return R::ofList(std::move(l));
+}
+
+/// view/reshape(z, shape) and expand(z, sizes): the sizes with the pair's 2
+/// after them (-1 then counts complex elements, or keeps a dim).
+template <bool Expand> LogicalResult resized(FXNode &n, R &r) {
   auto z = complexArg(n, 0, "input");
-  auto sizes = n.intList(1, "shape", /*varargs=*/true);
+  auto sizes = n.intList(1, Expand ? "size" : "shape", /*varargs=*/true);
   if (failed(z) || failed(sizes))
     return failure();
-  int64_t count = n.type(*z).getNumElements() / 2, known = 1, infer = -1;
-  for (auto [i, s] : llvm::enumerate(*sizes)) {
-    if (s == -1 && infer < 0) {
-      infer = int64_t(i);
-      continue;
-    }
-    if (s < 0) {
-      n.error() << "bad size " << s << " in a view of a complex tensor";
-      return failure();
-    }
-    known *= s;
-  }
-  SmallVector<int64_t> shape(sizes->begin(), sizes->end());
-  if (infer >= 0) {
-    if (known == 0 || count % known) {
-      n.error() << "cannot view " << count << " complex elements as the shape given";
-      return failure();
-    }
-    shape[infer] = count / known;
-  } else if (known != count) {
-    n.error() << "cannot view " << count << " complex elements as " << known;
-    return failure();
-  }
-  r = R::ofComplex(n.reshape(*z, pairShape(shape)));
-  return success();
+  SmallVector<int64_t> withPair(sizes->begin(), sizes->end());
+  withPair.push_back(2);
+  return onPairs(n, r, Expand ? "expand" : "reshape", {R::ofTensor(*z), intList(withPair)});
 }
 
 /// flatten(z, start_dim=0, end_dim=-1).
@@ -377,110 +381,60 @@ LogicalResult flatten(FXNode &n, R &r) {
   return success();
 }
 
-/// expand(z, sizes): -1 keeps a dim; new leading dims broadcast.
-LogicalResult expand(FXNode &n, R &r) {
-  auto z = complexArg(n, 0, "input");
-  auto sizes = n.intList(1, "size", /*varargs=*/true);
-  if (failed(z) || failed(sizes))
-    return failure();
-  ArrayRef<int64_t> in = n.type(*z).getShape().drop_back();
-  int64_t lead = int64_t(sizes->size()) - int64_t(in.size());
-  if (lead < 0) {
-    n.error() << "expand to fewer dims than the complex tensor has";
-    return failure();
-  }
-  SmallVector<int64_t> out;
-  for (auto [i, s] : llvm::enumerate(*sizes)) {
-    int64_t d = int64_t(i) - lead;
-    int64_t have = d >= 0 ? in[d] : 1;
-    if (s == -1 && d >= 0)
-      s = have;
-    if (s < 0 || (have != 1 && have != s)) {
-      n.error() << "cannot expand a complex dim of " << have << " to " << s;
-      return failure();
-    }
-    out.push_back(s);
-  }
-  SmallVector<int64_t> withLead(lead, 1);
-  withLead.append(in.begin(), in.end());
-  Value v = n.reshape(*z, pairShape(withLead));
-  r = R::ofComplex(n.b.create<ExpandOp>(
-      n.loc, RankedTensorType::get(pairShape(out), n.type(v).getElementType()), v));
-  return success();
-}
-
 /// slice(z, dim, start, end, step) and select(z, dim, index).
 template <bool Select> LogicalResult slice(FXNode &n, R &r) {
   auto z = complexArg(n, 0, "input");
   auto d = n.intArg(1, "dim", 0);
   if (failed(z) || failed(d))
     return failure();
-  int64_t rank = rankOf(n, *z);
-  auto dim = n.dim(*d, rank);
+  auto dim = n.dim(*d, rankOf(n, *z));
   if (failed(dim))
     return failure();
-  int64_t size = n.type(*z).getDimSize(*dim);
+  std::vector<R> args = {R::ofTensor(*z), R::ofInt(*dim)};
   if (Select) {
-    auto index = n.intArg(2, "index", 0);
-    if (failed(index))
-      return failure();
-    int64_t i = *index < 0 ? *index + size : *index;
-    if (i < 0 || i >= size) {
-      n.error() << "index " << *index << " out of range for a dim of " << size;
-      return failure();
+    const R *index = n.arg(2, "index");
+    args.push_back(index ? *index : R::ofInt(0));
+  } else {
+    for (auto [i, kw] : llvm::enumerate(std::array<StringRef, 3>{"start", "end", "step"})) {
+      const R *v = n.arg(2 + i, kw);
+      args.push_back(v ? *v : R());
     }
-    Value one = sliceDim(n, *z, *dim, i, i + 1, 1);
-    SmallVector<int64_t> shape(n.type(one).getShape());
-    shape.erase(shape.begin() + *dim);
-    r = R::ofComplex(n.reshape(one, shape));
-    return success();
   }
-  const R *s = n.arg(2, "start"), *e = n.arg(3, "end");
-  auto step = n.intArg(4, "step", 1);
-  if (failed(step) || *step <= 0) {
-    n.error() << "a slice of a complex tensor takes a positive step";
-    return failure();
-  }
-  int64_t start = s && s->kind == R::Int ? s->i : 0;
-  int64_t end = e && e->kind == R::Int ? e->i : size;
-  r = R::ofComplex(sliceDim(n, *z, *dim, start, end, *step));
-  return success();
+  return onPairs(n, r, Select ? "aten.select.int" : "aten.slice.Tensor", std::move(args));
 }
 
-/// transpose(z, d0, d1) and permute(z, dims).
+/// transpose(z, d0, d1) and permute(z, dims): the pair dim stays last.
 template <bool Permute> LogicalResult transpose(FXNode &n, R &r) {
   auto z = complexArg(n, 0, "input");
   if (failed(z))
     return failure();
   int64_t rank = rankOf(n, *z);
-  SmallVector<int64_t> perm;
+  std::vector<int64_t> dims;
   if (Permute) {
-    auto dims = n.intList(1, "dims", /*varargs=*/true);
-    if (failed(dims) || int64_t(dims->size()) != rank) {
+    auto d = n.intList(1, "dims", /*varargs=*/true);
+    if (failed(d) || int64_t(d->size()) != rank) {
       n.error() << "permute of a complex tensor of rank " << rank << " needs " << rank
                 << " dims";
       return failure();
     }
-    for (int64_t d : *dims) {
-      auto dd = n.dim(d, rank);
-      if (failed(dd))
-        return failure();
-      perm.push_back(*dd);
-    }
+    dims = *d;
   } else {
     auto a = n.intArg(1, "dim0", 0), b = n.intArg(2, "dim1", 0);
     if (failed(a) || failed(b))
       return failure();
-    auto da = n.dim(*a, rank), db = n.dim(*b, rank);
-    if (failed(da) || failed(db))
-      return failure();
-    for (int64_t d = 0; d < rank; ++d)
-      perm.push_back(d);
-    std::swap(perm[*da], perm[*db]);
+    dims = {*a, *b};
   }
-  perm.push_back(rank); // the pair stays last
-  r = R::ofComplex(n.transpose(*z, perm));
-  return success();
+  for (int64_t &d : dims) {
+    auto dd = n.dim(d, rank);
+    if (failed(dd))
+      return failure();
+    d = *dd;
+  }
+  if (Permute) {
+    dims.push_back(rank);
+    return onPairs(n, r, "permute", {R::ofTensor(*z), intList(dims)});
+  }
+  return onPairs(n, r, "transpose", {R::ofTensor(*z), R::ofInt(dims[0]), R::ofInt(dims[1])});
 }
 
 /// clone, contiguous, alias, and a copy to the same complex dtype; x.to(w)
@@ -524,32 +478,18 @@ LogicalResult cat(FXNode &n, R &r) {
     n.error() << "cat takes a non-empty list of tensors";
     return failure();
   }
-  SmallVector<Value> parts;
+  std::vector<R> parts;
   for (const R &e : list->list) {
     if (e.kind != R::Complex) {
       n.unsupported() << "cat of complex and real tensors";
       return failure();
     }
-    parts.push_back(e.tensor);
+    parts.push_back(R::ofTensor(e.tensor));
   }
-  int64_t rank = rankOf(n, parts.front());
-  auto dim = n.dim(*d, rank);
+  auto dim = n.dim(*d, rankOf(n, parts.front().tensor));
   if (failed(dim))
     return failure();
-  SmallVector<int64_t> shape(n.type(parts.front()).getShape());
-  shape[*dim] = 0;
-  Type elt = n.type(parts.front()).getElementType();
-  for (Value v : parts) {
-    auto t = n.type(v);
-    if (t.getRank() != rank + 1 || t.getElementType() != elt) {
-      n.error() << "cat of complex tensors of different ranks or types";
-      return failure();
-    }
-    shape[*dim] += t.getDimSize(*dim);
-  }
-  r = R::ofComplex(n.b.create<ConcatOp>(n.loc, RankedTensorType::get(shape, elt), parts,
-                                        n.b.getI64IntegerAttr(*dim)));
-  return success();
+  return onPairs(n, r, "cat", {R::ofList(std::move(parts)), R::ofInt(*dim)});
 }
 
 /// The complex shape as the Python list x.shape gives.
@@ -1207,9 +1147,9 @@ const llvm::StringMap<Handler> &dfa::fximport::complexHandlers() {
       t[k] = squeeze;
     for (const char *k : {"view", "reshape", "aten.view.default", "aten.reshape.default",
                           "aten._unsafe_view.default"})
-      t[k] = reshape;
+      t[k] = resized<false>;
     for (const char *k : {"expand", "aten.expand.default"})
-      t[k] = expand;
+      t[k] = resized<true>;
     for (const char *k : {"aten.slice.Tensor"})
       t[k] = slice<false>;
     for (const char *k : {"select", "aten.select.int"})
