@@ -35,6 +35,11 @@ struct LoadedModel {
 
 Status loadModel(llvm::StringRef path, LoadedModel &out, std::string &error);
 
+/// Replaces every call of a model-local function (ModelProto.functions), in
+/// the main graph and its subgraphs, by the function's nodes, renamed
+/// (ONNXFunctions.cpp). loadModel calls it.
+Status inlineFunctions(onnx::ModelProto &model, std::string &error);
+
 /// The element type of an ONNX TensorProto data type, or null.
 mlir::Type elementType(int onnxType, mlir::MLIRContext *ctx);
 
@@ -75,6 +80,9 @@ int64_t newestOpset();
 /// The newest opset of the default domain that libonnx (its schemas and
 /// shape inference) knows.
 int64_t libonnxNewestOpset();
+/// The version of default-domain operator `op` that opset `opset` uses (its
+/// since_version), or 0 when the opset has no such operator.
+int64_t operatorVersion(llvm::StringRef op, int64_t opset);
 /// Checks `node` against its operator's signature in `opset` (input and
 /// output counts, empty inputs, attribute names, types and required ones):
 /// libonnx's schema up to its own newest opset, dfa's table after. Returns

@@ -192,7 +192,7 @@ Status dfa::onnximport::loadModel(llvm::StringRef path, LoadedModel &out,
     return Status::InvalidModel;
   }
   scanInitializers(data, size, out.rawDataOffsets);
-  return Status::Ok;
+  return inlineFunctions(out.model, error);
 }
 
 dfa::onnximport::ExternalRef

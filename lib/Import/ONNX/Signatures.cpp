@@ -90,6 +90,11 @@ int64_t dfa::onnximport::libonnxNewestOpset() {
   return it == map.end() ? 0 : it->second.second;
 }
 
+int64_t dfa::onnximport::operatorVersion(llvm::StringRef op, int64_t opset) {
+  const OpSignature *s = signatureOf(op, opset);
+  return s ? s->since : 0;
+}
+
 std::optional<std::string>
 dfa::onnximport::checkSignature(const onnx::NodeProto &node, int64_t opset) {
   // An operator of a later opset is not this opset's, whatever dfa makes

@@ -147,3 +147,38 @@ def mel_inputs(bins, lo, hi):
 for path, args in (("mel_nobins.onnx", (0, 0.0, 4000.0)), ("mel_edges.onnx", (8, 3000.0, 100.0))):
     model([h.make_node("MelWeightMatrix", ["bins", "dft", "rate", "lo", "hi"], ["y"])], [],
           [("y", T.FLOAT, None)], mel_inputs(*args), path=path)
+
+# Model-local functions: a function calling itself, one defined twice, a
+# body reading a value it never defines, an output no body node makes, a
+# body defining a value twice, a call passing more inputs than the
+# function takes, a ten-fold call nested eight deep (10^8 nodes, refused
+# before expanding), and a reference to an attribute of the wrong type.
+def fmodel(path, functions, nodes, opset=17):
+    g = h.make_graph(nodes, "g", [h.make_tensor_value_info("x", F, [2])],
+                     [h.make_tensor_value_info("y", F, None)])
+    m = h.make_model(g, opset_imports=[h.make_opsetid("", opset), h.make_opsetid("lib", 1)],
+                     functions=functions)
+    m.ir_version = 8
+    onnx.save(m, path)
+def fn(name, nodes, ins=("x",), outs=("y",), attrs=()):
+    return h.make_function("lib", name, list(ins), list(outs), nodes,
+                           [h.make_opsetid("", 17), h.make_opsetid("lib", 1)], list(attrs))
+call = lambda op, ins=("x",), outs=("y",), **kw: h.make_node(op, list(ins), list(outs), domain="lib", **kw)
+fmodel("fn_self.onnx", [fn("A", [call("A")])], [call("A")])
+fmodel("fn_twice.onnx", [fn("A", [h.make_node("Relu", ["x"], ["y"])]),
+                         fn("A", [h.make_node("Neg", ["x"], ["y"])])], [call("A")])
+fmodel("fn_undef.onnx", [fn("A", [h.make_node("Add", ["x", "w"], ["y"])])], [call("A")])
+fmodel("fn_noout.onnx", [fn("A", [h.make_node("Relu", ["x"], ["r"])])], [call("A")])
+fmodel("fn_dup.onnx", [fn("A", [h.make_node("Relu", ["x"], ["y"]), h.make_node("Neg", ["x"], ["y"])])],
+       [call("A")])
+fmodel("fn_args.onnx", [fn("A", [h.make_node("Relu", ["x"], ["y"])])], [call("A", ins=("x", "x"))])
+levels = [fn("L0", [h.make_node("Relu", ["x"], ["y"])])]
+for i in range(1, 9):
+    body = [call("L%d" % (i - 1), ins=("x" if k == 0 else "t%d" % (k - 1),), outs=("t%d" % k if k < 9 else "y",))
+            for k in range(10)]
+    levels.append(fn("L%d" % i, body))
+fmodel("fn_bomb.onnx", levels, [call("L8")])
+leaky = h.make_node("LeakyRelu", ["x"], ["y"])
+ref = onnx.AttributeProto(name="alpha", type=onnx.AttributeProto.FLOAT, ref_attr_name="slope")
+leaky.attribute.append(ref)
+fmodel("fn_attrtype.onnx", [fn("A", [leaky], attrs=("slope",))], [call("A", slope=[1, 2])])
