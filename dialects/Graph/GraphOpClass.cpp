@@ -230,9 +230,12 @@ bool constantAlong(Value p, int64_t rank, ArrayRef<bool> dims, bool anyDim) {
 }
 } // namespace
 
-std::optional<DequantizedOperand>
-dfa::graph::dequantizedOperand(Operation *product, unsigned index,
-                               bool shared) {
+namespace {
+/// dequantizedOperand's walk; with `varying`, a scale or zero point may
+/// vary along the contracted dims (recorded in `varied`).
+std::optional<DequantizedOperand> dequantChain(Operation *product,
+                                               unsigned index, bool shared,
+                                               bool varying, bool &varied) {
   std::optional<SmallVector<bool>> dims = contractedDims(product, index);
   if (!dims)
     return std::nullopt;
@@ -276,14 +279,39 @@ dfa::graph::dequantizedOperand(Operation *product, unsigned index,
       Value lhs = def->getOperand(0), rhs = def->getOperand(1);
       bool chainLhs = isa<SubOp>(def) || lhs.getType() == v.getType();
       Value chain = chainLhs ? lhs : rhs, param = chainLhs ? rhs : lhs;
-      if (chain.getType() != v.getType() || !constantAlong(param, rank, *dims, anyDim))
+      if (chain.getType() != v.getType())
         return std::nullopt;
+      if (!constantAlong(param, rank, *dims, anyDim)) {
+        if (!varying)
+          return std::nullopt;
+        varied = true;
+      }
       v = chain;
     } else {
       return std::nullopt;
     }
   }
   return std::nullopt;
+}
+} // namespace
+
+std::optional<DequantizedOperand>
+dfa::graph::dequantizedOperand(Operation *product, unsigned index,
+                               bool shared) {
+  bool varied = false;
+  std::optional<DequantizedOperand> d =
+      dequantChain(product, index, shared, /*varying=*/true, varied);
+  if (!d || !varied)
+    return d;
+  // Scales that vary along the sum (a block per K rows) are applied to
+  // the weight tile before it is multiplied, in the other operand's float
+  // type, as weight-only kernels (W4A16) do: only when that operand is
+  // not itself read narrow.
+  bool otherVaried = false;
+  if (product->getNumOperands() > 1 &&
+      dequantChain(product, 1 - index, shared, /*varying=*/false, otherVaried))
+    return std::nullopt;
+  return d;
 }
 
 std::optional<Type> dfa::graph::quantizedProductType(Operation *product) {

@@ -49,8 +49,10 @@ bool isNarrow(mlir::Type t);
 /// read only by the next: `ops` from the cast of the narrow value to the
 /// op the product reads, in program order; `narrow` the stored type (an
 /// integer of at most 8 bits or an 8-bit float). A scale or zero point
-/// that varies along a dim the product contracts cannot leave the sum, so
-/// such an operand is not one.
+/// that varies along a dim the product contracts (a block of K rows each)
+/// cannot leave the sum: such an operand is one only when the other
+/// operand is not (a weight-only product, which applies the scales to each
+/// weight tile and multiplies in the other operand's float type).
 struct DequantizedOperand {
   mlir::Type narrow;
   llvm::SmallVector<mlir::Operation *> ops;

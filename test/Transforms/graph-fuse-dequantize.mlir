@@ -2,7 +2,10 @@
 // stored as int8 or float8 (ONNX's QDQ form: cast, minus a zero point,
 // times a scale) and reads the narrow tensor: a quantize kernel writes the
 // activation as i8, the weight is read as i8, and the float copies are
-// never written. A scale that varies along K cannot leave the sum, so that
+// never written. A scale that varies along K cannot leave the sum: a
+// weight-only product (a float activation) still takes that dequantization
+// in, applying the scales to each weight tile before it multiplies in
+// float, as W4A16 kernels do; an int8 x int8 product cannot, so there that
 // weight's dequantization stays a kernel of its own. A dequantization read
 // by two products is copied for each (as XLA duplicates cheap producers);
 // one also read by an add keeps its original for the add. Every fusion
@@ -15,20 +18,20 @@
 // RUN: %with_test_targets dfa-opt %s -graph-fuse="target=test-gpu" -o %t.gpu.mlir
 // RUN: %with_test_targets dfa-run %s --seed 3 --outputs %t.ref > /dev/null
 // RUN: %with_test_targets dfa-run %t.gpu.mlir --seed 3 --outputs %t.fused > /dev/null
-// RUN: %python -c "import numpy as np; [np.testing.assert_array_equal(np.load('%t.ref/output_%%d.npy' %% i), np.load('%t.fused/output_%%d.npy' %% i)) for i in range(8)]"
+// RUN: %python -c "import numpy as np; [np.testing.assert_array_equal(np.load('%t.ref/output_%%d.npy' %% i), np.load('%t.fused/output_%%d.npy' %% i)) for i in range(9)]"
 
 // CHECK: graph.kernel "quantize" kind "pointwise"(%arg0) : (tensor<4x32xf32>) -> tensor<4x32xi8>
-// CHECK: graph.kernel "int8" kind "matmul"(%{{.*}}, %arg1) : (tensor<4x32xi8>, tensor<32x8xi8>) -> tensor<4x8xf32>
+// CHECK: graph.kernel "int8" kind "matmul"(%arg1, %{{.*}}) : (tensor<32x8xi8>, tensor<4x32xi8>) -> tensor<4x8xf32>
 // CHECK-NEXT: ^bb0
 // CHECK-NEXT: graph.constant
 // CHECK-NEXT: graph.constant
-// CHECK-NEXT: graph.cast {{.*}} -> tensor<4x32xf32>
-// CHECK-NEXT: graph.mul
 // CHECK-NEXT: graph.cast {{.*}} -> tensor<32x8xf32>
 // CHECK-NEXT: graph.mul
+// CHECK-NEXT: graph.cast {{.*}} -> tensor<4x32xf32>
+// CHECK-NEXT: graph.mul
 // CHECK-NEXT: graph.matmul
-// CHECK: graph.kernel "dq_rows" kind "pointwise"(%arg2)
-// CHECK: graph.kernel "rows" kind "matmul"(%arg0, %{{.*}}) : (tensor<4x32xf32>, tensor<32x8xf32>)
+// CHECK-NOT: graph.kernel "dq_rows"
+// CHECK: graph.kernel "rows" kind "matmul"(%arg2, %arg0) : (tensor<32x8xi8>, tensor<4x32xf32>)
 // CHECK: graph.kernel "shared" kind "matmul"({{.*}}) : (tensor<32x8xi8>, tensor<4x32xf32>)
 // CHECK: graph.kernel "shared2" kind "matmul"({{.*}}) : (tensor<32x8xi8>, tensor<4x32xf32>, tensor<4x8xf32>)
 // CHECK: graph.kernel "dq_mixed" kind {{.*}}(%arg2) : (tensor<32x8xi8>)
@@ -37,13 +40,12 @@
 // through a transpose and a reshape: the kernels stay in program order.
 // CHECK: graph.kernel "bcast" kind "matmul"({{.*}}) : ({{.*}}tensor<32x8xi8>{{.*}}) -> tensor<2x4x8xf32>
 // CHECK: graph.kernel "view" kind "matmul"({{.*}}) : ({{.*}}tensor<8x4x8xi8>{{.*}}) -> tensor<4x8xf32>
-// A per-K-row dequantization two products share is not copied: neither
-// could take it in, so one kernel writes it for both.
-// CHECK: graph.kernel "dq_rows2" kind "pointwise"(%arg2)
+// A per-K-row dequantization two weight-only products share is copied for
+// each.
 // CHECK-NOT: graph.kernel "dq_rows2"
-// CHECK: graph.kernel "rows_a" kind "matmul"
+// CHECK: graph.kernel "rows_a" kind "matmul"(%arg2, %arg0) : (tensor<32x8xi8>, tensor<4x32xf32>)
 // CHECK-NOT: graph.kernel "dq_rows2"
-// CHECK: graph.kernel "rows_b" kind "matmul"
+// CHECK: graph.kernel "rows_b" kind "matmul"(%arg2, %arg0, %{{.*}}) : (tensor<32x8xi8>, tensor<4x32xf32>, tensor<4x8xf32>)
 // Per-column parameters stored as they come (an int64 zero point and a
 // [N] scale, reshaped and cast to broadcast, as PT2E's dequantize writes
 // them): the product reads them as stored, no kernel converts them.
@@ -51,10 +53,14 @@
 // CHECK: graph.kernel "params" kind "matmul"(%arg1, %arg0) : (tensor<32x8xi8>, tensor<4x32xf32>) -> tensor<4x8xf32>
 // CHECK: graph.cast {{.*}} : (tensor<1x8xi64>) -> tensor<1x8xf32>
 // CHECK: graph.sub
+// An int8 activation times a weight scaled per K row: the weight's
+// dequantization stays a kernel of its own, the activation is read as i8.
+// CHECK: graph.kernel "dq_rows8" kind "pointwise"(%arg2)
+// CHECK: graph.kernel "rows8" kind "matmul"({{.*}}) : (tensor<4x32xi8>, tensor<32x8xf32>) -> tensor<4x8xf32>
 
 // The LPU's stream chains: the int8 product reads both i8 tensors.
 // LPU: graph.kernel "quantize" kind "pointwise"({{.*}}) -> tensor<4x32xi8>
-// LPU: graph.kernel "int8" kind "matmul"({{.*}}) : (tensor<4x32xi8>, tensor<32x8xi8>) -> tensor<4x8xf32>
+// LPU: graph.kernel "int8" kind "matmul"({{.*}}) : (tensor<32x8xi8>, tensor<4x32xi8>) -> tensor<4x8xf32>
 
 // The reference runs one op per kernel.
 // CPU: graph.kernel "int8" kind "matmul"({{.*}}) : (tensor<4x32xf32>, tensor<32x8xf32>)
@@ -63,7 +69,7 @@ func.func @main(%x: tensor<4x32xf32> {graph.name = "x"}, %wq: tensor<32x8xi8> {g
                 %wk: tensor<32x8xi8> {graph.name = "wk"}, %xb: tensor<2x4x32xf32> {graph.name = "xb"},
                 %wt: tensor<8x4x8xi8> {graph.name = "wt"})
     -> (tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<2x4x8xf32>, tensor<4x8xf32>,
-        tensor<4x8xf32>, tensor<4x8xf32>) {
+        tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>) {
   %s = graph.constant dense<0.05> : tensor<f32>
   %lo = graph.constant dense<-128.0> : tensor<f32>
   %hi = graph.constant dense<127.0> : tensor<f32>
@@ -117,5 +123,8 @@ func.func @main(%x: tensor<4x32xf32> {graph.name = "x"}, %wq: tensor<32x8xi8> {g
   %p1 = graph.sub %p0, %pz2 : (tensor<32x8xf32>, tensor<1x8xf32>) -> tensor<32x8xf32>
   %p2 = graph.mul %p1, %ps1 : (tensor<32x8xf32>, tensor<1x8xf32>) -> tensor<32x8xf32>
   %pm = graph.matmul %x, %p2 : (tensor<4x32xf32>, tensor<32x8xf32>) -> tensor<4x8xf32> loc("params")
-  return %y, %z, %u, %m, %bm, %tm, %r, %pm : tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<2x4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>
+  %n0 = graph.cast %wk : (tensor<32x8xi8>) -> tensor<32x8xf32> loc("dq_rows8")
+  %n1 = graph.mul %n0, %ks : (tensor<32x8xf32>, tensor<32x1xf32>) -> tensor<32x8xf32>
+  %nm = graph.matmul %d1, %n1 : (tensor<4x32xf32>, tensor<32x8xf32>) -> tensor<4x8xf32> loc("rows8")
+  return %y, %z, %u, %m, %bm, %tm, %r, %pm, %nm : tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<2x4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>
 }

@@ -295,6 +295,16 @@ Status Lowering::run() {
         return Status::DoesNotFit;
       }
   }
+  // A result no kernel computes (the graph folded it to a constant, or it
+  // is a weight) is placed like any resident, where the outer memory is,
+  // before the kernels' buffers: placed after them, it would take the
+  // resident space as if nothing had been there.
+  for (Value v : ret.getOperands())
+    if (!homes.count(v) && isResident(v) &&
+        failed(placeResident(v, KernelPlan()))) {
+      program.erase();
+      return Status::DoesNotFit;
+    }
   for (auto [i, k] : llvm::enumerate(kernels)) {
     currentKernel = k.getSymNameAttr();
     if (failed(emitKernel(k, plans[k], lastUse, i))) {
@@ -319,17 +329,9 @@ Status Lowering::run() {
         << t.name
         << (fault.name == "nan" ? " (no kernel computes '" + fault.node + "')"
                                 : std::string());
-  // A result no kernel computes (the graph folded it to a constant, or it
-  // is a weight) is placed like any resident, where the outer memory is.
   SmallVector<Value> results;
-  for (Value v : ret.getOperands()) {
-    if (!homes.count(v) && isResident(v) &&
-        failed(placeResident(v, KernelPlan()))) {
-      program.erase();
-      return Status::DoesNotFit;
-    }
+  for (Value v : ret.getOperands())
     results.push_back(homes[v].buffer);
-  }
   b.create<sched::ReturnOp>(ret.getLoc(), results);
   if (weightsEnd->use_empty())
     weightsEnd->erase();

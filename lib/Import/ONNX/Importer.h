@@ -102,6 +102,15 @@ using Converter = mlir::LogicalResult (*)(NodeContext &ctx, Results &);
 
 /// Converters by ONNX op type (default domain).
 const llvm::StringMap<Converter> &converters();
+/// Converters of onnxruntime's operators (ONNXContribOps.cpp), keyed
+/// "com.microsoft.<op>", or by op type for the ops onnxruntime registers in
+/// the default domain that no ONNX opset defines.
+const llvm::StringMap<Converter> &contribConverters();
+/// The converter of `node` (by its domain and op type), or null.
+Converter converterFor(const onnx::NodeProto &node);
+/// Checks a node of onnxruntime's operators against their schema (the
+/// pinned onnxruntime's, ContribSignatures.inc) as checkSignature does.
+std::optional<std::string> checkContribSignature(const onnx::NodeProto &node);
 /// Adds the data-movement and shape converters to `table`.
 void addShapeConverters(llvm::StringMap<Converter> &table);
 /// Adds the ops imported as subgraphs (losses, OneHot, ...) to `table`.
@@ -185,6 +194,12 @@ public:
   mlir::FailureOr<ref::Tensor> constInput(size_t i, llvm::StringRef what);
   mlir::FailureOr<std::vector<int64_t>> constInts(size_t i,
                                                   llvm::StringRef what);
+  /// Like constInput, also reading a weight (an initializer imported by
+  /// reference) from its file: for an op whose weights the import
+  /// rewrites (onnxruntime's packed 4-bit MatMulNBits). A weight without
+  /// data (`--no-weights`) sets `noData` and gives no tensor.
+  mlir::FailureOr<ref::Tensor> weightInput(size_t i, llvm::StringRef what,
+                                           bool &noData);
   /// A one-element constant input as a double.
   mlir::FailureOr<double> constScalar(size_t i, llvm::StringRef what);
   /// Like constInput/constInts for an optional input: leaves `out` alone
@@ -198,6 +213,17 @@ public:
   mlir::InFlightDiagnostic error();
   /// An error for a valid model that uses something dfa does not support.
   mlir::InFlightDiagnostic unsupported();
+
+  /// Converts `opType` of the default domain, at this context's opset or
+  /// `minOpset` if later, on `inputs` (null for an absent one) with
+  /// `attrs`, at this node's location: an op that another is made of
+  /// (onnxruntime's SkipLayerNormalization of Add and LayerNormalization)
+  /// reuses that op's converter. Its `numOutputs` results go to `results`.
+  mlir::LogicalResult delegate(llvm::StringRef opType,
+                               llvm::ArrayRef<mlir::Value> inputs,
+                               llvm::ArrayRef<onnx::AttributeProto> attrs,
+                               int numOutputs, Results &results,
+                               int64_t minOpset = 0);
 
   /// Helpers to build ops at the node's location.
   mlir::Value constant(const ref::Tensor &t);

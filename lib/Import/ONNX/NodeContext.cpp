@@ -60,6 +60,38 @@ InFlightDiagnostic NodeContext::error() {
                         << mlir::cast<NameLoc>(loc).getName().str() << "': ";
 }
 
+LogicalResult NodeContext::delegate(llvm::StringRef opType,
+                                    ArrayRef<Value> args,
+                                    ArrayRef<onnx::AttributeProto> attrs,
+                                    int numOutputs, Results &results,
+                                    int64_t minOpset) {
+  onnx::NodeProto sub;
+  sub.set_op_type(opType.str());
+  sub.set_name(node.name());
+  for (auto [i, v] : llvm::enumerate(args))
+    sub.add_input(v ? "in" + std::to_string(i) : "");
+  for (int i = 0; i < numOutputs; ++i)
+    sub.add_output("out" + std::to_string(i));
+  for (const onnx::AttributeProto &a : attrs)
+    *sub.add_attribute() = a;
+  int64_t at = std::max(opset, minOpset);
+  Converter convert = converters().lookup(opType);
+  assert(convert && "delegate to an op without a converter");
+  if (std::optional<std::string> what = checkSignature(sub, at)) {
+    error() << "as " << opType << " (opset " << at << "): " << *what;
+    return failure();
+  }
+  NodeContext c(sub, loc, b, at, SmallVector<Value>(args), status, foldLimit);
+  c.wantSpecialized = wantSpecialized;
+  c.runtimeValue = runtimeValue;
+  c.importSubgraph = importSubgraph;
+  LogicalResult converted = convert(c, results);
+  hostConstants.append(c.hostConstants);
+  needsRuntimeValue |= c.needsRuntimeValue;
+  readRuntime |= c.readRuntime;
+  return converted;
+}
+
 InFlightDiagnostic NodeContext::unsupported() {
   status = Status::Unsupported;
   return emitError(loc) << "'" << node.op_type() << "' node '"
@@ -83,6 +115,36 @@ FailureOr<ref::Tensor> NodeContext::constInput(size_t i, llvm::StringRef what) {
   if (v)
     suggestSpecialize(v, diag);
   return failure();
+}
+
+FailureOr<ref::Tensor> NodeContext::weightInput(size_t i, llvm::StringRef what,
+                                               bool &noData) {
+  noData = false;
+  auto w = in(i) ? in(i).getDefiningOp<graph::WeightOp>() : nullptr;
+  if (!w)
+    return constInput(i, what);
+  if (w.getFile().empty()) {
+    noData = true;
+    return ref::Tensor();
+  }
+  std::optional<ref::DType> dt = ref::dtypeOf(typeOf(in(i)).getElementType());
+  if (!dt) {
+    error() << "input " << i << " (" << what << ") has an element type dfa "
+            << "cannot read";
+    return failure();
+  }
+  ref::Tensor t(*dt, typeOf(in(i)).getShape());
+  std::string err;
+  std::optional<uint64_t> zstd;
+  if (w.getZstdBytes())
+    zstd = uint64_t(*w.getZstdBytes());
+  if (!ref::readWeight(w.getFile(), uint64_t(w.getOffset()), zstd, t, err)) {
+    status = Status::IOError;
+    emitError(loc) << "'" << node.op_type() << "' node '"
+                   << mlir::cast<NameLoc>(loc).getName().str() << "': " << err;
+    return failure();
+  }
+  return t;
 }
 
 void NodeContext::suggestSpecialize(Value v, InFlightDiagnostic &diag) {

@@ -93,6 +93,18 @@ std::string torchModule(const onnx::NodeProto &node) {
 bool isDefaultDomain(llvm::StringRef domain) {
   return domain.empty() || domain == "ai.onnx";
 }
+} // namespace
+
+Converter dfa::onnximport::converterFor(const onnx::NodeProto &node) {
+  if (isDefaultDomain(node.domain())) {
+    if (Converter c = converters().lookup(node.op_type()))
+      return c;
+    return contribConverters().lookup(node.op_type());
+  }
+  return contribConverters().lookup(node.domain() + "." + node.op_type());
+}
+
+namespace {
 
 /// What a run in segments does at a graph break of an `op` node (`node`:
 /// its name, for a main-graph node that `--max-dim` may bound).
@@ -392,13 +404,12 @@ LogicalResult Importer::coverage(OpCoverage &cov) {
   cov.opset = opset;
   const auto &graph = m.model.graph();
   cov.numNodes = graph.node_size();
-  const auto &table = converters();
   for (int i = 0; i < graph.node_size(); ++i) {
     const auto &node = graph.node(i);
     std::string type = isDefaultDomain(node.domain())
                            ? node.op_type()
                            : node.domain() + "." + node.op_type();
-    if (isDefaultDomain(node.domain()) && table.count(node.op_type()))
+    if (converterFor(node))
       ++cov.supported[type];
     else
       cov.unsupported[type].push_back(nodeName(node, i));
@@ -1065,9 +1076,7 @@ LogicalResult Importer::importNode(const onnx::NodeProto &node, size_t index) {
   }
   // The main graph's nodes were checked up front (checkSupported); a
   // subgraph's are met here.
-  Converter convert = isDefaultDomain(node.domain())
-                          ? converters().lookup(node.op_type())
-                          : nullptr;
+  Converter convert = converterFor(node);
   if (!convert) {
     error(Status::Unsupported)
         << "'" << node.op_type() << "' node '" << name << "' is not supported";
@@ -1075,10 +1084,19 @@ LogicalResult Importer::importNode(const onnx::NodeProto &node, size_t index) {
   }
   // The node must match its ONNX schema (input and output counts, required
   // inputs and attributes, attribute types) before a converter sees it.
-  if (std::optional<std::string> what = checkSignature(node, opset)) {
-    error(Status::InvalidModel)
-        << "'" << node.op_type() << "' node '" << name
-        << "' does not match the opset-" << opset << " schema: " << *what;
+  bool standard = isDefaultDomain(node.domain()) &&
+                  converters().count(node.op_type());
+  if (std::optional<std::string> what = standard
+                                            ? checkSignature(node, opset)
+                                            : checkContribSignature(node)) {
+    auto diag = error(Status::InvalidModel)
+                << "'" << node.op_type() << "' node '" << name
+                << "' does not match the ";
+    if (standard)
+      diag << "opset-" << opset;
+    else
+      diag << "onnxruntime";
+    diag << " schema: " << *what;
     return failure();
   }
   SmallVector<Value> inputs;
@@ -1665,6 +1683,8 @@ ImportResult dfa::checkONNX(llvm::StringRef path, MLIRContext &ctx,
 std::vector<std::string> dfa::supportedONNXOps() {
   std::vector<std::string> ops;
   for (const auto &entry : converters())
+    ops.push_back(entry.getKey().str());
+  for (const auto &entry : contribConverters())
     ops.push_back(entry.getKey().str());
   llvm::sort(ops);
   return ops;

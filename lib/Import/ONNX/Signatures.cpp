@@ -38,23 +38,26 @@ struct OpSignature {
   int numAttrs;
 };
 
+#include "ContribSignatures.inc"
 #include "OnnxSignatures.inc"
 
-/// Every version of each operator, oldest first (the table is sorted by
-/// name, then version), indexed once.
+/// Every version of each operator of `all`, oldest first (the table is
+/// sorted by name, then version).
+llvm::StringMap<llvm::ArrayRef<OpSignature>>
+indexOf(llvm::ArrayRef<OpSignature> all) {
+  llvm::StringMap<llvm::ArrayRef<OpSignature>> m;
+  for (size_t i = 0; i < all.size();) {
+    size_t j = i;
+    while (j < all.size() && llvm::StringRef(all[j].op) == all[i].op)
+      ++j;
+    m[all[i].op] = all.slice(i, j - i);
+    i = j;
+  }
+  return m;
+}
+
 llvm::ArrayRef<OpSignature> versionsOf(llvm::StringRef op) {
-  static const llvm::StringMap<llvm::ArrayRef<OpSignature>> index = [] {
-    llvm::StringMap<llvm::ArrayRef<OpSignature>> m;
-    llvm::ArrayRef<OpSignature> all(kSignatures);
-    for (size_t i = 0; i < all.size();) {
-      size_t j = i;
-      while (j < all.size() && llvm::StringRef(all[j].op) == all[i].op)
-        ++j;
-      m[all[i].op] = all.slice(i, j - i);
-      i = j;
-    }
-    return m;
-  }();
+  static const auto index = indexOf(kSignatures);
   auto it = index.find(op);
   return it == index.end() ? llvm::ArrayRef<OpSignature>() : it->second;
 }
@@ -81,6 +84,9 @@ std::string range(llvm::StringRef what, const onnx::NodeProto &node, int n,
          ", max=" + std::to_string(hi) + "].";
 }
 } // namespace
+
+static std::optional<std::string> checkAgainst(const OpSignature &sig,
+                                               const onnx::NodeProto &node);
 
 int64_t dfa::onnximport::newestOpset() { return kNewestOpset; }
 
@@ -120,6 +126,24 @@ dfa::onnximport::checkSignature(const onnx::NodeProto &node, int64_t opset) {
   const OpSignature *s = signatureOf(node.op_type(), opset);
   if (!s)
     return std::nullopt; // not an operator of the default domain
+  return checkAgainst(*s, node);
+}
+
+std::optional<std::string>
+dfa::onnximport::checkContribSignature(const onnx::NodeProto &node) {
+  static const auto index = indexOf(kContribSignatures);
+  std::string key = node.domain().empty() || node.domain() == "ai.onnx"
+                        ? node.op_type()
+                        : node.domain() + "." + node.op_type();
+  auto it = index.find(key);
+  if (it == index.end())
+    return std::nullopt;
+  return checkAgainst(it->second.back(), node);
+}
+
+static std::optional<std::string> checkAgainst(const OpSignature &sig,
+                                               const onnx::NodeProto &node) {
+  const OpSignature *s = &sig;
   int ins = node.input_size(), outs = node.output_size();
   if (ins < s->minInputs || ins > s->maxInputs)
     return range("input", node, ins, s->minInputs, s->maxInputs);

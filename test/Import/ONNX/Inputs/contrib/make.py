@@ -1,0 +1,116 @@
+# The models of test/Import/ONNX/contrib.test: one node each of
+# onnxruntime's com.microsoft operators (and SimplifiedLayerNormalization),
+# with onnxruntime's results for their inputs (x_<name>_<i>.npy in,
+# ort_<name>_<i>.npy out). Run with the project's environment:
+#   .venv/bin/python make.py
+# Weights are initializers; the inputs are graph inputs.
+import numpy as np, onnx, onnxruntime as ort
+from onnx import TensorProto as T, helper as h, numpy_helper as nh
+
+g = np.random.default_rng(11)
+F = T.FLOAT
+
+def model(name, op, inputs, nouts, attrs=None, consts=(), opset=17, domain='com.microsoft', ref=True):
+    """inputs: (name, array) graph inputs, or None for an absent one;
+    consts: (name, array) initializers, listed in `inputs` by name too."""
+    cnames = {n for n, _ in consts}
+    ins = [i[0] if i is not None else '' for i in inputs]
+    outs = ['y%d' % k for k in range(nouts)]
+    node = h.make_node(op, ins, outs, domain=domain, name=name, **(attrs or {}))
+    feeds = {n: a for n, a in (i for i in inputs if i is not None) if n not in cnames}
+    graph = h.make_graph([node], name,
+                         [h.make_tensor_value_info(n, onnx.helper.np_dtype_to_tensor_dtype(a.dtype), a.shape)
+                          for n, a in feeds.items()],
+                         [h.make_tensor_value_info(o, F, None) for o in outs],
+                         initializer=[nh.from_array(a, n) for n, a in consts])
+    m = h.make_model(graph, opset_imports=[h.make_opsetid('', opset), h.make_opsetid('com.microsoft', 1)],
+                     producer_name='make.py')
+    onnx.save(m, name + '.onnx')
+    if not ref:
+        return
+    res = (ref(*feeds.values()) if callable(ref) else
+           ort.InferenceSession(name + '.onnx', providers=['CPUExecutionProvider']).run(None, feeds))
+    for k, (n, a) in enumerate(feeds.items()):
+        np.save('x_%s_%d.npy' % (name, k), a)
+    for k, a in enumerate(res):
+        np.save('ort_%s_%d.npy' % (name, k), a)
+
+def r(*shape): return g.standard_normal(shape).astype(np.float32)
+
+x = r(2, 3, 8)
+model('gelu', 'Gelu', [('x', x)], 1)
+model('bias_gelu', 'BiasGelu', [('x', x), ('b', r(8))], 1, consts=[('b', r(8))])
+model('fast_gelu', 'FastGelu', [('x', x), ('b', r(8))], 1)
+model('fast_gelu_nobias', 'FastGelu', [('x', x)], 1)
+model('quick_gelu', 'QuickGelu', [('x', x)], 1, dict(alpha=1.702))
+model('quick_gelu_silu', 'QuickGelu', [('x', x)], 1, dict(alpha=1.0))
+# BiasAdd has no CPU kernel in onnxruntime: numpy's sum is the reference.
+model('bias_add', 'BiasAdd', [('x', r(2, 4, 8)), ('b', r(8)), ('s', r(2, 4, 8))], 1,
+      ref=lambda x, b, s: [x + b + s])
+
+# Skip layer norms: 3-d input and a 2-d skip broadcast over the batch; the
+# optional outputs.
+gamma, beta, bias = r(8), r(8), r(8)
+model('skip_ln', 'SkipLayerNormalization',
+      [('x', x), ('s', r(3, 8)), ('gamma', gamma), ('beta', beta), ('bias', bias)], 4,
+      dict(epsilon=1e-5), consts=[('gamma', gamma), ('beta', beta), ('bias', bias)])
+model('skip_ln_min', 'SkipLayerNormalization', [('x', x), ('s', r(2, 3, 8)), ('gamma', gamma)], 1,
+      consts=[('gamma', gamma)])
+model('skip_sln', 'SkipSimplifiedLayerNormalization',
+      [('x', x), ('s', r(2, 3, 8)), ('gamma', gamma), ('bias', bias)], 4,
+      dict(epsilon=1e-6), consts=[('gamma', gamma), ('bias', bias)])
+model('sln', 'SimplifiedLayerNormalization', [('x', x), ('gamma', gamma)], 2, dict(epsilon=1e-6),
+      consts=[('gamma', gamma)], domain='')
+
+# Fused products.
+a, b = r(2, 5, 6), r(2, 4, 6)
+model('fused_matmul', 'FusedMatMul', [('a', a), ('b', b)], 1, dict(alpha=0.125, transB=1))
+model('fused_matmul_ta', 'FusedMatMul', [('a', r(6, 5)), ('b', r(6, 3))], 1, dict(transA=1))
+w, c = r(7, 6), r(7)
+model('fused_gemm', 'FusedGemm', [('a', r(4, 6)), ('w', w), ('c', c)], 1,
+      dict(transB=1, alpha=0.5, beta=2.0, activation='LeakyRelu', activation_alpha=0.2),
+      consts=[('w', w), ('c', c)])
+wc, bc = r(4, 3, 3, 3), r(4)
+model('fused_conv', 'FusedConv', [('x', r(1, 3, 6, 6)), ('w', wc), ('b', bc)], 1,
+      dict(activation='Relu', pads=[1, 1, 1, 1]), consts=[('w', wc), ('b', bc)])
+model('fused_conv_clip', 'FusedConv', [('x', r(1, 3, 6, 6)), ('w', wc), ('b', bc), ('z', r(1, 4, 3, 3))], 1,
+      dict(activation='Clip', activation_params=[-0.5, 0.5], strides=[2, 2], pads=[1, 1, 1, 1]),
+      consts=[('w', wc), ('b', bc)])
+model('fused_conv_hs', 'FusedConv', [('x', r(1, 3, 6, 6)), ('w', wc)], 1,
+      dict(activation='HardSigmoid', activation_params=[0.2, 0.5]), consts=[('w', wc)])
+
+# MatMulNBits: 4-bit blocks of 32 with zero points and a bias; 8-bit
+# without zero points; 2-bit with K not a multiple of the block.
+def nbits(name, K, N, bits, block, zp=True, bias=False, m=3):
+    blocks = (K + block - 1) // block
+    blob = block * bits // 8
+    codes = g.integers(0, 2**bits, size=(N, blocks * block)).astype(np.uint8)
+    packed = np.zeros((N, blocks * blob), np.uint8)
+    for k in range(blocks * block):
+        packed[:, k * bits // 8] |= (codes[:, k] << (k * bits % 8)).astype(np.uint8)
+    scales = (g.random((N * blocks,)) * 0.1 + 0.01).astype(np.float32)
+    inputs = [('a', r(m, K)), ('B', packed.reshape(N, blocks, blob)), ('scales', scales)]
+    consts = [('B', packed.reshape(N, blocks, blob)), ('scales', scales)]
+    if zp:
+        zrow = (blocks * bits + 7) // 8
+        zcodes = g.integers(0, 2**bits, size=(N, zrow * 8 // bits)).astype(np.uint8)
+        zpk = np.zeros((N, zrow), np.uint8)
+        for k in range(zrow * 8 // bits):
+            zpk[:, k * bits // 8] |= (zcodes[:, k] << (k * bits % 8)).astype(np.uint8)
+        inputs.append(('zp', zpk.reshape(-1))); consts.append(('zp', zpk.reshape(-1)))
+    else:
+        inputs.append(None)
+    if bias:
+        bb = r(N); inputs += [None, ('bias', bb)]; consts.append(('bias', bb))
+    model(name, 'MatMulNBits', inputs, 1, dict(K=K, N=N, bits=bits, block_size=block), consts=consts)
+nbits('nbits4', 64, 5, 4, 32, zp=True, bias=True)
+nbits('nbits8', 48, 4, 8, 16, zp=False)
+nbits('nbits2', 40, 3, 2, 16, zp=True)
+
+# Refused: a FusedConv activation dfa does not fuse, transBatchA, g_idx.
+model('bad_activation', 'FusedConv', [('x', r(1, 3, 6, 6)), ('w', wc)], 1,
+      dict(activation='Softplus'), consts=[('w', wc)], ref=False)
+model('bad_transbatch', 'FusedMatMul', [('a', a), ('b', b)], 1, dict(transBatchA=1), ref=False)
+model('bad_skip', 'SkipLayerNormalization', [('x', x), ('s', r(4, 8)), ('gamma', gamma)], 1,
+      consts=[('gamma', gamma)], ref=False)
+model('bad_schema', 'SkipLayerNormalization', [('x', x), ('s', r(3, 8))], 1, ref=False)
