@@ -103,6 +103,10 @@ for env in venv debian; do
     "$py" "$root/test/models/test_detection.py" "$build/bin" "$results/detection.venv" 2>&1 |
       grep -v -i warning | tee "$results/detection.venv.txt" || status=1
     grep -q " 0 failed" "$results/detection.venv.txt" || status=1
+    section "models rewritten by onnxruntime's tools (transformer optimizer, saved optimized graphs, 4-bit quantizer)"
+    "$py" "$root/test/models/test_ort_tools.py" "$build/bin" "$results/ort-tools.venv" 2>&1 |
+      grep -v -i warning | grep -v '^\[torch.onnx\]\|^\[transformers\]' | tee "$results/ort-tools.venv.txt" || status=1
+    grep -q " 0 failed" "$results/ort-tools.venv.txt" || status=1
     section "measured traces: torch.profiler on the CPU against dfa-roofline --measured"
     "$py" "$root/test/models/test_measured.py" "$build/bin" "$results/measured.venv" 2>&1 |
       grep -v -i warning | grep -v '^\[torch.onnx\]' | tee "$results/measured.venv.txt" || status=1

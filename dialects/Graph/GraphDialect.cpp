@@ -87,7 +87,8 @@ Layout LayoutAttr::apply(ArrayRef<int64_t> shape, int64_t elemBytes) const {
 }
 
 Layout LayoutAttr::apply(ShapedType type) const {
-  return apply(type.getShape(), elementBytes(type.getElementType()));
+  return apply(type.getShape(), elementBytes(type.getElementType()))
+      .packBits(elementBits(type.getElementType()));
 }
 
 std::string LayoutAttr::invalidFor(int64_t rank) const {
@@ -188,6 +189,10 @@ int64_t dfa::graph::elementBytes(Type elementType) {
 
 int64_t dfa::graph::tensorBytes(Type type) {
   auto shaped = cast<ShapedType>(type);
+  // Elements narrower than a byte (int4, fp4) are stored packed; a bool
+  // takes a byte.
+  if (unsigned bits = elementBits(shaped.getElementType()); bits > 1 && bits < 8)
+    return (shaped.getNumElements() * bits + 7) / 8;
   return shaped.getNumElements() * elementBytes(shaped.getElementType());
 }
 

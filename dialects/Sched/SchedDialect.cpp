@@ -64,12 +64,15 @@ dfa::sched::BufferSite dfa::sched::siteOf(mlir::Value buffer) {
 dfa::target::Layout dfa::sched::storedLayout(mlir::Value buffer,
                                              int64_t elemBytes) {
   mlir::RankedTensorType t = llvm::cast<BufferType>(buffer.getType()).getTensor();
-  if (elemBytes <= 0)
+  unsigned bits = 0; // packed sub-byte elements, when derived from the type
+  if (elemBytes <= 0) {
     elemBytes = graph::elementBytes(t.getElementType());
+    bits = graph::elementBits(t.getElementType());
+  }
   auto placed =
       llvm::dyn_cast_or_null<PlacedBufferOpInterface>(buffer.getDefiningOp());
   graph::LayoutAttr layout = placed ? placed.getLayoutAttr() : graph::LayoutAttr();
   if (!layout)
-    return target::Layout::rowMajor(t.getShape(), elemBytes);
-  return layout.apply(t.getShape(), elemBytes);
+    return target::Layout::rowMajor(t.getShape(), elemBytes).packBits(bits);
+  return layout.apply(t.getShape(), elemBytes).packBits(bits);
 }

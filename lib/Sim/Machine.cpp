@@ -292,6 +292,15 @@ FailureOr<Executor::Buffer *> Executor::describe(Value v) {
   }
   // The verifier checked that the layout fits the tensor.
   b.layout = sched::storedLayout(v, int64_t(ref::dtypeSize(*dt)));
+  // The schedule places elements narrower than a byte (int4, fp4) packed;
+  // the values here are held a byte each, so such a buffer's image lives
+  // in a private space, where it overlaps no other buffer's bytes.
+  if (unsigned bits = ref::dtypeBits(*dt);
+      bits > 1 && bits < 8) {
+    b.at = Placement();
+    b.at.level = type.getMemory().str();
+    b.at.space = mem.newSpace();
+  }
   int64_t units = b.at.unitEnd - b.at.unitBegin;
   b.at.share = (b.layout.bytes + units - 1) / std::max<int64_t>(1, units);
   return &buffers.try_emplace(v, std::move(b)).first->second;

@@ -165,7 +165,7 @@ void Layout::finish() {
   int64_t n = 1;
   for (int64_t d : padded)
     n *= d;
-  bytes = n * elemBytes;
+  bytes = bytesOf(n);
   strides.assign(padded.size(), 1);
   for (int64_t i = int64_t(padded.size()) - 2; i >= 0; --i)
     strides[i] = strides[i + 1] * padded[i + 1];
@@ -213,7 +213,19 @@ int64_t Layout::logicalBytes() const {
   int64_t n = 1;
   for (int64_t d : shape)
     n *= d;
-  return n * elemBytes;
+  return bytesOf(n);
+}
+
+Layout &Layout::packBits(unsigned bits) {
+  // A bool takes a byte, as torch and ONNX store it.
+  if (bits <= 1 || bits >= 8)
+    return *this;
+  elemBits = bits;
+  int64_t n = 1;
+  for (int64_t d : padded)
+    n *= d;
+  bytes = bytesOf(n);
+  return *this;
 }
 
 int64_t Layout::granule(int64_t dim) const {
@@ -236,7 +248,7 @@ int64_t Layout::offsetOf(ArrayRef<int64_t> idx) const {
   if (kind != Kind::Tile || rank < 2) {
     for (int64_t i = 0; i < rank; ++i)
       elem += idx[order[i]] * strides[i];
-    return elem * elemBytes;
+    return elemBits ? elem * elemBits / 8 : elem * elemBytes;
   }
   // Leading dims row-major over whole (rows x cols) planes; the plane in
   // tiles row-major; a tile row-major with `pack` rows interleaved.
@@ -248,7 +260,7 @@ int64_t Layout::offsetOf(ArrayRef<int64_t> idx) const {
   int64_t rr = r % tileRows, cc = c % tileCols;
   int64_t inTile = ((rr / pack) * tileCols + cc) * pack + rr % pack;
   elem += tile * tileRows * tileCols + inTile;
-  return elem * elemBytes;
+  return elemBits ? elem * elemBits / 8 : elem * elemBytes;
 }
 
 void Layout::regionOffsets(ArrayRef<int64_t> offsets,

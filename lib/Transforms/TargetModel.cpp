@@ -62,7 +62,8 @@ std::vector<std::string> dfa::moduleTargetOverrides(ModuleOp module) {
 TensorLayout dfa::layoutFor(const target::Target &t, RankedTensorType type,
                             ArrayRef<int64_t> order) {
   return target::Layout::of(t, type.getShape(),
-                            elementBytes(type.getElementType()), order);
+                            elementBytes(type.getElementType()), order)
+      .packBits(elementBits(type.getElementType()));
 }
 
 bool dfa::movesMinorDim(Operation *op) {

@@ -97,7 +97,21 @@ public:
   int64_t tileRows = 0, tileCols = 0;   // 2-D tiles of the two minor dims
   int64_t pack = 1;                     // rows packed per 32-bit word
   int64_t elemBytes = 1;
+  /// Bits of an element narrower than a byte (int4, fp4, int2), stored
+  /// packed along the physical order; 0 for a whole number of bytes.
+  int64_t elemBits = 0;
   int64_t bytes = 0;                    // the whole padded image
+
+  /// Stores elements of `bits` bits packed (a no-op from 8 bits up, and for
+  /// a bool, which takes a byte): the
+  /// image, its offsets and logicalBytes shrink to bits / 8 of a byte an
+  /// element. The type-based entry points (graph::layoutFor,
+  /// LayoutAttr::apply, sched::storedLayout) call it.
+  Layout &packBits(unsigned bits);
+  /// Bytes of `elements` elements as stored.
+  int64_t bytesOf(int64_t elements) const {
+    return elemBits ? (elements * elemBits + 7) / 8 : elements * elemBytes;
+  }
 
   /// Bytes without the padding.
   int64_t logicalBytes() const;
@@ -116,7 +130,8 @@ public:
     bool tiled = kind == Kind::Tile && shape.size() >= 2;
     bool otherTiled = o.kind == Kind::Tile && o.shape.size() >= 2;
     return shape == o.shape && order == o.order && padded == o.padded &&
-           elemBytes == o.elemBytes && tiled == otherTiled &&
+           elemBytes == o.elemBytes && elemBits == o.elemBits &&
+           tiled == otherTiled &&
            (!tiled || (tileRows == o.tileRows && tileCols == o.tileCols &&
                        pack == o.pack));
   }

@@ -1,0 +1,194 @@
+#!/usr/bin/env python3
+"""Models that onnxruntime's own tools rewrote, against onnxruntime.
+
+Users bring ONNX files that onnxruntime's tools have already been through:
+the transformer optimizer (`onnxruntime.transformers.optimizer`, which
+fuses SkipLayerNormalization, Gelu, Attention ...), a session's saved
+optimized graph (`SessionOptions.optimized_model_filepath` at the extended
+level: FusedConv, FusedMatMul, FastGelu, QuickGelu ...) and the 4-bit
+weight quantizer (`MatMulNBitsQuantizer`: MatMulNBits). Each case here
+builds a small model with seeded random weights (nothing is downloaded),
+exports it with torch.onnx, runs the tool, and checks that:
+
+  - the rewritten model holds the onnxruntime operators the case is for
+    (so a change in the tools cannot make the test vacuous);
+  - `dfa-run` on the CPU reference and through one target of each family
+    gives onnxruntime's outputs for the same inputs, within TOL of the
+    largest output value.
+
+usage: test_ort_tools.py BUILD_DIR WORK_DIR [--models a,b] [--targets t1,t2]
+"""
+import argparse
+import collections
+import logging
+import os
+import subprocess
+import sys
+import warnings
+
+import numpy as np
+import onnx
+import onnxruntime as ort
+import torch
+
+warnings.filterwarnings("ignore")
+logging.disable(logging.INFO)  # the tools log every rewrite
+TARGETS = ["gpu-h100", "tpu-v5e", "wse-2", "groq-tsp", "spyre"]
+TOL = 2e-5
+
+
+def hf(name):
+    import transformers as t
+    small = dict(num_hidden_layers=2, num_attention_heads=4, intermediate_size=128,
+                 vocab_size=100)
+    if name == "bert":
+        return t.BertModel(t.BertConfig(hidden_size=64, **small))
+    if name == "gpt2":
+        return t.GPT2Model(t.GPT2Config(n_embd=64, n_layer=2, n_head=4, vocab_size=100))
+    if name == "llama":
+        return t.LlamaModel(t.LlamaConfig(hidden_size=64, num_key_value_heads=2, **small))
+    if name == "vit":
+        return t.ViTModel(t.ViTConfig(hidden_size=64, image_size=32, patch_size=8,
+                                      **{k: v for k, v in small.items() if k != "vocab_size"}))
+    raise KeyError(name)
+
+
+def export(name, path, dynamo):
+    torch.manual_seed(0)
+    if name == "resnet18":
+        import torchvision
+        m = torchvision.models.resnet18(num_classes=10).eval()
+        args, kwargs = (torch.randn(1, 3, 64, 64),), {}
+    else:
+        m = hf(name).eval()
+        if name == "vit":
+            args, kwargs = (torch.randn(1, 3, 32, 32),), {}
+        else:
+            args, kwargs = (), {"input_ids": torch.randint(0, 100, (1, 8)), "use_cache": False}
+    torch.onnx.export(m, args, path, kwargs=kwargs, dynamo=dynamo,
+                      opset_version=18 if dynamo else 17)
+
+
+def transformer_optimizer(name, src, dst):
+    from onnxruntime.transformers.optimizer import optimize_model
+    kind = {"bert": "bert", "vit": "vit"}.get(name, "gpt2")
+    optimize_model(src, model_type=kind, num_heads=4, hidden_size=64,
+                   opt_level=1).save_model_to_file(dst)
+
+
+def session_extended(name, src, dst):
+    so = ort.SessionOptions()
+    so.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_EXTENDED
+    so.optimized_model_filepath = dst
+    ort.InferenceSession(src, so, providers=["CPUExecutionProvider"])
+
+
+def nbits(name, src, dst):
+    from onnxruntime.quantization.matmul_nbits_quantizer import MatMulNBitsQuantizer
+    q = MatMulNBitsQuantizer(onnx.load(src), bits=4, block_size=32, is_symmetric=False)
+    q.process()
+    onnx.save(q.model.model, dst)
+
+
+# name: (model, dynamo export, tool, onnxruntime ops the result must hold)
+CASES = {
+    "bert-optimizer": ("bert", True, transformer_optimizer,
+                       {"SkipLayerNormalization", "Gelu"}),
+    "bert-session": ("bert", True, session_extended,
+                     {"SkipLayerNormalization", "FusedMatMul", "FusedGemm"}),
+    "gpt2-session": ("gpt2", True, session_extended, {"FastGelu", "FusedMatMul"}),
+    "llama-optimizer": ("llama", True, transformer_optimizer,
+                        {"SimplifiedLayerNormalization", "SkipSimplifiedLayerNormalization"}),
+    "llama-session": ("llama", True, session_extended, {"QuickGelu", "FusedMatMul"}),
+    "llama-4bit": ("llama", True, nbits, {"MatMulNBits"}),
+    "vit-optimizer": ("vit", False, transformer_optimizer, {"SkipLayerNormalization", "Gelu"}),
+    "vit-session": ("vit", True, session_extended, {"FusedMatMul", "FusedGemm"}),
+    "resnet18-session": ("resnet18", False, session_extended, {"FusedConv"}),
+}
+
+
+def feeds_for(model):
+    g = np.random.default_rng(1)
+    inits = {i.name for i in model.graph.initializer}
+    feeds = {}
+    for i in model.graph.input:
+        if i.name in inits:
+            continue
+        tt = i.type.tensor_type
+        shape = [d.dim_value or 1 for d in tt.shape.dim]
+        dt = onnx.helper.tensor_dtype_to_np_dtype(tt.elem_type)
+        if "mask" in i.name:
+            feeds[i.name] = np.ones(shape, dt)
+        elif np.issubdtype(dt, np.integer):
+            feeds[i.name] = g.integers(0, 100, shape).astype(dt)
+        else:
+            feeds[i.name] = g.standard_normal(shape).astype(dt)
+    return feeds
+
+
+def run_case(case, build, work, targets):
+    name, dynamo, tool, want = CASES[case]
+    d = os.path.join(work, case)
+    os.makedirs(d, exist_ok=True)
+    src, dst = os.path.join(d, "model.onnx"), os.path.join(d, "rewritten.onnx")
+    export(name, src, dynamo)
+    tool(name, src, dst)
+    model = onnx.load(dst)
+    ops = collections.Counter(n.op_type for n in model.graph.node
+                              if n.domain == "com.microsoft" or n.op_type in want)
+    if not want <= set(ops):
+        return ["%s: the tool made %s, not %s" % (case, dict(ops), sorted(want - set(ops)))]
+    feeds = feeds_for(model)
+    so = ort.SessionOptions()
+    so.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL
+    ref = ort.InferenceSession(dst, so, providers=["CPUExecutionProvider"]).run(None, feeds)
+    paths = []
+    for k, v in feeds.items():
+        p = os.path.join(d, "input_%d.npy" % len(paths))
+        np.save(p, v)
+        paths.append(p)
+    errors = []
+    for t in ["cpu"] + targets:
+        out = os.path.join(d, "out-" + t)
+        p = subprocess.run([os.path.join(build, "dfa-run"), dst, "--target", t, "--inputs",
+                            *paths, "--outputs", out], capture_output=True, text=True)
+        if p.returncode:
+            errors.append("%s on %s: exit %d: %s" % (case, t, p.returncode, p.stderr.strip()[-300:]))
+            continue
+        worst = 0.0
+        for k, r in enumerate(ref):
+            a = np.load(os.path.join(out, "output_%d.npy" % k))
+            if a.shape != r.shape:
+                errors.append("%s on %s: output %d is %s, onnxruntime's %s" % (case, t, k, a.shape, r.shape))
+                continue
+            worst = max(worst, float(np.abs(a.astype(np.float64) - r).max() / max(1e-30, np.abs(r).max())))
+        if worst > TOL:
+            errors.append("%s on %s: error %.2e of max|output|" % (case, t, worst))
+        print("  %-18s %-9s %s  error %.1e" % (case, t, " ".join(
+            "%s x%d" % (k, v) for k, v in sorted(ops.items())), worst))
+    return errors
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("build")
+    ap.add_argument("work")
+    ap.add_argument("--models", default=",".join(CASES))
+    ap.add_argument("--targets", default=",".join(TARGETS))
+    a = ap.parse_args()
+    targets = [t for t in a.targets.split(",") if t]
+    passed = failed = 0
+    for case in a.models.split(","):
+        try:
+            errors = run_case(case, a.build, a.work, targets)
+        except Exception as e:  # a tool or export that broke is a failure too
+            errors = ["%s: %s: %s" % (case, type(e).__name__, str(e)[:300])]
+        for e in errors:
+            print("FAIL " + e)
+        passed, failed = passed + (not errors), failed + bool(errors)
+    print("%d passed, %d failed" % (passed, failed))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
