@@ -53,8 +53,61 @@ def hf(name):
     raise KeyError(name)
 
 
+class ClassicBert(torch.nn.Module):
+    """BERT as Hugging Face wrote it before SDPA (scores, an additive
+    -10000 mask from the 0/1 attention mask, softmax, LayerNorm after each
+    residual): the pattern onnxruntime's optimizer fuses into Attention
+    (with the mask's key counts as its 1-d mask_index)."""
+
+    H, N, V, P = 64, 4, 100, 32
+
+    class Layer(torch.nn.Module):
+        def __init__(self, H, N):
+            super().__init__()
+            self.H, self.N = H, N
+            self.q, self.k, self.v, self.o = (torch.nn.Linear(H, H) for _ in range(4))
+            self.ln1 = torch.nn.LayerNorm(H, eps=1e-12)
+            self.ln2 = torch.nn.LayerNorm(H, eps=1e-12)
+            self.f1, self.f2 = torch.nn.Linear(H, 4 * H), torch.nn.Linear(4 * H, H)
+
+        def split(self, x):
+            b, t, _ = x.shape
+            return x.view(b, t, self.N, self.H // self.N).permute(0, 2, 1, 3)
+
+        def forward(self, x, mask):
+            q, k, v = self.split(self.q(x)), self.split(self.k(x)), self.split(self.v(x))
+            a = torch.matmul(q, k.transpose(-1, -2)) / (self.H // self.N) ** 0.5 + mask
+            c = torch.matmul(torch.softmax(a, -1), v).permute(0, 2, 1, 3).contiguous()
+            c = c.view(c.size(0), c.size(1), self.H)
+            x = self.ln1(self.o(c) + x)
+            return self.ln2(self.f2(torch.nn.functional.gelu(self.f1(x))) + x)
+
+    def __init__(self):
+        super().__init__()
+        H = self.H
+        self.word = torch.nn.Embedding(self.V, H)
+        self.pos = torch.nn.Embedding(self.P, H)
+        self.typ = torch.nn.Embedding(2, H)
+        self.ln = torch.nn.LayerNorm(H, eps=1e-12)
+        self.layers = torch.nn.ModuleList(self.Layer(H, self.N) for _ in range(2))
+
+    def forward(self, ids, mask, types):
+        pos = torch.arange(ids.size(1)).unsqueeze(0)
+        x = self.ln(self.word(ids) + self.pos(pos) + self.typ(types))
+        m = (1.0 - mask[:, None, None, :].float()) * -10000.0
+        for layer in self.layers:
+            x = layer(x, m)
+        return x
+
+
 def export(name, path, dynamo):
     torch.manual_seed(0)
+    if name == "classic-bert":
+        ids = torch.randint(0, 100, (2, 8))
+        torch.onnx.export(ClassicBert().eval(), (ids, torch.ones_like(ids), torch.zeros_like(ids)),
+                          path, dynamo=False, opset_version=17,
+                          input_names=["input_ids", "attention_mask", "token_type_ids"])
+        return
     if name == "resnet18":
         import torchvision
         m = torchvision.models.resnet18(num_classes=10).eval()
@@ -71,7 +124,7 @@ def export(name, path, dynamo):
 
 def transformer_optimizer(name, src, dst):
     from onnxruntime.transformers.optimizer import optimize_model
-    kind = {"bert": "bert", "vit": "vit"}.get(name, "gpt2")
+    kind = {"bert": "bert", "classic-bert": "bert", "vit": "vit"}.get(name, "gpt2")
     optimize_model(src, model_type=kind, num_heads=4, hidden_size=64,
                    opt_level=1).save_model_to_file(dst)
 
@@ -94,6 +147,8 @@ def nbits(name, src, dst):
 CASES = {
     "bert-optimizer": ("bert", True, transformer_optimizer,
                        {"SkipLayerNormalization", "Gelu"}),
+    "classic-bert-optimizer": ("classic-bert", False, transformer_optimizer,
+                               {"Attention", "SkipLayerNormalization", "Gelu"}),
     "bert-session": ("bert", True, session_extended,
                      {"SkipLayerNormalization", "FusedMatMul", "FusedGemm"}),
     "gpt2-session": ("gpt2", True, session_extended, {"FastGelu", "FusedMatMul"}),
@@ -118,7 +173,12 @@ def feeds_for(model):
         shape = [d.dim_value or 1 for d in tt.shape.dim]
         dt = onnx.helper.tensor_dtype_to_np_dtype(tt.elem_type)
         if "mask" in i.name:
+            # The last sequence padded: its last two keys masked.
             feeds[i.name] = np.ones(shape, dt)
+            if len(shape) == 2 and shape[0] > 1 and shape[1] > 2:
+                feeds[i.name][-1, -2:] = 0
+        elif "type" in i.name:  # token types: segment 0 or 1
+            feeds[i.name] = g.integers(0, 2, shape).astype(dt)
         elif np.issubdtype(dt, np.integer):
             feeds[i.name] = g.integers(0, 100, shape).astype(dt)
         else:

@@ -23,6 +23,7 @@
 #include "dfa/Reference/Tensor.h"
 
 #include <cmath>
+#include <limits>
 
 using namespace mlir;
 using namespace dfa;
@@ -488,6 +489,437 @@ LogicalResult convertSkipSimplifiedLayerNorm(NodeContext &c, Results &r) {
   return success();
 }
 
+//===----------------------------------------------------------------------===//
+// Attention
+//===----------------------------------------------------------------------===//
+
+/// [B, S, N*H] -> [B, N, S, H].
+Value splitHeads(NodeContext &c, Value v, int64_t n) {
+  auto t = typeOf(v);
+  int64_t b = t.getDimSize(0), s = t.getDimSize(1), d = t.getDimSize(2);
+  return c.b.create<TransposeOp>(c.loc, c.reshape(v, {b, s, n, d / n}),
+                                 c.b.getDenseI64ArrayAttr({0, 2, 1, 3}));
+}
+
+/// [B, N, S, H] -> [B, S, N*H].
+Value mergeHeads(NodeContext &c, Value v) {
+  auto t = typeOf(v);
+  Value x = c.b.create<TransposeOp>(c.loc, v, c.b.getDenseI64ArrayAttr({0, 2, 1, 3}));
+  return c.reshape(x, {t.getDimSize(0), t.getDimSize(2), t.getDimSize(1) * t.getDimSize(3)});
+}
+
+/// Positions 0 .. n-1 as an int64 [1, n].
+Value positions(NodeContext &c, int64_t n) {
+  std::vector<int64_t> v(n);
+  for (int64_t i = 0; i < n; ++i)
+    v[i] = i;
+  return c.constant(ref::Tensor::fromInts(ref::DType::I64, {1, n}, v));
+}
+
+/// onnxruntime's padding mask (mask_index of Attention, key_padding_mask of
+/// MultiHeadAttention) as the additive float [B, 1, S or 1, T] its kernels
+/// build: 0 where a key is kept, `filter` (mask_filter_value) added where
+/// it is not. A 2-d or 3-d mask keeps values > 0; a 1-d one holds each
+/// batch's key count (B, or 3B + 2 of which the first B count), or its end
+/// then start positions (2B, with `startEnd`). A (B, 1) or (1, 1) mask is
+/// onnxruntime's placeholder: no mask. Null when there is none.
+FailureOr<Value> paddingMask(NodeContext &c, Value mask, int64_t B, int64_t S,
+                             int64_t T, double filter, bool startEnd, Type elt) {
+  if (!mask)
+    return Value();
+  auto mt = typeOf(mask);
+  auto fill = [&](Value keep) -> FailureOr<Value> {
+    FailureOr<Value> m = one(c, "Where", {keep, c.scalar(elt, 0.0), c.scalar(elt, filter)});
+    return m;
+  };
+  ArrayRef<int64_t> d = mt.getShape();
+  Value keep;
+  if (mt.getRank() == 2 && d[1] == 1 && T != 1 && (d[0] == B || d[0] == 1))
+    return Value(); // the placeholder
+  if ((mt.getRank() == 2 && d[0] == B && d[1] == T) ||
+      (mt.getRank() == 3 && d[0] == B && d[1] == S && d[2] == T)) {
+    FailureOr<Value> k = one(c, "Greater", {c.cast(mask, c.b.getI64Type()),
+                                            c.scalar(c.b.getI64Type(), 0)});
+    if (failed(k))
+      return failure();
+    keep = c.reshape(*k, mt.getRank() == 2 ? SmallVector<int64_t>{B, 1, 1, T}
+                                           : SmallVector<int64_t>{B, 1, S, T});
+  } else if (mt.getRank() == 1 &&
+             (d[0] == B || d[0] == 3 * B + 2 || (startEnd && d[0] == 2 * B))) {
+    Value m = c.cast(mask, c.b.getI64Type());
+    Value end = c.reshape(c.slice(m, 0, 0, B), {B, 1});
+    FailureOr<Value> k = one(c, "Less", {positions(c, T), end});
+    if (failed(k))
+      return failure();
+    keep = *k;
+    if (d[0] == 2 * B) {
+      // Masked from the start too (at most T).
+      Value start = c.reshape(c.slice(m, 0, B, B), {B, 1});
+      FailureOr<Value> cut = one(c, "Min", {start, c.scalar(c.b.getI64Type(), double(T))});
+      FailureOr<Value> after =
+          failed(cut) ? cut : one(c, "GreaterOrEqual", {positions(c, T), *cut});
+      if (failed(after))
+        return failure();
+      FailureOr<Value> both = one(c, "And", {keep, *after});
+      if (failed(both))
+        return failure();
+      keep = *both;
+    }
+    keep = c.reshape(keep, {B, 1, 1, T});
+  } else if (mt.getRank() == 4) {
+    c.unsupported() << "a 4-d mask (onnxruntime's CPU kernels refuse it too)";
+    return failure();
+  } else {
+    c.error() << "mask " << mask.getType() << " is none of onnxruntime's formats for "
+              << B << " sequences of " << S << " queries and " << T << " keys";
+    return failure();
+  }
+  return fill(keep);
+}
+
+/// onnxruntime's causal mask, [S, T]: query row s sees keys t <= past + s,
+/// and its kernels leave the last row unmasked (which differs only when
+/// the query and key lengths differ).
+Value causalMask(NodeContext &c, Type elt, int64_t S, int64_t T, int64_t past) {
+  std::vector<double> v(S * T, 0.0);
+  for (int64_t i = 0; i + 1 < S; ++i)
+    for (int64_t j = past + i + 1; j < T; ++j)
+      v[i * T + j] = -std::numeric_limits<double>::infinity();
+  return c.cast(c.constant(ref::Tensor::fromDoubles(ref::DType::F64, {S, T}, v)), elt);
+}
+
+/// The attention core over heads: softmax(scale * q k^T + mask) v, through
+/// ONNX's Attention (q [B, N, S, H], k and v [B, N, T, H]), as
+/// [B, S, N * Hv].
+FailureOr<Value> attentionCore(NodeContext &c, Value q, Value k, Value v,
+                               Value mask) {
+  SmallVector<onnx::AttributeProto> attrs;
+  if (double scale = c.floatAttr("scale", 0.0); scale != 0.0)
+    attrs.push_back(attrF("scale", scale));
+  FailureOr<Value> y = one(c, "Attention", {q, k, v, mask}, attrs, 23);
+  if (failed(y))
+    return failure();
+  return mergeHeads(c, *y);
+}
+
+/// The additive mask of an attention: padding, causal and attention_bias
+/// summed (null when none).
+FailureOr<Value> attentionMask(NodeContext &c, Value padding, Value bias,
+                               Type elt, int64_t S, int64_t T, int64_t past) {
+  Value mask = padding;
+  if (c.intAttr("unidirectional", 0) && S > 1)
+    mask = add(c, causalMask(c, elt, S, T, past), mask);
+  if (bias) {
+    if (failed(sameType(c, bias, c.in(0), "attention_bias")))
+      return failure();
+    auto bt = typeOf(bias);
+    if (bt.getRank() != 4 || bt.getDimSize(2) != S || bt.getDimSize(3) != T) {
+      c.error() << "attention_bias " << bias.getType() << " must be [B or 1, N or 1, "
+                << S << ", " << T << "]";
+      return failure();
+    }
+    mask = mask ? Value(c.b.create<AddOp>(c.loc, bias, mask)) : bias;
+  }
+  return mask;
+}
+
+/// The attention of q [B, N, S, H] over k and v [B, N, T, H] (a past of
+/// `past` keys first) with onnxruntime's padding mask `mask` (whose 1-d
+/// form may hold end and start positions when `startEnd`), its causal
+/// masking and an attention_bias `bias`, as [B, S, N * Hv].
+FailureOr<Value> attend(NodeContext &c, Value q, Value k, Value v, Value mask,
+                        Value bias, int64_t past, bool startEnd) {
+  auto qt = typeOf(q);
+  Type elt = qt.getElementType();
+  int64_t B = qt.getDimSize(0), S = qt.getDimSize(2), T = typeOf(k).getDimSize(2);
+  FailureOr<Value> pad = paddingMask(c, mask, B, S, T,
+                                     c.floatAttr("mask_filter_value", -10000.0),
+                                     startEnd, elt);
+  if (failed(pad))
+    return failure();
+  FailureOr<Value> all = attentionMask(c, *pad, bias, elt, S, T, past);
+  if (failed(all))
+    return failure();
+  return attentionCore(c, q, k, v, *all);
+}
+
+/// com.microsoft.Attention: the merged Q, K, V projection of the input
+/// (columns [Q | K | V], head-major in each), an optional past [2, B, N, P,
+/// H] the new keys and values follow (present), onnxruntime's mask formats
+/// and causal mask, attention_bias.
+LogicalResult convertMsAttention(NodeContext &c, Results &r) {
+  if (c.intAttr("do_rotary", 0) || c.intAttr("past_present_share_buffer", 0) ||
+      c.has(6)) {
+    c.unsupported() << "do_rotary, past_present_share_buffer and "
+                       "past_sequence_length (onnxruntime's CPU kernels refuse "
+                       "them too)";
+    return failure();
+  }
+  c.ignoreAttrs({"rotary_embedding_dim"}); // without do_rotary, unused
+  int64_t n = c.intAttr("num_heads", 0);
+  auto xt = c.type(0), wt = c.type(1);
+  Type elt = xt.getElementType();
+  if (xt.getRank() != 3 || wt.getRank() != 2 || wt.getDimSize(0) != xt.getDimSize(2) ||
+      !isa<FloatType>(elt)) {
+    c.error() << "input " << xt << " must be [B, S, D] and weights " << wt
+              << " [D, 3 x hidden]";
+    return failure();
+  }
+  int64_t B = xt.getDimSize(0), S = xt.getDimSize(1), total = wt.getDimSize(1);
+  std::vector<int64_t> sizes{total / 3, total / 3, total / 3};
+  if (auto given = c.intsAttr("qkv_hidden_sizes"))
+    sizes = *given;
+  if (n < 1 || sizes.size() != 3 || sizes[0] != sizes[1] ||
+      sizes[0] + sizes[1] + sizes[2] != total || sizes[0] % n || sizes[2] % n ||
+      sizes[0] < n || sizes[2] < n) {
+    c.error() << "num_heads " << n << " and qkv_hidden_sizes must split the "
+              << total << " projected columns into Q and K of one size and V, "
+                          "each a whole number of heads";
+    return failure();
+  }
+  FailureOr<Value> qkv = one(c, "MatMul", {c.in(0), c.in(1)});
+  if (failed(qkv) || failed(sameType(c, c.in(2), c.in(0), "bias")))
+    return failure();
+  Value proj = add(c, *qkv, c.in(2));
+  Value q = splitHeads(c, c.slice(proj, 2, 0, sizes[0]), n);
+  Value k = splitHeads(c, c.slice(proj, 2, sizes[0], sizes[1]), n);
+  Value v = splitHeads(c, c.slice(proj, 2, sizes[0] + sizes[1], sizes[2]), n);
+  int64_t past = 0;
+  if (c.has(4)) {
+    auto pt = c.type(4);
+    int64_t h = sizes[0] / n;
+    if (pt.getRank() != 5 || pt.getDimSize(0) != 2 || pt.getDimSize(1) != B ||
+        pt.getDimSize(2) != n || pt.getDimSize(4) != h || sizes[2] != sizes[0] ||
+        pt.getElementType() != elt) {
+      c.error() << "past " << pt << " must be [2, " << B << ", " << n << ", P, " << h
+                << "] with V as wide as Q";
+      return failure();
+    }
+    past = pt.getDimSize(3);
+    auto part = [&](int64_t i) {
+      return c.reshape(c.slice(c.in(4), 0, i, 1), {B, n, past, h});
+    };
+    k = c.b.create<ConcatOp>(c.loc, ValueRange{part(0), k}, c.b.getI64IntegerAttr(2));
+    v = c.b.create<ConcatOp>(c.loc, ValueRange{part(1), v}, c.b.getI64IntegerAttr(2));
+  }
+  int64_t T = past + S;
+  FailureOr<Value> y = attend(c, q, k, v, c.in(3), c.in(5), past, /*startEnd=*/true);
+  if (failed(y))
+    return failure();
+  r.push_back(*y);
+  if (wants(c, 1)) {
+    auto kt = typeOf(k);
+    SmallVector<int64_t> one5{1, B, n, T, kt.getDimSize(3)};
+    r.push_back(c.b.create<ConcatOp>(
+        c.loc, ValueRange{c.reshape(k, one5), c.reshape(v, one5)},
+        c.b.getI64IntegerAttr(0)));
+  }
+  return success();
+}
+
+/// com.microsoft.MultiHeadAttention: query [B, S, D]; key and value [B, L,
+/// D] (projected here: plus their part of the bias, split into heads, after
+/// the past) or [B, N, L, H] (already heads: present is them); the padding
+/// mask, attention_bias, causal masking; present_key and present_value.
+LogicalResult convertMsMultiHeadAttention(NodeContext &c, Results &r) {
+  if (c.has(8) || c.has(9) || wants(c, 3)) {
+    c.unsupported() << "past_sequence_length, cache_indirection and the qk "
+                       "output (a shared past buffer, beam search, the scores)";
+    return failure();
+  }
+  int64_t n = c.intAttr("num_heads", 0);
+  auto qt = c.type(0);
+  Type elt = qt.getElementType();
+  if (!c.has(1) || !c.has(2)) {
+    c.unsupported() << "packed QKV (query alone; onnxruntime's CPU kernels "
+                       "refuse it too)";
+    return failure();
+  }
+  auto kt = c.type(1), vt = c.type(2);
+  if (qt.getRank() != 3 || !isa<FloatType>(elt) || n < 1 || qt.getDimSize(2) % n) {
+    c.error() << "query " << qt << " must be [B, S, D] with D a multiple of num_heads " << n;
+    return failure();
+  }
+  int64_t B = qt.getDimSize(0), D = qt.getDimSize(2), h = D / n;
+  if (failed(sameType(c, c.in(1), c.in(0), "key")) ||
+      failed(sameType(c, c.in(2), c.in(0), "value")))
+    return failure();
+  bool heads4 = kt.getRank() == 4;
+  if (kt.getRank() == 5) {
+    c.unsupported() << "packed KV (onnxruntime's CPU kernels refuse it too)";
+    return failure();
+  }
+  int64_t Dv = heads4 ? vt.getDimSize(1) * vt.getDimSize(3) : vt.getRank() == 3 ? vt.getDimSize(2) : 0;
+  bool shapesOk =
+      heads4 ? (kt.getDimSize(0) == B && kt.getDimSize(1) == n && kt.getDimSize(3) == h &&
+                vt.getRank() == 4 && vt.getDimSize(0) == B && vt.getDimSize(1) == n &&
+                vt.getDimSize(2) == kt.getDimSize(2))
+             : (kt.getRank() == 3 && vt.getRank() == 3 && kt.getDimSize(0) == B &&
+                vt.getDimSize(0) == B && kt.getDimSize(2) == D &&
+                vt.getDimSize(1) == kt.getDimSize(1) && Dv % n == 0);
+  if (!shapesOk) {
+    c.error() << "key " << kt << " and value " << vt
+              << " must be [B, L, D] (value [B, L, Dv]) or [B, N, L, H] for query " << qt;
+    return failure();
+  }
+  Value q = c.in(0), k = c.in(1), v = c.in(2);
+  if (c.has(3)) {
+    auto bt = c.type(3);
+    if (failed(sameType(c, c.in(3), c.in(0), "bias")) || bt.getRank() != 1 ||
+        bt.getDimSize(0) != 2 * D + Dv) {
+      c.error() << "bias " << bt << " must hold Q, K and V's " << 2 * D + Dv << " values";
+      return failure();
+    }
+    q = c.b.create<AddOp>(c.loc, q, c.slice(c.in(3), 0, 0, D));
+    if (!heads4) { // already projected heads take only Q's part
+      k = c.b.create<AddOp>(c.loc, k, c.slice(c.in(3), 0, D, D));
+      v = c.b.create<AddOp>(c.loc, v, c.slice(c.in(3), 0, 2 * D, Dv));
+    }
+  }
+  q = splitHeads(c, q, n);
+  if (!heads4) {
+    k = splitHeads(c, k, n);
+    v = splitHeads(c, v, n);
+  }
+  int64_t past = 0;
+  if (c.has(6) != c.has(7) || (heads4 && c.has(6))) {
+    c.error() << "past_key and past_value come together, and not with key and "
+                 "value already in heads";
+    return failure();
+  }
+  if (c.has(6)) {
+    auto pk = c.type(6), pv = c.type(7);
+    if (pk.getRank() != 4 || pk.getDimSize(0) != B || pk.getDimSize(1) != n ||
+        pk.getDimSize(3) != h || pv.getShape() != ArrayRef<int64_t>{B, n, pk.getDimSize(2), h} ||
+        Dv != D || pk.getElementType() != elt || pv.getElementType() != elt) {
+      c.error() << "past_key " << pk << " and past_value " << pv << " must be [" << B
+                << ", " << n << ", P, " << h << "] with V as wide as Q";
+      return failure();
+    }
+    past = pk.getDimSize(2);
+    k = c.b.create<ConcatOp>(c.loc, ValueRange{c.in(6), k}, c.b.getI64IntegerAttr(2));
+    v = c.b.create<ConcatOp>(c.loc, ValueRange{c.in(7), v}, c.b.getI64IntegerAttr(2));
+  }
+  FailureOr<Value> y = attend(c, q, k, v, c.in(4), c.in(5), past, /*startEnd=*/false);
+  if (failed(y))
+    return failure();
+  r.push_back(*y);
+  r.push_back(wants(c, 1) ? k : Value());
+  r.push_back(wants(c, 2) ? v : Value());
+  return success();
+}
+
+/// com.microsoft.RotaryEmbedding: ONNX's RotaryEmbedding (opset 23) with
+/// onnxruntime's inputs: position_ids [B, S], or one offset the positions
+/// count from; a 3-d input without num_heads has heads of twice the
+/// caches' width.
+LogicalResult convertMsRotaryEmbedding(NodeContext &c, Results &r) {
+  // scale and is_packed_batching: read, never used by onnxruntime's CPU
+  // kernel.
+  c.ignoreAttrs({"scale", "is_packed_batching"});
+  auto xt = c.type(0), pt = c.type(1), ct = c.type(2);
+  int64_t heads = c.intAttr("num_heads", 0), rot = c.intAttr("rotary_embedding_dim", 0);
+  if ((xt.getRank() != 3 && xt.getRank() != 4) || ct.getRank() != 2 ||
+      !pt.getElementType().isInteger(64)) {
+    c.error() << "input " << xt << " must be 3-d or 4-d, the caches 2-d and position_ids int64";
+    return failure();
+  }
+  if (rot > 0 && heads == 0) {
+    c.error() << "rotary_embedding_dim needs num_heads";
+    return failure();
+  }
+  int64_t S = xt.getDimSize(xt.getRank() == 4 ? 2 : 1);
+  if (xt.getRank() == 3 && heads == 0) {
+    int64_t h = 2 * ct.getDimSize(1);
+    if (h < 2 || xt.getDimSize(2) % h) {
+      c.error() << "the caches' width " << ct.getDimSize(1)
+                << " must be half a head of the hidden size " << xt.getDimSize(2);
+      return failure();
+    }
+    heads = xt.getDimSize(2) / h;
+  }
+  Value pos = c.in(1);
+  if (pt.getNumElements() == 1) {
+    // Positions from an offset: p + s.
+    FailureOr<Value> from = one(c, "Add", {positions(c, S), c.reshape(pos, {1, 1})});
+    if (failed(from))
+      return failure();
+    pos = *from;
+  } else if (pt.getRank() != 2 || pt.getDimSize(1) != S) {
+    c.error() << "position_ids " << pt << " must be [B, " << S << "] or one offset";
+    return failure();
+  }
+  SmallVector<onnx::AttributeProto> attrs{attrI("interleaved", c.intAttr("interleaved", 0))};
+  if (heads)
+    attrs.push_back(attrI("num_heads", heads));
+  if (rot)
+    attrs.push_back(attrI("rotary_embedding_dim", rot));
+  FailureOr<Value> y = one(c, "RotaryEmbedding", {c.in(0), c.in(2), c.in(3), pos}, attrs, 23);
+  if (failed(y))
+    return failure();
+  r.push_back(*y);
+  return success();
+}
+
+/// com.microsoft.EmbedLayerNormalization: word, position (0 .. S-1 unless
+/// given) and segment embeddings summed, then LayerNormalization; the
+/// mask's count of ones a sequence (int32, zeros without a mask) and the
+/// sum.
+LogicalResult convertEmbedLayerNorm(NodeContext &c, Results &r) {
+  c.ignoreAttrs({"mask_index_type"}); // onnxruntime's CPU kernel counts ones
+  auto it = c.type(0);
+  if (it.getRank() != 2) {
+    c.error() << "input_ids " << it << " must be [B, S]";
+    return failure();
+  }
+  int64_t B = it.getDimSize(0), S = it.getDimSize(1);
+  auto gather = [&](Value table, Value ids) {
+    return one(c, "Gather", {table, ids}, {attrI("axis", 0)});
+  };
+  FailureOr<Value> e = gather(c.in(2), c.in(0));
+  if (failed(e))
+    return failure();
+  Value pos = c.has(8) ? c.in(8) : positions(c, S);
+  FailureOr<Value> p = gather(c.in(3), pos);
+  if (failed(p))
+    return failure();
+  Value sum = c.b.create<AddOp>(c.loc, *e, *p);
+  if (c.has(1) != c.has(4)) {
+    c.error() << "segment_ids and segment_embedding come together";
+    return failure();
+  }
+  if (c.has(1)) {
+    FailureOr<Value> sg = gather(c.in(4), c.in(1));
+    if (failed(sg))
+      return failure();
+    sum = c.b.create<AddOp>(c.loc, sum, *sg);
+  }
+  if (typeOf(sum).getShape() != ArrayRef<int64_t>{B, S, typeOf(*e).getDimSize(2)}) {
+    c.error() << "the embeddings sum to " << sum.getType() << ", not [" << B << ", " << S
+              << ", hidden]";
+    return failure();
+  }
+  FailureOr<Value> y = one(c, "LayerNormalization", {sum, c.in(5), c.in(6)},
+                           {attrI("axis", -1), attrF("epsilon", c.floatAttr("epsilon", 1e-12))},
+                           17);
+  if (failed(y))
+    return failure();
+  r.push_back(*y);
+  Type i32 = c.b.getI32Type();
+  if (c.has(7)) {
+    FailureOr<Value> ones = one(c, "Equal", {c.cast(c.in(7), i32), c.scalar(i32, 1)});
+    if (failed(ones))
+      return failure();
+    r.push_back(c.b.create<ReduceSumOp>(c.loc, c.cast(*ones, i32),
+                                        c.b.getDenseI64ArrayAttr({1}),
+                                        c.b.getBoolAttr(false)));
+  } else {
+    r.push_back(c.constant(ref::Tensor(ref::DType::I32, {B})));
+  }
+  r.push_back(sum);
+  return success();
+}
+
 } // namespace
 
 const llvm::StringMap<Converter> &dfa::onnximport::contribConverters() {
@@ -502,6 +934,10 @@ const llvm::StringMap<Converter> &dfa::onnximport::contribConverters() {
     t["com.microsoft.FusedGemm"] = convertFusedGemm;
     t["com.microsoft.FusedMatMul"] = convertFusedMatMul;
     t["com.microsoft.MatMulNBits"] = convertMatMulNBits;
+    t["com.microsoft.Attention"] = convertMsAttention;
+    t["com.microsoft.MultiHeadAttention"] = convertMsMultiHeadAttention;
+    t["com.microsoft.RotaryEmbedding"] = convertMsRotaryEmbedding;
+    t["com.microsoft.EmbedLayerNormalization"] = convertEmbedLayerNorm;
     t["com.microsoft.SkipLayerNormalization"] = convertSkipLayerNorm;
     t["com.microsoft.SkipSimplifiedLayerNormalization"] =
         convertSkipSimplifiedLayerNorm;

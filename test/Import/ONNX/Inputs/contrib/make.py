@@ -10,7 +10,7 @@ from onnx import TensorProto as T, helper as h, numpy_helper as nh
 g = np.random.default_rng(11)
 F = T.FLOAT
 
-def model(name, op, inputs, nouts, attrs=None, consts=(), opset=17, domain='com.microsoft', ref=True):
+def model(name, op, inputs, nouts, attrs=None, consts=(), opset=17, domain='com.microsoft', ref=True, otypes=None):
     """inputs: (name, array) graph inputs, or None for an absent one;
     consts: (name, array) initializers, listed in `inputs` by name too."""
     cnames = {n for n, _ in consts}
@@ -21,7 +21,7 @@ def model(name, op, inputs, nouts, attrs=None, consts=(), opset=17, domain='com.
     graph = h.make_graph([node], name,
                          [h.make_tensor_value_info(n, onnx.helper.np_dtype_to_tensor_dtype(a.dtype), a.shape)
                           for n, a in feeds.items()],
-                         [h.make_tensor_value_info(o, F, None) for o in outs],
+                         [h.make_tensor_value_info(o, (otypes or {}).get(k, F), None) for k, o in enumerate(outs)],
                          initializer=[nh.from_array(a, n) for n, a in consts])
     m = h.make_model(graph, opset_imports=[h.make_opsetid('', opset), h.make_opsetid('com.microsoft', 1)],
                      producer_name='make.py')
@@ -107,6 +107,64 @@ nbits('nbits4', 64, 5, 4, 32, zp=True, bias=True)
 nbits('nbits8', 48, 4, 8, 16, zp=False)
 nbits('nbits2', 40, 3, 2, 16, zp=True)
 
+# Attention: merged Q, K, V weights of 2 heads; onnxruntime's mask formats
+# (2-d, lengths, end and start, 3-d), causal masking, a past, attention_bias,
+# a narrower V.
+xa, wa, ba = r(2, 4, 16), r(16, 48), r(48)
+i32 = lambda *v: np.array(v, np.int32)
+model('attn', 'Attention', [('x', xa), ('w', wa), ('b', ba)], 1, dict(num_heads=2),
+      consts=[('w', wa), ('b', ba)])
+model('attn_mask2d', 'Attention', [('x', xa), ('w', wa), ('b', ba), ('m', i32([1, 1, 0, 1], [1, 1, 1, 0]))], 1,
+      dict(num_heads=2, unidirectional=1), consts=[('w', wa), ('b', ba)])
+model('attn_lens', 'Attention', [('x', xa), ('w', wa), None, ('m', i32(3, 2))], 1, dict(num_heads=2, scale=0.3),
+      consts=[('w', wa)])
+model('attn_startend', 'Attention', [('x', xa), ('w', wa), ('b', ba), ('m', i32(4, 3, 1, 0))], 1,
+      dict(num_heads=2, mask_filter_value=-5000.0), consts=[('w', wa), ('b', ba)])
+model('attn_mask3d', 'Attention', [('x', xa), ('w', wa), ('b', ba),
+      ('m', g.integers(0, 2, (2, 4, 4)).astype(np.int32))], 1, dict(num_heads=2), consts=[('w', wa), ('b', ba)])
+model('attn_past', 'Attention', [('x', xa), ('w', wa), ('b', ba), ('m', i32([1, 1, 1, 1, 1, 0, 1], [0, 1, 1, 1, 1, 1, 1])),
+      ('past', r(2, 2, 2, 3, 8))], 2, dict(num_heads=2, unidirectional=1), consts=[('w', wa), ('b', ba)])
+wv = r(16, 40)
+model('attn_sizes', 'Attention', [('x', xa), ('w', wv), None, None, None, ('ab', r(1, 2, 4, 4))], 1,
+      dict(num_heads=2, qkv_hidden_sizes=[16, 16, 8]), consts=[('w', wv)])
+
+# MultiHeadAttention: 3-d key and value with a bias and padding; a past with
+# causal masking; key and value already in heads (only Q's bias applies);
+# queries and keys of other lengths, causal (onnxruntime leaves the last
+# row unmasked).
+q3, k3, v3, bm = r(2, 3, 16), r(2, 5, 16), r(2, 5, 16), r(48)
+model('mha', 'MultiHeadAttention', [('q', q3), ('k', k3), ('v', v3), ('b', bm), ('m', i32([1, 1, 1, 0, 1], [1, 0, 1, 1, 1]))],
+      3, dict(num_heads=4), consts=[('b', bm)])
+model('mha_past', 'MultiHeadAttention', [('q', q3), ('k', r(2, 3, 16)), ('v', r(2, 3, 16)), None, ('m', i32(5, 6)), None,
+      ('pk', r(2, 4, 3, 4)), ('pv', r(2, 4, 3, 4))], 3, dict(num_heads=4, unidirectional=1))
+model('mha_heads', 'MultiHeadAttention', [('q', q3), ('k', r(2, 4, 5, 4)), ('v', r(2, 4, 5, 4)), ('b', bm),
+      None, ('ab', r(2, 1, 3, 5))], 3, dict(num_heads=4, scale=0.2), consts=[('b', bm)])
+model('mha_cross', 'MultiHeadAttention', [('q', q3), ('k', k3), ('v', r(2, 5, 8))], 1,
+      dict(num_heads=4, unidirectional=1))
+
+# RotaryEmbedding: a 3-d input with heads of twice the caches' width,
+# positions [B, S]; an offset and interleaved pairs on a 4-d input; a
+# partial rotary dim.
+cosc = np.cos(np.arange(16)[:, None] * 0.1 * np.arange(1, 5)[None]).astype(np.float32)
+sinc = np.sin(np.arange(16)[:, None] * 0.1 * np.arange(1, 5)[None]).astype(np.float32)
+model('rope', 'RotaryEmbedding', [('x', r(2, 3, 16)), ('p', np.array([[0, 1, 2], [5, 6, 9]], np.int64)),
+      ('cos', cosc), ('sin', sinc)], 1, consts=[('cos', cosc), ('sin', sinc)])
+model('rope_offset', 'RotaryEmbedding', [('x', r(2, 2, 3, 8)), ('p', np.array([4], np.int64)),
+      ('cos', cosc), ('sin', sinc)], 1, dict(interleaved=1), consts=[('cos', cosc), ('sin', sinc)])
+model('rope_partial', 'RotaryEmbedding', [('x', r(2, 3, 32)), ('p', np.array([[0, 1, 2], [3, 4, 5]], np.int64)),
+      ('cos', cosc), ('sin', sinc)], 1, dict(num_heads=2, rotary_embedding_dim=8),
+      consts=[('cos', cosc), ('sin', sinc)])
+
+# EmbedLayerNormalization: word, position and segment embeddings with a
+# mask (its count of ones, not of nonzeros); without segments and mask.
+we, pe, se, ge, be = r(20, 8), r(10, 8), r(2, 8), r(8), r(8)
+ids = np.array([[1, 5, 7, 19], [0, 2, 2, 3]], np.int32)
+model('eln', 'EmbedLayerNormalization', [('ids', ids), ('seg', np.array([[0, 0, 1, 1], [0, 1, 1, 1]], np.int32)),
+      ('we', we), ('pe', pe), ('se', se), ('g', ge), ('be', be), ('m', i32([1, 1, 2, 0], [1, 1, 1, 1]))], 3,
+      dict(epsilon=1e-5), consts=[('we', we), ('pe', pe), ('se', se), ('g', ge), ('be', be)], otypes={1: T.INT32})
+model('eln_plain', 'EmbedLayerNormalization', [('ids', ids), None, ('we', we), ('pe', pe), None, ('g', ge), ('be', be)],
+      2, consts=[('we', we), ('pe', pe), ('g', ge), ('be', be)], otypes={1: T.INT32})
+
 # Refused: a FusedConv activation dfa does not fuse, transBatchA, g_idx.
 model('bad_activation', 'FusedConv', [('x', r(1, 3, 6, 6)), ('w', wc)], 1,
       dict(activation='Softplus'), consts=[('w', wc)], ref=False)
@@ -114,3 +172,7 @@ model('bad_transbatch', 'FusedMatMul', [('a', a), ('b', b)], 1, dict(transBatchA
 model('bad_skip', 'SkipLayerNormalization', [('x', x), ('s', r(4, 8)), ('gamma', gamma)], 1,
       consts=[('gamma', gamma)], ref=False)
 model('bad_schema', 'SkipLayerNormalization', [('x', x), ('s', r(3, 8))], 1, ref=False)
+model('bad_mask4d', 'Attention', [('x', xa), ('w', wa), None, ('m', np.ones((2, 1, 4, 4), np.int32))], 1,
+      dict(num_heads=2), consts=[('w', wa)], ref=False)
+model('bad_mask', 'Attention', [('x', xa), ('w', wa), None, ('m', np.ones((5,), np.int32))], 1,
+      dict(num_heads=2), consts=[('w', wa)], ref=False)
