@@ -5,8 +5,11 @@ Users bring ONNX files that onnxruntime's tools have already been through:
 the transformer optimizer (`onnxruntime.transformers.optimizer`, which
 fuses SkipLayerNormalization, Gelu, Attention ...), a session's saved
 optimized graph (`SessionOptions.optimized_model_filepath` at the extended
-level: FusedConv, FusedMatMul, FastGelu, QuickGelu ...) and the 4-bit
-weight quantizer (`MatMulNBitsQuantizer`: MatMulNBits). Each case here
+level: FusedConv, FusedMatMul, FastGelu, QuickGelu ...), the 4-bit
+weight quantizer (`MatMulNBitsQuantizer`: MatMulNBits) and the GenAI
+model builder (`onnxruntime_genai.models.builder`: GroupQueryAttention with
+rotary embedding and a KV cache, run as a prompt and as a decode step over
+a past of other lengths per sequence). Each case here
 builds a small model with seeded random weights (nothing is downloaded),
 exports it with torch.onnx, runs the tool, and checks that:
 
@@ -100,8 +103,28 @@ class ClassicBert(torch.nn.Module):
         return x
 
 
+def save_hf_llama(path):
+    """A small Llama saved as Hugging Face writes one (config, weights and a
+    word-level tokenizer, which the builder copies)."""
+    import transformers as t
+    from tokenizers import Tokenizer, models, pre_tokenizers
+    cfg = t.LlamaConfig(hidden_size=128, num_hidden_layers=2, num_attention_heads=4,
+                        num_key_value_heads=2, intermediate_size=256, vocab_size=256,
+                        max_position_embeddings=128)
+    t.LlamaForCausalLM(cfg).eval().save_pretrained(path)
+    vocab = {"<unk>": 0, "<s>": 1, "</s>": 2}
+    vocab.update({"w%d" % i: i for i in range(3, 256)})
+    tk = Tokenizer(models.WordLevel(vocab=vocab, unk_token="<unk>"))
+    tk.pre_tokenizer = pre_tokenizers.Whitespace()
+    t.PreTrainedTokenizerFast(tokenizer_object=tk, bos_token="<s>", eos_token="</s>",
+                              unk_token="<unk>").save_pretrained(path)
+
+
 def export(name, path, dynamo):
     torch.manual_seed(0)
+    if name == "hf-llama":
+        save_hf_llama(path)
+        return
     if name == "classic-bert":
         ids = torch.randint(0, 100, (2, 8))
         torch.onnx.export(ClassicBert().eval(), (ids, torch.ones_like(ids), torch.zeros_like(ids)),
@@ -143,6 +166,19 @@ def nbits(name, src, dst):
     onnx.save(q.model.model, dst)
 
 
+def genai_builder(name, src, dst):
+    out = os.path.join(os.path.dirname(dst), "genai")
+    p = subprocess.run([sys.executable, "-m", "onnxruntime_genai.models.builder", "-i", src,
+                        "-o", out, "-p", "fp32", "-e", "cpu", "-c", os.path.join(out, "cache")],
+                       capture_output=True, text=True)
+    if p.returncode:
+        raise RuntimeError("the GenAI builder failed: " + p.stderr[-300:])
+    model = onnx.load(os.path.join(out, "model.onnx"), load_external_data=False)
+    onnx.save(model, dst)  # the weights stay in genai/model.onnx.data
+    os.replace(os.path.join(out, "model.onnx.data"),
+               os.path.join(os.path.dirname(dst), "model.onnx.data"))
+
+
 # name: (model, dynamo export, tool, onnxruntime ops the result must hold)
 CASES = {
     "bert-optimizer": ("bert", True, transformer_optimizer,
@@ -159,10 +195,21 @@ CASES = {
     "vit-optimizer": ("vit", False, transformer_optimizer, {"SkipLayerNormalization", "Gelu"}),
     "vit-session": ("vit", True, session_extended, {"FusedMatMul", "FusedGemm"}),
     "resnet18-session": ("resnet18", False, session_extended, {"FusedConv"}),
+    "llama-genai": ("hf-llama", False, genai_builder,
+                    {"GroupQueryAttention", "SkipSimplifiedLayerNormalization"}),
+}
+# Dynamic dims of a case's inputs, one run each (B sequences of S new
+# tokens after a past of P): a prompt, and a decode step with one
+# sequence padded (its attention mask's last past position 0).
+SCENARIOS = {
+    "llama-genai": [dict(batch_size=2, sequence_length=6, past_sequence_length=0, kv_cache_dim=32),
+                    dict(batch_size=2, sequence_length=1, past_sequence_length=7, kv_cache_dim=32)],
 }
 
 
-def feeds_for(model):
+def feeds_for(model, dims):
+    """Inputs for `model` in its input order, its dynamic dims from `dims`
+    (total_sequence_length is the past plus the new tokens)."""
     g = np.random.default_rng(1)
     inits = {i.name for i in model.graph.initializer}
     feeds = {}
@@ -170,12 +217,16 @@ def feeds_for(model):
         if i.name in inits:
             continue
         tt = i.type.tensor_type
-        shape = [d.dim_value or 1 for d in tt.shape.dim]
+        shape = [d.dim_value or dims.get(d.dim_param, 1) for d in tt.shape.dim]
         dt = onnx.helper.tensor_dtype_to_np_dtype(tt.elem_type)
         if "mask" in i.name:
             # The last sequence padded: its last two keys masked.
             feeds[i.name] = np.ones(shape, dt)
-            if len(shape) == 2 and shape[0] > 1 and shape[1] > 2:
+            if dims.get("past_sequence_length", 0) > 1 and shape[0] > 1:
+                # A decode step of a left-padded batch: the last sequence's
+                # first past position is padding.
+                feeds[i.name][-1, 0] = 0
+            elif len(shape) == 2 and shape[0] > 1 and shape[1] > 2 and not dims:
                 feeds[i.name][-1, -2:] = 0
         elif "type" in i.name:  # token types: segment 0 or 1
             feeds[i.name] = g.integers(0, 2, shape).astype(dt)
@@ -193,12 +244,21 @@ def run_case(case, build, work, targets):
     src, dst = os.path.join(d, "model.onnx"), os.path.join(d, "rewritten.onnx")
     export(name, src, dynamo)
     tool(name, src, dst)
-    model = onnx.load(dst)
+    model = onnx.load(dst, load_external_data=False)
     ops = collections.Counter(n.op_type for n in model.graph.node
                               if n.domain == "com.microsoft" or n.op_type in want)
     if not want <= set(ops):
         return ["%s: the tool made %s, not %s" % (case, dict(ops), sorted(want - set(ops)))]
-    feeds = feeds_for(model)
+    errors = []
+    for dims in SCENARIOS.get(case, [{}]):
+        errors += run_scenario(case, build, d, dst, model, ops, dict(dims), targets)
+    return errors
+
+
+def run_scenario(case, build, d, dst, model, ops, dims, targets):
+    if dims:
+        dims["total_sequence_length"] = dims["past_sequence_length"] + dims["sequence_length"]
+    feeds = feeds_for(model, dims)
     so = ort.SessionOptions()
     so.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL
     ref = ort.InferenceSession(dst, so, providers=["CPUExecutionProvider"]).run(None, feeds)
@@ -207,24 +267,27 @@ def run_case(case, build, work, targets):
         p = os.path.join(d, "input_%d.npy" % len(paths))
         np.save(p, v)
         paths.append(p)
+    flags = [f for k, v in dims.items() for f in ("--dim", "%s=%d" % (k, v))]
+    label = case + ("" if not dims else " S=%d P=%d" % (dims["sequence_length"],
+                                                        dims["past_sequence_length"]))
     errors = []
     for t in ["cpu"] + targets:
         out = os.path.join(d, "out-" + t)
         p = subprocess.run([os.path.join(build, "dfa-run"), dst, "--target", t, "--inputs",
-                            *paths, "--outputs", out], capture_output=True, text=True)
+                            *paths, "--outputs", out, *flags], capture_output=True, text=True)
         if p.returncode:
-            errors.append("%s on %s: exit %d: %s" % (case, t, p.returncode, p.stderr.strip()[-300:]))
+            errors.append("%s on %s: exit %d: %s" % (label, t, p.returncode, p.stderr.strip()[-300:]))
             continue
         worst = 0.0
         for k, r in enumerate(ref):
             a = np.load(os.path.join(out, "output_%d.npy" % k))
             if a.shape != r.shape:
-                errors.append("%s on %s: output %d is %s, onnxruntime's %s" % (case, t, k, a.shape, r.shape))
+                errors.append("%s on %s: output %d is %s, onnxruntime's %s" % (label, t, k, a.shape, r.shape))
                 continue
             worst = max(worst, float(np.abs(a.astype(np.float64) - r).max() / max(1e-30, np.abs(r).max())))
         if worst > TOL:
-            errors.append("%s on %s: error %.2e of max|output|" % (case, t, worst))
-        print("  %-18s %-9s %s  error %.1e" % (case, t, " ".join(
+            errors.append("%s on %s: error %.2e of max|output|" % (label, t, worst))
+        print("  %-22s %-9s %s  error %.1e" % (label, t, " ".join(
             "%s x%d" % (k, v) for k, v in sorted(ops.items())), worst))
     return errors
 

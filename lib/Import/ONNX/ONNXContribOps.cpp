@@ -809,6 +809,261 @@ LogicalResult convertMsMultiHeadAttention(NodeContext &c, Results &r) {
   return success();
 }
 
+/// A constant int64 [shape] of `values`.
+Value ints(NodeContext &c, ArrayRef<int64_t> shape, const std::vector<int64_t> &values) {
+  return c.constant(ref::Tensor::fromInts(ref::DType::I64, shape, values));
+}
+
+/// com.microsoft.GroupQueryAttention, as onnxruntime's CPU kernel computes
+/// it: sequence b holds seqlens_k[b] + 1 keys; on the first prompt (S ==
+/// total_sequence_length) the past is empty, otherwise the new S keys
+/// follow the first seqlens_k[b] + 1 - S of the past buffer. present_key
+/// and present_value [B, Nkv, max(total, past), H] hold those keys, zeros
+/// after; a query row sees the keys up to its own position (within
+/// local_window_size when set), and a padding row of a first prompt all of
+/// its sequence's keys. Rotary embedding of q and the new k at those
+/// positions (do_rotary), attention_bias, packed QKV.
+LogicalResult convertGroupQueryAttention(NodeContext &c, Results &r) {
+  for (int i : {11, 12, 13, 14, 15, 16})
+    if (c.has(i)) {
+      c.unsupported() << "input " << i
+                      << " (head_sink, KV-cache quantization scales, Q/K "
+                         "norm weights, query_seqlens)";
+      return failure();
+    }
+  // Features onnxruntime's newer kernels add, accepted at their defaults.
+  for (const char *name : {"softcap", "smooth_softmax", "qk_output",
+                           "sliding_window_cache", "k_quant_type", "v_quant_type",
+                           "kv_cache_bit_width"})
+    if (const onnx::AttributeProto *a = c.attr(name)) {
+      bool set = a->type() == onnx::AttributeProto::FLOAT ? a->f() != 0.0f
+                 : a->type() == onnx::AttributeProto::STRING
+                     ? !a->s().empty() && a->s() != "NONE"
+                     : a->i() != 0;
+      if (set) {
+        c.unsupported() << "attribute '" << name << "'";
+        return failure();
+      }
+    }
+  if (wants(c, 3)) {
+    c.unsupported() << "the output_qk output";
+    return failure();
+  }
+  int64_t n = c.intAttr("num_heads", 0), nkv = c.intAttr("kv_num_heads", 0);
+  auto qt = c.type(0);
+  Type elt = qt.getElementType();
+  if (qt.getRank() != 3 || !isa<FloatType>(elt) || n < 1 || nkv < 1 || n % nkv) {
+    c.error() << "query " << qt << " must be [B, S, D] and num_heads " << n
+              << " a multiple of kv_num_heads " << nkv;
+    return failure();
+  }
+  int64_t B = qt.getDimSize(0), S = qt.getDimSize(1);
+  bool packed = !c.has(1);
+  int64_t h = packed ? qt.getDimSize(2) / (n + 2 * nkv) : qt.getDimSize(2) / n;
+  Value q = c.in(0), k = c.in(1), v = c.in(2);
+  if (packed) {
+    if (c.has(2) || h * (n + 2 * nkv) != qt.getDimSize(2)) {
+      c.error() << "packed QKV " << qt << " must hold (num_heads + 2 kv_num_heads) heads";
+      return failure();
+    }
+    q = c.slice(c.in(0), 2, 0, n * h);
+    k = c.slice(c.in(0), 2, n * h, nkv * h);
+    v = c.slice(c.in(0), 2, (n + nkv) * h, nkv * h);
+  } else if (!c.has(2) || h * n != qt.getDimSize(2) ||
+             c.type(1).getShape() != ArrayRef<int64_t>{B, S, nkv * h} ||
+             c.type(2).getShape() != ArrayRef<int64_t>{B, S, nkv * h} ||
+             failed(sameType(c, c.in(1), c.in(0), "key")) ||
+             failed(sameType(c, c.in(2), c.in(0), "value"))) {
+    c.error() << "key and value must be [" << B << ", " << S << ", " << nkv * h << "]";
+    return failure();
+  }
+  auto total = c.constScalar(6, "total_sequence_length");
+  if (failed(total))
+    return failure();
+  int64_t pbuf = 0;
+  if (c.has(3) != c.has(4)) {
+    c.error() << "past_key and past_value come together";
+    return failure();
+  }
+  if (c.has(3)) {
+    auto pk = c.type(3);
+    if (pk.getRank() != 4 || pk.getDimSize(0) != B || pk.getDimSize(1) != nkv ||
+        pk.getDimSize(3) != h || c.type(4) != pk || pk.getElementType() != elt) {
+      c.error() << "past_key " << pk << " and past_value must be [" << B << ", " << nkv
+                << ", P, " << h << "]";
+      return failure();
+    }
+    pbuf = pk.getDimSize(2);
+  }
+  int64_t tot = int64_t(*total), tp = std::max(tot, pbuf);
+  bool first = S == tot;
+  // As onnxruntime checks: a first prompt, a dynamic cache (the past then
+  // the new keys) or a static one (a buffer at least that long).
+  if (!first && tot != pbuf + S && (tot > pbuf || tot < S)) {
+    c.error() << "total_sequence_length " << tot << " must be the query's " << S
+              << " (a first prompt), the past's " << pbuf
+              << " plus it, or at most the past's";
+    return failure();
+  }
+  Type i64 = c.b.getI64Type();
+  auto ib = [&](llvm::StringRef op, ArrayRef<Value> args) { return one(c, op, args); };
+  // Per sequence: its keys (seqlens_k + 1) and its past's length.
+  Value tb = c.b.create<AddOp>(c.loc, c.cast(c.in(5), i64), c.scalar(i64, 1));
+  if (typeOf(tb).getShape() != ArrayRef<int64_t>{B}) {
+    c.error() << "seqlens_k " << c.in(5).getType() << " must be [" << B << "]";
+    return failure();
+  }
+  Value pb = first ? ints(c, {B}, std::vector<int64_t>(B, 0))
+                   : Value(c.b.create<SubOp>(c.loc, tb, c.scalar(i64, double(S))));
+  Value steps = positions(c, S);
+  if (c.intAttr("do_rotary", 0)) {
+    if (!c.has(7) || !c.has(8)) {
+      c.error() << "do_rotary needs cos_cache and sin_cache";
+      return failure();
+    }
+    // Positions: s on a first prompt (from position_ids[0, 0] when given),
+    // the past's length + s after, unless position_ids gives them.
+    Value pos;
+    if (c.has(9) && !first) {
+      pos = c.cast(c.in(9), i64);
+    } else {
+      Value base = first ? (c.has(9) ? c.reshape(c.slice(c.slice(c.cast(c.in(9), i64), 0, 0, 1), 1, 0, 1), {1, 1})
+                                     : c.scalar(i64, 0))
+                         : c.reshape(pb, {B, 1});
+      FailureOr<Value> p = ib("Add", {steps, base});
+      if (failed(p))
+        return failure();
+      pos = *p;
+    }
+    int64_t width = c.type(7).getRank() == 2 ? c.type(7).getDimSize(1) : 0;
+    auto rope = [&](Value x, int64_t heads) {
+      SmallVector<onnx::AttributeProto> attrs{
+          attrI("interleaved", c.intAttr("rotary_interleaved", 0)), attrI("num_heads", heads)};
+      if (2 * width < h)
+        attrs.push_back(attrI("rotary_embedding_dim", 2 * width));
+      return one(c, "RotaryEmbedding", {x, c.in(7), c.in(8), pos}, attrs, 23);
+    };
+    FailureOr<Value> rq = rope(q, n), rk = failed(rq) ? rq : rope(k, nkv);
+    if (failed(rk))
+      return failure();
+    q = *rq;
+    k = *rk;
+  }
+  q = splitHeads(c, q, n);
+  k = splitHeads(c, k, nkv);
+  v = splitHeads(c, v, nkv);
+  // The keys attended and the present buffers.
+  Value tpos = c.reshape(positions(c, tp), {1, 1, tp, 1});
+  Value pb4 = c.reshape(pb, {B, 1, 1, 1});
+  auto padTo = [&](Value x, int64_t len) -> FailureOr<Value> {
+    int64_t have = typeOf(x).getDimSize(2);
+    if (have == len)
+      return x;
+    return one(c, "Pad", {x, ints(c, {8}, {0, 0, 0, 0, 0, 0, len - have, 0})});
+  };
+  Value keys, values, presentK, presentV;
+  if (first) {
+    FailureOr<Value> pk = padTo(k, tp), pv = failed(pk) ? pk : padTo(v, tp);
+    if (failed(pv))
+      return failure();
+    keys = k, values = v, presentK = *pk, presentV = *pv;
+  } else {
+    // Position t holds the past's key t (t < P_b), the new key t - P_b
+    // (t < P_b + S), or zeros.
+    FailureOr<Value> inPast = ib("Less", {tpos, pb4});
+    FailureOr<Value> end = failed(inPast) ? inPast : ib("Add", {pb4, c.scalar(i64, double(S))});
+    FailureOr<Value> inNew = failed(end) ? end : ib("Less", {tpos, *end});
+    if (failed(inNew))
+      return failure();
+    auto place = [&](Value past, Value fresh) -> FailureOr<Value> {
+      FailureOr<Value> pp = padTo(past, tp);
+      if (failed(pp))
+        return failure();
+      Value at = fresh;
+      if (S > 1) {
+        // The new row t - P_b for each t (clamped), gathered per sequence.
+        FailureOr<Value> rel = ib("Sub", {tpos, pb4});
+        FailureOr<Value> lo = failed(rel) ? rel : ib("Max", {*rel, c.scalar(i64, 0)});
+        FailureOr<Value> idx = failed(lo) ? lo : ib("Min", {*lo, c.scalar(i64, double(S - 1))});
+        FailureOr<Value> full =
+            failed(idx) ? idx
+                        : ib("Expand", {*idx, ints(c, {4}, {B, nkv, tp, h})});
+        FailureOr<Value> g = failed(full) ? full
+                                          : one(c, "GatherElements", {fresh, *full},
+                                                {attrI("axis", 2)});
+        if (failed(g))
+          return failure();
+        at = *g;
+      }
+      FailureOr<Value> mid = ib("Where", {*inNew, at, c.scalar(elt, 0.0)});
+      return failed(mid) ? mid : ib("Where", {*inPast, *pp, *mid});
+    };
+    FailureOr<Value> pk = place(c.in(3), k), pv = failed(pk) ? pk : place(c.in(4), v);
+    if (failed(pv))
+      return failure();
+    keys = presentK = *pk, values = presentV = *pv;
+  }
+  // What each query row sees: keys t < T_b, up to its position P_b + s
+  // (causal; a padding row of a first prompt sees all its keys), within
+  // the window.
+  int64_t T = typeOf(keys).getDimSize(2);
+  Value t4 = c.slice(tpos, 2, 0, T);
+  Value t4row = c.reshape(t4, {1, 1, 1, T});
+  Value s4 = c.reshape(steps, {1, 1, S, 1});
+  Value tb4 = c.reshape(tb, {B, 1, 1, 1});
+  FailureOr<Value> seen = ib("Less", {t4row, tb4});
+  FailureOr<Value> here = failed(seen) ? seen : ib("Add", {s4, pb4}); // P_b + s
+  if (failed(here))
+    return failure();
+  Value allowed = *seen;
+  if (c.intAttr("causal", 1)) {
+    FailureOr<Value> upTo = ib("LessOrEqual", {t4row, *here});
+    FailureOr<Value> both = failed(upTo) ? upTo : ib("And", {allowed, *upTo});
+    if (failed(both))
+      return failure();
+    allowed = *both;
+  }
+  if (int64_t w = c.intAttr("local_window_size", -1); w > 0) {
+    FailureOr<Value> from = ib("Sub", {*here, c.scalar(i64, double(w))});
+    FailureOr<Value> after = failed(from) ? from : ib("Greater", {t4row, *from});
+    FailureOr<Value> both = failed(after) ? after : ib("And", {allowed, *after});
+    if (failed(both))
+      return failure();
+    allowed = *both;
+  }
+  FailureOr<Value> mask = ib("Where", {allowed, c.scalar(elt, 0.0),
+                                       c.scalar(elt, -std::numeric_limits<double>::infinity())});
+  if (failed(mask))
+    return failure();
+  Value m = *mask;
+  if (c.has(10)) {
+    auto bt = c.type(10);
+    if (failed(sameType(c, c.in(10), c.in(0), "attention_bias")) || bt.getRank() != 4 ||
+        bt.getDimSize(2) != S || bt.getDimSize(3) != tot) {
+      c.error() << "attention_bias " << bt << " must be [B or 1, N or 1, " << S << ", "
+                << tot << "]";
+      return failure();
+    }
+    Value bias = c.in(10);
+    if (tot < T) {
+      FailureOr<Value> padded = one(c, "Pad", {bias, ints(c, {8}, {0, 0, 0, 0, 0, 0, 0, T - tot})});
+      if (failed(padded))
+        return failure();
+      bias = *padded;
+    } else if (tot > T) {
+      bias = c.slice(bias, 3, 0, T);
+    }
+    m = c.b.create<AddOp>(c.loc, bias, m);
+  }
+  FailureOr<Value> y = attentionCore(c, q, keys, values, m);
+  if (failed(y))
+    return failure();
+  r.push_back(*y);
+  r.push_back(wants(c, 1) ? presentK : Value());
+  r.push_back(wants(c, 2) ? presentV : Value());
+  return success();
+}
+
 /// com.microsoft.RotaryEmbedding: ONNX's RotaryEmbedding (opset 23) with
 /// onnxruntime's inputs: position_ids [B, S], or one offset the positions
 /// count from; a 3-d input without num_heads has heads of twice the
@@ -937,6 +1192,7 @@ const llvm::StringMap<Converter> &dfa::onnximport::contribConverters() {
     t["com.microsoft.Attention"] = convertMsAttention;
     t["com.microsoft.MultiHeadAttention"] = convertMsMultiHeadAttention;
     t["com.microsoft.RotaryEmbedding"] = convertMsRotaryEmbedding;
+    t["com.microsoft.GroupQueryAttention"] = convertGroupQueryAttention;
     t["com.microsoft.EmbedLayerNormalization"] = convertEmbedLayerNorm;
     t["com.microsoft.SkipLayerNormalization"] = convertSkipLayerNorm;
     t["com.microsoft.SkipSimplifiedLayerNormalization"] =

@@ -182,3 +182,47 @@ leaky = h.make_node("LeakyRelu", ["x"], ["y"])
 ref = onnx.AttributeProto(name="alpha", type=onnx.AttributeProto.FLOAT, ref_attr_name="slope")
 leaky.attribute.append(ref)
 fmodel("fn_attrtype.onnx", [fn("A", [leaky], attrs=("slope",))], [call("A", slope=[1, 2])])
+
+# onnxruntime's operators with bad shapes, types and attributes.
+def msmodel(path, node, inputs, inits=(), opset=17):
+    g = h.make_graph([node], "g", [h.make_tensor_value_info(n, t, s) for n, t, s in inputs],
+                     [h.make_tensor_value_info(o, F, None) for o in node.output if o], initializer=list(inits))
+    m = h.make_model(g, opset_imports=[h.make_opsetid("", opset), h.make_opsetid("com.microsoft", 1)])
+    m.ir_version = 8
+    onnx.save(m, path)
+ms = lambda op, ins, outs=("y",), **kw: h.make_node(op, list(ins), list(outs), domain="com.microsoft", **kw)
+u8 = lambda name, shape: nh.from_array(np.zeros(shape, np.uint8), name)
+f32 = lambda name, shape: nh.from_array(np.ones(shape, np.float32), name)
+msmodel("ms_nbits_k.onnx", ms("MatMulNBits", ["a", "B", "s"], K=64, N=4, bits=4, block_size=32),
+        [("a", F, [2, 48])], [u8("B", [4, 2, 16]), f32("s", [8])])
+msmodel("ms_nbits_bits.onnx", ms("MatMulNBits", ["a", "B", "s"], K=32, N=4, bits=3, block_size=32),
+        [("a", F, [2, 32])], [u8("B", [4, 1, 12]), f32("s", [4])])
+msmodel("ms_nbits_block.onnx", ms("MatMulNBits", ["a", "B", "s"], K=32, N=4, bits=4, block_size=0),
+        [("a", F, [2, 32])], [u8("B", [4, 1, 16]), f32("s", [4])])
+msmodel("ms_nbits_blob.onnx", ms("MatMulNBits", ["a", "B", "s"], K=32, N=4, bits=4, block_size=16),
+        [("a", F, [2, 32])], [u8("B", [4, 2, 3]), f32("s", [8])])
+msmodel("ms_attn_heads.onnx", ms("Attention", ["x", "w"], num_heads=5),
+        [("x", F, [1, 4, 16]), ("w", F, [16, 48])])
+msmodel("ms_attn_weights.onnx", ms("Attention", ["x", "w"], num_heads=2),
+        [("x", F, [1, 4, 16]), ("w", F, [8, 48])])
+msmodel("ms_attn_past.onnx", ms("Attention", ["x", "w", "", "", "p"], ["y", "present"], num_heads=2),
+        [("x", F, [1, 4, 16]), ("w", F, [16, 48]), ("p", F, [2, 1, 2, 3, 4])])
+msmodel("ms_mha_kv.onnx", ms("MultiHeadAttention", ["q", "k", "v"], num_heads=2),
+        [("q", F, [1, 4, 16]), ("k", F, [1, 5, 8]), ("v", F, [1, 5, 16])])
+msmodel("ms_rope_pos.onnx", ms("RotaryEmbedding", ["x", "p", "c", "s"]),
+        [("x", F, [1, 3, 16]), ("p", T.INT64, [1, 5])], [f32("c", [8, 4]), f32("s", [8, 4])])
+msmodel("ms_gqa_total.onnx", ms("GroupQueryAttention", ["q", "k", "v", "pk", "pv", "seq", "tot"],
+        ["y", "pk2", "pv2"], num_heads=4, kv_num_heads=2),
+        [("q", F, [1, 2, 32]), ("k", F, [1, 2, 16]), ("v", F, [1, 2, 16]), ("pk", F, [1, 2, 3, 8]),
+         ("pv", F, [1, 2, 3, 8]), ("seq", T.INT32, [1])], [nh.from_array(np.array(9, np.int32), "tot")])
+msmodel("ms_gqa_heads.onnx", ms("GroupQueryAttention", ["q", "k", "v", "", "", "seq", "tot"],
+        ["y"], num_heads=3, kv_num_heads=2),
+        [("q", F, [1, 2, 24]), ("k", F, [1, 2, 16]), ("v", F, [1, 2, 16]), ("seq", T.INT32, [1])],
+        [nh.from_array(np.array(2, np.int32), "tot")])
+msmodel("ms_eln_seg.onnx", ms("EmbedLayerNormalization", ["ids", "seg", "we", "pe", "", "g", "b"], ["y", "mi"]),
+        [("ids", T.INT32, [1, 4]), ("seg", T.INT32, [1, 4])], [f32("we", [10, 8]), f32("pe", [8, 8]),
+         f32("g", [8]), f32("b", [8])])
+msmodel("ms_skip_rank.onnx", ms("SkipLayerNormalization", ["x", "s", "g"]),
+        [("x", F, [8]), ("s", F, [8]), ("g", F, [8])])
+msmodel("ms_fused_act.onnx", ms("FusedGemm", ["a", "b"], activation="LeakyRelu"),
+        [("a", F, [2, 3]), ("b", F, [3, 4])])

@@ -165,6 +165,36 @@ model('eln', 'EmbedLayerNormalization', [('ids', ids), ('seg', np.array([[0, 0, 
 model('eln_plain', 'EmbedLayerNormalization', [('ids', ids), None, ('we', we), ('pe', pe), None, ('g', ge), ('be', be)],
       2, consts=[('we', we), ('pe', pe), ('g', ge), ('be', be)], otypes={1: T.INT32})
 
+# GroupQueryAttention (4 query heads on 2 KV heads of 8; 16 with rotary, as
+# onnxruntime's CPU kernel wants): a first prompt with one sequence
+# right-padded; decode steps over a past buffer, sequences of different
+# lengths; rotary embedding on a prompt with a local window and on decode
+# steps (interleaved); packed QKV; a second prompt after a past; an
+# attention_bias. total_sequence_length is a constant, seqlens_k an input.
+def gqa(name, S, B, seq, total, past=0, H=8, attrs=None, rotary=False, packed=False, bias=None):
+    N, K = 4, 2
+    q, k, v = r(B, S, N * H), r(B, S, K * H), r(B, S, K * H)
+    ins = [('q', np.concatenate([q, k, v], -1))] + [None, None] if packed else [('q', q), ('k', k), ('v', v)]
+    ins += [('pk', r(B, K, past, H)), ('pv', r(B, K, past, H))] if past else [None, None]
+    consts = [('total', np.array(total, np.int32))]
+    ins += [('seqlens', np.array(seq, np.int32)), ('total', np.array(total, np.int32))]
+    if rotary:
+        cs = np.cos(np.arange(32)[:, None] * 0.05 * np.arange(1, H // 2 + 1)[None]).astype(np.float32)
+        sn = np.sin(np.arange(32)[:, None] * 0.05 * np.arange(1, H // 2 + 1)[None]).astype(np.float32)
+        ins += [('cos', cs), ('sin', sn)]
+        consts += [('cos', cs), ('sin', sn)]
+    if bias is not None:
+        ins += ([None, None] if not rotary else []) + [None, ('ab', bias)]
+    model(name, 'GroupQueryAttention', ins, 3, dict(num_heads=N, kv_num_heads=K, do_rotary=int(rotary), **(attrs or {})),
+          consts=consts)
+gqa('gqa_prompt', S=5, B=2, seq=[4, 2], total=5)
+gqa('gqa_decode', S=1, B=2, seq=[6, 3], total=7, past=6)
+gqa('gqa_rotary', S=5, B=2, seq=[4, 4], total=5, H=16, rotary=True, attrs=dict(local_window_size=3))
+gqa('gqa_rotary_decode', S=1, B=2, seq=[6, 4], total=7, past=6, H=16, rotary=True, attrs=dict(rotary_interleaved=1, scale=0.2))
+gqa('gqa_packed', S=4, B=1, seq=[3], total=4, packed=True, attrs=dict(causal=0))
+gqa('gqa_second', S=3, B=1, seq=[6], total=7, past=8)
+gqa('gqa_bias', S=4, B=2, seq=[3, 3], total=4, bias=r(1, 4, 4, 4))
+
 # Refused: a FusedConv activation dfa does not fuse, transBatchA, g_idx.
 model('bad_activation', 'FusedConv', [('x', r(1, 3, 6, 6)), ('w', wc)], 1,
       dict(activation='Softplus'), consts=[('w', wc)], ref=False)
