@@ -370,6 +370,190 @@ LogicalResult convertMatMulNBits(NodeContext &c, Results &r) {
 }
 
 //===----------------------------------------------------------------------===//
+// Quantized operators (onnxruntime's QOperator format and its fusions)
+//===----------------------------------------------------------------------===//
+
+/// Input `x` dequantized with the scale and zero point at inputs `scale`
+/// and `zp` (absent: 0), as float.
+FailureOr<Value> dequant(NodeContext &c, Value x, int scale, int zp) {
+  return one(c, "DequantizeLinear", {x, c.in(scale), zp >= 0 ? c.in(zp) : Value()}, {}, 13);
+}
+
+/// `y` quantized to `like`'s integer type with the scale and zero point at
+/// inputs `scale` and `zp` (absent: a zero of that type).
+FailureOr<Value> quant(NodeContext &c, Value y, int scale, int zp, Type like) {
+  Value z = zp >= 0 && c.has(zp)
+                ? c.in(zp)
+                : c.constant(ref::Tensor(like.isUnsignedInteger() ? ref::DType::U8 : ref::DType::I8, {}));
+  return one(c, "QuantizeLinear", {y, c.in(scale), z}, {}, 13);
+}
+
+/// The quantized elementwise and pooling ops: dequantize the operands,
+/// apply the float op, quantize the result (onnxruntime's QLinearAdd,
+/// QLinearMul, QLinearSigmoid, QLinearLeakyRelu, QLinearSoftmax,
+/// QLinearAveragePool, QLinearGlobalAveragePool), as their definitions
+/// say; onnxruntime computes them in float or through lookup tables of
+/// the same values, so a result may differ by one step where a value
+/// falls on a rounding tie.
+LogicalResult convertQLinear(NodeContext &c, Results &r) {
+  llvm::StringRef op = c.node.op_type();
+  Type q = c.type(0).getElementType();
+  if (!q.isInteger(8)) {
+    c.error() << "X " << c.in(0).getType() << " must be 8-bit integers";
+    return failure();
+  }
+  bool binary = op == "QLinearAdd" || op == "QLinearMul";
+  FailureOr<Value> a = dequant(c, c.in(0), 1, 2);
+  if (failed(a))
+    return failure();
+  FailureOr<Value> y;
+  int outScale = 3, outZp = 4;
+  if (binary) {
+    if (c.type(3).getElementType() != q) {
+      c.error() << "A and B must be of one 8-bit type";
+      return failure();
+    }
+    FailureOr<Value> b = dequant(c, c.in(3), 4, 5);
+    if (failed(b))
+      return failure();
+    y = one(c, op == "QLinearAdd" ? "Add" : "Mul", {*a, *b});
+    outScale = 6, outZp = 7;
+  } else if (op == "QLinearSigmoid") {
+    y = one(c, "Sigmoid", {*a});
+  } else if (op == "QLinearLeakyRelu") {
+    y = one(c, "LeakyRelu", {*a}, {attrF("alpha", c.floatAttr("alpha", 0.01))});
+  } else if (op == "QLinearSoftmax") {
+    // `opset` picks Softmax's semantics: 2-d coercion before 13.
+    y = one(c, "Softmax", {*a}, {attrI("axis", c.intAttr("axis", -1))},
+            c.intAttr("opset", 13));
+  } else {
+    if (c.intAttr("channels_last", 0)) {
+      c.unsupported() << "channels_last (an NHWC layout)";
+      return failure();
+    }
+    if (op == "QLinearGlobalAveragePool") {
+      y = one(c, "GlobalAveragePool", {*a});
+    } else {
+      SmallVector<onnx::AttributeProto> attrs;
+      for (const auto &at : c.node.attribute())
+        if (at.name() != "channels_last")
+          attrs.push_back(at);
+      for (const char *name : {"kernel_shape", "pads", "strides", "auto_pad", "ceil_mode",
+                               "count_include_pad"})
+        (void)c.attr(name);
+      y = one(c, "AveragePool", {*a}, attrs, 19);
+    }
+  }
+  if (failed(y))
+    return failure();
+  FailureOr<Value> out = quant(c, *y, outScale, outZp, q);
+  if (failed(out))
+    return failure();
+  r.push_back(*out);
+  return success();
+}
+
+/// QLinearConcat: each input dequantized (its own scale and zero point),
+/// concatenated, quantized with the output's.
+LogicalResult convertQLinearConcat(NodeContext &c, Results &r) {
+  int64_t n = c.node.input_size();
+  if (n < 5 || (n - 2) % 3) {
+    c.error() << "takes Y_scale, Y_zero_point and triples of (X, scale, zero point), "
+              << n << " inputs given";
+    return failure();
+  }
+  Type q = c.type(1).getElementType();
+  SmallVector<Value> parts;
+  for (int64_t i = 2; i < n; i += 3) {
+    if (!c.has(i) || c.type(i).getElementType() != q) {
+      c.error() << "input " << i << " must be " << q << " like Y_zero_point";
+      return failure();
+    }
+    FailureOr<Value> d = dequant(c, c.in(i), int(i + 1), int(i + 2));
+    if (failed(d))
+      return failure();
+    parts.push_back(*d);
+  }
+  FailureOr<Value> y = one(c, "Concat", parts, {attrI("axis", c.intAttr("axis", 0))});
+  if (failed(y))
+    return failure();
+  FailureOr<Value> out = quant(c, *y, 0, 1, q);
+  if (failed(out))
+    return failure();
+  r.push_back(*out);
+  return success();
+}
+
+/// The product of two 8-bit integer tensors as float, (A - a_zp)(B - b_zp)
+/// a_scale b_scale (MatMulInteger, then the scales), plus a bias.
+FailureOr<Value> integerProduct(NodeContext &c, Value a, Value b, Value azp, Value bzp,
+                                Value aScale, Value bScale, Value bias) {
+  FailureOr<Value> acc = one(c, "MatMulInteger", {a, b, azp, bzp}, {}, 13);
+  if (failed(acc))
+    return failure();
+  Type elt = typeOf(aScale).getElementType();
+  Value y = c.b.create<MulOp>(c.loc, c.cast(*acc, elt),
+                              c.b.create<MulOp>(c.loc, aScale, bScale));
+  return add(c, y, bias);
+}
+
+/// MatMulIntegerToFloat: MatMulInteger, times both scales, plus bias.
+LogicalResult convertMatMulIntegerToFloat(NodeContext &c, Results &r) {
+  FailureOr<Value> y = integerProduct(c, c.in(0), c.in(1), c.in(4), c.in(5), c.in(2),
+                                      c.in(3), c.in(6));
+  if (failed(y))
+    return failure();
+  r.push_back(*y);
+  return success();
+}
+
+/// DynamicQuantizeMatMul: A quantized to uint8 from its own range
+/// (DynamicQuantizeLinear), then MatMulIntegerToFloat with B.
+LogicalResult convertDynamicQuantizeMatMul(NodeContext &c, Results &r) {
+  SmallVector<Value> qa;
+  if (failed(c.delegate("DynamicQuantizeLinear", {c.in(0)}, {}, 3, qa, 11)))
+    return failure();
+  FailureOr<Value> y = integerProduct(c, qa[0], c.in(1), qa[2], c.in(3), qa[1], c.in(2),
+                                      c.in(4));
+  if (failed(y))
+    return failure();
+  r.push_back(*y);
+  return success();
+}
+
+/// QGemm: alpha ((A - a_zp)(B - b_zp) + C) a_scale b_scale (C int32, at
+/// the product's scale), as float, or quantized with y_scale and
+/// y_zero_point when given.
+LogicalResult convertQGemm(NodeContext &c, Results &r) {
+  FailureOr<Value> a = dequant(c, c.in(0), 1, 2);
+  FailureOr<Value> b = failed(a) ? a : dequant(c, c.in(3), 4, 5);
+  if (failed(b))
+    return failure();
+  Value bias;
+  if (c.has(6)) {
+    Value scale = c.b.create<MulOp>(c.loc, c.in(1), c.in(4));
+    bias = c.b.create<MulOp>(c.loc, c.cast(c.in(6), typeOf(scale).getElementType()), scale);
+  }
+  // C joins the integer sum before alpha scales it, as onnxruntime adds it.
+  double alpha = c.floatAttr("alpha", 1.0);
+  FailureOr<Value> y = one(c, "Gemm", {*a, *b, bias},
+                           {attrF("alpha", alpha), attrF("beta", alpha),
+                            attrI("transA", c.intAttr("transA", 0)),
+                            attrI("transB", c.intAttr("transB", 0))});
+  if (failed(y))
+    return failure();
+  if (!c.has(7)) {
+    r.push_back(*y);
+    return success();
+  }
+  FailureOr<Value> out = quant(c, *y, 7, 8, c.type(0).getElementType());
+  if (failed(out))
+    return failure();
+  r.push_back(*out);
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
 // Normalizations
 //===----------------------------------------------------------------------===//
 
@@ -1189,6 +1373,13 @@ const llvm::StringMap<Converter> &dfa::onnximport::contribConverters() {
     t["com.microsoft.FusedGemm"] = convertFusedGemm;
     t["com.microsoft.FusedMatMul"] = convertFusedMatMul;
     t["com.microsoft.MatMulNBits"] = convertMatMulNBits;
+    for (const char *q : {"QLinearAdd", "QLinearMul", "QLinearSigmoid", "QLinearLeakyRelu",
+                          "QLinearSoftmax", "QLinearAveragePool", "QLinearGlobalAveragePool"})
+      t[std::string("com.microsoft.") + q] = convertQLinear;
+    t["com.microsoft.QLinearConcat"] = convertQLinearConcat;
+    t["com.microsoft.QGemm"] = convertQGemm;
+    t["com.microsoft.MatMulIntegerToFloat"] = convertMatMulIntegerToFloat;
+    t["com.microsoft.DynamicQuantizeMatMul"] = convertDynamicQuantizeMatMul;
     t["com.microsoft.Attention"] = convertMsAttention;
     t["com.microsoft.MultiHeadAttention"] = convertMsMultiHeadAttention;
     t["com.microsoft.RotaryEmbedding"] = convertMsRotaryEmbedding;

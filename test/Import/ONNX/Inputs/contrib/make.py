@@ -195,6 +195,53 @@ gqa('gqa_packed', S=4, B=1, seq=[3], total=4, packed=True, attrs=dict(causal=0))
 gqa('gqa_second', S=3, B=1, seq=[6], total=7, past=8)
 gqa('gqa_bias', S=4, B=2, seq=[3, 3], total=4, bias=r(1, 4, 4, 4))
 
+# onnxruntime's quantized operators (its QOperator format, and the fusions
+# of its dynamic quantization), uint8 and int8: dequantize, the float op,
+# quantize, which onnxruntime's kernels match here to the step (a value
+# on a rounding tie could differ by one).
+def qt(shape, dt=np.uint8):
+    lo, hi = (0, 255) if dt == np.uint8 else (-128, 127)
+    return g.integers(lo, hi + 1, shape).astype(dt)
+sc = lambda v: np.array(v, np.float32)
+zp = lambda v, dt=np.uint8: np.array(v, dt)
+U8, I8 = T.UINT8, T.INT8
+model('q_add', 'QLinearAdd', [('a', qt((2, 3, 4))), ('as', sc(0.05)), ('az', zp(120)), ('b', qt((4,))),
+      ('bs', sc(0.02)), ('bz', zp(7)), ('cs', sc(0.07)), ('cz', zp(128))], 1,
+      consts=[('as', sc(0.05)), ('az', zp(120)), ('bs', sc(0.02)), ('bz', zp(7)), ('cs', sc(0.07)), ('cz', zp(128))],
+      otypes={0: U8})
+model('q_mul', 'QLinearMul', [('a', qt((2, 6), np.int8)), ('as', sc(0.05)), ('az', zp(3, np.int8)),
+      ('b', qt((2, 6), np.int8)), ('bs', sc(0.04)), ('bz', zp(-2, np.int8)), ('cs', sc(0.1)), ('cz', zp(0, np.int8))], 1,
+      consts=[('as', sc(0.05)), ('az', zp(3, np.int8)), ('bs', sc(0.04)), ('bz', zp(-2, np.int8)), ('cs', sc(0.1)),
+              ('cz', zp(0, np.int8))], otypes={0: I8})
+for name, op, attrs in (('q_sigmoid', 'QLinearSigmoid', {}), ('q_leaky', 'QLinearLeakyRelu', dict(alpha=0.1)),
+                        ('q_softmax', 'QLinearSoftmax', dict(axis=-1, opset=13))):
+    model(name, op, [('x', qt((2, 3, 8))), ('xs', sc(0.03)), ('xz', zp(100)), ('ys', sc(1 / 256 if 'soft' in name else 0.02)),
+          ('yz', zp(0 if 'soft' in name else 90))], 1, attrs,
+          consts=[('xs', sc(0.03)), ('xz', zp(100)), ('ys', sc(1 / 256 if 'soft' in name else 0.02)),
+                  ('yz', zp(0 if 'soft' in name else 90))], otypes={0: U8})
+model('q_gap', 'QLinearGlobalAveragePool', [('x', qt((1, 4, 5, 5))), ('xs', sc(0.03)), ('xz', zp(100)),
+      ('ys', sc(0.01)), ('yz', zp(128))], 1, consts=[('xs', sc(0.03)), ('xz', zp(100)), ('ys', sc(0.01)), ('yz', zp(128))],
+      otypes={0: U8})
+model('q_avgpool', 'QLinearAveragePool', [('x', qt((1, 2, 6, 6), np.int8)), ('xs', sc(0.03)), ('xz', zp(5, np.int8)),
+      ('ys', sc(0.02)), ('yz', zp(-3, np.int8))], 1, dict(kernel_shape=[3, 3], strides=[2, 2], pads=[1, 1, 1, 1]),
+      consts=[('xs', sc(0.03)), ('xz', zp(5, np.int8)), ('ys', sc(0.02)), ('yz', zp(-3, np.int8))], otypes={0: I8})
+model('q_concat', 'QLinearConcat', [('ys', sc(0.05)), ('yz', zp(128)), ('a', qt((1, 2, 3))), ('as', sc(0.04)),
+      ('az', zp(120)), ('b', qt((1, 3, 3))), ('bs', sc(0.06)), ('bz', zp(130))], 1, dict(axis=1),
+      consts=[('ys', sc(0.05)), ('yz', zp(128)), ('as', sc(0.04)), ('az', zp(120)), ('bs', sc(0.06)), ('bz', zp(130))],
+      otypes={0: U8})
+wq, cq = qt((8, 6), np.int8), g.integers(-500, 500, (6,)).astype(np.int32)
+qgc = [('as', sc(0.05)), ('az', zp(128)), ('w', wq), ('ws', sc(0.02)), ('wz', zp(0, np.int8)), ('c', cq)]
+model('q_gemm', 'QGemm', [('a', qt((3, 8))), ('as', sc(0.05)), ('az', zp(128)), ('w', wq), ('ws', sc(0.02)),
+      ('wz', zp(0, np.int8)), ('c', cq)], 1, dict(alpha=0.5), consts=qgc)
+model('q_gemm_q', 'QGemm', [('a', qt((3, 8))), ('as', sc(0.05)), ('az', zp(128)), ('w', wq), ('ws', sc(0.02)),
+      ('wz', zp(0, np.int8)), ('c', cq), ('ys', sc(0.1)), ('yz', zp(120))], 1, consts=qgc + [('ys', sc(0.1)), ('yz', zp(120))],
+      otypes={0: U8})
+bw, bsc, bb = qt((8, 5), np.int8), (g.random(5) * 0.05 + 0.01).astype(np.float32), r(5)
+model('mm_int_float', 'MatMulIntegerToFloat', [('a', qt((2, 3, 8))), ('w', bw), ('as', sc(0.05)), ('ws', bsc),
+      ('az', zp(128)), None, ('bias', bb)], 1, consts=[('w', bw), ('as', sc(0.05)), ('ws', bsc), ('az', zp(128)), ('bias', bb)])
+model('dq_matmul', 'DynamicQuantizeMatMul', [('a', r(3, 8)), ('w', bw), ('ws', bsc), None, ('bias', bb)], 1,
+      consts=[('w', bw), ('ws', bsc), ('bias', bb)])
+
 # Refused: a FusedConv activation dfa does not fuse, transBatchA, g_idx.
 model('bad_activation', 'FusedConv', [('x', r(1, 3, 6, 6)), ('w', wc)], 1,
       dict(activation='Softplus'), consts=[('w', wc)], ref=False)
