@@ -50,9 +50,9 @@ bool wants(NodeContext &c, int i) {
   return c.node.output_size() > i && !c.node.output(i).empty();
 }
 
-Value add(NodeContext &c, Value a, Value b) {
-  return b ? Value(c.b.create<AddOp>(c.loc, a, b)) : a;
-}
+/// a + b (a alone when b is null), through ONNX's Add: operands that do
+/// not broadcast are an error naming the node.
+FailureOr<Value> add(NodeContext &c, Value a, Value b);
 
 /// One standard op of the default domain on `inputs`, its first result.
 FailureOr<Value> one(NodeContext &c, llvm::StringRef op, ArrayRef<Value> inputs,
@@ -62,6 +62,20 @@ FailureOr<Value> one(NodeContext &c, llvm::StringRef op, ArrayRef<Value> inputs,
   if (failed(c.delegate(op, inputs, attrs, 1, out, minOpset)))
     return failure();
   return out.front();
+}
+
+FailureOr<Value> add(NodeContext &c, Value a, Value b) {
+  if (!b)
+    return a;
+  return one(c, "Add", {a, b});
+}
+
+/// An error unless `v` is a float tensor; names it `what`.
+LogicalResult floatInput(NodeContext &c, Value v, llvm::StringRef what) {
+  if (isa<FloatType>(typeOf(v).getElementType()))
+    return success();
+  c.error() << what << " " << v.getType() << " must be a float tensor";
+  return failure();
 }
 
 /// The same element type for `v` as `like`'s, or an error naming `what`.
@@ -80,27 +94,31 @@ LogicalResult sameType(NodeContext &c, Value v, Value like,
 
 /// Gelu with erf (com.microsoft.Gelu), or of A + B (BiasGelu).
 LogicalResult convertGelu(NodeContext &c, Results &r) {
-  Value x = c.in(0);
-  if (c.has(1)) {
-    if (failed(sameType(c, c.in(1), x, "B")))
-      return failure();
-    x = add(c, x, c.in(1));
-  }
-  r.push_back(c.b.create<GeluOp>(c.loc, x, c.b.getBoolAttr(false)));
+  if (failed(floatInput(c, c.in(0), "X")) || failed(sameType(c, c.in(1), c.in(0), "B")))
+    return failure();
+  FailureOr<Value> x = add(c, c.in(0), c.in(1));
+  if (failed(x))
+    return failure();
+  r.push_back(c.b.create<GeluOp>(c.loc, *x, c.b.getBoolAttr(false)));
   return success();
 }
 
 /// FastGelu: the tanh approximation of Gelu, of X + bias.
 LogicalResult convertFastGelu(NodeContext &c, Results &r) {
-  if (failed(sameType(c, c.in(1), c.in(0), "bias")))
+  if (failed(floatInput(c, c.in(0), "X")) ||
+      failed(sameType(c, c.in(1), c.in(0), "bias")))
     return failure();
-  r.push_back(c.b.create<GeluOp>(c.loc, add(c, c.in(0), c.in(1)),
-                                 c.b.getBoolAttr(true)));
+  FailureOr<Value> x = add(c, c.in(0), c.in(1));
+  if (failed(x))
+    return failure();
+  r.push_back(c.b.create<GeluOp>(c.loc, *x, c.b.getBoolAttr(true)));
   return success();
 }
 
 /// QuickGelu: x * sigmoid(alpha * x).
 LogicalResult convertQuickGelu(NodeContext &c, Results &r) {
+  if (failed(floatInput(c, c.in(0), "X")))
+    return failure();
   Value x = c.in(0);
   Type elt = typeOf(x).getElementType();
   double alpha = c.floatAttr("alpha", 1.702);
@@ -115,7 +133,11 @@ LogicalResult convertBiasAdd(NodeContext &c, Results &r) {
   if (failed(sameType(c, c.in(1), c.in(0), "bias")) ||
       failed(sameType(c, c.in(2), c.in(0), "skip")))
     return failure();
-  r.push_back(add(c, add(c, c.in(0), c.in(1)), c.in(2)));
+  FailureOr<Value> xb = add(c, c.in(0), c.in(1));
+  FailureOr<Value> y = failed(xb) ? xb : add(c, *xb, c.in(2));
+  if (failed(y))
+    return failure();
+  r.push_back(*y);
   return success();
 }
 
@@ -169,7 +191,7 @@ LogicalResult convertFusedConv(NodeContext &c, Results &r) {
                 << sum.getType();
       return failure();
     }
-    sum = add(c, sum, c.in(3));
+    sum = c.b.create<AddOp>(c.loc, sum, c.in(3));
   }
   std::vector<float> params;
   if (const onnx::AttributeProto *p = c.attr("activation_params"))
@@ -365,7 +387,10 @@ LogicalResult convertMatMulNBits(NodeContext &c, Results &r) {
       return failure();
     }
   }
-  r.push_back(add(c, *y, c.in(5)));
+  FailureOr<Value> out = add(c, *y, c.in(5));
+  if (failed(out))
+    return failure();
+  r.push_back(*out);
   return success();
 }
 
@@ -380,7 +405,10 @@ FailureOr<Value> dequant(NodeContext &c, Value x, int scale, int zp) {
 }
 
 /// `y` quantized to `like`'s integer type with the scale and zero point at
-/// inputs `scale` and `zp` (absent: a zero of that type).
+/// inputs `scale` and `zp` (absent: a zero of that type), as ONNX's
+/// QuantizeLinear: round(y / scale) + zp. onnxruntime's lookup-table
+/// kernels (QLinearSigmoid, QLinearLeakyRelu), QLinearSoftmax,
+/// QLinearConcat and its requantized GEMMs round so.
 FailureOr<Value> quant(NodeContext &c, Value y, int scale, int zp, Type like) {
   Value z = zp >= 0 && c.has(zp)
                 ? c.in(zp)
@@ -388,13 +416,52 @@ FailureOr<Value> quant(NodeContext &c, Value y, int scale, int zp, Type like) {
   return one(c, "QuantizeLinear", {y, c.in(scale), z}, {}, 13);
 }
 
-/// The quantized elementwise and pooling ops: dequantize the operands,
-/// apply the float op, quantize the result (onnxruntime's QLinearAdd,
-/// QLinearMul, QLinearSigmoid, QLinearLeakyRelu, QLinearSoftmax,
-/// QLinearAveragePool, QLinearGlobalAveragePool), as their definitions
-/// say; onnxruntime computes them in float or through lookup tables of
-/// the same values, so a result may differ by one step where a value
-/// falls on a rounding tie.
+/// `y` (float) quantized as onnxruntime's QLinearAdd, QLinearMul and
+/// quantized average pools do: the zero point (input `zp`, absent: 0)
+/// added before the rounding to nearest even, round(y / scale + zp), then
+/// saturated. The two forms differ on ties, which an average of integers
+/// meets often. With `scale` < 0, `y` is already divided by the output
+/// scale.
+FailureOr<Value> requant(NodeContext &c, Value y, int scale, int zp, Type like) {
+  Type f32 = c.b.getF32Type();
+  Value v = c.cast(y, f32);
+  if (scale >= 0) {
+    FailureOr<Value> d = one(c, "Div", {v, c.cast(c.in(scale), f32)});
+    if (failed(d))
+      return failure();
+    v = *d;
+  }
+  if (zp >= 0 && c.has(zp)) {
+    FailureOr<Value> z = one(c, "Add", {v, c.cast(c.in(zp), f32)});
+    if (failed(z))
+      return failure();
+    v = *z;
+  }
+  bool u = like.isUnsignedInteger();
+  FailureOr<Value> rounded = one(c, "Round", {v});
+  FailureOr<Value> clipped =
+      failed(rounded) ? rounded
+                      : one(c, "Clip", {*rounded, c.scalar(f32, u ? 0.0 : -128.0),
+                                        c.scalar(f32, u ? 255.0 : 127.0)}, {}, 13);
+  if (failed(clipped))
+    return failure();
+  return c.cast(*clipped, like);
+}
+
+/// Input `i` minus its zero point (input `zp`), as float32.
+FailureOr<Value> centred(NodeContext &c, int i, int zp) {
+  Type f32 = c.b.getF32Type();
+  Value x = c.cast(c.in(i), f32);
+  return zp >= 0 && c.has(zp) ? one(c, "Sub", {x, c.cast(c.in(zp), f32)}) : FailureOr<Value>(x);
+}
+
+/// The quantized elementwise and pooling ops. QLinearAdd and QLinearMul
+/// compute as onnxruntime does, in float32 with the scales folded into
+/// ratios: (a - za) sa/sc + (b - zb) sb/sc, and (a - za)(b - zb) sa sb/sc.
+/// The others dequantize, apply the float op (QLinearSigmoid,
+/// QLinearLeakyRelu, QLinearSoftmax, QLinearAveragePool,
+/// QLinearGlobalAveragePool) and quantize, each rounding as onnxruntime's
+/// kernel does (quant, requant; measured against it on tie-prone values).
 LogicalResult convertQLinear(NodeContext &c, Results &r) {
   llvm::StringRef op = c.node.op_type();
   Type q = c.type(0).getElementType();
@@ -402,23 +469,43 @@ LogicalResult convertQLinear(NodeContext &c, Results &r) {
     c.error() << "X " << c.in(0).getType() << " must be 8-bit integers";
     return failure();
   }
-  bool binary = op == "QLinearAdd" || op == "QLinearMul";
-  FailureOr<Value> a = dequant(c, c.in(0), 1, 2);
-  if (failed(a))
-    return failure();
+  Type f32 = c.b.getF32Type();
   FailureOr<Value> y;
   int outScale = 3, outZp = 4;
-  if (binary) {
+  if (op == "QLinearAdd" || op == "QLinearMul") {
     if (c.type(3).getElementType() != q) {
       c.error() << "A and B must be of one 8-bit type";
       return failure();
     }
-    FailureOr<Value> b = dequant(c, c.in(3), 4, 5);
+    FailureOr<Value> a = centred(c, 0, 2), b = failed(a) ? a : centred(c, 3, 5);
     if (failed(b))
       return failure();
-    y = one(c, op == "QLinearAdd" ? "Add" : "Mul", {*a, *b});
-    outScale = 6, outZp = 7;
-  } else if (op == "QLinearSigmoid") {
+    Value sa = c.cast(c.in(1), f32), sb = c.cast(c.in(4), f32), sc = c.cast(c.in(6), f32);
+    auto ratio = [&](Value num) { return one(c, "Div", {num, sc}); };
+    if (op == "QLinearAdd") {
+      FailureOr<Value> ra = ratio(sa), rb = failed(ra) ? ra : ratio(sb);
+      FailureOr<Value> ta = failed(rb) ? rb : one(c, "Mul", {*a, *ra});
+      FailureOr<Value> tb = failed(ta) ? ta : one(c, "Mul", {*b, *rb});
+      y = failed(tb) ? tb : one(c, "Add", {*ta, *tb});
+    } else {
+      FailureOr<Value> sab = one(c, "Mul", {sa, sb});
+      FailureOr<Value> rab = failed(sab) ? sab : ratio(*sab);
+      FailureOr<Value> ab = failed(rab) ? rab : one(c, "Mul", {*a, *b});
+      y = failed(ab) ? ab : one(c, "Mul", {*ab, *rab});
+    }
+    if (failed(y))
+      return failure();
+    FailureOr<Value> out = requant(c, *y, /*scale=*/-1, 7, q);
+    if (failed(out))
+      return failure();
+    r.push_back(*out);
+    return success();
+  }
+  FailureOr<Value> a = dequant(c, c.in(0), 1, 2);
+  if (failed(a))
+    return failure();
+  bool table = op == "QLinearSigmoid" || op == "QLinearLeakyRelu" || op == "QLinearSoftmax";
+  if (op == "QLinearSigmoid") {
     y = one(c, "Sigmoid", {*a});
   } else if (op == "QLinearLeakyRelu") {
     y = one(c, "LeakyRelu", {*a}, {attrF("alpha", c.floatAttr("alpha", 0.01))});
@@ -446,7 +533,8 @@ LogicalResult convertQLinear(NodeContext &c, Results &r) {
   }
   if (failed(y))
     return failure();
-  FailureOr<Value> out = quant(c, *y, outScale, outZp, q);
+  FailureOr<Value> out = table ? quant(c, *y, outScale, outZp, q)
+                               : requant(c, *y, outScale, outZp, q);
   if (failed(out))
     return failure();
   r.push_back(*out);
@@ -492,9 +580,9 @@ FailureOr<Value> integerProduct(NodeContext &c, Value a, Value b, Value azp, Val
   if (failed(acc))
     return failure();
   Type elt = typeOf(aScale).getElementType();
-  Value y = c.b.create<MulOp>(c.loc, c.cast(*acc, elt),
-                              c.b.create<MulOp>(c.loc, aScale, bScale));
-  return add(c, y, bias);
+  FailureOr<Value> scale = one(c, "Mul", {aScale, bScale});
+  FailureOr<Value> y = failed(scale) ? scale : one(c, "Mul", {c.cast(*acc, elt), *scale});
+  return failed(y) ? y : add(c, *y, bias);
 }
 
 /// MatMulIntegerToFloat: MatMulInteger, times both scales, plus bias.
@@ -531,8 +619,13 @@ LogicalResult convertQGemm(NodeContext &c, Results &r) {
     return failure();
   Value bias;
   if (c.has(6)) {
-    Value scale = c.b.create<MulOp>(c.loc, c.in(1), c.in(4));
-    bias = c.b.create<MulOp>(c.loc, c.cast(c.in(6), typeOf(scale).getElementType()), scale);
+    FailureOr<Value> scale = one(c, "Mul", {c.in(1), c.in(4)});
+    FailureOr<Value> cb = failed(scale) ? scale
+                                        : one(c, "Mul", {c.cast(c.in(6), typeOf(*scale).getElementType()),
+                                                         *scale});
+    if (failed(cb))
+      return failure();
+    bias = *cb;
   }
   // C joins the integer sum before alpha scales it, as onnxruntime adds it.
   double alpha = c.floatAttr("alpha", 1.0);
@@ -559,6 +652,10 @@ LogicalResult convertQGemm(NodeContext &c, Results &r) {
 
 /// SimplifiedLayerNormalization: RMSNormalization, and its 1 / rms.
 LogicalResult convertSimplifiedLayerNorm(NodeContext &c, Results &r) {
+  if (int64_t stash = c.intAttr("stash_type", 1); stash != 1) {
+    c.unsupported() << "stash_type " << stash << " (only 1, float)";
+    return failure();
+  }
   int64_t rank = c.type(0).getRank();
   auto axis = c.axis(c.intAttr("axis", -1), rank);
   if (failed(axis))
@@ -718,8 +815,9 @@ FailureOr<Value> paddingMask(NodeContext &c, Value mask, int64_t B, int64_t S,
   };
   ArrayRef<int64_t> d = mt.getShape();
   Value keep;
-  if (mt.getRank() == 2 && d[1] == 1 && T != 1 && (d[0] == B || d[0] == 1))
-    return Value(); // the placeholder
+  // (B, 1) and (1, 1) are onnxruntime's placeholder, whatever T is.
+  if (mt.getRank() == 2 && d[1] == 1 && (d[0] == B || d[0] == 1))
+    return Value();
   if ((mt.getRank() == 2 && d[0] == B && d[1] == T) ||
       (mt.getRank() == 3 && d[0] == B && d[1] == S && d[2] == T)) {
     FailureOr<Value> k = one(c, "Greater", {c.cast(mask, c.b.getI64Type()),
@@ -786,20 +884,74 @@ FailureOr<Value> attentionCore(NodeContext &c, Value q, Value k, Value v,
   return mergeHeads(c, *y);
 }
 
+/// The attention core spelled out, for what ONNX's Attention orders
+/// otherwise: scores scaled, then soft-capped (softcap tanh(x / softcap))
+/// before `mask` is added, and a sink logit per head (`sinks` [N], or 0
+/// with `sink` alone: onnxruntime's head_sink and smooth_softmax) in each
+/// softmax's denominator, as onnxruntime's GroupQueryAttention computes
+/// them. k and v may have fewer heads than q (grouped).
+FailureOr<Value> cappedAttention(NodeContext &c, Value q, Value k, Value v, Value mask,
+                                 double softcap, Value sinks, bool sink) {
+  auto qt = typeOf(q), kt = typeOf(k), vt = typeOf(v);
+  Type elt = qt.getElementType();
+  int64_t B = qt.getDimSize(0), n = qt.getDimSize(1), S = qt.getDimSize(2),
+          h = qt.getDimSize(3), nkv = kt.getDimSize(1), T = kt.getDimSize(2);
+  // Each K/V head serves n / nkv query heads in a row.
+  auto repeat = [&](Value x, int64_t d) {
+    if (nkv == n)
+      return x;
+    Value e = c.b.create<ExpandOp>(
+        c.loc, RankedTensorType::get({B, nkv, n / nkv, T, d}, elt),
+        c.reshape(x, {B, nkv, 1, T, d}));
+    return c.reshape(e, {B, n, T, d});
+  };
+  Value kr = repeat(k, h), vr = repeat(v, vt.getDimSize(3));
+  double scale = c.floatAttr("scale", 0.0);
+  if (scale == 0.0)
+    scale = 1.0 / std::sqrt(double(h));
+  FailureOr<Value> raw = one(c, "MatMul", {q, swapLast(c, kr)});
+  if (failed(raw))
+    return failure();
+  Value x = c.b.create<MulOp>(c.loc, *raw, c.scalar(elt, scale));
+  if (softcap > 0.0)
+    x = c.b.create<MulOp>(
+        c.loc, c.b.create<TanhOp>(c.loc, c.b.create<MulOp>(c.loc, x, c.scalar(elt, 1.0 / softcap))),
+        c.scalar(elt, softcap));
+  x = c.b.create<AddOp>(c.loc, x, mask);
+  if (sink) {
+    // The sink as one more key column, whose probability is dropped.
+    Value col = sinks ? c.reshape(c.cast(sinks, elt), {1, n, 1, 1}) : c.scalar(elt, 0.0);
+    col = c.b.create<ExpandOp>(c.loc, RankedTensorType::get({B, n, S, 1}, elt), col);
+    x = c.b.create<ConcatOp>(c.loc, ValueRange{x, col}, c.b.getI64IntegerAttr(3));
+  }
+  FailureOr<Value> p = one(c, "Softmax", {x}, {attrI("axis", -1)}, 13);
+  if (failed(p))
+    return failure();
+  Value probs = sink ? c.slice(*p, 3, 0, T) : *p;
+  FailureOr<Value> y = one(c, "MatMul", {probs, vr});
+  if (failed(y))
+    return failure();
+  return mergeHeads(c, *y);
+}
+
 /// The additive mask of an attention: padding, causal and attention_bias
 /// summed (null when none).
 FailureOr<Value> attentionMask(NodeContext &c, Value padding, Value bias,
-                               Type elt, int64_t S, int64_t T, int64_t past) {
+                               Type elt, int64_t B, int64_t N, int64_t S, int64_t T,
+                               int64_t past) {
   Value mask = padding;
   if (c.intAttr("unidirectional", 0) && S > 1)
-    mask = add(c, causalMask(c, elt, S, T, past), mask);
+    mask = mask ? Value(c.b.create<AddOp>(c.loc, causalMask(c, elt, S, T, past), mask))
+                : causalMask(c, elt, S, T, past);
   if (bias) {
     if (failed(sameType(c, bias, c.in(0), "attention_bias")))
       return failure();
     auto bt = typeOf(bias);
-    if (bt.getRank() != 4 || bt.getDimSize(2) != S || bt.getDimSize(3) != T) {
-      c.error() << "attention_bias " << bias.getType() << " must be [B or 1, N or 1, "
-                << S << ", " << T << "]";
+    if (bt.getRank() != 4 || (bt.getDimSize(0) != 1 && bt.getDimSize(0) != B) ||
+        (bt.getDimSize(1) != 1 && bt.getDimSize(1) != N) || bt.getDimSize(2) != S ||
+        bt.getDimSize(3) != T) {
+      c.error() << "attention_bias " << bias.getType() << " must be [" << B << " or 1, "
+                << N << " or 1, " << S << ", " << T << "]";
       return failure();
     }
     mask = mask ? Value(c.b.create<AddOp>(c.loc, bias, mask)) : bias;
@@ -821,7 +973,7 @@ FailureOr<Value> attend(NodeContext &c, Value q, Value k, Value v, Value mask,
                                      startEnd, elt);
   if (failed(pad))
     return failure();
-  FailureOr<Value> all = attentionMask(c, *pad, bias, elt, S, T, past);
+  FailureOr<Value> all = attentionMask(c, *pad, bias, elt, B, qt.getDimSize(1), S, T, past);
   if (failed(all))
     return failure();
   return attentionCore(c, q, k, v, *all);
@@ -864,10 +1016,23 @@ LogicalResult convertMsAttention(NodeContext &c, Results &r) {
   FailureOr<Value> qkv = one(c, "MatMul", {c.in(0), c.in(1)});
   if (failed(qkv) || failed(sameType(c, c.in(2), c.in(0), "bias")))
     return failure();
-  Value proj = add(c, *qkv, c.in(2));
+  if (c.has(2) && c.type(2).getShape() != ArrayRef<int64_t>{total}) {
+    c.error() << "bias " << c.in(2).getType() << " must hold the " << total
+              << " projected columns";
+    return failure();
+  }
+  FailureOr<Value> projected = add(c, *qkv, c.in(2));
+  if (failed(projected))
+    return failure();
+  Value proj = *projected;
   Value q = splitHeads(c, c.slice(proj, 2, 0, sizes[0]), n);
   Value k = splitHeads(c, c.slice(proj, 2, sizes[0], sizes[1]), n);
   Value v = splitHeads(c, c.slice(proj, 2, sizes[0] + sizes[1], sizes[2]), n);
+  if (wants(c, 1) && sizes[2] != sizes[0]) {
+    c.unsupported() << "present with V (" << sizes[2] << ") narrower or wider than "
+                       "Q and K (" << sizes[0] << "): one [2, B, N, T, H] tensor holds both";
+    return failure();
+  }
   int64_t past = 0;
   if (c.has(4)) {
     auto pt = c.type(4);
@@ -1006,19 +1171,19 @@ Value ints(NodeContext &c, ArrayRef<int64_t> shape, const std::vector<int64_t> &
 /// after; a query row sees the keys up to its own position (within
 /// local_window_size when set), and a padding row of a first prompt all of
 /// its sequence's keys. Rotary embedding of q and the new k at those
-/// positions (do_rotary), attention_bias, packed QKV.
+/// positions (do_rotary), attention_bias, packed QKV, softcap, head_sink
+/// and smooth_softmax.
 LogicalResult convertGroupQueryAttention(NodeContext &c, Results &r) {
-  for (int i : {11, 12, 13, 14, 15, 16})
+  for (int i : {12, 13, 14, 15, 16})
     if (c.has(i)) {
       c.unsupported() << "input " << i
-                      << " (head_sink, KV-cache quantization scales, Q/K "
-                         "norm weights, query_seqlens)";
+                      << " (KV-cache quantization scales, Q/K norm weights, "
+                         "query_seqlens)";
       return failure();
     }
   // Features onnxruntime's newer kernels add, accepted at their defaults.
-  for (const char *name : {"softcap", "smooth_softmax", "qk_output",
-                           "sliding_window_cache", "k_quant_type", "v_quant_type",
-                           "kv_cache_bit_width"})
+  for (const char *name : {"qk_output", "sliding_window_cache", "k_quant_type",
+                           "v_quant_type", "kv_cache_bit_width"})
     if (const onnx::AttributeProto *a = c.attr(name)) {
       bool set = a->type() == onnx::AttributeProto::FLOAT ? a->f() != 0.0f
                  : a->type() == onnx::AttributeProto::STRING
@@ -1223,9 +1388,11 @@ LogicalResult convertGroupQueryAttention(NodeContext &c, Results &r) {
   if (c.has(10)) {
     auto bt = c.type(10);
     if (failed(sameType(c, c.in(10), c.in(0), "attention_bias")) || bt.getRank() != 4 ||
-        bt.getDimSize(2) != S || bt.getDimSize(3) != tot) {
-      c.error() << "attention_bias " << bt << " must be [B or 1, N or 1, " << S << ", "
-                << tot << "]";
+        (bt.getDimSize(0) != 1 && bt.getDimSize(0) != B) ||
+        (bt.getDimSize(1) != 1 && bt.getDimSize(1) != n) || bt.getDimSize(2) != S ||
+        bt.getDimSize(3) != tot) {
+      c.error() << "attention_bias " << bt << " must be [" << B << " or 1, " << n
+                << " or 1, " << S << ", " << tot << "]";
       return failure();
     }
     Value bias = c.in(10);
@@ -1239,7 +1406,12 @@ LogicalResult convertGroupQueryAttention(NodeContext &c, Results &r) {
     }
     m = c.b.create<AddOp>(c.loc, bias, m);
   }
-  FailureOr<Value> y = attentionCore(c, q, keys, values, m);
+  double softcap = c.floatAttr("softcap", 0.0);
+  bool sink = c.has(11) || c.intAttr("smooth_softmax", 0);
+  FailureOr<Value> y = softcap > 0.0 || sink
+                           ? cappedAttention(c, q, keys, values, m, softcap,
+                                             c.has(11) ? c.in(11) : Value(), sink)
+                           : attentionCore(c, q, keys, values, m);
   if (failed(y))
     return failure();
   r.push_back(*y);
@@ -1322,7 +1494,10 @@ LogicalResult convertEmbedLayerNorm(NodeContext &c, Results &r) {
   FailureOr<Value> p = gather(c.in(3), pos);
   if (failed(p))
     return failure();
-  Value sum = c.b.create<AddOp>(c.loc, *e, *p);
+  FailureOr<Value> ep = add(c, *e, *p);
+  if (failed(ep))
+    return failure();
+  Value sum = *ep;
   if (c.has(1) != c.has(4)) {
     c.error() << "segment_ids and segment_embedding come together";
     return failure();
@@ -1331,7 +1506,10 @@ LogicalResult convertEmbedLayerNorm(NodeContext &c, Results &r) {
     FailureOr<Value> sg = gather(c.in(4), c.in(1));
     if (failed(sg))
       return failure();
-    sum = c.b.create<AddOp>(c.loc, sum, *sg);
+    FailureOr<Value> withSeg = add(c, sum, *sg);
+    if (failed(withSeg))
+      return failure();
+    sum = *withSeg;
   }
   if (typeOf(sum).getShape() != ArrayRef<int64_t>{B, S, typeOf(*e).getDimSize(2)}) {
     c.error() << "the embeddings sum to " << sum.getType() << ", not [" << B << ", " << S

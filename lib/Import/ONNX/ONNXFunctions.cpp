@@ -453,6 +453,9 @@ bool Inliner::renameNode(onnx::NodeProto &node, Scope &scope,
   google::protobuf::RepeatedPtrField<onnx::AttributeProto> attrs;
   for (const auto &a : node.attribute()) {
     onnx::AttributeProto resolved = a;
+    // A graph the call passes (or a default) is the caller's: its names
+    // are not the body's, and it is not renamed with them.
+    bool fromBody = a.ref_attr_name().empty();
     if (!a.ref_attr_name().empty()) {
       const onnx::AttributeProto *from = nullptr;
       for (const auto &c : call.attribute())
@@ -476,12 +479,13 @@ bool Inliner::renameNode(onnx::NodeProto &node, Scope &scope,
       resolved = *from;
       resolved.set_name(a.name());
     }
-    if (resolved.has_g() &&
+    if (fromBody && resolved.has_g() &&
         !renameGraph(*resolved.mutable_g(), scope, call, fn, prefix))
       return false;
-    for (auto &sub : *resolved.mutable_graphs())
-      if (!renameGraph(sub, scope, call, fn, prefix))
-        return false;
+    if (fromBody)
+      for (auto &sub : *resolved.mutable_graphs())
+        if (!renameGraph(sub, scope, call, fn, prefix))
+          return false;
     *attrs.Add() = std::move(resolved);
   }
   node.mutable_attribute()->Swap(&attrs);

@@ -226,3 +226,11 @@ msmodel("ms_skip_rank.onnx", ms("SkipLayerNormalization", ["x", "s", "g"]),
         [("x", F, [8]), ("s", F, [8]), ("g", F, [8])])
 msmodel("ms_fused_act.onnx", ms("FusedGemm", ["a", "b"], activation="LeakyRelu"),
         [("a", F, [2, 3]), ("b", F, [3, 4])])
+# Attention biases that do not fit (found by review: they crashed).
+msmodel("ms_attn_bias.onnx", ms("Attention", ["x", "w", "b"], num_heads=2),
+        [("x", F, [2, 4, 16]), ("w", F, [16, 48]), ("b", F, [47])])
+msmodel("ms_attn_ab.onnx", ms("Attention", ["x", "w", "", "", "", "ab"], num_heads=2),
+        [("x", F, [2, 4, 16]), ("w", F, [16, 48]), ("ab", F, [3, 2, 4, 4])])
+msmodel("ms_mha_ab.onnx", ms("MultiHeadAttention", ["q", "k", "v", "", "", "ab"], num_heads=4),
+        [("q", F, [2, 3, 16]), ("k", F, [2, 5, 16]), ("v", F, [2, 5, 16]), ("ab", F, [2, 3, 3, 5])])
+msmodel("ms_gelu_int.onnx", ms("Gelu", ["x"]), [("x", T.INT32, [4])])

@@ -170,8 +170,8 @@ model('eln_plain', 'EmbedLayerNormalization', [('ids', ids), None, ('we', we), (
 # right-padded; decode steps over a past buffer, sequences of different
 # lengths; rotary embedding on a prompt with a local window and on decode
 # steps (interleaved); packed QKV; a second prompt after a past; an
-# attention_bias. total_sequence_length is a constant, seqlens_k an input.
-def gqa(name, S, B, seq, total, past=0, H=8, attrs=None, rotary=False, packed=False, bias=None):
+# attention_bias; softcap, head_sink and smooth_softmax. total_sequence_length is a constant, seqlens_k an input.
+def gqa(name, S, B, seq, total, past=0, H=8, attrs=None, rotary=False, packed=False, bias=None, sink=None):
     N, K = 4, 2
     q, k, v = r(B, S, N * H), r(B, S, K * H), r(B, S, K * H)
     ins = [('q', np.concatenate([q, k, v], -1))] + [None, None] if packed else [('q', q), ('k', k), ('v', v)]
@@ -183,8 +183,11 @@ def gqa(name, S, B, seq, total, past=0, H=8, attrs=None, rotary=False, packed=Fa
         sn = np.sin(np.arange(32)[:, None] * 0.05 * np.arange(1, H // 2 + 1)[None]).astype(np.float32)
         ins += [('cos', cs), ('sin', sn)]
         consts += [('cos', cs), ('sin', sn)]
-    if bias is not None:
-        ins += ([None, None] if not rotary else []) + [None, ('ab', bias)]
+    if bias is not None or sink is not None:
+        ins += ([None, None] if not rotary else []) + [None, ('ab', bias) if bias is not None else None]
+    if sink is not None:
+        ins += [('sink', sink)]
+        consts += [('sink', sink)]
     model(name, 'GroupQueryAttention', ins, 3, dict(num_heads=N, kv_num_heads=K, do_rotary=int(rotary), **(attrs or {})),
           consts=consts)
 gqa('gqa_prompt', S=5, B=2, seq=[4, 2], total=5)
@@ -194,11 +197,16 @@ gqa('gqa_rotary_decode', S=1, B=2, seq=[6, 4], total=7, past=6, H=16, rotary=Tru
 gqa('gqa_packed', S=4, B=1, seq=[3], total=4, packed=True, attrs=dict(causal=0))
 gqa('gqa_second', S=3, B=1, seq=[6], total=7, past=8)
 gqa('gqa_bias', S=4, B=2, seq=[3, 3], total=4, bias=r(1, 4, 4, 4))
+# Soft-capped scores (Gemma 2) before the mask, a sink logit per head
+# (gpt-oss) and smooth_softmax (a sink of 0) in the denominator.
+gqa('gqa_softcap', S=4, B=2, seq=[3, 2], total=4, attrs=dict(softcap=1.5))
+gqa('gqa_sink', S=1, B=2, seq=[5, 2], total=6, past=5, sink=r(4), attrs=dict(local_window_size=2))
+gqa('gqa_smooth', S=3, B=1, seq=[2], total=3, attrs=dict(smooth_softmax=1, softcap=2.0), bias=r(1, 1, 3, 3))
 
 # onnxruntime's quantized operators (its QOperator format, and the fusions
-# of its dynamic quantization), uint8 and int8: dequantize, the float op,
-# quantize, which onnxruntime's kernels match here to the step (a value
-# on a rounding tie could differ by one).
+# of its dynamic quantization), uint8 and int8, rounding as each of its
+# kernels does; a value near a tie in onnxruntime's float32 formulas may
+# round one step the other way (compare.py allows one step).
 def qt(shape, dt=np.uint8):
     lo, hi = (0, 255) if dt == np.uint8 else (-128, 127)
     return g.integers(lo, hi + 1, shape).astype(dt)

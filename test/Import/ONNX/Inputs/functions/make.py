@@ -119,3 +119,21 @@ save('opset_ok', h.make_model(graph, opset_imports=[h.make_opsetid('', 18), h.ma
                               functions=[fn('A', [h.make_node('Relu', ['x'], ['y'])], opset=17)],
                               producer_name='make.py', ir_version=10),
      {'x': np.array([-1.5, 2.0], np.float32)})
+
+# A graph the call passes (If's branches by reference): it reads the
+# caller's values, not the body's. onnxruntime refuses such a model; onnx's
+# inliner gives -x, the expected output (expect_graph_attr.npy).
+ref_g = [onnx.AttributeProto(name=b, type=onnx.AttributeProto.GRAPH, ref_attr_name='tb')
+         for b in ('then_branch', 'else_branch')]
+body_if = h.make_node('If', ['c'], ['o'])
+body_if.attribute.extend(ref_g)
+passed = h.make_graph([h.make_node('Neg', ['x'], ['r'])], 'cg', [], [h.make_tensor_value_info('r', F, None)])
+graph = h.make_graph([h.make_node('G', ['c'], ['y'], name='top', domain='lib', tb=passed)], 'graph_attr',
+                     [h.make_tensor_value_info('x', F, [2]), h.make_tensor_value_info('c', T.BOOL, [])],
+                     [h.make_tensor_value_info('y', F, [2])])
+onnx.save(h.make_model(graph, opset_imports=[h.make_opsetid('', 18), h.make_opsetid('lib', 1)],
+                       functions=[fn('G', [body_if], ins=('c',), outs=('o',), attributes=['tb'])],
+                       producer_name='make.py', ir_version=10), 'graph_attr.onnx')
+xg = np.array([1.5, -2.0], np.float32)
+np.save('x_graph_attr_0.npy', xg); np.save('x_graph_attr_1.npy', np.array(True))
+np.save('expect_graph_attr.npy', -xg)
