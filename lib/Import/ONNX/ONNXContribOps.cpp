@@ -889,9 +889,10 @@ FailureOr<Value> attentionCore(NodeContext &c, Value q, Value k, Value v,
 /// before `mask` is added, and a sink logit per head (`sinks` [N], or 0
 /// with `sink` alone: onnxruntime's head_sink and smooth_softmax) in each
 /// softmax's denominator, as onnxruntime's GroupQueryAttention computes
-/// them. k and v may have fewer heads than q (grouped).
+/// them; a row no key is `allowed` for is zero. k and v may have fewer
+/// heads than q (grouped).
 FailureOr<Value> cappedAttention(NodeContext &c, Value q, Value k, Value v, Value mask,
-                                 double softcap, Value sinks, bool sink) {
+                                 Value allowed, double softcap, Value sinks, bool sink) {
   auto qt = typeOf(q), kt = typeOf(k), vt = typeOf(v);
   Type elt = qt.getElementType();
   int64_t B = qt.getDimSize(0), n = qt.getDimSize(1), S = qt.getDimSize(2),
@@ -928,6 +929,14 @@ FailureOr<Value> cappedAttention(NodeContext &c, Value q, Value k, Value v, Valu
   if (failed(p))
     return failure();
   Value probs = sink ? c.slice(*p, 3, 0, T) : *p;
+  // A row with no key to see (an empty window) is zero, not NaN.
+  Value any = c.b.create<ReduceMaxOp>(c.loc, c.cast(allowed, elt),
+                                      c.b.getDenseI64ArrayAttr({3}), c.b.getBoolAttr(true));
+  FailureOr<Value> some = one(c, "Greater", {any, c.scalar(elt, 0.0)});
+  FailureOr<Value> kept = failed(some) ? some : one(c, "Where", {*some, probs, c.scalar(elt, 0.0)});
+  if (failed(kept))
+    return failure();
+  probs = *kept;
   FailureOr<Value> y = one(c, "MatMul", {probs, vr});
   if (failed(y))
     return failure();
@@ -1163,6 +1172,29 @@ Value ints(NodeContext &c, ArrayRef<int64_t> shape, const std::vector<int64_t> &
   return c.constant(ref::Tensor::fromInts(ref::DType::I64, shape, values));
 }
 
+/// `v` (int64) itself, with a run-time check that every value lies in
+/// [lo, hi): two gathers from the table 0 .. n-1 (n = hi - lo), one at v -
+/// lo (a value from hi falls off its end) and one at v - lo - n (a value
+/// below lo falls off its start; a valid one wraps to v - lo), their max
+/// plus lo the result. An out-of-range value stops the run with exit 7
+/// (the gather's index out of range), as onnxruntime refuses it, instead
+/// of reading a wrong row.
+FailureOr<Value> inRange(NodeContext &c, Value v, int64_t lo, int64_t hi) {
+  int64_t n = std::max<int64_t>(1, hi - lo);
+  std::vector<int64_t> table(n);
+  for (int64_t i = 0; i < n; ++i)
+    table[i] = i;
+  Value t = ints(c, {n}, table);
+  Type i64 = c.b.getI64Type();
+  auto at = [&](double shift) -> FailureOr<Value> {
+    FailureOr<Value> idx = one(c, "Sub", {v, c.scalar(i64, shift)});
+    return failed(idx) ? idx : one(c, "Gather", {t, *idx}, {attrI("axis", 0)});
+  };
+  FailureOr<Value> high = at(double(lo)), low = failed(high) ? high : at(double(lo + n));
+  FailureOr<Value> both = failed(low) ? low : one(c, "Max", {*high, *low});
+  return failed(both) ? both : one(c, "Add", {*both, c.scalar(i64, double(lo))});
+}
+
 /// com.microsoft.GroupQueryAttention, as onnxruntime's CPU kernel computes
 /// it: sequence b holds seqlens_k[b] + 1 keys; on the first prompt (S ==
 /// total_sequence_length) the past is empty, otherwise the new S keys
@@ -1207,6 +1239,10 @@ LogicalResult convertGroupQueryAttention(NodeContext &c, Results &r) {
     return failure();
   }
   int64_t B = qt.getDimSize(0), S = qt.getDimSize(1);
+  if (S < 1) {
+    c.error() << "query " << qt << " holds no tokens";
+    return failure();
+  }
   bool packed = !c.has(1);
   int64_t h = packed ? qt.getDimSize(2) / (n + 2 * nkv) : qt.getDimSize(2) / n;
   Value q = c.in(0), k = c.in(1), v = c.in(2);
@@ -1256,18 +1292,26 @@ LogicalResult convertGroupQueryAttention(NodeContext &c, Results &r) {
   }
   Type i64 = c.b.getI64Type();
   auto ib = [&](llvm::StringRef op, ArrayRef<Value> args) { return one(c, op, args); };
-  // Per sequence: its keys (seqlens_k + 1) and its past's length.
-  Value tb = c.b.create<AddOp>(c.loc, c.cast(c.in(5), i64), c.scalar(i64, 1));
-  if (typeOf(tb).getShape() != ArrayRef<int64_t>{B}) {
-    c.error() << "seqlens_k " << c.in(5).getType() << " must be [" << B << "]";
+  if (c.type(5).getShape() != ArrayRef<int64_t>{B} ||
+      !c.type(5).getElementType().isInteger(32) || !c.type(6).getElementType().isInteger(32)) {
+    c.error() << "seqlens_k " << c.in(5).getType() << " must be int32 [" << B
+              << "] and total_sequence_length int32";
     return failure();
   }
+  // Per sequence: its keys (seqlens_k + 1), checked at run time against
+  // what the buffers hold (a first prompt: 1 to S; after a past: S to
+  // total, and at most the past plus S), and its past's length.
+  FailureOr<Value> lens = inRange(c, c.cast(c.in(5), i64), first ? 0 : S - 1,
+                                  first ? S : std::min(tot, pbuf + S));
+  if (failed(lens))
+    return failure();
+  Value tb = c.b.create<AddOp>(c.loc, *lens, c.scalar(i64, 1));
   Value pb = first ? ints(c, {B}, std::vector<int64_t>(B, 0))
                    : Value(c.b.create<SubOp>(c.loc, tb, c.scalar(i64, double(S))));
   Value steps = positions(c, S);
   if (c.intAttr("do_rotary", 0)) {
-    if (!c.has(7) || !c.has(8)) {
-      c.error() << "do_rotary needs cos_cache and sin_cache";
+    if (!c.has(7) || !c.has(8) || c.type(7) != c.type(8) || c.type(7).getRank() != 2) {
+      c.error() << "do_rotary needs cos_cache and sin_cache of one shape [positions, width]";
       return failure();
     }
     // Positions: s on a first prompt (from position_ids[0, 0] when given),
@@ -1284,7 +1328,11 @@ LogicalResult convertGroupQueryAttention(NodeContext &c, Results &r) {
         return failure();
       pos = *p;
     }
-    int64_t width = c.type(7).getRank() == 2 ? c.type(7).getDimSize(1) : 0;
+    FailureOr<Value> checked = inRange(c, pos, 0, c.type(7).getDimSize(0));
+    if (failed(checked))
+      return failure();
+    pos = *checked;
+    int64_t width = c.type(7).getDimSize(1);
     auto rope = [&](Value x, int64_t heads) {
       SmallVector<onnx::AttributeProto> attrs{
           attrI("interleaved", c.intAttr("rotary_interleaved", 0)), attrI("num_heads", heads)};
@@ -1352,9 +1400,11 @@ LogicalResult convertGroupQueryAttention(NodeContext &c, Results &r) {
       return failure();
     keys = presentK = *pk, values = presentV = *pv;
   }
-  // What each query row sees: keys t < T_b, up to its position P_b + s
-  // (causal; a padding row of a first prompt sees all its keys), within
-  // the window.
+  // What each query row sees, as onnxruntime's kernel counts: the keys
+  // t < T_b, up to its own position P_b + s when causal (so a padding row
+  // of a first prompt sees all its sequence's keys), and within a window
+  // the W keys up to that position, t > P_b + s - W (none when W is 0; a
+  // padding row whose window holds no key is zero).
   int64_t T = typeOf(keys).getDimSize(2);
   Value t4 = c.slice(tpos, 2, 0, T);
   Value t4row = c.reshape(t4, {1, 1, 1, T});
@@ -1372,7 +1422,7 @@ LogicalResult convertGroupQueryAttention(NodeContext &c, Results &r) {
       return failure();
     allowed = *both;
   }
-  if (int64_t w = c.intAttr("local_window_size", -1); w > 0) {
+  if (int64_t w = c.intAttr("local_window_size", -1); w >= 0) {
     FailureOr<Value> from = ib("Sub", {*here, c.scalar(i64, double(w))});
     FailureOr<Value> after = failed(from) ? from : ib("Greater", {t4row, *from});
     FailureOr<Value> both = failed(after) ? after : ib("And", {allowed, *after});
@@ -1407,9 +1457,16 @@ LogicalResult convertGroupQueryAttention(NodeContext &c, Results &r) {
     m = c.b.create<AddOp>(c.loc, bias, m);
   }
   double softcap = c.floatAttr("softcap", 0.0);
-  bool sink = c.has(11) || c.intAttr("smooth_softmax", 0);
+  bool smooth = c.intAttr("smooth_softmax", 0) != 0;
+  bool sink = c.has(11) || smooth;
+  if (c.has(11) && (c.type(11).getNumElements() != n ||
+                    !isa<FloatType>(c.type(11).getElementType()))) {
+    c.error() << "head_sink " << c.in(11).getType() << " must hold one float a head (" << n
+              << ")";
+    return failure();
+  }
   FailureOr<Value> y = softcap > 0.0 || sink
-                           ? cappedAttention(c, q, keys, values, m, softcap,
+                           ? cappedAttention(c, q, keys, values, m, allowed, softcap,
                                              c.has(11) ? c.in(11) : Value(), sink)
                            : attentionCore(c, q, keys, values, m);
   if (failed(y))
@@ -1431,8 +1488,9 @@ LogicalResult convertMsRotaryEmbedding(NodeContext &c, Results &r) {
   auto xt = c.type(0), pt = c.type(1), ct = c.type(2);
   int64_t heads = c.intAttr("num_heads", 0), rot = c.intAttr("rotary_embedding_dim", 0);
   if ((xt.getRank() != 3 && xt.getRank() != 4) || ct.getRank() != 2 ||
-      !pt.getElementType().isInteger(64)) {
-    c.error() << "input " << xt << " must be 3-d or 4-d, the caches 2-d and position_ids int64";
+      c.type(3) != ct || !pt.getElementType().isInteger(64)) {
+    c.error() << "input " << xt << " must be 3-d or 4-d, the caches 2-d of one shape and "
+                                   "position_ids int64";
     return failure();
   }
   if (rot > 0 && heads == 0) {
@@ -1460,6 +1518,12 @@ LogicalResult convertMsRotaryEmbedding(NodeContext &c, Results &r) {
     c.error() << "position_ids " << pt << " must be [B, " << S << "] or one offset";
     return failure();
   }
+  // Positions outside the caches stop the run, as onnxruntime refuses
+  // them (a negative one would otherwise wrap to the cache's end).
+  FailureOr<Value> checked = inRange(c, pos, 0, ct.getDimSize(0));
+  if (failed(checked))
+    return failure();
+  pos = *checked;
   SmallVector<onnx::AttributeProto> attrs{attrI("interleaved", c.intAttr("interleaved", 0))};
   if (heads)
     attrs.push_back(attrI("num_heads", heads));

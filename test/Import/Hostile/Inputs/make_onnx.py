@@ -234,3 +234,9 @@ msmodel("ms_attn_ab.onnx", ms("Attention", ["x", "w", "", "", "", "ab"], num_hea
 msmodel("ms_mha_ab.onnx", ms("MultiHeadAttention", ["q", "k", "v", "", "", "ab"], num_heads=4),
         [("q", F, [2, 3, 16]), ("k", F, [2, 5, 16]), ("v", F, [2, 5, 16]), ("ab", F, [2, 3, 3, 5])])
 msmodel("ms_gelu_int.onnx", ms("Gelu", ["x"]), [("x", T.INT32, [4])])
+# GroupQueryAttention's key counts out of what the buffers hold (found by
+# review: read wrong rows silently); checked at run time (exit 7).
+msmodel("ms_gqa_seqlens.onnx", ms("GroupQueryAttention", ["q", "k", "v", "", "", "seq", "tot"],
+        ["y"], num_heads=4, kv_num_heads=2),
+        [("q", F, [1, 4, 32]), ("k", F, [1, 4, 16]), ("v", F, [1, 4, 16])],
+        [nh.from_array(np.array([7], np.int32), "seq"), nh.from_array(np.array(4, np.int32), "tot")])
