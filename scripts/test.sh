@@ -103,7 +103,7 @@ for env in venv debian; do
     "$py" "$root/test/models/test_detection.py" "$build/bin" "$results/detection.venv" 2>&1 |
       grep -v -i warning | tee "$results/detection.venv.txt" || status=1
     grep -q " 0 failed" "$results/detection.venv.txt" || status=1
-    section "models rewritten by onnxruntime's tools (transformer optimizer, saved optimized graphs, 4-bit quantizer)"
+    section "models rewritten by onnxruntime's tools (transformer optimizer, saved optimized graphs, quantizers, GenAI model builder)"
     "$py" "$root/test/models/test_ort_tools.py" "$build/bin" "$results/ort-tools.venv" 2>&1 |
       grep -v -i warning | grep -v '^\[torch.onnx\]\|^\[transformers\]' | tee "$results/ort-tools.venv.txt" || status=1
     grep -q " 0 failed" "$results/ort-tools.venv.txt" || status=1
