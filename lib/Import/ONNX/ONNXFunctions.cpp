@@ -138,6 +138,7 @@ private:
   llvm::StringMap<Function> functions;
   /// Every value and node name in the model, for fresh ones.
   llvm::StringSet<> used;
+  llvm::StringMap<int64_t> suffixes;
   /// The functions being counted, innermost last.
   std::vector<const Function *> stack;
   /// Nodes each function expands to, once counted.
@@ -157,11 +158,16 @@ private:
     auto it = functions.find(key(n.domain(), n.op_type(), overload(n)));
     return it == functions.end() ? nullptr : &it->second;
   }
+  /// `base`, or `base_N` with the first N unused: a counter per base, so
+  /// that a million unnamed calls of one function stay linear.
   std::string fresh(const std::string &base) {
-    std::string name = base;
-    for (int i = 1; used.contains(name); ++i)
-      name = base + "_" + std::to_string(i);
-    used.insert(name);
+    if (used.insert(base).second)
+      return base;
+    int64_t &i = suffixes[base];
+    std::string name;
+    do
+      name = base + "_" + std::to_string(++i);
+    while (!used.insert(name).second);
     return name;
   }
   void collectNames(const onnx::GraphProto &g);
