@@ -134,6 +134,12 @@ void addRecurrentConverters(llvm::StringMap<Converter> &table);
 void addSignalConverters(llvm::StringMap<Converter> &table);
 
 class NodeContext;
+/// [B, S, N*H] -> [B, N, S, H]: a 3-d activation split into `heads` heads.
+mlir::Value splitHeads(NodeContext &c, mlir::Value v, int64_t heads);
+/// A constant [rows, cols] of `elt`: 0 where keep(i, j), -inf elsewhere
+/// (an additive attention mask).
+mlir::Value biasOf(NodeContext &c, mlir::Type elt, int64_t rows, int64_t cols,
+                   llvm::function_ref<bool(int64_t, int64_t)> keep);
 /// Conv's graph.conv of `x` (the node's input 0, whose spatial dims the
 /// window attributes are resolved against) by `weight` plus an optional
 /// `bias`, with the node's window attributes and group checked; the

@@ -92,26 +92,16 @@ LogicalResult sameType(NodeContext &c, Value v, Value like,
 // Activations
 //===----------------------------------------------------------------------===//
 
-/// Gelu with erf (com.microsoft.Gelu), or of A + B (BiasGelu).
-LogicalResult convertGelu(NodeContext &c, Results &r) {
-  if (failed(floatInput(c, c.in(0), "X")) || failed(sameType(c, c.in(1), c.in(0), "B")))
-    return failure();
-  FailureOr<Value> x = add(c, c.in(0), c.in(1));
-  if (failed(x))
-    return failure();
-  r.push_back(c.b.create<GeluOp>(c.loc, *x, c.b.getBoolAttr(false)));
-  return success();
-}
-
-/// FastGelu: the tanh approximation of Gelu, of X + bias.
-LogicalResult convertFastGelu(NodeContext &c, Results &r) {
+/// Gelu of X plus an optional bias: with erf (com.microsoft.Gelu, and
+/// BiasGelu of A + B), or the tanh approximation (FastGelu, of X + bias).
+template <bool Tanh> LogicalResult convertGelu(NodeContext &c, Results &r) {
   if (failed(floatInput(c, c.in(0), "X")) ||
-      failed(sameType(c, c.in(1), c.in(0), "bias")))
+      failed(sameType(c, c.in(1), c.in(0), Tanh ? "bias" : "B")))
     return failure();
   FailureOr<Value> x = add(c, c.in(0), c.in(1));
   if (failed(x))
     return failure();
-  r.push_back(c.b.create<GeluOp>(c.loc, *x, c.b.getBoolAttr(true)));
+  r.push_back(c.b.create<GeluOp>(c.loc, *x, c.b.getBoolAttr(Tanh)));
   return success();
 }
 
@@ -774,14 +764,6 @@ LogicalResult convertSkipSimplifiedLayerNorm(NodeContext &c, Results &r) {
 // Attention
 //===----------------------------------------------------------------------===//
 
-/// [B, S, N*H] -> [B, N, S, H].
-Value splitHeads(NodeContext &c, Value v, int64_t n) {
-  auto t = typeOf(v);
-  int64_t b = t.getDimSize(0), s = t.getDimSize(1), d = t.getDimSize(2);
-  return c.b.create<TransposeOp>(c.loc, c.reshape(v, {b, s, n, d / n}),
-                                 c.b.getDenseI64ArrayAttr({0, 2, 1, 3}));
-}
-
 /// [B, N, S, H] -> [B, S, N*H].
 Value mergeHeads(NodeContext &c, Value v) {
   auto t = typeOf(v);
@@ -789,12 +771,17 @@ Value mergeHeads(NodeContext &c, Value v) {
   return c.reshape(x, {t.getDimSize(0), t.getDimSize(2), t.getDimSize(1) * t.getDimSize(3)});
 }
 
+/// A constant int64 [shape] of `values`.
+Value ints(NodeContext &c, ArrayRef<int64_t> shape, const std::vector<int64_t> &values) {
+  return c.constant(ref::Tensor::fromInts(ref::DType::I64, shape, values));
+}
+
 /// Positions 0 .. n-1 as an int64 [1, n].
 Value positions(NodeContext &c, int64_t n) {
   std::vector<int64_t> v(n);
   for (int64_t i = 0; i < n; ++i)
     v[i] = i;
-  return c.constant(ref::Tensor::fromInts(ref::DType::I64, {1, n}, v));
+  return ints(c, {1, n}, v);
 }
 
 /// onnxruntime's padding mask (mask_index of Attention, key_padding_mask of
@@ -863,11 +850,8 @@ FailureOr<Value> paddingMask(NodeContext &c, Value mask, int64_t B, int64_t S,
 /// and its kernels leave the last row unmasked (which differs only when
 /// the query and key lengths differ).
 Value causalMask(NodeContext &c, Type elt, int64_t S, int64_t T, int64_t past) {
-  std::vector<double> v(S * T, 0.0);
-  for (int64_t i = 0; i + 1 < S; ++i)
-    for (int64_t j = past + i + 1; j < T; ++j)
-      v[i * T + j] = -std::numeric_limits<double>::infinity();
-  return c.cast(c.constant(ref::Tensor::fromDoubles(ref::DType::F64, {S, T}, v)), elt);
+  return biasOf(c, elt, S, T,
+                [&](int64_t i, int64_t j) { return i + 1 == S || j <= past + i; });
 }
 
 /// The attention core over heads: softmax(scale * q k^T + mask) v, through
@@ -1167,11 +1151,6 @@ LogicalResult convertMsMultiHeadAttention(NodeContext &c, Results &r) {
   return success();
 }
 
-/// A constant int64 [shape] of `values`.
-Value ints(NodeContext &c, ArrayRef<int64_t> shape, const std::vector<int64_t> &values) {
-  return c.constant(ref::Tensor::fromInts(ref::DType::I64, shape, values));
-}
-
 /// `v` (int64) itself, with a run-time check that every value lies in
 /// [lo, hi): two gathers from the table 0 .. n-1 (n = hi - lo), one at v -
 /// lo (a value from hi falls off its end) and one at v - lo - n (a value
@@ -1181,10 +1160,7 @@ Value ints(NodeContext &c, ArrayRef<int64_t> shape, const std::vector<int64_t> &
 /// of reading a wrong row.
 FailureOr<Value> inRange(NodeContext &c, Value v, int64_t lo, int64_t hi) {
   int64_t n = std::max<int64_t>(1, hi - lo);
-  std::vector<int64_t> table(n);
-  for (int64_t i = 0; i < n; ++i)
-    table[i] = i;
-  Value t = ints(c, {n}, table);
+  Value t = c.reshape(positions(c, n), {n});
   Type i64 = c.b.getI64Type();
   auto at = [&](double shift) -> FailureOr<Value> {
     FailureOr<Value> idx = one(c, "Sub", {v, c.scalar(i64, shift)});
@@ -1606,9 +1582,9 @@ LogicalResult convertEmbedLayerNorm(NodeContext &c, Results &r) {
 const llvm::StringMap<Converter> &dfa::onnximport::contribConverters() {
   static const llvm::StringMap<Converter> table = [] {
     llvm::StringMap<Converter> t;
-    t["com.microsoft.Gelu"] = convertGelu;
-    t["com.microsoft.BiasGelu"] = convertGelu;
-    t["com.microsoft.FastGelu"] = convertFastGelu;
+    t["com.microsoft.Gelu"] = convertGelu<false>;
+    t["com.microsoft.BiasGelu"] = convertGelu<false>;
+    t["com.microsoft.FastGelu"] = convertGelu<true>;
     t["com.microsoft.QuickGelu"] = convertQuickGelu;
     t["com.microsoft.BiasAdd"] = convertBiasAdd;
     t["com.microsoft.FusedConv"] = convertFusedConv;

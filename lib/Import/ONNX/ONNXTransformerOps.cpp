@@ -42,18 +42,18 @@ Value transpose(NodeContext &c, Value v, ArrayRef<int64_t> perm) {
   return c.b.create<TransposeOp>(c.loc, v, c.b.getDenseI64ArrayAttr(perm));
 }
 
-/// [B, S, H*D] -> [B, H, S, D].
-Value splitHeads(NodeContext &c, Value v, int64_t heads) {
+} // namespace
+
+Value dfa::onnximport::splitHeads(NodeContext &c, Value v, int64_t heads) {
   auto t = typeOf(v);
   int64_t b = t.getDimSize(0), s = t.getDimSize(1), h = t.getDimSize(2);
   return transpose(c, c.reshape(v, {b, s, heads, h / heads}), {0, 2, 1, 3});
 }
 
-/// A constant [rows, cols] of `elt`: 0 where keep(i, j), -inf elsewhere.
-/// (Built on the host: rows x cols doubles. Sequences past 4K x 4K keys
-/// would want it as ops; the importer refuses those below.)
-Value biasOf(NodeContext &c, Type elt, int64_t rows, int64_t cols,
-             llvm::function_ref<bool(int64_t, int64_t)> keep) {
+// (Built on the host: rows x cols doubles. Sequences past 4K x 4K keys
+// would want it as ops; the importer refuses those below.)
+Value dfa::onnximport::biasOf(NodeContext &c, Type elt, int64_t rows, int64_t cols,
+                              llvm::function_ref<bool(int64_t, int64_t)> keep) {
   std::vector<double> v(rows * cols);
   for (int64_t i = 0; i < rows; ++i)
     for (int64_t j = 0; j < cols; ++j)
@@ -61,6 +61,8 @@ Value biasOf(NodeContext &c, Type elt, int64_t rows, int64_t cols,
   return c.cast(c.constant(ref::Tensor::fromDoubles(ref::DType::F64, {rows, cols}, v)),
                 elt);
 }
+
+namespace {
 
 Value add(NodeContext &c, Value a, Value b) {
   return a ? Value(c.b.create<AddOp>(c.loc, a, b)) : b;
