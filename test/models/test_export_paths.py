@@ -41,7 +41,7 @@ sys.path.insert(0, here)
 PATHS = ["fx-trace", "fx-export", "onnx"]
 
 HF = ["gpt2", "llama", "mistral", "qwen2", "bert", "vit", "t5-encoder",
-      "whisper-encoder", "fnet"]
+      "whisper-encoder", "fnet", "llama-use-cache"]
 # Mixtures of experts (and complex rotary embeddings: DeepSeek-V2, Llama 4),
 # with transformers' default experts implementation
 # (tokens sorted by expert, torch.histc counts, a grouped product:
@@ -81,6 +81,12 @@ def _build(name):
         return build_hf_moe(name)
     if name in HF:
         import test_hf_exports as hf
+        if name == "llama-use-cache":
+            # Called as users call it: use_cache defaults to True, so each
+            # layer concatenates its keys onto a DynamicCache's empty
+            # torch.tensor([]) (torch.cat leaves a 1-d empty tensor out).
+            m, x = hf.build("llama")
+            return _DefaultCall(m.m).eval(), x
         if name in hf.MODELS:
             return hf.build(name)
         return build_hf_encoder(name)
@@ -104,6 +110,15 @@ class _Encoder(torch.nn.Module):
 
     def forward(self, x):
         return self.enc(**{self.arg: x}).last_hidden_state
+
+
+class _DefaultCall(torch.nn.Module):
+    def __init__(self, lm):
+        super().__init__()
+        self.lm = lm.eval()
+
+    def forward(self, x):
+        return self.lm(input_ids=x).logits
 
 
 def build_hf_encoder(name):

@@ -315,20 +315,31 @@ LogicalResult expandAs(FXNode &n, R &r) {
   return expand(n, r);
 }
 
-/// The tensors of a list argument.
+/// torch.cat(tensors, dim). As in torch, a 1-d tensor of size 0 is left
+/// out whatever the others' rank (Hugging Face's KV caches start as
+/// torch.tensor([]) and are concatenated along dim -2), though it still takes
+/// part in the type promotion.
 LogicalResult cat(FXNode &n, R &r) {
   auto xs = tensorList(n, 0, "tensors");
   auto d = n.intArg(1, "dim", 0);
   if (failed(xs) || failed(d))
     return failure();
+  // torch.cat promotes its operands to one type.
+  Type elt = n.type((*xs)[0]).getElementType();
+  for (Value v : *xs)
+    elt = promotedType(elt, n.type(v).getElementType());
+  auto legacyEmpty = [&](Value v) {
+    auto t = n.type(v);
+    return t.getRank() == 1 && t.getDimSize(0) == 0;
+  };
+  if (!llvm::all_of(*xs, legacyEmpty))
+    llvm::erase_if(*xs, legacyEmpty);
+  else
+    xs->resize(1);
   auto first = n.type((*xs)[0]);
   auto dd = n.dim(*d, first.getRank());
   if (failed(dd))
     return failure();
-  // torch.cat promotes its operands to one type.
-  Type elt = first.getElementType();
-  for (Value v : *xs)
-    elt = promotedType(elt, n.type(v).getElementType());
   for (Value &v : *xs)
     v = n.cast(v, elt);
   for (Value v : *xs) {

@@ -9,7 +9,8 @@
 # output_padding, groups, dilation; 1-d and 2-d), Conv3d, nn.Unfold, full_like, clamp
 # of integers to a float bound, arange of floats; ConvTranspose2d called
 # with output_size, unbatched convolutions, pixel shuffle of a 5-d input and
-# its modules, the index_put method.
+# its modules, the index_put method, and cat's legacy rule: a 1-d empty
+# tensor is left out (Hugging Face's KV caches start as torch.tensor([])).
 import numpy as np, torch, torch.nn as nn, torch.nn.functional as F
 class M(nn.Module):
     def __init__(s):
@@ -53,6 +54,7 @@ class M(nn.Module):
             x[0].index_put((s.idx[0],), x[0, :2] * 3, accumulate=True),
             torch.clamp((x > 0).long() * 4, min=0.5, max=2.5),
             torch.arange(5.0) * x[0, 0, 0, :5],
+            torch.cat([torch.tensor([]), x[0]], -2), torch.cat([torch.tensor([]), (x[0] > 0).long()], 1),
         ]
         return torch.cat([p.flatten() for p in parts])
 def make():
