@@ -204,6 +204,25 @@ ImportResult dfa::driver::loadModel(llvm::StringRef path, MLIRContext &ctx,
   return result;
 }
 
+Status dfa::driver::modelInputSignatures(llvm::StringRef path,
+                                         std::vector<GraphInputSignature> &inputs,
+                                         std::string &error) {
+  switch (modelKind(path)) {
+  case ModelKind::ONNX:
+    return onnxInputSignatures(path, inputs, error);
+  case ModelKind::FX:
+    return fxInputSignatures(path, inputs, error);
+  case ModelKind::Topology:
+  case ModelKind::MLIR:
+  case ModelKind::Unknown:
+    break;
+  }
+  error = "'" + path.str() + "' has no symbolic dims: an ONNX model's dim_params "
+          "or a torch.export graph's Dims (dfa-export-fx --method export "
+          "--dynamic-dim) name them";
+  return Status::Usage;
+}
+
 Status dfa::driver::modelInputNames(llvm::StringRef path, MLIRContext &ctx,
                                     std::vector<std::string> &names,
                                     std::string &error) {

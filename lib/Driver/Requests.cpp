@@ -368,9 +368,11 @@ Status dfa::driver::parseBucketFlags(
     std::map<std::string, std::vector<int64_t>> &out, DiagnosticPrinter &printer) {
   if (Status s = parseBuckets(flags.buckets, out, printer); s != Status::Ok)
     return s;
-  if (!out.empty() && !llvm::StringRef(flags.model).ends_with(".onnx")) {
-    printer.error("--buckets binds an ONNX model's symbolic dims; '" +
-                  flags.model + "' is not an ONNX model");
+  ModelKind kind = modelKind(flags.model);
+  if (!out.empty() && kind != ModelKind::ONNX && kind != ModelKind::FX) {
+    printer.error("--buckets binds a model's symbolic dims (an ONNX model's "
+                  "dim_params, a torch.export graph's Dims); '" +
+                  flags.model + "' has none");
     return Status::Usage;
   }
   for (auto &[name, sizes] : out)
@@ -746,7 +748,7 @@ Status dfa::driver::replayRequests(const RunOptions &opts, MLIRContext &ctx,
                                    DiagnosticPrinter &printer) {
   std::vector<GraphInputSignature> sigs;
   std::string err;
-  if (Status s = onnxInputSignatures(opts.model.model, sigs, err);
+  if (Status s = modelInputSignatures(opts.model.model, sigs, err);
       s != Status::Ok) {
     printer.error(err);
     return s;
@@ -927,9 +929,6 @@ int dfa::driver::requestsMain(const RunOptions &opts) {
   if (opts.target == target::kReferenceTarget)
     return usage("--requests replays a stream through a target's compile "
                  "cache; name one with --target");
-  if (!llvm::StringRef(opts.model.model).ends_with(".onnx"))
-    return usage("--requests needs an ONNX model whose inputs have symbolic "
-                 "dims (saved schedules and FX exports have static shapes)");
   if (!opts.inputs.empty() || !opts.expect.empty() || !opts.testData.empty() ||
       !opts.outputs.empty())
     return usage("--requests takes its shapes from FILE; --inputs, --expect, "
@@ -969,8 +968,6 @@ int dfa::driver::bisectRequestsMain(const BisectOptions &opts) {
   };
   if (run.target == target::kReferenceTarget)
     return usage("name the target whose compile cache to check: --target NAME");
-  if (!llvm::StringRef(run.model.model).ends_with(".onnx"))
-    return usage("--requests needs an ONNX model whose inputs have symbolic dims");
   if (!run.inputs.empty() || !run.expect.empty() || !run.testData.empty() ||
       opts.check || !opts.reduce.empty() || opts.allNodes ||
       !opts.stopAfter.empty())

@@ -221,10 +221,10 @@ int dfa::driver::llmMain(const RooflineOptions &opts) {
   auto ctx = createContext();
   DiagnosticPrinter printer(*ctx, "dfa-roofline");
   const std::string &path = opts.model.model;
-  if (!opts.schedules.empty() || !llvm::StringRef(path).ends_with(".onnx")) {
-    printer.error("--llm needs an ONNX decoder whose inputs have symbolic "
-                  "batch, token and cache dims (saved schedules and FX "
-                  "exports have static shapes)");
+  if (!opts.schedules.empty()) {
+    printer.error("--llm needs a decoder whose inputs have symbolic batch, "
+                  "token and cache dims (an ONNX model, or an FX export "
+                  "with --dynamic-dim); a saved schedule's shapes are static");
     return exitCode(Status::Usage);
   }
   if (!opts.graph.empty() || !opts.dot.empty()) {
@@ -234,7 +234,7 @@ int dfa::driver::llmMain(const RooflineOptions &opts) {
   }
   std::vector<GraphInputSignature> inputs;
   std::string err;
-  if (Status s = onnxInputSignatures(path, inputs, err); s != Status::Ok) {
+  if (Status s = modelInputSignatures(path, inputs, err); s != Status::Ok) {
     printer.error(err);
     return exitCode(s);
   }

@@ -9,6 +9,14 @@ downloaded) goes through up to three paths:
   fx-export  dfa-export-fx --method export: torch.export, core ATen
   onnx       torch.onnx.export(..., dynamo=True), opset 18
 
+and the mixtures of experts also through
+
+  fx-kv      one decoder step with its KV cache as inputs and outputs,
+             through torch.export with symbolic batch, token and cache
+             Dims: dfa-run at bound dims against torch, and dfa-roofline
+             --llm must find the roles and count the KV cache from the
+             graph (the ONNX exporter cannot write these models)
+
 and is imported by dfa, run on the CPU reference and compared with torch
 eager: max |dfa - torch| must be <= 1e-4 * max |torch|. Each row gives the
 error, dfa's op count after import, and the time dfa-compile takes to
@@ -52,7 +60,7 @@ HF = ["gpt2", "llama", "mistral", "qwen2", "bert", "vit", "t5-encoder",
 # trace the models.
 MOE = ["mixtral", "mixtral-batched-mm", "qwen3-moe", "olmoe", "gpt-oss", "deepseek-v3",
        "deepseek-v2", "llama4"]
-MOE_PATHS = ["fx-export"]
+MOE_PATHS = ["fx-export", "fx-kv"]
 TIMM = ["timm/convnext_atto", "timm/efficientnet_b0", "timm/vit_tiny_patch16_224"]
 DEFAULT = ["resnet18", "mobilenet_v3_small", "efficientnet_b0", "convnext_tiny",
            "vit_b_32", "swin_t", "maxvit_t"] + HF + MOE + TIMM
@@ -216,6 +224,67 @@ def check(name, path, bin_dir, work, families=False):
     return row
 
 
+def check_kv(name, bin_dir, work):
+    """The fx-kv row: a decoder step exported with Dims, run and sized."""
+    import dfa_fx
+    import test_hf_exports as hf
+    lm = build(name)[0].m
+    layers = lm.config.num_hidden_layers
+    step = hf.DecoderStep(lm, layers).eval()
+    torch.manual_seed(1)
+    B, S, P = 2, 3, 5  # torch.export specializes a size of 1
+    ids = torch.randint(0, 256, (B, S))
+    # The cache's shapes as the model writes them (multi-head latent
+    # attention caches keys and values of different head sizes).
+    with torch.no_grad():
+        cache = lm(input_ids=ids, use_cache=True).past_key_values.layers[:layers]
+    shapes_kv = [t.shape for c in cache for t in (c.keys, c.values)]
+    past = [torch.randn(B, sh[1], P, sh[3]) for sh in shapes_kv]
+    with torch.no_grad():
+        ref = step(ids, *past)[0].numpy()
+    Dim = torch.export.Dim
+    batch, seq, cached = Dim("batch"), Dim("seq"), Dim("past")
+    shapes = ({0: batch, 1: seq}, tuple({0: batch, 2: cached} for _ in past))
+    row = {"model": name, "path": "fx-kv", "ok": False, "err": None, "ops": None,
+           "compile_s": None}
+    prefix = os.path.join(work, name + ".kv")
+    try:
+        f = dfa_fx.export(step, (ids, *past), prefix, method="export", dynamic_shapes=shapes)
+    except dfa_fx.ExportError as e:
+        row["detail"] = str(e).splitlines()[0][:300]
+        return row
+    files = []
+    for i, t in enumerate([ids] + past):
+        files.append("%s.in%d.npy" % (prefix, i))
+        np.save(files[-1], t.numpy())
+    p = subprocess.run([os.path.join(bin_dir, "dfa-run"), f, "--dim", "batch=%d" % B,
+                        "--dim", "seq=%d" % S, "--dim", "past=%d" % P, "--inputs"] + files +
+                       ["--outputs", prefix + ".out"], capture_output=True, text=True)
+    if p.returncode != 0:
+        row["detail"] = "dfa-run exit %d: %s" % (p.returncode, p.stderr.strip()[-300:])
+        return row
+    got = np.load(os.path.join(prefix + ".out", "output_0.npy"))
+    err, scale = float(np.max(np.abs(got - ref))), float(np.max(np.abs(ref))) or 1.0
+    row["err"] = err / scale
+    if got.shape != ref.shape or not err <= 1e-4 * scale:
+        row["detail"] = "decoder step: max abs error %.3g of %.3g" % (err, scale)
+        return row
+    llm, why = hf.roofline_llm(bin_dir, f)
+    if llm is None:
+        row["detail"] = why
+        return row
+    want = sum(sh[1] * sh[3] * 4 for sh in shapes_kv)  # f32 keys and values
+    if llm["kv_cache_bytes_per_token"] != want:
+        row["detail"] = "KV cache %s B per token, the model's cache holds %d" % (
+            llm["kv_cache_bytes_per_token"], want)
+        return row
+    row["ok"] = True
+    row["detail"] = ("decoder step max abs error %.2g x max|output|; --llm: KV cache %d B per "
+                     "token (%d layers; keys %s, values %s)" % (
+                         row["err"], want, layers, list(shapes_kv[0]), list(shapes_kv[1])))
+    return row
+
+
 def build_hf_moe(name):
     """A two-layer causal LM of a mixture-of-experts architecture, top-2."""
     import transformers as T
@@ -278,7 +347,7 @@ def main():
     ap.add_argument("bin_dir")
     ap.add_argument("work")
     ap.add_argument("--models")
-    ap.add_argument("--paths", default=",".join(PATHS))
+    ap.add_argument("--paths", default=",".join(PATHS + ["fx-kv"]))
     ap.add_argument("--all", action="store_true")
     ap.add_argument("--table")
     args = ap.parse_args()
@@ -290,12 +359,15 @@ def main():
     rows, passed, failed, skipped = [], 0, 0, 0
     for name in names:
         for path in args.paths.split(","):
-            if name in MOE and path not in MOE_PATHS:
+            if path not in (MOE_PATHS if name in MOE else PATHS):
                 continue
             try:
-                r = check(name, path, args.bin_dir, args.work,
-                          families=not args.all and (name in HF or name in MOE or
-                                                     name in TIMM))
+                if path == "fx-kv":
+                    r = check_kv(name, args.bin_dir, args.work)
+                else:
+                    r = check(name, path, args.bin_dir, args.work,
+                              families=not args.all and (name in HF or name in MOE or
+                                                         name in TIMM))
             except Exception as e:  # a model the installed library cannot build
                 r = {"model": name, "path": path, "ok": False, "err": None, "ops": None,
                      "compile_s": None, "detail": "build failed: %s" % str(e)[:200]}

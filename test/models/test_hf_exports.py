@@ -172,6 +172,19 @@ class DecoderStep(torch.nn.Module):
         return (out.logits, *new)
 
 
+def roofline_llm(bin_dir, path):
+    """dfa-roofline --llm's `llm` object for a decoder step (prefill and
+    decode, batches 1 and 4, context 64, gpu-h100): (llm, None), or (None,
+    why not)."""
+    p = subprocess.run([os.path.join(bin_dir, "dfa-roofline"), path, "--llm", "prefill,decode",
+                        "--batch", "1,4", "--context", "64", "--target", "gpu-h100", "--json"],
+                       capture_output=True, text=True)
+    try:
+        return json.loads(p.stdout)["llm"], None
+    except (ValueError, KeyError):
+        return None, "dfa-roofline --llm exit %d: %s" % (p.returncode, p.stderr.strip()[-300:])
+
+
 def check_llm(name, bin_dir, work):
     m, _ = build(name)
     lm = m.m
@@ -211,13 +224,9 @@ def check_llm(name, bin_dir, work):
     err, scale = float(np.max(np.abs(got - ref))), float(np.max(np.abs(ref)))
     if got.shape != ref.shape or not err <= 1e-4 * scale:
         return False, "decoder step: max abs error %.3g of %.3g" % (err, scale)
-    p = subprocess.run([os.path.join(bin_dir, "dfa-roofline"), path, "--llm", "prefill,decode",
-                        "--batch", "1,4", "--context", "64", "--target", "gpu-h100", "--json"],
-                       capture_output=True, text=True)
-    try:
-        llm = json.loads(p.stdout)["llm"]
-    except (ValueError, KeyError):
-        return False, "dfa-roofline --llm exit %d: %s" % (p.returncode, p.stderr.strip()[-300:])
+    llm, why = roofline_llm(bin_dir, path)
+    if llm is None:
+        return False, why
     want = layers * 2 * kv_heads * head_dim * 4  # K and V per layer, f32
     if llm["kv_cache_bytes_per_token"] != want:
         return False, "KV cache %s B per token, the config gives %d" % (

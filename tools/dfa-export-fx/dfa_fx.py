@@ -856,13 +856,27 @@ def _meta(val, sym):
 
 
 def _dynamic_specs(module, example_inputs, dynamic_shapes):
-    """The dynamic_shapes argument as one entry per example input."""
+    """The dynamic_shapes argument as one entry per example input.
+
+    torch.export takes it in the structure of forward's signature, by
+    position or by parameter name; a *args parameter takes a tuple with one
+    entry per input it gathers (a decoder step's forward(ids, *past))."""
+    n = len(example_inputs)
     if dynamic_shapes is None:
-        return [None] * len(example_inputs)
+        return [None] * n
+    params = list(inspect.signature(module.forward).parameters.values())
     if isinstance(dynamic_shapes, dict):
-        params = list(inspect.signature(module.forward).parameters)
-        return [dynamic_shapes.get(p) for p in params[:len(example_inputs)]]
-    return list(dynamic_shapes)
+        specs = [dynamic_shapes.get(p.name) for p in params]
+    else:
+        specs = list(dynamic_shapes)
+    flat = []
+    for i, spec in enumerate(specs):
+        if i < len(params) and params[i].kind == inspect.Parameter.VAR_POSITIONAL:
+            rest = n - len(flat)
+            flat += list(spec) if isinstance(spec, (list, tuple)) else [spec] * rest
+        else:
+            flat.append(spec)
+    return (flat + [None] * n)[:n]
 
 
 def _capture_export(module, example_inputs, root_name, dynamic_shapes):

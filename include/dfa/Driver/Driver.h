@@ -88,6 +88,13 @@ ImportResult checkModel(llvm::StringRef path, mlir::MLIRContext &ctx,
 Status modelInputNames(llvm::StringRef path, mlir::MLIRContext &ctx,
                        std::vector<std::string> &names, std::string &error);
 
+/// The signatures of the inputs an ONNX model or an FX export takes, in
+/// order, with their symbolic dims by name, read without importing the
+/// graph; Status::Usage for another kind of model (its shapes are static).
+Status modelInputSignatures(llvm::StringRef path,
+                            std::vector<GraphInputSignature> &inputs,
+                            std::string &error);
+
 /// Reads a tensor from an ONNX TensorProto `.pb` or a numpy `.npy` file.
 Status readTensorFile(llvm::StringRef path, ref::Tensor &tensor,
                       std::string &name, std::string &error);

@@ -39,6 +39,12 @@ ImportResult checkFX(llvm::StringRef path, mlir::MLIRContext &ctx,
 Status fxGraphInputs(llvm::StringRef path, std::vector<std::string> &names,
                      std::string &error);
 
+/// The placeholders' signatures, in order: their recorded dtypes and shapes,
+/// a torch.export Dim by its name.
+Status fxInputSignatures(llvm::StringRef path,
+                         std::vector<GraphInputSignature> &inputs,
+                         std::string &error);
+
 } // namespace dfa
 
 #endif // DFA_IMPORT_FX_H

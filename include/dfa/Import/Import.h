@@ -50,6 +50,18 @@ struct ImportResult {
   std::vector<std::pair<std::string, mlir::Type>> inputTypes;
 };
 
+/// A graph input as the model declares it, read without importing the graph.
+struct GraphInputSignature {
+  std::string name;
+  /// Bytes per element; 0 for a type without a fixed size.
+  int64_t elementBytes = 0;
+  /// Each dim as written: its size in decimal, its symbolic name (ONNX's
+  /// `dim_param`, a torch.export Dim's name; possibly an expression such as
+  /// "past + seq"), or "" when it is neither. Empty when the input declares
+  /// no shape.
+  std::vector<std::string> dims;
+};
+
 /// What `dfa-compile --check` reports: op types used, and those dfa does not
 /// support, with their counts and the nodes that use them.
 struct OpCoverage {

@@ -128,17 +128,6 @@ ImportResult checkONNX(llvm::StringRef path, mlir::MLIRContext &ctx,
 Status onnxGraphInputs(llvm::StringRef path, std::vector<std::string> &names,
                        std::string &error);
 
-/// A graph input as the model declares it.
-struct GraphInputSignature {
-  std::string name;
-  /// Bytes per element; 0 for a type without a fixed size.
-  int64_t elementBytes = 0;
-  /// Each dim as written: its size in decimal, its symbolic name (the
-  /// `dim_param`, possibly an expression such as "past + seq"), or "" when
-  /// it is neither. Empty when the input declares no shape.
-  std::vector<std::string> dims;
-};
-
 /// The signatures of the graph inputs a caller must feed, in order.
 Status onnxInputSignatures(llvm::StringRef path,
                            std::vector<GraphInputSignature> &inputs,

@@ -638,6 +638,7 @@ ImportResult FXImporter::run() {
   }
 
   // Placeholders become the function's arguments.
+  std::map<std::string, int64_t> guards;
   SmallVector<Type> argTypes;
   SmallVector<std::string> argNames, argNodes;
   for (const auto &v : *nodes()) {
@@ -696,6 +697,11 @@ ImportResult FXImporter::run() {
         return fail(Status::BadInput);
       }
       shape.push_back(v.value);
+      // What the graph assumed of its inputs, as the ONNX import records it
+      // (a new size is a new compile): a Dim by its name; an expression of
+      // Dims follows from theirs.
+      if (isDimName(*sym) || opts.dims.count(sym->str()))
+        guards.emplace(sym->str(), v.value);
     }
     argTypes.push_back(RankedTensorType::get(shape, elt));
     argNames.push_back(node->getString("target").value_or(name).str());
@@ -703,6 +709,12 @@ ImportResult FXImporter::run() {
   }
   module = ModuleOp::create(fileLoc);
   module->getOperation()->setAttr(graph::kSourceAttr, b.getStringAttr(path));
+  if (!guards.empty()) {
+    SmallVector<NamedAttribute> attrs;
+    for (auto &[name, size] : guards) // std::map: sorted, as the attribute wants
+      attrs.push_back(b.getNamedAttr(name, b.getI64IntegerAttr(size)));
+    module->getOperation()->setAttr(graph::kGuardsAttr, b.getDictionaryAttr(attrs));
+  }
   b.setInsertionPointToEnd(module->getBody());
   func = b.create<func::FuncOp>(fileLoc, "main", b.getFunctionType(argTypes, {}));
   Block *entry = func.addEntryBlock();
@@ -782,5 +794,38 @@ Status dfa::fxGraphInputs(StringRef path, std::vector<std::string> &names,
         names.push_back(node->getString("target")
                             .value_or(node->getString("name").value_or(""))
                             .str());
+  return Status::Ok;
+}
+
+Status dfa::fxInputSignatures(StringRef path, std::vector<GraphInputSignature> &inputs,
+                              std::string &error) {
+  MLIRContext ctx; // builtin types only, for their sizes
+  FXImportOptions options;
+  FXImporter imp(path, ctx, options);
+  Status st = Status::Ok;
+  if (failed(imp.load(error, st)))
+    return st;
+  for (const auto &v : *imp.nodes()) {
+    const auto *node = v.getAsObject();
+    if (!node || node->getString("op") != "placeholder")
+      continue;
+    GraphInputSignature sig;
+    // The name the import gives the argument.
+    sig.name = node->getString("target")
+                   .value_or(node->getString("name").value_or(""))
+                   .str();
+    const auto *meta = node->getObject("meta");
+    if (Type elt = meta ? fxElementType(meta->getString("dtype").value_or(""), &ctx)
+                        : Type())
+      sig.elementBytes = graph::elementBytes(elt);
+    if (const auto *shape = meta ? meta->getArray("shape") : nullptr)
+      for (const auto &d : *shape) {
+        if (auto n = d.getAsInteger())
+          sig.dims.push_back(std::to_string(*n));
+        else
+          sig.dims.push_back(d.getAsString().value_or("").str());
+      }
+    inputs.push_back(std::move(sig));
+  }
   return Status::Ok;
 }
