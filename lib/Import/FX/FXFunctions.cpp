@@ -98,7 +98,8 @@ FailureOr<R> pyArith(FXNode &n, StringRef op, const R &a, const R &b) {
   static const char *const known[] = {"add", "iadd", "radd", "sub", "isub",
                                       "mul", "imul", "rmul", "floordiv",
                                       "truediv", "div", "mod", "pow", "eq",
-                                      "ne", "lt", "le", "gt", "ge"};
+                                      "ne", "lt", "le", "gt", "ge", "sym_max",
+                                      "sym_min"};
   if (!a.isNumber() || !b.isNumber() || !llvm::is_contained(known, op)) {
     n.unsupported() << "'" << op << "' on " << a.describe() << " and "
                     << b.describe();
@@ -110,6 +111,10 @@ FailureOr<R> pyArith(FXNode &n, StringRef op, const R &a, const R &b) {
     op = "truediv";
   bool ints = a.kind != R::Float && b.kind != R::Float;
   double x = a.number(), y = b.number();
+  if ((op == "floordiv" || op == "truediv" || op == "mod") && y == 0) {
+    n.error() << "'" << op << "' by zero";
+    return failure();
+  }
   R r;
   r.kind = ints ? R::Int : R::Float;
   auto set = [&](double v) {
@@ -133,6 +138,8 @@ FailureOr<R> pyArith(FXNode &n, StringRef op, const R &a, const R &b) {
     set(x - std::floor(x / y) * y);
   } else if (op == "pow") {
     set(std::pow(x, y));
+  } else if (op == "sym_max" || op == "sym_min") {
+    set(op == "sym_max" ? std::max(x, y) : std::min(x, y));
   } else {
     r.kind = R::Bool;
     r.i = op == "eq" ? x == y : op == "ne" ? x != y : op == "lt" ? x < y
@@ -906,6 +913,9 @@ const llvm::StringMap<Handler> &dfa::fximport::functionHandlers() {
     t["fmod"] = fmod;
     t["maximum"] = binary<MaxOp>;
     t["minimum"] = binary<MinOp>;
+    // torch.export's max and min of sizes (torch.sym_max/sym_min).
+    t["sym_max"] = binary<MaxOp>;
+    t["sym_min"] = binary<MinOp>;
     t["eq"] = compare<EqualOp>;
     t["ne"] = ne;
     t["lt"] = compare<LessOp>;

@@ -82,3 +82,15 @@ class Stack(nn.Module):
 def stack():
     torch.manual_seed(0)
     return Stack()
+
+
+class Clamped(nn.Module):
+    """Size arithmetic torch.export records as torch.sym_max/sym_min."""
+
+    def forward(self, x):
+        b = x.shape[0]
+        return x.sum(0) * torch.sym_max(b, 3) + torch.sym_min(b, 3)
+
+
+def clamped():
+    return Clamped()
