@@ -762,7 +762,14 @@ def _capture_symbolic(module, example_inputs, root_name):
                 n.target, torch._ops.OpOverload) else _get_qualified_name(n.target)
         elif n.op in ("call_module", "get_attr", "call_method", "placeholder"):
             entry["target"] = str(n.target)
-        entry["args"] = _encode(n.args)
+        args = n.args
+        if n.op == "call_function" and n.target is operator.getitem and len(args) == 2 \
+                and isinstance(args[1], list):
+            # x[[0, 2]] indexes dim 0 by a list, x[(0, 2)] two dims; JSON
+            # cannot tell a list from a tuple, and torch reads x[[0, 2]] as
+            # x[([0, 2],)].
+            args = (args[0], (args[1],))
+        entry["args"] = _encode(args)
         entry["kwargs"] = {k: _encode(v) for k, v in n.kwargs.items()}
         if n.op == "call_module":
             mod = gm.get_submodule(n.target)

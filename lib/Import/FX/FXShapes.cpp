@@ -553,6 +553,21 @@ LogicalResult getitem(FXNode &n, R &r) {
     return failure();
   }
   std::vector<R> items = idx->kind == R::List ? idx->list : std::vector<R>{*idx};
+  // A list of ints in an index is an index tensor, as torch reads
+  // x[:, [2, 0, 1]] (dfa-export-fx writes x[[0, 2]] as x[([0, 2],)], which
+  // torch reads the same).
+  for (R &i : items) {
+    if (i.kind != R::List)
+      continue;
+    if (!llvm::all_of(i.list, [](const R &e) { return e.kind == R::Int; })) {
+      n.unsupported() << "index " << i.describe();
+      return failure();
+    }
+    ref::Tensor pos(ref::DType::I64, {int64_t(i.list.size())});
+    for (auto [k, e] : llvm::enumerate(i.list))
+      pos.setDouble(int64_t(k), double(e.i));
+    i = R::ofTensor(n.b.create<ConstantOp>(n.loc, ref::tensorToAttr(pos, n.b.getContext())));
+  }
   if (llvm::any_of(items, [](const R &i) { return i.kind == R::Tensor; }))
     return setTensor(r, tensorIndex(n, obj->tensor, items));
   return setTensor(r, basicIndex(n, obj->tensor, items));

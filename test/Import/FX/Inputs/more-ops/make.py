@@ -10,7 +10,8 @@
 # of integers to a float bound, arange of floats; ConvTranspose2d called
 # with output_size, unbatched convolutions, pixel shuffle of a 5-d input and
 # its modules, the index_put method, and cat's legacy rule: a 1-d empty
-# tensor is left out (Hugging Face's KV caches start as torch.tensor([])).
+# tensor is left out (Hugging Face's KV caches start as torch.tensor([]));
+# lists of ints as indices.
 import numpy as np, torch, torch.nn as nn, torch.nn.functional as F
 class M(nn.Module):
     def __init__(s):
@@ -21,6 +22,7 @@ class M(nn.Module):
         s.unf = nn.Unfold(3, padding=1, stride=2)
         s.ps, s.pus = nn.PixelShuffle(2), nn.PixelUnshuffle(2)
         s.register_buffer('idx', torch.tensor([[0, 3], [2, 1]]))
+        s.perm = [5, 0, 3, 1, 4, 2]  # a Python list indexing a dim (timm's csatv2)
         s.register_buffer('sidx', torch.tensor([[[[0, 3, 3, 1, 0, 2]]]]).expand(2, 4, 1, 6).clone())
     def forward(s, x):                       # x [2, 4, 6, 6]
         y = x.flatten(2)                     # [2, 4, 36]
@@ -55,6 +57,7 @@ class M(nn.Module):
             torch.clamp((x > 0).long() * 4, min=0.5, max=2.5),
             torch.arange(5.0) * x[0, 0, 0, :5],
             torch.cat([torch.tensor([]), x[0]], -2), torch.cat([torch.tensor([]), (x[0] > 0).long()], 1),
+            x[:, :, s.perm], x[[1, 0, 1]], x[..., [-1, 0]],
         ]
         return torch.cat([p.flatten() for p in parts])
 def make():
