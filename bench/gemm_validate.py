@@ -37,24 +37,29 @@ def rows(path):
     r = csv.DictReader(lines)
     for row in r:
         yield (row["dtype"], int(row["b"]), int(row["m"]), int(row["n"]),
-               int(row["k"]), float(row["time_us"]))
+               int(row["k"]), float(row["time_us"]), row.get("out_dtype") or row["dtype"])
 
 
-def model(path, dtype, b, m, n, k, b_layout="kn"):
+def model(path, dtype, b, m, n, k, b_layout="kn", out_dtype=None):
     """[b,m,k] x [b,k,n]; with b_layout "nk" the right-hand side is an input
-    stored [b,n,k] (K minor, BLAS's "TN") that a Transpose feeds the MatMul."""
+    stored [b,n,k] (K minor, BLAS's "TN") that a Transpose feeds the MatMul;
+    an `out_dtype` other than `dtype` casts the product (its epilogue)."""
     t = TYPES[dtype]
+    out = TYPES[out_dtype or dtype]
+    product = "y" if out == t else "p"
     if b_layout == "nk":
         nodes = [helper.make_node("Transpose", ["bt"], ["b"], perm=[0, 2, 1]),
-                 helper.make_node("MatMul", ["a", "b"], ["y"])]
+                 helper.make_node("MatMul", ["a", "b"], [product])]
         rhs = helper.make_tensor_value_info("bt", t, [b, n, k])
     else:
-        nodes = [helper.make_node("MatMul", ["a", "b"], ["y"])]
+        nodes = [helper.make_node("MatMul", ["a", "b"], [product])]
         rhs = helper.make_tensor_value_info("b", t, [b, k, n])
+    if out != t:
+        nodes.append(helper.make_node("Cast", ["p"], ["y"], to=out))
     g = helper.make_graph(
         nodes, "matmul",
         [helper.make_tensor_value_info("a", t, [b, m, k]), rhs],
-        [helper.make_tensor_value_info("y", t, [b, m, n])])
+        [helper.make_tensor_value_info("y", out, [b, m, n])])
     mo = helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)])
     mo.ir_version = 8
     onnx.save(mo, path)
@@ -72,7 +77,7 @@ def k_inversions(table, dtype):
     mean of the two, under the dot's time; an autotuner's pick that lost to
     the next shape's is the other. Returns the set of (b, m, n, k)."""
     times = {}
-    for (dt, b, m, n, k, meas) in rows(table):
+    for (dt, b, m, n, k, meas, _) in rows(table):
         if dt == dtype:
             times[(b, m, n, k)] = meas
     out = set()
@@ -101,11 +106,11 @@ def validate(bin_dir, target="gpu-h100", dtypes=("bf16", "f32"), table=TABLE,
     with tempfile.TemporaryDirectory() as work:
         for dtype in dtypes:
             errs, ranked = [], []
-            for (dt, b, m, n, k, meas) in rows(table):
+            for (dt, b, m, n, k, meas, out) in rows(table):
                 if dt != dtype:
                     continue
                 path = os.path.join(work, "mm.onnx")
-                model(path, dt, b, m, n, k, b_layout)
+                model(path, dt, b, m, n, k, b_layout, out)
                 cmd = [os.path.join(bin_dir, "dfa-run"), path, "--target", target,
                        "--time-only", "--json"]
                 if dtype == "f32" and fp32_matmul:
@@ -161,6 +166,8 @@ RUNS = [
      os.path.join(DATA, "azure_h100_fp8_matmul.csv"), "f8", None, 0.0, "nk"),
     ("H200 SXM (Azure, cuBLASLt)", "gpu-h200",
      os.path.join(DATA, "azure_h200_fp8_matmul.csv"), "f8", None, 0.0, "nk"),
+    ("H800 SXM (DeepGEMM, block-scaled, bf16 out)", "gpu-h100",
+     os.path.join(DATA, "deepgemm_h800_fp8_matmul.csv"), "f8", None, 0.0, "nk"),
 ]
 
 
