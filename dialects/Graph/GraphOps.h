@@ -219,6 +219,19 @@ mlir::FailureOr<mlir::Value> buildCol2Im(mlir::OpBuilder &b, mlir::Location loc,
                                          llvm::ArrayRef<int64_t> strides,
                                          llvm::ArrayRef<int64_t> pads, std::string &error);
 
+/// A deformable convolution (ONNX DeformConv, torchvision's deform_conv2d):
+/// x [N, C, S...], w [oC, C/group, k...], offset [N, offset_group * taps *
+/// r, O...] (per offset group and tap, the r spatial dims' offsets), an
+/// optional mask [N, offset_group * taps, O...] and bias [oC]; built as
+/// graph.grid_sample columns and a grouped 1x1 graph.conv
+/// (GraphDeformConv.cpp). Fails with `error` set when the shapes do not fit.
+mlir::FailureOr<mlir::Value>
+buildDeformConv(mlir::OpBuilder &b, mlir::Location loc, mlir::Value x, mlir::Value w,
+                mlir::Value offset, mlir::Value bias, mlir::Value mask,
+                llvm::ArrayRef<int64_t> strides, llvm::ArrayRef<int64_t> pads,
+                llvm::ArrayRef<int64_t> dilations, int64_t group, int64_t offsetGroup,
+                std::string &error);
+
 } // namespace dfa::graph
 
 #endif // DIALECTS_GRAPH_GRAPHOPS_H

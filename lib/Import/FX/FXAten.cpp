@@ -331,6 +331,39 @@ LogicalResult im2col(FXNode &n, R &r) {
   return setTensor(r, im2colOf(n, *x, *k, *dil, *pad, *str));
 }
 
+/// torchvision::deform_conv2d(input, weight, offset, mask, bias, stride_h,
+/// stride_w, pad_h, pad_w, dilation_h, dilation_w, groups, offset_groups,
+/// use_mask), what torchvision.ops.deform_conv2d and DeformConv2d call:
+/// graph::buildDeformConv, which ONNX's DeformConv shares.
+LogicalResult deformConv2d(FXNode &n, R &r) {
+  auto x = n.tensor(0, "input"), w = n.tensor(1, "weight"), off = n.tensor(2, "offset");
+  if (failed(x) || failed(w) || failed(off))
+    return failure();
+  Value mask = n.optTensor(3, "mask"), bias = n.optTensor(4, "bias");
+  static const char *const names[] = {"stride_h",   "stride_w",   "pad_h",  "pad_w",
+                                      "dilation_h", "dilation_w", "groups", "offset_groups",
+                                      "use_mask"};
+  SmallVector<int64_t> v;
+  for (auto [i, name] : llvm::enumerate(names)) {
+    const R *a = n.arg(5 + i, name);
+    if (!a || (a->kind != R::Int && a->kind != R::Bool)) {
+      n.error() << "argument " << 5 + i << " (" << name << ") must be an int";
+      return failure();
+    }
+    v.push_back(a->i);
+  }
+  std::string why;
+  FailureOr<Value> y = graph::buildDeformConv(
+      n.b, n.loc, *x, *w, *off, bias, v[8] ? mask : Value(), {v[0], v[1]},
+      {v[2], v[3], v[2], v[3]}, {v[4], v[5]}, v[6], v[7], why);
+  if (failed(y)) {
+    n.error() << why;
+    return failure();
+  }
+  r = R::ofTensor(*y);
+  return success();
+}
+
 /// F.fold / nn.Fold / aten.col2im (the inverse of F.unfold, summing where
 /// windows overlap): [N, C k_h k_w, L] or unbatched [C k_h k_w, L] into
 /// [N, C, output_size]; graph::buildCol2Im, which ONNX's Col2Im shares.
@@ -2100,6 +2133,8 @@ void dfa::fximport::addAtenHandlers(llvm::StringMap<Handler> &t) {
   t["unfold"] = unfoldFn;
   t["fold"] = foldFn;
   t["aten.col2im.default"] = foldFn;
+  for (const char *k : {"ops.torchvision.deform_conv2d", "torchvision.deform_conv2d.default"})
+    t[k] = deformConv2d;
   t["aten.unfold.default"] = unfoldFn;
   t["interpolate"] = interpolateFn;
   t["upsample"] = interpolateFn;

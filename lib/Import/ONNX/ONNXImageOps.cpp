@@ -1,4 +1,4 @@
-//===- ONNXImageOps.cpp - GridSample, AffineGrid, Col2Im, MaxUnpool, RoiAlign ===//
+//===- ONNXImageOps.cpp - GridSample, DeformConv, Col2Im, RoiAlign, ... ===//
 //
 // SPDX-License-Identifier: Apache-2.0
 //
@@ -12,6 +12,9 @@
 ///   - Col2Im: each column entry added into its image position, one
 ///     product with a constant 0/1 matrix per spatial dim
 ///     (graph::buildCol2Im, shared with F.fold);
+///   - DeformConv: columns grid-sampled at the moved taps, then a grouped
+///     1x1 convolution (graph::buildDeformConv, shared with torchvision's
+///     deform_conv2d);
 ///   - MaxUnpool: each value written at its flat index into zeros (a
 ///     ScatterElements), then padded to output_shape;
 ///   - RoiAlign: with the regions known (compile time, or read by the host
@@ -127,6 +130,32 @@ LogicalResult convertCol2Im(NodeContext &c, Results &r) {
     return failure();
   }
   r.push_back(*img);
+  return success();
+}
+
+/// DeformConv(X, W, offset, [B], [mask]): grid-sampled columns and a
+/// grouped 1x1 convolution (graph::buildDeformConv, shared with
+/// torchvision's deform_conv2d).
+LogicalResult convertDeformConv(NodeContext &c, Results &r) {
+  auto wt = c.type(1);
+  size_t rank = std::max<int64_t>(wt.getRank() - 2, 0);
+  if (auto k = c.intsAttr("kernel_shape");
+      k && ArrayRef<int64_t>(*k) != wt.getShape().drop_front(std::min<size_t>(2, wt.getRank()))) {
+    c.error() << "kernel_shape does not match W " << wt;
+    return failure();
+  }
+  std::vector<int64_t> dil = c.intsAttr("dilations").value_or(std::vector<int64_t>(rank, 1));
+  std::vector<int64_t> stride = c.intsAttr("strides").value_or(std::vector<int64_t>(rank, 1));
+  std::vector<int64_t> pads = c.intsAttr("pads").value_or(std::vector<int64_t>(2 * rank, 0));
+  std::string why;
+  FailureOr<Value> y = buildDeformConv(c.b, c.loc, c.in(0), c.in(1), c.in(2), c.in(3), c.in(4),
+                                       stride, pads, dil, c.intAttr("group", 1),
+                                       c.intAttr("offset_group", 1), why);
+  if (failed(y)) {
+    c.error() << why;
+    return failure();
+  }
+  r.push_back(*y);
   return success();
 }
 
@@ -475,5 +504,6 @@ void dfa::onnximport::addImageConverters(llvm::StringMap<Converter> &t) {
   t["GridSample"] = convertGridSample;
   t["AffineGrid"] = convertAffineGrid;
   t["Col2Im"] = convertCol2Im;
+  t["DeformConv"] = convertDeformConv;
   t["MaxUnpool"] = convertMaxUnpool;
 }

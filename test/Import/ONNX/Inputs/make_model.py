@@ -481,6 +481,16 @@ def build(name, out):
         return model([helper.make_node("Col2Im", ["x", "image", "block"], ["y"], name="c2i")],
                      [vi("x", F, [1, 8, 7])], [vi("y", F, [1, 2, 5, 5])], [image, block],
                      opset=18)
+    if name in ("deformconv", "deformconv_bad"):
+        # 2 offset groups, a mask and a bias; the bad one's offset has the
+        # channels of one offset group.
+        groups = 1 if name == "deformconv_bad" else 2
+        return model([helper.make_node("DeformConv", ["x", "w", "off", "b", "m"], ["y"],
+                                       name="dc", pads=[1, 1, 1, 1], offset_group=2)],
+                     [vi("x", F, [1, 4, 5, 6]), vi("w", F, [3, 4, 3, 3]),
+                      vi("off", F, [1, groups * 18, 5, 6]), vi("b", F, [3]),
+                      vi("m", F, [1, 18, 5, 6])],
+                     [vi("y", F, [1, 3, 5, 6])], [], opset=19)
     if name == "maxunpool":
         shape = numpy_helper.from_array(np.array([1, 1, 5, 5], np.int64), "shape")
         return model([helper.make_node("MaxUnpool", ["x", "i", "shape"], ["y"], name="unpool",
