@@ -80,8 +80,10 @@ for env, label in (("venv", "torch 2.x"), ("debian", "torch 1.13")):
 
 # Hugging Face architectures through the dynamo exporter, and every export
 # path on real architectures (the project's environment only).
-for kind, title in (("hf", "hf exports (torch 2.x)"), ("paths", "export paths (torch 2.x)"),
+for kind, title in (("hf", "hf exports (torch 2.x)"), ("hf-arch", "hf architectures sweep"),
+                    ("paths", "export paths (torch 2.x)"),
                     ("detection", "detection in segments"),
+                    ("ort-tools", "onnxruntime tools' models"),
                     ("measured", "measured traces")):
     path = os.path.join(results, "%s.venv.txt" % kind)
     m = re.search(r"(\d+) passed, (\d+) failed", open(path).read()) \

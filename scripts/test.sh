@@ -95,6 +95,10 @@ for env in venv debian; do
     "$py" "$root/test/models/test_hf_exports.py" "$build/bin" "$results/hf.venv" 2>&1 |
       grep -v -i warning | grep -v '^\[torch.onnx\]' | tee "$results/hf.venv.txt" || status=1
     grep -q " 0 failed" "$results/hf.venv.txt" || status=1
+    section "a sweep of Hugging Face architectures as users call them (dfa-export-fx and the dynamo exporter)"
+    "$py" "$root/test/models/test_hf_architectures.py" "$build/bin" "$results/hf-arch.venv" 2>&1 |
+      grep -v -i warning | grep -v '^\[torch.onnx\]\|^\[transformers\]' | tee "$results/hf-arch.venv.txt" || status=1
+    grep -q " 0 failed" "$results/hf-arch.venv.txt" || status=1
     section "every export path (symbolic_trace, torch.export, dynamo ONNX) on torchvision, Hugging Face and timm models"
     "$py" "$root/test/models/test_export_paths.py" "$build/bin" "$results/paths.venv" 2>&1 |
       grep -v -i warning | grep -v '^\[torch.onnx\]\|^\[transformers\]' | tee "$results/paths.venv.txt" || status=1
