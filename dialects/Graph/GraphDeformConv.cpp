@@ -78,16 +78,29 @@ FailureOr<Value> dfa::graph::buildDeformConv(OpBuilder &b, Location loc, Value x
     }
   }
   Type elt = xt.getElementType();
+  if (!isa<FloatType>(elt) || !isa<FloatType>(ot.getElementType()) ||
+      wt.getElementType() != elt) {
+    os << "X " << xt << ", W " << wt << " and offset " << ot
+       << " must be floats, X and W of one type";
+    return failure();
+  }
+  // The sampling points in float32 at least: a 16-bit coordinate is off by
+  // up to a quarter of a pixel in a row of 512.
+  Type pointElt = elt.getIntOrFloatBitWidth() > 32 ? elt : b.getF32Type();
   auto reshape = [&](Value v, ArrayRef<int64_t> shape) -> Value {
-    return b.create<ReshapeOp>(loc, RankedTensorType::get(shape, elt), v);
+    return b.create<ReshapeOp>(
+        loc, RankedTensorType::get(shape, cast<RankedTensorType>(v.getType()).getElementType()),
+        v);
   };
   auto constant = [&](ArrayRef<int64_t> shape, ArrayRef<float> values) -> Value {
     Value c = b.create<ConstantOp>(
         loc, DenseElementsAttr::get(RankedTensorType::get(shape, b.getF32Type()), values));
-    return elt == b.getF32Type() ? c : b.create<CastOp>(loc, RankedTensorType::get(shape, elt), c);
+    return pointElt == b.getF32Type()
+               ? c
+               : b.create<CastOp>(loc, RankedTensorType::get(shape, pointElt), c);
   };
-  if (cast<RankedTensorType>(offset.getType()).getElementType() != elt)
-    offset = b.create<CastOp>(loc, RankedTensorType::get(ot.getShape(), elt), offset);
+  if (ot.getElementType() != pointElt)
+    offset = b.create<CastOp>(loc, RankedTensorType::get(ot.getShape(), pointElt), offset);
 
   // The grid: per offset group, tap and output position, the sampling point
   // (last spatial dim first, as grid_sample reads it), normalized without
@@ -101,7 +114,7 @@ FailureOr<Value> dfa::graph::buildDeformConv(OpBuilder &b, Location loc, Value x
     SmallVector<int64_t> starts(r + 4, 0), steps(r + 4, 1), shape(split);
     starts[3] = d;
     shape[3] = 1;
-    parts.push_back(b.create<SliceOp>(loc, RankedTensorType::get(shape, elt), off,
+    parts.push_back(b.create<SliceOp>(loc, RankedTensorType::get(shape, pointElt), off,
                                       b.getDenseI64ArrayAttr(starts),
                                       b.getDenseI64ArrayAttr(steps)));
   }
