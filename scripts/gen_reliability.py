@@ -25,7 +25,7 @@ mk = os.path.join(root, "test", "Import", "ONNX", "Inputs", "make_model.py")
 for name in ["truncated", "random", "cycle", "missing_init", "external_missing", "dynamic",
              "bad_reshape", "unsupported3", "opset99", "data_shape", "opset18_axes_attr",
              "opset23_cast_no_to", "opset18_resize_antialias", "quantize_int32",
-             "quantize_e8m0", "e8m0_bad_round", "minifloat_mean", "bitcast_bad", "gridsample_bad", "col2im_bad", "attention_opset17",
+             "quantize_e8m0", "e8m0_bad_round", "minifloat_mean", "bitcast_bad", "gridsample_bad", "col2im_bad", "deformconv_bad", "attention_opset17",
              "layernorm_stash"]:
     subprocess.run(["/usr/bin/python3", mk, name, os.path.join(work, "lit_" + name + ".onnx")],
                    check=True, capture_output=True)

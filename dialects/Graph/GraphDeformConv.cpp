@@ -14,6 +14,11 @@
 /// mmcv's and torchvision's kernels gather columns and call a GEMM. Both
 /// importers build through here.
 ///
+/// grid_sample takes points normalized to [-1, 1]; they are computed in
+/// float32 (float64 for f64 inputs), so rounding moves a point by up to
+/// about 3e-8 x the row's length in pixels (6e-5 at 2000 wide), where
+/// torchvision and onnxruntime add the offsets to pixel coordinates.
+///
 //===----------------------------------------------------------------------===//
 
 #include "dialects/Graph/GraphOps.h"
@@ -53,7 +58,13 @@ FailureOr<Value> dfa::graph::buildDeformConv(OpBuilder &b, Location loc, Value x
   for (int64_t d = 0; d < r; ++d) {
     int64_t span = dilations[d] * (kernel[d] - 1) + 1;
     int64_t padded = size[d] + pads[d] + pads[r + d];
-    if (kernel[d] < 1 || strides[d] < 1 || dilations[d] < 1 || size[d] < 1 || padded < span) {
+    if (strides[d] < 1 || dilations[d] < 1 || pads[d] < 0 || pads[r + d] < 0) {
+      os << "strides and dilations must be positive and pads not negative (spatial dim " << d
+         << ": stride " << strides[d] << ", dilation " << dilations[d] << ", pads "
+         << pads[d] << " and " << pads[r + d] << ")";
+      return failure();
+    }
+    if (kernel[d] < 1 || size[d] < 1 || padded < span) {
       os << "the kernel does not fit the padded input in spatial dim " << d;
       return failure();
     }
@@ -68,6 +79,10 @@ FailureOr<Value> dfa::graph::buildDeformConv(OpBuilder &b, Location loc, Value x
   if (ot.getShape() != ArrayRef<int64_t>(want)) {
     os << "offset " << ot << " must be [N, offset_group * kernel taps * " << r
        << ", output dims...] = " << RankedTensorType::get(want, ot.getElementType());
+    return failure();
+  }
+  if (bias && cast<RankedTensorType>(bias.getType()).getShape() != ArrayRef<int64_t>{oC}) {
+    os << "bias " << bias.getType() << " must be [" << oC << "], one value per output channel";
     return failure();
   }
   if (mask) {
@@ -92,12 +107,16 @@ FailureOr<Value> dfa::graph::buildDeformConv(OpBuilder &b, Location loc, Value x
         loc, RankedTensorType::get(shape, cast<RankedTensorType>(v.getType()).getElementType()),
         v);
   };
-  auto constant = [&](ArrayRef<int64_t> shape, ArrayRef<float> values) -> Value {
+  // In double when the points are (the constants' precision is theirs).
+  auto constant = [&](ArrayRef<int64_t> shape, ArrayRef<double> values) -> Value {
+    auto type = RankedTensorType::get(shape, pointElt);
+    if (pointElt.isF64())
+      return b.create<ConstantOp>(loc, DenseElementsAttr::get(type, values));
+    SmallVector<float> narrow(values.begin(), values.end());
     Value c = b.create<ConstantOp>(
-        loc, DenseElementsAttr::get(RankedTensorType::get(shape, b.getF32Type()), values));
-    return pointElt == b.getF32Type()
-               ? c
-               : b.create<CastOp>(loc, RankedTensorType::get(shape, pointElt), c);
+        loc, DenseElementsAttr::get(RankedTensorType::get(shape, b.getF32Type()),
+                                    ArrayRef<float>(narrow)));
+    return pointElt == b.getF32Type() ? c : b.create<CastOp>(loc, type, c);
   };
   if (ot.getElementType() != pointElt)
     offset = b.create<CastOp>(loc, RankedTensorType::get(ot.getShape(), pointElt), offset);
@@ -124,13 +143,13 @@ FailureOr<Value> dfa::graph::buildDeformConv(OpBuilder &b, Location loc, Value x
     perm.push_back(4 + d);
   perm.push_back(3);
   coords = b.create<TransposeOp>(loc, coords, b.getDenseI64ArrayAttr(perm)); // [N,G,K,O...,r]
-  SmallVector<float> scale;
+  SmallVector<double> scale;
   for (int64_t d = r - 1; d >= 0; --d)
-    scale.push_back(2.0f / float(size[d]));
+    scale.push_back(2.0 / double(size[d]));
   SmallVector<int64_t> baseShape{K};
   baseShape.append(out);
   baseShape.push_back(r);
-  std::vector<float> base(size_t(K * O * r));
+  std::vector<double> base(size_t(K * O * r));
   for (int64_t k = 0; k < K; ++k)
     for (int64_t o = 0; o < O; ++o) {
       // Tap k's and output point o's index along each spatial dim.
@@ -144,8 +163,7 @@ FailureOr<Value> dfa::graph::buildDeformConv(OpBuilder &b, Location loc, Value x
       }
       for (int64_t d = 0; d < r; ++d) {
         double p = double(od[d] * strides[d] - pads[d] + kd[d] * dilations[d]);
-        base[size_t((k * O + o) * r + (r - 1 - d))] =
-            float((2.0 * p + 1.0) / double(size[d]) - 1.0);
+        base[size_t((k * O + o) * r + (r - 1 - d))] = (2.0 * p + 1.0) / double(size[d]) - 1.0;
       }
     }
   SmallVector<int64_t> scaleShape(r + 3, 1);

@@ -609,9 +609,11 @@ int dfa::driver::runMain(const RunOptions &opts) {
   }
   if (!opts.model.buckets.empty() &&
       (opts.target == target::kReferenceTarget ||
-       !llvm::StringRef(opts.model.model).ends_with(".onnx"))) {
-    printer.error("--buckets compiles a bucket's schedule for an ONNX model's "
-                  "symbolic dims: give the model and a --target to compile for");
+       (modelKind(opts.model.model) != ModelKind::ONNX &&
+        modelKind(opts.model.model) != ModelKind::FX))) {
+    printer.error("--buckets compiles a bucket's schedule for a model's symbolic "
+                  "dims (an ONNX model or a torch.export graph): give the model "
+                  "and a --target to compile for");
     return exitCode(Status::Usage);
   }
   if (opts.repeat > 1 && (opts.target != target::kReferenceTarget ||

@@ -225,9 +225,11 @@ LogicalResult dfa::ref::evalOp<GridSampleOp>(GridSampleOp op, Evaluator &ev) {
       for (int64_t d = 0; d < r; ++d) {
         int64_t size = x.shape()[2 + d];
         double v = g[r - 1 - d]; // the grid lists the last dim first
-        // Denormalized in float, as the ONNX reference computes it.
-        double c = align ? (float)((v + 1) / 2.0 * (size - 1))
-                         : (float)(((v + 1) * size - 1) / 2.0);
+        // Denormalized in the grid's precision, float for every type but
+        // double, as the ONNX reference computes it in the grid's dtype.
+        double c = align ? (v + 1) / 2.0 * (size - 1) : ((v + 1) * size - 1) / 2.0;
+        if (grid.dtype() != DType::F64)
+          c = (float)c;
         if (mode == "nearest")
           c = std::nearbyint(c); // ties to even
         double lo = align ? 0.0 : -0.5, hi = align ? size - 1.0 : size - 0.5;

@@ -764,10 +764,12 @@ def _capture_symbolic(module, example_inputs, root_name):
             entry["target"] = str(n.target)
         args = n.args
         if n.op == "call_function" and n.target is operator.getitem and len(args) == 2 \
-                and isinstance(args[1], list):
+                and isinstance(args[1], list) \
+                and all(type(e) in (int, bool) for e in args[1]):
             # x[[0, 2]] indexes dim 0 by a list, x[(0, 2)] two dims; JSON
-            # cannot tell a list from a tuple, and torch reads x[[0, 2]] as
-            # x[([0, 2],)].
+            # cannot tell a list from a tuple, and torch reads a list of
+            # numbers x[[0, 2]] as x[([0, 2],)] (a list holding tensors,
+            # slices or None it reads as the tuple).
             args = (args[0], (args[1],))
         entry["args"] = _encode(args)
         entry["kwargs"] = {k: _encode(v) for k, v in n.kwargs.items()}
@@ -886,6 +888,21 @@ def _dynamic_specs(module, example_inputs, dynamic_shapes):
     return (flat + [None] * n)[:n]
 
 
+def _structured_specs(module, n_inputs, dynamic_shapes):
+    """dynamic_shapes in the structure torch.export wants: a flat tuple with
+    one entry per example input (the CLI's --dynamic-dim) becomes forward's
+    signature, the entries a *args parameter gathers as one tuple."""
+    if not isinstance(dynamic_shapes, (list, tuple)) or len(dynamic_shapes) != n_inputs:
+        return dynamic_shapes
+    params = list(inspect.signature(module.forward).parameters.values())
+    for i, p in enumerate(params[:n_inputs]):
+        if p.kind == inspect.Parameter.VAR_POSITIONAL:
+            if isinstance(dynamic_shapes[i], (list, tuple)):
+                return dynamic_shapes  # already in the signature's structure
+            return tuple(dynamic_shapes[:i]) + (tuple(dynamic_shapes[i:]),)
+    return dynamic_shapes
+
+
 def _capture_export(module, example_inputs, root_name, dynamic_shapes):
     """torch.export, decomposed to core ATen: (nodes, named tensors,
     modules, dims)."""
@@ -893,6 +910,7 @@ def _capture_export(module, example_inputs, root_name, dynamic_shapes):
         raise ExportError("method 'export' needs torch.export (torch >= 2.1); "
                           "torch here is %s" % torch.__version__)
     from torch.export.graph_signature import InputKind, OutputKind
+    dynamic_shapes = _structured_specs(module, len(example_inputs), dynamic_shapes)
     try:
         ep = torch.export.export(module, tuple(example_inputs),
                                  dynamic_shapes=dynamic_shapes, strict=False)

@@ -137,7 +137,16 @@ FailureOr<R> pyArith(FXNode &n, StringRef op, const R &a, const R &b) {
   } else if (op == "mod") {
     set(x - std::floor(x / y) * y);
   } else if (op == "pow") {
-    set(std::pow(x, y));
+    if (x == 0 && y < 0) {
+      n.error() << "0 raised to a negative power";
+      return failure();
+    }
+    if (ints && y < 0) { // Python: an int to a negative int power is a float
+      r.kind = R::Float;
+      r.f = std::pow(x, y);
+    } else {
+      set(std::pow(x, y));
+    }
   } else if (op == "sym_max" || op == "sym_min") {
     set(op == "sym_max" ? std::max(x, y) : std::min(x, y));
   } else {

@@ -692,7 +692,8 @@ ImportResult FXImporter::run() {
         return fail(Status::InvalidModel);
       }
       if ((lo && v.value < *lo) || (hi && v.value > *hi)) {
-        emitError(fileLoc) << "--dim " << *sym << "=" << v.value
+        // Bound by --dim, a bucket, a request or LLM mode's sweep.
+        emitError(fileLoc) << "dim " << *sym << "=" << v.value
                            << " is outside the range the export allows" << span;
         return fail(Status::BadInput);
       }

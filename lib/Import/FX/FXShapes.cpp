@@ -332,10 +332,11 @@ LogicalResult cat(FXNode &n, R &r) {
     auto t = n.type(v);
     return t.getRank() == 1 && t.getDimSize(0) == 0;
   };
-  if (!llvm::all_of(*xs, legacyEmpty))
-    llvm::erase_if(*xs, legacyEmpty);
-  else
-    xs->resize(1);
+  if (llvm::all_of(*xs, legacyEmpty)) { // torch gives [0] whatever the dim
+    r = R::ofTensor(n.cast((*xs)[0], elt));
+    return success();
+  }
+  llvm::erase_if(*xs, legacyEmpty);
   auto first = n.type((*xs)[0]);
   auto dd = n.dim(*d, first.getRank());
   if (failed(dd))
@@ -559,6 +560,11 @@ LogicalResult getitem(FXNode &n, R &r) {
   for (R &i : items) {
     if (i.kind != R::List)
       continue;
+    if (!i.list.empty() && llvm::all_of(i.list, [](const R &e) { return e.kind == R::Bool; })) {
+      n.unsupported() << "a list of bools (a mask) as an index: its count of true values "
+                         "is the result's size";
+      return failure();
+    }
     if (!llvm::all_of(i.list, [](const R &e) { return e.kind == R::Int; })) {
       n.unsupported() << "index " << i.describe();
       return failure();

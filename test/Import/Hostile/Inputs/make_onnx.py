@@ -55,6 +55,11 @@ model([h.make_node("GatherElements",["x","i"],["y"],axis=0)],s,y,[c64("i",0,[])]
 # Split negative sizes
 x=[("x",F,[3])]
 model([h.make_node("Split",["x","sp"],["a","b"],axis=0)],x,[("a",F,None),("b",F,None)],[c64("sp",[-1,4])],path="split_neg.onnx")
+# DeformConv: a kernel larger than the padded input; a zero stride; a 3x3
+# kernel over 3-d (1-d spatial) offsets
+model([h.make_node("DeformConv",["x","w","o"],["y"])],[("x",F,[1,1,2,2]),("w",F,[1,1,3,3]),("o",F,[1,18,1,1])],y,opset=19,path="deformconv_kernel_big.onnx")
+model([h.make_node("DeformConv",["x","w","o"],["y"],strides=[0,0])],[("x",F,[1,1,4,4]),("w",F,[1,1,3,3]),("o",F,[1,18,2,2])],y,opset=19,path="deformconv_stride0.onnx")
+model([h.make_node("DeformConv",["x","w","o"],["y"])],[("x",F,[1,1,4]),("w",F,[1,1,3,3]),("o",F,[1,18,2])],y,opset=19,path="deformconv_rank.onnx")
 # windowAttrs stride zero with SAME
 x4=[("x",F,[1,1,4,4])]
 model([h.make_node("MaxPool",["x"],["y"],kernel_shape=[2,2],strides=[0,0],auto_pad="SAME_UPPER")],x4,y,path="pool_stride0.onnx")

@@ -11,7 +11,8 @@
 # with output_size, unbatched convolutions, pixel shuffle of a 5-d input and
 # its modules, the index_put method, and cat's legacy rule: a 1-d empty
 # tensor is left out (Hugging Face's KV caches start as torch.tensor([]));
-# lists of ints as indices.
+# lists of ints as indices (a list holding tensors is the tuple of them);
+# an int size to a negative power (a float, as in Python).
 import numpy as np, torch, torch.nn as nn, torch.nn.functional as F
 class M(nn.Module):
     def __init__(s):
@@ -57,7 +58,8 @@ class M(nn.Module):
             torch.clamp((x > 0).long() * 4, min=0.5, max=2.5),
             torch.arange(5.0) * x[0, 0, 0, :5],
             torch.cat([torch.tensor([]), x[0]], -2), torch.cat([torch.tensor([]), (x[0] > 0).long()], 1),
-            x[:, :, s.perm], x[[1, 0, 1]], x[..., [-1, 0]],
+            x[:, :, s.perm], x[[1, 0, 1]], x[..., [-1, 0]], x[[s.idx[0] % 2, s.idx[1]]],
+            x * (x.shape[3] ** -1), torch.cat([torch.tensor([]), torch.tensor([])], -2),
         ]
         return torch.cat([p.flatten() for p in parts])
 def make():

@@ -30,3 +30,10 @@ class Step(nn.Module):
 def make():
     torch.manual_seed(0)
     return Step().eval()
+class StarStep(Step):
+    """The same step taking its cache as forward(ids, *past)."""
+    def forward(s, ids, *past):
+        return super().forward(ids, *past)
+def make_star():
+    torch.manual_seed(0)
+    return StarStep().eval()
