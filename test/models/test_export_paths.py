@@ -30,7 +30,9 @@ traced; that is torch's limit, reported as 'not traceable').
 usage: test_export_paths.py BUILD_DIR WORK_DIR [--models a,b] [--paths p,q]
                             [--all] [--table FILE.md]
 With no --models, a default set that covers every family and path in a few
-minutes; --all takes every torchvision classification model too.
+minutes; --all takes every torchvision classification model too, and one
+model of each of timm's model files (its smallest variant by name: the
+sweep docs/validation.md reports).
 --table writes the results as a markdown table.
 """
 import argparse
@@ -69,6 +71,23 @@ DEFAULT = ["resnet18", "mobilenet_v3_small", "efficientnet_b0", "convnext_tiny",
 def torchvision_models():
     import torchvision
     return sorted(torchvision.models.list_models(module=torchvision.models))
+
+
+def timm_families():
+    """One model of each of timm's model files: the smallest variant by name
+    (atto, femto, pico, nano, xxs, tiny, ...), 'timm/<name>'."""
+    import timm
+    order = ["atto", "femto", "pico", "nano", "xxs", "tiny", "xs", "_t", "small", "b0", "18",
+             "_s", "base"]
+
+    def size(n):
+        return (next((i for i, p in enumerate(order) if p in n), len(order)), len(n), n)
+    out = []
+    for module in sorted(timm.list_modules()):
+        names = [n for n in timm.list_models(module=module) if "_in22k" not in n]
+        if names:
+            out.append("timm/" + min(names, key=size))
+    return out
 
 
 def build(name):
@@ -355,7 +374,7 @@ def main():
     os.makedirs(args.work, exist_ok=True)
     names = args.models.split(",") if args.models else list(DEFAULT)
     if args.all:
-        names = torchvision_models() + HF + MOE + TIMM
+        names = torchvision_models() + HF + MOE + sorted(set(TIMM) | set(timm_families()))
     rows, passed, failed, skipped = [], 0, 0, 0
     for name in names:
         for path in args.paths.split(","):
