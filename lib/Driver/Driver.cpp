@@ -207,16 +207,12 @@ ImportResult dfa::driver::loadModel(llvm::StringRef path, MLIRContext &ctx,
 Status dfa::driver::modelInputSignatures(llvm::StringRef path,
                                          std::vector<GraphInputSignature> &inputs,
                                          std::string &error) {
-  switch (modelKind(path)) {
-  case ModelKind::ONNX:
+  ModelKind kind = modelKind(path);
+  if (kind == ModelKind::ONNX)
     return onnxInputSignatures(path, inputs, error);
-  case ModelKind::FX:
+  if (kind == ModelKind::FX)
     return fxInputSignatures(path, inputs, error);
-  case ModelKind::Topology:
-  case ModelKind::MLIR:
-  case ModelKind::Unknown:
-    break;
-  }
+  assert(!hasSymbolicDims(kind) && "a kind with symbolic dims has no reader");
   error = "'" + path.str() + "' has no symbolic dims: an ONNX model's dim_params "
           "or a torch.export graph's Dims (dfa-export-fx --method export "
           "--dynamic-dim) name them";

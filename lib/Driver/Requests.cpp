@@ -368,8 +368,7 @@ Status dfa::driver::parseBucketFlags(
     std::map<std::string, std::vector<int64_t>> &out, DiagnosticPrinter &printer) {
   if (Status s = parseBuckets(flags.buckets, out, printer); s != Status::Ok)
     return s;
-  ModelKind kind = modelKind(flags.model);
-  if (!out.empty() && kind != ModelKind::ONNX && kind != ModelKind::FX) {
+  if (!out.empty() && !hasSymbolicDims(modelKind(flags.model))) {
     printer.error("--buckets binds a model's symbolic dims (an ONNX model's "
                   "dim_params, a torch.export graph's Dims); '" +
                   flags.model + "' has none");

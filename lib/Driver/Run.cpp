@@ -609,8 +609,7 @@ int dfa::driver::runMain(const RunOptions &opts) {
   }
   if (!opts.model.buckets.empty() &&
       (opts.target == target::kReferenceTarget ||
-       (modelKind(opts.model.model) != ModelKind::ONNX &&
-        modelKind(opts.model.model) != ModelKind::FX))) {
+       !hasSymbolicDims(modelKind(opts.model.model)))) {
     printer.error("--buckets compiles a bucket's schedule for a model's symbolic "
                   "dims (an ONNX model or a torch.export graph): give the model "
                   "and a --target to compile for");

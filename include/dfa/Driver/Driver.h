@@ -68,6 +68,13 @@ enum class ModelKind {
   Unknown,
 };
 ModelKind modelKind(llvm::StringRef path);
+
+/// Whether a model of this kind can carry symbolic dims (an ONNX model's
+/// dim_params, a torch.export graph's Dims): what --buckets, --requests and
+/// LLM mode bind.
+inline bool hasSymbolicDims(ModelKind kind) {
+  return kind == ModelKind::ONNX || kind == ModelKind::FX;
+}
 /// Models that are imported from a source format (not parsed as MLIR).
 inline bool isImported(ModelKind k) {
   return k == ModelKind::ONNX || k == ModelKind::FX || k == ModelKind::Topology;

@@ -783,19 +783,11 @@ ImportResult dfa::checkFX(StringRef path, MLIRContext &ctx, OpCoverage &cov) {
 
 Status dfa::fxGraphInputs(StringRef path, std::vector<std::string> &names,
                           std::string &error) {
-  MLIRContext ctx;
-  FXImportOptions options;
-  FXImporter imp(path, ctx, options);
-  Status st = Status::Ok;
-  if (failed(imp.load(error, st)))
-    return st;
-  for (const auto &v : *imp.nodes())
-    if (const auto *node = v.getAsObject())
-      if (node->getString("op") == "placeholder")
-        names.push_back(node->getString("target")
-                            .value_or(node->getString("name").value_or(""))
-                            .str());
-  return Status::Ok;
+  std::vector<GraphInputSignature> inputs;
+  Status st = fxInputSignatures(path, inputs, error);
+  for (const GraphInputSignature &in : inputs)
+    names.push_back(in.name);
+  return st;
 }
 
 Status dfa::fxInputSignatures(StringRef path, std::vector<GraphInputSignature> &inputs,
