@@ -9,7 +9,8 @@ level: FusedConv, FusedMatMul, FastGelu, QuickGelu ...), the 4-bit
 weight quantizer (`MatMulNBitsQuantizer`: MatMulNBits) and the GenAI
 model builder (`onnxruntime_genai.models.builder`: GroupQueryAttention with
 rotary embedding and a KV cache, run as a prompt and as a decode step over
-a past of other lengths per sequence). Each case here
+a past of other lengths per sequence; in float32, and its int4 CPU model,
+whose MatMulNBits code A to int8 at accuracy_level 4). Each case here
 builds a small model with seeded random weights (nothing is downloaded),
 exports it with torch.onnx, runs the tool, and checks that:
 
@@ -209,10 +210,10 @@ def dynamic_quantizer(name, src, dst):
     session_extended(name, dst + ".dyn.onnx", dst)
 
 
-def genai_builder(name, src, dst):
+def genai_builder(name, src, dst, precision="fp32"):
     out = os.path.join(os.path.dirname(dst), "genai")
     p = subprocess.run([sys.executable, "-m", "onnxruntime_genai.models.builder", "-i", src,
-                        "-o", out, "-p", "fp32", "-e", "cpu", "-c", os.path.join(out, "cache")],
+                        "-o", out, "-p", precision, "-e", "cpu", "-c", os.path.join(out, "cache")],
                        capture_output=True, text=True)
     if p.returncode:
         raise RuntimeError("the GenAI builder failed: " + p.stderr[-300:])
@@ -246,6 +247,11 @@ CASES = {
                              {"MatMulIntegerToFloat", "DynamicQuantizeMatMul"}),
     "llama-genai": ("hf-llama", False, genai_builder,
                     {"GroupQueryAttention", "SkipSimplifiedLayerNormalization"}),
+    # The builder's int4 CPU model: MatMulNBits at accuracy_level 4, where
+    # onnxruntime codes each product's A to int8 by blocks.
+    "llama-genai-int4": ("hf-llama", False,
+                         lambda name, src, dst: genai_builder(name, src, dst, "int4"),
+                         {"GroupQueryAttention", "MatMulNBits"}),
 }
 # Dynamic dims of a case's inputs, one run each (B sequences of S new
 # tokens after a past of P): a prompt, and a decode step with one
@@ -254,6 +260,10 @@ SCENARIOS = {
     "llama-genai": [dict(batch_size=2, sequence_length=6, past_sequence_length=0, kv_cache_dim=32),
                     dict(batch_size=2, sequence_length=1, past_sequence_length=7, kv_cache_dim=32)],
 }
+SCENARIOS["llama-genai-int4"] = SCENARIOS["llama-genai"]
+# An attribute a case is for: (operator, attribute, value) that some node of
+# the rewritten model must have.
+ATTRS = {"llama-genai-int4": ("MatMulNBits", "accuracy_level", 4)}
 
 
 def feeds_for(model, dims):
@@ -298,6 +308,11 @@ def run_case(case, build, work, targets):
                               if n.domain == "com.microsoft" or n.op_type in want)
     if not want <= set(ops):
         return ["%s: the tool made %s, not %s" % (case, dict(ops), sorted(want - set(ops)))]
+    if case in ATTRS:
+        op, attr, value = ATTRS[case]
+        if not any(n.op_type == op and any(a.name == attr and onnx.helper.get_attribute_value(a) == value
+                                           for a in n.attribute) for n in model.graph.node):
+            return ["%s: no %s with %s %s" % (case, op, attr, value)]
     errors = []
     for dims in SCENARIOS.get(case, [{}]):
         errors += run_scenario(case, build, d, dst, model, ops, dict(dims), targets)

@@ -81,7 +81,7 @@ model('fused_conv_hs', 'FusedConv', [('x', r(1, 3, 6, 6)), ('w', wc)], 1,
 
 # MatMulNBits: 4-bit blocks of 32 with zero points and a bias; 8-bit
 # without zero points; 2-bit with K not a multiple of the block.
-def nbits(name, K, N, bits, block, zp=True, bias=False, m=3):
+def nbits(name, K, N, bits, block, zp=True, bias=False, m=3, level=None, zeros=False):
     blocks = (K + block - 1) // block
     blob = block * bits // 8
     codes = g.integers(0, 2**bits, size=(N, blocks * block)).astype(np.uint8)
@@ -89,7 +89,10 @@ def nbits(name, K, N, bits, block, zp=True, bias=False, m=3):
     for k in range(blocks * block):
         packed[:, k * bits // 8] |= (codes[:, k] << (k * bits % 8)).astype(np.uint8)
     scales = (g.random((N * blocks,)) * 0.1 + 0.01).astype(np.float32)
-    inputs = [('a', r(m, K)), ('B', packed.reshape(N, blocks, blob)), ('scales', scales)]
+    a = r(*m, K) if isinstance(m, tuple) else r(m, K)
+    if zeros:  # one block of A all zeros: its codes and scale are zeros
+        a[..., 0, :block] = 0
+    inputs = [('a', a), ('B', packed.reshape(N, blocks, blob)), ('scales', scales)]
     consts = [('B', packed.reshape(N, blocks, blob)), ('scales', scales)]
     if zp:
         zrow = (blocks * bits + 7) // 8
@@ -102,7 +105,10 @@ def nbits(name, K, N, bits, block, zp=True, bias=False, m=3):
         inputs.append(None)
     if bias:
         bb = r(N); inputs += [None, ('bias', bb)]; consts.append(('bias', bb))
-    model(name, 'MatMulNBits', inputs, 1, dict(K=K, N=N, bits=bits, block_size=block), consts=consts)
+    attrs = dict(K=K, N=N, bits=bits, block_size=block)
+    if level is not None:
+        attrs['accuracy_level'] = level
+    model(name, 'MatMulNBits', inputs, 1, attrs, consts=consts)
 nbits('nbits4', 64, 5, 4, 32, zp=True, bias=True)
 nbits('nbits8', 48, 4, 8, 16, zp=False)
 nbits('nbits2', 40, 3, 2, 16, zp=True)
@@ -261,3 +267,14 @@ model('bad_mask4d', 'Attention', [('x', xa), ('w', wa), None, ('m', np.ones((2, 
       dict(num_heads=2), consts=[('w', wa)], ref=False)
 model('bad_mask', 'Attention', [('x', xa), ('w', wa), None, ('m', np.ones((5,), np.int32))], 1,
       dict(num_heads=2), consts=[('w', wa)], ref=False)
+
+# MatMulNBits at accuracy_level 4, where onnxruntime's CPU kernels code A
+# to int8 by blocks: 4-bit with K not a multiple of the block, a batch of
+# rows and a block of zeros; 8-bit; 4-bit blocks of 512 (A coded by 256);
+# 2-bit blocks of 32 (coded) and of 16 (computed in float). (Appended
+# here, so that the models above keep their random draws.)
+nbits('nbits4_acc4', 80, 6, 4, 32, zp=True, bias=True, m=(2, 3), level=4, zeros=True)
+nbits('nbits8_acc4', 64, 5, 8, 16, zp=False, m=4, level=4)
+nbits('nbits2_acc4', 40, 3, 2, 16, zp=True, level=4)
+nbits('nbits4_acc4_b512', 600, 4, 4, 512, zp=True, m=2, level=4)
+nbits('nbits2_acc4_b32', 72, 3, 2, 32, zp=True, level=4)
