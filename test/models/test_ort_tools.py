@@ -10,7 +10,9 @@ weight quantizer (`MatMulNBitsQuantizer`: MatMulNBits) and the GenAI
 model builder (`onnxruntime_genai.models.builder`: GroupQueryAttention with
 rotary embedding and a KV cache, run as a prompt and as a decode step over
 a past of other lengths per sequence; in float32, and its int4 CPU model,
-whose MatMulNBits code A to int8 at accuracy_level 4). Each case here
+whose MatMulNBits code A to int8 at accuracy_level 4, with and without a
+tied embedding, which it gathers from the LM head's 4-bit weights:
+GatherBlockQuantized). Each case here
 builds a small model with seeded random weights (nothing is downloaded),
 exports it with torch.onnx, runs the tool, and checks that:
 
@@ -111,15 +113,28 @@ class ClassicBert(torch.nn.Module):
         return x
 
 
-def save_hf_llama(path):
+def save_hf_llama(path, tied=False):
     """A small Llama saved as Hugging Face writes one (config, weights and a
-    word-level tokenizer, which the builder copies)."""
+    word-level tokenizer, which the builder copies); `tied`: its embedding
+    is its LM head's weights (Llama 3.2, Qwen2.5, Gemma)."""
     import transformers as t
     from tokenizers import Tokenizer, models, pre_tokenizers
     cfg = t.LlamaConfig(hidden_size=128, num_hidden_layers=2, num_attention_heads=4,
                         num_key_value_heads=2, intermediate_size=256, vocab_size=256,
-                        max_position_embeddings=128)
-    t.LlamaForCausalLM(cfg).eval().save_pretrained(path)
+                        max_position_embeddings=128, tie_word_embeddings=tied)
+    model = t.LlamaForCausalLM(cfg).eval()
+    if tied:
+        # Trained norm gains, not the initial ones: with every gain 1 the
+        # first layer's A is the 4-bit embedding row over its RMS, values on
+        # a lattice where A's int8 coding (MatMulNBits' accuracy_level 4)
+        # meets exact rounding ties (4/8 x 127 = 63.5), so that a one-ulp
+        # difference in the norm's sum moves a code (docs/validation.md).
+        g = torch.Generator().manual_seed(3)
+        with torch.no_grad():
+            for name, p in model.named_parameters():
+                if "norm" in name:
+                    p.copy_(0.5 + torch.rand(p.shape, generator=g))
+    model.save_pretrained(path)
     vocab = {"<unk>": 0, "<s>": 1, "</s>": 2}
     vocab.update({"w%d" % i: i for i in range(3, 256)})
     tk = Tokenizer(models.WordLevel(vocab=vocab, unk_token="<unk>"))
@@ -130,8 +145,8 @@ def save_hf_llama(path):
 
 def export(name, path, dynamo):
     torch.manual_seed(0)
-    if name == "hf-llama":
-        save_hf_llama(path)
+    if name in ("hf-llama", "hf-llama-tied"):
+        save_hf_llama(path, tied=name == "hf-llama-tied")
         return
     if name == "classic-bert":
         ids = torch.randint(0, 100, (2, 8))
@@ -252,6 +267,11 @@ CASES = {
     "llama-genai-int4": ("hf-llama", False,
                          lambda name, src, dst: genai_builder(name, src, dst, "int4"),
                          {"GroupQueryAttention", "MatMulNBits"}),
+    # The same with a tied embedding: the builder gathers the embedding from
+    # the LM head's 4-bit weights (GatherBlockQuantized).
+    "llama-tied-genai-int4": ("hf-llama-tied", False,
+                              lambda name, src, dst: genai_builder(name, src, dst, "int4"),
+                              {"GatherBlockQuantized", "MatMulNBits"}),
 }
 # Dynamic dims of a case's inputs, one run each (B sequences of S new
 # tokens after a past of P): a prompt, and a decode step with one
@@ -261,6 +281,7 @@ SCENARIOS = {
                     dict(batch_size=2, sequence_length=1, past_sequence_length=7, kv_cache_dim=32)],
 }
 SCENARIOS["llama-genai-int4"] = SCENARIOS["llama-genai"]
+SCENARIOS["llama-tied-genai-int4"] = SCENARIOS["llama-genai"]
 # An attribute a case is for: (operator, attribute, value) that some node of
 # the rewritten model must have.
 ATTRS = {"llama-genai-int4": ("MatMulNBits", "accuracy_level", 4)}

@@ -202,7 +202,8 @@ public:
                                                   llvm::StringRef what);
   /// Like constInput, also reading a weight (an initializer imported by
   /// reference) from its file: for an op whose weights the import
-  /// rewrites (onnxruntime's packed 4-bit MatMulNBits). A weight without
+  /// rewrites (onnxruntime's packed 4-bit MatMulNBits), also seen through
+  /// reshapes (the same bytes in another shape). A weight without
   /// data (`--no-weights`) sets `noData` and gives no tensor.
   mlir::FailureOr<ref::Tensor> weightInput(size_t i, llvm::StringRef what,
                                            bool &noData);

@@ -120,20 +120,25 @@ FailureOr<ref::Tensor> NodeContext::constInput(size_t i, llvm::StringRef what) {
 FailureOr<ref::Tensor> NodeContext::weightInput(size_t i, llvm::StringRef what,
                                                bool &noData) {
   noData = false;
-  auto w = in(i) ? in(i).getDefiningOp<graph::WeightOp>() : nullptr;
+  // A weight seen through reshapes (the GenAI builder's tied embedding
+  // reads the LM head's packed weights reshaped): the same bytes.
+  Value v = in(i);
+  while (auto r = v ? v.getDefiningOp<graph::ReshapeOp>() : nullptr)
+    v = r.getInput();
+  auto w = v ? v.getDefiningOp<graph::WeightOp>() : nullptr;
   if (!w)
     return constInput(i, what);
   if (w.getFile().empty()) {
     noData = true;
     return ref::Tensor();
   }
-  std::optional<ref::DType> dt = ref::dtypeOf(typeOf(in(i)).getElementType());
+  std::optional<ref::DType> dt = ref::dtypeOf(typeOf(v).getElementType());
   if (!dt) {
     error() << "input " << i << " (" << what << ") has an element type dfa "
             << "cannot read";
     return failure();
   }
-  ref::Tensor t(*dt, typeOf(in(i)).getShape());
+  ref::Tensor t(*dt, typeOf(v).getShape());
   std::string err;
   std::optional<uint64_t> zstd;
   if (w.getZstdBytes())
@@ -144,7 +149,7 @@ FailureOr<ref::Tensor> NodeContext::weightInput(size_t i, llvm::StringRef what,
                    << mlir::cast<NameLoc>(loc).getName().str() << "': " << err;
     return failure();
   }
-  return t;
+  return v == in(i) ? t : t.reshaped(typeOf(in(i)).getShape());
 }
 
 void NodeContext::suggestSpecialize(Value v, InFlightDiagnostic &diag) {

@@ -254,6 +254,33 @@ LogicalResult convertFusedMatMul(NodeContext &c, Results &r) {
   return success();
 }
 
+/// The narrow unsigned type of `bits`-bit codes (2, 4 or 8).
+ref::DType narrowCodes(int64_t bits) {
+  return bits == 2 ? ref::DType::U2 : bits == 4 ? ref::DType::U4 : ref::DType::U8;
+}
+
+/// `rows` rows of `count` codes of `bits` bits each, unpacked from bytes
+/// that pack them low bits first, `rowBytes` a row (onnxruntime's layout
+/// of MatMulNBits' and GatherBlockQuantized's weights and zero points),
+/// as a narrow tensor of `shape`. Without data (--no-weights) the codes
+/// are zeros, in the same type and shape.
+ref::Tensor unpackCodes(const ref::Tensor &packed, int64_t bits,
+                        ArrayRef<int64_t> shape, int64_t rows, int64_t count,
+                        int64_t rowBytes) {
+  ref::Tensor out(narrowCodes(bits), shape);
+  if (!packed.defined())
+    return out;
+  uint64_t mask = (1u << bits) - 1;
+  const uint8_t *src = packed.data<uint8_t>();
+  uint8_t *dst = out.data<uint8_t>();
+  for (int64_t n = 0; n < rows; ++n)
+    for (int64_t k = 0; k < count; ++k) {
+      int64_t bit = k * bits;
+      dst[n * count + k] = uint8_t((src[n * rowBytes + bit / 8] >> (bit % 8)) & mask);
+    }
+  return out;
+}
+
 /// A ([..., K], static) as onnxruntime's CPU kernels compute on it at
 /// MatMulNBits' accuracy_level 4, which lets a kernel quantize A "with the
 /// same block_size to int8" (the contrib op's documentation). MLAS's
@@ -373,30 +400,13 @@ LogicalResult convertMatMulNBits(NodeContext &c, Results &r) {
               << N * blocks << " values";
     return failure();
   }
-  ref::DType narrow = bits == 2 ? ref::DType::U2
-                      : bits == 4 ? ref::DType::U4
-                                  : ref::DType::U8;
-  uint64_t mask = (1u << bits) - 1;
   // The codes unpacked, [N, blocks, block] (B's padding past K kept, cut
   // after), so that each block's scale and zero point [N, blocks, 1]
   // broadcast over it: the product's kernel reads them as stored
   // (graph::dequantizedOperand).
-  // Without the weights' data (--no-weights) the codes are zeros, in the
-  // same types and shapes.
   auto unpack = [&](const ref::Tensor &packed, ArrayRef<int64_t> shape,
                     int64_t count, int64_t rowBytes) {
-    ref::Tensor out(narrow, shape);
-    if (!packed.defined())
-      return out;
-    const uint8_t *src = packed.data<uint8_t>();
-    uint8_t *dst = out.data<uint8_t>();
-    for (int64_t n = 0; n < N; ++n)
-      for (int64_t k = 0; k < count; ++k) {
-        int64_t bit = k * bits;
-        dst[n * count + k] =
-            uint8_t((src[n * rowBytes + bit / 8] >> (bit % 8)) & mask);
-      }
-    return out;
+    return unpackCodes(packed, bits, shape, N, count, rowBytes);
   };
   Value codes = c.constant(unpack(*q, {N, blocks, block}, blocks * block, blob * blocks));
   Value scales = c.reshape(c.in(2), {N, blocks, 1});
@@ -420,7 +430,7 @@ LogicalResult convertMatMulNBits(NodeContext &c, Results &r) {
     }
     zero = c.constant(unpack(*zp, {N, blocks, 1}, blocks, rowBytes));
   } else {
-    ref::Tensor mid(narrow, {N, blocks, 1});
+    ref::Tensor mid(narrowCodes(bits), {N, blocks, 1});
     std::fill_n(mid.data<uint8_t>(), N * blocks, uint8_t(1u << (bits - 1)));
     zero = c.constant(mid);
   }
@@ -451,6 +461,145 @@ LogicalResult convertMatMulNBits(NodeContext &c, Results &r) {
   if (failed(out))
     return failure();
   r.push_back(*out);
+  return success();
+}
+
+/// GatherBlockQuantized: ONNX's Gather of a table quantized by blocks along
+/// `quantize_axis` (the GenAI builder's tied embedding reads the LM head's
+/// 4-bit weights so). `data` holds int4 or uint4 values of the table's
+/// shape, or uint8 bytes that pack 8 / bits values of the last axis, low
+/// bits first; `scales` has a value per block (ceil(dim / block_size)
+/// along `quantize_axis`), the zero points one each too (packed the same
+/// way in uint8; absent: 2^(bits-1) for uint8, 0 for int4 and uint4). The
+/// import gathers the narrow codes, scales and zero points along
+/// `gather_axis` and dequantizes only the gathered rows, (code - zero
+/// point) * scale in float32 then the scales' type, as onnxruntime's CPU
+/// kernel does; so a kernel reads the gathered codes narrow, never the
+/// whole table in float. An index out of range is Gather's error, where
+/// onnxruntime's kernel writes zeros.
+LogicalResult convertGatherBlockQuantized(NodeContext &c, Results &r) {
+  int64_t bits = c.intAttr("bits", 4), block = c.intAttr("block_size", 128);
+  auto dt = c.type(0);
+  Type code = dt.getElementType(), u8 = c.b.getIntegerType(8, false);
+  bool packed = code == u8;
+  if (!packed && !(isa<IntegerType>(code) && code.getIntOrFloatBitWidth() == 4)) {
+    c.unsupported() << "data of type " << code
+                    << " (dfa reads int4, uint4 and packed uint8)";
+    return failure();
+  }
+  if (packed ? bits != 2 && bits != 4 && bits != 8 : bits != 4) {
+    c.error() << "bits " << bits << " with " << code
+              << " data (uint8 packs 2, 4 or 8; int4 and uint4 are 4)";
+    return failure();
+  }
+  if (block < 16 || (block & (block - 1))) {
+    c.error() << "block_size " << block << " must be a power of two from 16";
+    return failure();
+  }
+  int64_t rank = dt.getRank();
+  FailureOr<int64_t> g = c.axis(c.intAttr("gather_axis", 0), rank);
+  FailureOr<int64_t> q = c.axis(c.intAttr("quantize_axis", 1), rank);
+  if (failed(g) || failed(q))
+    return failure();
+  if (packed && (*g != 0 || *q != rank - 1 || rank < 2)) {
+    c.error() << "packed uint8 data needs gather_axis 0 and quantize_axis "
+                 "the last of at least 2, got "
+              << *g << " and " << *q;
+    return failure();
+  }
+  if (*g == *q) {
+    c.unsupported() << "gather_axis equal to quantize_axis (rows that each "
+                       "take another block's scale)";
+    return failure();
+  }
+  auto st = c.type(2);
+  Type elt = st.getElementType();
+  if (!isa<FloatType>(elt)) {
+    c.error() << "scales " << st << " must be a float tensor";
+    return failure();
+  }
+  // The table's shape, its quantized axis unpacked.
+  int64_t per = packed ? 8 / bits : 1;
+  SmallVector<int64_t> shape(dt.getShape());
+  shape[*q] *= per;
+  int64_t dim = shape[*q], blocks = (dim + block - 1) / block;
+  SmallVector<int64_t> sshape(shape);
+  sshape[*q] = blocks;
+  if (st.getShape() != ArrayRef<int64_t>(sshape)) {
+    c.error() << "scales " << st << " must be "
+              << RankedTensorType::get(sshape, elt) << ": one per block of "
+              << block << " along axis " << *q;
+    return failure();
+  }
+  // The codes in a narrow type: uint8 bytes unpacked (the table is a
+  // weight), 8-bit codes and int4/uint4 as they are.
+  Value codes = c.in(0);
+  bool noData = false;
+  int64_t rows = dt.getNumElements() / dt.getShape().back();
+  if (packed && bits < 8) {
+    FailureOr<ref::Tensor> d = c.weightInput(0, "the quantized table", noData);
+    if (failed(d))
+      return failure();
+    codes = c.constant(unpackCodes(*d, bits, shape, rows, dim, dt.getShape().back()));
+  }
+  Value zero;
+  if (c.has(3)) {
+    auto zt = c.type(3);
+    SmallVector<int64_t> zshape(sshape);
+    if (packed)
+      zshape[*q] = (blocks * bits + 7) / 8;
+    if (zt.getElementType() != code || zt.getShape() != ArrayRef<int64_t>(zshape)) {
+      c.error() << "zero_points " << zt << " must be "
+                << RankedTensorType::get(zshape, code);
+      return failure();
+    }
+    zero = c.in(3);
+    if (packed && bits < 8) {
+      FailureOr<ref::Tensor> z = c.weightInput(3, "the zero points", noData);
+      if (failed(z))
+        return failure();
+      zero = c.constant(unpackCodes(*z, bits, sshape, rows, blocks, zshape.back()));
+    }
+  } else {
+    ref::Tensor mid(packed ? narrowCodes(bits)
+                    : code.isUnsignedInteger() ? ref::DType::U4
+                                               : ref::DType::I4,
+                    {});
+    if (packed)
+      mid.data<uint8_t>()[0] = uint8_t(1u << (bits - 1));
+    zero = c.constant(mid);
+  }
+  auto gather = [&](Value v) {
+    return one(c, "Gather", {v, c.in(1)}, {attrI("axis", *g)});
+  };
+  FailureOr<Value> cg = gather(codes), sg = gather(c.in(2));
+  FailureOr<Value> zg = c.has(3) ? gather(zero) : FailureOr<Value>(zero);
+  if (failed(cg) || failed(sg) || failed(zg))
+    return failure();
+  // Each gathered block's scale and zero point over its values: the
+  // quantized axis (moved by the indices' rank when it follows the
+  // gathered one) split into [blocks, 1], broadcast to [blocks, block],
+  // merged and cut to the axis' length.
+  int64_t qo = *q < *g ? *q : *q + c.type(1).getRank() - 1;
+  int64_t width = blocks == 1 ? dim : block; // a block past the axis' end
+  auto spread = [&](Value v) -> Value {
+    auto vt = typeOf(v);
+    if (vt.getRank() == 0)
+      return v;
+    SmallVector<int64_t> split(vt.getShape()), wide, flat(vt.getShape());
+    split.insert(split.begin() + qo + 1, 1);
+    wide = split;
+    wide[qo + 1] = width;
+    flat[qo] = blocks * width;
+    Value x = c.b.create<ExpandOp>(
+        c.loc, RankedTensorType::get(wide, vt.getElementType()), c.reshape(v, split));
+    x = c.reshape(x, flat);
+    return blocks * width == dim ? x : c.slice(x, qo, 0, dim);
+  };
+  Type f32 = c.b.getF32Type();
+  Value centred = c.b.create<SubOp>(c.loc, c.cast(*cg, f32), c.cast(spread(*zg), f32));
+  Value y = c.b.create<MulOp>(c.loc, centred, c.cast(spread(*sg), f32));
+  r.push_back(c.cast(y, elt));
   return success();
 }
 
@@ -1661,6 +1810,7 @@ const llvm::StringMap<Converter> &dfa::onnximport::contribConverters() {
     t["com.microsoft.FusedGemm"] = convertFusedGemm;
     t["com.microsoft.FusedMatMul"] = convertFusedMatMul;
     t["com.microsoft.MatMulNBits"] = convertMatMulNBits;
+    t["com.microsoft.GatherBlockQuantized"] = convertGatherBlockQuantized;
     for (const char *q : {"QLinearAdd", "QLinearMul", "QLinearSigmoid", "QLinearLeakyRelu",
                           "QLinearSoftmax", "QLinearAveragePool", "QLinearGlobalAveragePool"})
       t[std::string("com.microsoft.") + q] = convertQLinear;

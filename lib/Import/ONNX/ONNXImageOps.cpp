@@ -99,14 +99,6 @@ LogicalResult convertAffineGrid(NodeContext &c, Results &r) {
   return success();
 }
 
-/// A ScatterElements over axis `axis` with constant `indices`.
-Value scatter(NodeContext &c, Value into, const ref::Tensor &indices, Value updates,
-              int64_t axis, StringRef reduction) {
-  return c.b.create<ScatterElementsOp>(c.loc, into.getType(), into, c.constant(indices),
-                                       updates, c.b.getI64IntegerAttr(axis),
-                                       c.b.getStringAttr(reduction));
-}
-
 Value zeros(NodeContext &c, ArrayRef<int64_t> shape, Type elt) {
   auto type = RankedTensorType::get(shape, elt);
   return c.b.create<ConstantOp>(c.loc, DenseElementsAttr::get(type, c.b.getZeroAttr(elt)));

@@ -206,6 +206,17 @@ msmodel("ms_nbits_block.onnx", ms("MatMulNBits", ["a", "B", "s"], K=32, N=4, bit
         [("a", F, [2, 32])], [u8("B", [4, 1, 16]), f32("s", [4])])
 msmodel("ms_nbits_blob.onnx", ms("MatMulNBits", ["a", "B", "s"], K=32, N=4, bits=4, block_size=16),
         [("a", F, [2, 32])], [u8("B", [4, 2, 3]), f32("s", [8])])
+msmodel("ms_gbq_scales.onnx", ms("GatherBlockQuantized", ["d", "i", "s"], bits=4, block_size=16),
+        [("i", T.INT64, [2])], [u8("d", [4, 16]), f32("s", [4, 3])])
+msmodel("ms_gbq_bits.onnx", ms("GatherBlockQuantized", ["d", "i", "s"], bits=3, block_size=16),
+        [("i", T.INT64, [2])], [u8("d", [4, 16]), f32("s", [4, 2])])
+msmodel("ms_gbq_axis.onnx", ms("GatherBlockQuantized", ["d", "i", "s"], bits=4, block_size=16,
+                               gather_axis=0, quantize_axis=0),
+        [("i", T.INT64, [2])], [u8("d", [4, 16]), f32("s", [1, 16])])
+msmodel("ms_gbq_zp.onnx", ms("GatherBlockQuantized", ["d", "i", "s", "z"], bits=4, block_size=16),
+        [("i", T.INT64, [2])], [u8("d", [4, 16]), f32("s", [4, 2]), u8("z", [4, 2])])
+msmodel("ms_gbq_block.onnx", ms("GatherBlockQuantized", ["d", "i", "s"], bits=4, block_size=2**40),
+        [("i", T.INT64, [2])], [u8("d", [4, 16]), f32("s", [4, 1])])
 msmodel("ms_attn_heads.onnx", ms("Attention", ["x", "w"], num_heads=5),
         [("x", F, [1, 4, 16]), ("w", F, [16, 48])])
 msmodel("ms_attn_weights.onnx", ms("Attention", ["x", "w"], num_heads=2),

@@ -278,3 +278,70 @@ nbits('nbits8_acc4', 64, 5, 8, 16, zp=False, m=4, level=4)
 nbits('nbits2_acc4', 40, 3, 2, 16, zp=True, level=4)
 nbits('nbits4_acc4_b512', 600, 4, 4, 512, zp=True, m=2, level=4)
 nbits('nbits2_acc4_b32', 72, 3, 2, 32, zp=True, level=4)
+
+# GatherBlockQuantized: rows of a block-quantized table (the GenAI builder's
+# tied embedding). uint8 packing 4 bits (no zero points: 8) with 2-d and
+# negative indices; 2-bit with zero points and float16 scales; 8-bit with
+# zero points; int4 data gathered along axis 1, quantized along axis 0
+# (zero points int4 too), and uint4 without zero points (0).
+def gbq(name, bits, V, H, block, zp=False, idx=(3,), f16=False, code=None, axes=(0, 1)):
+    blocks = (H + block - 1) // block
+    vals = g.integers(0, 2**bits, size=(V, H))
+    scales = (g.random((V, blocks)) * 0.1 + 0.01).astype(np.float16 if f16 else np.float32)
+    ids = g.integers(-V, V, size=idx).astype(np.int64)
+    attrs = dict(bits=bits, block_size=block, gather_axis=axes[0], quantize_axis=axes[1])
+    if code is None:  # uint8, packed low bits first along the rows
+        per = 8 // bits
+        packed = np.zeros((V, H // per), np.uint8)
+        for k in range(H):
+            packed[:, k // per] |= (vals[:, k] << (bits * (k % per))).astype(np.uint8)
+        data = nh.from_array(packed, 'data')
+        consts = [('data', packed), ('scales', scales)]
+        zeros = None
+        if zp:
+            zrow = (blocks * bits + 7) // 8
+            zc = g.integers(0, 2**bits, size=(V, zrow * per))
+            z = np.zeros((V, zrow), np.uint8)
+            for k in range(zrow * per):
+                z[:, k // per] |= (zc[:, k] << (bits * (k % per))).astype(np.uint8)
+            consts.append(('zp', z))
+        inputs = [('data', packed), ('ids', ids), ('scales', scales)] + ([('zp', consts[-1][1])] if zp else [])
+        model(name, 'GatherBlockQuantized', inputs, 1, attrs, consts=consts, otypes={0: T.FLOAT16 if f16 else F})
+        return
+    # int4 / uint4 data [H, V] quantized along axis 0, gathered along axis 1
+    lo = -8 if code == T.INT4 else 0
+    vals = vals.T + lo
+    scales = np.ascontiguousarray(scales.T)
+    inits = [h.make_tensor('data', code, list(vals.shape), vals.flatten().tolist()),
+             nh.from_array(scales, 'scales')]
+    ins = ['data', 'ids', 'scales']
+    if zp:
+        zv = g.integers(lo, lo + 16, size=scales.shape)
+        inits.append(h.make_tensor('zp', code, list(zv.shape), zv.flatten().tolist()))
+        ins.append('zp')
+    node = h.make_node('GatherBlockQuantized', ins, ['y0'], domain='com.microsoft', name=name, **attrs)
+    graph = h.make_graph([node], name, [h.make_tensor_value_info('ids', T.INT64, list(idx))],
+                         [h.make_tensor_value_info('y0', F, None)], initializer=inits)
+    m = h.make_model(graph, opset_imports=[h.make_opsetid('', 21), h.make_opsetid('com.microsoft', 1)],
+                     producer_name='make.py')
+    onnx.save(m, name + '.onnx')
+    res = ort.InferenceSession(name + '.onnx', providers=['CPUExecutionProvider']).run(None, {'ids': ids})
+    np.save('x_%s_0.npy' % name, ids)
+    np.save('ort_%s_0.npy' % name, res[0])
+gbq('gbq4', 4, 12, 80, 32, idx=(2, 3))
+gbq('gbq2', 2, 6, 64, 16, zp=True, f16=True)
+gbq('gbq8', 8, 5, 48, 16, zp=True, idx=(4,))
+gbq('gbq_int4', 4, 6, 40, 16, zp=True, code=T.INT4, axes=(1, 0))
+gbq('gbq_uint4', 4, 6, 40, 16, code=T.UINT4, axes=(1, 0), idx=(2, 2))
+# Refused: scales of the wrong shape (exit 4), gather_axis equal to
+# quantize_axis (exit 3).
+model('bad_gbq_scales', 'GatherBlockQuantized', [('data', np.zeros((4, 16), np.uint8)), ('ids', np.zeros((2,), np.int64)),
+      ('scales', np.ones((4, 3), np.float32))], 1, dict(bits=4, block_size=16),
+      consts=[('data', np.zeros((4, 16), np.uint8)), ('scales', np.ones((4, 3), np.float32))], ref=False)
+bad = h.make_graph([h.make_node('GatherBlockQuantized', ['data', 'ids', 'scales'], ['y0'], domain='com.microsoft',
+                                name='bad_gbq_axes', bits=4, block_size=16, gather_axis=0, quantize_axis=0)],
+                   'bad_gbq_axes', [h.make_tensor_value_info('ids', T.INT64, [2])], [h.make_tensor_value_info('y0', F, None)],
+                   initializer=[h.make_tensor('data', T.INT4, [32, 4], [0] * 128),
+                                nh.from_array(np.ones((2, 4), np.float32), 'scales')])
+onnx.save(h.make_model(bad, opset_imports=[h.make_opsetid('', 21), h.make_opsetid('com.microsoft', 1)],
+                       producer_name='make.py'), 'bad_gbq_axes.onnx')
