@@ -12,7 +12,7 @@ rotary embedding and a KV cache, run as a prompt and as a decode step over
 a past of other lengths per sequence; in float32, and its int4 CPU model,
 whose MatMulNBits code A to int8 at accuracy_level 4, with and without a
 tied embedding, which it gathers from the LM head's 4-bit weights:
-GatherBlockQuantized). Each case here
+GatherBlockQuantized; and a gpt-oss, whose experts are one MoE a layer). Each case here
 builds a small model with seeded random weights (nothing is downloaded),
 exports it with torch.onnx, runs the tool, and checks that:
 
@@ -113,27 +113,40 @@ class ClassicBert(torch.nn.Module):
         return x
 
 
-def save_hf_llama(path, tied=False):
-    """A small Llama saved as Hugging Face writes one (config, weights and a
-    word-level tokenizer, which the builder copies); `tied`: its embedding
-    is its LM head's weights (Llama 3.2, Qwen2.5, Gemma)."""
+def save_hf_llama(path, tied=False, kind="llama"):
+    """A small decoder saved as Hugging Face writes one (config, weights and
+    a word-level tokenizer, which the builder copies): a Llama (`tied`: its
+    embedding is its LM head's weights, as in Llama 3.2, Qwen2.5, Gemma)
+    or, for `kind` "gptoss", a gpt-oss (a mixture of 4 experts, top 2,
+    clamped SwiGLU with biases; a sliding layer of window 4 and a full
+    one)."""
     import transformers as t
     from tokenizers import Tokenizer, models, pre_tokenizers
-    cfg = t.LlamaConfig(hidden_size=128, num_hidden_layers=2, num_attention_heads=4,
-                        num_key_value_heads=2, intermediate_size=256, vocab_size=256,
-                        max_position_embeddings=128, tie_word_embeddings=tied)
-    model = t.LlamaForCausalLM(cfg).eval()
-    if tied:
-        # Trained norm gains, not the initial ones: with every gain 1 the
-        # first layer's A is the 4-bit embedding row over its RMS, values on
-        # a lattice where A's int8 coding (MatMulNBits' accuracy_level 4)
-        # meets exact rounding ties (4/8 x 127 = 63.5), so that a one-ulp
-        # difference in the norm's sum moves a code (docs/validation.md).
-        g = torch.Generator().manual_seed(3)
-        with torch.no_grad():
-            for name, p in model.named_parameters():
-                if "norm" in name:
-                    p.copy_(0.5 + torch.rand(p.shape, generator=g))
+    if kind == "gptoss":
+        cfg = t.GptOssConfig(hidden_size=64, num_hidden_layers=2, num_attention_heads=4,
+                             num_key_value_heads=2, head_dim=16, intermediate_size=64,
+                             num_local_experts=4, num_experts_per_tok=2, vocab_size=256,
+                             max_position_embeddings=128, sliding_window=4)
+        model = t.GptOssForCausalLM(cfg).eval()
+    else:
+        cfg = t.LlamaConfig(hidden_size=128, num_hidden_layers=2, num_attention_heads=4,
+                            num_key_value_heads=2, intermediate_size=256, vocab_size=256,
+                            max_position_embeddings=128, tie_word_embeddings=tied)
+        model = t.LlamaForCausalLM(cfg).eval()
+    g = torch.Generator().manual_seed(3)
+    with torch.no_grad():
+        for name, p in model.named_parameters():
+            if tied and "norm" in name:
+                # Trained norm gains, not the initial ones: with every gain
+                # 1 the first layer's A is the 4-bit embedding row over its
+                # RMS, values on a lattice where A's int8 coding
+                # (MatMulNBits' accuracy_level 4) meets exact rounding ties
+                # (4/8 x 127 = 63.5), so that a one-ulp difference in the
+                # norm's sum moves a code (docs/validation.md).
+                p.copy_(0.5 + torch.rand(p.shape, generator=g))
+            elif kind == "gptoss" and not p.abs().sum():
+                # gpt-oss initializes its experts' weights and biases to 0.
+                p.copy_(0.05 * torch.randn(p.shape, generator=g))
     model.save_pretrained(path)
     vocab = {"<unk>": 0, "<s>": 1, "</s>": 2}
     vocab.update({"w%d" % i: i for i in range(3, 256)})
@@ -145,8 +158,9 @@ def save_hf_llama(path, tied=False):
 
 def export(name, path, dynamo):
     torch.manual_seed(0)
-    if name in ("hf-llama", "hf-llama-tied"):
-        save_hf_llama(path, tied=name == "hf-llama-tied")
+    if name in ("hf-llama", "hf-llama-tied", "hf-gptoss"):
+        save_hf_llama(path, tied=name == "hf-llama-tied",
+                      kind="gptoss" if name == "hf-gptoss" else "llama")
         return
     if name == "classic-bert":
         ids = torch.randint(0, 100, (2, 8))
@@ -225,10 +239,11 @@ def dynamic_quantizer(name, src, dst):
     session_extended(name, dst + ".dyn.onnx", dst)
 
 
-def genai_builder(name, src, dst, precision="fp32"):
+def genai_builder(name, src, dst, precision="fp32", extra=()):
     out = os.path.join(os.path.dirname(dst), "genai")
     p = subprocess.run([sys.executable, "-m", "onnxruntime_genai.models.builder", "-i", src,
-                        "-o", out, "-p", precision, "-e", "cpu", "-c", os.path.join(out, "cache")],
+                        "-o", out, "-p", precision, "-e", "cpu", "-c", os.path.join(out, "cache")]
+                       + (["--extra_options", *extra] if extra else []),
                        capture_output=True, text=True)
     if p.returncode:
         raise RuntimeError("the GenAI builder failed: " + p.stderr[-300:])
@@ -272,6 +287,15 @@ CASES = {
     "llama-tied-genai-int4": ("hf-llama-tied", False,
                               lambda name, src, dst: genai_builder(name, src, dst, "int4"),
                               {"GatherBlockQuantized", "MatMulNBits"}),
+    # gpt-oss in float32: each layer's experts one MoE (top 2 of 4,
+    # clamped SwiGLU with biases).
+    # (Its sliding layers with full-length caches: the builder's default
+    # window-sized ring cache, GroupQueryAttention's sliding_window_cache,
+    # is refused.)
+    "gptoss-genai": ("hf-gptoss", False,
+                     lambda name, src, dst: genai_builder(name, src, dst,
+                                                          extra=["windowed_kv_cache=false"]),
+                     {"MoE", "GroupQueryAttention"}),
 }
 # Dynamic dims of a case's inputs, one run each (B sequences of S new
 # tokens after a past of P): a prompt, and a decode step with one
@@ -282,6 +306,7 @@ SCENARIOS = {
 }
 SCENARIOS["llama-genai-int4"] = SCENARIOS["llama-genai"]
 SCENARIOS["llama-tied-genai-int4"] = SCENARIOS["llama-genai"]
+SCENARIOS["gptoss-genai"] = [dict(d, kv_cache_dim=16) for d in SCENARIOS["llama-genai"]]
 # An attribute a case is for: (operator, attribute, value) that some node of
 # the rewritten model must have.
 ATTRS = {"llama-genai-int4": ("MatMulNBits", "accuracy_level", 4)}

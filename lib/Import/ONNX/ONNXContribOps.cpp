@@ -856,6 +856,196 @@ LogicalResult convertQGemm(NodeContext &c, Results &r) {
 }
 
 //===----------------------------------------------------------------------===//
+// Mixture of experts
+//===----------------------------------------------------------------------===//
+
+/// MoE: each token's top-k experts by the softmax of its router logits
+/// (ties to the higher expert; normalize_routing_weights divides the k
+/// probabilities by their sum), each expert a two-layer MLP (fc1 [E, N1,
+/// H] and fc2 [E, H, I], C = A B^T, with optional biases), the token's
+/// result the weighted sum of its k experts' outputs: onnxruntime's CPU
+/// kernel. Its activations are relu, gelu (the tanh form), silu, identity
+/// and SwiGLU over fc1's interleaved gate and linear columns (swiglu_fusion
+/// 1): min(g, limit) * sigmoid(alpha * min(g, limit)) * (clamp(l, -limit,
+/// limit) + beta), alpha 1, beta 0 and no limit by default (gpt-oss: 1.702,
+/// 1, 7).
+///
+/// The import dispatches as a grouped product does, not densely: the T x k
+/// routes are ordered by expert (a counting sort: each route's place is
+/// its expert's first row plus the routes of that expert before it), the
+/// routed token rows gathered in that order, each of fc1 and fc2 one
+/// graph.grouped_matmul over the experts' row ranges, and each route's
+/// result gathered back and weighted. A target then reads each expert's
+/// weights once and does T x k rows of work, not T x E.
+LogicalResult convertMoE(NodeContext &c, Results &r) {
+  for (int i : {6, 7})
+    if (c.has(i)) {
+      c.unsupported() << "fc3 (separate gate weights; onnxruntime's CPU "
+                         "kernel refuses them too)";
+      return failure();
+    }
+  if (c.intAttr("use_sparse_mixer", 0)) {
+    c.unsupported() << "use_sparse_mixer";
+    return failure();
+  }
+  if (c.intAttr("swiglu_limit_after_activation", 0)) {
+    c.unsupported() << "swiglu_limit_after_activation";
+    return failure();
+  }
+  std::string act = c.strAttr("activation_type", "relu");
+  bool swiglu = act == "swiglu";
+  if (!swiglu && act != "relu" && act != "gelu" && act != "silu" && act != "identity") {
+    c.unsupported() << "activation_type '" << act
+                    << "' (dfa reads relu, gelu, silu, identity and swiglu)";
+    return failure();
+  }
+  if (swiglu && c.intAttr("swiglu_fusion", 0) != 1) {
+    c.unsupported() << "swiglu_fusion " << c.intAttr("swiglu_fusion", 0)
+                    << " (dfa reads 1, fc1's gate and linear columns "
+                       "interleaved, as onnxruntime's CPU kernel does)";
+    return failure();
+  }
+  auto xt = c.type(0), rt = c.type(1), w1t = c.type(2), w2t = c.type(4);
+  Type elt = xt.getElementType();
+  if (!isa<FloatType>(elt) || xt.getRank() < 2 || w1t.getRank() != 3 || w2t.getRank() != 3 ||
+      rt.getRank() != 2) {
+    c.error() << "input " << xt << ", router_probs " << rt << " and experts' weights " << w1t
+              << " and " << w2t << " must be float [..., H], [T, E], [E, N, H] and [E, H, I]";
+    return failure();
+  }
+  int64_t H = xt.getShape().back(), T = xt.getNumElements() / std::max<int64_t>(H, 1);
+  int64_t E = rt.getDimSize(1), N1 = w1t.getDimSize(1), I = w2t.getDimSize(2);
+  int64_t k = c.intAttr("k", 1);
+  if (rt.getDimSize(0) != T || w1t.getDimSize(0) != E || w1t.getDimSize(2) != H ||
+      w2t.getDimSize(0) != E || w2t.getDimSize(1) != H || N1 != (swiglu ? 2 * I : I)) {
+    c.error() << "input " << xt << " (T = " << T << " tokens of H = " << H
+              << "), router_probs " << rt << ", fc1 " << w1t << " and fc2 " << w2t
+              << " must be [T, E], [E, " << (swiglu ? "2 x " : "") << "I, H] and [E, H, I]";
+    return failure();
+  }
+  if (k < 1 || k > E) {
+    c.error() << "k " << k << " must be from 1 to the " << E << " experts";
+    return failure();
+  }
+  for (auto [i, rows] : {std::pair{3, N1}, std::pair{5, H}})
+    if (c.has(i) && typeOf(c.in(i)).getShape() != ArrayRef<int64_t>{E, rows}) {
+      c.error() << "fc" << (i == 3 ? 1 : 2) << "_experts_bias " << c.in(i).getType()
+                << " must be [" << E << ", " << rows << "]";
+      return failure();
+    }
+  Type f32 = c.b.getF32Type(), i64 = c.b.getI64Type();
+  int64_t R = T * k;
+  auto iota = [&](int64_t n, int64_t div) {
+    std::vector<int64_t> v(n);
+    for (int64_t j = 0; j < n; ++j)
+      v[j] = j / div;
+    return c.constant(ref::Tensor::fromInts(ref::DType::I64, {n}, v));
+  };
+  // Each standard op below is built on operands whose shapes were checked
+  // above, so its converter cannot fail; a failure still stops the import.
+  bool failedOp = false;
+  auto op = [&](StringRef name, ArrayRef<Value> in,
+                ArrayRef<onnx::AttributeProto> attrs = {}) -> Value {
+    if (failedOp || llvm::is_contained(in, Value()))
+      return failedOp = true, Value();
+    FailureOr<Value> v = one(c, name, in, attrs);
+    failedOp |= failed(v);
+    return failed(v) ? Value() : *v;
+  };
+  auto axes = [&](std::vector<int64_t> a) {
+    return c.constant(ref::Tensor::fromInts(ref::DType::I64, {int64_t(a.size())}, a));
+  };
+  auto gather = [&](Value table, Value idx) { return op("Gather", {table, idx}, {attrI("axis", 0)}); };
+  // Routing: the softmax over the experts, its top k (reversed, so that
+  // TopK's lower-index-first ties pick the higher expert) and weights.
+  Value p = op("Softmax", {c.cast(c.in(1), f32)}, {attrI("axis", 1)});
+  SmallVector<Value> top;
+  if (failedOp ||
+      failed(c.delegate("TopK", {c.slice(p, 1, E - 1, E, -1), axes({k})}, {attrI("axis", 1)}, 2, top)))
+    return failure();
+  Value weights = top[0];
+  if (c.intAttr("normalize_routing_weights", 0)) {
+    Value sum = c.b.create<ReduceSumOp>(c.loc, weights, c.b.getDenseI64ArrayAttr({1}),
+                                        c.b.getBoolAttr(true));
+    weights = c.b.create<DivOp>(c.loc, weights, sum);
+  }
+  Value expert = c.reshape(
+      c.b.create<SubOp>(c.loc, c.scalar(i64, double(E - 1)), c.cast(top[1], i64)), {R});
+  // The counting sort: route r goes to row starts[e] + (routes of e before r).
+  Value hit = op("Equal", {c.reshape(expert, {R, 1}), c.reshape(iota(E, 1), {1, E})});
+  if (failedOp)
+    return failure();
+  hit = c.cast(hit, i64);
+  Value counts = c.b.create<ReduceSumOp>(c.loc, hit, c.b.getDenseI64ArrayAttr({0}),
+                                         c.b.getBoolAttr(false));
+  Value ends = op("CumSum", {counts, c.scalar(i64, 0)});
+  Value before = op("CumSum", {hit, c.scalar(i64, 0)}, {attrI("exclusive", 1)});
+  if (failedOp)
+    return failure();
+  Value rank = c.b.create<ReduceSumOp>(c.loc, c.b.create<MulOp>(c.loc, hit, before),
+                                       c.b.getDenseI64ArrayAttr({1}), c.b.getBoolAttr(false));
+  Value starts = c.b.create<SubOp>(c.loc, ends, counts);
+  Value at = gather(starts, expert);
+  if (failedOp)
+    return failure();
+  Value pos = c.b.create<AddOp>(c.loc, at, rank);
+  // The route at each sorted row, its token and its expert.
+  Value perm = op("ScatterElements", {c.constant(ref::Tensor(ref::DType::I64, {R})), pos, iota(R, 1)},
+                  {attrI("axis", 0)});
+  Value rowToken = gather(iota(R, k), perm);
+  Value rowExpert = gather(expert, perm);
+  Value x = gather(c.reshape(c.in(0), {T, H}), rowToken);
+  if (failedOp)
+    return failure();
+  auto layer = [&](Value in, int w, int bias) -> Value {
+    auto wt = typeOf(c.in(w));
+    Value rhs = c.b.create<TransposeOp>(
+        c.loc,
+        RankedTensorType::get({E, wt.getDimSize(2), wt.getDimSize(1)}, wt.getElementType()),
+        c.in(w), c.b.getDenseI64ArrayAttr({0, 2, 1}));
+    Value y = c.b.create<GroupedMatMulOp>(c.loc, in, rhs, ends, IntegerAttr());
+    if (!c.has(bias))
+      return y;
+    Value b = gather(c.in(bias), rowExpert);
+    return failedOp ? Value() : c.b.create<AddOp>(c.loc, y, b);
+  };
+  Value h = layer(x, 2, 3);
+  if (failedOp)
+    return failure();
+  if (swiglu) {
+    double alpha = c.floatAttr("activation_alpha", 1.0), beta = c.floatAttr("activation_beta", 0.0);
+    double limit = c.floatAttr("swiglu_limit", std::numeric_limits<double>::infinity());
+    Type hel = typeOf(h).getElementType();
+    Value gate = c.slice(h, 1, 0, I, 2), lin = c.slice(h, 1, 1, I, 2);
+    if (std::isfinite(limit)) {
+      gate = c.b.create<MinOp>(c.loc, gate, c.scalar(hel, limit));
+      lin = c.b.create<MaxOp>(c.loc, c.b.create<MinOp>(c.loc, lin, c.scalar(hel, limit)),
+                              c.scalar(hel, -limit));
+    }
+    Value sig = c.b.create<SigmoidOp>(c.loc, c.b.create<MulOp>(c.loc, gate, c.scalar(hel, alpha)));
+    h = c.b.create<MulOp>(c.loc, c.b.create<MulOp>(c.loc, gate, sig),
+                          c.b.create<AddOp>(c.loc, lin, c.scalar(hel, beta)));
+  } else if (act == "relu") {
+    h = op("Relu", {h});
+  } else if (act == "gelu") {
+    h = c.b.create<GeluOp>(c.loc, h, c.b.getBoolAttr(true));
+  } else if (act == "silu") {
+    h = c.b.create<MulOp>(c.loc, h, c.b.create<SigmoidOp>(c.loc, h));
+  }
+  Value y = failedOp ? Value() : layer(h, 4, 5);
+  // Each route's result, weighted, summed over the token's k experts.
+  Value routed = failedOp ? Value() : gather(y, pos);
+  if (failedOp)
+    return failure();
+  Value weighted = c.b.create<MulOp>(c.loc, c.reshape(c.cast(routed, f32), {T, k, H}),
+                                     c.reshape(weights, {T, k, 1}));
+  Value out = c.b.create<ReduceSumOp>(c.loc, weighted, c.b.getDenseI64ArrayAttr({1}),
+                                      c.b.getBoolAttr(false));
+  r.push_back(c.cast(c.reshape(out, xt.getShape()), elt));
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
 // Normalizations
 //===----------------------------------------------------------------------===//
 
@@ -1811,6 +2001,7 @@ const llvm::StringMap<Converter> &dfa::onnximport::contribConverters() {
     t["com.microsoft.FusedMatMul"] = convertFusedMatMul;
     t["com.microsoft.MatMulNBits"] = convertMatMulNBits;
     t["com.microsoft.GatherBlockQuantized"] = convertGatherBlockQuantized;
+    t["com.microsoft.MoE"] = convertMoE;
     for (const char *q : {"QLinearAdd", "QLinearMul", "QLinearSigmoid", "QLinearLeakyRelu",
                           "QLinearSoftmax", "QLinearAveragePool", "QLinearGlobalAveragePool"})
       t[std::string("com.microsoft.") + q] = convertQLinear;

@@ -217,6 +217,16 @@ msmodel("ms_gbq_zp.onnx", ms("GatherBlockQuantized", ["d", "i", "s", "z"], bits=
         [("i", T.INT64, [2])], [u8("d", [4, 16]), f32("s", [4, 2]), u8("z", [4, 2])])
 msmodel("ms_gbq_block.onnx", ms("GatherBlockQuantized", ["d", "i", "s"], bits=4, block_size=2**40),
         [("i", T.INT64, [2])], [u8("d", [4, 16]), f32("s", [4, 1])])
+msmodel("ms_moe_shape.onnx", ms("MoE", ["x", "r", "w1", "", "w2"], k=2, activation_type="relu"),
+        [("x", F, [3, 8]), ("r", F, [3, 4])], [f32("w1", [4, 6, 8]), f32("w2", [4, 8, 5])])
+msmodel("ms_moe_k0.onnx", ms("MoE", ["x", "r", "w1", "", "w2"], k=0, activation_type="relu"),
+        [("x", F, [3, 8]), ("r", F, [3, 4])], [f32("w1", [4, 6, 8]), f32("w2", [4, 8, 6])])
+msmodel("ms_moe_act.onnx", ms("MoE", ["x", "r", "w1", "", "w2"], k=1, activation_type="tanh"),
+        [("x", F, [3, 8]), ("r", F, [3, 4])], [f32("w1", [4, 6, 8]), f32("w2", [4, 8, 6])])
+msmodel("ms_moe_tokens.onnx", ms("MoE", ["x", "r", "w1", "", "w2"], k=1, activation_type="relu"),
+        [("x", F, [3, 8]), ("r", F, [5, 4])], [f32("w1", [4, 6, 8]), f32("w2", [4, 8, 6])])
+msmodel("ms_moe_empty.onnx", ms("MoE", ["x", "r", "w1", "", "w2"], k=1, activation_type="relu"),
+        [("x", F, [0, 8]), ("r", F, [0, 4])], [f32("w1", [4, 6, 8]), f32("w2", [4, 8, 6])])
 msmodel("ms_attn_heads.onnx", ms("Attention", ["x", "w"], num_heads=5),
         [("x", F, [1, 4, 16]), ("w", F, [16, 48])])
 msmodel("ms_attn_weights.onnx", ms("Attention", ["x", "w"], num_heads=2),

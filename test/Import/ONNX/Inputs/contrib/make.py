@@ -345,3 +345,36 @@ bad = h.make_graph([h.make_node('GatherBlockQuantized', ['data', 'ids', 'scales'
                                 nh.from_array(np.ones((2, 4), np.float32), 'scales')])
 onnx.save(h.make_model(bad, opset_imports=[h.make_opsetid('', 21), h.make_opsetid('com.microsoft', 1)],
                        producer_name='make.py'), 'bad_gbq_axes.onnx')
+
+# MoE: top-k experts by the router's softmax, each a two-layer MLP (fc1
+# [E, N, H], fc2 [E, H, I]), outputs weighted: relu with biases; the tanh
+# gelu on 3-d input with normalized weights; silu with k = 1; identity
+# with every expert; gpt-oss's clamped SwiGLU over interleaved columns.
+def moe(name, act, T, E, k, H=8, I=6, bias=False, norm=0, shape=None, **attrs):
+    f1 = 2 * I if act == 'swiglu' else I
+    w1, w2 = (0.5 * r(E, f1, H)), (0.5 * r(E, H, I))
+    consts = [('w1', w1), ('w2', w2)]
+    x = 2 * r(*(shape or (T, H)))
+    inputs = [('x', x), ('router', r(T, E)), ('w1', w1)]
+    if bias:
+        b1, b2 = 0.3 * r(E, f1), 0.3 * r(E, H)
+        consts += [('b1', b1), ('b2', b2)]
+        inputs += [('b1', b1), ('w2', w2), ('b2', b2)]
+    else:
+        inputs += [None, ('w2', w2)]
+    model(name, 'MoE', inputs, 1, dict(activation_type=act, k=k, normalize_routing_weights=norm, **attrs),
+          consts=consts)
+moe('moe_relu', 'relu', 5, 4, 2, bias=True)
+moe('moe_gelu', 'gelu', 6, 4, 2, norm=1, shape=(2, 3, 8))
+moe('moe_silu', 'silu', 7, 8, 1)
+moe('moe_identity', 'identity', 4, 3, 3, bias=True)
+moe('moe_swiglu', 'swiglu', 9, 4, 2, bias=True, norm=1, swiglu_fusion=1, activation_alpha=1.702,
+    activation_beta=1.0, swiglu_limit=7.0)
+# Refused: separate gate weights (fc3, exit 3), more experts chosen than
+# there are (exit 4).
+w1b, w2b = r(4, 6, 8), r(4, 8, 6)
+model('bad_moe_fc3', 'MoE', [('x', r(3, 8)), ('router', r(3, 4)), ('w1', w1b), None, ('w2', w2b), None,
+      ('w3', w1b)], 1, dict(activation_type='relu', k=2), consts=[('w1', w1b), ('w2', w2b), ('w3', w1b)],
+      ref=False)
+model('bad_moe_k', 'MoE', [('x', r(3, 8)), ('router', r(3, 4)), ('w1', w1b), None, ('w2', w2b)], 1,
+      dict(activation_type='relu', k=5), consts=[('w1', w1b), ('w2', w2b)], ref=False)
