@@ -289,8 +289,12 @@ ref::Tensor unpackCodes(const ref::Tensor &packed, int64_t bits,
 /// with the block's scale amax / 127 (a block of zeros codes to zeros).
 /// They take integer dot products of the codes with the weights' and
 /// multiply them by both scales; dfa gives the product A's codes times
-/// their scales, the same value up to float rounding. The arithmetic is
-/// float32 whatever A's type: MLAS converts float16 A before coding it.
+/// their scales, the same value up to float rounding. The result is
+/// float32 whatever A's type (MLAS converts float16 A before coding it and
+/// keeps float32 scales), so the product that reads it runs in float32. A
+/// block whose largest magnitude is below 127 / FLT_MAX, where 127 / amax
+/// overflows, codes to zeros (onnxruntime's saturated codes times a scale
+/// under 3e-39 are zeros to float32 precision).
 /// Measured against onnxruntime 1.32 (x86, AVX-512; docs/validation.md):
 /// within 3e-7 of its results, where A unquantized is 1e-2 off. (On Arm,
 /// its KleidiAI kernels code each whole row with a zero point instead; dfa
@@ -321,7 +325,8 @@ FailureOr<Value> int8Blocks(NodeContext &c, Value a, int64_t K, int64_t block) {
                                        c.b.getDenseI64ArrayAttr({rank}),
                                        c.b.getBoolAttr(true));
   FailureOr<Value> scale = one(c, "Div", {amax, c.scalar(f32, 127.0)});
-  FailureOr<Value> zero = one(c, "Equal", {amax, c.scalar(f32, 0.0)});
+  FailureOr<Value> zero =
+      one(c, "Less", {amax, c.scalar(f32, 127.0 / std::numeric_limits<float>::max())});
   FailureOr<Value> inv = one(c, "Div", {c.scalar(f32, 127.0), amax});
   if (failed(scale) || failed(zero) || failed(inv))
     return failure();
@@ -336,7 +341,7 @@ FailureOr<Value> int8Blocks(NodeContext &c, Value a, int64_t K, int64_t block) {
   Value out = c.reshape(*y, flat);
   if (blocks * block != K)
     out = c.slice(out, rank - 1, 0, K);
-  return c.cast(out, elt);
+  return out;
 }
 
 /// MatMulNBits: A times the transpose of B, a [N, K] matrix of 2- to 8-bit
@@ -355,8 +360,12 @@ LogicalResult convertMatMulNBits(NodeContext &c, Results &r) {
   // 256; 2-bit weights in blocks of 32 to 128 (it computes blocks of 16 and
   // 256 in float). Every other level and configuration computes in A's
   // type, as onnxruntime does.
+  // It codes only with B a constant (prepacked at load): B a graph input
+  // is dequantized and multiplied in float.
+  Operation *bDef = c.in(1) ? c.in(1).getDefiningOp() : nullptr;
   bool int8A = c.intAttr("accuracy_level", 0) == 4 &&
-               (bits != 2 || (block >= 32 && block <= 128));
+               (bits != 2 || (block >= 32 && block <= 128)) &&
+               isa_and_nonnull<graph::WeightOp, graph::ConstantOp>(bDef);
   if (c.intAttr("weight_prepacked", 0)) {
     c.unsupported() << "weight_prepacked (a layout of one execution provider)";
     return failure();
@@ -439,14 +448,17 @@ LogicalResult convertMatMulNBits(NodeContext &c, Results &r) {
   w = c.reshape(w, {N, blocks * block});
   if (blocks * block != K)
     w = c.slice(w, 1, 0, K);
-  Value a = c.in(0);
+  // Coded, A and the product are float32 (int8Blocks); the result is cast
+  // back to A's type.
+  Value a = c.in(0), b = swapLast(c, w);
   if (int8A) {
     FailureOr<Value> coded = int8Blocks(c, a, K, std::min<int64_t>(block, 256));
     if (failed(coded))
       return failure();
     a = *coded;
+    b = c.cast(b, typeOf(a).getElementType());
   }
-  FailureOr<Value> y = one(c, "MatMul", {a, swapLast(c, w)});
+  FailureOr<Value> y = one(c, "MatMul", {a, b});
   if (failed(y))
     return failure();
   if (c.has(5)) {
@@ -457,10 +469,11 @@ LogicalResult convertMatMulNBits(NodeContext &c, Results &r) {
       return failure();
     }
   }
-  FailureOr<Value> out = add(c, *y, c.in(5));
+  FailureOr<Value> out =
+      add(c, *y, c.has(5) ? c.cast(c.in(5), typeOf(*y).getElementType()) : Value());
   if (failed(out))
     return failure();
-  r.push_back(*out);
+  r.push_back(c.cast(*out, elt));
   return success();
 }
 
@@ -877,13 +890,12 @@ LogicalResult convertQGemm(NodeContext &c, Results &r) {
 /// graph.grouped_matmul over the experts' row ranges, and each route's
 /// result gathered back and weighted. A target then reads each expert's
 /// weights once and does T x k rows of work, not T x E.
-LogicalResult convertMoE(NodeContext &c, Results &r) {
-  for (int i : {6, 7})
-    if (c.has(i)) {
-      c.unsupported() << "fc3 (separate gate weights; onnxruntime's CPU "
-                         "kernel refuses them too)";
-      return failure();
-    }
+/// The experts of MoE and QMoE (convertMoE): `w1` [E, N1, H] and `w2`
+/// [E, H, I] float weights (QMoE's dequantized), the biases at inputs `b1`
+/// and `b2`; with `codeBlock` > 0 each product's rows are coded to int8 in
+/// blocks of it first (int8Blocks), as QMoE's int8-activation kernels do.
+LogicalResult buildMoE(NodeContext &c, Results &r, Value w1, int b1, Value w2, int b2,
+                       int64_t codeBlock) {
   if (c.intAttr("use_sparse_mixer", 0)) {
     c.unsupported() << "use_sparse_mixer";
     return failure();
@@ -905,7 +917,7 @@ LogicalResult convertMoE(NodeContext &c, Results &r) {
                        "interleaved, as onnxruntime's CPU kernel does)";
     return failure();
   }
-  auto xt = c.type(0), rt = c.type(1), w1t = c.type(2), w2t = c.type(4);
+  auto xt = c.type(0), rt = c.type(1), w1t = typeOf(w1), w2t = typeOf(w2);
   Type elt = xt.getElementType();
   if (!isa<FloatType>(elt) || xt.getRank() < 2 || w1t.getRank() != 3 || w2t.getRank() != 3 ||
       rt.getRank() != 2) {
@@ -927,9 +939,9 @@ LogicalResult convertMoE(NodeContext &c, Results &r) {
     c.error() << "k " << k << " must be from 1 to the " << E << " experts";
     return failure();
   }
-  for (auto [i, rows] : {std::pair{3, N1}, std::pair{5, H}})
+  for (auto [i, rows] : {std::pair{b1, N1}, std::pair{b2, H}})
     if (c.has(i) && typeOf(c.in(i)).getShape() != ArrayRef<int64_t>{E, rows}) {
-      c.error() << "fc" << (i == 3 ? 1 : 2) << "_experts_bias " << c.in(i).getType()
+      c.error() << "fc" << (i == b1 ? 1 : 2) << "_experts_bias " << c.in(i).getType()
                 << " must be [" << E << ", " << rows << "]";
       return failure();
     }
@@ -997,19 +1009,25 @@ LogicalResult convertMoE(NodeContext &c, Results &r) {
   Value x = gather(c.reshape(c.in(0), {T, H}), rowToken);
   if (failedOp)
     return failure();
-  auto layer = [&](Value in, int w, int bias) -> Value {
-    auto wt = typeOf(c.in(w));
+  auto layer = [&](Value in, Value w, int bias) -> Value {
+    auto wt = typeOf(w);
+    if (codeBlock > 0) { // float32 rows and product (int8Blocks)
+      FailureOr<Value> coded = int8Blocks(c, in, wt.getDimSize(2), codeBlock);
+      if (failed(coded))
+        return failedOp = true, Value();
+      in = *coded;
+      w = c.cast(w, f32);
+    }
     Value rhs = c.b.create<TransposeOp>(
-        c.loc,
-        RankedTensorType::get({E, wt.getDimSize(2), wt.getDimSize(1)}, wt.getElementType()),
-        c.in(w), c.b.getDenseI64ArrayAttr({0, 2, 1}));
+        c.loc, RankedTensorType::get({E, wt.getDimSize(2), wt.getDimSize(1)}, typeOf(w).getElementType()), w,
+        c.b.getDenseI64ArrayAttr({0, 2, 1}));
     Value y = c.b.create<GroupedMatMulOp>(c.loc, in, rhs, ends, IntegerAttr());
     if (!c.has(bias))
       return y;
     Value b = gather(c.in(bias), rowExpert);
-    return failedOp ? Value() : c.b.create<AddOp>(c.loc, y, b);
+    return failedOp ? Value() : c.b.create<AddOp>(c.loc, y, c.cast(b, typeOf(y).getElementType()));
   };
-  Value h = layer(x, 2, 3);
+  Value h = layer(x, w1, b1);
   if (failedOp)
     return failure();
   if (swiglu) {
@@ -1032,7 +1050,7 @@ LogicalResult convertMoE(NodeContext &c, Results &r) {
   } else if (act == "silu") {
     h = c.b.create<MulOp>(c.loc, h, c.b.create<SigmoidOp>(c.loc, h));
   }
-  Value y = failedOp ? Value() : layer(h, 4, 5);
+  Value y = failedOp ? Value() : layer(h, w2, b2);
   // Each route's result, weighted, summed over the token's k experts.
   Value routed = failedOp ? Value() : gather(y, pos);
   if (failedOp)
@@ -1043,6 +1061,122 @@ LogicalResult convertMoE(NodeContext &c, Results &r) {
                                       c.b.getBoolAttr(false));
   r.push_back(c.cast(c.reshape(out, xt.getShape()), elt));
   return success();
+}
+
+LogicalResult convertMoE(NodeContext &c, Results &r) {
+  for (int i : {6, 7})
+    if (c.has(i)) {
+      c.unsupported() << "fc3 (separate gate weights; onnxruntime's CPU "
+                         "kernel refuses them too)";
+      return failure();
+    }
+  return buildMoE(c, r, c.in(2), 3, c.in(4), 5, 0);
+}
+
+/// QMoE with integer experts (quant_type "int"): MoE whose fc1 and fc2
+/// weights are 4- or 8-bit codes packed along K (low bits first), [E, N,
+/// K * bits / 8], with a scale per output column ([E, N]) or per block of
+/// `block_size` along K ([E, N, K / block_size]), and zero points packed
+/// the same way along N ([E, ceil(N bits / 8)]) or along the blocks ([E,
+/// N, ceil(blocks bits / 8)]); absent, 2^(bits-1). The import dequantizes
+/// them as MatMulNBits' weights, so a grouped product reads them narrow.
+/// onnxruntime's CPU kernel, measured (1.32, x86): block-wise experts code
+/// each product's rows to int8 by blocks (int8Blocks) when 8-bit, or 4-bit
+/// at accuracy_level 4; per-column experts compute in float.
+LogicalResult convertQMoE(NodeContext &c, Results &r) {
+  if (std::string q = c.strAttr("quant_type", "int"); q != "int") {
+    c.unsupported() << "quant_type '" << q << "' (dfa reads 'int')";
+    return failure();
+  }
+  if (c.intAttr("weights_prepacked", 0)) {
+    c.unsupported() << "weights_prepacked (a layout of one execution provider)";
+    return failure();
+  }
+  for (int i = 8; i < 21; ++i)
+    if (i != 11 && i != 12 && c.has(i)) {
+      c.unsupported() << "input " << i
+                      << " (fc3 weights, router_weights, global or activation scales)";
+      return failure();
+    }
+  int64_t block = c.intAttr("block_size", 0), level = c.intAttr("accuracy_level", 0);
+  if (block && (block < 16 || (block & (block - 1)))) {
+    c.error() << "block_size " << block << " must be a power of two from 16";
+    return failure();
+  }
+  int64_t bitsAll = c.intAttr("expert_weight_bits", 4);
+  bool code = false;
+  // One layer's weights (input w: 2 or 5), scales (3 or 6) and zero points
+  // (11 or 12), dequantized to [E, N, K] in the activations' type.
+  auto dequantize = [&](int w, int sc, int zp, int64_t bits) -> Value {
+    if (bits != 4 && bits != 8) {
+      c.unsupported() << bits << "-bit experts (dfa reads 4 and 8)";
+      return Value();
+    }
+    auto wt = c.type(w);
+    if (wt.getRank() != 3 || wt.getElementType() != c.b.getIntegerType(8, false)) {
+      c.error() << "experts' weights " << wt << " must be uint8 [E, N, K * bits / 8]";
+      return Value();
+    }
+    int64_t E = wt.getDimSize(0), N = wt.getDimSize(1), rowBytes = wt.getDimSize(2);
+    int64_t K = rowBytes * 8 / bits;
+    if (block && K % block) {
+      c.error() << "K " << K << " must be a multiple of block_size " << block;
+      return Value();
+    }
+    int64_t blocks = block ? K / block : 1, width = block ? block : K;
+    SmallVector<int64_t> sshape{E, N};
+    if (block)
+      sshape.push_back(blocks);
+    if (!c.has(sc) || typeOf(c.in(sc)).getShape() != ArrayRef<int64_t>(sshape) ||
+        !isa<FloatType>(typeOf(c.in(sc)).getElementType())) {
+      auto d = c.error() << "scales must be float "
+                         << RankedTensorType::get(sshape, c.b.getF32Type());
+      if (c.has(sc))
+        d << ", got " << c.in(sc).getType();
+      else
+        d << ", got none";
+      return Value();
+    }
+    bool noData = false;
+    FailureOr<ref::Tensor> packed = c.weightInput(w, "the experts' weights", noData);
+    if (failed(packed))
+      return Value();
+    Value codes = c.constant(unpackCodes(*packed, bits, {E, N, blocks, width}, E * N, K, rowBytes));
+    Value zero;
+    if (c.has(zp)) {
+      // Packed along N (per column) or along each column's blocks.
+      SmallVector<int64_t> zshape{E, block ? N : (N * bits + 7) / 8};
+      if (block)
+        zshape.push_back((blocks * bits + 7) / 8);
+      auto zt = c.type(zp);
+      if (zt.getShape() != ArrayRef<int64_t>(zshape) ||
+          zt.getElementType() != c.b.getIntegerType(8, false)) {
+        c.error() << "zero points " << zt << " must be "
+                  << RankedTensorType::get(zshape, zt.getElementType());
+        return Value();
+      }
+      FailureOr<ref::Tensor> z = c.weightInput(zp, "the zero points", noData);
+      if (failed(z))
+        return Value();
+      zero = block ? c.constant(unpackCodes(*z, bits, {E, N, blocks, 1}, E * N, blocks, zshape[2]))
+                   : c.constant(unpackCodes(*z, bits, {E, N, 1, 1}, E, N, zshape[1]));
+    } else {
+      ref::Tensor mid(narrowCodes(bits), {});
+      mid.data<uint8_t>()[0] = uint8_t(1u << (bits - 1));
+      zero = c.constant(mid);
+    }
+    Type f32 = c.b.getF32Type();
+    Value scales = c.reshape(c.cast(c.in(sc), f32), {E, N, blocks, 1});
+    Value x = c.b.create<MulOp>(
+        c.loc, c.b.create<SubOp>(c.loc, c.cast(codes, f32), c.cast(zero, f32)), scales);
+    code |= block && (bits == 8 || level == 4);
+    return c.cast(c.reshape(x, {E, N, K}), c.type(0).getElementType());
+  };
+  Value w1 = dequantize(2, 3, 11, c.intAttr("fc1_expert_weight_bits", bitsAll));
+  Value w2 = w1 ? dequantize(5, 6, 12, c.intAttr("fc2_expert_weight_bits", bitsAll)) : Value();
+  if (!w1 || !w2)
+    return failure();
+  return buildMoE(c, r, w1, 4, w2, 7, code ? std::min<int64_t>(block, 256) : 0);
 }
 
 //===----------------------------------------------------------------------===//
@@ -2002,6 +2136,7 @@ const llvm::StringMap<Converter> &dfa::onnximport::contribConverters() {
     t["com.microsoft.MatMulNBits"] = convertMatMulNBits;
     t["com.microsoft.GatherBlockQuantized"] = convertGatherBlockQuantized;
     t["com.microsoft.MoE"] = convertMoE;
+    t["com.microsoft.QMoE"] = convertQMoE;
     for (const char *q : {"QLinearAdd", "QLinearMul", "QLinearSigmoid", "QLinearLeakyRelu",
                           "QLinearSoftmax", "QLinearAveragePool", "QLinearGlobalAveragePool"})
       t[std::string("com.microsoft.") + q] = convertQLinear;

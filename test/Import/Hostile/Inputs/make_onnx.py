@@ -227,6 +227,17 @@ msmodel("ms_moe_tokens.onnx", ms("MoE", ["x", "r", "w1", "", "w2"], k=1, activat
         [("x", F, [3, 8]), ("r", F, [5, 4])], [f32("w1", [4, 6, 8]), f32("w2", [4, 8, 6])])
 msmodel("ms_moe_empty.onnx", ms("MoE", ["x", "r", "w1", "", "w2"], k=1, activation_type="relu"),
         [("x", F, [0, 8]), ("r", F, [0, 4])], [f32("w1", [4, 6, 8]), f32("w2", [4, 8, 6])])
+msmodel("ms_qmoe_scales.onnx", ms("QMoE", ["x", "r", "w1", "s1", "", "w2", "s2"], k=1, activation_type="relu"),
+        [("x", F, [3, 32]), ("r", F, [3, 4])],
+        [u8("w1", [4, 16, 16]), f32("s1", [4, 8]), u8("w2", [4, 32, 8]), f32("s2", [4, 32])])
+msmodel("ms_qmoe_bits.onnx", ms("QMoE", ["x", "r", "w1", "s1", "", "w2", "s2"], k=1, activation_type="relu",
+                                expert_weight_bits=3),
+        [("x", F, [3, 32]), ("r", F, [3, 4])],
+        [u8("w1", [4, 16, 12]), f32("s1", [4, 16]), u8("w2", [4, 32, 6]), f32("s2", [4, 32])])
+msmodel("ms_qmoe_block.onnx", ms("QMoE", ["x", "r", "w1", "s1", "", "w2", "s2"], k=1, activation_type="relu",
+                                 block_size=64),
+        [("x", F, [3, 32]), ("r", F, [3, 4])],
+        [u8("w1", [4, 16, 16]), f32("s1", [4, 16, 1]), u8("w2", [4, 32, 8]), f32("s2", [4, 32, 1])])
 msmodel("ms_attn_heads.onnx", ms("Attention", ["x", "w"], num_heads=5),
         [("x", F, [1, 4, 16]), ("w", F, [16, 48])])
 msmodel("ms_attn_weights.onnx", ms("Attention", ["x", "w"], num_heads=2),

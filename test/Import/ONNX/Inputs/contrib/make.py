@@ -81,7 +81,7 @@ model('fused_conv_hs', 'FusedConv', [('x', r(1, 3, 6, 6)), ('w', wc)], 1,
 
 # MatMulNBits: 4-bit blocks of 32 with zero points and a bias; 8-bit
 # without zero points; 2-bit with K not a multiple of the block.
-def nbits(name, K, N, bits, block, zp=True, bias=False, m=3, level=None, zeros=False):
+def nbits(name, K, N, bits, block, zp=True, bias=False, m=3, level=None, zeros=False, tiny=False):
     blocks = (K + block - 1) // block
     blob = block * bits // 8
     codes = g.integers(0, 2**bits, size=(N, blocks * block)).astype(np.uint8)
@@ -92,6 +92,9 @@ def nbits(name, K, N, bits, block, zp=True, bias=False, m=3, level=None, zeros=F
     a = r(*m, K) if isinstance(m, tuple) else r(m, K)
     if zeros:  # one block of A all zeros: its codes and scale are zeros
         a[..., 0, :block] = 0
+    if tiny:  # one block all zeros but a denormal: 127 / amax overflows
+        a[..., 0, :block] = 0
+        a[..., 0, 3] = 1e-40
     inputs = [('a', a), ('B', packed.reshape(N, blocks, blob)), ('scales', scales)]
     consts = [('B', packed.reshape(N, blocks, blob)), ('scales', scales)]
     if zp:
@@ -378,3 +381,46 @@ model('bad_moe_fc3', 'MoE', [('x', r(3, 8)), ('router', r(3, 4)), ('w1', w1b), N
       ref=False)
 model('bad_moe_k', 'MoE', [('x', r(3, 8)), ('router', r(3, 4)), ('w1', w1b), None, ('w2', w2b)], 1,
       dict(activation_type='relu', k=5), consts=[('w1', w1b), ('w2', w2b)], ref=False)
+
+# QMoE: the experts' weights 4- or 8-bit, packed along K: per-column
+# scales with zero points (computed in float); 4-bit blocks of 16 at
+# accuracy_level 4 with gpt-oss's SwiGLU (rows coded to int8 by blocks);
+# 8-bit blocks of 32 (coded at any level).
+def pack_rows(codes, bits):
+    per = 8 // bits
+    n = codes.shape[-1]
+    codes = np.concatenate([codes, np.zeros(codes.shape[:-1] + ((-n) % per,), codes.dtype)], -1)
+    out = np.zeros(codes.shape[:-1] + (codes.shape[-1] // per,), np.uint8)
+    for j in range(codes.shape[-1]):
+        out[..., j // per] |= (codes[..., j] << (bits * (j % per))).astype(np.uint8)
+    return out
+def qmoe(name, act, T, E, k, H, I, bits, block=0, zp=False, level=0, **attrs):
+    f1 = 2 * I if act == 'swiglu' else I
+    consts, inputs = [], [('x', r(T, H)), ('router', r(T, E))]
+    def layer(tag, N, K):
+        w = pack_rows(g.integers(0, 2**bits, size=(E, N, K)), bits)
+        s = ((g.random((E, N, K // block) if block else (E, N)) * 0.04 + 0.01) * 16 / 2**bits).astype(np.float32)
+        consts.extend([(tag + 'w', w), (tag + 's', s)])
+        z = None
+        if zp:
+            z = pack_rows(g.integers(0, 2**bits, size=(E, N, K // block)), bits) if block else \
+                pack_rows(g.integers(0, 2**bits, size=(E, N)), bits)
+            consts.append((tag + 'z', z))
+        return (tag + 'w', w), (tag + 's', s), ((tag + 'z', z) if zp else None)
+    w1, s1, z1 = layer('fc1', f1, H)
+    w2, s2, z2 = layer('fc2', H, I)
+    inputs += [w1, s1, None, w2, s2, None, None, None, None, z1, z2]
+    a = dict(activation_type=act, k=k, normalize_routing_weights=1, expert_weight_bits=bits,
+             accuracy_level=level, **attrs)
+    if block:
+        a['block_size'] = block
+    model(name, 'QMoE', inputs, 1, a, consts=consts)
+qmoe('qmoe4_col', 'silu', 5, 4, 2, 32, 16, 4, zp=True)
+qmoe('qmoe4_blk', 'swiglu', 6, 4, 2, 32, 16, 4, block=16, level=4, swiglu_fusion=1,
+     activation_alpha=1.702, activation_beta=1.0, swiglu_limit=7.0)
+qmoe('qmoe8_blk', 'relu', 4, 3, 2, 64, 32, 8, block=32)
+model('bad_qmoe_fp4', 'QMoE', [('x', r(3, 32)), ('router', r(3, 4)), ('w1', np.zeros((4, 16, 16), np.uint8)),
+      None, None, ('w2', np.zeros((4, 32, 8), np.uint8))], 1,
+      dict(activation_type='relu', k=2, quant_type='fp4', expert_weight_bits=4),
+      consts=[('w1', np.zeros((4, 16, 16), np.uint8)), ('w2', np.zeros((4, 32, 8), np.uint8))], ref=False)
+nbits('nbits4_acc4_tiny', 64, 3, 4, 32, level=4, tiny=True)
