@@ -52,11 +52,12 @@ Status assignRoles(const RooflineOptions &opts, llvm::ArrayRef<std::string> name
     auto [role, name] = llvm::StringRef(arg).split('=');
     std::string *slot = role == "batch" ? &dims.batch
                         : role == "seq" ? &dims.seq
-                        : role == "past" ? &dims.past
-                                         : nullptr;
+                        : role == "past"  ? &dims.past
+                        : role == "total" ? &dims.total
+                                          : nullptr;
     if (!slot || name.empty()) {
-      printer.error("--llm-dims expects batch=NAME, seq=NAME or past=NAME, "
-                    "got '" + arg + "'");
+      printer.error("--llm-dims expects batch=NAME, seq=NAME, past=NAME or "
+                    "total=NAME, got '" + arg + "'");
       return Status::Usage;
     }
     if (!llvm::is_contained(names, name)) {
@@ -81,7 +82,10 @@ Status assignRoles(const RooflineOptions &opts, llvm::ArrayRef<std::string> name
   };
   if (same(dims.batch, dims.seq, "the batch", "the new tokens") ||
       same(dims.batch, dims.past, "the batch", "the cached context") ||
-      same(dims.seq, dims.past, "the new tokens", "the cached context"))
+      same(dims.seq, dims.past, "the new tokens", "the cached context") ||
+      same(dims.total, dims.batch, "the whole length", "the batch") ||
+      same(dims.total, dims.seq, "the whole length", "the new tokens") ||
+      same(dims.total, dims.past, "the whole length", "the cached context"))
     return Status::Usage;
   if (dims.past.empty() && llvm::is_contained(opts.llm, "decode")) {
     printer.error("--llm decode needs a KV cache, and no symbolic dim of the "
@@ -253,7 +257,8 @@ int dfa::driver::llmMain(const RooflineOptions &opts) {
   if (Status s = buildImportOptions(flags, {}, {}, base, printer);
       s != Status::Ok)
     return exitCode(s);
-  for (const std::string &role : {sweep.dims.batch, sweep.dims.seq, sweep.dims.past})
+  for (const std::string &role :
+       {sweep.dims.batch, sweep.dims.seq, sweep.dims.past, sweep.dims.total})
     if (!role.empty() && base.dims.count(role)) {
       printer.error("--dim " + role + ": LLM mode sets the batch, token and "
                     "cache dims (--batch, --context)");
@@ -363,6 +368,8 @@ int dfa::driver::llmMain(const RooflineOptions &opts) {
             io.dims[sweep.dims.seq] = step.first;
             if (!sweep.dims.past.empty())
               io.dims[sweep.dims.past] = step.second;
+            if (!sweep.dims.total.empty())
+              io.dims[sweep.dims.total] = step.first + step.second;
             // The first error of each step is its answer, not a message.
             std::string captured;
             ScopedDiagnosticHandler capture(ctx.get(), [&](Diagnostic &d) {

@@ -171,6 +171,9 @@ LLMDims dfa::roofline::guessLLMDims(llvm::ArrayRef<std::string> symbolicDims) {
       "past",        "past_len",      "past_seq_len", "past_sequence_length",
       "past_length", "past_key_values_length", "context", "cache_len",
       "kv_len",      "cache_length",  "p"};
+  static const char *totalNames[] = {"total_sequence_length", "total_seq_len",
+                                     "total_seq_length", "total_length",
+                                     "total_len"};
   LLMDims d;
   auto pick = [&](std::string &role, llvm::ArrayRef<const char *> names) {
     for (const char *n : names)
@@ -181,6 +184,7 @@ LLMDims dfa::roofline::guessLLMDims(llvm::ArrayRef<std::string> symbolicDims) {
   pick(d.batch, batchNames);
   pick(d.seq, seqNames);
   pick(d.past, pastNames);
+  pick(d.total, totalNames);
   return d;
 }
 
@@ -298,6 +302,8 @@ void dfa::roofline::printLLM(const LLMSweep &s, llvm::raw_ostream &os) {
      << "'";
   if (!s.dims.past.empty())
     os << ", cache dim '" << s.dims.past << "'";
+  if (!s.dims.total.empty())
+    os << ", total dim '" << s.dims.total << "' (cache + tokens)";
   os << "; " << kvLine(s) << "\n";
   os << "KV cache " << servingLine(s.serving) << "\n";
   for (const LLMTarget &t : s.targets) {
@@ -358,6 +364,7 @@ void dfa::roofline::writeLLMJson(llvm::json::OStream &j, const LLMSweep &s) {
       j.attribute("batch", s.dims.batch);
       j.attribute("seq", s.dims.seq);
       j.attribute("past", s.dims.past);
+      j.attribute("total", s.dims.total);
     });
     j.attribute("kv_cache_bytes_per_token", s.kv.bytesPerToken);
     j.attributeObject("kv_cache", [&] {

@@ -71,7 +71,7 @@ int main(int argc, char **argv) {
       ->check(CLI::PositiveNumber);
   app.add_option("--llm-dims", o.llmDims,
                  "LLM mode: the model's symbolic dims by role, when their "
-                 "names do not say: batch=NAME,seq=NAME,past=NAME")
+                 "names do not say: batch=NAME,seq=NAME,past=NAME,total=NAME (total: the cache plus the new tokens)")
       ->delimiter(',');
   app.add_option("--measured", o.measured,
                  "A PyTorch Profiler trace of the same model (Chrome JSON, "

@@ -147,15 +147,17 @@ struct LLMTarget {
   std::vector<Crossover> crossovers() const;
 };
 
-/// Which symbolic dims of the model are the batch, the new tokens and the
-/// cached context ("" when it has none).
+/// Which symbolic dims of the model are the batch, the new tokens, the
+/// cached context and their sum, the attention's whole length (the GenAI
+/// model builder's `total_sequence_length`) ("" when it has none).
 struct LLMDims {
-  std::string batch, seq, past;
+  std::string batch, seq, past, total;
 };
 
 /// Guesses the roles from the names: Hugging Face Optimum's
-/// `batch_size`, `sequence_length`, `past_sequence_length` and the usual
-/// short forms. Expressions ("past + seq") are never a role.
+/// `batch_size`, `sequence_length`, `past_sequence_length`, the GenAI
+/// builder's `total_sequence_length` and the usual short forms.
+/// Expressions ("past + seq") are never a role.
 LLMDims guessLLMDims(llvm::ArrayRef<std::string> symbolicDims);
 
 struct LLMSweep {

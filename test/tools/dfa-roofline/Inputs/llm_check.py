@@ -13,7 +13,7 @@ llm = r["llm"]
 kv = layers * 2 * d * 2
 assert llm["kv_cache_bytes_per_token"] == kv, llm["kv_cache_bytes_per_token"]
 print("kv bytes per token", kv)
-assert llm["dims"] == {"batch": "batch", "seq": "seq", "past": "past"}, llm["dims"]
+assert llm["dims"] == {"batch": "batch", "seq": "seq", "past": "past", "total": ""}, llm["dims"]
 ref = llm["reference"]
 print("reference", ref["phase"], ref["batch"], ref["context"])
 for t in llm["targets"]:
