@@ -154,6 +154,19 @@ int64_t dfa::graph::activeGroups(GroupedMatMulOp op) {
   return std::max<int64_t>(1, std::min(groupedRows(op), groups));
 }
 
+/// Whether `user` computes its result from `v` group by group: a cast, an
+/// elementwise op or a view whose result keeps `v`'s dim 0 (the experts of
+/// a dequantization chain, [E, N, K] codes minus zero points times scales).
+static bool keepsGroupDim(Operation *user, Value v) {
+  if (user->getNumResults() != 1 ||
+      !isa<CastOp, SubOp, MulOp, AddOp, ReshapeOp, ExpandOp>(user))
+    return false;
+  auto in = dyn_cast<RankedTensorType>(v.getType());
+  auto out = dyn_cast<RankedTensorType>(user->getResult(0).getType());
+  return in && out && in.getRank() > 0 && out.getRank() > 0 &&
+         in.getDimSize(0) > 1 && in.getDimSize(0) == out.getDimSize(0);
+}
+
 double dfa::graph::readFraction(Value v) {
   double fraction = 0;
   for (OpOperand &use : v.getUses()) {
@@ -162,9 +175,9 @@ double dfa::graph::readFraction(Value v) {
     if (auto g = dyn_cast<GroupedMatMulOp>(user); g && use.getOperandNumber() == 1)
       f = double(activeGroups(g)) /
           double(std::max<int64_t>(1, cast<RankedTensorType>(v.getType()).getDimSize(0)));
-    else if (isa<TransposeOp>(user) &&
-             cast<TransposeOp>(user).getPerm().front() == 0)
-      f = readFraction(user->getResult(0)); // a view that keeps the group dim
+    else if ((isa<TransposeOp>(user) && cast<TransposeOp>(user).getPerm().front() == 0) ||
+             keepsGroupDim(user, v))
+      f = readFraction(user->getResult(0)); // keeps the group dim
     fraction = std::max(fraction, f);
     if (fraction >= 1)
       return 1;

@@ -112,8 +112,10 @@ int64_t groupedRows(GroupedMatMulOp op);
 /// most R groups).
 int64_t activeGroups(GroupedMatMulOp op);
 /// The fraction of `v`'s bytes its readers touch: 1 but for the [E, K, N]
-/// matrices of a grouped_matmul (directly or through a transpose that
-/// keeps dim 0), of which activeGroups / E are read.
+/// matrices of a grouped_matmul (directly, or through transposes, views,
+/// casts and elementwise ops that keep dim 0: a dequantization of the
+/// experts' codes), of which activeGroups / E are read. The elementwise
+/// work of such a chain is done for those groups alone too.
 double readFraction(mlir::Value v);
 
 /// The layout graph-layout gave `v`: a kernel output's entry of `layouts`,

@@ -86,9 +86,16 @@ static bool swapsLastTwo(TransposeOp tr) {
   return true;
 }
 
+static bool compileTimeConstant(Value v, int depth = 0);
+
 bool dfa::foldsIntoProducts(const target::Target &t, Operation *op) {
   auto tr = dyn_cast<TransposeOp>(op);
-  if (!tr || !t.caps.transposeFolding || tr->use_empty() || !swapsLastTwo(tr))
+  // A transpose of a value computed from weights and constants alone is
+  // folded on any target: the compiler stores the weight in the layout its
+  // product reads, once, when the program is built (the experts' [E, N, K]
+  // weights of onnxruntime's MoE, read [E, K, N] by a grouped product).
+  if (!tr || tr->use_empty() || !swapsLastTwo(tr) ||
+      !(t.caps.transposeFolding || compileTimeConstant(tr.getInput())))
     return false;
   // One product reads it (as one or both operands): it is then a part of
   // that product's kernel. Several would each need a copy.
@@ -382,7 +389,7 @@ std::optional<AttentionShape> dfa::attentionShape(Operation *op) {
 
 /// Whether `v` is known at compile time: computed from weights and
 /// constants only (through the kernels' block arguments to their inputs).
-static bool compileTimeConstant(Value v, int depth = 0) {
+static bool compileTimeConstant(Value v, int depth) {
   if (depth > 16)
     return false;
   if (auto arg = dyn_cast<BlockArgument>(v)) {

@@ -139,6 +139,8 @@ struct Capabilities {
   /// `compiler.transpose_folding`: a transpose that only swaps the last two
   /// dims of a matmul operand is read through by the matmul (the dot's
   /// dimension numbers, as XLA's TransposeFolding folds it), not a relayout.
+  /// Without it, a transpose of a weight (a value of weights and constants
+  /// alone) is still folded: the compiler stores it transposed, once.
   bool transposeFolding = false;
   /// `compiler.weight_streaming`: when the weights exceed half of the
   /// on-chip SRAM (`limits.sram_bytes_total`), they stream from the outer

@@ -890,12 +890,21 @@ LogicalResult convertQGemm(NodeContext &c, Results &r) {
 /// graph.grouped_matmul over the experts' row ranges, and each route's
 /// result gathered back and weighted. A target then reads each expert's
 /// weights once and does T x k rows of work, not T x E.
-/// The experts of MoE and QMoE (convertMoE): `w1` [E, N1, H] and `w2`
-/// [E, H, I] float weights (QMoE's dequantized), the biases at inputs `b1`
-/// and `b2`; with `codeBlock` > 0 each product's rows are coded to int8 in
-/// blocks of it first (int8Blocks), as QMoE's int8-activation kernels do.
-LogicalResult buildMoE(NodeContext &c, Results &r, Value w1, int b1, Value w2, int b2,
-                       int64_t codeBlock) {
+/// One layer of the experts: its weights [E, N, K] (QMoE's dequantized),
+/// the input holding its biases, and the block its rows are coded to int8
+/// in first (int8Blocks: QMoE's int8-activation kernels), 0 for none.
+struct ExpertLayer {
+  Value weights;
+  int bias;
+  int64_t codeBlock = 0;
+};
+
+/// The experts of MoE and QMoE (convertMoE): fc1 [E, N1, H] and fc2 [E,
+/// H, I]; `normalize` divides each token's k weights by their sum.
+LogicalResult buildMoE(NodeContext &c, Results &r, ExpertLayer fc1, ExpertLayer fc2,
+                       bool normalize) {
+  Value w1 = fc1.weights, w2 = fc2.weights;
+  int b1 = fc1.bias, b2 = fc2.bias;
   if (c.intAttr("use_sparse_mixer", 0)) {
     c.unsupported() << "use_sparse_mixer";
     return failure();
@@ -919,6 +928,14 @@ LogicalResult buildMoE(NodeContext &c, Results &r, Value w1, int b1, Value w2, i
   }
   auto xt = c.type(0), rt = c.type(1), w1t = typeOf(w1), w2t = typeOf(w2);
   Type elt = xt.getElementType();
+  for (auto [v, what] : {std::pair{c.in(1), "router_probs"}, std::pair{w1, "fc1's weights"},
+                         std::pair{w2, "fc2's weights"}, std::pair{c.in(b1), "fc1's bias"},
+                         std::pair{c.in(b2), "fc2's bias"}})
+    if (v && typeOf(v).getElementType() != elt) {
+      c.error() << what << " " << v.getType() << " must have the input's element type "
+                << elt;
+      return failure();
+    }
   if (!isa<FloatType>(elt) || xt.getRank() < 2 || w1t.getRank() != 3 || w2t.getRank() != 3 ||
       rt.getRank() != 2) {
     c.error() << "input " << xt << ", router_probs " << rt << " and experts' weights " << w1t
@@ -968,21 +985,26 @@ LogicalResult buildMoE(NodeContext &c, Results &r, Value w1, int b1, Value w2, i
     return c.constant(ref::Tensor::fromInts(ref::DType::I64, {int64_t(a.size())}, a));
   };
   auto gather = [&](Value table, Value idx) { return op("Gather", {table, idx}, {attrI("axis", 0)}); };
-  // Routing: the softmax over the experts, its top k (reversed, so that
-  // TopK's lower-index-first ties pick the higher expert) and weights.
-  Value p = op("Softmax", {c.cast(c.in(1), f32)}, {attrI("axis", 1)});
+  // Routing: the top k logits (reversed, so that TopK's lower-index-first
+  // ties pick the higher expert, as onnxruntime's sort does; the logits,
+  // not their softmax, whose float32 values may tie where the logits do
+  // not) and their softmax probabilities.
+  Value logits = c.cast(c.in(1), f32);
+  Value p = op("Softmax", {logits}, {attrI("axis", 1)});
   SmallVector<Value> top;
-  if (failedOp ||
-      failed(c.delegate("TopK", {c.slice(p, 1, E - 1, E, -1), axes({k})}, {attrI("axis", 1)}, 2, top)))
+  if (failedOp || failed(c.delegate("TopK", {c.slice(logits, 1, E - 1, E, -1), axes({k})},
+                                    {attrI("axis", 1)}, 2, top)))
     return failure();
-  Value weights = top[0];
-  if (c.intAttr("normalize_routing_weights", 0)) {
+  Value chosen = c.b.create<SubOp>(c.loc, c.scalar(i64, double(E - 1)), c.cast(top[1], i64));
+  Value weights = op("GatherElements", {p, chosen}, {attrI("axis", 1)});
+  if (failedOp)
+    return failure();
+  if (normalize) {
     Value sum = c.b.create<ReduceSumOp>(c.loc, weights, c.b.getDenseI64ArrayAttr({1}),
                                         c.b.getBoolAttr(true));
     weights = c.b.create<DivOp>(c.loc, weights, sum);
   }
-  Value expert = c.reshape(
-      c.b.create<SubOp>(c.loc, c.scalar(i64, double(E - 1)), c.cast(top[1], i64)), {R});
+  Value expert = c.reshape(chosen, {R});
   // The counting sort: route r goes to row starts[e] + (routes of e before r).
   Value hit = op("Equal", {c.reshape(expert, {R, 1}), c.reshape(iota(E, 1), {1, E})});
   if (failedOp)
@@ -1009,10 +1031,12 @@ LogicalResult buildMoE(NodeContext &c, Results &r, Value w1, int b1, Value w2, i
   Value x = gather(c.reshape(c.in(0), {T, H}), rowToken);
   if (failedOp)
     return failure();
-  auto layer = [&](Value in, Value w, int bias) -> Value {
+  auto layer = [&](Value in, const ExpertLayer &l) -> Value {
+    Value w = l.weights;
+    int bias = l.bias;
     auto wt = typeOf(w);
-    if (codeBlock > 0) { // float32 rows and product (int8Blocks)
-      FailureOr<Value> coded = int8Blocks(c, in, wt.getDimSize(2), codeBlock);
+    if (l.codeBlock > 0) { // float32 rows and product (int8Blocks)
+      FailureOr<Value> coded = int8Blocks(c, in, wt.getDimSize(2), l.codeBlock);
       if (failed(coded))
         return failedOp = true, Value();
       in = *coded;
@@ -1027,7 +1051,7 @@ LogicalResult buildMoE(NodeContext &c, Results &r, Value w1, int b1, Value w2, i
     Value b = gather(c.in(bias), rowExpert);
     return failedOp ? Value() : c.b.create<AddOp>(c.loc, y, c.cast(b, typeOf(y).getElementType()));
   };
-  Value h = layer(x, w1, b1);
+  Value h = layer(x, fc1);
   if (failedOp)
     return failure();
   if (swiglu) {
@@ -1050,7 +1074,7 @@ LogicalResult buildMoE(NodeContext &c, Results &r, Value w1, int b1, Value w2, i
   } else if (act == "silu") {
     h = c.b.create<MulOp>(c.loc, h, c.b.create<SigmoidOp>(c.loc, h));
   }
-  Value y = failedOp ? Value() : layer(h, w2, b2);
+  Value y = failedOp ? Value() : layer(h, fc2);
   // Each route's result, weighted, summed over the token's k experts.
   Value routed = failedOp ? Value() : gather(y, pos);
   if (failedOp)
@@ -1070,7 +1094,7 @@ LogicalResult convertMoE(NodeContext &c, Results &r) {
                          "kernel refuses them too)";
       return failure();
     }
-  return buildMoE(c, r, c.in(2), 3, c.in(4), 5, 0);
+  return buildMoE(c, r, {c.in(2), 3}, {c.in(4), 5}, c.intAttr("normalize_routing_weights", 0));
 }
 
 /// QMoE with integer experts (quant_type "int"): MoE whose fc1 and fc2
@@ -1080,9 +1104,12 @@ LogicalResult convertMoE(NodeContext &c, Results &r) {
 /// the same way along N ([E, ceil(N bits / 8)]) or along the blocks ([E,
 /// N, ceil(blocks bits / 8)]); absent, 2^(bits-1). The import dequantizes
 /// them as MatMulNBits' weights, so a grouped product reads them narrow.
-/// onnxruntime's CPU kernel, measured (1.32, x86): block-wise experts code
-/// each product's rows to int8 by blocks (int8Blocks) when 8-bit, or 4-bit
-/// at accuracy_level 4; per-column experts compute in float.
+/// onnxruntime's CPU kernel, measured (1.32, x86): a layer of block-wise
+/// experts in blocks of at most 256 whose weights are a constant codes its
+/// rows to int8 by blocks (int8Blocks) when 8-bit, or 4-bit at
+/// accuracy_level 4; every other layer computes in float. It always
+/// normalizes the k routing weights, whatever normalize_routing_weights
+/// says, and refuses layers of other widths than expert_weight_bits.
 LogicalResult convertQMoE(NodeContext &c, Results &r) {
   if (std::string q = c.strAttr("quant_type", "int"); q != "int") {
     c.unsupported() << "quant_type '" << q << "' (dfa reads 'int')";
@@ -1103,25 +1130,30 @@ LogicalResult convertQMoE(NodeContext &c, Results &r) {
     c.error() << "block_size " << block << " must be a power of two from 16";
     return failure();
   }
-  int64_t bitsAll = c.intAttr("expert_weight_bits", 4);
-  bool code = false;
+  int64_t bits = c.intAttr("expert_weight_bits", 4);
+  for (const char *name : {"fc1_expert_weight_bits", "fc2_expert_weight_bits"})
+    if (c.intAttr(name, bits) != bits) {
+      c.unsupported() << name << " " << c.intAttr(name, bits) << " beside expert_weight_bits "
+                      << bits << " (onnxruntime's CPU kernel refuses mixed widths too)";
+      return failure();
+    }
   // One layer's weights (input w: 2 or 5), scales (3 or 6) and zero points
   // (11 or 12), dequantized to [E, N, K] in the activations' type.
-  auto dequantize = [&](int w, int sc, int zp, int64_t bits) -> Value {
+  auto dequantize = [&](int w, int sc, int zp, int bias) -> ExpertLayer {
     if (bits != 4 && bits != 8) {
       c.unsupported() << bits << "-bit experts (dfa reads 4 and 8)";
-      return Value();
+      return ExpertLayer{};
     }
     auto wt = c.type(w);
     if (wt.getRank() != 3 || wt.getElementType() != c.b.getIntegerType(8, false)) {
       c.error() << "experts' weights " << wt << " must be uint8 [E, N, K * bits / 8]";
-      return Value();
+      return ExpertLayer{};
     }
     int64_t E = wt.getDimSize(0), N = wt.getDimSize(1), rowBytes = wt.getDimSize(2);
     int64_t K = rowBytes * 8 / bits;
     if (block && K % block) {
       c.error() << "K " << K << " must be a multiple of block_size " << block;
-      return Value();
+      return ExpertLayer{};
     }
     int64_t blocks = block ? K / block : 1, width = block ? block : K;
     SmallVector<int64_t> sshape{E, N};
@@ -1135,12 +1167,12 @@ LogicalResult convertQMoE(NodeContext &c, Results &r) {
         d << ", got " << c.in(sc).getType();
       else
         d << ", got none";
-      return Value();
+      return ExpertLayer{};
     }
     bool noData = false;
     FailureOr<ref::Tensor> packed = c.weightInput(w, "the experts' weights", noData);
     if (failed(packed))
-      return Value();
+      return ExpertLayer{};
     Value codes = c.constant(unpackCodes(*packed, bits, {E, N, blocks, width}, E * N, K, rowBytes));
     Value zero;
     if (c.has(zp)) {
@@ -1153,11 +1185,11 @@ LogicalResult convertQMoE(NodeContext &c, Results &r) {
           zt.getElementType() != c.b.getIntegerType(8, false)) {
         c.error() << "zero points " << zt << " must be "
                   << RankedTensorType::get(zshape, zt.getElementType());
-        return Value();
+        return ExpertLayer{};
       }
       FailureOr<ref::Tensor> z = c.weightInput(zp, "the zero points", noData);
       if (failed(z))
-        return Value();
+        return ExpertLayer{};
       zero = block ? c.constant(unpackCodes(*z, bits, {E, N, blocks, 1}, E * N, blocks, zshape[2]))
                    : c.constant(unpackCodes(*z, bits, {E, N, 1, 1}, E, N, zshape[1]));
     } else {
@@ -1169,14 +1201,19 @@ LogicalResult convertQMoE(NodeContext &c, Results &r) {
     Value scales = c.reshape(c.cast(c.in(sc), f32), {E, N, blocks, 1});
     Value x = c.b.create<MulOp>(
         c.loc, c.b.create<SubOp>(c.loc, c.cast(codes, f32), c.cast(zero, f32)), scales);
-    code |= block && (bits == 8 || level == 4);
-    return c.cast(c.reshape(x, {E, N, K}), c.type(0).getElementType());
+    // onnxruntime codes only weights it prepacked: constants.
+    Operation *def = c.in(w).getDefiningOp();
+    bool code = block && block <= 256 && (bits == 8 || level == 4) &&
+                isa_and_nonnull<graph::WeightOp, graph::ConstantOp>(def);
+    return ExpertLayer{c.cast(c.reshape(x, {E, N, K}), c.type(0).getElementType()), bias,
+                       code ? block : 0};
   };
-  Value w1 = dequantize(2, 3, 11, c.intAttr("fc1_expert_weight_bits", bitsAll));
-  Value w2 = w1 ? dequantize(5, 6, 12, c.intAttr("fc2_expert_weight_bits", bitsAll)) : Value();
-  if (!w1 || !w2)
+  c.ignoreAttrs({"normalize_routing_weights"}); // always normalized (above)
+  ExpertLayer fc1 = dequantize(2, 3, 11, 4);
+  ExpertLayer fc2 = fc1.weights ? dequantize(5, 6, 12, 7) : ExpertLayer{};
+  if (!fc1.weights || !fc2.weights)
     return failure();
-  return buildMoE(c, r, w1, 4, w2, 7, code ? std::min<int64_t>(block, 256) : 0);
+  return buildMoE(c, r, fc1, fc2, /*normalize=*/true);
 }
 
 //===----------------------------------------------------------------------===//

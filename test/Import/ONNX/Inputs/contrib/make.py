@@ -394,7 +394,7 @@ def pack_rows(codes, bits):
     for j in range(codes.shape[-1]):
         out[..., j // per] |= (codes[..., j] << (bits * (j % per))).astype(np.uint8)
     return out
-def qmoe(name, act, T, E, k, H, I, bits, block=0, zp=False, level=0, **attrs):
+def qmoe(name, act, T, E, k, H, I, bits, block=0, zp=False, level=0, norm=1, **attrs):
     f1 = 2 * I if act == 'swiglu' else I
     consts, inputs = [], [('x', r(T, H)), ('router', r(T, E))]
     def layer(tag, N, K):
@@ -410,7 +410,7 @@ def qmoe(name, act, T, E, k, H, I, bits, block=0, zp=False, level=0, **attrs):
     w1, s1, z1 = layer('fc1', f1, H)
     w2, s2, z2 = layer('fc2', H, I)
     inputs += [w1, s1, None, w2, s2, None, None, None, None, z1, z2]
-    a = dict(activation_type=act, k=k, normalize_routing_weights=1, expert_weight_bits=bits,
+    a = dict(activation_type=act, k=k, normalize_routing_weights=norm, expert_weight_bits=bits,
              accuracy_level=level, **attrs)
     if block:
         a['block_size'] = block
@@ -424,3 +424,5 @@ model('bad_qmoe_fp4', 'QMoE', [('x', r(3, 32)), ('router', r(3, 4)), ('w1', np.z
       dict(activation_type='relu', k=2, quant_type='fp4', expert_weight_bits=4),
       consts=[('w1', np.zeros((4, 16, 16), np.uint8)), ('w2', np.zeros((4, 32, 8), np.uint8))], ref=False)
 nbits('nbits4_acc4_tiny', 64, 3, 4, 32, level=4, tiny=True)
+# onnxruntime's QMoE normalizes the k weights even when told not to.
+qmoe('qmoe8_nonorm', 'relu', 4, 4, 2, 32, 16, 8, norm=0)
