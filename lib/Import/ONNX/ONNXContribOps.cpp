@@ -306,7 +306,7 @@ FailureOr<Value> int8Blocks(NodeContext &c, Value a, int64_t K, int64_t block) {
                     << " of dynamic shape";
     return failure();
   }
-  Type f32 = c.b.getF32Type(), elt = at.getElementType();
+  Type f32 = c.b.getF32Type();
   int64_t blocks = (K + block - 1) / block, rank = at.getRank();
   Value x = c.cast(a, f32);
   if (blocks * block != K) { // the last block's missing values code as zeros
