@@ -167,7 +167,12 @@ static bool keepsGroupDim(Operation *user, Value v) {
          in.getDimSize(0) > 1 && in.getDimSize(0) == out.getDimSize(0);
 }
 
-double dfa::graph::readFraction(Value v) {
+/// readFraction, following at most `depth` more ops: a dequantization
+/// chain is a few ops long, and a long elementwise chain (a residual
+/// stream) must not be walked from each of its ops.
+static double readFractionWithin(Value v, int depth) {
+  if (depth <= 0)
+    return 1;
   double fraction = 0;
   for (OpOperand &use : v.getUses()) {
     Operation *user = use.getOwner();
@@ -177,13 +182,15 @@ double dfa::graph::readFraction(Value v) {
           double(std::max<int64_t>(1, cast<RankedTensorType>(v.getType()).getDimSize(0)));
     else if ((isa<TransposeOp>(user) && cast<TransposeOp>(user).getPerm().front() == 0) ||
              keepsGroupDim(user, v))
-      f = readFraction(user->getResult(0)); // keeps the group dim
+      f = readFractionWithin(user->getResult(0), depth - 1); // keeps the group dim
     fraction = std::max(fraction, f);
     if (fraction >= 1)
       return 1;
   }
   return v.use_empty() ? 1 : fraction;
 }
+
+double dfa::graph::readFraction(Value v) { return readFractionWithin(v, 8); }
 
 bool dfa::graph::isNarrow(Type t) {
   if (auto i = dyn_cast<IntegerType>(t))
