@@ -288,14 +288,10 @@ CASES = {
                               lambda name, src, dst: genai_builder(name, src, dst, "int4"),
                               {"GatherBlockQuantized", "MatMulNBits"}),
     # gpt-oss in float32: each layer's experts one MoE (top 2 of 4,
-    # clamped SwiGLU with biases).
-    # (Its sliding layers with full-length caches: the builder's default
-    # window-sized ring cache, GroupQueryAttention's sliding_window_cache,
-    # is refused.)
-    "gptoss-genai": ("hf-gptoss", False,
-                     lambda name, src, dst: genai_builder(name, src, dst,
-                                                          extra=["windowed_kv_cache=false"]),
-                     {"MoE", "GroupQueryAttention"}),
+    # clamped SwiGLU with biases); its sliding layer keeps a window-sized
+    # cache (GroupQueryAttention's sliding_window_cache, the builder's
+    # default).
+    "gptoss-genai": ("hf-gptoss", False, genai_builder, {"MoE", "GroupQueryAttention"}),
 }
 # Dynamic dims of a case's inputs, one run each (B sequences of S new
 # tokens after a past of P): a prompt, and a decode step with one
@@ -306,7 +302,10 @@ SCENARIOS = {
 }
 SCENARIOS["llama-genai-int4"] = SCENARIOS["llama-genai"]
 SCENARIOS["llama-tied-genai-int4"] = SCENARIOS["llama-genai"]
-SCENARIOS["gptoss-genai"] = [dict(d, kv_cache_dim=16) for d in SCENARIOS["llama-genai"]]
+# The sliding layer's cache holds its window of 4 (the builder adds no
+# slack); after a past of 7 it holds the latest 4 positions.
+SCENARIOS["gptoss-genai"] = [dict(d, kv_cache_dim=16, past_sliding_length=4)
+                             for d in SCENARIOS["llama-genai"]]
 # LLM mode on a case's model (dfa-roofline --llm): its extra flags and the
 # KV cache bytes per token it must find (2 x layers x KV heads x head x 4 B).
 # The GenAI builder names the cache's head dim (kv_cache_dim), and the
@@ -315,7 +314,8 @@ SCENARIOS["gptoss-genai"] = [dict(d, kv_cache_dim=16) for d in SCENARIOS["llama-
 LLM_CHECKS = {"gptoss-genai": (["--dim", "kv_cache_dim=16"], 2 * 2 * 2 * 16 * 4)}
 # An attribute a case is for: (operator, attribute, value) that some node of
 # the rewritten model must have.
-ATTRS = {"llama-genai-int4": ("MatMulNBits", "accuracy_level", 4)}
+ATTRS = {"llama-genai-int4": ("MatMulNBits", "accuracy_level", 4),
+         "gptoss-genai": ("GroupQueryAttention", "sliding_window_cache", 1)}
 
 
 def feeds_for(model, dims):

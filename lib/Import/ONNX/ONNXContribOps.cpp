@@ -1751,6 +1751,92 @@ FailureOr<Value> inRange(NodeContext &c, Value v, int64_t lo, int64_t hi) {
   return failed(both) ? both : one(c, "Add", {*both, c.scalar(i64, double(lo))});
 }
 
+/// What GroupQueryAttention attends and keeps with a window-sized cache.
+struct WindowedKV {
+  Value keys, values, presentK, presentV;
+  Value kpos, seen; // [B, 1, 1, K]: each key's absolute position; a key there
+};
+
+/// GroupQueryAttention's window-sized cache (sliding_window_cache = 1), as
+/// onnxruntime's CPU kernel keeps it. After T tokens, rows [0, L(T)) of
+/// the C rows hold the sequence's L(T) most recent positions in order,
+/// the rows after zero: L(T) = T up to C, then T - G ceil((T - C) / G)
+/// with G = C - W + 1 (eviction reclaims G rows at once and keeps the
+/// whole window W). The keys attended are the past's L(P) resident rows,
+/// P = T - S (the other rows cleared, for they hold anything), then the S
+/// new ones; a first prompt has no past. `k` and `v` are the new keys in
+/// heads, `tb` and `pb` T and P a sequence ([B] int64).
+FailureOr<WindowedKV> windowedCache(NodeContext &c, Value k, Value v, Value tb, Value pb,
+                                    int64_t C, int64_t W, bool first) {
+  auto kt = typeOf(k);
+  int64_t B = kt.getDimSize(0), nkv = kt.getDimSize(1), S = kt.getDimSize(2),
+          h = kt.getDimSize(3);
+  Type i64 = c.b.getI64Type(), elt = kt.getElementType();
+  bool bad = false;
+  auto op = [&](llvm::StringRef name, ArrayRef<Value> args,
+                ArrayRef<onnx::AttributeProto> attrs = {}) -> Value {
+    if (bad)
+      return {};
+    FailureOr<Value> y = one(c, name, args, attrs);
+    bad = failed(y);
+    return bad ? Value() : *y;
+  };
+  auto i = [&](int64_t x) { return c.scalar(i64, double(x)); };
+  int64_t G = C - W + 1;
+  auto resident = [&](Value t) {
+    Value over = op("Max", {op("Sub", {t, i(C)}), i(0)});
+    Value evictions = op("Div", {op("Add", {over, i(G - 1)}), i(G)});
+    return op("Sub", {t, op("Mul", {evictions, i(G)})});
+  };
+  Value lt = resident(tb), lp = first ? ints(c, {B}, std::vector<int64_t>(B, 0)) : resident(pb);
+  if (bad)
+    return failure();
+  WindowedKV w{k, v, {}, {}, {}, {}};
+  int64_t off = 0;
+  if (!first) {
+    Value kept = op("Less", {c.reshape(positions(c, C), {1, 1, C, 1}), c.reshape(lp, {B, 1, 1, 1})});
+    Value pk = op("Where", {kept, c.in(3), c.scalar(elt, 0.0)});
+    Value pv = op("Where", {kept, c.in(4), c.scalar(elt, 0.0)});
+    if (bad)
+      return failure();
+    w.keys = c.b.create<ConcatOp>(c.loc, ValueRange{pk, k}, c.b.getI64IntegerAttr(2));
+    w.values = c.b.create<ConcatOp>(c.loc, ValueRange{pv, v}, c.b.getI64IntegerAttr(2));
+    off = C;
+  }
+  int64_t K = off + S;
+  Value pb2 = c.reshape(pb, {B, 1}), lp2 = c.reshape(lp, {B, 1}), tb2 = c.reshape(tb, {B, 1}),
+        lt2 = c.reshape(lt, {B, 1});
+  // Past row j holds position P - L(P) + j, new row j position P + j - off.
+  Value idx = positions(c, K);
+  Value fresh = op("GreaterOrEqual", {idx, i(off)});
+  Value newPos = op("Add", {pb2, op("Sub", {idx, i(off)})});
+  Value kpos = op("Where", {fresh, newPos, op("Add", {op("Sub", {pb2, lp2}), idx})});
+  Value seen = op("Where", {fresh, op("Less", {newPos, tb2}), op("Less", {idx, lp2})});
+  // Present row j: position T - L(T) + j (j < L(T)), from the past row it
+  // had or the new one.
+  Value rows = positions(c, C);
+  Value pos = op("Add", {op("Sub", {tb2, lt2}), rows});
+  Value rel = op("Sub", {pos, pb2});
+  Value from = op("Where", {op("Less", {rel, i(0)}), op("Add", {rel, lp2}), op("Add", {rel, i(off)})});
+  from = op("Min", {op("Max", {from, i(0)}), i(K - 1)});
+  Value keep = op("Less", {rows, lt2});
+  if (bad)
+    return failure();
+  Value at = op("Expand", {c.reshape(from, {B, 1, C, 1}), ints(c, {4}, {B, nkv, C, h})});
+  Value keep4 = c.reshape(keep, {B, 1, C, 1});
+  auto present = [&](Value all) {
+    return op("Where", {keep4, op("GatherElements", {all, at}, {attrI("axis", 2)}),
+                        c.scalar(elt, 0.0)});
+  };
+  w.presentK = present(w.keys);
+  w.presentV = present(w.values);
+  if (bad)
+    return failure();
+  w.kpos = c.reshape(kpos, {B, 1, 1, K});
+  w.seen = c.reshape(seen, {B, 1, 1, K});
+  return w;
+}
+
 /// com.microsoft.GroupQueryAttention, as onnxruntime's CPU kernel computes
 /// it: sequence b holds seqlens_k[b] + 1 keys; on the first prompt (S ==
 /// total_sequence_length) the past is empty, otherwise the new S keys
@@ -1760,7 +1846,8 @@ FailureOr<Value> inRange(NodeContext &c, Value v, int64_t lo, int64_t hi) {
 /// local_window_size when set), and a padding row of a first prompt all of
 /// its sequence's keys. Rotary embedding of q and the new k at those
 /// positions (do_rotary), attention_bias, packed QKV, softcap, head_sink
-/// and smooth_softmax.
+/// and smooth_softmax. With sliding_window_cache the buffers are
+/// window-sized and hold the latest positions (windowedCache).
 LogicalResult convertGroupQueryAttention(NodeContext &c, Results &r) {
   for (int i : {12, 13, 14, 15, 16})
     if (c.has(i)) {
@@ -1770,8 +1857,7 @@ LogicalResult convertGroupQueryAttention(NodeContext &c, Results &r) {
       return failure();
     }
   // Features onnxruntime's newer kernels add, accepted at their defaults.
-  for (const char *name : {"qk_output", "sliding_window_cache", "k_quant_type",
-                           "v_quant_type", "kv_cache_bit_width"})
+  for (const char *name : {"qk_output", "k_quant_type", "v_quant_type", "kv_cache_bit_width"})
     if (const onnx::AttributeProto *a = c.attr(name)) {
       bool set = a->type() == onnx::AttributeProto::FLOAT ? a->f() != 0.0f
                  : a->type() == onnx::AttributeProto::STRING
@@ -1838,9 +1924,20 @@ LogicalResult convertGroupQueryAttention(NodeContext &c, Results &r) {
   }
   int64_t tot = int64_t(*total), tp = std::max(tot, pbuf);
   bool first = S == tot;
+  int64_t window = c.intAttr("local_window_size", -1);
+  bool windowed = c.intAttr("sliding_window_cache", 0) != 0;
+  if (windowed && (!c.has(3) || window < 1 || pbuf < window || !c.intAttr("causal", 1))) {
+    c.error() << "sliding_window_cache needs a causal local_window_size W >= 1 (got " << window
+              << ") and past buffers of at least W rows (got " << pbuf << ")";
+    return failure();
+  }
+  if (windowed && tot < S) {
+    c.error() << "total_sequence_length " << tot << " must be at least the query's " << S;
+    return failure();
+  }
   // As onnxruntime checks: a first prompt, a dynamic cache (the past then
   // the new keys) or a static one (a buffer at least that long).
-  if (!first && tot != pbuf + S && (tot > pbuf || tot < S)) {
+  if (!windowed && !first && tot != pbuf + S && (tot > pbuf || tot < S)) {
     c.error() << "total_sequence_length " << tot << " must be the query's " << S
               << " (a first prompt), the past's " << pbuf
               << " plus it, or at most the past's";
@@ -1855,10 +1952,11 @@ LogicalResult convertGroupQueryAttention(NodeContext &c, Results &r) {
     return failure();
   }
   // Per sequence: its keys (seqlens_k + 1), checked at run time against
-  // what the buffers hold (a first prompt: 1 to S; after a past: S to
-  // total, and at most the past plus S), and its past's length.
-  FailureOr<Value> lens = inRange(c, c.cast(c.in(5), i64), first ? 0 : S - 1,
-                                  first ? S : std::min(tot, pbuf + S));
+  // what the buffers hold (a first prompt: 1 to S, all S when the cache
+  // is windowed; after a past: S to total, and at most the past plus S
+  // unless the cache is windowed), and its past's length.
+  FailureOr<Value> lens = inRange(c, c.cast(c.in(5), i64), first && !windowed ? 0 : S - 1,
+                                  first ? S : windowed ? tot : std::min(tot, pbuf + S));
   if (failed(lens))
     return failure();
   Value tb = c.b.create<AddOp>(c.loc, *lens, c.scalar(i64, 1));
@@ -1915,7 +2013,16 @@ LogicalResult convertGroupQueryAttention(NodeContext &c, Results &r) {
     return one(c, "Pad", {x, ints(c, {8}, {0, 0, 0, 0, 0, 0, len - have, 0})});
   };
   Value keys, values, presentK, presentV;
-  if (first) {
+  // Each key's absolute position and whether it holds one ([B or 1, 1, 1,
+  // keys]).
+  Value kpos, seen;
+  if (windowed) {
+    FailureOr<WindowedKV> w = windowedCache(c, k, v, tb, pb, pbuf, window, first);
+    if (failed(w))
+      return failure();
+    keys = w->keys, values = w->values, presentK = w->presentK, presentV = w->presentV;
+    kpos = w->kpos, seen = w->seen;
+  } else if (first) {
     FailureOr<Value> pk = padTo(k, tp), pv = failed(pk) ? pk : padTo(v, tp);
     if (failed(pv))
       return failure();
@@ -1962,25 +2069,28 @@ LogicalResult convertGroupQueryAttention(NodeContext &c, Results &r) {
   // the W keys up to that position, t > P_b + s - W (none when W is 0; a
   // padding row whose window holds no key is zero).
   int64_t T = typeOf(keys).getDimSize(2);
-  Value t4 = c.slice(tpos, 2, 0, T);
-  Value t4row = c.reshape(t4, {1, 1, 1, T});
+  if (!windowed) {
+    kpos = c.reshape(c.slice(tpos, 2, 0, T), {1, 1, 1, T});
+    FailureOr<Value> in = ib("Less", {kpos, c.reshape(tb, {B, 1, 1, 1})});
+    if (failed(in))
+      return failure();
+    seen = *in;
+  }
   Value s4 = c.reshape(steps, {1, 1, S, 1});
-  Value tb4 = c.reshape(tb, {B, 1, 1, 1});
-  FailureOr<Value> seen = ib("Less", {t4row, tb4});
-  FailureOr<Value> here = failed(seen) ? seen : ib("Add", {s4, pb4}); // P_b + s
+  FailureOr<Value> here = ib("Add", {s4, pb4}); // P_b + s
   if (failed(here))
     return failure();
-  Value allowed = *seen;
+  Value allowed = seen;
   if (c.intAttr("causal", 1)) {
-    FailureOr<Value> upTo = ib("LessOrEqual", {t4row, *here});
+    FailureOr<Value> upTo = ib("LessOrEqual", {kpos, *here});
     FailureOr<Value> both = failed(upTo) ? upTo : ib("And", {allowed, *upTo});
     if (failed(both))
       return failure();
     allowed = *both;
   }
-  if (int64_t w = c.intAttr("local_window_size", -1); w >= 0) {
-    FailureOr<Value> from = ib("Sub", {*here, c.scalar(i64, double(w))});
-    FailureOr<Value> after = failed(from) ? from : ib("Greater", {t4row, *from});
+  if (window >= 0) {
+    FailureOr<Value> from = ib("Sub", {*here, c.scalar(i64, double(window))});
+    FailureOr<Value> after = failed(from) ? from : ib("Greater", {kpos, *from});
     FailureOr<Value> both = failed(after) ? after : ib("And", {allowed, *after});
     if (failed(both))
       return failure();
@@ -2002,7 +2112,19 @@ LogicalResult convertGroupQueryAttention(NodeContext &c, Results &r) {
       return failure();
     }
     Value bias = c.in(10);
-    if (tot < T) {
+    if (windowed) {
+      // Columns by absolute position: each key's own.
+      int64_t nb = bt.getDimSize(1);
+      FailureOr<Value> col = ib("Min", {kpos, c.scalar(i64, double(tot - 1))});
+      FailureOr<Value> at = failed(col) ? col : ib("Expand", {*col, ints(c, {4}, {B, nb, S, T})});
+      FailureOr<Value> full =
+          failed(at) ? at : ib("Expand", {bias, ints(c, {4}, {B, nb, S, tot})});
+      FailureOr<Value> g = failed(full) ? full
+                                        : one(c, "GatherElements", {*full, *at}, {attrI("axis", 3)});
+      if (failed(g))
+        return failure();
+      bias = *g;
+    } else if (tot < T) {
       FailureOr<Value> padded = one(c, "Pad", {bias, ints(c, {8}, {0, 0, 0, 0, 0, 0, 0, T - tot})});
       if (failed(padded))
         return failure();

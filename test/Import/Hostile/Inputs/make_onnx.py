@@ -252,6 +252,16 @@ msmodel("ms_gqa_total.onnx", ms("GroupQueryAttention", ["q", "k", "v", "pk", "pv
         ["y", "pk2", "pv2"], num_heads=4, kv_num_heads=2),
         [("q", F, [1, 2, 32]), ("k", F, [1, 2, 16]), ("v", F, [1, 2, 16]), ("pk", F, [1, 2, 3, 8]),
          ("pv", F, [1, 2, 3, 8]), ("seq", T.INT32, [1])], [nh.from_array(np.array(9, np.int32), "tot")])
+# A window-sized cache needs a local window, and a total length of at
+# least the query's tokens.
+msmodel("ms_gqa_window.onnx", ms("GroupQueryAttention", ["q", "k", "v", "pk", "pv", "seq", "tot"],
+        ["y", "pk2", "pv2"], num_heads=4, kv_num_heads=2, sliding_window_cache=1),
+        [("q", F, [1, 1, 32]), ("k", F, [1, 1, 16]), ("v", F, [1, 1, 16]), ("pk", F, [1, 2, 4, 8]),
+         ("pv", F, [1, 2, 4, 8]), ("seq", T.INT32, [1])], [nh.from_array(np.array(6, np.int32), "tot")])
+msmodel("ms_gqa_window_total.onnx", ms("GroupQueryAttention", ["q", "k", "v", "pk", "pv", "seq", "tot"],
+        ["y", "pk2", "pv2"], num_heads=4, kv_num_heads=2, local_window_size=2, sliding_window_cache=1),
+        [("q", F, [1, 3, 32]), ("k", F, [1, 3, 16]), ("v", F, [1, 3, 16]), ("pk", F, [1, 2, 4, 8]),
+         ("pv", F, [1, 2, 4, 8]), ("seq", T.INT32, [1])], [nh.from_array(np.array(2, np.int32), "tot")])
 msmodel("ms_gqa_heads.onnx", ms("GroupQueryAttention", ["q", "k", "v", "", "", "seq", "tot"],
         ["y"], num_heads=3, kv_num_heads=2),
         [("q", F, [1, 2, 24]), ("k", F, [1, 2, 16]), ("v", F, [1, 2, 16]), ("seq", T.INT32, [1])],

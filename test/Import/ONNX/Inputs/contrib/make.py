@@ -199,6 +199,17 @@ def gqa(name, S, B, seq, total, past=0, H=8, attrs=None, rotary=False, packed=Fa
         consts += [('sink', sink)]
     model(name, 'GroupQueryAttention', ins, 3, dict(num_heads=N, kv_num_heads=K, do_rotary=int(rotary), **(attrs or {})),
           consts=consts)
+    if (attrs or {}).get('sliding_window_cache'):
+        # A window-sized cache's rows after its latest L(T) positions are
+        # unspecified (onnxruntime leaves what its staging held there);
+        # dfa zeros them, and so does the reference.
+        W, G = attrs['local_window_size'], past - attrs['local_window_size'] + 1
+        for o in (1, 2):
+            a = np.load('ort_%s_%d.npy' % (name, o))
+            for b, t in enumerate(seq):
+                t += 1
+                a[b, :, t if t <= past else t - G * -(-(t - past) // G):] = 0
+            np.save('ort_%s_%d.npy' % (name, o), a)
 gqa('gqa_prompt', S=5, B=2, seq=[4, 2], total=5)
 gqa('gqa_decode', S=1, B=2, seq=[6, 3], total=7, past=6)
 gqa('gqa_rotary', S=5, B=2, seq=[4, 4], total=5, H=16, rotary=True, attrs=dict(local_window_size=3))
@@ -426,3 +437,21 @@ model('bad_qmoe_fp4', 'QMoE', [('x', r(3, 32)), ('router', r(3, 4)), ('w1', np.z
 nbits('nbits4_acc4_tiny', 64, 3, 4, 32, level=4, tiny=True)
 # onnxruntime's QMoE normalizes the k weights even when told not to.
 qmoe('qmoe8_nonorm', 'relu', 4, 4, 2, 32, 16, 8, norm=0)
+# GroupQueryAttention with window-sized caches (sliding_window_cache, the
+# GenAI builder's default for sliding layers): decode steps of sequences
+# of different lengths, one past an eviction (capacity 6, window 4: rows
+# reclaimed 3 at a time, the rows after the latest zero), with rotary
+# embedding; a prompt longer than the cache; a chunk of 3 after a past
+# with an attention_bias indexed by absolute position.
+gqa('gqa_window_decode', S=1, B=2, seq=[6, 5], total=7, past=6, H=16, rotary=True,
+    attrs=dict(local_window_size=4, sliding_window_cache=1))
+gqa('gqa_window_prompt', S=8, B=1, seq=[7], total=8, past=5,
+    attrs=dict(local_window_size=3, sliding_window_cache=1))
+gqa('gqa_window_chunk', S=3, B=1, seq=[11], total=12, past=6, bias=r(1, 4, 3, 12),
+    attrs=dict(local_window_size=4, sliding_window_cache=1))
+# Refused: a window-sized cache smaller than its window (exit 4).
+model('bad_gqa_window', 'GroupQueryAttention',
+      [('q', r(1, 1, 32)), ('k', r(1, 1, 16)), ('v', r(1, 1, 16)), ('pk', r(1, 2, 3, 8)), ('pv', r(1, 2, 3, 8)),
+       ('seqlens', np.array([5], np.int32)), ('total', np.array(6, np.int32))], 3,
+      dict(num_heads=4, kv_num_heads=2, local_window_size=4, sliding_window_cache=1),
+      consts=[('total', np.array(6, np.int32))], ref=False)
