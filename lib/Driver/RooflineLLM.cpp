@@ -96,13 +96,63 @@ Status assignRoles(const RooflineOptions &opts, llvm::ArrayRef<std::string> name
   return Status::Ok;
 }
 
+/// Sizes the window-sized caches' rows that --dim leaves unsized: each
+/// holds its window (the GenAI runtime's default, with no slack).
+void sizeWindowCaches(llvm::ArrayRef<GraphInputSignature> inputs,
+                      std::map<std::string, int64_t> &bound) {
+  std::map<std::string, int64_t> rows;
+  for (const GraphInputSignature &in : inputs) {
+    int64_t v;
+    if (in.window > 0 && in.windowAxis < in.dims.size() &&
+        !in.dims[in.windowAxis].empty() &&
+        llvm::StringRef(in.dims[in.windowAxis]).getAsInteger(10, v) &&
+        !bound.count(in.dims[in.windowAxis]))
+      rows[in.dims[in.windowAxis]] = std::max(rows[in.dims[in.windowAxis]], in.window);
+  }
+  bound.insert(rows.begin(), rows.end());
+}
+
 /// The cache as the graph defines it: the inputs that carry the cache
-/// dim, with the batch at 1 and the cache at one token.
+/// dim, with the batch at 1 and the cache at one token, and the
+/// window-sized caches, whole, with the batch at 1.
 Status kvShape(llvm::ArrayRef<GraphInputSignature> inputs,
                const roofline::LLMDims &dims,
                const std::map<std::string, int64_t> &bound,
                roofline::KVShape &kv, DiagnosticPrinter &printer) {
   kv = {};
+  // Bytes of `in` with the batch at 1, the cache dim too unless `window`.
+  auto bytesOf = [&](const GraphInputSignature &in, bool window,
+                     std::vector<int64_t> &rest) -> std::optional<double> {
+    double n = double(in.elementBytes);
+    for (auto [axis, d] : llvm::enumerate(in.dims)) {
+      int64_t v = 1;
+      if (d == dims.batch || (!window && d == dims.past))
+        continue;
+      if (llvm::StringRef(d).getAsInteger(10, v)) {
+        auto it = bound.find(d);
+        if (it == bound.end()) {
+          printer.error("input '" + in.name + "': dim '" + d +
+                        "' has no size; pass --dim " + d + "=N");
+          return std::nullopt;
+        }
+        v = it->second;
+      }
+      n *= double(v);
+      if (!window || axis != in.windowAxis)
+        rest.push_back(v);
+    }
+    return n;
+  };
+  for (const GraphInputSignature &in : inputs) {
+    if (in.window <= 0)
+      continue;
+    std::vector<int64_t> rest;
+    std::optional<double> n = bytesOf(in, /*window=*/true, rest);
+    if (!n)
+      return Status::Usage;
+    kv.windowInputs.push_back(in.name);
+    kv.windowBytes += *n;
+  }
   if (dims.past.empty())
     return Status::Ok;
   std::optional<std::pair<int64_t, int64_t>> heads; // one shape for all
@@ -110,29 +160,15 @@ Status kvShape(llvm::ArrayRef<GraphInputSignature> inputs,
   for (const GraphInputSignature &in : inputs) {
     // The cache: inputs with the cache dim but not the new tokens' (an
     // attention mask [batch, 1, seq, past + seq] is not cache).
-    if (!llvm::is_contained(in.dims, dims.past) ||
+    if (in.window > 0 || !llvm::is_contained(in.dims, dims.past) ||
         llvm::is_contained(in.dims, dims.seq))
       continue;
-    double n = double(in.elementBytes);
     std::vector<int64_t> rest; // the dims besides batch and context
-    for (const std::string &d : in.dims) {
-      int64_t v = 1;
-      if (d == dims.past || d == dims.batch)
-        continue;
-      if (llvm::StringRef(d).getAsInteger(10, v)) {
-        auto it = bound.find(d);
-        if (it == bound.end()) {
-          printer.error("input '" + in.name + "': dim '" + d +
-                        "' has no size; pass --dim " + d + "=N");
-          return Status::Usage;
-        }
-        v = it->second;
-      }
-      n *= double(v);
-      rest.push_back(v);
-    }
+    std::optional<double> n = bytesOf(in, /*window=*/false, rest);
+    if (!n)
+      return Status::Usage;
     kv.inputs.push_back(in.name);
-    kv.bytesPerToken += n;
+    kv.bytesPerToken += *n;
     if (kv.elementBytes && kv.elementBytes != in.elementBytes)
       uniform = false;
     kv.elementBytes = in.elementBytes;
@@ -201,7 +237,7 @@ double cacheShardsOf(ModuleOp whole, ModuleOp part,
 void placeCache(const roofline::LLMSweep &s, const roofline::LLMTarget &t,
                 roofline::LLMPoint &p) {
   roofline::CacheSize c =
-      roofline::cacheSize(s.kv.bytesPerToken, s.serving, p.batch, p.context);
+      roofline::cacheSize(s.kv, s.serving, p.batch, p.context);
   p.kvCacheBytes = c.bytes;
   p.fragmentation = c.fragmentation;
   p.placement = t.cacheLevel;
@@ -264,6 +300,7 @@ int dfa::driver::llmMain(const RooflineOptions &opts) {
                     "cache dims (--batch, --context)");
       return exitCode(Status::Usage);
     }
+  sizeWindowCaches(inputs, base.dims);
   if (Status s = kvShape(inputs, sweep.dims, base.dims, sweep.kv, printer);
       s != Status::Ok)
     return exitCode(s);
@@ -424,7 +461,7 @@ int dfa::driver::llmMain(const RooflineOptions &opts) {
                 lt.chipBytes = h.chipBytes;
                 for (int64_t c : sweep.contexts)
                   lt.maxBatchByContext[c] = roofline::maxBatch(
-                      sweep.kv.bytesPerToken, sweep.serving, c, h.capacityBytes);
+                      sweep.kv, sweep.serving, c, h.capacityBytes);
               }
             }
             for (auto [i, t] : llvm::enumerate(targets)) {

@@ -96,24 +96,24 @@ int64_t dfa::roofline::sharedPrefix(const KVServing &kv, int64_t context) {
   return slotsFor(kv, context).shared;
 }
 
-CacheSize dfa::roofline::cacheSize(double bytesPerToken, const KVServing &kv,
+CacheSize dfa::roofline::cacheSize(const KVShape &shape, const KVServing &kv,
                                    int64_t batch, int64_t context) {
   Slots s = slotsFor(kv, context);
   double held = double(s.shared) + double(batch) * double(s.held);
   double used = double(s.shared) + double(batch) * double(s.own);
   CacheSize c;
   c.tableBytes = double(batch) * double(s.tableEntries) * kBlockTableEntryBytes;
-  c.bytes = bytesPerToken * held + c.tableBytes;
+  c.bytes = shape.bytesPerToken * held + c.tableBytes + double(batch) * shape.windowBytes;
   c.fragmentation = held > 0 ? (held - used) / held : 0;
   return c;
 }
 
-int64_t dfa::roofline::maxBatch(double bytesPerToken, const KVServing &kv,
+int64_t dfa::roofline::maxBatch(const KVShape &shape, const KVServing &kv,
                                 int64_t context, double capacityBytes) {
   Slots s = slotsFor(kv, context);
-  double perSequence = bytesPerToken * double(s.held) +
-                       double(s.tableEntries) * kBlockTableEntryBytes;
-  double room = capacityBytes - bytesPerToken * double(s.shared);
+  double perSequence = shape.bytesPerToken * double(s.held) +
+                       double(s.tableEntries) * kBlockTableEntryBytes + shape.windowBytes;
+  double room = capacityBytes - shape.bytesPerToken * double(s.shared);
   if (perSequence <= 0 || room < perSequence)
     return 0;
   return int64_t(std::floor(room / perSequence));
@@ -246,6 +246,9 @@ std::string kvLine(const LLMSweep &s) {
     line += llvm::formatv(" (2 x {0} layers x {1} kv heads x {2} x {3} B)",
                           kv.layers, kv.kvHeads, kv.headDim, kv.elementBytes)
                 .str();
+  if (!kv.windowInputs.empty())
+    line += ", and " + humanNumber(kv.windowBytes, "B") + " per sequence in " +
+            std::to_string(kv.windowInputs.size()) + " window-sized caches";
   return line;
 }
 
@@ -380,6 +383,11 @@ void dfa::roofline::writeLLMJson(llvm::json::OStream &j, const LLMSweep &s) {
                                                : llvm::json::Value(nullptr));
       j.attribute("element_bytes", s.kv.elementBytes);
       j.attribute("bytes_per_token", s.kv.bytesPerToken);
+      j.attributeArray("window_inputs", [&] {
+        for (const std::string &n : s.kv.windowInputs)
+          j.value(n);
+      });
+      j.attribute("window_bytes_per_sequence", s.kv.windowBytes);
     });
     j.attributeObject("serving", [&] {
       j.attribute("kv_block", s.serving.block);

@@ -306,12 +306,15 @@ SCENARIOS["llama-tied-genai-int4"] = SCENARIOS["llama-genai"]
 # slack); after a past of 7 it holds the latest 4 positions.
 SCENARIOS["gptoss-genai"] = [dict(d, kv_cache_dim=16, past_sliding_length=4)
                              for d in SCENARIOS["llama-genai"]]
-# LLM mode on a case's model (dfa-roofline --llm): its extra flags and the
-# KV cache bytes per token it must find (2 x layers x KV heads x head x 4 B).
-# The GenAI builder names the cache's head dim (kv_cache_dim), and the
-# attention's whole length total_sequence_length, which LLM mode binds to
-# the cache plus the new tokens.
-LLM_CHECKS = {"gptoss-genai": (["--dim", "kv_cache_dim=16"], 2 * 2 * 2 * 16 * 4)}
+# LLM mode on a case's model (dfa-roofline --llm): its extra flags, the
+# KV cache bytes per token it must find (2 x full layers x KV heads x head
+# x 4 B) and the bytes a sequence holds in window-sized caches (2 x
+# sliding layers x KV heads x window x head x 4 B). The GenAI builder
+# names the cache's head dim (kv_cache_dim), and the attention's whole
+# length total_sequence_length, which LLM mode binds to the cache plus the
+# new tokens.
+LLM_CHECKS = {"gptoss-genai": (["--dim", "kv_cache_dim=16"], 2 * 1 * 2 * 16 * 4,
+                               2 * 1 * 2 * 4 * 16 * 4)}
 # An attribute a case is for: (operator, attribute, value) that some node of
 # the rewritten model must have.
 ATTRS = {"llama-genai-int4": ("MatMulNBits", "accuracy_level", 4),
@@ -377,7 +380,7 @@ def llm_check(case, build, dst):
     """dfa-roofline --llm on the model: every prefill and decode point runs
     and the cache is the model's."""
     import json
-    flags, kv_bytes = LLM_CHECKS[case]
+    flags, kv_bytes, window_bytes = LLM_CHECKS[case]
     p = subprocess.run([os.path.join(build, "dfa-roofline"), dst, "--target", "gpu-h100", "--llm",
                         "prefill,decode", "--batch", "1,4", "--context", "16", *flags, "--json"],
                        capture_output=True, text=True)
@@ -386,11 +389,14 @@ def llm_check(case, build, dst):
     llm = json.loads(p.stdout)["llm"]
     points = llm["targets"][0]["points"]
     bad = [pt.get("error", "no time") for pt in points if "error" in pt or not pt["seconds"] > 0]
-    if bad or len(points) != 4 or llm["kv_cache_bytes_per_token"] != kv_bytes:
-        return ["%s --llm: %d points, %d failed (%s), KV %s B a token (want %d)" % (
-            case, len(points), len(bad), bad[:1], llm["kv_cache_bytes_per_token"], kv_bytes)]
-    print("  %-22s --llm     prefill and decode at batch 1 and 4: KV %d B a token, decode %.3g ms" % (
-        case, kv_bytes, 1e3 * points[-1]["seconds"]))
+    window = llm["kv_cache"]["window_bytes_per_sequence"]
+    if bad or len(points) != 4 or llm["kv_cache_bytes_per_token"] != kv_bytes or window != window_bytes:
+        return ["%s --llm: %d points, %d failed (%s), KV %s B a token (want %d), %s B a sequence "
+                "in windows (want %d)" % (case, len(points), len(bad), bad[:1],
+                                          llm["kv_cache_bytes_per_token"], kv_bytes, window,
+                                          window_bytes)]
+    print("  %-22s --llm     prefill and decode at batch 1 and 4: KV %d B a token and %d B a "
+          "sequence, decode %.3g ms" % (case, kv_bytes, window, 1e3 * points[-1]["seconds"]))
     return []
 
 

@@ -60,6 +60,12 @@ struct GraphInputSignature {
   /// "past + seq"), or "" when it is neither. Empty when the input declares
   /// no shape.
   std::vector<std::string> dims;
+  /// A window-sized KV cache (a past input of onnxruntime's
+  /// GroupQueryAttention with sliding_window_cache): the attention's
+  /// window, the fewest rows its dim `windowAxis` may hold; 0 for any
+  /// other input.
+  int64_t window = 0;
+  size_t windowAxis = 2;
 };
 
 /// What `dfa-compile --check` reports: op types used, and those dfa does not

@@ -83,6 +83,10 @@ struct KVShape {
   int64_t elementBytes = 0;
   /// Bytes one sequence adds per token: all cache inputs, per token.
   double bytesPerToken = 0;
+  /// Window-sized caches (sliding-window layers that keep their window
+  /// only): a sequence holds `windowBytes` in them whatever its context.
+  std::vector<std::string> windowInputs;
+  double windowBytes = 0;
 };
 
 /// How the serving runtime holds the cache (dfa-roofline's --kv-block,
@@ -96,20 +100,21 @@ struct KVServing {
 /// A batch's cache at a context (the tokens before the step's own): the
 /// shared prefix once (whole blocks of it; sharing needs paged blocks),
 /// each sequence's other tokens rounded up to whole blocks, and a block
-/// table of 4-byte entries per sequence.
+/// table of 4-byte entries per sequence, and each sequence's window-sized
+/// caches.
 struct CacheSize {
   double bytes = 0, tableBytes = 0;
   /// Share of the token slots held that hold no token.
   double fragmentation = 0;
 };
-CacheSize cacheSize(double bytesPerToken, const KVServing &kv, int64_t batch,
+CacheSize cacheSize(const KVShape &shape, const KVServing &kv, int64_t batch,
                     int64_t context);
 /// The prefix tokens whose cache a sequence reuses at `context`: the
 /// shared prefix, in whole blocks when paged. Prefill computes the rest.
 int64_t sharedPrefix(const KVServing &kv, int64_t context);
 /// The largest batch whose cache at `context` fits `capacityBytes` (0
 /// when not even one sequence does).
-int64_t maxBatch(double bytesPerToken, const KVServing &kv, int64_t context,
+int64_t maxBatch(const KVShape &shape, const KVServing &kv, int64_t context,
                  double capacityBytes);
 
 /// Where decode at one context stops being bandwidth-bound.

@@ -1657,6 +1657,25 @@ Status dfa::onnxInputSignatures(llvm::StringRef path,
                                            : d.dim_param());
     inputs.push_back(std::move(sig));
   }
+  // Window-sized caches: the past buffers of a GroupQueryAttention that
+  // keeps its window only ([B, kv_heads, C, head], C at least the window).
+  for (const onnx::NodeProto &node : model.model.graph().node()) {
+    if (node.op_type() != "GroupQueryAttention" || node.domain() != "com.microsoft")
+      continue;
+    int64_t windowed = 0, window = 0;
+    for (const onnx::AttributeProto &a : node.attribute()) {
+      if (a.name() == "sliding_window_cache")
+        windowed = a.i();
+      else if (a.name() == "local_window_size")
+        window = a.i();
+    }
+    if (!windowed || window < 1)
+      continue;
+    for (int i : {3, 4})
+      for (GraphInputSignature &sig : inputs)
+        if (i < node.input_size() && sig.name == node.input(i) && sig.dims.size() == 4)
+          sig.window = std::max(sig.window, window);
+  }
   return Status::Ok;
 }
 

@@ -91,24 +91,41 @@ TEST_CASE("tokens per second per phase", "[roofline][llm]") {
 
 TEST_CASE("KV cache sizes: contiguous, paged, a shared prefix", "[roofline][llm]") {
   // 1000 B per token. Contiguous: batch x context.
-  CacheSize c = cacheSize(1000, KVServing{}, 4, 100);
+  KVShape kv;
+  kv.bytesPerToken = 1000;
+  CacheSize c = cacheSize(kv, KVServing{}, 4, 100);
   CHECK(c.bytes == 4 * 100 * 1000);
   CHECK(c.fragmentation == 0);
-  CHECK(maxBatch(1000, KVServing{}, 100, 1e6) == 10);
-  CHECK(maxBatch(1000, KVServing{}, 100, 99999) == 0);
+  CHECK(maxBatch(kv, KVServing{}, 100, 1e6) == 10);
+  CHECK(maxBatch(kv, KVServing{}, 100, 99999) == 0);
   // Blocks of 48: 100 tokens hold 3 blocks (144 slots), 3 table entries.
   KVServing paged{48, 0, 0};
-  c = cacheSize(1000, paged, 2, 100);
+  c = cacheSize(kv, paged, 2, 100);
   CHECK(c.tableBytes == 2 * 3 * 4);
   CHECK(c.bytes == 2 * 144 * 1000 + 24);
   CHECK(c.fragmentation == Approx(2.0 * 44 / (2 * 144)));
-  CHECK(maxBatch(1000, paged, 100, 1e6) == int64_t(1e6 / (144 * 1000 + 12)));
+  CHECK(maxBatch(kv, paged, 100, 1e6) == int64_t(1e6 / (144 * 1000 + 12)));
   // A 100-token prefix shares 2 whole blocks (96 tokens) once.
   KVServing prefix{48, 100, 0};
   CHECK(sharedPrefix(prefix, 200) == 96);
-  c = cacheSize(1000, prefix, 3, 200);
+  c = cacheSize(kv, prefix, 3, 200);
   // Each sequence's own 104 tokens take 3 blocks; 5 table entries each.
   CHECK(c.bytes == (96 + 3 * 144) * 1000.0 + 3 * 5 * 4);
+}
+
+TEST_CASE("window-sized caches: a fixed share per sequence", "[roofline][llm]") {
+  // 1000 B per token in full layers, 64 kB per sequence in window-sized
+  // ones, whatever the context.
+  KVShape kv;
+  kv.bytesPerToken = 1000;
+  kv.windowBytes = 64000;
+  CHECK(cacheSize(kv, KVServing{}, 4, 100).bytes == 4 * (100 * 1000 + 64000));
+  CHECK(cacheSize(kv, KVServing{}, 4, 1000).bytes == 4 * (1000 * 1000 + 64000));
+  CHECK(maxBatch(kv, KVServing{}, 100, 1e6) == 6); // 164 kB a sequence
+  CHECK(maxBatch(kv, KVServing{}, 100, 163999) == 0);
+  // Paged blocks hold the full layers' tokens; the windows stay whole.
+  KVServing paged{48, 0, 0};
+  CHECK(cacheSize(kv, paged, 2, 100).bytes == 2 * (144 * 1000 + 12 + 64000));
 }
 
 TEST_CASE("steps run one after another combine", "[roofline][llm]") {
