@@ -61,11 +61,12 @@ DiagnosticPrinter::DiagnosticPrinter(MLIRContext &ctx, llvm::StringRef tool)
     }
     progress::clear();
     std::string where = locationPrefix(diag.getLocation());
-    // Remarks and warnings name the source node (errors say it themselves).
-    if (diag.getSeverity() == DiagnosticSeverity::Remark ||
-        diag.getSeverity() == DiagnosticSeverity::Warning)
-      if (auto name = dyn_cast<NameLoc>(diag.getLocation()))
-        where += (where.empty() ? "" : ": ") + ("'" + name.getName().str() + "'");
+    // Name the source node, unless the message does (the importer's
+    // errors do; a run-time check of an op the node became does not).
+    if (auto name = dyn_cast<NameLoc>(diag.getLocation()))
+      if (std::string quoted = "'" + name.getName().str() + "'";
+          !llvm::StringRef(diag.str()).contains(quoted))
+        where += (where.empty() ? "" : ": ") + quoted;
     llvm::errs() << this->tool << ": " << (where.empty() ? "" : where + ": ")
                  << kind << ": " << diag.str() << "\n";
     for (Diagnostic &note : diag.getNotes())

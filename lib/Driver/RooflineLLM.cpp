@@ -43,11 +43,33 @@ std::string list(llvm::ArrayRef<std::string> names) {
   return names.empty() ? "none" : "'" + llvm::join(names, "', '") + "'";
 }
 
+/// The dims that size window-sized caches' rows (GraphInputSignature::
+/// window), with the first such input.
+std::map<std::string, std::string>
+windowDimsOf(llvm::ArrayRef<GraphInputSignature> inputs) {
+  std::map<std::string, std::string> dims;
+  for (const GraphInputSignature &in : inputs)
+    if (in.window > 0 && in.windowAxis < in.dims.size() && isDimName(in.dims[in.windowAxis]))
+      dims.emplace(in.dims[in.windowAxis], in.name);
+  return dims;
+}
+
 /// Fills the roles from the names and --llm-dims; checks what LLM mode
-/// needs.
+/// needs. A dim that sizes window-sized caches (which keep their window
+/// whatever the context) is no role: a guessed cache dim that only they
+/// carry is dropped, one that growing caches carry too is an error.
 Status assignRoles(const RooflineOptions &opts, llvm::ArrayRef<std::string> names,
+                   llvm::ArrayRef<GraphInputSignature> inputs,
                    roofline::LLMDims &dims, DiagnosticPrinter &printer) {
   dims = roofline::guessLLMDims(names);
+  std::map<std::string, std::string> windowDims = windowDimsOf(inputs);
+  if (auto w = windowDims.find(dims.past); w != windowDims.end()) {
+    bool grows = llvm::any_of(inputs, [&](const GraphInputSignature &in) {
+      return in.window <= 0 && llvm::is_contained(in.dims, dims.past);
+    });
+    if (!grows)
+      dims.past.clear();
+  }
   for (const std::string &arg : opts.llmDims) {
     auto [role, name] = llvm::StringRef(arg).split('=');
     std::string *slot = role == "batch" ? &dims.batch
@@ -67,6 +89,14 @@ Status assignRoles(const RooflineOptions &opts, llvm::ArrayRef<std::string> name
     }
     *slot = name.str();
   }
+  for (const std::string *role : {&dims.batch, &dims.seq, &dims.past, &dims.total})
+    if (auto w = windowDims.find(*role); w != windowDims.end()) {
+      printer.error("--llm: '" + *role + "' sizes the window-sized cache '" + w->second +
+                    "' (its rows stay the window's whatever the context), so it "
+                    "cannot be the batch, the new tokens, the cached context or "
+                    "the whole length; give the growing caches a dim of their own");
+      return Status::Usage;
+    }
   if (dims.batch.empty() || dims.seq.empty()) {
     printer.error("--llm: cannot tell which of the model's symbolic dims (" +
                   list(names) + ") is the batch and which the new tokens; "
@@ -87,7 +117,7 @@ Status assignRoles(const RooflineOptions &opts, llvm::ArrayRef<std::string> name
       same(dims.total, dims.seq, "the whole length", "the new tokens") ||
       same(dims.total, dims.past, "the whole length", "the cached context"))
     return Status::Usage;
-  if (dims.past.empty() && llvm::is_contained(opts.llm, "decode")) {
+  if (dims.past.empty() && windowDims.empty() && llvm::is_contained(opts.llm, "decode")) {
     printer.error("--llm decode needs a KV cache, and no symbolic dim of the "
                   "model (" + list(names) + ") is the cached context; name it "
                   "with --llm-dims past=NAME");
@@ -285,7 +315,7 @@ int dfa::driver::llmMain(const RooflineOptions &opts) {
         names.push_back(d);
 
   roofline::LLMSweep sweep;
-  if (Status s = assignRoles(opts, names, sweep.dims, printer); s != Status::Ok)
+  if (Status s = assignRoles(opts, names, inputs, sweep.dims, printer); s != Status::Ok)
     return exitCode(s);
   ModelFlags flags = opts.model;
   flags.noWeights = true;

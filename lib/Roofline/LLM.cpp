@@ -240,6 +240,9 @@ std::string placementLine(const LLMPoint &p) {
 
 std::string kvLine(const LLMSweep &s) {
   const KVShape &kv = s.kv;
+  if (kv.inputs.empty() && !kv.windowInputs.empty())
+    return "KV cache " + humanNumber(kv.windowBytes, "B") + " per sequence in " +
+           std::to_string(kv.windowInputs.size()) + " window-sized caches";
   std::string line = "KV cache " + humanNumber(kv.bytesPerToken, "B") +
                      " per token per sequence";
   if (kv.layers > 0 && kv.kvHeads > 0)
@@ -277,8 +280,15 @@ std::string homeLine(const LLMTarget &t, double weightBytes) {
   return line;
 }
 
+/// Whether the model holds a KV cache: growing or window-sized.
+bool holdsCache(const KVShape &kv) {
+  return !kv.inputs.empty() || !kv.windowInputs.empty();
+}
+
 /// How many caches the first decode step that ran grew in place.
 std::optional<std::string> inPlaceLine(const LLMSweep &s, const LLMTarget &t) {
+  if (s.kv.inputs.empty())
+    return std::nullopt;
   for (const LLMPoint &p : t.points)
     if (p.phase == "decode" && p.error.empty())
       return "decode appends in place: " + std::to_string(p.inPlaceAppends) +
@@ -311,7 +321,7 @@ void dfa::roofline::printLLM(const LLMSweep &s, llvm::raw_ostream &os) {
   os << "KV cache " << servingLine(s.serving) << "\n";
   for (const LLMTarget &t : s.targets) {
     os << "\n" << t.target << "\n";
-    if (!t.cacheLevel.empty() && !s.kv.inputs.empty())
+    if (!t.cacheLevel.empty() && holdsCache(s.kv))
       os << "  " << homeLine(t, s.weightBytes) << "\n  " << maxBatchLine(t)
          << "\n";
     if (std::optional<std::string> l = inPlaceLine(s, t))
@@ -416,7 +426,7 @@ void dfa::roofline::writeLLMJson(llvm::json::OStream &j, const LLMSweep &s) {
             if (t.spill == "chips")
               j.attribute("chip_bytes", t.chipBytes);
           });
-          if (s.kv.inputs.empty())
+          if (!holdsCache(s.kv))
             j.attribute("max_batch_by_context", nullptr);
           else
             j.attributeObject("max_batch_by_context", [&] {
@@ -566,7 +576,7 @@ void dfa::roofline::writeLLMHtml(const LLMSweep &s, llvm::raw_ostream &os) {
         "whose roofline bound is a memory level.</p>\n";
   os << "<ul class=\"kv-homes\">\n";
   for (const LLMTarget &t : s.targets)
-    if (!t.cacheLevel.empty() && !s.kv.inputs.empty()) {
+    if (!t.cacheLevel.empty() && holdsCache(s.kv)) {
       os << "<li>" << xmlEscape(t.target) << ": " << xmlEscape(homeLine(t, s.weightBytes))
          << "; " << xmlEscape(maxBatchLine(t));
       if (std::optional<std::string> l = inPlaceLine(s, t))

@@ -1732,23 +1732,25 @@ LogicalResult convertMsMultiHeadAttention(NodeContext &c, Results &r) {
 }
 
 /// `v` (int64) itself, with a run-time check that every value lies in
-/// [lo, hi): two gathers from the table 0 .. n-1 (n = hi - lo), one at v -
-/// lo (a value from hi falls off its end) and one at v - lo - n (a value
-/// below lo falls off its start; a valid one wraps to v - lo), their max
-/// plus lo the result. An out-of-range value stops the run with exit 7
+/// [lo, hi): a gather from a one-element table at 0 where it does, and
+/// off the table where it does not, at v - lo - 1 (below) or v - hi + 1
+/// (above), added to v. An out-of-range value stops the run with exit 7
 /// (the gather's index out of range), as onnxruntime refuses it, instead
-/// of reading a wrong row.
+/// of reading a wrong row; the check's size does not grow with the range.
 FailureOr<Value> inRange(NodeContext &c, Value v, int64_t lo, int64_t hi) {
-  int64_t n = std::max<int64_t>(1, hi - lo);
-  Value t = c.reshape(positions(c, n), {n});
   Type i64 = c.b.getI64Type();
-  auto at = [&](double shift) -> FailureOr<Value> {
-    FailureOr<Value> idx = one(c, "Sub", {v, c.scalar(i64, shift)});
-    return failed(idx) ? idx : one(c, "Gather", {t, *idx}, {attrI("axis", 0)});
-  };
-  FailureOr<Value> high = at(double(lo)), low = failed(high) ? high : at(double(lo + n));
-  FailureOr<Value> both = failed(low) ? low : one(c, "Max", {*high, *low});
-  return failed(both) ? both : one(c, "Add", {*both, c.scalar(i64, double(lo))});
+  auto i = [&](int64_t x) { return c.scalar(i64, double(x)); };
+  FailureOr<Value> below = one(c, "Less", {v, i(lo)});
+  FailureOr<Value> above = failed(below) ? below : one(c, "GreaterOrEqual", {v, i(hi)});
+  if (failed(above))
+    return failure();
+  Value under = c.b.create<SubOp>(c.loc, v, i(lo + 1));
+  Value over = c.b.create<SubOp>(c.loc, v, i(hi - 1));
+  FailureOr<Value> off = one(c, "Where", {*above, over, i(0)});
+  FailureOr<Value> at = failed(off) ? off : one(c, "Where", {*below, under, *off});
+  FailureOr<Value> zero =
+      failed(at) ? at : one(c, "Gather", {ints(c, {1}, {0}), *at}, {attrI("axis", 0)});
+  return failed(zero) ? zero : one(c, "Add", {v, *zero});
 }
 
 /// What GroupQueryAttention attends and keeps with a window-sized cache.
@@ -2003,8 +2005,9 @@ LogicalResult convertGroupQueryAttention(NodeContext &c, Results &r) {
   q = splitHeads(c, q, n);
   k = splitHeads(c, k, nkv);
   v = splitHeads(c, v, nkv);
-  // The keys attended and the present buffers.
-  Value tpos = c.reshape(positions(c, tp), {1, 1, tp, 1});
+  // The keys attended and the present buffers (a window-sized cache's
+  // length is unrelated to the whole length, which may be far larger).
+  Value tpos = windowed ? Value() : c.reshape(positions(c, tp), {1, 1, tp, 1});
   Value pb4 = c.reshape(pb, {B, 1, 1, 1});
   auto padTo = [&](Value x, int64_t len) -> FailureOr<Value> {
     int64_t have = typeOf(x).getDimSize(2);
