@@ -154,6 +154,44 @@ int64_t dfa::graph::activeGroups(GroupedMatMulOp op) {
   return std::max<int64_t>(1, std::min(groupedRows(op), groups));
 }
 
+std::optional<CacheGrowth> dfa::graph::cacheGrowth(Value v) {
+  Operation *writer = v.getDefiningOp();
+  if (!writer)
+    return std::nullopt;
+  Value base, updates;
+  if (auto c = dyn_cast<ConcatOp>(writer)) {
+    base = c->getOperand(0);
+  } else if (auto s = dyn_cast<ScatterNDOp>(writer)) {
+    if (s.getReduction() != "none")
+      return std::nullopt;
+    base = s.getInput(), updates = s.getUpdates();
+  } else if (auto s = dyn_cast<ScatterElementsOp>(writer)) {
+    if (s.getReduction() != "none")
+      return std::nullopt;
+    base = s.getInput(), updates = s.getUpdates();
+  } else {
+    return std::nullopt;
+  }
+  Operation *first = writer;
+  if (auto pad = base.getDefiningOp<PadOp>(); pad && updates) {
+    // Room for the new rows: zeros after the cache, nothing before it.
+    ArrayRef<int64_t> pads = pad.getPads();
+    size_t rank = pads.size() / 2;
+    if (pad.getMode() != "constant" || !pad.getValue().isZero() || !pad->hasOneUse() ||
+        llvm::any_of(pads.take_front(rank), [](int64_t p) { return p != 0; }) ||
+        llvm::any_of(pads.drop_front(rank), [](int64_t p) { return p < 0; }))
+      return std::nullopt;
+    base = pad.getInput();
+    first = pad;
+  }
+  auto arg = dyn_cast<BlockArgument>(base);
+  if (!arg)
+    return std::nullopt;
+  CacheGrowth g{arg, writer, updates, false};
+  g.onlyGrowth = llvm::all_of(arg.getUsers(), [&](Operation *u) { return u == first; });
+  return g;
+}
+
 /// Whether `user` computes its result from `v` group by group: a cast, an
 /// elementwise op or a view whose result keeps `v`'s dim 0 (the experts of
 /// a dequantization chain, [E, N, K] codes minus zero points times scales).

@@ -118,6 +118,21 @@ int64_t activeGroups(GroupedMatMulOp op);
 /// work of such a chain is done for those groups alone too.
 double readFraction(mlir::Value v);
 
+/// How a kernel body's value grows a KV cache in place: `cache` is the
+/// block argument it grows and `writer` the op that writes the new rows
+/// (a graph.concat after the cache; or a graph.scatter_nd or
+/// scatter_elements into it, possibly padded at the end with a constant
+/// first), which `updates` (null for a concat) holds. Only an
+/// end-padding of zeros may come between, used by the writer alone.
+struct CacheGrowth {
+  mlir::BlockArgument cache;
+  mlir::Operation *writer = nullptr;
+  mlir::Value updates;
+  /// Whether the cache feeds nothing but the growth.
+  bool onlyGrowth = false;
+};
+std::optional<CacheGrowth> cacheGrowth(mlir::Value v);
+
 /// The layout graph-layout gave `v`: a kernel output's entry of `layouts`,
 /// a function argument's or an op's `graph.layout`; null when none.
 LayoutAttr layoutAttrOf(mlir::Value v);

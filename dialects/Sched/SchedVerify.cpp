@@ -146,8 +146,8 @@ LogicalResult ComputeOp::verify() {
                << in << " or output " << out << " twice";
       if (!isCacheAppend(*this, in, out))
         return emitOpError("in_place output ")
-               << out << " is not a graph.concat whose first operand is input "
-               << in;
+               << out << " does not grow input " << in
+               << " (a graph.concat after it, or a scatter of rows into it)";
       auto inType = cast<BufferType>(getInputs()[in].getType());
       auto outType = cast<BufferType>(getOutputs()[out].getType());
       if (inType.getMemory() != outType.getMemory() ||
@@ -166,8 +166,8 @@ bool dfa::sched::isCacheAppend(ComputeOp op, int64_t in, int64_t out) {
   if (!yield || in < 0 || in >= int64_t(body.getNumArguments()) || out < 0 ||
       out >= int64_t(yield.getValues().size()))
     return false;
-  auto concat = yield.getValues()[out].getDefiningOp<graph::ConcatOp>();
-  return concat && concat->getOperand(0) == body.getArgument(in);
+  std::optional<graph::CacheGrowth> g = graph::cacheGrowth(yield.getValues()[out]);
+  return g && g->cache == body.getArgument(in);
 }
 
 SmallVector<double> dfa::sched::movedBytes(ComputeOp op) {
@@ -196,15 +196,18 @@ SmallVector<double> dfa::sched::movedBytes(ComputeOp op) {
     int64_t in = (*pairs)[i], out = (*pairs)[i + 1];
     double kept = bytesOf(op.getInputs()[in]);
     bytes[outputs0 + out] = std::max(0.0, bytes[outputs0 + out] - kept);
-    // The body reads the cache only if something besides the append (and
-    // the yield of the grown value) uses it.
     Value grown = yield.getValues()[out];
-    auto onlyAppend = [&](Value v, Operation *allowed) {
-      return llvm::all_of(v.getUsers(),
-                          [&](Operation *u) { return u == allowed; });
-    };
-    if (onlyAppend(body.getArgument(in), grown.getDefiningOp()) &&
-        onlyAppend(grown, yield))
+    std::optional<graph::CacheGrowth> g = graph::cacheGrowth(grown);
+    // A scatter writes its updates' rows, inside the cache or in the room
+    // after it.
+    if (g && g->updates)
+      bytes[outputs0 + out] = std::max(
+          bytes[outputs0 + out],
+          double(graph::tensorBytes(cast<RankedTensorType>(g->updates.getType()))));
+    // The body reads the cache only if something besides the growth (and
+    // the yield of the grown value) uses it.
+    if (g && g->onlyGrowth &&
+        llvm::all_of(grown.getUsers(), [&](Operation *u) { return u == yield; }))
       bytes[in] = 0;
   }
   return bytes;

@@ -46,10 +46,11 @@ using namespace dfa;
 using namespace dfa::lowering;
 
 /// The (input, output) pairs of `k` that are a KV-cache append by their
-/// structure: output `o` is a graph result, yielded by a `graph.concat`
-/// whose first operand is the kernel's input `i`, a graph input that only
-/// this concat reads. With `appendOnly`, nothing else in the kernel reads
-/// the grown cache either (the kernel moves only the new rows).
+/// structure: output `o` is a graph result, yielded by a growth of the
+/// kernel's input `i` (graph::cacheGrowth: a concat after it, or a
+/// scatter of the new rows into it), a graph input that only the growth
+/// reads. With `appendOnly`, nothing else in the kernel reads the grown
+/// cache either (the kernel moves only the new rows).
 static SmallVector<int64_t> cacheAppends(KernelOp k, bool appendOnly = false) {
   SmallVector<int64_t> pairs;
   Block &body = k.getBlock();
@@ -58,15 +59,14 @@ static SmallVector<int64_t> cacheAppends(KernelOp k, bool appendOnly = false) {
     if (llvm::none_of(r.getUsers(),
                       [](Operation *u) { return isa<func::ReturnOp>(u); }))
       continue;
-    auto concat = yield.getValues()[o].getDefiningOp<ConcatOp>();
-    auto arg = concat ? dyn_cast<BlockArgument>(concat->getOperand(0))
-                      : BlockArgument();
-    if (!arg || arg.getOwner() != &body || !arg.hasOneUse())
+    std::optional<graph::CacheGrowth> g = graph::cacheGrowth(yield.getValues()[o]);
+    if (!g || g->cache.getOwner() != &body || !g->onlyGrowth)
       continue;
+    BlockArgument arg = g->cache;
     Value in = k.getInputs()[arg.getArgNumber()];
     if (!isa<BlockArgument>(in) || !in.hasOneUse())
       continue;
-    if (appendOnly && !concat->getResult(0).hasOneUse())
+    if (appendOnly && !g->writer->getResult(0).hasOneUse())
       continue;
     pairs.push_back(arg.getArgNumber());
     pairs.push_back(int64_t(o));

@@ -2031,35 +2031,27 @@ LogicalResult convertGroupQueryAttention(NodeContext &c, Results &r) {
       return failure();
     keys = k, values = v, presentK = *pk, presentV = *pv;
   } else {
-    // Position t holds the past's key t (t < P_b), the new key t - P_b
-    // (t < P_b + S), or zeros.
-    FailureOr<Value> inPast = ib("Less", {tpos, pb4});
-    FailureOr<Value> end = failed(inPast) ? inPast : ib("Add", {pb4, c.scalar(i64, double(S))});
-    FailureOr<Value> inNew = failed(end) ? end : ib("Less", {tpos, *end});
-    if (failed(inNew))
+    // The new keys written over rows P_b .. P_b + S - 1 of the past
+    // buffer (grown by the new rows when the cache is dynamic), in place:
+    // as onnxruntime runs with past and present one buffer (the GenAI
+    // runtime's past_present_share_buffer), the rows after a sequence's
+    // keys keep what the buffer held there (onnxruntime zeroes them when
+    // the two buffers differ). A compiler writes only the new rows.
+    FailureOr<Value> rows = ib("Add", {pb4, c.reshape(steps, {1, 1, S, 1})}); // [B, 1, S, 1]
+    if (failed(rows))
       return failure();
+    SmallVector<Value> coords;
+    for (Value x : {c.reshape(positions(c, B), {B, 1, 1, 1}),
+                    c.reshape(positions(c, nkv), {1, nkv, 1, 1}), *rows}) {
+      FailureOr<Value> e = ib("Expand", {x, ints(c, {4}, {B, nkv, S, 1})});
+      if (failed(e))
+        return failure();
+      coords.push_back(*e);
+    }
+    Value at = c.b.create<ConcatOp>(c.loc, coords, c.b.getI64IntegerAttr(3));
     auto place = [&](Value past, Value fresh) -> FailureOr<Value> {
       FailureOr<Value> pp = padTo(past, tp);
-      if (failed(pp))
-        return failure();
-      Value at = fresh;
-      if (S > 1) {
-        // The new row t - P_b for each t (clamped), gathered per sequence.
-        FailureOr<Value> rel = ib("Sub", {tpos, pb4});
-        FailureOr<Value> lo = failed(rel) ? rel : ib("Max", {*rel, c.scalar(i64, 0)});
-        FailureOr<Value> idx = failed(lo) ? lo : ib("Min", {*lo, c.scalar(i64, double(S - 1))});
-        FailureOr<Value> full =
-            failed(idx) ? idx
-                        : ib("Expand", {*idx, ints(c, {4}, {B, nkv, tp, h})});
-        FailureOr<Value> g = failed(full) ? full
-                                          : one(c, "GatherElements", {fresh, *full},
-                                                {attrI("axis", 2)});
-        if (failed(g))
-          return failure();
-        at = *g;
-      }
-      FailureOr<Value> mid = ib("Where", {*inNew, at, c.scalar(elt, 0.0)});
-      return failed(mid) ? mid : ib("Where", {*inPast, *pp, *mid});
+      return failed(pp) ? pp : one(c, "ScatterND", {*pp, at, fresh});
     };
     FailureOr<Value> pk = place(c.in(3), k), pv = failed(pk) ? pk : place(c.in(4), v);
     if (failed(pv))

@@ -166,11 +166,11 @@ sched.program @weight_size target <name = "spyre", static_plan = false, units = 
 
 // -----
 
-// in_place names an output that is not its input grown by a concat.
+// in_place names an output that is not its input grown (by a concat or a scatter).
 sched.program @body target <name = "gpu-h100", static_plan = false, units = 132, levels = {HBM = 100000 : i64}> {
 ^bb0(%in: !sched.buffer<"HBM", tensor<8xf32>>):
   %a = sched.alloc {offset = 0, size = 32} : !sched.buffer<"HBM", tensor<8xf32>>
-  // expected-error @+1 {{'sched.compute' op in_place output 0 is not a graph.concat whose first operand is input 0}}
+  // expected-error @+1 {{'sched.compute' op in_place output 0 does not grow input 0 (a graph.concat after it, or a scatter of rows into it)}}
   %t = sched.compute "relu" ins(%in : !sched.buffer<"HBM", tensor<8xf32>>) outs(%a : !sched.buffer<"HBM", tensor<8xf32>>) attributes {in_place = array<i64: 0, 0>} {
   ^bb0(%x: tensor<8xf32>):
     %y = graph.relu %x : tensor<8xf32>

@@ -258,3 +258,52 @@ TEST_CASE("a grouped product reads the experts its rows can reach", "[dialect][o
   CHECK(cast<CostOpInterface>(piece.getOperation()).getFlops() == 2 * 16 * 64 * 16);
   CHECK(dfa::matmulShape(piece)->m == 2);
 }
+
+TEST_CASE("a KV cache grows by a concat after it or a scatter into it", "[dialect]") {
+  MLIRContext ctx;
+  ctx.loadDialect<GraphDialect, func::FuncDialect>();
+  OwningOpRef<ModuleOp> m = parseSourceString<ModuleOp>(R"mlir(
+    func.func @concat(%c: tensor<1x4x8xf32>, %n: tensor<1x1x8xf32>) -> tensor<1x5x8xf32> {
+      %0 = graph.concat %c, %n {axis = 1 : i64} : (tensor<1x4x8xf32>, tensor<1x1x8xf32>) -> tensor<1x5x8xf32>
+      return %0 : tensor<1x5x8xf32>
+    }
+    func.func @padded(%c: tensor<1x4x8xf32>, %i: tensor<1x1x2xi64>, %n: tensor<1x1x8xf32>) -> tensor<1x5x8xf32> {
+      %0 = graph.pad %c {pads = array<i64: 0, 0, 0, 0, 1, 0>} : (tensor<1x4x8xf32>) -> tensor<1x5x8xf32>
+      %1 = graph.scatter_nd %0, %i, %n : (tensor<1x5x8xf32>, tensor<1x1x2xi64>, tensor<1x1x8xf32>) -> tensor<1x5x8xf32>
+      return %1 : tensor<1x5x8xf32>
+    }
+    func.func @front(%c: tensor<1x4x8xf32>, %i: tensor<1x1x2xi64>, %n: tensor<1x1x8xf32>) -> tensor<1x5x8xf32> {
+      %0 = graph.pad %c {pads = array<i64: 0, 1, 0, 0, 0, 0>} : (tensor<1x4x8xf32>) -> tensor<1x5x8xf32>
+      %1 = graph.scatter_nd %0, %i, %n : (tensor<1x5x8xf32>, tensor<1x1x2xi64>, tensor<1x1x8xf32>) -> tensor<1x5x8xf32>
+      return %1 : tensor<1x5x8xf32>
+    }
+    func.func @read(%c: tensor<1x4x8xf32>, %i: tensor<1x1x2xi64>, %n: tensor<1x1x8xf32>) -> (tensor<1x4x8xf32>, tensor<1x4x8xf32>) {
+      %0 = graph.scatter_nd %c, %i, %n : (tensor<1x4x8xf32>, tensor<1x1x2xi64>, tensor<1x1x8xf32>) -> tensor<1x4x8xf32>
+      %1 = graph.relu %c : tensor<1x4x8xf32>
+      return %0, %1 : tensor<1x4x8xf32>, tensor<1x4x8xf32>
+    }
+  )mlir", &ctx);
+  REQUIRE(m);
+  auto grown = [&](StringRef name) {
+    auto f = m->lookupSymbol<func::FuncOp>(name);
+    Value v = f.front().getTerminator()->getOperand(0);
+    return std::make_pair(f, cacheGrowth(v));
+  };
+  auto [f1, g1] = grown("concat");
+  REQUIRE(g1);
+  CHECK(g1->cache == f1.getArgument(0));
+  CHECK(!g1->updates);
+  CHECK(g1->onlyGrowth);
+  auto [f2, g2] = grown("padded");
+  REQUIRE(g2);
+  CHECK(g2->cache == f2.getArgument(0));
+  CHECK(g2->updates == f2.getArgument(2));
+  CHECK(g2->onlyGrowth);
+  // Room before the cache moves its rows: no growth.
+  CHECK(!grown("front").second);
+  // A scatter into a cache something else reads too grows it, but not alone.
+  auto [f4, g4] = grown("read");
+  REQUIRE(g4);
+  CHECK(g4->cache == f4.getArgument(0));
+  CHECK(!g4->onlyGrowth);
+}

@@ -199,6 +199,17 @@ def gqa(name, S, B, seq, total, past=0, H=8, attrs=None, rotary=False, packed=Fa
         consts += [('sink', sink)]
     model(name, 'GroupQueryAttention', ins, 3, dict(num_heads=N, kv_num_heads=K, do_rotary=int(rotary), **(attrs or {})),
           consts=consts)
+    if past and not (attrs or {}).get('sliding_window_cache'):
+        # The new keys are written in place over the past buffer (as
+        # onnxruntime does when past and present share one buffer, the
+        # GenAI runtime's default): the rows after a sequence's T keys keep
+        # the past's, where onnxruntime given two buffers zeroes them.
+        named = dict(i for i in ins if i is not None)
+        for o, p in ((1, named['pk']), (2, named['pv'])):
+            a = np.load('ort_%s_%d.npy' % (name, o))
+            for b, t in enumerate(seq):
+                a[b, :, t + 1:past] = p[b, :, t + 1:past]
+            np.save('ort_%s_%d.npy' % (name, o), a)
     if (attrs or {}).get('sliding_window_cache'):
         # A window-sized cache's rows after its latest L(T) positions are
         # unspecified (onnxruntime leaves what its staging held there);
