@@ -159,8 +159,17 @@ std::optional<CacheGrowth> dfa::graph::cacheGrowth(Value v) {
   if (!writer)
     return std::nullopt;
   Value base, updates;
+  // Rows appended along `axis`: room after each row of the dims before it
+  // (a serving runtime's cache allocated long), never along the innermost
+  // dim, whose growth moves every row.
+  auto rowAxis = [](Value v, int64_t axis) {
+    int64_t rank = cast<RankedTensorType>(v.getType()).getRank();
+    return rank == 1 || (axis >= 0 && axis < rank - 1);
+  };
   if (auto c = dyn_cast<ConcatOp>(writer)) {
     base = c->getOperand(0);
+    if (!rowAxis(base, c.getAxis()))
+      return std::nullopt;
   } else if (auto s = dyn_cast<ScatterNDOp>(writer)) {
     if (s.getReduction() != "none")
       return std::nullopt;
@@ -179,16 +188,20 @@ std::optional<CacheGrowth> dfa::graph::cacheGrowth(Value v) {
     size_t rank = pads.size() / 2;
     if (pad.getMode() != "constant" || !pad.getValue().isZero() || !pad->hasOneUse() ||
         llvm::any_of(pads.take_front(rank), [](int64_t p) { return p != 0; }) ||
-        llvm::any_of(pads.drop_front(rank), [](int64_t p) { return p < 0; }))
+        llvm::count_if(pads.drop_front(rank), [](int64_t p) { return p != 0; }) > 1)
       return std::nullopt;
+    for (size_t d = 0; d < rank; ++d)
+      if (pads[rank + d] != 0 && (pads[rank + d] < 0 || !rowAxis(pad.getInput(), int64_t(d))))
+        return std::nullopt;
     base = pad.getInput();
     first = pad;
   }
   auto arg = dyn_cast<BlockArgument>(base);
   if (!arg)
     return std::nullopt;
-  CacheGrowth g{arg, writer, updates, false};
-  g.onlyGrowth = llvm::all_of(arg.getUsers(), [&](Operation *u) { return u == first; });
+  // The cache used once, by the growth: not also its own updates or the
+  // other half of a concat.
+  CacheGrowth g{arg, writer, updates, arg.hasOneUse() && *arg.getUsers().begin() == first};
   return g;
 }
 

@@ -278,10 +278,12 @@ Status dfa::driver::readTensorFile(llvm::StringRef path, ref::Tensor &tensor,
 bool dfa::driver::parseShapeArg(llvm::StringRef arg, std::string &name,
                                 std::vector<int64_t> &dims) {
   auto [n, rest] = arg.split('=');
-  if (n.empty() || rest.empty())
+  if (n.empty() || !arg.contains('='))
     return false;
   name = n.str();
   dims.clear();
+  if (rest.trim().empty()) // NAME=: a scalar
+    return true;
   llvm::SmallVector<llvm::StringRef> parts;
   rest.split(parts, ',');
   for (llvm::StringRef p : parts) {

@@ -44,6 +44,8 @@ Status dfa::driver::buildImportOptions(
   }
   if (Status s = parseSizes("--dim", flags.dims, 0, out.dims, printer); s != Status::Ok)
     return s;
+  for (const auto &[name, t] : inputs)
+    out.valueShapes[name] = std::vector<int64_t>(t.shape().begin(), t.shape().end());
   if (Status s = parseMaxDims(flags, out.maxDims, printer); s != Status::Ok)
     return s;
   std::vector<std::string> all = flags.specialize;

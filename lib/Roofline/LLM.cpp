@@ -63,6 +63,8 @@ LLMPoint dfa::roofline::combine(llvm::ArrayRef<LLMPoint> steps) {
     p.computeRoofSeconds += s.computeRoofSeconds;
     p.memoryRoofSeconds += s.memoryRoofSeconds;
     p.longestStepSeconds = std::max(p.longestStepSeconds, s.seconds);
+    // A first chunk has no cache to grow; the later ones do.
+    p.inPlaceAppends = std::max(p.inPlaceAppends, s.inPlaceAppends);
     bound += s.bandwidthBoundShare * s.seconds;
     for (auto &[name, share] : s.mix)
       p.mix[name] += share * s.seconds;

@@ -86,6 +86,11 @@ struct ONNXImportOptions {
   /// `dim_param` is a bound name, or a sum of products of names and
   /// integers ("past_sequence_length + sequence_length"), takes its value.
   std::map<std::string, int64_t> dims;
+  /// Shapes of the values given for graph inputs (dfa-run's `--inputs`): a
+  /// dynamic input dim that neither `shapes` nor `dims` sizes takes its
+  /// size from them, and a symbolic name so sized holds for every input
+  /// that carries it.
+  std::map<std::string, std::vector<int64_t>> valueShapes;
   /// Graph inputs whose values are fixed at compile time (`--specialize`):
   /// they become constants, and shape computations on them fold.
   std::map<std::string, ref::Tensor> specialized;

@@ -69,7 +69,8 @@ struct LLMPoint {
 LLMPoint summarize(const Report &r, llvm::StringRef phase, int64_t batch,
                    int64_t context);
 /// Steps run one after another (the chunks of a prefill) as one point:
-/// times, FLOPs and roofs summed, shares weighted by time.
+/// times, FLOPs and roofs summed, shares weighted by time, the most
+/// caches any step grew in place.
 LLMPoint combine(llvm::ArrayRef<LLMPoint> steps);
 
 /// The KV cache as the graph's own cache inputs define it: the inputs

@@ -258,6 +258,9 @@ private:
   /// The size of a symbolic dim: `NAME`, or a sum of products of names
   /// and integers ("past_sequence_length + 1"), the names bound by --dim.
   std::optional<int64_t> symbolicDim(llvm::StringRef param);
+  /// Symbolic dims sized by the values given (valueShapes): the size and
+  /// the input it came from.
+  std::map<std::string, std::pair<int64_t, std::string>> dimsFromValues;
   /// Records that input `input`'s dim `dim` (named `param`, or unnamed)
   /// was imported as `value` (graph.guards).
   void guard(llvm::StringRef param, llvm::StringRef input, int dim,
@@ -580,6 +583,23 @@ LogicalResult Importer::createFunction() {
           }
           if (status != Status::Ok)
             return failure();
+        }
+        if (auto g = opts.valueShapes.find(name);
+            g != opts.valueShapes.end() && (int)g->second.size() == tt.shape().dim_size()) {
+          int64_t v = g->second[d];
+          if (dim.has_dim_param()) {
+            auto [it, fresh] = dimsFromValues.try_emplace(dim.dim_param(), v, name);
+            if (!fresh && it->second.first != v) {
+              error(Status::BadInput)
+                  << "input '" << name << "' is " << v << " in dim " << d << " ('"
+                  << dim.dim_param() << "'), where input '" << it->second.second
+                  << "' is " << it->second.first;
+              return failure();
+            }
+            guard(dim.dim_param(), name, d, v);
+          }
+          shape.push_back(v);
+          continue;
         }
         auto diag = error(Status::InvalidModel);
         diag << "input '" << name << "' has a dynamic dimension " << d;

@@ -277,6 +277,19 @@ TEST_CASE("a KV cache grows by a concat after it or a scatter into it", "[dialec
       %1 = graph.scatter_nd %0, %i, %n : (tensor<1x5x8xf32>, tensor<1x1x2xi64>, tensor<1x1x8xf32>) -> tensor<1x5x8xf32>
       return %1 : tensor<1x5x8xf32>
     }
+    func.func @self(%c: tensor<1x4x8xf32>) -> tensor<1x8x8xf32> {
+      %0 = graph.concat %c, %c {axis = 1 : i64} : (tensor<1x4x8xf32>, tensor<1x4x8xf32>) -> tensor<1x8x8xf32>
+      return %0 : tensor<1x8x8xf32>
+    }
+    func.func @inner(%c: tensor<1x4x8xf32>, %n: tensor<1x4x1xf32>) -> tensor<1x4x9xf32> {
+      %0 = graph.concat %c, %n {axis = 2 : i64} : (tensor<1x4x8xf32>, tensor<1x4x1xf32>) -> tensor<1x4x9xf32>
+      return %0 : tensor<1x4x9xf32>
+    }
+    func.func @innerpad(%c: tensor<1x4x8xf32>, %i: tensor<1x4x1xi64>, %n: tensor<1x4x1xf32>) -> tensor<1x4x9xf32> {
+      %0 = graph.pad %c {pads = array<i64: 0, 0, 0, 0, 0, 1>} : (tensor<1x4x8xf32>) -> tensor<1x4x9xf32>
+      %1 = graph.scatter_elements %0, %i, %n {axis = 2 : i64} : (tensor<1x4x9xf32>, tensor<1x4x1xi64>, tensor<1x4x1xf32>) -> tensor<1x4x9xf32>
+      return %1 : tensor<1x4x9xf32>
+    }
     func.func @read(%c: tensor<1x4x8xf32>, %i: tensor<1x1x2xi64>, %n: tensor<1x1x8xf32>) -> (tensor<1x4x8xf32>, tensor<1x4x8xf32>) {
       %0 = graph.scatter_nd %c, %i, %n : (tensor<1x4x8xf32>, tensor<1x1x2xi64>, tensor<1x1x8xf32>) -> tensor<1x4x8xf32>
       %1 = graph.relu %c : tensor<1x4x8xf32>
@@ -301,6 +314,13 @@ TEST_CASE("a KV cache grows by a concat after it or a scatter into it", "[dialec
   CHECK(g2->onlyGrowth);
   // Room before the cache moves its rows: no growth.
   CHECK(!grown("front").second);
+  // Growth along the innermost dim moves every row: none.
+  CHECK(!grown("inner").second);
+  CHECK(!grown("innerpad").second);
+  // A concat of the cache with itself reads it beyond the growth.
+  auto [f5, g5] = grown("self");
+  REQUIRE(g5);
+  CHECK(!g5->onlyGrowth);
   // A scatter into a cache something else reads too grows it, but not alone.
   auto [f4, g4] = grown("read");
   REQUIRE(g4);

@@ -139,7 +139,9 @@ TEST_CASE("steps run one after another combine", "[roofline][llm]") {
   b.bandwidthBoundShare = 0;
   a.mix = {{"compute", 1.0}};
   b.mix = {{"memory:HBM", 1.0}};
+  b.inPlaceAppends = 4; // the first chunk has no cache to grow
   LLMPoint c = combine({a, b});
+  CHECK(c.inPlaceAppends == 4);
   CHECK(c.seconds == 4);
   CHECK(c.flops == 40);
   CHECK(c.steps == 2);

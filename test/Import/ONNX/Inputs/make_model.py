@@ -124,6 +124,10 @@ def build(name, out):
     if name == "dynamic":
         return model([helper.make_node("Relu", ["x"], ["y"], name="relu")],
                      [vi("x", F, ["batch", 8])], [vi("y", F, ["batch", 8])])
+    if name == "dynamic2":  # two inputs sharing a symbolic dim, one unnamed
+        return model([helper.make_node("Add", ["x", "z"], ["y"], name="add")],
+                     [vi("x", F, ["batch", 8]), vi("z", F, ["batch", None])],
+                     [vi("y", F, ["batch", 8])])
     if name == "unsupported3":
         nodes = [helper.make_node("NonZero", ["x"], ["nz"], name="nz0"),
                  helper.make_node("Bernoulli", ["x"], ["u"], name="bern0"),
