@@ -157,6 +157,12 @@ struct Fuser {
       return "collective";
     if (isRelayout(t, op))
       return "relayout";
+    // A KV cache grown in place (a graph result) ends its kernel: a reader
+    // of the grown cache joining it (a view of it for the attention) would
+    // make the kernel move the whole cache it only appends to.
+    if (via && graph::cacheGrowth(via) &&
+        llvm::any_of(via.getUsers(), [](Operation *u) { return isa<func::ReturnOp>(u); }))
+      return "cache growth";
     switch (policy) {
     case FusionPolicy::None:
       return "none";

@@ -1756,7 +1756,7 @@ FailureOr<Value> inRange(NodeContext &c, Value v, int64_t lo, int64_t hi) {
 /// What GroupQueryAttention attends and keeps with a window-sized cache.
 struct WindowedKV {
   Value keys, values, presentK, presentV;
-  Value kpos, seen; // [B, 1, 1, K]: each key's absolute position; a key there
+  Value kpos, seen; // [B, 1, 1, K]: each key's absolute position; whether it holds one
 };
 
 /// GroupQueryAttention's window-sized cache (sliding_window_cache = 1), as
