@@ -131,14 +131,11 @@ Status assignRoles(const RooflineOptions &opts, llvm::ArrayRef<std::string> name
 void sizeWindowCaches(llvm::ArrayRef<GraphInputSignature> inputs,
                       std::map<std::string, int64_t> &bound) {
   std::map<std::string, int64_t> rows;
-  for (const GraphInputSignature &in : inputs) {
-    int64_t v;
-    if (in.window > 0 && in.windowAxis < in.dims.size() &&
-        !in.dims[in.windowAxis].empty() &&
-        llvm::StringRef(in.dims[in.windowAxis]).getAsInteger(10, v) &&
-        !bound.count(in.dims[in.windowAxis]))
-      rows[in.dims[in.windowAxis]] = std::max(rows[in.dims[in.windowAxis]], in.window);
-  }
+  for (const auto &entry : windowDimsOf(inputs))
+    if (const std::string &dim = entry.first; !bound.count(dim))
+      for (const GraphInputSignature &in : inputs)
+        if (in.window > 0 && in.windowAxis < in.dims.size() && in.dims[in.windowAxis] == dim)
+          rows[dim] = std::max(rows[dim], in.window);
   bound.insert(rows.begin(), rows.end());
 }
 
