@@ -170,14 +170,11 @@ std::optional<CacheGrowth> dfa::graph::cacheGrowth(Value v) {
     base = c->getOperand(0);
     if (!rowAxis(base, c.getAxis()))
       return std::nullopt;
-  } else if (auto s = dyn_cast<ScatterNDOp>(writer)) {
-    if (s.getReduction() != "none")
+  } else if (isa<ScatterNDOp, ScatterElementsOp>(writer)) {
+    // Both scatters: (input, indices, updates) and a reduction attribute.
+    if (writer->getAttrOfType<StringAttr>("reduction").getValue() != "none")
       return std::nullopt;
-    base = s.getInput(), updates = s.getUpdates();
-  } else if (auto s = dyn_cast<ScatterElementsOp>(writer)) {
-    if (s.getReduction() != "none")
-      return std::nullopt;
-    base = s.getInput(), updates = s.getUpdates();
+    base = writer->getOperand(0), updates = writer->getOperand(2);
   } else {
     return std::nullopt;
   }

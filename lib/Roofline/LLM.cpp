@@ -242,9 +242,10 @@ std::string placementLine(const LLMPoint &p) {
 
 std::string kvLine(const LLMSweep &s) {
   const KVShape &kv = s.kv;
+  std::string windows = humanNumber(kv.windowBytes, "B") + " per sequence in " +
+                        std::to_string(kv.windowInputs.size()) + " window-sized caches";
   if (kv.inputs.empty() && !kv.windowInputs.empty())
-    return "KV cache " + humanNumber(kv.windowBytes, "B") + " per sequence in " +
-           std::to_string(kv.windowInputs.size()) + " window-sized caches";
+    return "KV cache " + windows;
   std::string line = "KV cache " + humanNumber(kv.bytesPerToken, "B") +
                      " per token per sequence";
   if (kv.layers > 0 && kv.kvHeads > 0)
@@ -252,8 +253,7 @@ std::string kvLine(const LLMSweep &s) {
                           kv.layers, kv.kvHeads, kv.headDim, kv.elementBytes)
                 .str();
   if (!kv.windowInputs.empty())
-    line += ", and " + humanNumber(kv.windowBytes, "B") + " per sequence in " +
-            std::to_string(kv.windowInputs.size()) + " window-sized caches";
+    line += ", and " + windows;
   return line;
 }
 
