@@ -105,6 +105,13 @@ RankedTensorType globalType(RankedTensorType t, int64_t dim, int64_t n) {
   return RankedTensorType::get(shape, t.getElementType());
 }
 
+/// Whether `pad` leaves dim `d` as it is.
+bool padKeeps(PadOp pad, int64_t d) {
+  ArrayRef<int64_t> pads = pad.getPads();
+  int64_t rank = int64_t(pads.size()) / 2;
+  return d >= 0 && d < rank && pads[d] == 0 && pads[d + rank] == 0;
+}
+
 /// The split of `u`'s results that a split `s` of its first operand lands
 /// on, for the ops that keep such a split as it is: views (reshape,
 /// transpose, an expand that does not grow the dim), softmax and
@@ -167,7 +174,108 @@ std::optional<SplitDim> keptSplit(Operation *u, ArrayRef<int64_t> shape,
           return std::nullopt;
         return at(d);
       })
+      .Case([&](PadOp pad) -> R {
+        if (!padKeeps(pad, d))
+          return std::nullopt;
+        return at(d);
+      })
       .Default([](Operation *) -> R { return std::nullopt; });
+}
+
+/// The index-batch dim along which component `coord` of scatter_nd's
+/// `indices` counts 0, 1, 2, ... and is the same at every other position
+/// (GQA's in-place append addresses K/V head h from the updates' head h):
+/// a split of the updates along that dim is the data's split along
+/// `coord`, each chip's rows landing in its own part. Read through a
+/// concatenation of the components and a broadcast of a constant.
+std::optional<int64_t> iotaDim(Value indices, int64_t coord) {
+  auto it = tensorType(indices);
+  int64_t q = it.getRank();
+  if (q < 2 || !it.hasStaticShape())
+    return std::nullopt;
+  Value v = indices;
+  int64_t c = coord;
+  while (auto cat = v.getDefiningOp<ConcatOp>()) {
+    if (int64_t(cat.getAxis()) != q - 1)
+      return std::nullopt;
+    Value next;
+    for (Value in : cat.getInputs()) {
+      int64_t w = tensorType(in).getDimSize(q - 1);
+      if (c < w) {
+        next = in;
+        break;
+      }
+      c -= w;
+    }
+    if (!next)
+      return std::nullopt;
+    v = next;
+  }
+  while (auto ex = v.getDefiningOp<ExpandOp>())
+    v = ex.getInput();
+  auto cst = v.getDefiningOp<ConstantOp>();
+  auto values = cst ? dyn_cast<DenseIntElementsAttr>(cst.getValue()) : nullptr;
+  auto ct = tensorType(v);
+  if (!values || ct.getRank() > q || !ct.hasStaticShape())
+    return std::nullopt;
+  // The constant right-aligned to the indices (a broadcast's rule).
+  int64_t off = q - ct.getRank();
+  SmallVector<int64_t> shape(off, 1);
+  llvm::append_range(shape, ct.getShape());
+  if (shape[q - 1] != 1)
+    shape[q - 1] = 1; // only component c's column is read below
+  int64_t col = ct.getShape().empty() || ct.getShape().back() == 1 ? 0 : c;
+  int64_t width = ct.getShape().empty() ? 1 : ct.getShape().back();
+  SmallVector<int64_t> ints;
+  for (const APInt &x : values.getValues<APInt>())
+    ints.push_back(x.getSExtValue());
+  for (int64_t j = 0; j + 1 < q; ++j) {
+    if (shape[j] != it.getDimSize(j) || shape[j] < 2)
+      continue;
+    bool iota = true;
+    // Row-major walk over the constant's positions, component `col` only.
+    int64_t rows = ct.getNumElements() / width;
+    for (int64_t r = 0; r < rows && iota; ++r) {
+      int64_t rest = r, pj = 0;
+      for (int64_t e = q - 2; e >= 0; --e) {
+        int64_t pos = rest % shape[e];
+        rest /= shape[e];
+        if (e == j)
+          pj = pos;
+      }
+      iota = ints[r * width + col] == pj;
+    }
+    if (iota)
+      return j;
+  }
+  return std::nullopt;
+}
+
+/// The data dim of scatter_nd `sc` that a split of its operand `operand`
+/// (0: data, 2: updates) along `d` is, where each chip's updates land in
+/// its own part of the data: a dim the index tuples do not address (the
+/// updates' slice dims), or one they address by the updates' own position
+/// (`iotaDim`). Nullopt otherwise.
+std::optional<int64_t> scatterDataDim(ScatterNDOp sc, unsigned operand,
+                                      int64_t d) {
+  auto it = tensorType(sc.getIndices());
+  auto dt = tensorType(sc.getInput());
+  int64_t q = it.getRank(), k = it.getDimSize(q - 1);
+  if (ShapedType::isDynamic(k) || operand == 1)
+    return std::nullopt;
+  if (operand == 0) {
+    if (d >= k)
+      return d;
+    std::optional<int64_t> j = iotaDim(sc.getIndices(), d);
+    return j && it.getDimSize(*j) == dt.getDimSize(d) ? std::optional(d)
+                                                      : std::nullopt;
+  }
+  if (d >= q - 1)
+    return k + (d - (q - 1));
+  for (int64_t e = 0; e < k; ++e)
+    if (iotaDim(sc.getIndices(), e) == d && it.getDimSize(d) == dt.getDimSize(e))
+      return e;
+  return std::nullopt;
 }
 
 struct Partitioner {
@@ -370,12 +478,56 @@ struct Partitioner {
                narrow);
   }
 
+  /// `v`, a whole value read only by the op that wants its part, computed
+  /// as that part instead when the op making it is a pad that leaves the
+  /// dim whole or a broadcasting pointwise op: its operands are taken
+  /// split in turn, back to a graph input held as the chip's part (GQA's
+  /// cache buffer grown for its new rows, or a window-sized cache with its
+  /// stale rows zeroed: each chip holds its heads of the cache, not a
+  /// slice of the whole). Null otherwise.
+  Value splitBack(Value v, SplitDim at) {
+    Operation *def = v.getDefiningOp();
+    if (!def || !v.hasOneUse() || def->getNumResults() != 1 || at.block != 1 ||
+        stateOf(v).kind != State::Replicated || !divides(v, at))
+      return {};
+    int64_t r = tensorType(v).getRank();
+    SmallVector<std::optional<SplitDim>> wants;
+    if (auto pad = dyn_cast<PadOp>(def)) {
+      if (!padKeeps(pad, at.dim) || !divides(pad.getInput(), at))
+        return {};
+      wants.push_back(at);
+    } else if (classify(def) == OpClass::Pointwise) {
+      for (Value x : def->getOperands()) {
+        auto xt = tensorType(x);
+        SplitDim mine{at.dim - (r - xt.getRank()), 1, at.replicas};
+        if (mine.dim < 0 || xt.getDimSize(mine.dim) == 1) {
+          wants.push_back(std::nullopt);
+          continue;
+        }
+        if (stateOf(x).kind != State::Replicated || !divides(x, mine))
+          return {};
+        wants.push_back(mine);
+      }
+    } else {
+      return {};
+    }
+    for (auto [i, want] : llvm::enumerate(wants))
+      if (want)
+        def->setOperand(unsigned(i), toSplit(def->getOperand(unsigned(i)), *want, def));
+    v.setType(localType(tensorType(v), at.dim, at.parts(n)));
+    states[v] = State::split(at);
+    ++partitioned;
+    return v;
+  }
+
   /// `v` split as `at` says (the local part of a replicated value, or of a
   /// part held by more chips, is a slice each chip takes of its own copy:
   /// no transfer).
   Value toSplit(Value v, SplitDim at, Operation *user) {
     if (stateOf(v).isSplit(at))
       return v;
+    if (Value part = splitBack(v, at))
+      return part;
     bool refine = refines(v, at);
     Value whole = refine ? v : toReplicated(v, user);
     auto key = std::make_tuple(whole.getAsOpaquePointer(), at.dim, at.block,
@@ -525,6 +677,7 @@ struct Partitioner {
   bool fusedColumnParallel(MatMulOp m);
   bool visitGemm(GemmOp g);
   bool visitPointwise(Operation *op);
+  bool visitScatterND(ScatterNDOp sc);
   void visitReturn(func::ReturnOp ret);
   void foldArgSlices(func::FuncOp func);
 };
@@ -587,7 +740,7 @@ bool Partitioner::keepsSplit(Value v, SplitDim at) {
           .Case<ReshapeOp, TransposeOp, ExpandOp, SoftmaxOp, LogSoftmaxOp,
                 ReduceSumOp, ReduceMeanOp, ReduceMaxOp, ReduceMinOp,
                 ReduceProdOp, ReduceL1Op, ReduceL2Op, ReduceSumSquareOp,
-                ReduceLogSumOp, ReduceLogSumExpOp, SplitOp, SliceOp>(
+                ReduceLogSumOp, ReduceLogSumExpOp, SplitOp, SliceOp, PadOp>(
               [&](Operation *o) {
                 std::optional<SplitDim> e = keptSplit(o, xt.getShape(), cut, n);
                 if (!e)
@@ -604,6 +757,19 @@ bool Partitioner::keepsSplit(Value v, SplitDim at) {
           .Case([&](AttentionOp a) {
             return use.getOperandNumber() < 3 && d < xt.getRank() - 2 &&
                    push(a.getResult(), d);
+          })
+          .Case([&](ScatterNDOp sc) {
+            std::optional<int64_t> e =
+                scatterDataDim(sc, use.getOperandNumber(), d);
+            return e && push(sc.getResult(), *e);
+          })
+          .Case([&](ScatterElementsOp sc) {
+            return use.getOperandNumber() != 1 && d != int64_t(sc.getAxis()) &&
+                   push(sc.getResult(), d);
+          })
+          .Case([&](GatherElementsOp g) {
+            return use.getOperandNumber() == 0 && d != int64_t(g.getAxis()) &&
+                   push(g.getResult(), d);
           })
           .Default([&](Operation *o) {
             if (classify(o) != OpClass::Pointwise || o->getNumResults() != 1)
@@ -871,6 +1037,42 @@ bool Partitioner::visitGemm(GemmOp g) {
   return false;
 }
 
+/// A scatter of split updates into the data's matching part (or of a
+/// split data's part): each chip writes its rows of every index tuple
+/// whose updates it holds, the tuples addressing its part by the updates'
+/// position (GQA's in-place cache append, each chip's K/V heads).
+bool Partitioner::visitScatterND(ScatterNDOp sc) {
+  auto it = tensorType(sc.getIndices());
+  int64_t q = it.getRank();
+  for (unsigned operand : {2u, 0u}) {
+    State s = stateOf(sc->getOperand(operand));
+    if (s.kind != State::Split || s.at.block != 1)
+      continue;
+    std::optional<int64_t> dataDim = scatterDataDim(sc, operand, s.at.dim);
+    if (!dataDim)
+      continue;
+    SplitDim data{*dataDim, 1, s.at.replicas};
+    int64_t k = it.getDimSize(q - 1);
+    // The updates' dim: past the tuples' dims, or the tuples' own.
+    std::optional<int64_t> u;
+    if (*dataDim >= k)
+      u = (q - 1) + (*dataDim - k);
+    else
+      u = iotaDim(sc.getIndices(), *dataDim);
+    SplitDim upd{*u, 1, s.at.replicas};
+    if (!divides(sc.getInput(), data) || !divides(sc.getUpdates(), upd) ||
+        (*dataDim < k && !divides(sc.getIndices(), upd)))
+      return false;
+    sc->setOperand(0, toSplit(sc.getInput(), data, sc));
+    sc->setOperand(1, *dataDim < k ? toSplit(sc.getIndices(), upd, sc)
+                                   : toReplicated(sc.getIndices(), sc));
+    sc->setOperand(2, toSplit(sc.getUpdates(), upd, sc));
+    splitResults(sc, data);
+    return true;
+  }
+  return false;
+}
+
 /// Broadcasting pointwise ops: the split of the first split operand, the
 /// others split alike or broadcast along it.
 bool Partitioner::visitPointwise(Operation *op) {
@@ -950,7 +1152,7 @@ void Partitioner::visit(Operation *op) {
       .Case<ReshapeOp, TransposeOp, ExpandOp, SoftmaxOp, LogSoftmaxOp,
             ReduceSumOp, ReduceMeanOp, ReduceMaxOp, ReduceMinOp, ReduceProdOp,
             ReduceL1Op, ReduceL2Op, ReduceSumSquareOp, ReduceLogSumOp,
-            ReduceLogSumExpOp, SplitOp, SliceOp>([&](Operation *o) {
+            ReduceLogSumExpOp, SplitOp, SliceOp, PadOp>([&](Operation *o) {
         std::optional<SplitDim> d = single();
         if (!d)
           return false;
@@ -1028,6 +1230,26 @@ void Partitioner::visit(Operation *op) {
         splitResults(a, q.at);
         return true;
       })
+      .Case([&](ScatterNDOp sc) { return visitScatterND(sc); })
+      .Case<ScatterElementsOp, GatherElementsOp>([&](Operation *o) {
+        // Along another dim than the scatter's or gather's, each chip
+        // writes or reads its part (the operands share one rank; the
+        // indices take the data's split).
+        std::optional<SplitDim> at;
+        for (Value v : o->getOperands())
+          if (State s = stateOf(v); s.kind == State::Split && !at &&
+                                    v != o->getOperand(1))
+            at = s.at;
+        if (!at || at->dim == cast<IntegerAttr>(o->getAttr("axis")).getInt())
+          return false;
+        for (Value v : o->getOperands())
+          if (!divides(v, *at))
+            return false;
+        for (OpOperand &x : o->getOpOperands())
+          x.set(toSplit(x.get(), *at, o));
+        splitResults(o, *at);
+        return true;
+      })
       .Default([&](Operation *o) {
         if (classify(o) == OpClass::Pointwise)
           return visitPointwise(o);
@@ -1074,6 +1296,105 @@ void Partitioner::foldArgSlices(func::FuncOp func) {
   func.setType(FunctionType::get(func.getContext(), ins, outs));
 }
 
+/// Slices that take disjoint ranges of one dim of a value, each whole in
+/// every other dim, become one `graph.split` (Phi-3's and the GenAI
+/// builder's fused QKV, sliced by offsets where GPT-2's export splits; a
+/// range no slice reads is a piece nothing reads): the split's rule then
+/// gives each chip its part of every piece.
+void slicesAsSplits(func::FuncOp func) {
+  // The values, as (defining op or null, result or argument number): a
+  // slice erased below is never looked at again.
+  SmallVector<std::pair<Operation *, unsigned>> values;
+  for (BlockArgument a : func.getArguments())
+    values.push_back({nullptr, a.getArgNumber()});
+  func.walk([&](Operation *op) {
+    for (unsigned i = 0; i < op->getNumResults(); ++i)
+      values.push_back({op, i});
+  });
+  DenseSet<Operation *> erased;
+  for (auto [def, index] : values) {
+    if (def && erased.contains(def))
+      continue;
+    Value v = def ? def->getResult(index) : Value(func.getArgument(index));
+    auto vt = dyn_cast<RankedTensorType>(v.getType());
+    if (!vt || !vt.hasStaticShape() || v.use_empty())
+      continue;
+    int64_t rank = vt.getRank(), axis = -1;
+    // (start, size) -> the slices taking that piece.
+    std::map<std::pair<int64_t, int64_t>, SmallVector<SliceOp>> pieces;
+    bool ok = true;
+    for (Operation *u : v.getUsers()) {
+      auto sl = dyn_cast<SliceOp>(u);
+      if (!sl) {
+        ok = false;
+        break;
+      }
+      auto st = tensorType(sl.getResult());
+      int64_t cut = -1;
+      for (int64_t d = 0; d < rank && ok; ++d) {
+        if (sl.getSteps()[d] != 1)
+          ok = false;
+        else if (st.getDimSize(d) != vt.getDimSize(d))
+          ok = cut < 0 ? (cut = d, true) : false;
+        else if (sl.getStarts()[d] != 0)
+          ok = false;
+      }
+      if (!ok || cut < 0 || (axis >= 0 && cut != axis)) {
+        ok = false;
+        break;
+      }
+      axis = cut;
+      pieces[{sl.getStarts()[cut], st.getDimSize(cut)}].push_back(sl);
+    }
+    if (!ok || pieces.size() < 2)
+      continue;
+    // The pieces in order, a range no slice reads as a piece of its own
+    // (a fused QKV whose queries are dead); overlapping slices are left.
+    SmallVector<int64_t> sizes;
+    SmallVector<SmallVector<SliceOp> *> readers;
+    int64_t next = 0;
+    for (auto &[piece, slices] : pieces) {
+      if (piece.first < next)
+        break;
+      if (piece.first > next) {
+        sizes.push_back(piece.first - next);
+        readers.push_back(nullptr);
+      }
+      sizes.push_back(piece.second);
+      readers.push_back(&slices);
+      next = piece.first + piece.second;
+    }
+    if (next > vt.getDimSize(axis) ||
+        int64_t(llvm::count_if(readers, [](auto *r) { return r; })) !=
+            int64_t(pieces.size()))
+      continue;
+    if (next < vt.getDimSize(axis)) {
+      sizes.push_back(vt.getDimSize(axis) - next);
+      readers.push_back(nullptr);
+    }
+    OpBuilder b(func.getContext());
+    if (auto arg = dyn_cast<BlockArgument>(v))
+      b.setInsertionPointToStart(arg.getOwner());
+    else
+      b.setInsertionPointAfterValue(v);
+    SmallVector<Type> types;
+    for (int64_t size : sizes) {
+      SmallVector<int64_t> shape(vt.getShape());
+      shape[axis] = size;
+      types.push_back(RankedTensorType::get(shape, vt.getElementType()));
+    }
+    auto split = b.create<SplitOp>(v.getLoc(), types, v,
+                                   b.getI64IntegerAttr(axis),
+                                   b.getDenseI64ArrayAttr(sizes));
+    for (auto [i, slices] : llvm::enumerate(readers))
+      for (SliceOp sl : slices ? *slices : SmallVector<SliceOp>()) {
+        sl.getResult().replaceAllUsesWith(split.getResult(i));
+        erased.insert(sl);
+        sl.erase();
+      }
+  }
+}
+
 } // namespace
 
 namespace dfa {
@@ -1085,6 +1406,7 @@ LogicalResult partitionTensorParallel(ModuleOp module, const target::Target &t,
   SmallVector<Operation *> maybeDead;
   module.walk([&](func::FuncOp func) {
     // Each function on its own: no state outlives the values it names.
+    slicesAsSplits(func);
     Partitioner p{t, chips, remarks};
     Block &block = func.getBody().front();
     SmallVector<Operation *> ops;

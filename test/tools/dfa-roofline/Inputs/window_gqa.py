@@ -11,17 +11,14 @@ import sys
 
 from onnx import TensorProto as T, helper as h, save
 
+from genai_common import MASK, ONE, SEQLENS
+
 F = T.FLOAT
 inputs = [h.make_tensor_value_info("q", F, ["batch_size", "sequence_length", 64]),
           h.make_tensor_value_info("k", F, ["batch_size", "sequence_length", 32]),
           h.make_tensor_value_info("v", F, ["batch_size", "sequence_length", 32]),
-          h.make_tensor_value_info("attention_mask", T.INT64, ["batch_size", "total_sequence_length"])]
-nodes = [h.make_node("ReduceSum", ["attention_mask", "one"], ["len"], keepdims=0),
-         h.make_node("Sub", ["len", "one"], ["last"]),
-         h.make_node("Cast", ["last"], ["seqlens_k"], to=T.INT32),
-         h.make_node("Shape", ["attention_mask"], ["shape"]),
-         h.make_node("Gather", ["shape", "one"], ["tot64"], axis=0),
-         h.make_node("Cast", ["tot64"], ["tot"], to=T.INT32)]
+          MASK]
+nodes = list(SEQLENS)
 outputs = []
 all_window = "--all-window" in sys.argv
 sliding = "past_sequence_length" if "--shared-dim" in sys.argv else "past_sliding_length"
@@ -37,7 +34,7 @@ for layer, past, window in [(0, sliding, 8),
                              outs, domain="com.microsoft", **attrs))
     outputs += [h.make_tensor_value_info(o, F, None) for o in outs]
 graph = h.make_graph(nodes, "window_gqa", inputs, outputs,
-                     [h.make_tensor("one", T.INT64, [1], [1])])
+                     [ONE])
 model = h.make_model(graph, opset_imports=[h.make_opsetid("", 13), h.make_opsetid("com.microsoft", 1)])
 model.ir_version = 8
 save(model, sys.argv[1])
