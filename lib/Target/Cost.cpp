@@ -6,6 +6,9 @@
 
 #include "dfa/Target/Cost.h"
 
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/Support/MathExtras.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -110,8 +113,18 @@ std::optional<GemmTiling> dfa::target::gemmTiling(const Target &t,
   double kt = std::max(1.0, std::floor(double(tiles.kBytes) / eb));
   double b = double(std::max<int64_t>(1, w.batch)), M = double(w.m),
          N = double(w.n), K = double(w.k);
+  // IEEE f32 runs on the CUDA cores, with no MMA shape to fill: a product
+  // of fewer rows than a tile (a decode step's GEMV) runs as cuBLAS's
+  // GEMV-like kernels do, each CTA over all the rows (the next power of
+  // two) and a tile's columns, instead of padding its rows to the tile.
+  llvm::SmallVector<std::pair<int64_t, int64_t>> shapes(tiles.shapes.begin(),
+                                                        tiles.shapes.end());
+  if (mathBits == 0 && w.elementBytes == 4)
+    for (auto [tmI, tnI] : tiles.shapes)
+      if (w.m < tmI)
+        shapes.push_back({int64_t(llvm::PowerOf2Ceil(uint64_t(w.m))), tnI});
   std::optional<GemmTiling> best;
-  for (auto [tmI, tnI] : tiles.shapes) {
+  for (auto [tmI, tnI] : shapes) {
     double tm = double(tmI), tn = double(tnI);
     double stageBytes = (tm + tn) * kt * eb;
     double stages = std::floor(*smem / stageBytes);
@@ -137,11 +150,18 @@ std::optional<GemmTiling> dfa::target::gemmTiling(const Target &t,
       auto wave = [&](double active) {
         double shared = active >= double(tiles.cluster) ? double(tiles.cluster) : 1;
         double l2Step = active * (tm + tn / shared) * kt * eb / l2Bw;
-        // The wave's distinct panels: about a square of its tiles.
-        double side = std::max(1.0, std::floor(std::sqrt(active)));
-        double nDistinct = std::min(nBlocks, side);
-        double mDistinct = std::min(mBlocks * b, std::ceil(active / nDistinct));
-        double panelBytes = (mDistinct * tm + nDistinct * tn) * kt * eb;
+        // The wave's distinct panels: about a square of its tiles, as long
+        // as the tiles have rows (and columns) to make one: a row of tiles
+        // (a GEMV's) reads a panel per tile. The K slices of a split are
+        // the grid's slowest dim: a wave spans more than one only when
+        // every tile of a slice is in it, and each slice reads its own.
+        double perSlice = std::min(active, outTiles);
+        double slices = std::ceil(active / perSlice);
+        double side = std::max(1.0, std::floor(std::sqrt(perSlice)));
+        double nDistinct =
+            std::min(nBlocks, std::max(side, std::ceil(perSlice / (mBlocks * b))));
+        double mDistinct = std::min(mBlocks * b, std::ceil(perSlice / nDistinct));
+        double panelBytes = slices * (mDistinct * tm + nDistinct * tn) * kt * eb;
         double outerStep = panelBytes / hbmBw;
         double latencyStep = (latency + std::max(l2Step, outerStep)) / (stages - 1);
         double step = std::max(std::max({mma, l2Step, outerStep}) + transposeWait,

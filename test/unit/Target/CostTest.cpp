@@ -140,7 +140,8 @@ TEST_CASE("a kernel's share of the chip and its overhead follow the "
 }
 
 namespace {
-/// A GPU of `sms` SMs at 1 GHz, 1 TFLOP/s of bf16 per SM, 128 KiB of shared
+/// A GPU of `sms` SMs at 1 GHz, 1 TFLOP/s of bf16 (0.25 of IEEE f32, on
+/// its CUDA cores) per SM, 128 KiB of shared
 /// memory per CTA, 64K registers per SM, an L2 and an HBM of the given
 /// bandwidths, and one 128x128 CTA tile (`tiles` overrides the shapes);
 /// `mnMajorBits`, when given, is `compute.matrix_unit.mn_major_bits`;
@@ -160,7 +161,8 @@ Target gpu(int sms, double l2Bw, double hbmBw,
       "{\"schema\": \"dfa.target/1\", \"name\": \"g\", \"family\": \"gpu\", "
       "\"clock_hz\": " + num(1e9) +
       ", \"compute\": {\"unit_name\": \"SM\", \"units\": " + num(sms) +
-      ", \"peak_flops\": {\"bf16\": " + num(sms * 1e12) + "},"
+      ", \"peak_flops\": {\"bf16\": " + num(sms * 1e12) +
+      ", \"f32\": " + num(sms * 2.5e11) + "},"
       " \"cta_tiles\": {\"shapes\": " + tiles +
       ", \"k_bytes\": 128, \"cluster\": 1, \"source\": \"test\"}" + unit + "},"
       " \"memory\": ["
@@ -264,6 +266,29 @@ TEST_CASE("a split tile's last CTA reduces the partial tiles itself",
   double whole = 8 * step + 500e-9 + 256 * 64 * 2 / 8e10 + epilogue;
   CHECK(kernelTime(slowL2, gemm(128, 128, 512)).seconds() ==
         Approx(whole).epsilon(1e-9));
+}
+
+TEST_CASE("an IEEE f32 product of few rows takes a tile of its rows",
+          "[target][cost][gpu]") {
+  // A decode step's GEMV, 2 x 4096 by 4096 x 1024 in f32 on 8 SMs: the
+  // CUDA cores have no MMA shape to fill, so the tile is the product's 2
+  // rows (not 128, 64 times the FMAs: 537 us at 2 TFLOP/s) and the kernel
+  // streams the 16 MiB weight at the HBM's 1 TB/s.
+  Target t = gpu(8, 1e15, 1e12);
+  Work w = gemm(2, 1024, 4096);
+  w.dtype = "f32";
+  w.elementBytes = 4;
+  std::optional<GemmTiling> g = gemmTiling(t, w);
+  REQUIRE(g);
+  CHECK(g->rows == 2);
+  double weight = 4096.0 * 1024 * 4 / 1e12;
+  CHECK(g->time.seconds() > weight);
+  CHECK(g->time.seconds() < 1.2 * weight);
+  // Three rows take a tile of four; bf16 on the tensor cores pads to the
+  // tile (its MMAs have a shape).
+  w.m = 3;
+  CHECK(gemmTiling(t, w)->rows == 4);
+  CHECK(gemmTiling(t, gemm(2, 1024, 4096))->rows == 128);
 }
 
 TEST_CASE("the tiled GEMM model is bound by the L2 when panels outrun it",
