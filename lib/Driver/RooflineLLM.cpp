@@ -486,6 +486,8 @@ int dfa::driver::llmMain(const RooflineOptions &opts) {
                 lt.spill = h.spill;
                 lt.spillBandwidth = h.spillBandwidth;
                 lt.chipBytes = h.chipBytes;
+                if (chips > 1)
+                  lt.chipWeightBytes = chipWeights;
                 for (int64_t c : sweep.contexts)
                   lt.maxBatchByContext[c] = roofline::maxBatch(
                       sweep.kv, sweep.serving, c, h.capacityBytes);

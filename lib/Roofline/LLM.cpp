@@ -273,7 +273,9 @@ std::string homeLine(const LLMTarget &t, double weightBytes) {
   if (t.chips > 1)
     line += " of " + std::to_string(t.chips) + " chips";
   line += ": " + humanNumber(t.cacheCapacityBytes, "B") + " free beside " +
-          humanNumber(weightBytes, "B") + " of weights";
+          (t.chipWeightBytes > 0
+               ? humanNumber(t.chipWeightBytes, "B") + " of weights a chip"
+               : humanNumber(weightBytes, "B") + " of weights");
   line += t.spill == "host"    ? "; spills to host memory at " +
                                      humanNumber(t.spillBandwidth, "B/s")
           : t.spill == "chips" ? "; beyond it needs more chips (" +
@@ -427,6 +429,8 @@ void dfa::roofline::writeLLMJson(llvm::json::OStream &j, const LLMSweep &s) {
               j.attribute("spill_bandwidth", t.spillBandwidth);
             if (t.spill == "chips")
               j.attribute("chip_bytes", t.chipBytes);
+            if (t.chipWeightBytes > 0)
+              j.attribute("weight_bytes_per_chip", t.chipWeightBytes);
           });
           if (!holdsCache(s.kv))
             j.attribute("max_batch_by_context", nullptr);

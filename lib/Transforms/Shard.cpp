@@ -118,6 +118,14 @@ struct GraphShardPass : dfa::impl::GraphShardPassBase<GraphShardPass>,
         return signalPassFailure();
       numCollectives += collectives;
       numPartitioned += partitioned;
+      // Said always, not only with remarks: the deployment the user asked
+      // for is not the one timed.
+      if (partitioned == 0)
+        emitWarning(module.getLoc())
+            << "tensor parallelism over " << int64_t(tensorParallel)
+            << " chips partitions nothing (no product's columns or rows, "
+               "and no heads, divide among them): every chip runs the whole "
+               "model";
       return;
     }
     if (tensorParallel < 1) {

@@ -251,6 +251,27 @@ std::optional<int64_t> iotaDim(Value indices, int64_t coord) {
   return std::nullopt;
 }
 
+/// The result dim of gather `g` that a split of its data along `d` lands
+/// on: any dim but the gathered one (Falcon's and BLOOM's fused QKV, viewed
+/// [B, S, H, 3, D] and gathered along the 3 by heads).
+std::optional<int64_t> gatherDim(GatherOp g, int64_t d) {
+  int64_t axis = g.getAxis();
+  if (d == axis)
+    return std::nullopt;
+  return d < axis ? d : d + tensorType(g.getIndices()).getRank() - 1;
+}
+
+/// The same for gather_nd, whose index tuples address the data's dims
+/// [batch_dims, batch_dims + k): a split of a dim past them (the falcon
+/// new-architecture QKV's heads, its pieces gathered along a leading dim).
+std::optional<int64_t> gatherNDDim(GatherNDOp g, int64_t d) {
+  auto it = tensorType(g.getIndices());
+  int64_t q = it.getRank(), k = it.getDimSize(q - 1), b = g.getBatchDims();
+  if (ShapedType::isDynamic(k) || d < b + k)
+    return std::nullopt;
+  return q - 1 + d - k;
+}
+
 /// The data dim of scatter_nd `sc` that a split of its operand `operand`
 /// (0: data, 2: updates) along `d` is, where each chip's updates land in
 /// its own part of the data: a dim the index tuples do not address (the
@@ -771,6 +792,14 @@ bool Partitioner::keepsSplit(Value v, SplitDim at) {
             return use.getOperandNumber() == 0 && d != int64_t(g.getAxis()) &&
                    push(g.getResult(), d);
           })
+          .Case([&](GatherOp g) {
+            std::optional<int64_t> e = gatherDim(g, d);
+            return use.getOperandNumber() == 0 && e && push(g.getResult(), *e);
+          })
+          .Case([&](GatherNDOp g) {
+            std::optional<int64_t> e = gatherNDDim(g, d);
+            return use.getOperandNumber() == 0 && e && push(g.getResult(), *e);
+          })
           .Default([&](Operation *o) {
             if (classify(o) != OpClass::Pointwise || o->getNumResults() != 1)
               return false;
@@ -1206,20 +1235,27 @@ void Partitioner::visit(Operation *op) {
         return true;
       })
       .Case([&](AttentionOp a) {
-        State q = stateOf(a.getQuery());
-        auto qt = tensorType(a.getQuery());
-        int64_t r = qt.getRank();
-        if (q.kind != State::Split || q.at.dim >= r - 2)
+        // Split by a batch or head dim of the query, or else of the keys
+        // or values (OLMo2's queries and keys stay whole, normalised
+        // across every head, where its values split): the others take
+        // the chip's heads of what they hold, locally.
+        int64_t r = tensorType(a.getQuery()).getRank();
+        std::optional<SplitDim> at;
+        for (Value v : {a.getQuery(), a.getKey(), a.getValue()})
+          if (State s = stateOf(v); !at && s.kind == State::Split &&
+                                    tensorType(v).getRank() == r &&
+                                    s.at.dim < r - 2)
+            at = s.at;
+        if (!at)
           return false;
-        for (Value v : {a.getKey(), a.getValue()})
-          if (!divides(v, q.at))
+        for (Value v : {a.getQuery(), a.getKey(), a.getValue()})
+          if (!divides(v, *at))
             return false;
-        a->setOperand(1, toSplit(a.getKey(), q.at, a));
-        a->setOperand(2, toSplit(a.getValue(), q.at, a));
+        for (unsigned i : {0u, 1u, 2u})
+          a->setOperand(i, toSplit(a->getOperand(i), *at, a));
         if (Value mask = a.getMask()) {
           auto mt = wholeType(mask);
-          SplitDim md{q.at.dim - (r - mt.getRank()), q.at.block,
-                      q.at.replicas};
+          SplitDim md{at->dim - (r - mt.getRank()), at->block, at->replicas};
           if (md.dim < 0 || mt.getDimSize(md.dim) == 1)
             a->setOperand(3, toReplicated(mask, a));
           else if (divides(mask, md))
@@ -1227,10 +1263,24 @@ void Partitioner::visit(Operation *op) {
           else
             return false;
         }
-        splitResults(a, q.at);
+        splitResults(a, *at);
         return true;
       })
       .Case([&](ScatterNDOp sc) { return visitScatterND(sc); })
+      .Case<GatherOp, GatherNDOp>([&](Operation *o) {
+        // Each chip gathers from its part, the indices whole.
+        State s = stateOf(o->getOperand(0));
+        if (s.kind != State::Split)
+          return false;
+        std::optional<int64_t> e =
+            isa<GatherOp>(o) ? gatherDim(cast<GatherOp>(o), s.at.dim)
+                             : gatherNDDim(cast<GatherNDOp>(o), s.at.dim);
+        if (!e)
+          return false;
+        o->setOperand(1, toReplicated(o->getOperand(1), o));
+        splitResults(o, {*e, s.at.block, s.at.replicas});
+        return true;
+      })
       .Case<ScatterElementsOp, GatherElementsOp>([&](Operation *o) {
         // Along another dim than the scatter's or gather's, each chip
         // writes or reads its part (the operands share one rank; the

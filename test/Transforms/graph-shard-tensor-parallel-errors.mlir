@@ -29,6 +29,8 @@ func.func @main(%x: tensor<8x64xf32>) -> tensor<8x64xf32> {
 
 // -----
 
+// Nothing divides among the chips: said (every chip runs the whole model).
+// expected-warning @+1 {{tensor parallelism over 8 chips partitions nothing}}
 module attributes {graph.target = "test-tpu-v5e"} {
 func.func @main(%x: tensor<8x64xf32>) -> tensor<8x64xf32> {
   %0 = graph.relu %x : tensor<8x64xf32>

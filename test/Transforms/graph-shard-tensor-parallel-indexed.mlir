@@ -3,7 +3,8 @@
 // rows and a scatter_nd of the new keys at [b, h, P_b]) and through a fused
 // QKV cut by slices (the GenAI builder's and Phi-3's exports): each chip
 // appends to its own K/V heads of the cache, the slices are read as one
-// split, and nothing is gathered.
+// split, and nothing is gathered. Then fused QKV products taken apart by
+// gathers (Falcon's and BLOOM's).
 // RUN: %with_test_targets dfa-opt %s -graph-shard="target=test-gpu tensor-parallel=2" | FileCheck %s --check-prefix=TWO
 // RUN: %with_test_targets dfa-opt %s -graph-shard="target=test-gpu tensor-parallel=4" | FileCheck %s --check-prefix=FOUR
 // RUN: %with_test_targets dfa-opt %s -graph-shard="target=test-gpu tensor-parallel=2" | FileCheck %s --check-prefix=NOGATHER
@@ -15,6 +16,10 @@
 // NOGATHER-LABEL: func.func @dead_queries
 // NOGATHER-NOT: graph.all_gather
 // NOGATHER-LABEL: func.func @not_iota
+// NOGATHER-LABEL: func.func @bloom
+// NOGATHER-NOT: graph.all_gather
+// NOGATHER-LABEL: func.func @falcon_groups
+// NOGATHER-NOT: graph.all_gather
 
 // Two K/V heads, four query heads of 16: over two chips each holds one K/V
 // head and two query heads (32 + 16 + 16 columns of the fused product);
@@ -142,4 +147,55 @@ func.func @not_iota(%x: tensor<2x1x64xf16> {graph.name = "x"}, %pk: tensor<2x2x8
   %pk9 = graph.pad %pk {pads = array<i64: 0, 0, 0, 0, 0, 0, 1, 0>} : (tensor<2x2x8x16xf16>) -> tensor<2x2x9x16xf16>
   %nk = graph.scatter_nd %pk9, %idx, %k : (tensor<2x2x9x16xf16>, tensor<2x2x1x3xi64>, tensor<2x2x1x16xf16>) -> tensor<2x2x9x16xf16>
   return %nk, %over : tensor<2x2x9x16xf16>, tensor<2x1x48xf16>
+}
+
+// BLOOM's and Falcon's fused QKV, viewed [B, S, heads, 3, D] and gathered
+// along the 3: a column-parallel product holds whole heads' q, k and v, so
+// each gather reads the chip's heads.
+// TWO-LABEL: func.func @bloom
+// TWO: graph.weight "qkv.tp-cols" at ""[0] : tensor<64x96xf16>
+// TWO: graph.gather {{.*}} {axis = 3 : i64} : (tensor<2x1x2x3x16xf16>, tensor<i64>) -> tensor<2x1x2x16xf16>
+// TWO: graph.attention {{.*}} -> tensor<2x2x1x16xf16>
+// TWO: graph.weight "o.tp-rows" at ""[0] : tensor<32x64xf16>
+// TWO: graph.all_reduce
+// TWO-NOT: graph.all_
+// TWO: return
+func.func @bloom(%x: tensor<2x1x64xf16> {graph.name = "x"}) -> tensor<2x1x64xf16> {
+  %w = graph.weight "qkv" at "m.bin"[0] : tensor<64x192xf16>
+  %qkv = graph.matmul %x, %w : (tensor<2x1x64xf16>, tensor<64x192xf16>) -> tensor<2x1x192xf16>
+  %r = graph.reshape %qkv : (tensor<2x1x192xf16>) -> tensor<2x1x4x3x16xf16>
+  %i0 = graph.constant dense<0> : tensor<i64>
+  %i1 = graph.constant dense<1> : tensor<i64>
+  %i2 = graph.constant dense<2> : tensor<i64>
+  %q0 = graph.gather %r, %i0 {axis = 3 : i64} : (tensor<2x1x4x3x16xf16>, tensor<i64>) -> tensor<2x1x4x16xf16>
+  %k0 = graph.gather %r, %i1 {axis = 3 : i64} : (tensor<2x1x4x3x16xf16>, tensor<i64>) -> tensor<2x1x4x16xf16>
+  %v0 = graph.gather %r, %i2 {axis = 3 : i64} : (tensor<2x1x4x3x16xf16>, tensor<i64>) -> tensor<2x1x4x16xf16>
+  %q = graph.transpose %q0 {perm = array<i64: 0, 2, 1, 3>} : (tensor<2x1x4x16xf16>) -> tensor<2x4x1x16xf16>
+  %k = graph.transpose %k0 {perm = array<i64: 0, 2, 1, 3>} : (tensor<2x1x4x16xf16>) -> tensor<2x4x1x16xf16>
+  %v = graph.transpose %v0 {perm = array<i64: 0, 2, 1, 3>} : (tensor<2x1x4x16xf16>) -> tensor<2x4x1x16xf16>
+  %a = graph.attention %q, %k, %v {scale = 0.25 : f64} : (tensor<2x4x1x16xf16>, tensor<2x4x1x16xf16>, tensor<2x4x1x16xf16>) -> tensor<2x4x1x16xf16>
+  %at = graph.transpose %a {perm = array<i64: 0, 2, 1, 3>} : (tensor<2x4x1x16xf16>) -> tensor<2x1x4x16xf16>
+  %a2 = graph.reshape %at : (tensor<2x1x4x16xf16>) -> tensor<2x1x64xf16>
+  %wo = graph.weight "o" at "m.bin"[24576] : tensor<64x64xf16>
+  %o = graph.matmul %a2, %wo : (tensor<2x1x64xf16>, tensor<64x64xf16>) -> tensor<2x1x64xf16>
+  return %o : tensor<2x1x64xf16>
+}
+
+// Falcon's new architecture: [B, S, K/V groups, queries + 2, D], its K
+// taken by a gather_nd along a leading dim after a transpose; the groups
+// are split.
+// TWO-LABEL: func.func @falcon_groups
+// TWO: graph.weight "qkv.tp-cols" at ""[0] : tensor<64x96xf16>
+// TWO: graph.gather_nd {{.*}} : (tensor<6x2x1x1x16xf16>, tensor<1x1xi64>) -> tensor<1x2x1x1x16xf16>
+// TWO: return {{.*}} : tensor<2x1x1x4x16xf16>, tensor<2x1x1x1x16xf16>
+func.func @falcon_groups(%x: tensor<2x1x64xf16> {graph.name = "x"}) -> (tensor<2x1x2x4x16xf16>, tensor<2x1x2x1x16xf16>) {
+  %w = graph.weight "qkv" at "m.bin"[0] : tensor<64x192xf16>
+  %qkv = graph.matmul %x, %w : (tensor<2x1x64xf16>, tensor<64x192xf16>) -> tensor<2x1x192xf16>
+  %r = graph.reshape %qkv : (tensor<2x1x192xf16>) -> tensor<2x1x2x6x16xf16>
+  %q = graph.slice %r {starts = array<i64: 0, 0, 0, 0, 0>, steps = array<i64: 1, 1, 1, 1, 1>} : (tensor<2x1x2x6x16xf16>) -> tensor<2x1x2x4x16xf16>
+  %t = graph.transpose %r {perm = array<i64: 3, 0, 1, 2, 4>} : (tensor<2x1x2x6x16xf16>) -> tensor<6x2x1x2x16xf16>
+  %i = graph.constant dense<[[4]]> : tensor<1x1xi64>
+  %k0 = graph.gather_nd %t, %i : (tensor<6x2x1x2x16xf16>, tensor<1x1xi64>) -> tensor<1x2x1x2x16xf16>
+  %k = graph.transpose %k0 {perm = array<i64: 1, 2, 3, 0, 4>} : (tensor<1x2x1x2x16xf16>) -> tensor<2x1x2x1x16xf16>
+  return %q, %k : tensor<2x1x2x4x16xf16>, tensor<2x1x2x1x16xf16>
 }

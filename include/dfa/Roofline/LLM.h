@@ -147,6 +147,10 @@ struct LLMTarget {
   std::string cacheLevel, spill;
   int64_t chips = 1;
   double cacheCapacityBytes = 0, spillBandwidth = 0, chipBytes = 0;
+  /// Under tensor parallelism, the weights each chip's program holds
+  /// beside its part of the cache (its parts of the split ones, the
+  /// replicated ones whole); 0 otherwise.
+  double chipWeightBytes = 0;
   /// Per swept context, the largest batch whose cache fits there.
   std::map<int64_t, int64_t> maxBatchByContext;
   /// One per swept context that has decode points.
