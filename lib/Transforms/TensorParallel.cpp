@@ -251,6 +251,21 @@ std::optional<int64_t> iotaDim(Value indices, int64_t coord) {
   return std::nullopt;
 }
 
+/// Whether a scatter_elements' or gather_elements' operands are all as
+/// large as its data along `d` (the verifier lets the indices be smaller:
+/// then they would be cut at other offsets than the data). `whole` gives
+/// an operand's whole type (the default: its type as it is).
+bool alignedIndices(
+    Operation *op, int64_t d,
+    llvm::function_ref<RankedTensorType(Value)> whole = [](Value v) {
+      return tensorType(v);
+    }) {
+  int64_t size = whole(op->getOperand(0)).getDimSize(d);
+  return llvm::all_of(op->getOperands(), [&](Value v) {
+    return whole(v).getDimSize(d) == size;
+  });
+}
+
 /// The result dim of gather `g` that a split of its data along `d` lands
 /// on: any dim but the gathered one (Falcon's and BLOOM's fused QKV, viewed
 /// [B, S, H, 3, D] and gathered along the 3 by heads).
@@ -269,7 +284,8 @@ std::optional<int64_t> gatherNDDim(GatherNDOp g, int64_t d) {
   int64_t q = it.getRank(), k = it.getDimSize(q - 1), b = g.getBatchDims();
   if (ShapedType::isDynamic(k) || d < b + k)
     return std::nullopt;
-  return q - 1 + d - k;
+  // The result is input[:b] + indices[b:-1] + input[b + k:].
+  return q - 1 + d - b - k;
 }
 
 /// The data dim of scatter_nd `sc` that a split of its operand `operand`
@@ -284,17 +300,27 @@ std::optional<int64_t> scatterDataDim(ScatterNDOp sc, unsigned operand,
   int64_t q = it.getRank(), k = it.getDimSize(q - 1);
   if (ShapedType::isDynamic(k) || operand == 1)
     return std::nullopt;
+  // Coordinate `e` counts along the updates' dim `j`, and no other
+  // coordinate does (a diagonal's (h, h) would address another chip's
+  // part along the unsplit dim).
+  auto onlyIota = [&](int64_t e, int64_t j) {
+    if (it.getDimSize(j) != dt.getDimSize(e))
+      return false;
+    for (int64_t o = 0; o < k; ++o)
+      if (o != e && iotaDim(sc.getIndices(), o) == j)
+        return false;
+    return true;
+  };
   if (operand == 0) {
     if (d >= k)
       return d;
     std::optional<int64_t> j = iotaDim(sc.getIndices(), d);
-    return j && it.getDimSize(*j) == dt.getDimSize(d) ? std::optional(d)
-                                                      : std::nullopt;
+    return j && onlyIota(d, *j) ? std::optional(d) : std::nullopt;
   }
   if (d >= q - 1)
     return k + (d - (q - 1));
   for (int64_t e = 0; e < k; ++e)
-    if (iotaDim(sc.getIndices(), e) == d && it.getDimSize(d) == dt.getDimSize(e))
+    if (iotaDim(sc.getIndices(), e) == d && onlyIota(e, d))
       return e;
   return std::nullopt;
 }
@@ -786,11 +812,11 @@ bool Partitioner::keepsSplit(Value v, SplitDim at) {
           })
           .Case([&](ScatterElementsOp sc) {
             return use.getOperandNumber() != 1 && d != int64_t(sc.getAxis()) &&
-                   push(sc.getResult(), d);
+                   alignedIndices(sc, d) && push(sc.getResult(), d);
           })
           .Case([&](GatherElementsOp g) {
             return use.getOperandNumber() == 0 && d != int64_t(g.getAxis()) &&
-                   push(g.getResult(), d);
+                   alignedIndices(g, d) && push(g.getResult(), d);
           })
           .Case([&](GatherOp g) {
             std::optional<int64_t> e = gatherDim(g, d);
@@ -1290,7 +1316,8 @@ void Partitioner::visit(Operation *op) {
           if (State s = stateOf(v); s.kind == State::Split && !at &&
                                     v != o->getOperand(1))
             at = s.at;
-        if (!at || at->dim == cast<IntegerAttr>(o->getAttr("axis")).getInt())
+        if (!at || at->dim == cast<IntegerAttr>(o->getAttr("axis")).getInt() ||
+            !alignedIndices(o, at->dim, [&](Value v) { return wholeType(v); }))
           return false;
         for (Value v : o->getOperands())
           if (!divides(v, *at))
@@ -1346,6 +1373,48 @@ void Partitioner::foldArgSlices(func::FuncOp func) {
   func.setType(FunctionType::get(func.getContext(), ins, outs));
 }
 
+/// Whether `v` is a product with a weight (maybe transposed) on its
+/// right, through the epilogue a column-parallel product keeps (casts, a
+/// bias add, reshapes that keep the columns minor): the values whose
+/// columns a chip may take piece by piece, the weight's columns assigned
+/// as Megatron-LM assigns them. Anything else (an activation with a
+/// constant or an input mixed in) holds its columns where they are.
+bool fromWeightProduct(Value v) {
+  auto isWeight = [](Value w) {
+    if (auto tr = w.getDefiningOp<TransposeOp>())
+      w = tr.getInput();
+    return isa_and_nonnull<WeightOp>(w.getDefiningOp());
+  };
+  int64_t cols = tensorType(v).getRank() ? tensorType(v).getShape().back() : 0;
+  while (Operation *def = v.getDefiningOp()) {
+    if (auto m = dyn_cast<MatMulOp>(def))
+      return isWeight(m.getRhs());
+    if (auto g = dyn_cast<GemmOp>(def))
+      return isWeight(g.getB());
+    auto rs = dyn_cast<ReshapeOp>(def);
+    if (rs && tensorType(rs.getInput()).getRank() > 0 &&
+        tensorType(rs.getInput()).getShape().back() == cols) {
+      v = rs.getInput();
+      continue;
+    }
+    if (isa<CastOp>(def)) {
+      v = def->getOperand(0);
+      continue;
+    }
+    if (auto add = dyn_cast<AddOp>(def)) {
+      Value bias = isWeight(add.getRhs()) ? add.getRhs()
+                   : isWeight(add.getLhs()) ? add.getLhs()
+                                            : Value();
+      if (!bias || tensorType(bias).getNumElements() != cols)
+        return false;
+      v = bias == add.getRhs() ? add.getLhs() : add.getRhs();
+      continue;
+    }
+    return false;
+  }
+  return false;
+}
+
 /// Slices that take disjoint ranges of one dim of a value, each whole in
 /// every other dim, become one `graph.split` (Phi-3's and the GenAI
 /// builder's fused QKV, sliced by offsets where GPT-2's export splits; a
@@ -1363,9 +1432,9 @@ void slicesAsSplits(func::FuncOp func) {
   });
   DenseSet<Operation *> erased;
   for (auto [def, index] : values) {
-    if (def && erased.contains(def))
+    if (!def || erased.contains(def) || !fromWeightProduct(def->getResult(index)))
       continue;
-    Value v = def ? def->getResult(index) : Value(func.getArgument(index));
+    Value v = def->getResult(index);
     auto vt = dyn_cast<RankedTensorType>(v.getType());
     if (!vt || !vt.hasStaticShape() || v.use_empty())
       continue;

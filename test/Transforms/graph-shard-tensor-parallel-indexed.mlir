@@ -20,6 +20,8 @@
 // NOGATHER-NOT: graph.all_gather
 // NOGATHER-LABEL: func.func @falcon_groups
 // NOGATHER-NOT: graph.all_gather
+// NOGATHER-LABEL: func.func @gather_nd_batch
+// NOGATHER-NOT: graph.all_gather
 
 // Two K/V heads, four query heads of 16: over two chips each holds one K/V
 // head and two query heads (32 + 16 + 16 columns of the fused product);
@@ -198,4 +200,56 @@ func.func @falcon_groups(%x: tensor<2x1x64xf16> {graph.name = "x"}) -> (tensor<2
   %k0 = graph.gather_nd %t, %i : (tensor<6x2x1x2x16xf16>, tensor<1x1xi64>) -> tensor<1x2x1x2x16xf16>
   %k = graph.transpose %k0 {perm = array<i64: 1, 2, 3, 0, 4>} : (tensor<1x2x1x2x16xf16>) -> tensor<2x1x2x1x16xf16>
   return %q, %k : tensor<2x1x2x4x16xf16>, tensor<2x1x2x1x16xf16>
+}
+
+// gather_nd with batch dims: its result is input[:b] + indices[b:-1] +
+// input[b + k:], so the heads (input dim 2) land on result dim 1.
+// TWO-LABEL: func.func @gather_nd_batch
+// TWO: graph.gather_nd {{.*}} {batch_dims = 1 : i64} : (tensor<2x3x2x16xf16>, tensor<2x1xi64>) -> tensor<2x2x16xf16>
+func.func @gather_nd_batch(%x: tensor<2x1x64xf16> {graph.name = "x"}) -> tensor<2x4x16xf16> {
+  %w = graph.weight "qkv" at "m.bin"[0] : tensor<64x192xf16>
+  %qkv = graph.matmul %x, %w : (tensor<2x1x64xf16>, tensor<64x192xf16>) -> tensor<2x1x192xf16>
+  %r = graph.reshape %qkv : (tensor<2x1x192xf16>) -> tensor<2x4x3x16xf16>
+  %t = graph.transpose %r {perm = array<i64: 0, 2, 1, 3>} : (tensor<2x4x3x16xf16>) -> tensor<2x3x4x16xf16>
+  %i = graph.constant dense<[[0], [1]]> : tensor<2x1xi64>
+  %g = graph.gather_nd %t, %i {batch_dims = 1 : i64} : (tensor<2x3x4x16xf16>, tensor<2x1xi64>) -> tensor<2x4x16xf16>
+  return %g : tensor<2x4x16xf16>
+}
+
+// Refused, each for a reason (whole operands, nothing split wrongly):
+// indices smaller than the data on the heads dim would be cut at other
+// offsets; slices of a value that is not a weight product's (a constant
+// added holds its columns where they are) are not a split; and a diagonal
+// (h, h) addresses the unsplit dim by the heads too.
+// TWO-LABEL: func.func @gather_elements_fewer
+// TWO: graph.gather_elements {{.*}} : (tensor<2x4x8x16xf16>, tensor<2x2x8x16xi64>) -> tensor<2x2x8x16xf16>
+// TWO-LABEL: func.func @slices_of_sum
+// TWO-NOT: graph.split
+// TWO: return
+// TWO-LABEL: func.func @diagonal
+// TWO: graph.scatter_nd {{.*}} : (tensor<4x4x16xf16>, tensor<4x2xi64>, tensor<4x16xf16>) -> tensor<4x4x16xf16>
+func.func @gather_elements_fewer(%x: tensor<2x8x64xf16> {graph.name = "x"}, %idx: tensor<2x2x8x16xi64> {graph.name = "idx"}) -> tensor<2x2x8x16xf16> {
+  %w = graph.weight "k" at "m.bin"[0] : tensor<64x64xf16>
+  %k0 = graph.matmul %x, %w : (tensor<2x8x64xf16>, tensor<64x64xf16>) -> tensor<2x8x64xf16>
+  %k1 = graph.reshape %k0 : (tensor<2x8x64xf16>) -> tensor<2x8x4x16xf16>
+  %k = graph.transpose %k1 {perm = array<i64: 0, 2, 1, 3>} : (tensor<2x8x4x16xf16>) -> tensor<2x4x8x16xf16>
+  %g = graph.gather_elements %k, %idx {axis = 2 : i64} : (tensor<2x4x8x16xf16>, tensor<2x2x8x16xi64>) -> tensor<2x2x8x16xf16>
+  return %g : tensor<2x2x8x16xf16>
+}
+func.func @slices_of_sum(%x: tensor<2x1x64xf16> {graph.name = "x"}, %c: tensor<64xf16> {graph.name = "c"}) -> tensor<2x1x32xf16> {
+  %w = graph.weight "w" at "m.bin"[0] : tensor<64x64xf16>
+  %y = graph.matmul %x, %w : (tensor<2x1x64xf16>, tensor<64x64xf16>) -> tensor<2x1x64xf16>
+  %z = graph.add %y, %c : (tensor<2x1x64xf16>, tensor<64xf16>) -> tensor<2x1x64xf16>
+  %a = graph.slice %z {starts = array<i64: 0, 0, 0>, steps = array<i64: 1, 1, 1>} : (tensor<2x1x64xf16>) -> tensor<2x1x32xf16>
+  %b = graph.slice %z {starts = array<i64: 0, 0, 32>, steps = array<i64: 1, 1, 1>} : (tensor<2x1x64xf16>) -> tensor<2x1x32xf16>
+  %s = graph.mul %a, %b : (tensor<2x1x32xf16>, tensor<2x1x32xf16>) -> tensor<2x1x32xf16>
+  return %s : tensor<2x1x32xf16>
+}
+func.func @diagonal(%x: tensor<1x64xf16> {graph.name = "x"}, %d: tensor<4x4x16xf16> {graph.name = "d"}) -> tensor<4x4x16xf16> {
+  %w = graph.weight "w" at "m.bin"[0] : tensor<64x64xf16>
+  %u0 = graph.matmul %x, %w : (tensor<1x64xf16>, tensor<64x64xf16>) -> tensor<1x64xf16>
+  %u = graph.reshape %u0 : (tensor<1x64xf16>) -> tensor<4x16xf16>
+  %i = graph.constant dense<[[0, 0], [1, 1], [2, 2], [3, 3]]> : tensor<4x2xi64>
+  %s = graph.scatter_nd %d, %i, %u : (tensor<4x4x16xf16>, tensor<4x2xi64>, tensor<4x16xf16>) -> tensor<4x4x16xf16>
+  return %s : tensor<4x4x16xf16>
 }

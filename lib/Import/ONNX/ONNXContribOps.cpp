@@ -1851,13 +1851,16 @@ FailureOr<WindowedKV> windowedCache(NodeContext &c, Value k, Value v, Value tb, 
 /// and smooth_softmax. With sliding_window_cache the buffers are
 /// window-sized and hold the latest positions (windowedCache).
 LogicalResult convertGroupQueryAttention(NodeContext &c, Results &r) {
-  for (int i : {12, 13, 14, 15, 16})
+  for (int i : {12, 13, 16})
     if (c.has(i)) {
       c.unsupported() << "input " << i
-                      << " (KV-cache quantization scales, Q/K norm weights, "
-                         "query_seqlens)";
+                      << " (KV-cache quantization scales, query_seqlens)";
       return failure();
     }
+  if (c.has(14) != c.has(15)) {
+    c.error() << "q_norm_weight and k_norm_weight come together";
+    return failure();
+  }
   // Features onnxruntime's newer kernels add, accepted at their defaults.
   for (const char *name : {"qk_output", "k_quant_type", "v_quant_type", "kv_cache_bit_width"})
     if (const onnx::AttributeProto *a = c.attr(name)) {
@@ -1905,6 +1908,37 @@ LogicalResult convertGroupQueryAttention(NodeContext &c, Results &r) {
              failed(sameType(c, c.in(2), c.in(0), "value"))) {
     c.error() << "key and value must be [" << B << ", " << S << ", " << nkv * h << "]";
     return failure();
+  }
+  // Qwen3's per-head RMS norms of Q and K (q_norm_weight, k_norm_weight,
+  // as the GenAI builder fuses them for CUDA), before the rotary.
+  if (c.has(14)) {
+    auto norm = [&](Value x, int64_t heads, int input,
+                    const char *epsName) -> FailureOr<Value> {
+      auto wt = c.type(input);
+      if (wt.getShape() != ArrayRef<int64_t>{h} || wt.getElementType() != elt) {
+        c.error() << (input == 14 ? "q" : "k") << "_norm_weight " << c.in(input).getType()
+                  << " must be [" << h << "] of the query's type";
+        return failure();
+      }
+      const char *from = c.attr(epsName) ? epsName : "qk_norm_epsilon";
+      double eps = c.floatAttr(from, 1e-6);
+      if (!std::isfinite(eps) || eps <= 0) {
+        c.error() << from << " " << eps << " must be finite and positive";
+        return failure();
+      }
+      FailureOr<Value> y =
+          one(c, "RMSNormalization", {c.reshape(x, {B, S, heads, h}), c.in(input)},
+              {attrI("axis", 3), attrF("epsilon", eps)}, 23);
+      if (failed(y))
+        return failure();
+      return c.reshape(*y, {B, S, heads * h});
+    };
+    FailureOr<Value> nq = norm(q, n, 14, "q_norm_epsilon");
+    FailureOr<Value> nk = failed(nq) ? nq : norm(k, nkv, 15, "k_norm_epsilon");
+    if (failed(nk))
+      return failure();
+    q = *nq;
+    k = *nk;
   }
   auto total = c.constScalar(6, "total_sequence_length");
   if (failed(total))

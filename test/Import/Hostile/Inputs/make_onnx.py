@@ -262,6 +262,11 @@ msmodel("ms_gqa_window_total.onnx", ms("GroupQueryAttention", ["q", "k", "v", "p
         ["y", "pk2", "pv2"], num_heads=4, kv_num_heads=2, local_window_size=2, sliding_window_cache=1),
         [("q", F, [1, 3, 32]), ("k", F, [1, 3, 16]), ("v", F, [1, 3, 16]), ("pk", F, [1, 2, 4, 8]),
          ("pv", F, [1, 2, 4, 8]), ("seq", T.INT32, [1])], [nh.from_array(np.array(2, np.int32), "tot")])
+# Qwen3's Q/K norms: an epsilon that is not positive.
+msmodel("ms_gqa_qknorm_eps.onnx", ms("GroupQueryAttention", ["q", "k", "v", "", "", "seq", "tot"] + [""] * 7 +
+                                     ["qn", "kn"], ["y"], num_heads=4, kv_num_heads=2, qk_norm_epsilon=-1.0),
+        [("q", F, [1, 2, 32]), ("k", F, [1, 2, 16]), ("v", F, [1, 2, 16]), ("seq", T.INT32, [1])],
+        [nh.from_array(np.array(2, np.int32), "tot"), f32("qn", [8]), f32("kn", [8])])
 msmodel("ms_gqa_heads.onnx", ms("GroupQueryAttention", ["q", "k", "v", "", "", "seq", "tot"],
         ["y"], num_heads=3, kv_num_heads=2),
         [("q", F, [1, 2, 24]), ("k", F, [1, 2, 16]), ("v", F, [1, 2, 16]), ("seq", T.INT32, [1])],

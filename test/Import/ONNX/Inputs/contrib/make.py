@@ -180,7 +180,43 @@ model('eln_plain', 'EmbedLayerNormalization', [('ids', ids), None, ('we', we), (
 # lengths; rotary embedding on a prompt with a local window and on decode
 # steps (interleaved); packed QKV; a second prompt after a past; an
 # attention_bias; softcap, head_sink and smooth_softmax. total_sequence_length is a constant, seqlens_k an input.
-def gqa(name, S, B, seq, total, past=0, H=8, attrs=None, rotary=False, packed=False, bias=None, sink=None):
+def unfused(name):
+    """onnxruntime's results for GroupQueryAttention with q_norm_weight and
+    k_norm_weight (which its CPU kernel rejects): the same node with the
+    norms written out as the GenAI builder's unfused pattern, Reshape ->
+    SimplifiedLayerNormalization -> Reshape on Q and K before it."""
+    def run(*values):
+        m = onnx.load(name + '.onnx')
+        n = m.graph.node[0]
+        a = {x.name: h.get_attribute_value(x) for x in n.attribute}
+        ins, nodes = list(n.input), []
+        if not ins[1]:
+            # Packed QKV: split, normed, and given to the node unpacked.
+            hd = next(nh.to_array(i).size for i in m.graph.initializer if i.name == ins[14])
+            sizes = [a['num_heads'] * hd, a['kv_num_heads'] * hd, a['kv_num_heads'] * hd]
+            m.graph.initializer.append(nh.from_array(np.array(sizes, np.int64), 'unpacked'))
+            nodes.append(h.make_node('Split', [ins[0], 'unpacked'], ['uq', 'uk', 'uv'], axis=-1))
+            ins[:3] = ['uq', 'uk', 'uv']
+        for slot, heads, eps in ((0, a['num_heads'], a.get('q_norm_epsilon')),
+                                 (1, a['kv_num_heads'], a.get('k_norm_epsilon'))):
+            t = 'unfused%d' % slot
+            m.graph.initializer.extend([nh.from_array(np.array([0, 0, heads, -1], np.int64), t + 's4'),
+                                        nh.from_array(np.array([0, 0, -1], np.int64), t + 's3')])
+            nodes += [h.make_node('Reshape', [ins[slot], t + 's4'], [t + '4']),
+                      h.make_node('SimplifiedLayerNormalization', [t + '4', ins[14 + slot]], [t + 'n'], axis=-1,
+                                  epsilon=eps if eps is not None else a.get('qk_norm_epsilon', 1e-6)),
+                      h.make_node('Reshape', [t + 'n', t + 's3'], [t + '3'])]
+            ins[slot] = t + '3'
+        keep = {k: v for k, v in a.items() if not k.endswith('norm_epsilon')}
+        nodes.append(h.make_node(n.op_type, ins[:14], list(n.output), domain=n.domain, **keep))
+        del m.graph.node[:]
+        m.graph.node.extend(nodes)
+        feeds = dict(zip([i.name for i in m.graph.input], values))
+        return ort.InferenceSession(m.SerializeToString(), providers=['CPUExecutionProvider']).run(None, feeds)
+    return run
+
+def gqa(name, S, B, seq, total, past=0, H=8, attrs=None, rotary=False, packed=False, bias=None, sink=None,
+        qknorm=False):
     N, K = 4, 2
     q, k, v = r(B, S, N * H), r(B, S, K * H), r(B, S, K * H)
     ins = [('q', np.concatenate([q, k, v], -1))] + [None, None] if packed else [('q', q), ('k', k), ('v', v)]
@@ -197,8 +233,13 @@ def gqa(name, S, B, seq, total, past=0, H=8, attrs=None, rotary=False, packed=Fa
     if sink is not None:
         ins += [('sink', sink)]
         consts += [('sink', sink)]
+    if qknorm:
+        # Qwen3's per-head RMS norms (the GenAI builder's CUDA models).
+        wq, wk = 0.5 + g.random(H).astype(np.float32), 0.5 + g.random(H).astype(np.float32)
+        ins += [None] * (14 - len(ins)) + [('qn', wq), ('kn', wk)]
+        consts += [('qn', wq), ('kn', wk)]
     model(name, 'GroupQueryAttention', ins, 3, dict(num_heads=N, kv_num_heads=K, do_rotary=int(rotary), **(attrs or {})),
-          consts=consts)
+          consts=consts, ref=unfused(name) if qknorm else True)
     if past and not (attrs or {}).get('sliding_window_cache'):
         # The new keys are written in place over the past buffer (as
         # onnxruntime does when past and present share one buffer, the
@@ -466,3 +507,19 @@ model('bad_gqa_window', 'GroupQueryAttention',
        ('seqlens', np.array([5], np.int32)), ('total', np.array(6, np.int32))], 3,
       dict(num_heads=4, kv_num_heads=2, local_window_size=4, sliding_window_cache=1),
       consts=[('total', np.array(6, np.int32))], ref=False)
+# Qwen3's Q/K norms fused into GroupQueryAttention (q_norm_weight and
+# k_norm_weight, as the GenAI builder writes CUDA models): a prompt with
+# rotary embedding after the norms, and a packed decode step with its own
+# epsilon for each; onnxruntime's CPU kernel rejects the inputs, so its
+# results are those of the builder's unfused pattern.
+gqa('gqa_qknorm_prompt', S=5, B=2, seq=[4, 3], total=5, H=16, rotary=True, qknorm=True)
+gqa('gqa_qknorm_decode', S=1, B=2, seq=[6, 4], total=7, past=6, packed=True, qknorm=True,
+    attrs=dict(q_norm_epsilon=1e-3, k_norm_epsilon=0.05))
+# Refused: a Q norm without its K norm, and a K norm of the wrong width.
+for bad, norms in (('bad_gqa_qnorm_only', [('qn', np.ones(8, np.float32)), None]),
+                   ('bad_gqa_knorm_width', [('qn', np.ones(8, np.float32)), ('kn', np.ones(4, np.float32))])):
+    model(bad, 'GroupQueryAttention',
+          [('q', r(1, 2, 32)), ('k', r(1, 2, 16)), ('v', r(1, 2, 16)), None, None,
+           ('seqlens', np.array([1], np.int32)), ('total', np.array(2, np.int32))] + [None] * 7 + norms, 3,
+          dict(num_heads=4, kv_num_heads=2),
+          consts=[('total', np.array(2, np.int32))] + [n for n in norms if n is not None], ref=False)
