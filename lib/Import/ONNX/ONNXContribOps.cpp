@@ -1851,10 +1851,9 @@ FailureOr<WindowedKV> windowedCache(NodeContext &c, Value k, Value v, Value tb, 
 /// and smooth_softmax. With sliding_window_cache the buffers are
 /// window-sized and hold the latest positions (windowedCache).
 LogicalResult convertGroupQueryAttention(NodeContext &c, Results &r) {
-  for (int i : {12, 13, 16})
+  for (int i : {12, 13})
     if (c.has(i)) {
-      c.unsupported() << "input " << i
-                      << " (KV-cache quantization scales, query_seqlens)";
+      c.unsupported() << "input " << i << " (KV-cache quantization scales)";
       return failure();
     }
   if (c.has(14) != c.has(15)) {
@@ -1959,9 +1958,26 @@ LogicalResult convertGroupQueryAttention(NodeContext &c, Results &r) {
     pbuf = pk.getDimSize(2);
   }
   int64_t tot = int64_t(*total), tp = std::max(tot, pbuf);
-  bool first = S == tot;
   int64_t window = c.intAttr("local_window_size", -1);
   bool windowed = c.intAttr("sliding_window_cache", 0) != 0;
+  // Right-padded chunks (query_seqlens): Q_b valid rows of the S, after a
+  // past of P_b = T_b - Q_b; never a first prompt (total_sequence_length
+  // only bounds T_b).
+  bool chunked = c.has(16);
+  if (chunked && windowed) {
+    c.unsupported() << "query_seqlens with sliding_window_cache";
+    return failure();
+  }
+  if (chunked && (!c.has(3) || !c.intAttr("causal", 1) || tot < S ||
+                  c.type(16).getShape() != ArrayRef<int64_t>{B} ||
+                  !c.type(16).getElementType().isInteger(32))) {
+    c.error() << "query_seqlens needs an int32 [" << B
+              << "] of valid rows, past_key and past_value, causal = 1 and a "
+                 "total_sequence_length of at least the query's "
+              << S << " (got " << tot << ")";
+    return failure();
+  }
+  bool first = !chunked && S == tot;
   if (windowed && (!c.has(3) || window < 1 || pbuf < window || !c.intAttr("causal", 1))) {
     c.error() << "sliding_window_cache needs a causal local_window_size W >= 1 (got " << window
               << ") and past buffers of at least W rows (got " << pbuf << ")";
@@ -1973,7 +1989,7 @@ LogicalResult convertGroupQueryAttention(NodeContext &c, Results &r) {
   }
   // As onnxruntime checks: a first prompt, a dynamic cache (the past then
   // the new keys) or a static one (a buffer at least that long).
-  if (!windowed && !first && tot != pbuf + S && (tot > pbuf || tot < S)) {
+  if (!windowed && !first && !chunked && tot != pbuf + S && (tot > pbuf || tot < S)) {
     c.error() << "total_sequence_length " << tot << " must be the query's " << S
               << " (a first prompt), the past's " << pbuf
               << " plus it, or at most the past's";
@@ -1991,13 +2007,29 @@ LogicalResult convertGroupQueryAttention(NodeContext &c, Results &r) {
   // what the buffers hold (a first prompt: 1 to S, all S when the cache
   // is windowed; after a past: S to total, and at most the past plus S
   // unless the cache is windowed), and its past's length.
-  FailureOr<Value> lens = inRange(c, c.cast(c.in(5), i64), first && !windowed ? 0 : S - 1,
-                                  first ? S : windowed ? tot : std::min(tot, pbuf + S));
+  // A chunk: 1 to total keys, within the present buffer.
+  FailureOr<Value> lens =
+      chunked ? inRange(c, c.cast(c.in(5), i64), 0, std::min(tot, tp))
+              : inRange(c, c.cast(c.in(5), i64), first && !windowed ? 0 : S - 1,
+                        first ? S : windowed ? tot : std::min(tot, pbuf + S));
   if (failed(lens))
     return failure();
   Value tb = c.b.create<AddOp>(c.loc, *lens, c.scalar(i64, 1));
   Value pb = first ? ints(c, {B}, std::vector<int64_t>(B, 0))
                    : Value(c.b.create<SubOp>(c.loc, tb, c.scalar(i64, double(S))));
+  if (chunked) {
+    // Q_b in [0, S]; the past P_b = T_b - Q_b in [0, the past buffer], with
+    // room after it for the whole padded chunk (its padding rows land at
+    // T_b and after, rows the schema leaves unspecified).
+    FailureOr<Value> q = inRange(c, c.cast(c.in(16), i64), 0, S + 1);
+    if (failed(q))
+      return failure();
+    FailureOr<Value> p = inRange(c, c.b.create<SubOp>(c.loc, tb, *q), 0,
+                                 std::min(pbuf, tp - S) + 1);
+    if (failed(p))
+      return failure();
+    pb = *p;
+  }
   Value steps = positions(c, S);
   if (c.intAttr("do_rotary", 0)) {
     if (!c.has(7) || !c.has(8) || c.type(7) != c.type(8) || c.type(7).getRank() != 2) {

@@ -267,6 +267,11 @@ msmodel("ms_gqa_qknorm_eps.onnx", ms("GroupQueryAttention", ["q", "k", "v", "", 
                                      ["qn", "kn"], ["y"], num_heads=4, kv_num_heads=2, qk_norm_epsilon=-1.0),
         [("q", F, [1, 2, 32]), ("k", F, [1, 2, 16]), ("v", F, [1, 2, 16]), ("seq", T.INT32, [1])],
         [nh.from_array(np.array(2, np.int32), "tot"), f32("qn", [8]), f32("kn", [8])])
+# Right-padded chunks need a past (and never a window-sized cache).
+msmodel("ms_gqa_chunk_nopast.onnx", ms("GroupQueryAttention", ["q", "k", "v", "", "", "seq", "tot"] + [""] * 9 +
+                                       ["ql"], ["y"], num_heads=4, kv_num_heads=2),
+        [("q", F, [1, 2, 32]), ("k", F, [1, 2, 16]), ("v", F, [1, 2, 16]), ("seq", T.INT32, [1]),
+         ("ql", T.INT32, [1])], [nh.from_array(np.array(2, np.int32), "tot")])
 msmodel("ms_gqa_heads.onnx", ms("GroupQueryAttention", ["q", "k", "v", "", "", "seq", "tot"],
         ["y"], num_heads=3, kv_num_heads=2),
         [("q", F, [1, 2, 24]), ("k", F, [1, 2, 16]), ("v", F, [1, 2, 16]), ("seq", T.INT32, [1])],

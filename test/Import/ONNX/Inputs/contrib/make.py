@@ -216,7 +216,7 @@ def unfused(name):
     return run
 
 def gqa(name, S, B, seq, total, past=0, H=8, attrs=None, rotary=False, packed=False, bias=None, sink=None,
-        qknorm=False):
+        qknorm=False, qlens=None):
     N, K = 4, 2
     q, k, v = r(B, S, N * H), r(B, S, K * H), r(B, S, K * H)
     ins = [('q', np.concatenate([q, k, v], -1))] + [None, None] if packed else [('q', q), ('k', k), ('v', v)]
@@ -238,8 +238,22 @@ def gqa(name, S, B, seq, total, past=0, H=8, attrs=None, rotary=False, packed=Fa
         wq, wk = 0.5 + g.random(H).astype(np.float32), 0.5 + g.random(H).astype(np.float32)
         ins += [None] * (14 - len(ins)) + [('qn', wq), ('kn', wk)]
         consts += [('qn', wq), ('kn', wk)]
+    if qlens is not None:
+        # Right-padded chunks: query_seqlens valid rows of each S.
+        ins += [None] * (16 - len(ins)) + [('qlens', np.array(qlens, np.int32))]
     model(name, 'GroupQueryAttention', ins, 3, dict(num_heads=N, kv_num_heads=K, do_rotary=int(rotary), **(attrs or {})),
           consts=consts, ref=unfused(name) if qknorm else True)
+    if qlens is not None:
+        # What the schema leaves unspecified: output rows past a chunk's
+        # valid ones, cache rows at or after its T keys (unspec_*: compare.py
+        # skips them).
+        y = np.zeros((B, S, N * H), bool)
+        kv = np.zeros((B, K, max(total, past), H), bool)
+        for b, (t, q) in enumerate(zip(seq, qlens)):
+            y[b, q:] = True
+            kv[b, :, t + 1:] = True
+        for o, m in ((0, y), (1, kv), (2, kv)):
+            np.save('unspec_%s_%d.npy' % (name, o), m)
     if past and not (attrs or {}).get('sliding_window_cache'):
         # The new keys are written in place over the past buffer (as
         # onnxruntime does when past and present share one buffer, the
@@ -523,3 +537,10 @@ for bad, norms in (('bad_gqa_qnorm_only', [('qn', np.ones(8, np.float32)), None]
            ('seqlens', np.array([1], np.int32)), ('total', np.array(2, np.int32))] + [None] * 7 + norms, 3,
           dict(num_heads=4, kv_num_heads=2),
           consts=[('total', np.array(2, np.int32))] + [n for n in norms if n is not None], ref=False)
+# Chunked prefill with right-padded chunks (query_seqlens, onnxruntime's
+# CPU kernel honours it): a chunk of 4 rows holding 4 and 2 valid tokens
+# after pasts of 3 and 2, with rotary at their absolute positions, in a
+# buffer of 10; a decode step whose second entry is idle (0 valid rows:
+# its cache unchanged).
+gqa('gqa_chunk_padded', S=4, B=2, seq=[6, 3], total=10, past=10, H=16, rotary=True, qlens=[4, 2])
+gqa('gqa_chunk_idle', S=1, B=2, seq=[5, 3], total=8, past=8, qlens=[1, 0])
