@@ -194,6 +194,28 @@ LogicalResult AttentionOp::decompose(RewriterBase &rw) {
                                          rw.getFloatAttr(pt.getElementType(), 0.0)));
     probs = rw.create<WhereOp>(getLoc(), nan, zero, probs);
   }
+  if (Value mask = getMask(); mask && getEmptyRowsZero()) {
+    // A row whose mask keeps no key is 0: where(max over the row of the
+    // mask (a bool one as 0 / -inf) == -inf, 0, p).
+    auto pt = cast<RankedTensorType>(probs.getType());
+    auto mt = cast<RankedTensorType>(mask.getType());
+    Type elt = pt.getElementType();
+    auto scalar = [&](Type t, double v) {
+      return rw.create<ConstantOp>(
+          getLoc(), DenseElementsAttr::get(RankedTensorType::get({}, t),
+                                           rw.getFloatAttr(t, v)));
+    };
+    Value additive = mask;
+    if (mt.getElementType().isInteger(1))
+      additive = rw.create<WhereOp>(getLoc(), mask, scalar(elt, 0.0),
+                                    scalar(elt, -INFINITY));
+    Type at = cast<RankedTensorType>(additive.getType()).getElementType();
+    Value rowMax = rw.create<ReduceMaxOp>(
+        getLoc(), additive, rw.getDenseI64ArrayAttr({mt.getRank() - 1}),
+        rw.getBoolAttr(true));
+    Value none = rw.create<EqualOp>(getLoc(), rowMax, scalar(at, -INFINITY));
+    probs = rw.create<WhereOp>(getLoc(), none, scalar(elt, 0.0), probs);
+  }
   rw.replaceOpWithNewOp<MatMulOp>(*this, probs, getValue());
   return success();
 }

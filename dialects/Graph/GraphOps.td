@@ -347,14 +347,19 @@ def Graph_AttentionOp : Graph_Op<"attention", [InferTypeOpAdaptor,
     for query i only when j <= i. `safe_softmax`: a probability that comes
     out NaN is 0, so a row whose scores are all masked attends to nothing
     (torch's safe softmax, which its ONNX export of SDPA writes as
-    where(isnan(p), 0, p); flash kernels zero such rows too). Targets with
-    a fused attention kernel (flash attention) run it whole; the others
-    decompose it.
+    where(isnan(p), 0, p); flash kernels zero such rows too).
+    `empty_rows_zero`: a row whose mask keeps no key (a float mask -inf
+    across it, a bool one false) is 0, whatever the scores hold
+    (onnxruntime's Attention and GroupQueryAttention kernels, as dfa's
+    import writes them: where(reduce_max(mask) == -inf, 0, p)). Targets
+    with a fused attention kernel (flash attention) run it whole; the
+    others decompose it.
   }];
   let arguments = (ins Graph_Tensor:$query, Graph_Tensor:$key, Graph_Tensor:$value,
                        Optional<Graph_Tensor>:$mask, F64Attr:$scale,
                        DefaultValuedAttr<BoolAttr, "false">:$causal,
-                       DefaultValuedAttr<BoolAttr, "false">:$safe_softmax);
+                       DefaultValuedAttr<BoolAttr, "false">:$safe_softmax,
+                       DefaultValuedAttr<BoolAttr, "false">:$empty_rows_zero);
   let results = (outs Graph_Tensor:$output);
 }
 

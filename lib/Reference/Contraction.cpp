@@ -691,7 +691,8 @@ Tensor attention(const EvalOptions &o, AttentionOp op, const Tensor &q, const Te
                    [&](int64_t i, int64_t o, int64_t) { maskOff[i] = o; });
   }
   T scale = op.getScale().convertToDouble();
-  bool causal = op.getCausal(), safe = op.getSafeSoftmax();
+  bool causal = op.getCausal(), safe = op.getSafeSoftmax(),
+       emptyZero = op.getEmptyRowsZero() && mask;
   // One batch entry (a head) per thread at a time, each with its scores.
   parallelFor(batches, grainFor(2 * L * S * (D + Dv)), [&](int64_t b0, int64_t b1) {
     std::vector<T> scores(L * S);
@@ -702,12 +703,14 @@ Tensor attention(const EvalOptions &o, AttentionOp op, const Tensor &q, const Te
       for (int64_t i = 0; i < L; ++i) {
         T *row = scores.data() + i * S;
         T maxv = -std::numeric_limits<T>::infinity();
+        bool keeps = false; // the mask keeps some key of the row
         for (int64_t j = 0; j < S; ++j) {
           T s = row[j] * scale;
           if (causal && j > i)
             s = -std::numeric_limits<T>::infinity();
           if (mask) {
             double m = vm[maskOff[(b * L + i) * S + j]];
+            keeps |= boolMask ? m != 0 : m != -std::numeric_limits<double>::infinity();
             if (boolMask)
               s = m != 0 ? s : -std::numeric_limits<T>::infinity();
             else
@@ -715,6 +718,10 @@ Tensor attention(const EvalOptions &o, AttentionOp op, const Tensor &q, const Te
           }
           row[j] = s;
           maxv = std::max(maxv, s);
+        }
+        if (emptyZero && !keeps) {
+          std::fill(row, row + S, T(0));
+          continue;
         }
         T sum = 0;
         for (int64_t j = 0; j < S; ++j)

@@ -21,6 +21,8 @@
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
 
+#include <cmath>
+
 namespace dfa {
 #define GEN_PASS_DEF_GRAPHRAISEPASS
 #include "dfa/Transforms/Passes.h.inc"
@@ -88,6 +90,9 @@ struct AttentionMatch {
   bool keepNegated = false; // `keep` is the masked-out set (where(c, -inf, s))
   Value addMask;            // float mask added to the scores
   bool safe = false;        // where(isnan(p), 0, p): torch's safe softmax
+  // where(reduce_max(M) == -inf, 0, p) with M the added mask: a row the
+  // mask empties is 0 (dfa's import of onnxruntime's attention kernels).
+  Value emptyOf;
   SmallVector<Operation *> chain; // ops replaced, outermost first
 };
 
@@ -100,7 +105,35 @@ std::optional<AttentionMatch> matchAttention(MatMulOp output) {
   Value probs = output.getLhs();
   // torch's safe softmax, as its ONNX export of SDPA writes it: the
   // probabilities with NaN (a row whose scores are all masked) made 0.
-  if (auto w = probs.getDefiningOp<WhereOp>(); w && singleUse(probs)) {
+  // The row a mask empties made 0: the mask is checked against the added
+  // one once it is peeled.
+  auto emptied = [&](WhereOp w) -> Value {
+    auto eq = w.getCond().getDefiningOp<EqualOp>();
+    if (!eq || splatValue(w.getLhs()) != std::optional<double>(0.0) ||
+        w.getType() != w.getRhs().getType() || !w.getRhs().getDefiningOp<SoftmaxOp>() ||
+        !w.getRhs().hasOneUse())
+      return {};
+    std::optional<double> fill = splatValue(eq.getRhs());
+    auto rmax = eq.getLhs().getDefiningOp<ReduceMaxOp>();
+    if (!fill || *fill != -INFINITY || !rmax || !rmax.getKeepdims())
+      return {};
+    auto mt = cast<RankedTensorType>(rmax.getInput().getType());
+    ArrayRef<int64_t> axes = rmax.getAxes();
+    if (axes.size() != 1 || axes[0] != mt.getRank() - 1)
+      return {};
+    return rmax.getInput();
+  };
+  if (auto w = probs.getDefiningOp<WhereOp>(); w && singleUse(probs) && emptied(w)) {
+    m.emptyOf = emptied(w);
+    m.chain.push_back(w);
+    // The check's ops go with it when only it reads them.
+    if (auto eq = w.getCond().getDefiningOp<EqualOp>(); eq->hasOneUse()) {
+      m.chain.push_back(eq);
+      if (Operation *rmax = eq.getLhs().getDefiningOp(); rmax->hasOneUse())
+        m.chain.push_back(rmax);
+    }
+    probs = w.getRhs();
+  } else if (auto w = probs.getDefiningOp<WhereOp>(); w && singleUse(probs)) {
     auto nan = w.getCond().getDefiningOp<IsNaNOp>();
     if (!nan || nan.getInput() != w.getRhs() || !w.getCond().hasOneUse() ||
         w.getType() != w.getRhs().getType() ||
@@ -192,8 +225,9 @@ std::optional<AttentionMatch> matchAttention(MatMulOp output) {
   }
   auto scores = x.getDefiningOp<MatMulOp>();
   // A mask or scale that broadcasts the scores past their own shape is not
-  // the attention's.
-  if (!scores || !singleUse(x) || scores.getType() != st)
+  // the attention's; rows made 0 by a mask are the added mask's.
+  if (!scores || !singleUse(x) || scores.getType() != st ||
+      (m.emptyOf && m.emptyOf != m.addMask))
     return std::nullopt;
   m.scores = scores;
   m.chain.push_back(scores);
@@ -420,7 +454,8 @@ struct GraphRaisePass : dfa::impl::GraphRaisePassBase<GraphRaisePass>,
     auto att = b.create<AttentionOp>(loc, m.q, key, m.v, mask,
                                      b.getF64FloatAttr(m.scale),
                                      b.getBoolAttr(causal),
-                                     b.getBoolAttr(m.safe));
+                                     b.getBoolAttr(m.safe),
+                                     b.getBoolAttr(bool(m.emptyOf)));
     if (remarks) {
       InFlightDiagnostic d = att->emitRemark();
       d << "raised " << m.chain.size() << " ops to 'graph.attention' (";
@@ -429,7 +464,8 @@ struct GraphRaisePass : dfa::impl::GraphRaisePassBase<GraphRaisePass>,
         d << (name.empty() ? op->getName().getStringRef().str() : name);
       });
       d << ")" << (causal ? ", causal" : "")
-        << (m.safe ? ", safe softmax" : "") << ", scale "
+        << (m.safe ? ", safe softmax" : "")
+        << (m.emptyOf ? ", rows the mask empties 0" : "") << ", scale "
         << llvm::formatv("{0}", llvm::format("%g", m.scale)).str();
     }
     m.output.replaceAllUsesWith(att.getOutput());

@@ -2017,6 +2017,7 @@ LogicalResult convertGroupQueryAttention(NodeContext &c, Results &r) {
   Value tb = c.b.create<AddOp>(c.loc, *lens, c.scalar(i64, 1));
   Value pb = first ? ints(c, {B}, std::vector<int64_t>(B, 0))
                    : Value(c.b.create<SubOp>(c.loc, tb, c.scalar(i64, double(S))));
+  Value validRows; // a chunk's: [B, S], true on its Q_b valid rows
   if (chunked) {
     // Q_b in [0, S]; the past P_b = T_b - Q_b in [0, the past buffer], with
     // room after it for the whole padded chunk (its padding rows land at
@@ -2024,6 +2025,10 @@ LogicalResult convertGroupQueryAttention(NodeContext &c, Results &r) {
     FailureOr<Value> q = inRange(c, c.cast(c.in(16), i64), 0, S + 1);
     if (failed(q))
       return failure();
+    FailureOr<Value> valid = ib("Less", {c.reshape(positions(c, S), {1, S}), c.reshape(*q, {B, 1})});
+    if (failed(valid))
+      return failure();
+    validRows = *valid;
     FailureOr<Value> p = inRange(c, c.b.create<SubOp>(c.loc, tb, *q), 0,
                                  std::min(pbuf, tp - S) + 1);
     if (failed(p))
@@ -2049,6 +2054,15 @@ LogicalResult convertGroupQueryAttention(NodeContext &c, Results &r) {
       if (failed(p))
         return failure();
       pos = *p;
+    }
+    // A chunk's padding rows are never read: their positions (filler
+    // position_ids, or past the caches' rows) are taken as 0, as
+    // onnxruntime checks only the valid rows'.
+    if (validRows) {
+      FailureOr<Value> kept = ib("Where", {validRows, pos, c.scalar(i64, 0)});
+      if (failed(kept))
+        return failure();
+      pos = *kept;
     }
     FailureOr<Value> checked = inRange(c, pos, 0, c.type(7).getDimSize(0));
     if (failed(checked))

@@ -216,7 +216,7 @@ def unfused(name):
     return run
 
 def gqa(name, S, B, seq, total, past=0, H=8, attrs=None, rotary=False, packed=False, bias=None, sink=None,
-        qknorm=False, qlens=None):
+        qknorm=False, qlens=None, posids=None):
     N, K = 4, 2
     q, k, v = r(B, S, N * H), r(B, S, K * H), r(B, S, K * H)
     ins = [('q', np.concatenate([q, k, v], -1))] + [None, None] if packed else [('q', q), ('k', k), ('v', v)]
@@ -228,6 +228,8 @@ def gqa(name, S, B, seq, total, past=0, H=8, attrs=None, rotary=False, packed=Fa
         sn = np.sin(np.arange(32)[:, None] * 0.05 * np.arange(1, H // 2 + 1)[None]).astype(np.float32)
         ins += [('cos', cs), ('sin', sn)]
         consts += [('cos', cs), ('sin', sn)]
+    if posids is not None:
+        ins += [('pos', np.array(posids, np.int64))]
     if bias is not None or sink is not None:
         ins += ([None, None] if not rotary else []) + [None, ('ab', bias) if bias is not None else None]
     if sink is not None:
@@ -254,6 +256,10 @@ def gqa(name, S, B, seq, total, past=0, H=8, attrs=None, rotary=False, packed=Fa
             kv[b, :, t + 1:] = True
         for o, m in ((0, y), (1, kv), (2, kv)):
             np.save('unspec_%s_%d.npy' % (name, o), m)
+            # onnxruntime leaves what its buffers held there: zeros, so that
+            # the files do not change from one run to the next.
+            a = np.load('ort_%s_%d.npy' % (name, o))
+            np.save('ort_%s_%d.npy' % (name, o), np.where(m, 0, a).astype(a.dtype))
     if past and not (attrs or {}).get('sliding_window_cache'):
         # The new keys are written in place over the past buffer (as
         # onnxruntime does when past and present share one buffer, the
@@ -544,3 +550,7 @@ for bad, norms in (('bad_gqa_qnorm_only', [('qn', np.ones(8, np.float32)), None]
 # its cache unchanged).
 gqa('gqa_chunk_padded', S=4, B=2, seq=[6, 3], total=10, past=10, H=16, rotary=True, qlens=[4, 2])
 gqa('gqa_chunk_idle', S=1, B=2, seq=[5, 3], total=8, past=8, qlens=[1, 0])
+# A padded chunk's position_ids hold filler in its padding rows (-1 and
+# 999, outside the rotary caches): onnxruntime reads only the valid rows'.
+gqa('gqa_chunk_filler', S=3, B=2, seq=[4, 5], total=9, past=9, H=16, rotary=True, qlens=[1, 3],
+    posids=[[4, -1, 999], [3, 4, 5]])
