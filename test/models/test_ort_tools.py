@@ -37,6 +37,8 @@ import onnx
 import onnxruntime as ort
 import torch
 
+from qk_norm import unfuse_qk_norm
+
 warnings.filterwarnings("ignore")
 logging.disable(logging.INFO)  # the tools log every rewrite
 TARGETS = ["gpu-h100", "tpu-v5e", "wse-2", "groq-tsp", "spyre"]
@@ -438,40 +440,6 @@ def llm_check(case, build, dst):
     print("  %-22s --llm     prefill and decode at batch 1 and 4: KV %d B a token and %d B a "
           "sequence, decode %.3g ms" % (case, kv_bytes, window, 1e3 * points[-1]["seconds"]))
     return []
-
-
-def unfuse_qk_norm(model):
-    """`model` with GroupQueryAttention's q_norm_weight and k_norm_weight
-    written out as the GenAI builder's unfused pattern (Reshape ->
-    SimplifiedLayerNormalization -> Reshape on Q and K before the node),
-    which onnxruntime's CPU kernels run."""
-    m = onnx.ModelProto()
-    m.CopyFrom(model)
-    nodes = []
-    for n in m.graph.node:
-        ins = list(n.input)
-        if n.op_type != "GroupQueryAttention" or len(ins) < 16 or not ins[14]:
-            nodes.append(n)
-            continue
-        a = {x.name: onnx.helper.get_attribute_value(x) for x in n.attribute}
-        for slot, heads, eps in ((0, a["num_heads"], a.get("q_norm_epsilon")),
-                                 (1, a["kv_num_heads"], a.get("k_norm_epsilon"))):
-            t = "%s/unfused%d" % (n.name, slot)
-            m.graph.initializer.extend([
-                onnx.numpy_helper.from_array(np.array([0, 0, heads, -1], np.int64), t + "/s4"),
-                onnx.numpy_helper.from_array(np.array([0, 0, -1], np.int64), t + "/s3")])
-            nodes += [onnx.helper.make_node("Reshape", [ins[slot], t + "/s4"], [t + "/4"]),
-                      onnx.helper.make_node("SimplifiedLayerNormalization", [t + "/4", ins[14 + slot]],
-                                            [t + "/n"], axis=-1,
-                                            epsilon=eps if eps is not None else a.get("qk_norm_epsilon", 1e-6)),
-                      onnx.helper.make_node("Reshape", [t + "/n", t + "/s3"], [t + "/3"])]
-            ins[slot] = t + "/3"
-        keep = {k: v for k, v in a.items() if not k.endswith("norm_epsilon")}
-        nodes.append(onnx.helper.make_node(n.op_type, ins[:14], list(n.output), name=n.name,
-                                           domain=n.domain, **keep))
-    del m.graph.node[:]
-    m.graph.node.extend(nodes)
-    return m
 
 
 # An input a case is for: (operator, input index) that some node of the

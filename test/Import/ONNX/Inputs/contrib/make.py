@@ -7,6 +7,10 @@
 import numpy as np, onnx, onnxruntime as ort
 from onnx import TensorProto as T, helper as h, numpy_helper as nh
 
+import os, sys
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', '..', '..', 'models'))
+from qk_norm import unfuse_qk_norm
+
 g = np.random.default_rng(11)
 F = T.FLOAT
 
@@ -183,34 +187,9 @@ model('eln_plain', 'EmbedLayerNormalization', [('ids', ids), None, ('we', we), (
 def unfused(name):
     """onnxruntime's results for GroupQueryAttention with q_norm_weight and
     k_norm_weight (which its CPU kernel rejects): the same node with the
-    norms written out as the GenAI builder's unfused pattern, Reshape ->
-    SimplifiedLayerNormalization -> Reshape on Q and K before it."""
+    norms written out as the GenAI builder's unfused pattern."""
     def run(*values):
-        m = onnx.load(name + '.onnx')
-        n = m.graph.node[0]
-        a = {x.name: h.get_attribute_value(x) for x in n.attribute}
-        ins, nodes = list(n.input), []
-        if not ins[1]:
-            # Packed QKV: split, normed, and given to the node unpacked.
-            hd = next(nh.to_array(i).size for i in m.graph.initializer if i.name == ins[14])
-            sizes = [a['num_heads'] * hd, a['kv_num_heads'] * hd, a['kv_num_heads'] * hd]
-            m.graph.initializer.append(nh.from_array(np.array(sizes, np.int64), 'unpacked'))
-            nodes.append(h.make_node('Split', [ins[0], 'unpacked'], ['uq', 'uk', 'uv'], axis=-1))
-            ins[:3] = ['uq', 'uk', 'uv']
-        for slot, heads, eps in ((0, a['num_heads'], a.get('q_norm_epsilon')),
-                                 (1, a['kv_num_heads'], a.get('k_norm_epsilon'))):
-            t = 'unfused%d' % slot
-            m.graph.initializer.extend([nh.from_array(np.array([0, 0, heads, -1], np.int64), t + 's4'),
-                                        nh.from_array(np.array([0, 0, -1], np.int64), t + 's3')])
-            nodes += [h.make_node('Reshape', [ins[slot], t + 's4'], [t + '4']),
-                      h.make_node('SimplifiedLayerNormalization', [t + '4', ins[14 + slot]], [t + 'n'], axis=-1,
-                                  epsilon=eps if eps is not None else a.get('qk_norm_epsilon', 1e-6)),
-                      h.make_node('Reshape', [t + 'n', t + 's3'], [t + '3'])]
-            ins[slot] = t + '3'
-        keep = {k: v for k, v in a.items() if not k.endswith('norm_epsilon')}
-        nodes.append(h.make_node(n.op_type, ins[:14], list(n.output), domain=n.domain, **keep))
-        del m.graph.node[:]
-        m.graph.node.extend(nodes)
+        m = unfuse_qk_norm(onnx.load(name + '.onnx'))
         feeds = dict(zip([i.name for i in m.graph.input], values))
         return ort.InferenceSession(m.SerializeToString(), providers=['CPUExecutionProvider']).run(None, feeds)
     return run
