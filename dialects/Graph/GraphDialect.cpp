@@ -263,6 +263,19 @@ LogicalResult GraphDialect::verifyOperationAttribute(Operation *op,
     }
     return success();
   }
+  if (name == kRangeCheckAttr) {
+    auto d = dyn_cast<DictionaryAttr>(value);
+    if (!d || !d.getAs<StringAttr>("value") || !d.getAs<IntegerAttr>("lo") ||
+        !d.getAs<IntegerAttr>("hi") || !d.getAs<DenseI64ArrayAttr>("shape"))
+      return fail("must be {value = string, lo = integer, hi = integer, shape = array<i64>}");
+    if (d.getAs<IntegerAttr>("lo").getInt() >= d.getAs<IntegerAttr>("hi").getInt())
+      return fail("must have lo < hi");
+    auto gather = dyn_cast<GatherOp>(op);
+    auto table = gather ? dyn_cast<RankedTensorType>(gather.getInput().getType()) : nullptr;
+    if (!table || table.getShape() != ArrayRef<int64_t>{1})
+      return fail("belongs on a graph.gather from a one-element table");
+    return success();
+  }
   return fail("is not an attribute of the graph dialect");
 }
 

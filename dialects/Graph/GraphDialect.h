@@ -61,6 +61,12 @@ inline constexpr llvm::StringLiteral kFp32MatmulAttr = "graph.fp32_matmul";
 /// How the target stores a weight, a constant or a function argument (a
 /// LayoutAttr, set by graph-layout; a kernel's outputs have `layouts`).
 inline constexpr llvm::StringLiteral kLayoutAttr = "graph.layout";
+/// On a graph.gather that checks a value at run time (an importer's range
+/// check: a gather from a one-element table at 0 where the value lies in
+/// [lo, hi), off the table at value - hi + 1 above it and value - lo - 1
+/// below): {value = what the user gave, lo, hi, shape = the value's}. The reference reports
+/// the value and its bounds from it, not the table's index.
+inline constexpr llvm::StringLiteral kRangeCheckAttr = "graph.range_check";
 
 /// A float element type: a builtin FloatType or one of the graph dialect's
 /// minifloats (f4E2M1FN, f6E2M3FN, f6E3M2FN, f8E8M0FNU).

@@ -211,6 +211,33 @@ LogicalResult dfa::ref::evalOp<SplitOp>(SplitOp op, Evaluator &ev) {
 // Indexing
 //===----------------------------------------------------------------------===//
 
+/// A range check's failure (graph::kRangeCheckAttr): the value the index
+/// stands for (index - 1 + hi above, index + 1 + lo below) and its bounds,
+/// with the element's position when the gather sees the whole value (a
+/// tiled kernel's gather sees a part).
+static LogicalResult rangeCheckFailed(GatherOp op, DictionaryAttr check,
+                                      int64_t index, int64_t element) {
+  int64_t lo = check.getAs<IntegerAttr>("lo").getInt();
+  int64_t hi = check.getAs<IntegerAttr>("hi").getInt();
+  int64_t value = index > 0 ? index - 1 + hi : index + 1 + lo;
+  InFlightDiagnostic d = op->emitError()
+                         << check.getAs<StringAttr>("value").getValue();
+  auto shape = cast<ShapedType>(op.getIndices().getType()).getShape();
+  auto whole = check.getAs<DenseI64ArrayAttr>("shape");
+  if (!shape.empty() && whole && whole.asArrayRef() == shape) {
+    SmallVector<int64_t> at(shape.size());
+    for (int64_t i = shape.size() - 1, rest = element; i >= 0; --i) {
+      at[i] = rest % shape[i];
+      rest /= shape[i];
+    }
+    d << " at [";
+    llvm::interleaveComma(at, d);
+    d << "]";
+  }
+  d << " is " << value << ", out of range [" << lo << ", " << hi << ")";
+  return d;
+}
+
 template <>
 LogicalResult dfa::ref::evalOp<GatherOp>(GatherOp op, Evaluator &ev) {
   const Tensor &in = ev.get(op.getInput());
@@ -222,9 +249,12 @@ LogicalResult dfa::ref::evalOp<GatherOp>(GatherOp op, Evaluator &ev) {
   int64_t n = idx.size();
   for (int64_t j = 0; j < n; ++j) {
     int64_t k = normalizeIndex(idx[j], len);
-    if (k < 0 || k >= len)
+    if (k < 0 || k >= len) {
+      if (auto check = op->getAttrOfType<DictionaryAttr>(graph::kRangeCheckAttr))
+        return rangeCheckFailed(op, check, idx[j], j);
       return op.emitOpError("index ") << idx[j] << " out of range [-" << len
                                       << ", " << len << ")";
+    }
     for (int64_t o = 0; o < outer; ++o)
       std::memcpy(out.bytes() + ((o * n + j) * inner) * es,
                   in.bytes() + ((o * len + k) * inner) * es, inner * es);

@@ -1737,7 +1737,9 @@ LogicalResult convertMsMultiHeadAttention(NodeContext &c, Results &r) {
 /// (above), added to v. An out-of-range value stops the run with exit 7
 /// (the gather's index out of range), as onnxruntime refuses it, instead
 /// of reading a wrong row; the check's size does not grow with the range.
-FailureOr<Value> inRange(NodeContext &c, Value v, int64_t lo, int64_t hi) {
+/// `what` names the value in the run's error (graph::kRangeCheckAttr).
+FailureOr<Value> inRange(NodeContext &c, Value v, int64_t lo, int64_t hi,
+                         llvm::StringRef what) {
   Type i64 = c.b.getI64Type();
   auto i = [&](int64_t x) { return c.scalar(i64, double(x)); };
   FailureOr<Value> below = one(c, "Less", {v, i(lo)});
@@ -1750,7 +1752,20 @@ FailureOr<Value> inRange(NodeContext &c, Value v, int64_t lo, int64_t hi) {
   FailureOr<Value> at = failed(off) ? off : one(c, "Where", {*below, under, *off});
   FailureOr<Value> zero =
       failed(at) ? at : one(c, "Gather", {ints(c, {1}, {0}), *at}, {attrI("axis", 0)});
-  return failed(zero) ? zero : one(c, "Add", {v, *zero});
+  if (failed(zero))
+    return failure();
+  if (auto gather = zero->getDefiningOp<graph::GatherOp>()) {
+    Builder &b = c.b;
+    gather->setAttr(graph::kRangeCheckAttr,
+                    b.getDictionaryAttr({
+                        b.getNamedAttr("value", b.getStringAttr(what)),
+                        b.getNamedAttr("lo", b.getI64IntegerAttr(lo)),
+                        b.getNamedAttr("hi", b.getI64IntegerAttr(hi)),
+                        b.getNamedAttr("shape", b.getDenseI64ArrayAttr(
+                                                    cast<ShapedType>(v.getType()).getShape())),
+                    }));
+  }
+  return one(c, "Add", {v, *zero});
 }
 
 /// What GroupQueryAttention attends and keeps with a window-sized cache.
@@ -2009,9 +2024,9 @@ LogicalResult convertGroupQueryAttention(NodeContext &c, Results &r) {
   // unless the cache is windowed), and its past's length.
   // A chunk: 1 to total keys, within the present buffer.
   FailureOr<Value> lens =
-      chunked ? inRange(c, c.cast(c.in(5), i64), 0, std::min(tot, tp))
+      chunked ? inRange(c, c.cast(c.in(5), i64), 0, std::min(tot, tp), "seqlens_k")
               : inRange(c, c.cast(c.in(5), i64), first && !windowed ? 0 : S - 1,
-                        first ? S : windowed ? tot : std::min(tot, pbuf + S));
+                        first ? S : windowed ? tot : std::min(tot, pbuf + S), "seqlens_k");
   if (failed(lens))
     return failure();
   Value tb = c.b.create<AddOp>(c.loc, *lens, c.scalar(i64, 1));
@@ -2022,7 +2037,7 @@ LogicalResult convertGroupQueryAttention(NodeContext &c, Results &r) {
     // Q_b in [0, S]; the past P_b = T_b - Q_b in [0, the past buffer], with
     // room after it for the whole padded chunk (its padding rows land at
     // T_b and after, rows the schema leaves unspecified).
-    FailureOr<Value> q = inRange(c, c.cast(c.in(16), i64), 0, S + 1);
+    FailureOr<Value> q = inRange(c, c.cast(c.in(16), i64), 0, S + 1, "query_seqlens");
     if (failed(q))
       return failure();
     FailureOr<Value> valid = ib("Less", {c.reshape(positions(c, S), {1, S}), c.reshape(*q, {B, 1})});
@@ -2030,7 +2045,8 @@ LogicalResult convertGroupQueryAttention(NodeContext &c, Results &r) {
       return failure();
     validRows = *valid;
     FailureOr<Value> p = inRange(c, c.b.create<SubOp>(c.loc, tb, *q), 0,
-                                 std::min(pbuf, tp - S) + 1);
+                                 std::min(pbuf, tp - S) + 1,
+                                 "the past's length (seqlens_k + 1 - query_seqlens)");
     if (failed(p))
       return failure();
     pb = *p;
@@ -2064,7 +2080,11 @@ LogicalResult convertGroupQueryAttention(NodeContext &c, Results &r) {
         return failure();
       pos = *kept;
     }
-    FailureOr<Value> checked = inRange(c, pos, 0, c.type(7).getDimSize(0));
+    FailureOr<Value> checked =
+        inRange(c, pos, 0, c.type(7).getDimSize(0),
+                c.has(9) ? (first ? "the rotary position (position_ids[0, 0] + the row)"
+                                  : "position_ids")
+                         : "the rotary position (the past's length + the row)");
     if (failed(checked))
       return failure();
     pos = *checked;
@@ -2273,7 +2293,10 @@ LogicalResult convertMsRotaryEmbedding(NodeContext &c, Results &r) {
   }
   // Positions outside the caches stop the run, as onnxruntime refuses
   // them (a negative one would otherwise wrap to the cache's end).
-  FailureOr<Value> checked = inRange(c, pos, 0, ct.getDimSize(0));
+  FailureOr<Value> checked =
+      inRange(c, pos, 0, ct.getDimSize(0),
+              pt.getNumElements() == 1 ? "the position (position_ids + the row)"
+                                       : "position_ids");
   if (failed(checked))
     return failure();
   pos = *checked;

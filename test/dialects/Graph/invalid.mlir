@@ -316,6 +316,30 @@ func.func @fp32_matmul_op(%a: tensor<2x2xf32>) -> tensor<2x2xf32> {
 
 // -----
 
+func.func @range_check_fields(%t: tensor<1xi64>, %i: tensor<2xi64>) -> tensor<2xi64> {
+  // expected-error @+1 {{'graph.range_check' must be {value = string, lo = integer, hi = integer, shape = array<i64>}}}
+  %0 = graph.gather %t, %i {axis = 0 : i64, graph.range_check = {value = "seqlens_k", lo = 0 : i64}} : (tensor<1xi64>, tensor<2xi64>) -> tensor<2xi64>
+  return %0 : tensor<2xi64>
+}
+
+// -----
+
+func.func @range_check_bounds(%t: tensor<1xi64>, %i: tensor<2xi64>) -> tensor<2xi64> {
+  // expected-error @+1 {{'graph.range_check' must have lo < hi}}
+  %0 = graph.gather %t, %i {axis = 0 : i64, graph.range_check = {value = "seqlens_k", lo = 4 : i64, hi = 4 : i64, shape = array<i64: 2>}} : (tensor<1xi64>, tensor<2xi64>) -> tensor<2xi64>
+  return %0 : tensor<2xi64>
+}
+
+// -----
+
+func.func @range_check_table(%t: tensor<3xi64>, %i: tensor<2xi64>) -> tensor<2xi64> {
+  // expected-error @+1 {{'graph.range_check' belongs on a graph.gather from a one-element table}}
+  %0 = graph.gather %t, %i {axis = 0 : i64, graph.range_check = {value = "seqlens_k", lo = 0 : i64, hi = 4 : i64, shape = array<i64: 2>}} : (tensor<3xi64>, tensor<2xi64>) -> tensor<2xi64>
+  return %0 : tensor<2xi64>
+}
+
+// -----
+
 // expected-error @+1 {{invalid layout: granule, rows and pack must be at most 2^20}}
 func.func @layout_huge() attributes {l = #graph.layout<stick 4611686018427387904>} {
   return
