@@ -352,6 +352,17 @@ struct Partitioner {
   /// Ops whose reader now takes a part instead (a whole weight, its
   /// transpose): erased at the end when nothing else reads them.
   SmallVector<Operation *> maybeDead;
+  /// A partial value that is a partial sum (`core`) plus replicated
+  /// addends still to be added once it is reduced (deferAdd). The op that
+  /// defines such a value in the IR adds them on every chip, so no reader
+  /// takes it as it is: each converts it (toReplicated).
+  struct Deferred {
+    Value core;
+    /// Each addend, and whether it was the add's left operand (the sum
+    /// keeps the model's operand order).
+    SmallVector<std::pair<Value, bool>> addends;
+  };
+  DenseMap<Value, Deferred> deferred;
   int64_t collectives = 0, partitioned = 0;
 
   State stateOf(Value v) {
@@ -422,6 +433,16 @@ struct Partitioner {
       return done;
     OpBuilder b(user);
     Value r;
+    if (auto it = deferred.find(v); it != deferred.end()) {
+      // The sum reduced, then its replicated addends added, in order.
+      Deferred d = it->second;
+      r = toReplicated(d.core, user);
+      for (auto [a, left] : d.addends)
+        r = left ? b.create<AddOp>(user->getLoc(), a, r)
+                 : b.create<AddOp>(user->getLoc(), r, a);
+      replicated[v] = r;
+      return r;
+    }
     if (s.kind == State::Partial) {
       r = b.create<AllReduceOp>(user->getLoc(), v.getType(), v,
                                 b.getI64IntegerAttr(n));
@@ -724,6 +745,20 @@ struct Partitioner {
   bool fusedColumnParallel(MatMulOp m);
   bool visitGemm(GemmOp g);
   bool visitPointwise(Operation *op);
+  bool deferAdd(AddOp add);
+  /// `sum` = `part` + `addend` in the IR, with `part` partial and `addend`
+  /// replicated: `sum` becomes partial, `addend` deferred.
+  void defer(Value sum, Value part, Value addend, bool left) {
+    Deferred d = deferredOf(part);
+    d.addends.push_back({addend, left});
+    deferred[sum] = d;
+    states[sum] = State::partial();
+    maybeDead.push_back(sum.getDefiningOp());
+  }
+  Deferred deferredOf(Value v) {
+    auto it = deferred.find(v);
+    return it == deferred.end() ? Deferred{v, {}} : it->second;
+  }
   bool visitScatterND(ScatterNDOp sc);
   void visitReturn(func::ReturnOp ret);
   void foldArgSlices(func::FuncOp func);
@@ -1061,9 +1096,9 @@ bool Partitioner::visitGemm(GemmOp g) {
     auto product = b.create<GemmOp>(g.getLoc(), TypeRange{g.getType()},
                                     ValueRange{g.getA(), g.getB()}, attrs);
     states[product.getResult()] = State::partial();
-    auto add = b.create<AddOp>(g.getLoc(), g.getType(), product.getResult(),
-                               toReplicated(c, g));
-    add->setOperand(0, toReplicated(product.getResult(), add));
+    Value bias = toReplicated(c, g);
+    auto add = b.create<AddOp>(g.getLoc(), g.getType(), product.getResult(), bias);
+    defer(add.getResult(), product.getResult(), bias, /*left=*/false);
     g.getResult().replaceAllUsesWith(add.getResult());
     g.erase();
     return true;
@@ -1164,6 +1199,52 @@ bool Partitioner::visitPointwise(Operation *op) {
   return true;
 }
 
+/// Partial sums added together stay partial, and so does a replicated
+/// value added to one, that value deferred until the sum is reduced
+/// (`Deferred`): a parallel residual, x + attn(x) + mlp(x) (GPT-J,
+/// GPT-NeoX, Falcon, Phi-2, PaLM), is one all-reduce a layer, as
+/// GPT-NeoX's own library runs it, where reducing each branch's product
+/// on its own takes two; a row-parallel product's bias is added once,
+/// after the reduction, as Megatron-LM's RowParallelLinear adds it. A
+/// deferred addend must not broadcast the partial value: the sum's type
+/// is the partial sum's.
+bool Partitioner::deferAdd(AddOp add) {
+  // A partial value already reduced for an earlier reader is read reduced
+  // (a sequential residual's sum, then its MLP's partial added to it).
+  auto settled = [&](Value v) {
+    Value r = replicated.lookup(v);
+    return r ? r : v;
+  };
+  Value lhs = settled(add.getLhs()), rhs = settled(add.getRhs()), sum = add.getResult();
+  State ls = stateOf(lhs), rs = stateOf(rhs);
+  if (ls.kind == State::Partial && rs.kind == State::Partial) {
+    Deferred l = deferredOf(lhs), r = deferredOf(rhs);
+    if (l.addends.empty() && r.addends.empty()) {
+      states[sum] = State::partial(); // the add itself sums the summands
+      return true;
+    }
+    if (l.core.getType() != sum.getType() || r.core.getType() != sum.getType())
+      return false;
+    OpBuilder b(add);
+    Value core = b.create<AddOp>(add.getLoc(), l.core, r.core);
+    states[core] = State::partial();
+    l.addends.append(r.addends);
+    deferred[sum] = {core, l.addends};
+    states[sum] = State::partial();
+    maybeDead.push_back(add);
+    return true;
+  }
+  if (ls.kind != State::Partial && rs.kind != State::Partial)
+    return false; // both reduced already
+  Value part = ls.kind == State::Partial ? lhs : rhs;
+  Value other = part == lhs ? rhs : lhs;
+  if (stateOf(other).kind != State::Replicated ||
+      deferredOf(part).core.getType() != sum.getType())
+    return false;
+  defer(sum, part, other, /*left=*/part == rhs);
+  return true;
+}
+
 void Partitioner::visit(Operation *op) {
   if (isa<WeightOp, ConstantOp>(op) || handled.contains(op))
     return;
@@ -1183,7 +1264,11 @@ void Partitioner::visit(Operation *op) {
     return in == out || (isa<FloatType>(in) && isa<FloatType>(out) &&
                          elementBits(out) > elementBits(in));
   };
-  if (anyPartial && (isa<ReshapeOp, TransposeOp>(op) || widens())) {
+  if (auto add = dyn_cast<AddOp>(op); add && anyPartial && deferAdd(add))
+    return;
+  bool anyDeferred = llvm::any_of(op->getOperands(),
+                                  [&](Value v) { return deferred.count(v); });
+  if (anyPartial && !anyDeferred && (isa<ReshapeOp, TransposeOp>(op) || widens())) {
     states[op->getResult(0)] = State::partial();
     return;
   }

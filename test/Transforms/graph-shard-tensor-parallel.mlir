@@ -25,14 +25,16 @@
 // CHECK: graph.attention {{.*}} -> tensor<2x1x8x16xf16>
 // CHECK: graph.weight "o.tp-rows" at ""[0] : tensor<16x64xf16>
 // CHECK: %[[O:.*]] = graph.matmul %{{.*}} : (tensor<2x8x16xf16>, tensor<16x64xf16>) -> tensor<2x8x64xf16>
-// CHECK: %[[R:.*]] = graph.all_reduce %[[O]] {chips = 4 : i64} : tensor<2x8x64xf16>
-// CHECK: graph.add %arg0, %[[R]]
 // CHECK: graph.weight "up.tp-cols" at ""[0] : tensor<64x64xf16>
-// CHECK: graph.matmul %{{.*}} : (tensor<2x8x64xf16>, tensor<64x64xf16>) -> tensor<2x8x64xf16>
+// The residual add waits for its reader (deferAdd), then reduces:
+// CHECK: %[[R:.*]] = graph.all_reduce %[[O]] {chips = 4 : i64} : tensor<2x8x64xf16>
+// CHECK: %[[H:.*]] = graph.add %arg0, %[[R]]
+// CHECK: graph.matmul %[[H]], %{{.*}} : (tensor<2x8x64xf16>, tensor<64x64xf16>) -> tensor<2x8x64xf16>
 // CHECK: graph.gelu %{{.*}} : tensor<2x8x64xf16>
 // CHECK: graph.weight "down.tp-rows" at ""[0] : tensor<64x64xf16>
 // CHECK: %[[D:.*]] = graph.matmul %{{.*}} : (tensor<2x8x64xf16>, tensor<64x64xf16>) -> tensor<2x8x64xf16>
-// CHECK: graph.all_reduce %[[D]] {chips = 4 : i64}
+// CHECK: %[[DR:.*]] = graph.all_reduce %[[D]] {chips = 4 : i64}
+// CHECK: graph.add %[[H]], %[[DR]]
 // CHECK-NOT: graph.all_
 // CHECK: return
 
