@@ -15,7 +15,11 @@
 //  - a matmul with a [K, N] weight and a replicated input splits the
 //    weight's columns (column-parallel: the result is split along N); with
 //    an input split along K it splits the weight's rows (row-parallel: the
-//    result is partial), so two products in a row need one all-reduce;
+//    result is partial), so two products in a row need one all-reduce; a
+//    mixture of experts' grouped product splits every expert's matrix so;
+//  - partial sums added together stay partial, a replicated addend
+//    deferred until the sum is reduced (a parallel residual: one
+//    all-reduce);
 //  - pointwise ops, views, reductions over other dims, softmax, attention
 //    and concatenations keep a split (the heads of a transformer's
 //    attention, the columns of its MLP);
@@ -169,8 +173,16 @@ std::optional<SplitDim> keptSplit(Operation *u, ArrayRef<int64_t> shape,
         return SplitDim{d, 1, s.replicas};
       })
       .Case([&](SliceOp sl) -> R {
-        if (sl.getStarts()[d] != 0 || sl.getSteps()[d] != 1 ||
-            resultType().getDimSize(d) != shape[d])
+        // The whole dim, or every t-th element of it from one of the
+        // first t (a fused SwiGLU's interleaved gate and linear columns,
+        // GenAI's MoE): each chip's part holds whole strides, so its own
+        // t-th elements are its part of the result.
+        int64_t start = sl.getStarts()[d], step = sl.getSteps()[d];
+        int64_t parts = s.parts(n);
+        if (step < 1 || start < 0 || start >= step || shape[d] % step != 0 ||
+            resultType().getDimSize(d) != shape[d] / step)
+          return std::nullopt;
+        if (step > 1 && (s.block != 1 || (shape[d] / parts) % step != 0))
           return std::nullopt;
         return at(d);
       })
@@ -669,17 +681,24 @@ struct Partitioner {
     return part;
   }
 
-  /// The 2-D weight an operand reads, looking through a transpose of its
-  /// two dims; `dim` is mapped to the weight's.
-  WeightOp weightOf(Value v, int64_t &dim) {
+  /// The weight of rank `rank` an operand reads (2: a product's [K, N]; 3:
+  /// a grouped product's [E, K, N], one matrix an expert), looking through
+  /// a transpose of its last two dims; `dim` is mapped to the weight's.
+  WeightOp weightOf(Value v, int64_t &dim, int64_t rank = 2) {
     if (auto tr = v.getDefiningOp<TransposeOp>()) {
-      if (tr.getPerm().size() != 2 || tr.getPerm()[0] != 1)
+      ArrayRef<int64_t> perm = tr.getPerm();
+      if (int64_t(perm.size()) != rank || perm[rank - 2] != rank - 1 ||
+          perm[rank - 1] != rank - 2)
         return nullptr;
-      dim = 1 - dim;
+      for (int64_t i = 0; i < rank - 2; ++i)
+        if (perm[i] != i)
+          return nullptr;
+      if (dim >= rank - 2)
+        dim = 2 * rank - 3 - dim;
       v = tr.getInput();
     }
     auto w = v.getDefiningOp<WeightOp>();
-    if (!w || tensorType(w).getRank() != 2 || !tensorType(w).hasStaticShape())
+    if (!w || tensorType(w).getRank() != rank || !tensorType(w).hasStaticShape())
       return nullptr;
     return w;
   }
@@ -691,17 +710,18 @@ struct Partitioner {
                       bool pieces = false) {
     maybeDead.push_back(v.getDefiningOp());
     int64_t wdim = dim;
-    WeightOp w = weightOf(v, wdim);
+    WeightOp w = weightOf(v, wdim, tensorType(v).getRank());
     Value part = weightPart(
         w, wdim, size > 0 ? size : w.getType().getDimSize(wdim) / n, pieces);
     if (auto tr = v.getDefiningOp<TransposeOp>()) {
       OpBuilder b(tr);
       b.setInsertionPointAfterValue(part);
       auto type = tensorType(part);
+      SmallVector<int64_t> shape;
+      for (int64_t p : tr.getPerm())
+        shape.push_back(type.getDimSize(p));
       return b.create<TransposeOp>(
-          tr.getLoc(),
-          RankedTensorType::get({type.getDimSize(1), type.getDimSize(0)},
-                                type.getElementType()),
+          tr.getLoc(), RankedTensorType::get(shape, type.getElementType()),
           part, tr.getPermAttr());
     }
     return part;
@@ -746,6 +766,7 @@ struct Partitioner {
   bool visitGemm(GemmOp g);
   bool visitPointwise(Operation *op);
   bool deferAdd(AddOp add);
+  bool visitGroupedMatmul(GroupedMatMulOp g);
   /// `sum` = `part` + `addend` in the IR, with `part` partial and `addend`
   /// replicated: `sum` becomes partial, `addend` deferred.
   void defer(Value sum, Value part, Value addend, bool left) {
@@ -810,6 +831,14 @@ bool Partitioner::keepsSplit(Value v, SplitDim at) {
                 isa_and_nonnull<WeightOp, ConstantOp>(m.getLhs().getDefiningOp()))
               return push(m.getResult(), r - 1);
             return false;
+          })
+          .Case([&](GroupedMatMulOp g) {
+            // Row-parallel, the end: each chip its rows of every expert's
+            // matrix.
+            int64_t wdim = 1;
+            return use.getOperandNumber() == 0 && d == 1 &&
+                   weightOf(g.getRhs(), wdim, 3) != nullptr &&
+                   tensorType(g.getRhs()).getDimSize(1) % n == 0;
           })
           .Case([&](GemmOp g) {
             // Row-parallel, the end (a bias is added after the sum).
@@ -1066,6 +1095,39 @@ bool Partitioner::fusedColumnParallel(MatMulOp m) {
   return true;
 }
 
+/// A mixture of experts' grouped product, each expert's FFN split as a
+/// dense one is (vLLM's and TensorRT-LLM's MoE tensor parallelism): with a
+/// whole input, each chip its columns of every expert's matrix when the
+/// split reaches a row-parallel product; with an input split along K, its
+/// rows, a partial result. The rows' routing (the offsets) is the same on
+/// every chip.
+bool Partitioner::visitGroupedMatmul(GroupedMatMulOp g) {
+  int64_t wdim = 1;
+  if (stateOf(g.getRhs()).kind != State::Replicated ||
+      stateOf(g.getOffsets()).kind != State::Replicated ||
+      !weightOf(g.getRhs(), wdim, 3))
+    return false;
+  auto rt = tensorType(g.getRhs());
+  State ls = stateOf(g.getLhs());
+  if (ls.kind == State::Split && ls.at.dim == 1) {
+    if (rt.getDimSize(1) % n != 0)
+      return false;
+    if (ls.at.replicas > 1)
+      g->setOperand(0, toSplit(g.getLhs(), {1, ls.at.block, 1}, g));
+    g->setOperand(1, weightOperand(g.getRhs(), 1));
+    states[g.getResult()] = State::partial();
+    ++partitioned;
+    return true;
+  }
+  SplitDim at{1, 1, 1};
+  if (ls.kind != State::Replicated || !divides(g.getResult(), at) ||
+      !keepsSplit(g.getResult(), at))
+    return false;
+  g->setOperand(1, weightOperand(g.getRhs(), 2));
+  splitResults(g, at);
+  return true;
+}
+
 bool Partitioner::visitGemm(GemmOp g) {
   if (g.getTransA())
     return false;
@@ -1289,6 +1351,7 @@ void Partitioner::visit(Operation *op) {
   bool done = llvm::TypeSwitch<Operation *, bool>(op)
       .Case([&](MatMulOp m) { return visitMatmul(m); })
       .Case([&](GemmOp g) { return visitGemm(g); })
+      .Case([&](GroupedMatMulOp g) { return visitGroupedMatmul(g); })
       .Case<ReshapeOp, TransposeOp, ExpandOp, SoftmaxOp, LogSoftmaxOp,
             ReduceSumOp, ReduceMeanOp, ReduceMaxOp, ReduceMinOp, ReduceProdOp,
             ReduceL1Op, ReduceL2Op, ReduceSumSquareOp, ReduceLogSumOp,

@@ -1,0 +1,72 @@
+// A mixture of experts' grouped products split as a dense FFN's are
+// (vLLM's and TensorRT-LLM's MoE tensor parallelism): each chip its
+// columns of every expert's up matrix and its rows of every expert's down
+// matrix, one all-reduce after the down product, the routing (the offsets)
+// the same on every chip. onnxruntime's MoE as dfa imports it (GenAI's
+// gpt-oss): the up weight stored [E, N, K] and transposed, its SwiGLU
+// gate and linear columns interleaved (every other column, each chip's
+// part holding whole pairs), a bias gathered by each row's expert.
+// RUN: %with_test_targets dfa-opt %s -graph-shard="target=test-gpu tensor-parallel=2" | FileCheck %s
+// RUN: %with_test_targets dfa-opt %s -graph-shard="target=test-gpu tensor-parallel=2 remarks=1" -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
+
+// CHECK-LABEL: func.func @moe
+// CHECK: %[[W1:.*]] = graph.weight "up.tp-rows" at ""[0] : tensor<4x32x64xf32>
+// CHECK: %[[W1T:.*]] = graph.transpose %[[W1]] {perm = array<i64: 0, 2, 1>} : (tensor<4x32x64xf32>) -> tensor<4x64x32xf32>
+// CHECK: %[[W2:.*]] = graph.weight "down.tp-rows" at ""[0] : tensor<4x16x64xf32>
+// CHECK: %[[H:.*]] = graph.grouped_matmul %arg0, %[[W1T]], %arg1 : (tensor<6x64xf32>, tensor<4x64x32xf32>, tensor<4xi64>) -> tensor<6x32xf32>
+// CHECK: graph.slice %{{.*}} {starts = array<i64: 0, 0>, steps = array<i64: 1, 2>} : (tensor<6x32xf32>) -> tensor<6x16xf32>
+// CHECK: graph.slice %{{.*}} {starts = array<i64: 0, 1>, steps = array<i64: 1, 2>} : (tensor<6x32xf32>) -> tensor<6x16xf32>
+// CHECK: %[[Y:.*]] = graph.grouped_matmul %{{.*}}, %[[W2]], %arg1 : (tensor<6x16xf32>, tensor<4x16x64xf32>, tensor<4xi64>) -> tensor<6x64xf32>
+// CHECK: %[[R:.*]] = graph.all_reduce %[[Y]] {chips = 2 : i64} : tensor<6x64xf32>
+// CHECK: graph.add %[[R]], %{{.*}} : (tensor<6x64xf32>, tensor<6x64xf32>)
+// CHECK-NOT: graph.all_
+// CHECK: return
+// REMARK: remark: tensor parallelism over 2 chips: {{[0-9]+}} ops partitioned, 2 collectives
+func.func @moe(%x: tensor<6x64xf32> {graph.name = "x"}, %ends: tensor<4xi64> {graph.name = "ends"},
+               %expert: tensor<6xi64> {graph.name = "expert"}) -> tensor<6x64xf32> {
+  %w1 = graph.weight "up" at "m.bin"[0] : tensor<4x64x64xf32>
+  %w1t = graph.transpose %w1 {perm = array<i64: 0, 2, 1>} : (tensor<4x64x64xf32>) -> tensor<4x64x64xf32>
+  %b1 = graph.weight "up.bias" at "m.bin"[65536] : tensor<4x64xf32>
+  %w2 = graph.weight "down" at "m.bin"[66560] : tensor<4x32x64xf32>
+  %b2 = graph.weight "down.bias" at "m.bin"[99328] : tensor<4x64xf32>
+  %h0 = graph.grouped_matmul %x, %w1t, %ends : (tensor<6x64xf32>, tensor<4x64x64xf32>, tensor<4xi64>) -> tensor<6x64xf32>
+  %hb = graph.gather %b1, %expert {axis = 0 : i64} : (tensor<4x64xf32>, tensor<6xi64>) -> tensor<6x64xf32>
+  %h = graph.add %h0, %hb : (tensor<6x64xf32>, tensor<6x64xf32>) -> tensor<6x64xf32>
+  %gate = graph.slice %h {starts = array<i64: 0, 0>, steps = array<i64: 1, 2>} : (tensor<6x64xf32>) -> tensor<6x32xf32>
+  %lin = graph.slice %h {starts = array<i64: 0, 1>, steps = array<i64: 1, 2>} : (tensor<6x64xf32>) -> tensor<6x32xf32>
+  %sig = graph.sigmoid %gate : tensor<6x32xf32>
+  %glu = graph.mul %gate, %sig : (tensor<6x32xf32>, tensor<6x32xf32>) -> tensor<6x32xf32>
+  %a = graph.mul %glu, %lin : (tensor<6x32xf32>, tensor<6x32xf32>) -> tensor<6x32xf32>
+  %y0 = graph.grouped_matmul %a, %w2, %ends : (tensor<6x32xf32>, tensor<4x32x64xf32>, tensor<4xi64>) -> tensor<6x64xf32>
+  %yb = graph.gather %b2, %expert {axis = 0 : i64} : (tensor<4x64xf32>, tensor<6xi64>) -> tensor<6x64xf32>
+  %y = graph.add %y0, %yb : (tensor<6x64xf32>, tensor<6x64xf32>) -> tensor<6x64xf32>
+  %z = graph.softmax %y {axis = 1 : i64} : tensor<6x64xf32>
+  return %z : tensor<6x64xf32>
+}
+
+// A strided slice that starts past its first stride (every other column
+// from the third) does not keep the split: the up product stays whole.
+// CHECK-LABEL: func.func @late_start
+// CHECK: graph.grouped_matmul %arg0, %{{.*}}, %arg1 : (tensor<6x64xf32>, tensor<4x64x64xf32>, tensor<4xi64>) -> tensor<6x64xf32>
+// CHECK: graph.slice %{{.*}} {starts = array<i64: 0, 2>, steps = array<i64: 1, 2>} : (tensor<6x64xf32>) -> tensor<6x31xf32>
+func.func @late_start(%x: tensor<6x64xf32> {graph.name = "x"}, %ends: tensor<4xi64> {graph.name = "ends"}) -> tensor<6x31xf32> {
+  %w1 = graph.weight "up" at "m.bin"[0] : tensor<4x64x64xf32>
+  %h = graph.grouped_matmul %x, %w1, %ends : (tensor<6x64xf32>, tensor<4x64x64xf32>, tensor<4xi64>) -> tensor<6x64xf32>
+  %s = graph.slice %h {starts = array<i64: 0, 2>, steps = array<i64: 1, 2>} : (tensor<6x64xf32>) -> tensor<6x31xf32>
+  return %s : tensor<6x31xf32>
+}
+
+// A grouped product's whole rows (its input split along K) are
+// row-parallel without a column-parallel product before it: a partial
+// result, reduced for the return.
+// CHECK-LABEL: func.func @rows_in
+// CHECK: %[[Y:.*]] = graph.grouped_matmul %{{.*}} : (tensor<6x32xf32>, tensor<4x32x64xf32>, tensor<4xi64>) -> tensor<6x64xf32>
+// CHECK: graph.all_reduce %[[Y]]
+func.func @rows_in(%x: tensor<6x64xf32> {graph.name = "x"}, %ends: tensor<4xi64> {graph.name = "ends"}) -> tensor<6x64xf32> {
+  %w0 = graph.weight "pre" at "m.bin"[0] : tensor<64x64xf32>
+  %p = graph.matmul %x, %w0 : (tensor<6x64xf32>, tensor<64x64xf32>) -> tensor<6x64xf32>
+  %g = graph.gelu %p : tensor<6x64xf32>
+  %w1 = graph.weight "down" at "m.bin"[16384] : tensor<4x64x64xf32>
+  %y = graph.grouped_matmul %g, %w1, %ends : (tensor<6x64xf32>, tensor<4x64x64xf32>, tensor<4xi64>) -> tensor<6x64xf32>
+  return %y : tensor<6x64xf32>
+}
