@@ -206,7 +206,8 @@ std::string crossoverLine(const Crossover &c) {
     s += llvm::formatv("; the roofs cross near batch {0:f0}", *c.roofBatch).str();
   else if (c.memoryPerSequence > 0)
     s += "; the roofs never cross: per sequence its cache and activation "
-         "reads take " + humanSeconds(c.memoryPerSequence) + ", its FLOPs " +
+         "reads take " + humanSeconds(c.memoryPerSequence) +
+         ", its compute (the matrix tiles it fills, padding included) " +
          humanSeconds(c.computePerSequence);
   if (c.weightBatch)
     s += llvm::formatv("; compute matches the weight reads near batch {0:f0}",
