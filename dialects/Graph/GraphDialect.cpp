@@ -265,9 +265,13 @@ LogicalResult GraphDialect::verifyOperationAttribute(Operation *op,
   }
   if (name == kRangeCheckAttr) {
     auto d = dyn_cast<DictionaryAttr>(value);
-    if (!d || !d.getAs<StringAttr>("value") || !d.getAs<IntegerAttr>("lo") ||
-        !d.getAs<IntegerAttr>("hi") || !d.getAs<DenseI64ArrayAttr>("shape"))
-      return fail("must be {value = string, lo = integer, hi = integer, shape = array<i64>}");
+    auto i64 = [&](StringRef key) {
+      auto a = d ? d.getAs<IntegerAttr>(key) : IntegerAttr();
+      return a && a.getType().isSignlessInteger(64);
+    };
+    if (!d || !d.getAs<StringAttr>("value") || !i64("lo") || !i64("hi") ||
+        !d.getAs<DenseI64ArrayAttr>("shape"))
+      return fail("must be {value = string, lo = i64, hi = i64, shape = array<i64>}");
     if (d.getAs<IntegerAttr>("lo").getInt() >= d.getAs<IntegerAttr>("hi").getInt())
       return fail("must have lo < hi");
     auto gather = dyn_cast<GatherOp>(op);

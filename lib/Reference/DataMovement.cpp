@@ -219,7 +219,15 @@ static LogicalResult rangeCheckFailed(GatherOp op, DictionaryAttr check,
                                       int64_t index, int64_t element) {
   int64_t lo = check.getAs<IntegerAttr>("lo").getInt();
   int64_t hi = check.getAs<IntegerAttr>("hi").getInt();
-  int64_t value = index > 0 ? index - 1 + hi : index + 1 + lo;
+  // The check computed value - hi + 1 or value - lo - 1 in wrapping int64
+  // arithmetic; undone the same way, the side whose value lies outside the
+  // range is the one it came from (a value near INT64_MIN wraps to a
+  // positive index).
+  auto wrap = [](int64_t a, int64_t b) {
+    return int64_t(uint64_t(a) + uint64_t(b));
+  };
+  int64_t above = wrap(wrap(index, hi), -1), below = wrap(wrap(index, lo), 1);
+  int64_t value = above >= hi && !(index < 0 && below < lo) ? above : below;
   InFlightDiagnostic d = op->emitError()
                          << check.getAs<StringAttr>("value").getValue();
   auto shape = cast<ShapedType>(op.getIndices().getType()).getShape();

@@ -375,6 +375,13 @@ struct Partitioner {
     SmallVector<std::pair<Value, bool>> addends;
   };
   DenseMap<Value, Deferred> deferred;
+  /// The adds that define deferred values in the IR: erased, once no
+  /// reader is left, before graph inputs are folded to the chip's part.
+  SmallVector<Operation *> virtualAdds;
+  /// Values toReplicated built (a deferred value's reduction plus its
+  /// addends): every later reader shares them whole, so splitBack leaves
+  /// them alone.
+  DenseSet<Value> conversions;
   int64_t collectives = 0, partitioned = 0;
 
   State stateOf(Value v) {
@@ -449,9 +456,11 @@ struct Partitioner {
       // The sum reduced, then its replicated addends added, in order.
       Deferred d = it->second;
       r = toReplicated(d.core, user);
-      for (auto [a, left] : d.addends)
+      for (auto [a, left] : d.addends) {
         r = left ? b.create<AddOp>(user->getLoc(), a, r)
                  : b.create<AddOp>(user->getLoc(), r, a);
+        conversions.insert(r);
+      }
       replicated[v] = r;
       return r;
     }
@@ -568,7 +577,8 @@ struct Partitioner {
   Value splitBack(Value v, SplitDim at) {
     Operation *def = v.getDefiningOp();
     if (!def || !v.hasOneUse() || def->getNumResults() != 1 || at.block != 1 ||
-        stateOf(v).kind != State::Replicated || !divides(v, at))
+        stateOf(v).kind != State::Replicated || conversions.contains(v) ||
+        !divides(v, at))
       return {};
     int64_t r = tensorType(v).getRank();
     SmallVector<std::optional<SplitDim>> wants;
@@ -767,6 +777,21 @@ struct Partitioner {
   bool visitPointwise(Operation *op);
   bool deferAdd(AddOp add);
   bool visitGroupedMatmul(GroupedMatMulOp g);
+  /// The adds of deferred values no reader is left of (all of them, once
+  /// every reader converted), latest first: a chain's later add reads the
+  /// earlier one.
+  void eraseVirtualAdds() {
+    DenseSet<Operation *> adds(virtualAdds.begin(), virtualAdds.end());
+    for (Operation *op : llvm::reverse(virtualAdds)) {
+      if (!op->use_empty())
+        continue;
+      for (Value v : op->getOperands())
+        if (Operation *def = v.getDefiningOp(); def && !adds.contains(def))
+          maybeDead.push_back(def);
+      op->erase();
+    }
+    virtualAdds.clear();
+  }
   /// `sum` = `part` + `addend` in the IR, with `part` partial and `addend`
   /// replicated: `sum` becomes partial, `addend` deferred.
   void defer(Value sum, Value part, Value addend, bool left) {
@@ -774,7 +799,7 @@ struct Partitioner {
     d.addends.push_back({addend, left});
     deferred[sum] = d;
     states[sum] = State::partial();
-    maybeDead.push_back(sum.getDefiningOp());
+    virtualAdds.push_back(sum.getDefiningOp());
   }
   Deferred deferredOf(Value v) {
     auto it = deferred.find(v);
@@ -1281,6 +1306,14 @@ bool Partitioner::deferAdd(AddOp add) {
   State ls = stateOf(lhs), rs = stateOf(rhs);
   if (ls.kind == State::Partial && rs.kind == State::Partial) {
     Deferred l = deferredOf(lhs), r = deferredOf(rhs);
+    // Summed before the reduction only where one side has no other reader:
+    // two partials each reduced for readers of their own would be reduced
+    // a third time as their sum.
+    auto alone = [&](Value x, const Deferred &d) {
+      return x.hasOneUse() && d.core.hasOneUse();
+    };
+    if (!alone(lhs, l) && !alone(rhs, r))
+      return false;
     if (l.addends.empty() && r.addends.empty()) {
       states[sum] = State::partial(); // the add itself sums the summands
       return true;
@@ -1293,7 +1326,7 @@ bool Partitioner::deferAdd(AddOp add) {
     l.addends.append(r.addends);
     deferred[sum] = {core, l.addends};
     states[sum] = State::partial();
-    maybeDead.push_back(add);
+    virtualAdds.push_back(add);
     return true;
   }
   if (ls.kind != State::Partial && rs.kind != State::Partial)
@@ -1685,6 +1718,7 @@ LogicalResult partitionTensorParallel(ModuleOp module, const target::Target &t,
       else
         p.visit(op);
     }
+    p.eraseVirtualAdds();
     p.foldArgSlices(func);
     maybeDead.append(p.maybeDead.begin(), p.maybeDead.end());
     collectives += p.collectives;

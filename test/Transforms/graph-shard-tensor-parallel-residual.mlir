@@ -77,3 +77,59 @@ func.func @broadcast(%x: tensor<2x1x64xf32> {graph.name = "x"}, %r: tensor<2x8x6
   %y = graph.add %d, %r : (tensor<2x1x64xf32>, tensor<2x8x64xf32>) -> tensor<2x8x64xf32>
   return %y : tensor<2x8x64xf32>
 }
+
+// -----
+
+// Two partial sums that other readers reduce anyway are not summed before
+// a reduction of their own (that would be a third): the sum adds the two
+// reduced values. (Found by review.)
+// CHECK-LABEL: func.func @both_read
+// CHECK: %[[P:.*]] = graph.all_reduce
+// CHECK: %[[Q:.*]] = graph.all_reduce
+// CHECK: graph.add %[[P]], %[[Q]]
+// CHECK-NOT: graph.all_
+// CHECK: return
+// REMARK: remark: tensor parallelism over 2 chips: {{[0-9]+}} ops partitioned, 2 collectives
+func.func @both_read(%x: tensor<2x64xf32> {graph.name = "x"}) -> (tensor<2x64xf32>, tensor<2x64xf32>, tensor<2x64xf32>) {
+  %w1 = graph.weight "w1" at "m.bin"[0] : tensor<64x64xf32>
+  %h = graph.matmul %x, %w1 : (tensor<2x64xf32>, tensor<64x64xf32>) -> tensor<2x64xf32>
+  %w2 = graph.weight "w2" at "m.bin"[16384] : tensor<64x64xf32>
+  %p = graph.matmul %h, %w2 : (tensor<2x64xf32>, tensor<64x64xf32>) -> tensor<2x64xf32>
+  %w3 = graph.weight "w3" at "m.bin"[32768] : tensor<64x64xf32>
+  %g = graph.matmul %x, %w3 : (tensor<2x64xf32>, tensor<64x64xf32>) -> tensor<2x64xf32>
+  %w4 = graph.weight "w4" at "m.bin"[49152] : tensor<64x64xf32>
+  %q = graph.matmul %g, %w4 : (tensor<2x64xf32>, tensor<64x64xf32>) -> tensor<2x64xf32>
+  %s = graph.add %p, %q : (tensor<2x64xf32>, tensor<2x64xf32>) -> tensor<2x64xf32>
+  %a = graph.softmax %s {axis = 1 : i64} : tensor<2x64xf32>
+  %b = graph.softmax %p {axis = 1 : i64} : tensor<2x64xf32>
+  %c = graph.softmax %q {axis = 1 : i64} : tensor<2x64xf32>
+  return %a, %b, %c : tensor<2x64xf32>, tensor<2x64xf32>, tensor<2x64xf32>
+}
+
+// -----
+
+// A deferred value's reduction plus its addend, read first by an op that
+// wants its chip's part, stays whole for its other readers: the part is a
+// local slice of it (splitBack leaves toReplicated's values alone), and
+// the second result is returned whole. (Found by review.)
+// CHECK-LABEL: func.func @splitback
+// CHECK-SAME: -> (tensor<2x64xf32>, tensor<2x64xf32>)
+// CHECK: %[[R:.*]] = graph.all_reduce
+// CHECK: %[[D:.*]] = graph.add %[[R]], %arg1 : (tensor<2x64xf32>, tensor<2x64xf32>) -> tensor<2x64xf32>
+// CHECK: graph.slice %[[D]]
+// CHECK: graph.neg %[[D]] : tensor<2x64xf32>
+// REMARK: remark: tensor parallelism over 2 chips: {{[0-9]+}} ops partitioned, 2 collectives
+func.func @splitback(%x: tensor<2x64xf32> {graph.name = "x"}, %r: tensor<2x64xf32> {graph.name = "r"}) -> (tensor<2x64xf32>, tensor<2x64xf32>) {
+  %w1 = graph.weight "w1" at "m.bin"[0] : tensor<64x64xf32>
+  %h = graph.matmul %x, %w1 : (tensor<2x64xf32>, tensor<64x64xf32>) -> tensor<2x64xf32>
+  %w2 = graph.weight "w2" at "m.bin"[16384] : tensor<64x64xf32>
+  %p = graph.matmul %h, %w2 : (tensor<2x64xf32>, tensor<64x64xf32>) -> tensor<2x64xf32>
+  %d = graph.add %p, %r : (tensor<2x64xf32>, tensor<2x64xf32>) -> tensor<2x64xf32>
+  %w3 = graph.weight "w3" at "m.bin"[32768] : tensor<64x64xf32>
+  %s = graph.matmul %x, %w3 : (tensor<2x64xf32>, tensor<64x64xf32>) -> tensor<2x64xf32>
+  %y = graph.mul %d, %s : (tensor<2x64xf32>, tensor<2x64xf32>) -> tensor<2x64xf32>
+  %w4 = graph.weight "w4" at "m.bin"[49152] : tensor<64x64xf32>
+  %o = graph.matmul %y, %w4 : (tensor<2x64xf32>, tensor<64x64xf32>) -> tensor<2x64xf32>
+  %z = graph.neg %d : tensor<2x64xf32>
+  return %o, %z : tensor<2x64xf32>, tensor<2x64xf32>
+}

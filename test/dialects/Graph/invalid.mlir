@@ -317,8 +317,16 @@ func.func @fp32_matmul_op(%a: tensor<2x2xf32>) -> tensor<2x2xf32> {
 // -----
 
 func.func @range_check_fields(%t: tensor<1xi64>, %i: tensor<2xi64>) -> tensor<2xi64> {
-  // expected-error @+1 {{'graph.range_check' must be {value = string, lo = integer, hi = integer, shape = array<i64>}}}
+  // expected-error @+1 {{'graph.range_check' must be {value = string, lo = i64, hi = i64, shape = array<i64>}}}
   %0 = graph.gather %t, %i {axis = 0 : i64, graph.range_check = {value = "seqlens_k", lo = 0 : i64}} : (tensor<1xi64>, tensor<2xi64>) -> tensor<2xi64>
+  return %0 : tensor<2xi64>
+}
+
+// -----
+
+func.func @range_check_width(%t: tensor<1xi64>, %i: tensor<2xi64>) -> tensor<2xi64> {
+  // expected-error @+1 {{'graph.range_check' must be {value = string, lo = i64, hi = i64, shape = array<i64>}}}
+  %0 = graph.gather %t, %i {axis = 0 : i64, graph.range_check = {value = "seqlens_k", lo = 0 : i64, hi = 200 : ui8, shape = array<i64: 2>}} : (tensor<1xi64>, tensor<2xi64>) -> tensor<2xi64>
   return %0 : tensor<2xi64>
 }
 
