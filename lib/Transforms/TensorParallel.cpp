@@ -780,17 +780,22 @@ struct Partitioner {
   /// The adds of deferred values no reader is left of (all of them, once
   /// every reader converted), latest first: a chain's later add reads the
   /// earlier one.
-  void eraseVirtualAdds() {
+  /// A reader left on one would add its addends on every chip: a bug in
+  /// a rule, reported as an internal error rather than a wrong program.
+  LogicalResult eraseVirtualAdds() {
     DenseSet<Operation *> adds(virtualAdds.begin(), virtualAdds.end());
     for (Operation *op : llvm::reverse(virtualAdds)) {
       if (!op->use_empty())
-        continue;
+        return op->emitError("internal error: tensor-parallel: a deferred "
+                             "sum's add still has a reader ('")
+               << (*op->getUsers().begin())->getName() << "')";
       for (Value v : op->getOperands())
         if (Operation *def = v.getDefiningOp(); def && !adds.contains(def))
           maybeDead.push_back(def);
       op->erase();
     }
     virtualAdds.clear();
+    return success();
   }
   /// `sum` = `part` + `addend` in the IR, with `part` partial and `addend`
   /// replicated: `sum` becomes partial, `addend` deferred.
@@ -1704,7 +1709,8 @@ LogicalResult partitionTensorParallel(ModuleOp module, const target::Target &t,
                                       int64_t &partitioned) {
   collectives = partitioned = 0;
   SmallVector<Operation *> maybeDead;
-  module.walk([&](func::FuncOp func) {
+  bool broken = false;
+  module.walk([&](func::FuncOp func) -> WalkResult {
     // Each function on its own: no state outlives the values it names.
     slicesAsSplits(func);
     Partitioner p{t, chips, remarks};
@@ -1718,12 +1724,18 @@ LogicalResult partitionTensorParallel(ModuleOp module, const target::Target &t,
       else
         p.visit(op);
     }
-    p.eraseVirtualAdds();
+    if (failed(p.eraseVirtualAdds())) {
+      broken = true;
+      return WalkResult::interrupt();
+    }
     p.foldArgSlices(func);
     maybeDead.append(p.maybeDead.begin(), p.maybeDead.end());
     collectives += p.collectives;
     partitioned += p.partitioned;
+    return WalkResult::advance();
   });
+  if (broken)
+    return failure();
   // Weights (and their transposes) no reader takes whole any more.
   for (size_t i = 0; i < maybeDead.size(); ++i) {
     Operation *op = maybeDead[i];
