@@ -375,9 +375,10 @@ struct Partitioner {
     SmallVector<std::pair<Value, bool>> addends;
   };
   DenseMap<Value, Deferred> deferred;
-  /// The adds that define deferred values in the IR: erased, once no
-  /// reader is left, before graph inputs are folded to the chip's part.
-  SmallVector<Operation *> virtualAdds;
+  /// The ops that define deferred values in the IR (adds, and the linear
+  /// ops carryPartial rebuilt): erased, once no reader is left, before
+  /// graph inputs are folded to the chip's part.
+  SmallVector<Operation *> virtualOps;
   /// Values toReplicated built (a deferred value's reduction plus its
   /// addends): every later reader shares them whole, so splitBack leaves
   /// them alone.
@@ -777,24 +778,25 @@ struct Partitioner {
   bool visitPointwise(Operation *op);
   bool deferAdd(AddOp add);
   bool visitGroupedMatmul(GroupedMatMulOp g);
-  /// The adds of deferred values no reader is left of (all of them, once
-  /// every reader converted), latest first: a chain's later add reads the
+  bool carryPartial(Operation *op);
+  /// The ops of deferred values no reader is left of (all of them, once
+  /// every reader converted), latest first: a chain's later op reads the
   /// earlier one.
   /// A reader left on one would add its addends on every chip: a bug in
   /// a rule, reported as an internal error rather than a wrong program.
-  LogicalResult eraseVirtualAdds() {
-    DenseSet<Operation *> adds(virtualAdds.begin(), virtualAdds.end());
-    for (Operation *op : llvm::reverse(virtualAdds)) {
+  LogicalResult eraseVirtualOps() {
+    DenseSet<Operation *> adds(virtualOps.begin(), virtualOps.end());
+    for (Operation *op : llvm::reverse(virtualOps)) {
       if (!op->use_empty())
         return op->emitError("internal error: tensor-parallel: a deferred "
-                             "sum's add still has a reader ('")
+                             "sum's op still has a reader ('")
                << (*op->getUsers().begin())->getName() << "')";
       for (Value v : op->getOperands())
         if (Operation *def = v.getDefiningOp(); def && !adds.contains(def))
           maybeDead.push_back(def);
       op->erase();
     }
-    virtualAdds.clear();
+    virtualOps.clear();
     return success();
   }
   /// `sum` = `part` + `addend` in the IR, with `part` partial and `addend`
@@ -804,7 +806,7 @@ struct Partitioner {
     d.addends.push_back({addend, left});
     deferred[sum] = d;
     states[sum] = State::partial();
-    virtualAdds.push_back(sum.getDefiningOp());
+    virtualOps.push_back(sum.getDefiningOp());
   }
   Deferred deferredOf(Value v) {
     auto it = deferred.find(v);
@@ -1331,7 +1333,7 @@ bool Partitioner::deferAdd(AddOp add) {
     l.addends.append(r.addends);
     deferred[sum] = {core, l.addends};
     states[sum] = State::partial();
-    virtualAdds.push_back(add);
+    virtualOps.push_back(add);
     return true;
   }
   if (ls.kind != State::Partial && rs.kind != State::Partial)
@@ -1345,33 +1347,90 @@ bool Partitioner::deferAdd(AddOp add) {
   return true;
 }
 
+/// An op linear in its one partial operand, every other operand whole,
+/// keeps it partial: a sum's view, slice, rows gathered, scaling,
+/// negation, widening cast and sums over any dims (a mixture of experts'
+/// routing weights and its combine over the top k, so that the reduction
+/// moves the tokens' rows, not the routes'). A deferred operand's addends
+/// go through a view too, each a copy of it: f(core + a) = f(core) + f(a).
+bool Partitioner::carryPartial(Operation *op) {
+  if (op->getNumResults() != 1)
+    return false;
+  std::optional<unsigned> at;
+  for (OpOperand &o : op->getOpOperands()) {
+    State s = stateOf(o.get());
+    if (s.kind == State::Split)
+      return false;
+    if (s.kind == State::Partial) {
+      if (at)
+        return false; // a product of two sums
+      at = o.getOperandNumber();
+    }
+  }
+  bool linear = llvm::TypeSwitch<Operation *, bool>(op)
+      .Case<ReshapeOp, TransposeOp, NegOp, ReduceSumOp, SliceOp>(
+          [](Operation *) { return true; })
+      // A float cast that does not narrow: an FP8 product's partial sums
+      // are cast to f16 in its epilogue and reduced in f16, as
+      // TensorRT-LLM's all-reduce runs in the activation type.
+      .Case([&](CastOp cast) {
+        Type in = tensorType(cast.getInput()).getElementType();
+        Type out = tensorType(cast.getResult()).getElementType();
+        return in == out || (isa<FloatType>(in) && isa<FloatType>(out) &&
+                             elementBits(out) > elementBits(in));
+      })
+      .Case([&](MulOp) { return true; })
+      .Case([&](DivOp) { return *at == 0; })
+      .Case([&](GatherOp) { return *at == 0; })
+      .Default([](Operation *) { return false; });
+  if (!at || !linear)
+    return false;
+  Value in = op->getOperand(*at), out = op->getResult(0);
+  // Reduced already for another reader, it is read reduced; with other
+  // readers still to come it would be reduced for them and again as this
+  // op's result (a view keeps it partial whatever its readers, as before).
+  bool view = isa<ReshapeOp, TransposeOp, CastOp>(op);
+  if (replicated.count(in) || (!view && !in.hasOneUse()))
+    return false;
+  auto it = deferred.find(in);
+  if (it == deferred.end()) {
+    states[out] = State::partial();
+    return true;
+  }
+  // A deferred operand's addends go through a view as copies of it (no
+  // kernel); through anything else a copy would be a second chain of
+  // kernels over them, so the sum is reduced first.
+  Deferred d = it->second;
+  if (!view || d.core.getType() != in.getType() ||
+      llvm::any_of(d.addends, [&](auto &a) { return a.first.getType() != in.getType(); }))
+    return false;
+  OpBuilder b(op);
+  auto through = [&](Value x) {
+    Operation *copy = b.clone(*op);
+    copy->setOperand(*at, x);
+    return copy->getResult(0);
+  };
+  Deferred mapped{through(d.core), {}};
+  states[mapped.core] = State::partial();
+  for (auto [a, left] : d.addends)
+    mapped.addends.push_back({through(a), left});
+  deferred[out] = mapped;
+  states[out] = State::partial();
+  virtualOps.push_back(op);
+  return true;
+}
+
 void Partitioner::visit(Operation *op) {
   if (isa<WeightOp, ConstantOp>(op) || handled.contains(op))
     return;
-  // A view or transpose of a partial value is partial: a sum of views.
+  // Sums, views, slices, scalings of a partial value stay partial.
   bool anyPartial = llvm::any_of(op->getOperands(), [&](Value v) {
     return stateOf(v).kind == State::Partial;
   });
-  // A float cast that does not narrow is one too: an FP8 product's
-  // partial sums are cast to f16 in its epilogue and reduced in f16, as
-  // TensorRT-LLM's all-reduce runs in the activation type.
-  auto widens = [&]() {
-    auto cast = dyn_cast<CastOp>(op);
-    if (!cast)
-      return false;
-    Type in = tensorType(cast.getInput()).getElementType();
-    Type out = tensorType(cast.getResult()).getElementType();
-    return in == out || (isa<FloatType>(in) && isa<FloatType>(out) &&
-                         elementBits(out) > elementBits(in));
-  };
   if (auto add = dyn_cast<AddOp>(op); add && anyPartial && deferAdd(add))
     return;
-  bool anyDeferred = llvm::any_of(op->getOperands(),
-                                  [&](Value v) { return deferred.count(v); });
-  if (anyPartial && !anyDeferred && (isa<ReshapeOp, TransposeOp>(op) || widens())) {
-    states[op->getResult(0)] = State::partial();
+  if (anyPartial && carryPartial(op))
     return;
-  }
   if (anyPartial) {
     SmallVector<Value> ops;
     for (Value v : op->getOperands())
@@ -1724,7 +1783,7 @@ LogicalResult partitionTensorParallel(ModuleOp module, const target::Target &t,
       else
         p.visit(op);
     }
-    if (failed(p.eraseVirtualAdds())) {
+    if (failed(p.eraseVirtualOps())) {
       broken = true;
       return WalkResult::interrupt();
     }
