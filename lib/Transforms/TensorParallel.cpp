@@ -714,6 +714,52 @@ struct Partitioner {
     return w;
   }
 
+  /// The experts' weight [E, ...] whose matrices `v` gathers, one a row
+  /// (the batched form of a mixture of experts: Hugging Face's
+  /// `batched_mm` experts, gather or gather_nd along E then a batched
+  /// product), with `dim` (of `v`) mapped to the weight's; null otherwise.
+  WeightOp gatheredWeight(Value v, int64_t &dim) {
+    Operation *g = v.getDefiningOp();
+    if (!isa_and_nonnull<GatherOp, GatherNDOp>(g) ||
+        stateOf(g->getOperand(0)).kind != State::Replicated)
+      return nullptr;
+    auto w = g->getOperand(0).getDefiningOp<WeightOp>();
+    if (!w || w.getType().getRank() != 3 || !w.getType().hasStaticShape())
+      return nullptr;
+    if (auto ga = dyn_cast<GatherOp>(g); ga && ga.getAxis() != 0)
+      return nullptr;
+    if (auto gn = dyn_cast<GatherNDOp>(g);
+        gn && (gn.getBatchDims() != 0 ||
+               tensorType(gn.getIndices()).getShape().back() != 1))
+      return nullptr;
+    for (int64_t wd : {1, 2}) {
+      std::optional<int64_t> e = isa<GatherOp>(g)
+                                     ? gatherDim(cast<GatherOp>(g), wd)
+                                     : gatherNDDim(cast<GatherNDOp>(g), wd);
+      if (e && *e == dim) {
+        dim = wd;
+        return w;
+      }
+    }
+    return nullptr;
+  }
+
+  /// The gather `v` (gatheredWeight) of its weight's part: `dim` of `v`
+  /// cut into `n` parts.
+  Value gatheredWeightOperand(Value v, int64_t dim) {
+    int64_t wdim = dim;
+    WeightOp w = gatheredWeight(v, wdim);
+    Operation *g = v.getDefiningOp();
+    maybeDead.push_back(g);
+    Value part = weightPart(w, wdim, w.getType().getDimSize(wdim) / n, false);
+    OpBuilder b(g);
+    Operation *copy = b.clone(*g);
+    copy->setOperand(0, part);
+    copy->getResult(0).setType(localType(tensorType(v), dim, n));
+    ++partitioned;
+    return copy->getResult(0);
+  }
+
   /// The operand `v` (a weight, maybe transposed) with its `dim` cut to
   /// `size` (default: one of `n` parts); `pieces`: the chip's columns of
   /// each piece of a fused product, side by side.
@@ -846,7 +892,11 @@ bool Partitioner::keepsSplit(Value v, SplitDim at) {
             int64_t wdim = 0;
             bool lhs = use.getOperandNumber() == 0;
             // Row-parallel, the end: each chip takes its rows of the
-            // weight (K among all the chips, whatever the replicas).
+            // weight (K among all the chips, whatever the replicas), or of
+            // each row's gathered expert matrix.
+            int64_t kr = rankOf(m.getRhs()) - 2;
+            if (lhs && d == xr - 1 && kr >= 0 && gatheredWeight(m.getRhs(), kr))
+              return tensorType(m.getRhs()).getDimSize(kr) % n == 0;
             if (lhs && d == xr - 1)
               return weightOf(m.getRhs(), wdim) != nullptr &&
                      rankOf(m.getRhs()) == 2 &&
@@ -862,6 +912,17 @@ bool Partitioner::keepsSplit(Value v, SplitDim at) {
             if (!lhs && d == xr - 1 &&
                 isa_and_nonnull<WeightOp, ConstantOp>(m.getLhs().getDefiningOp()))
               return push(m.getResult(), r - 1);
+            // Each row's gathered expert matrix, its columns apart against
+            // a whole input.
+            int64_t cols = xr - 1;
+            if (!lhs && d == xr - 1 && gatheredWeight(m.getRhs(), cols) &&
+                stateOf(m.getLhs()).kind == State::Replicated)
+              return push(m.getResult(), r - 1);
+            // Row-parallel against each row's gathered expert matrix:
+            // each chip its columns of every expert's.
+            int64_t kd = rankOf(m.getLhs()) - 1;
+            if (!lhs && d == xr - 2 && gatheredWeight(m.getLhs(), kd))
+              return tensorType(m.getLhs()).getShape().back() % n == 0;
             return false;
           })
           .Case([&](GroupedMatMulOp g) {
@@ -1006,6 +1067,30 @@ bool Partitioner::visitMatmul(MatMulOp m) {
       ls.kind != State::Split) {
     m->setOperand(0, toReplicated(m.getLhs(), m));
     splitResults(m, {r - 1, rs.at.block, rs.at.replicas});
+    return true;
+  }
+  // The batched experts' down product: the input split along K against
+  // each row's gathered expert matrix takes the chip's part of every
+  // expert's along K (row-parallel), a partial result; the matrix on
+  // either side.
+  int64_t kr = rt.getRank() - 2;
+  if (ls.kind == State::Split && ls.at.dim == lt.getRank() - 1 &&
+      rs.kind == State::Replicated && kr >= 0 && gatheredWeight(m.getRhs(), kr) &&
+      rt.getDimSize(kr) % n == 0) {
+    if (ls.at.replicas > 1)
+      m->setOperand(0, toSplit(m.getLhs(), {ls.at.dim, ls.at.block, 1}, m));
+    m->setOperand(1, gatheredWeightOperand(m.getRhs(), kr));
+    states[m.getResult()] = State::partial();
+    return true;
+  }
+  int64_t kd = lt.getRank() - 1;
+  if (rs.kind == State::Split && rs.at.dim == rt.getRank() - 2 &&
+      ls.kind == State::Replicated && gatheredWeight(m.getLhs(), kd) &&
+      lt.getShape().back() % n == 0) {
+    if (rs.at.replicas > 1)
+      m->setOperand(1, toSplit(m.getRhs(), {rs.at.dim, rs.at.block, 1}, m));
+    m->setOperand(0, gatheredWeightOperand(m.getLhs(), lt.getRank() - 1));
+    states[m.getResult()] = State::partial();
     return true;
   }
   return false;
@@ -1539,6 +1624,20 @@ void Partitioner::visit(Operation *op) {
       })
       .Case([&](ScatterNDOp sc) { return visitScatterND(sc); })
       .Case<GatherOp, GatherNDOp>([&](Operation *o) {
+        // Each row's expert matrix, its rows cut among the chips when the
+        // split reaches a row-parallel product (column-parallel: the
+        // batched experts' up product).
+        Value out = o->getResult(0);
+        for (int64_t d = 0; d < tensorType(out).getRank(); ++d) {
+          int64_t wd = d;
+          SplitDim at{d, 1, 1};
+          if (gatheredWeight(out, wd) && divides(out, at) && keepsSplit(out, at)) {
+            Value part = gatheredWeightOperand(out, d);
+            out.replaceAllUsesWith(part);
+            states[part] = State::split(at);
+            return true;
+          }
+        }
         // Each chip gathers from its part, the indices whole.
         State s = stateOf(o->getOperand(0));
         if (s.kind != State::Split)

@@ -21,8 +21,8 @@
 // CHECK: graph.add %[[R]], %{{.*}} : (tensor<6x64xf32>, tensor<6x64xf32>)
 // CHECK-NOT: graph.all_
 // CHECK: return
-// (one collective each in @moe, @rows_in, @combine and @nonlinear)
-// REMARK: remark: tensor parallelism over 2 chips: {{[0-9]+}} ops partitioned, 4 collectives
+// (one collective each in @moe, @rows_in, @combine, @nonlinear, @batched and @batched_right)
+// REMARK: remark: tensor parallelism over 2 chips: {{[0-9]+}} ops partitioned, 6 collectives
 func.func @moe(%x: tensor<6x64xf32> {graph.name = "x"}, %ends: tensor<4xi64> {graph.name = "ends"},
                %expert: tensor<6xi64> {graph.name = "expert"}) -> tensor<6x64xf32> {
   %w1 = graph.weight "up" at "m.bin"[0] : tensor<4x64x64xf32>
@@ -123,4 +123,67 @@ func.func @nonlinear(%x: tensor<2x64xf32> {graph.name = "x"}, %r: tensor<2x64xf3
   %sq = graph.mul %p, %p : (tensor<2x64xf32>, tensor<2x64xf32>) -> tensor<2x64xf32>
   %q = graph.div %r, %p : (tensor<2x64xf32>, tensor<2x64xf32>) -> tensor<2x64xf32>
   return %sq, %q : tensor<2x64xf32>, tensor<2x64xf32>
+}
+
+// The batched form (Hugging Face's batched_mm experts, as torch.onnx
+// exports them): each route gathers its expert's matrix, [E, N, K] by
+// rows, then a batched product; each chip gathers from its rows of every
+// expert's up matrix and its columns of every down matrix. (Found by a
+// survey of MoE exports: every ONNX export of an HF MoE kept its experts
+// whole.)
+// CHECK-LABEL: func.func @batched
+// CHECK-DAG: %[[U:.*]] = graph.weight "b_up.tp-rows" at ""[0] : tensor<4x32x64xf32>
+// CHECK-DAG: %[[D:.*]] = graph.weight "b_down.tp-cols" at ""[0] : tensor<4x64x16xf32>
+// CHECK: graph.gather %[[U]], %arg1 {axis = 0 : i64} : (tensor<4x32x64xf32>, tensor<6xi64>) -> tensor<6x32x64xf32>
+// CHECK: graph.split %{{.*}} {axis = 1 : i64, sizes = array<i64: 16, 16>}
+// CHECK: %[[G:.*]] = graph.gather %[[D]], %arg1 {axis = 0 : i64} : (tensor<4x64x16xf32>, tensor<6xi64>) -> tensor<6x64x16xf32>
+// CHECK: %[[Y:.*]] = graph.matmul %[[G]], %{{.*}} : (tensor<6x64x16xf32>, tensor<6x16x1xf32>) -> tensor<6x64x1xf32>
+// CHECK: %[[YR:.*]] = graph.reshape %[[Y]]
+// CHECK: graph.all_reduce %[[YR]] {chips = 2 : i64} : tensor<6x64xf32>
+// CHECK-NOT: graph.all_
+// CHECK: return
+func.func @batched(%x: tensor<6x64xf32> {graph.name = "x"}, %expert: tensor<6xi64> {graph.name = "expert"}) -> tensor<6x64xf32> {
+  %w1 = graph.weight "b_up" at "m.bin"[0] : tensor<4x64x64xf32>
+  %w2 = graph.weight "b_down" at "m.bin"[65536] : tensor<4x64x32xf32>
+  %g1 = graph.gather %w1, %expert {axis = 0 : i64} : (tensor<4x64x64xf32>, tensor<6xi64>) -> tensor<6x64x64xf32>
+  %x3 = graph.reshape %x : (tensor<6x64xf32>) -> tensor<6x64x1xf32>
+  %h3 = graph.matmul %g1, %x3 : (tensor<6x64x64xf32>, tensor<6x64x1xf32>) -> tensor<6x64x1xf32>
+  %h = graph.reshape %h3 : (tensor<6x64x1xf32>) -> tensor<6x64xf32>
+  %s:2 = graph.split %h {axis = 1 : i64, sizes = array<i64: 32, 32>} : (tensor<6x64xf32>) -> (tensor<6x32xf32>, tensor<6x32xf32>)
+  %sig = graph.sigmoid %s#0 : tensor<6x32xf32>
+  %glu = graph.mul %s#0, %sig : (tensor<6x32xf32>, tensor<6x32xf32>) -> tensor<6x32xf32>
+  %a = graph.mul %glu, %s#1 : (tensor<6x32xf32>, tensor<6x32xf32>) -> tensor<6x32xf32>
+  %g2 = graph.gather %w2, %expert {axis = 0 : i64} : (tensor<4x64x32xf32>, tensor<6xi64>) -> tensor<6x64x32xf32>
+  %a3 = graph.reshape %a : (tensor<6x32xf32>) -> tensor<6x32x1xf32>
+  %y3 = graph.matmul %g2, %a3 : (tensor<6x64x32xf32>, tensor<6x32x1xf32>) -> tensor<6x64x1xf32>
+  %y = graph.reshape %y3 : (tensor<6x64x1xf32>) -> tensor<6x64xf32>
+  %z = graph.softmax %y {axis = 1 : i64} : tensor<6x64xf32>
+  return %z : tensor<6x64xf32>
+}
+
+// The same with the matrices [E, K, N] on the right (gpt-oss's
+// batched_mm, gathered by gather_nd): each chip its columns of every up
+// matrix, its rows of every down matrix.
+// CHECK-LABEL: func.func @batched_right
+// CHECK-DAG: %[[U:.*]] = graph.weight "r_up.tp-cols" at ""[0] : tensor<4x64x32xf32>
+// CHECK-DAG: %[[D:.*]] = graph.weight "r_down.tp-rows" at ""[0] : tensor<4x16x64xf32>
+// CHECK: graph.gather_nd %[[U]], %{{.*}} : (tensor<4x64x32xf32>, tensor<6x1xi64>) -> tensor<6x64x32xf32>
+// CHECK: graph.gather_nd %[[D]], %{{.*}} : (tensor<4x16x64xf32>, tensor<6x1xi64>) -> tensor<6x16x64xf32>
+// CHECK: graph.all_reduce %{{.*}} {chips = 2 : i64} : tensor<6x1x64xf32>
+// CHECK-NOT: graph.all_
+// CHECK: return
+func.func @batched_right(%x: tensor<6x64xf32> {graph.name = "x"}, %expert: tensor<6x1xi64> {graph.name = "expert"}) -> tensor<6x1x64xf32> {
+  %w1 = graph.weight "r_up" at "m.bin"[0] : tensor<4x64x64xf32>
+  %w2 = graph.weight "r_down" at "m.bin"[65536] : tensor<4x32x64xf32>
+  %g1 = graph.gather_nd %w1, %expert : (tensor<4x64x64xf32>, tensor<6x1xi64>) -> tensor<6x64x64xf32>
+  %x3 = graph.reshape %x : (tensor<6x64xf32>) -> tensor<6x1x64xf32>
+  %h = graph.matmul %x3, %g1 : (tensor<6x1x64xf32>, tensor<6x64x64xf32>) -> tensor<6x1x64xf32>
+  %gate = graph.slice %h {starts = array<i64: 0, 0, 0>, steps = array<i64: 1, 1, 2>} : (tensor<6x1x64xf32>) -> tensor<6x1x32xf32>
+  %lin = graph.slice %h {starts = array<i64: 0, 0, 1>, steps = array<i64: 1, 1, 2>} : (tensor<6x1x64xf32>) -> tensor<6x1x32xf32>
+  %sig = graph.sigmoid %gate : tensor<6x1x32xf32>
+  %a = graph.mul %sig, %lin : (tensor<6x1x32xf32>, tensor<6x1x32xf32>) -> tensor<6x1x32xf32>
+  %g2 = graph.gather_nd %w2, %expert : (tensor<4x32x64xf32>, tensor<6x1xi64>) -> tensor<6x32x64xf32>
+  %y = graph.matmul %a, %g2 : (tensor<6x1x32xf32>, tensor<6x32x64xf32>) -> tensor<6x1x64xf32>
+  %z = graph.softmax %y {axis = 2 : i64} : tensor<6x1x64xf32>
+  return %z : tensor<6x1x64xf32>
 }
