@@ -1735,6 +1735,8 @@ bool fromWeightProduct(Value v) {
       return isWeight(m.getRhs());
     if (auto g = dyn_cast<GemmOp>(def))
       return isWeight(g.getB());
+    if (auto g = dyn_cast<GroupedMatMulOp>(def))
+      return isWeight(g.getRhs()); // every expert's matrix
     auto rs = dyn_cast<ReshapeOp>(def);
     if (rs && tensorType(rs.getInput()).getRank() > 0 &&
         tensorType(rs.getInput()).getShape().back() == cols) {

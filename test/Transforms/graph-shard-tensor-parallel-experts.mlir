@@ -21,8 +21,8 @@
 // CHECK: graph.add %[[R]], %{{.*}} : (tensor<6x64xf32>, tensor<6x64xf32>)
 // CHECK-NOT: graph.all_
 // CHECK: return
-// (one collective each in @moe, @rows_in, @combine, @nonlinear, @batched and @batched_right)
-// REMARK: remark: tensor parallelism over 2 chips: {{[0-9]+}} ops partitioned, 6 collectives
+// (one collective each in @moe, @rows_in, @combine, @nonlinear, @batched, @batched_right and @halves)
+// REMARK: remark: tensor parallelism over 2 chips: {{[0-9]+}} ops partitioned, 7 collectives
 func.func @moe(%x: tensor<6x64xf32> {graph.name = "x"}, %ends: tensor<4xi64> {graph.name = "ends"},
                %expert: tensor<6xi64> {graph.name = "expert"}) -> tensor<6x64xf32> {
   %w1 = graph.weight "up" at "m.bin"[0] : tensor<4x64x64xf32>
@@ -186,4 +186,24 @@ func.func @batched_right(%x: tensor<6x64xf32> {graph.name = "x"}, %expert: tenso
   %y = graph.matmul %a, %g2 : (tensor<6x1x32xf32>, tensor<6x32x64xf32>) -> tensor<6x1x64xf32>
   %z = graph.softmax %y {axis = 2 : i64} : tensor<6x1x64xf32>
   return %z : tensor<6x1x64xf32>
+}
+
+// A fused gate|up taken apart by two slices (not a split) is read as one
+// split, as a dense product's is (slicesAsSplits).
+// CHECK-LABEL: func.func @halves
+// CHECK: graph.grouped_matmul %{{.*}} -> tensor<6x32xf32>
+// CHECK: graph.split %{{.*}} {axis = 1 : i64, sizes = array<i64: 16, 16>}
+// CHECK: graph.all_reduce %{{.*}} : tensor<6x64xf32>
+func.func @halves(%x: tensor<6x64xf32> {graph.name = "x"}, %ends: tensor<4xi64> {graph.name = "ends"}) -> tensor<6x64xf32> {
+  %w1 = graph.weight "h_up" at "m.bin"[0] : tensor<4x64x64xf32>
+  %w2 = graph.weight "h_down" at "m.bin"[65536] : tensor<4x32x64xf32>
+  %h = graph.grouped_matmul %x, %w1, %ends : (tensor<6x64xf32>, tensor<4x64x64xf32>, tensor<4xi64>) -> tensor<6x64xf32>
+  %gate = graph.slice %h {starts = array<i64: 0, 0>, steps = array<i64: 1, 1>} : (tensor<6x64xf32>) -> tensor<6x32xf32>
+  %lin = graph.slice %h {starts = array<i64: 0, 32>, steps = array<i64: 1, 1>} : (tensor<6x64xf32>) -> tensor<6x32xf32>
+  %sig = graph.sigmoid %gate : tensor<6x32xf32>
+  %glu = graph.mul %gate, %sig : (tensor<6x32xf32>, tensor<6x32xf32>) -> tensor<6x32xf32>
+  %a = graph.mul %glu, %lin : (tensor<6x32xf32>, tensor<6x32xf32>) -> tensor<6x32xf32>
+  %y = graph.grouped_matmul %a, %w2, %ends : (tensor<6x32xf32>, tensor<4x32x64xf32>, tensor<4xi64>) -> tensor<6x64xf32>
+  %z = graph.softmax %y {axis = 1 : i64} : tensor<6x64xf32>
+  return %z : tensor<6x64xf32>
 }
