@@ -407,12 +407,43 @@ Value negate(OpBuilder &b, Location loc, Value mask) {
   return b.create<NotOp>(loc, mask);
 }
 
+/// A product's operand broadcast along batch dims the other operand has
+/// (FX's `aten.matmul` of [B, M, K] by a [K, N] weight, which
+/// torch.export writes as an expand and a batched product: Llama's
+/// o_proj) is read as it is: the product broadcasts it, as torch's matmul
+/// and every peer compiler do, so the kernel reads the weight once, not
+/// B times (and graph-shard's weight rules see the weight).
+void readUnbroadcast(ModuleOp module) {
+  module.walk([](MatMulOp m) {
+    for (unsigned side : {0u, 1u}) {
+      auto ex = m->getOperand(side).getDefiningOp<ExpandOp>();
+      if (!ex)
+        continue;
+      auto it = cast<RankedTensorType>(ex.getInput().getType());
+      auto et = cast<RankedTensorType>(ex.getResult().getType());
+      auto ot = cast<RankedTensorType>(m->getOperand(1 - side).getType());
+      int64_t r = et.getRank(), lead = r - 2;
+      // Only batch dims broadcast, from a matrix (or ones before it), and
+      // the other side holds them: the product's type is unchanged.
+      if (lead < 1 || it.getRank() < 2 || ot.getRank() != r ||
+          it.getShape().take_back(2) != et.getShape().take_back(2) ||
+          llvm::any_of(it.getShape().drop_back(2), [](int64_t d) { return d != 1; }) ||
+          et.getShape().take_front(lead) != ot.getShape().take_front(lead))
+        continue;
+      m->setOperand(side, ex.getInput());
+      if (ex->use_empty())
+        ex->erase();
+    }
+  });
+}
+
 struct GraphRaisePass : dfa::impl::GraphRaisePassBase<GraphRaisePass>,
                         TargetedPass {
   using GraphRaisePassBase::GraphRaisePassBase;
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
+    readUnbroadcast(module);
     bool wantAttention = true;
     if (given.target || !targetName.empty() ||
         module->hasAttr(graph::kTargetAttr)) {

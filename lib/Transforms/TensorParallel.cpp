@@ -1761,34 +1761,6 @@ bool fromWeightProduct(Value v) {
   return false;
 }
 
-/// A product's weight broadcast along the left side's batch dims (FX's
-/// `aten.matmul` of [B, M, K] by a [K, N] weight: an expand and a batched
-/// product, as torch.export writes Llama's o_proj) is read as it is, the
-/// product broadcasting it: the weight's rules (column- and row-parallel)
-/// then apply to it, and no chip holds B copies.
-void unbroadcastWeights(func::FuncOp func) {
-  func.walk([](MatMulOp m) {
-    auto ex = m.getRhs().getDefiningOp<ExpandOp>();
-    if (!ex)
-      return;
-    Value w = ex.getInput();
-    Value stored = w;
-    if (auto tr = stored.getDefiningOp<TransposeOp>())
-      stored = tr.getInput();
-    auto wt = tensorType(w), et = tensorType(ex.getResult());
-    auto lt = tensorType(m.getLhs());
-    int64_t lead = et.getRank() - 2;
-    if (!isa_and_nonnull<WeightOp>(stored.getDefiningOp()) || wt.getRank() != 2 ||
-        lead < 1 || lt.getRank() != et.getRank() ||
-        et.getShape().take_back(2) != wt.getShape() ||
-        et.getShape().take_front(lead) != lt.getShape().take_front(lead))
-      return;
-    m->setOperand(1, w);
-    if (ex->use_empty())
-      ex->erase();
-  });
-}
-
 /// Slices that take disjoint ranges of one dim of a value, each whole in
 /// every other dim, become one `graph.split` (Phi-3's and the GenAI
 /// builder's fused QKV, sliced by offsets where GPT-2's export splits; a
@@ -1901,7 +1873,6 @@ LogicalResult partitionTensorParallel(ModuleOp module, const target::Target &t,
   module.walk([&](func::FuncOp func) -> WalkResult {
     // Each function on its own: no state outlives the values it names.
     slicesAsSplits(func);
-    unbroadcastWeights(func);
     Partitioner p{t, chips, remarks};
     Block &block = func.getBody().front();
     SmallVector<Operation *> ops;

@@ -91,27 +91,3 @@ func.func @main(%x: tensor<2x8x64xf32> {graph.name = "x"}, %m: tensor<8x16x16xf3
   return %o, %m : tensor<2x8x64xf32>, tensor<8x16x16xf32>
 }
 
-// -----
-
-// A weight broadcast along the batch (FX's aten.matmul of [B, S, K] by a
-// [K, N] weight: expand, then a batched product, as torch.export writes
-// Llama's o_proj) is read unbroadcast: the row-parallel rule takes its
-// rows, so the attention's heads stay split (a survey found FX-exported
-// Llamas' attention whole on every chip).
-// CHECK-LABEL: func.func @expanded_weight
-// CHECK-NOT: graph.all_gather
-// CHECK: %[[W:.*]] = graph.weight "o.tp-cols" at ""[0] : tensor<64x32xf32>
-// CHECK: %[[T:.*]] = graph.transpose %[[W]] {perm = array<i64: 1, 0>} : (tensor<64x32xf32>) -> tensor<32x64xf32>
-// CHECK: %[[P:.*]] = graph.matmul %{{.*}}, %[[T]] : (tensor<2x8x32xf32>, tensor<32x64xf32>) -> tensor<2x8x64xf32>
-// CHECK: graph.all_reduce %[[P]]
-// CHECK-NOT: graph.all_
-func.func @expanded_weight(%x: tensor<2x8x64xf32> {graph.name = "x"}) -> tensor<2x8x64xf32> {
-  %wv = graph.weight "v" at ""[0] : tensor<64x64xf32>
-  %v = graph.matmul %x, %wv : (tensor<2x8x64xf32>, tensor<64x64xf32>) -> tensor<2x8x64xf32>
-  %g = graph.gelu %v : tensor<2x8x64xf32>
-  %wo = graph.weight "o" at ""[0] : tensor<64x64xf32>
-  %wt = graph.transpose %wo {perm = array<i64: 1, 0>} : (tensor<64x64xf32>) -> tensor<64x64xf32>
-  %we = graph.expand %wt : (tensor<64x64xf32>) -> tensor<2x64x64xf32>
-  %o = graph.matmul %g, %we : (tensor<2x8x64xf32>, tensor<2x64x64xf32>) -> tensor<2x8x64xf32>
-  return %o : tensor<2x8x64xf32>
-}

@@ -77,7 +77,11 @@ def GraphRaisePass : Pass<"graph-raise", "::mlir::ModuleOp"> {
     exactly j <= i (bool, or additive 0 / at most -1e4) becomes `causal`. Every
     intermediate must have no other user. Runs before `graph-decompose`,
     which would otherwise split the softmax. With `remarks`, every raise
-    is reported with the source nodes it replaced.
+    is reported with the source nodes it replaced. On every target, a
+    product's operand broadcast by `graph.expand` along batch dims the
+    other operand has (torch.export's `aten.matmul` of [B, M, K] by a
+    [K, N] weight) is read unbroadcast: the product broadcasts it and
+    reads it once.
 
     ```mlir
     %kt = graph.transpose %k {perm = array<i64: 0, 1, 3, 2>} : ...
