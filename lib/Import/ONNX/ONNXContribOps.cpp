@@ -1979,10 +1979,6 @@ LogicalResult convertGroupQueryAttention(NodeContext &c, Results &r) {
   // past of P_b = T_b - Q_b; never a first prompt (total_sequence_length
   // only bounds T_b).
   bool chunked = c.has(16);
-  if (chunked && windowed) {
-    c.unsupported() << "query_seqlens with sliding_window_cache";
-    return failure();
-  }
   if (chunked && (!c.has(3) || !c.intAttr("causal", 1) || tot < S ||
                   c.type(16).getShape() != ArrayRef<int64_t>{B} ||
                   !c.type(16).getElementType().isInteger(32))) {
@@ -2024,7 +2020,7 @@ LogicalResult convertGroupQueryAttention(NodeContext &c, Results &r) {
   // unless the cache is windowed), and its past's length.
   // A chunk: 1 to total keys, within the present buffer.
   FailureOr<Value> lens =
-      chunked ? inRange(c, c.cast(c.in(5), i64), 0, std::min(tot, tp), "seqlens_k")
+      chunked ? inRange(c, c.cast(c.in(5), i64), 0, windowed ? tot : std::min(tot, tp), "seqlens_k")
               : inRange(c, c.cast(c.in(5), i64), first && !windowed ? 0 : S - 1,
                         first ? S : windowed ? tot : std::min(tot, pbuf + S), "seqlens_k");
   if (failed(lens))
@@ -2045,7 +2041,7 @@ LogicalResult convertGroupQueryAttention(NodeContext &c, Results &r) {
       return failure();
     validRows = *valid;
     FailureOr<Value> p = inRange(c, c.b.create<SubOp>(c.loc, tb, *q), 0,
-                                 std::min(pbuf, tp - S) + 1,
+                                 windowed ? tot + 1 : std::min(pbuf, tp - S) + 1,
                                  "the past's length (seqlens_k + 1 - query_seqlens)");
     if (failed(p))
       return failure();

@@ -229,7 +229,8 @@ def gqa(name, S, B, seq, total, past=0, H=8, attrs=None, rotary=False, packed=Fa
         # valid ones, cache rows at or after its T keys (unspec_*: compare.py
         # skips them).
         y = np.zeros((B, S, N * H), bool)
-        kv = np.zeros((B, K, max(total, past), H), bool)
+        windowed = (attrs or {}).get('sliding_window_cache')
+        kv = np.zeros((B, K, past if windowed else max(total, past), H), bool)
         for b, (t, q) in enumerate(zip(seq, qlens)):
             y[b, q:] = True
             kv[b, :, t + 1:] = True
@@ -533,3 +534,11 @@ gqa('gqa_chunk_idle', S=1, B=2, seq=[5, 3], total=8, past=8, qlens=[1, 0])
 # 999, outside the rotary caches): onnxruntime reads only the valid rows'.
 gqa('gqa_chunk_filler', S=3, B=2, seq=[4, 5], total=9, past=9, H=16, rotary=True, qlens=[1, 3],
     posids=[[4, -1, 999], [3, 4, 5]])
+# Right-padded chunks into window-sized caches (query_seqlens with
+# sliding_window_cache): a chunk of 3 rows holding 3 and 1 valid tokens
+# after pasts of 8 (evicted: the cache holds 6 rows, window 4) and 4, with
+# rotary; a chunk of 2 whose first entry is idle.
+gqa('gqa_chunk_window', S=3, B=2, seq=[10, 4], total=11, past=6, H=16, rotary=True, qlens=[3, 1],
+    attrs=dict(local_window_size=4, sliding_window_cache=1))
+gqa('gqa_chunk_window_idle', S=2, B=2, seq=[6, 2], total=7, past=5, qlens=[0, 2],
+    attrs=dict(local_window_size=3, sliding_window_cache=1))
