@@ -894,8 +894,8 @@ bool Partitioner::keepsSplit(Value v, SplitDim at) {
             // Row-parallel, the end: each chip takes its rows of the
             // weight (K among all the chips, whatever the replicas), or of
             // each row's gathered expert matrix.
-            int64_t kr = rankOf(m.getRhs()) - 2;
-            if (lhs && d == xr - 1 && kr >= 0 && gatheredWeight(m.getRhs(), kr))
+            int64_t kr = rankOf(m.getRhs()) - 2, wk = kr;
+            if (lhs && d == xr - 1 && kr >= 0 && gatheredWeight(m.getRhs(), wk))
               return tensorType(m.getRhs()).getDimSize(kr) % n == 0;
             if (lhs && d == xr - 1)
               return weightOf(m.getRhs(), wdim) != nullptr &&
@@ -1073,9 +1073,9 @@ bool Partitioner::visitMatmul(MatMulOp m) {
   // each row's gathered expert matrix takes the chip's part of every
   // expert's along K (row-parallel), a partial result; the matrix on
   // either side.
-  int64_t kr = rt.getRank() - 2;
+  int64_t kr = rt.getRank() - 2, wk = kr;
   if (ls.kind == State::Split && ls.at.dim == lt.getRank() - 1 &&
-      rs.kind == State::Replicated && kr >= 0 && gatheredWeight(m.getRhs(), kr) &&
+      rs.kind == State::Replicated && kr >= 0 && gatheredWeight(m.getRhs(), wk) &&
       rt.getDimSize(kr) % n == 0) {
     if (ls.at.replicas > 1)
       m->setOperand(0, toSplit(m.getLhs(), {ls.at.dim, ls.at.block, 1}, m));
@@ -1452,6 +1452,7 @@ bool Partitioner::carryPartial(Operation *op) {
       at = o.getOperandNumber();
     }
   }
+  Value out0 = op->getResult(0);
   bool linear = llvm::TypeSwitch<Operation *, bool>(op)
       .Case<ReshapeOp, TransposeOp, NegOp, ReduceSumOp, SliceOp>(
           [](Operation *) { return true; })
@@ -1465,17 +1466,21 @@ bool Partitioner::carryPartial(Operation *op) {
                              elementBits(out) > elementBits(in));
       })
       .Case([&](MulOp) { return true; })
-      .Case([&](DivOp) { return *at == 0; })
+      // A quotient by a whole value, in floats (an integer division
+      // rounds each summand).
+      .Case([&](DivOp) {
+        return *at == 0 && isa<FloatType>(tensorType(out0).getElementType());
+      })
       .Case([&](GatherOp) { return *at == 0; })
       .Default([](Operation *) { return false; });
   if (!at || !linear)
     return false;
-  Value in = op->getOperand(*at), out = op->getResult(0);
+  Value in = op->getOperand(*at), out = out0;
   // Reduced already for another reader, it is read reduced; with other
   // readers still to come it would be reduced for them and again as this
   // op's result (a view keeps it partial whatever its readers, as before).
   bool view = isa<ReshapeOp, TransposeOp, CastOp>(op);
-  if (replicated.count(in) || (!view && !in.hasOneUse()))
+  if (replicated.count(in) || ((!view || deferred.count(in)) && !in.hasOneUse()))
     return false;
   auto it = deferred.find(in);
   if (it == deferred.end()) {
@@ -1626,9 +1631,23 @@ void Partitioner::visit(Operation *op) {
       .Case<GatherOp, GatherNDOp>([&](Operation *o) {
         // Each row's expert matrix, its rows cut among the chips when the
         // split reaches a row-parallel product (column-parallel: the
-        // batched experts' up product).
+        // batched experts' up product, its one reader, against an
+        // activation).
         Value out = o->getResult(0);
-        for (int64_t d = 0; d < tensorType(out).getRank(); ++d) {
+        auto product = out.hasOneUse() ? dyn_cast<MatMulOp>(*out.getUsers().begin())
+                                       : MatMulOp();
+        Value other = !product ? Value()
+                      : product.getLhs() == out ? product.getRhs()
+                                                : product.getLhs();
+        auto gathered = [&](Value v) {
+          for (int64_t d = 0; d < tensorType(v).getRank(); ++d)
+            if (int64_t e = d; gatheredWeight(v, e))
+              return true;
+          return false;
+        };
+        for (int64_t d = 0; product && product.getLhs() != product.getRhs() &&
+                            !gathered(other) && d < tensorType(out).getRank();
+             ++d) {
           int64_t wd = d;
           SplitDim at{d, 1, 1};
           if (gatheredWeight(out, wd) && divides(out, at) && keepsSplit(out, at)) {

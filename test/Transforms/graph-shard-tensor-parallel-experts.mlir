@@ -21,8 +21,9 @@
 // CHECK: graph.add %[[R]], %{{.*}} : (tensor<6x64xf32>, tensor<6x64xf32>)
 // CHECK-NOT: graph.all_
 // CHECK: return
-// (one collective each in @moe, @rows_in, @combine, @nonlinear, @batched, @batched_right and @halves)
-// REMARK: remark: tensor parallelism over 2 chips: {{[0-9]+}} ops partitioned, 7 collectives
+// (one collective each in @moe, @rows_in, @combine, @nonlinear, @batched,
+// @batched_right, @halves, @routes_2d, @int_div and @view_and_other)
+// REMARK: remark: tensor parallelism over 2 chips: {{[0-9]+}} ops partitioned, 10 collectives
 func.func @moe(%x: tensor<6x64xf32> {graph.name = "x"}, %ends: tensor<4xi64> {graph.name = "ends"},
                %expert: tensor<6xi64> {graph.name = "expert"}) -> tensor<6x64xf32> {
   %w1 = graph.weight "up" at "m.bin"[0] : tensor<4x64x64xf32>
@@ -206,4 +207,74 @@ func.func @halves(%x: tensor<6x64xf32> {graph.name = "x"}, %ends: tensor<4xi64> 
   %y = graph.grouped_matmul %a, %w2, %ends : (tensor<6x32xf32>, tensor<4x32x64xf32>, tensor<4xi64>) -> tensor<6x64xf32>
   %z = graph.softmax %y {axis = 1 : i64} : tensor<6x64xf32>
   return %z : tensor<6x64xf32>
+}
+
+// Routes indexed [tokens, top k] (indices of rank 2): each chip gathers
+// its columns of every up matrix and its rows of every down matrix, the
+// dims counted in the gather's result. (Found by review: a crash.)
+// CHECK-LABEL: func.func @routes_2d
+// CHECK: graph.gather %{{.*}} : (tensor<4x64x32xf32>, tensor<3x2xi64>) -> tensor<3x2x64x32xf32>
+// CHECK: graph.gather %{{.*}} : (tensor<4x32x64xf32>, tensor<3x2xi64>) -> tensor<3x2x32x64xf32>
+// CHECK: graph.all_reduce %{{.*}} : tensor<3x2x1x64xf32>
+func.func @routes_2d(%x: tensor<3x2x1x64xf32> {graph.name = "x"}, %e: tensor<3x2xi64> {graph.name = "e"}) -> tensor<3x2x1x64xf32> {
+  %w1 = graph.weight "q_up" at "m.bin"[0] : tensor<4x64x64xf32>
+  %w2 = graph.weight "q_down" at "m.bin"[65536] : tensor<4x64x64xf32>
+  %g1 = graph.gather %w1, %e {axis = 0 : i64} : (tensor<4x64x64xf32>, tensor<3x2xi64>) -> tensor<3x2x64x64xf32>
+  %h = graph.matmul %x, %g1 : (tensor<3x2x1x64xf32>, tensor<3x2x64x64xf32>) -> tensor<3x2x1x64xf32>
+  %a = graph.relu %h : tensor<3x2x1x64xf32>
+  %g2 = graph.gather %w2, %e {axis = 0 : i64} : (tensor<4x64x64xf32>, tensor<3x2xi64>) -> tensor<3x2x64x64xf32>
+  %y = graph.matmul %a, %g2 : (tensor<3x2x1x64xf32>, tensor<3x2x64x64xf32>) -> tensor<3x2x1x64xf32>
+  %z = graph.softmax %y {axis = 3 : i64} : tensor<3x2x1x64xf32>
+  return %z : tensor<3x2x1x64xf32>
+}
+
+// A product of two gathered matrices stays whole: splitting both would
+// gather both back. (Found by review.)
+// CHECK-LABEL: func.func @two_gathered
+// CHECK-NOT: tp-
+// CHECK: return
+func.func @two_gathered(%e: tensor<6xi64> {graph.name = "e"}) -> tensor<6x64x64xf32> {
+  %w1 = graph.weight "t_a" at "m.bin"[0] : tensor<4x64x64xf32>
+  %w2 = graph.weight "t_b" at "m.bin"[65536] : tensor<4x64x64xf32>
+  %g1 = graph.gather %w1, %e {axis = 0 : i64} : (tensor<4x64x64xf32>, tensor<6xi64>) -> tensor<6x64x64xf32>
+  %g2 = graph.gather %w2, %e {axis = 0 : i64} : (tensor<4x64x64xf32>, tensor<6xi64>) -> tensor<6x64x64xf32>
+  %y = graph.matmul %g1, %g2 : (tensor<6x64x64xf32>, tensor<6x64x64xf32>) -> tensor<6x64x64xf32>
+  %z = graph.softmax %y {axis = 2 : i64} : tensor<6x64x64xf32>
+  return %z : tensor<6x64x64xf32>
+}
+
+// An integer quotient rounds each summand: the sum is reduced before it.
+// (Found by review: floor(1/3) + floor(2/3) is not floor(3/3).)
+// CHECK-LABEL: func.func @int_div
+// CHECK: %[[R:.*]] = graph.all_reduce
+// CHECK: graph.div %[[R]], %{{.*}} : (tensor<2x64xi32>, tensor<i32>) -> tensor<2x64xi32>
+func.func @int_div(%x: tensor<2x64xi32> {graph.name = "x"}) -> tensor<2x64xi32> {
+  %w1 = graph.weight "i1" at "m.bin"[0] : tensor<64x64xi32>
+  %w2 = graph.weight "i2" at "m.bin"[16384] : tensor<64x64xi32>
+  %h = graph.matmul %x, %w1 : (tensor<2x64xi32>, tensor<64x64xi32>) -> tensor<2x64xi32>
+  %a = graph.relu %h : tensor<2x64xi32>
+  %p = graph.matmul %a, %w2 : (tensor<2x64xi32>, tensor<64x64xi32>) -> tensor<2x64xi32>
+  %c = graph.constant dense<3> : tensor<i32>
+  %q = graph.div %p, %c : (tensor<2x64xi32>, tensor<i32>) -> tensor<2x64xi32>
+  %r = graph.relu %q : tensor<2x64xi32>
+  return %r : tensor<2x64xi32>
+}
+
+// A residual sum read by a view and by another op is reduced once, for
+// both. (Found by review: the view carried it, a second reduction.)
+// CHECK-LABEL: func.func @view_and_other
+// CHECK: graph.all_reduce
+// CHECK-NOT: graph.all_
+// CHECK: return
+func.func @view_and_other(%x: tensor<2x64xf32> {graph.name = "x"}) -> (tensor<2x64xf32>, tensor<128xf32>) {
+  %w1 = graph.weight "v1" at "m.bin"[0] : tensor<64x64xf32>
+  %w2 = graph.weight "v2" at "m.bin"[16384] : tensor<64x64xf32>
+  %h = graph.matmul %x, %w1 : (tensor<2x64xf32>, tensor<64x64xf32>) -> tensor<2x64xf32>
+  %a = graph.relu %h : tensor<2x64xf32>
+  %p = graph.matmul %a, %w2 : (tensor<2x64xf32>, tensor<64x64xf32>) -> tensor<2x64xf32>
+  %d = graph.add %p, %x : (tensor<2x64xf32>, tensor<2x64xf32>) -> tensor<2x64xf32>
+  %v = graph.reshape %d : (tensor<2x64xf32>) -> tensor<128xf32>
+  %r1 = graph.relu %d : tensor<2x64xf32>
+  %r2 = graph.relu %v : tensor<128xf32>
+  return %r1, %r2 : tensor<2x64xf32>, tensor<128xf32>
 }
