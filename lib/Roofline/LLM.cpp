@@ -175,7 +175,7 @@ LLMDims dfa::roofline::guessLLMDims(llvm::ArrayRef<std::string> symbolicDims) {
       "kv_len",      "cache_length",  "p"};
   static const char *totalNames[] = {"total_sequence_length", "total_seq_len",
                                      "total_seq_length", "total_length",
-                                     "total_len"};
+                                     "total_len", "total"};
   LLMDims d;
   auto pick = [&](std::string &role, llvm::ArrayRef<const char *> names) {
     for (const char *n : names)

@@ -20,10 +20,17 @@ TEST_CASE("roles from Optimum's and short dim names", "[roofline][llm]") {
   CHECK(d.batch == "B");
   CHECK(d.seq == "T");
   CHECK(d.past == "cache_len");
+  // torch.export's Dims as a user names them: the mask's "total".
+  d = guessLLMDims({"batch", "seq", "past", "total"});
+  CHECK(d.past == "past");
+  CHECK(d.total == "total");
+  d = guessLLMDims({"batch_size", "total_sequence_length"});
+  CHECK(d.total == "total_sequence_length");
   d = guessLLMDims({"width", "height"});
   CHECK(d.batch.empty());
   CHECK(d.seq.empty());
   CHECK(d.past.empty());
+  CHECK(d.total.empty());
 }
 
 namespace {
