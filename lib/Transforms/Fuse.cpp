@@ -72,6 +72,9 @@ struct Group {
   /// Views that start with a broadcast (an expand that grows its input):
   /// a reader anchor takes them into its kernel (`absorbBroadcasts`).
   bool broadcast = false;
+  /// Computed from weights and constants alone (Fuser::isParam): no op
+  /// that reads an activation joins it, and its kernel comes first.
+  bool param = false;
 };
 
 /// Constants this small are cloned into each kernel that reads them.
@@ -146,6 +149,23 @@ struct Fuser {
   };
   std::vector<Refusal> refused;
   int64_t made = 0;
+  /// Ops computed from weights and constants alone (a batch norm's scale
+  /// from its variance, a weight's view): isParam.
+  llvm::DenseSet<Operation *> params;
+
+  /// Whether every operand of `op` is a weight, a constant or computed
+  /// from them alone.
+  bool isParam(Operation *op) {
+    if (op->getNumOperands() == 0)
+      return false;
+    bool all = llvm::all_of(op->getOperands(), [&](Value v) {
+      Operation *def = v.getDefiningOp();
+      return def && (classify(def) == OpClass::Source || params.contains(def));
+    });
+    if (all)
+      params.insert(op);
+    return all;
+  }
 
   /// Why `op` may not join `g`, or "" when it may.
   std::string refuse(Group &g, Operation *op, OpClass c, Value via) {
@@ -220,6 +240,7 @@ struct Fuser {
   void startGroup(Operation *op, OpClass c) {
     Group g;
     g.kind = c;
+    g.param = params.contains(op);
     g.sealed = isRelayout(t, op) || c == OpClass::Collective;
     g.anchors = isAnchor(c) ? 1 : 0;
     g.ops.push_back(op);
@@ -403,23 +424,35 @@ struct Fuser {
   }
 
   void place(Operation *op, OpClass c, bool remarks) {
-    // The newest group among the producers: joining it keeps groups acyclic.
+    // The newest group among the producers: joining it keeps groups
+    // acyclic. An op that reads an activation never joins a group of
+    // parameters (a weight's view, a batch norm's scale): those kernels
+    // come first, and it joins its activation's producer (a convolution
+    // takes the batch norm after it as its epilogue).
+    // A group of a parameter's views alone is taken into its reader's
+    // kernel instead (absorbParamViews).
+    bool param = isParam(op);
+    auto viewsOnly = [&](const Group &g) {
+      return g.param && llvm::all_of(g.ops, [](Operation *o) { return isView(o); });
+    };
     std::optional<unsigned> best;
     Value via;
     for (Value v : op->getOperands())
       if (Operation *def = v.getDefiningOp()) {
         auto it = groupOf.find(def);
-        if (it != groupOf.end() && (!best || it->second > *best)) {
+        if (it != groupOf.end() &&
+            (param ? !viewsOnly(groups[it->second]) : !groups[it->second].param) &&
+            (!best || it->second > *best)) {
           best = it->second;
           via = v;
         }
       }
     if (!best)
-      return startGroup(op, c);
+      return startGroup(op, c), absorbParamViews(op);
     Group &g = groups[*best];
     std::string why = refuse(g, op, c, via);
     if (!why.empty())
-      return startGroup(op, c);
+      return startGroup(op, c), absorbParamViews(op);
     if (workingSetLimit) {
       int64_t perUnit = ceilDiv(g.bytes + addedBytes(g, op),
                                 std::max<int64_t>(1, t.units.value));
@@ -433,7 +466,7 @@ struct Fuser {
           op->emitRemark() << "fusion of '" << op->getName()
                            << "' into kernel '" << kernelName(g)
                            << "' refused: " << reason;
-        return startGroup(op, c);
+        return startGroup(op, c), absorbParamViews(op);
       }
     }
     if (isAnchor(c))
@@ -447,6 +480,40 @@ struct Fuser {
     account(g, op);
     groupOf[op] = *best;
     ++made;
+    absorbParamViews(op);
+  }
+
+  /// Moves into `op`'s group the views of weights and constants that only
+  /// `op` reads (a batch norm's [C] mean viewed as [C, 1, 1]): the kernel
+  /// reads the parameter as stored, and no kernel is made of a view.
+  void absorbParamViews(Operation *op) {
+    unsigned into = groupOf[op];
+    Group &g = groups[into];
+    bool moved = false;
+    SmallVector<Operation *> work;
+    for (Value v : op->getOperands())
+      if (Operation *def = v.getDefiningOp())
+        work.push_back(def);
+    while (!work.empty()) {
+      Operation *def = work.pop_back_val();
+      auto it = groupOf.find(def);
+      if (it == groupOf.end() || it->second == into || !groups[it->second].param ||
+          !isView(def) || isRelayout(t, def) || groups[into].sealed ||
+          !llvm::all_of(def->getUsers(), [&](Operation *u) {
+            auto gu = groupOf.find(u);
+            return gu != groupOf.end() && gu->second == into;
+          }))
+        continue;
+      llvm::erase(groups[it->second].ops, def);
+      g.ops.push_back(def);
+      groupOf[def] = into;
+      account(g, def);
+      moved = true;
+      if (Operation *in = def->getOperand(0).getDefiningOp())
+        work.push_back(in);
+    }
+    if (moved)
+      llvm::sort(g.ops, [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
   }
 
   std::string scratchName() const {
@@ -551,7 +618,14 @@ struct GraphFusePass : dfa::impl::GraphFusePassBase<GraphFusePass>, TargetedPass
       llvm::StringSet<> used;
       block.walk([&](KernelOp k) { used.insert(k.getSymName()); });
       Operation *ret = block.getTerminator();
-      for (auto [i, g] : llvm::enumerate(f.groups)) {
+      // Parameters' kernels first: the others may read them.
+      SmallVector<unsigned> order;
+      for (bool param : {true, false})
+        for (unsigned i = 0; i < f.groups.size(); ++i)
+          if (f.groups[i].param == param)
+            order.push_back(i);
+      for (unsigned i : order) {
+        Group &g = f.groups[i];
         if (g.ops.empty()) // taken into a reader's kernel
           continue;
         std::string name = Fuser::kernelName(g);
