@@ -116,8 +116,20 @@ OutputJudge dfa::driver::modelJudge(const RunOptions &opts,
     }
   }
   Operation *ret = main.getBody().front().getTerminator();
+  // The op whose rounding an output carries: back through the ops that
+  // only move their one input's values (a view of a product's result, as
+  // core ATen ends a 4-D matmul; a target may compute the product another
+  // way, as flash attention does).
+  auto rounding = [](Value v) {
+    Operation *op = v.getDefiningOp();
+    while (op && op->getNumOperands() == 1 &&
+           graph::numericsOf(op) == graph::Numerics::Exact &&
+           op->getOperand(0).getDefiningOp())
+      op = op->getOperand(0).getDefiningOp();
+    return op;
+  };
   for (Value v : ret->getOperands()) {
-    bisect::Budget b = budgetOf(t, v.getDefiningOp(), v.getType(), p,
+    bisect::Budget b = budgetOf(t, rounding(v), v.getType(), p,
                                 /*accumulated=*/true);
     // Independent roundings along a chain add up as a random walk
     // (probabilistic error analysis: sqrt(n) u, Higham & Mary 2019),

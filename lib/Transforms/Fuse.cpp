@@ -49,6 +49,8 @@
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FormatVariadic.h"
 
+#include <set>
+
 namespace dfa {
 #define GEN_PASS_DEF_GRAPHFUSEPASS
 #include "dfa/Transforms/Passes.h.inc"
@@ -516,6 +518,61 @@ struct Fuser {
       llvm::sort(g.ops, [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
   }
 
+  /// The groups of parameters in an order where each comes after those
+  /// it reads (Kahn's, the oldest ready first). Groups that read each
+  /// other (none is known to) become one, in program order, after the
+  /// rest: they read only parameters, so any order of theirs is valid.
+  SmallVector<unsigned> parameterOrder() {
+    SmallVector<unsigned> order;
+    DenseMap<unsigned, SmallVector<unsigned>> readers;
+    DenseMap<unsigned, unsigned> waits;
+    std::set<unsigned> ready;
+    for (unsigned i = 0; i < groups.size(); ++i) {
+      if (!groups[i].param || groups[i].ops.empty())
+        continue;
+      llvm::SmallDenseSet<unsigned, 4> from;
+      for (Operation *op : groups[i].ops)
+        for (Value v : op->getOperands())
+          if (Operation *def = v.getDefiningOp()) {
+            auto it = groupOf.find(def);
+            if (it != groupOf.end() && it->second != i && groups[it->second].param)
+              from.insert(it->second);
+          }
+      for (unsigned h : from)
+        readers[h].push_back(i);
+      waits[i] = from.size();
+      if (from.empty())
+        ready.insert(i);
+    }
+    while (!ready.empty()) {
+      unsigned i = *ready.begin();
+      ready.erase(ready.begin());
+      order.push_back(i);
+      for (unsigned r : readers[i])
+        if (--waits[r] == 0)
+          ready.insert(r);
+    }
+    SmallVector<unsigned> cycle;
+    for (auto [i, n] : waits)
+      if (n > 0)
+        cycle.push_back(i);
+    if (!cycle.empty()) {
+      llvm::sort(cycle);
+      Group &into = groups[cycle.front()];
+      for (unsigned i : ArrayRef(cycle).drop_front()) {
+        for (Operation *op : groups[i].ops) {
+          into.ops.push_back(op);
+          groupOf[op] = cycle.front();
+          account(into, op);
+        }
+        groups[i].ops.clear();
+      }
+      llvm::sort(into.ops, [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
+      order.push_back(cycle.front());
+    }
+    return order;
+  }
+
   std::string scratchName() const {
     for (const target::MemoryLevel &m : t.memory)
       if (m.scope == "unit" && m.managed == "software")
@@ -618,12 +675,13 @@ struct GraphFusePass : dfa::impl::GraphFusePassBase<GraphFusePass>, TargetedPass
       llvm::StringSet<> used;
       block.walk([&](KernelOp k) { used.insert(k.getSymName()); });
       Operation *ret = block.getTerminator();
-      // Parameters' kernels first: the others may read them.
-      SmallVector<unsigned> order;
-      for (bool param : {true, false})
-        for (unsigned i = 0; i < f.groups.size(); ++i)
-          if (f.groups[i].param == param)
-            order.push_back(i);
+      // Parameters' kernels first, the others may read them; among them,
+      // each after the ones it reads (a view taken into an older group can
+      // read a newer one).
+      SmallVector<unsigned> order = f.parameterOrder();
+      for (unsigned i = 0; i < f.groups.size(); ++i)
+        if (!f.groups[i].param)
+          order.push_back(i);
       for (unsigned i : order) {
         Group &g = f.groups[i];
         if (g.ops.empty()) // taken into a reader's kernel

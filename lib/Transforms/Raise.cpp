@@ -94,7 +94,32 @@ struct AttentionMatch {
   // mask empties is 0 (dfa's import of onnxruntime's attention kernels).
   Value emptyOf;
   SmallVector<Operation *> chain; // ops replaced, outermost first
+  // The products run on views that merge the leading dims ([B, H, L, D]
+  // to [B*H, L, D]: core ATen's 4-D matmul as bmm); q, kT and v are the
+  // unmerged values, and the output is viewed back as merged.
+  bool merged = false;
 };
+
+/// The value `v` views when it merges only leading dims ([B, H, L, D] to
+/// [B*H, L, D], the last two kept), or null.
+Value unmerged(Value v) {
+  auto rs = v.getDefiningOp<ReshapeOp>();
+  if (!rs)
+    return {};
+  auto in = cast<RankedTensorType>(rs.getInput().getType());
+  auto out = cast<RankedTensorType>(v.getType());
+  if (in.getRank() <= out.getRank() || out.getRank() < 3 || !in.hasStaticShape() ||
+      in.getShape().take_back(2) != out.getShape().take_back(2) ||
+      in.getShape().take_front(in.getRank() - out.getRank() + 1) ==
+          ArrayRef<int64_t>() ||
+      in.getShape().drop_back(2).drop_front(in.getRank() - out.getRank() + 1) !=
+          out.getShape().drop_back(2).drop_front(1))
+    return {};
+  int64_t lead = 1;
+  for (int64_t d : in.getShape().take_front(in.getRank() - out.getRank() + 1))
+    lead *= d;
+  return lead == out.getDimSize(0) ? rs.getInput() : Value();
+}
 
 /// Matches `output = matmul(softmax(...(matmul(q, kT))), v)`.
 std::optional<AttentionMatch> matchAttention(MatMulOp output) {
@@ -103,6 +128,15 @@ std::optional<AttentionMatch> matchAttention(MatMulOp output) {
   m.v = output.getRhs();
   m.chain = {output};
   Value probs = output.getLhs();
+  // Core ATen's 4-D product: the probabilities and v viewed as [B*H, ., .].
+  if (Value p = unmerged(probs), v = unmerged(m.v); p && v && singleUse(probs) &&
+      cast<RankedTensorType>(p.getType()).getShape().drop_back(2) ==
+          cast<RankedTensorType>(v.getType()).getShape().drop_back(2)) {
+    m.merged = true;
+    m.chain.push_back(probs.getDefiningOp());
+    probs = p;
+    m.v = v;
+  }
   // torch's safe softmax, as its ONNX export of SDPA writes it: the
   // probabilities with NaN (a row whose scores are all masked) made 0.
   // The row a mask empties made 0: the mask is checked against the added
@@ -123,7 +157,44 @@ std::optional<AttentionMatch> matchAttention(MatMulOp output) {
       return {};
     return rmax.getInput();
   };
-  if (auto w = probs.getDefiningOp<WhereOp>(); w && singleUse(probs) && emptied(w)) {
+  // torch's _safe_softmax as core ATen writes it (torch.export's SDPA): a
+  // row whose scores are all -inf made 0, where(not(reduce_max(not(S ==
+  // -inf)) > 0), 0, softmax(S)). Only a mask's fill makes a whole row -inf
+  // of finite data, so the rows the added mask empties are made 0, as
+  // `empty_rows_zero` says (a row of scores -inf from infinite inputs is
+  // NaN where torch gives 0). The guard's ops go with the chain.
+  Operation *guardEq = nullptr;
+  auto torchGuard = [&](WhereOp w) -> SmallVector<Operation *> {
+    auto sm = w.getRhs().getDefiningOp<SoftmaxOp>();
+    auto outer = w.getCond().getDefiningOp<NotOp>();
+    auto gt = outer ? outer.getInput().getDefiningOp<GreaterOp>() : GreaterOp();
+    auto rmax = gt ? gt.getLhs().getDefiningOp<ReduceMaxOp>() : ReduceMaxOp();
+    auto toFloat = rmax ? rmax.getInput().getDefiningOp<CastOp>() : CastOp();
+    auto inner = toFloat ? toFloat.getInput().getDefiningOp<NotOp>() : NotOp();
+    auto eq = inner ? inner.getInput().getDefiningOp<EqualOp>() : EqualOp();
+    if (!sm || !eq || splatValue(w.getLhs()) != std::optional<double>(0.0) ||
+        w.getType() != w.getRhs().getType() || !w.getRhs().hasOneUse() ||
+        splatValue(gt.getRhs()) != std::optional<double>(0.0) || !rmax.getKeepdims())
+      return {};
+    auto ft = cast<RankedTensorType>(toFloat.getType());
+    ArrayRef<int64_t> axes = rmax.getAxes();
+    Value scores = eq.getLhs() == sm.getInput() ? eq.getRhs() : eq.getLhs();
+    if (axes.size() != 1 || axes[0] != ft.getRank() - 1 ||
+        (eq.getLhs() != sm.getInput() && eq.getRhs() != sm.getInput()) ||
+        splatValue(scores) != std::optional<double>(-INFINITY))
+      return {};
+    SmallVector<Operation *> ops{w, outer, gt, rmax, toFloat, inner, eq};
+    for (Operation *o : ArrayRef(ops).drop_front())
+      if (!o->getResult(0).hasOneUse())
+        return {};
+    return ops;
+  };
+  if (auto w = probs.getDefiningOp<WhereOp>(); w && singleUse(probs) && !torchGuard(w).empty()) {
+    SmallVector<Operation *> ops = torchGuard(w);
+    m.chain.append(ops.begin(), ops.end());
+    guardEq = ops.back();
+    probs = w.getRhs();
+  } else if (auto w = probs.getDefiningOp<WhereOp>(); w && singleUse(probs) && emptied(w)) {
     m.emptyOf = emptied(w);
     m.chain.push_back(w);
     // The check's ops go with it when only it reads them.
@@ -157,11 +228,17 @@ std::optional<AttentionMatch> matchAttention(MatMulOp output) {
   m.softmax = sm;
   m.chain.push_back(sm);
   Value x = sm.getInput();
+  // The scores read by the softmax alone (and by torch's guard).
+  auto scoresOnly = [&](Value s) {
+    return llvm::all_of(s.getUsers(), [&](Operation *u) {
+             return u == sm.getOperation() || u == guardEq;
+           }) && !s.use_empty();
+  };
   bool scaled = false, masked = false;
   // Peel at most one scale and one mask, in either order.
   for (int step = 0; step < 2; ++step) {
     Operation *def = x.getDefiningOp();
-    if (!def || !singleUse(x))
+    if (!def || !(step == 0 ? scoresOnly(x) : singleUse(x)))
       break;
     if (auto div = dyn_cast<DivOp>(def); div && !scaled) {
       std::optional<double> c = splatValue(div.getRhs());
@@ -200,8 +277,10 @@ std::optional<AttentionMatch> matchAttention(MatMulOp output) {
       masked = true;
     } else if (auto add = dyn_cast<AddOp>(def); add && !masked) {
       // The scores side is the one that leads back to a matmul.
-      auto leads = [](Value s) {
+      auto leads = [&](Value s) {
         Operation *d = s.getDefiningOp();
+        if (auto rs = dyn_cast_or_null<ReshapeOp>(d); rs && m.merged)
+          d = rs.getInput().getDefiningOp(); // core ATen's view of a bmm
         return d && isa<MatMulOp, DivOp, MulOp>(d);
       };
       if (leads(add.getLhs()) && !leads(add.getRhs())) {
@@ -223,16 +302,43 @@ std::optional<AttentionMatch> matchAttention(MatMulOp output) {
     }
     m.chain.push_back(def);
   }
+  // Merged: the scores a view of a product of views.
+  Operation *split = nullptr;
+  bool peeled = x != sm.getInput();
+  if (m.merged) {
+    auto rs = x.getDefiningOp<ReshapeOp>();
+    if (!rs || !(peeled ? singleUse(x) : scoresOnly(x)) || rs.getType() != st)
+      return std::nullopt;
+    split = rs;
+    x = rs.getInput();
+  }
   auto scores = x.getDefiningOp<MatMulOp>();
   // A mask or scale that broadcasts the scores past their own shape is not
   // the attention's; rows made 0 by a mask are the added mask's.
-  if (!scores || !singleUse(x) || scores.getType() != st ||
-      (m.emptyOf && m.emptyOf != m.addMask))
+  if (!scores || !(m.merged || peeled ? singleUse(x) : scoresOnly(x)) ||
+      (!m.merged && scores.getType() != st) || (m.emptyOf && m.emptyOf != m.addMask))
     return std::nullopt;
+  // torch's guard zeroes the rows the added mask empties; without a mask
+  // none (finite scores).
+  if (guardEq)
+    m.emptyOf = m.addMask;
   m.scores = scores;
-  m.chain.push_back(scores);
   m.q = scores.getLhs();
   m.kT = scores.getRhs();
+  if (m.merged) {
+    m.q = unmerged(m.q);
+    m.kT = unmerged(m.kT);
+    if (!m.q || !m.kT || !singleUse(scores.getLhs()) || !singleUse(scores.getRhs()) ||
+        cast<RankedTensorType>(m.q.getType()).getShape().drop_back(2) !=
+            st.getShape().drop_back(2))
+      return std::nullopt;
+    // The views of q and k^T go with the product that alone reads them
+    // (before what they read: a scale of q joins the chain below).
+    m.chain.append({split, scores, scores.getLhs().getDefiningOp(),
+                    scores.getRhs().getDefiningOp()});
+  } else {
+    m.chain.push_back(scores);
+  }
   // SDPA as torch.onnx exports it scales q and k^T by sqrt(scale) each: a
   // finite splat multiple of either, read only by the scores, joins the
   // scale, as attention kernels take it (FlashAttention's softmax_scale).
@@ -499,14 +605,27 @@ struct GraphRaisePass : dfa::impl::GraphRaisePassBase<GraphRaisePass>,
         << (m.emptyOf ? ", rows the mask empties 0" : "") << ", scale "
         << llvm::formatv("{0}", llvm::format("%g", m.scale)).str();
     }
-    m.output.replaceAllUsesWith(att.getOutput());
+    Value result = att.getOutput();
+    if (m.merged) {
+      // A reader that views the merged output back as unmerged reads the
+      // attention's (core ATen's view after its bmm).
+      for (Operation *u : llvm::make_early_inc_range(m.output->getUsers()))
+        if (auto back = dyn_cast<ReshapeOp>(u); back && back.getType() == result.getType()) {
+          back.getResult().replaceAllUsesWith(result);
+          back.erase();
+        }
+      if (!m.output->use_empty())
+        result = b.create<ReshapeOp>(m.output.getLoc(), m.output.getType(), result);
+    }
+    m.output.replaceAllUsesWith(result);
     // Erase outermost first: each op's only user is the one before it. Then
     // the constants (scale, fill, masks) and the key transpose left unused.
     SetVector<Operation *> feeders;
     for (Operation *op : m.chain)
       for (Value operand : op->getOperands())
         if (Operation *d = operand.getDefiningOp();
-            d && isa<ConstantOp, TransposeOp, ExpandOp, CastOp, ReshapeOp>(d))
+            d && isa<ConstantOp, TransposeOp, ExpandOp, CastOp, ReshapeOp>(d) &&
+            !llvm::is_contained(m.chain, d))
           feeders.insert(d);
     // A causal mask the attention no longer reads (its `causal` says it):
     // the ops that built it go too.

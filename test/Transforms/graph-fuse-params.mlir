@@ -39,3 +39,4 @@ func.func @main(%x: tensor<2x8x6x6xf32> {graph.name = "x"}) -> (tensor<2x8x6x6xf
   %y = graph.relu %n : tensor<2x8x6x6xf32>
   return %y : tensor<2x8x6x6xf32>
 }
+
