@@ -485,9 +485,27 @@ struct Fuser {
     absorbParamViews(op);
   }
 
+  /// Whether `op`'s result has more elements than its largest operand (a
+  /// gather of a weight's rows, a broadcast).
+  static bool grows(Operation *op) {
+    auto elements = [](Value v) {
+      auto t = dyn_cast<RankedTensorType>(v.getType());
+      return t && t.hasStaticShape() ? t.getNumElements() : int64_t(-1);
+    };
+    if (op->getNumResults() != 1)
+      return false;
+    int64_t largest = 0;
+    for (Value v : op->getOperands())
+      largest = std::max(largest, elements(v));
+    return elements(op->getResult(0)) > largest;
+  }
+
   /// Moves into `op`'s group the views of weights and constants that only
-  /// `op` reads (a batch norm's [C] mean viewed as [C, 1, 1]): the kernel
-  /// reads the parameter as stored, and no kernel is made of a view.
+  /// `op` reads (a batch norm's [C] mean viewed as [C, 1, 1]), and what
+  /// moves or grows them (a positional embedding's rows, gathered from its
+  /// table):
+  /// the kernel reads the parameter as stored, and no kernel is made of a
+  /// view, nor writes the larger tensor its reader would read back.
   void absorbParamViews(Operation *op) {
     unsigned into = groupOf[op];
     Group &g = groups[into];
@@ -500,7 +518,8 @@ struct Fuser {
       Operation *def = work.pop_back_val();
       auto it = groupOf.find(def);
       if (it == groupOf.end() || it->second == into || !groups[it->second].param ||
-          !isView(def) || isRelayout(t, def) || groups[into].sealed ||
+          !(isView(def) || classify(def) == OpClass::Data || grows(def)) ||
+          isRelayout(t, def) || groups[into].sealed ||
           !llvm::all_of(def->getUsers(), [&](Operation *u) {
             auto gu = groupOf.find(u);
             return gu != groupOf.end() && gu->second == into;

@@ -318,10 +318,10 @@ std::optional<AttentionMatch> matchAttention(MatMulOp output) {
   if (!scores || !(m.merged || peeled ? singleUse(x) : scoresOnly(x)) ||
       (!m.merged && scores.getType() != st) || (m.emptyOf && m.emptyOf != m.addMask))
     return std::nullopt;
-  // torch's guard zeroes the rows the added mask empties; without a mask
-  // none (finite scores).
+  // torch's guard zeroes the rows the mask empties, added or filled in;
+  // without a mask none (finite scores).
   if (guardEq)
-    m.emptyOf = m.addMask;
+    m.emptyOf = m.addMask ? m.addMask : m.keep;
   m.scores = scores;
   m.q = scores.getLhs();
   m.kT = scores.getRhs();
