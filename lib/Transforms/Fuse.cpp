@@ -430,9 +430,9 @@ struct Fuser {
     // acyclic. An op that reads an activation never joins a group of
     // parameters (a weight's view, a batch norm's scale): those kernels
     // come first, and it joins its activation's producer (a convolution
-    // takes the batch norm after it as its epilogue).
-    // A group of a parameter's views alone is taken into its reader's
-    // kernel instead (absorbParamViews).
+    // takes the batch norm after it as its epilogue). A group of a
+    // parameter's views alone is taken into its reader's kernel instead
+    // (absorbParamViews).
     bool param = isParam(op);
     auto viewsOnly = [&](const Group &g) {
       return g.param && llvm::all_of(g.ops, [](Operation *o) { return isView(o); });
@@ -503,9 +503,8 @@ struct Fuser {
   /// Moves into `op`'s group the views of weights and constants that only
   /// `op` reads (a batch norm's [C] mean viewed as [C, 1, 1]), and what
   /// moves or grows them (a positional embedding's rows, gathered from its
-  /// table):
-  /// the kernel reads the parameter as stored, and no kernel is made of a
-  /// view, nor writes the larger tensor its reader would read back.
+  /// table): the kernel reads the parameter as stored, and no kernel is
+  /// made of a view, nor writes a tensor its reader would read back.
   void absorbParamViews(Operation *op) {
     unsigned into = groupOf[op];
     Group &g = groups[into];
