@@ -504,20 +504,39 @@ struct Fuser {
   /// `op` reads (a batch norm's [C] mean viewed as [C, 1, 1]), and what
   /// moves or grows them (a positional embedding's rows, gathered from its
   /// table): the kernel reads the parameter as stored, and no kernel is
-  /// made of a view, nor writes a tensor its reader would read back.
+  /// made of a view, nor writes a tensor its reader would read back. A
+  /// pointwise op `op` also takes the elementwise arithmetic on parameters
+  /// it broadcasts (a batch norm's scale, weight / sqrt(var + eps), over
+  /// [C] where `op` writes [N, C, H, W]), and what that arithmetic reads,
+  /// as long as no step of it has more elements than what it feeds: a few
+  /// operations per channel in the kernel's epilogue, where a kernel of
+  /// its own would cost a launch each step (Inductor fuses them so; an
+  /// engine builder folds them into the weights at load).
   void absorbParamViews(Operation *op) {
     unsigned into = groupOf[op];
     Group &g = groups[into];
     bool moved = false;
-    SmallVector<Operation *> work;
+    auto elements = [](Value v) {
+      auto t = dyn_cast<RankedTensorType>(v.getType());
+      return t && t.hasStaticShape() ? t.getNumElements() : int64_t(-1);
+    };
+    // Each candidate with the most elements its arithmetic may have (-1:
+    // none, only views, data movement and growing ops).
+    SmallVector<std::pair<Operation *, int64_t>> work;
+    int64_t fed = op->getNumResults() == 1 && classify(op) == OpClass::Pointwise
+                      ? elements(op->getResult(0)) - 1
+                      : -1;
     for (Value v : op->getOperands())
       if (Operation *def = v.getDefiningOp())
-        work.push_back(def);
+        work.push_back({def, fed});
     while (!work.empty()) {
-      Operation *def = work.pop_back_val();
+      auto [def, limit] = work.pop_back_val();
       auto it = groupOf.find(def);
+      bool arithmetic = classify(def) == OpClass::Pointwise && def->getNumResults() == 1 &&
+                        elements(def->getResult(0)) >= 0 &&
+                        elements(def->getResult(0)) <= limit;
       if (it == groupOf.end() || it->second == into || !groups[it->second].param ||
-          !(isView(def) || classify(def) == OpClass::Data || grows(def)) ||
+          !(isView(def) || classify(def) == OpClass::Data || grows(def) || arithmetic) ||
           isRelayout(t, def) || groups[into].sealed ||
           !llvm::all_of(def->getUsers(), [&](Operation *u) {
             auto gu = groupOf.find(u);
@@ -529,8 +548,13 @@ struct Fuser {
       groupOf[def] = into;
       account(g, def);
       moved = true;
-      if (Operation *in = def->getOperand(0).getDefiningOp())
-        work.push_back(in);
+      if (arithmetic) {
+        for (Value v : def->getOperands())
+          if (Operation *in = v.getDefiningOp())
+            work.push_back({in, elements(def->getResult(0))});
+      } else if (Operation *in = def->getOperand(0).getDefiningOp()) {
+        work.push_back({in, -1});
+      }
     }
     if (moved)
       llvm::sort(g.ops, [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
