@@ -398,18 +398,26 @@ int64_t Lowering::streamRowsOf(KernelOp k, llvm::SmallBitVector &whole) {
         if (p == d)
           viewed = int64_t(i);
     } else if (auto rs = dyn_cast<ReshapeOp>(op)) {
-      // The same elements before it and the same size.
+      // A reshape keeps the order of the elements, so the rows arrive in
+      // the same slices, one after another, wherever a dim of the result
+      // has the same elements after it: merged with the dims before it (a
+      // [B, S, D] activation viewed as [B*S, D] for a linear layer, as
+      // torch.export writes it) or split off them again. Of several such
+      // dims (a size-1 dim beside it), the one of more than one row.
       auto in = cast<RankedTensorType>(rs.getInput().getType()).getShape();
       auto out = cast<RankedTensorType>(rs.getType()).getShape();
-      int64_t before = 1;
-      for (int64_t i = 0; i < d; ++i)
-        before *= in[i];
+      auto after = [](ArrayRef<int64_t> shape, int64_t i) {
+        int64_t n = 1;
+        for (int64_t x : shape.drop_front(i + 1))
+          n *= x;
+        return n;
+      };
       viewed = -1;
-      for (int64_t j = 0, p = 1; j < int64_t(out.size()); p *= out[j], ++j)
-        if (p == before && out[j] == in[d]) {
+      for (int64_t j = int64_t(out.size()) - 1; j >= 0; --j)
+        if (after(out, j) == after(in, d) && (*viewed < 0 || out[j] > 1))
           viewed = j;
-          break;
-        }
+      if (*viewed >= 0 && out[*viewed] <= 1 && in[d] > 1)
+        viewed = -1;
     } else if (auto e = dyn_cast<ExpandOp>(op)) {
       // A broadcast (GQA's repeat of the KV heads) keeps the stream dim
       // when it does not broadcast along it.
