@@ -95,9 +95,30 @@ static std::pair<Value, Value> stableExp(RewriterBase &rw, Location loc,
 LogicalResult SoftmaxOp::decompose(RewriterBase &rw) {
   if (!isa<FloatType>(getType().getElementType()))
     return failure();
-  Value shifted;
-  auto [e, sum] = stableExp(rw, getLoc(), getInput(), getAxis(), &shifted);
-  rw.replaceOpWithNewOp<DivOp>(*this, e, sum);
+  if (!getEmptyRowsZero()) {
+    Value shifted;
+    auto [e, sum] = stableExp(rw, getLoc(), getInput(), getAxis(), &shifted);
+    rw.replaceOpWithNewOp<DivOp>(*this, e, sum);
+    return success();
+  }
+  // A row of -inf alone is 0: shifted by 0 instead of its maximum (-inf),
+  // its exponentials are 0 and so is their sum, which is then divided by
+  // 1. Any other row's sum is at least 1 (its maximum's exp(0)). The tests
+  // ride on the row's two reductions, so the kernels are a plain
+  // softmax's: no other read of the scores.
+  Location loc = getLoc();
+  Type elt = getType().getElementType();
+  auto axes = rw.getDenseI64ArrayAttr({getAxis()});
+  auto keep = rw.getBoolAttr(true);
+  Value zero = scalar(rw, loc, elt, 0.0);
+  Value max = rw.create<ReduceMaxOp>(loc, getInput(), axes, keep);
+  Value empty = rw.create<EqualOp>(loc, max, scalar(rw, loc, elt, -INFINITY));
+  Value shift = rw.create<WhereOp>(loc, empty, zero, max);
+  Value e = rw.create<ExpOp>(loc, rw.create<SubOp>(loc, getInput(), shift));
+  Value sum = rw.create<ReduceSumOp>(loc, e, axes, keep);
+  Value none = rw.create<EqualOp>(loc, sum, zero);
+  Value denominator = rw.create<WhereOp>(loc, none, scalar(rw, loc, elt, 1.0), sum);
+  rw.replaceOpWithNewOp<DivOp>(*this, e, denominator);
   return success();
 }
 

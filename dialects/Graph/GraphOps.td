@@ -513,6 +513,19 @@ class Graph_AxisOp<string mnemonic, list<Trait> traits = []>
 def Graph_SoftmaxOp : Graph_AxisOp<"softmax",
     [DeclareOpInterfaceMethods<Graph_DecomposeOpInterface>]> {
   let summary = "exp(x) / sum(exp(x)) along axis";
+  let description = [{
+    With `empty_rows_zero`, a row whose inputs are all -inf (every score
+    masked) is 0 where the formula gives NaN: torch's `_safe_softmax`,
+    which graph-raise reads from core ATen's guard around a softmax. A
+    kernel finds such a row from the maximum it computes anyway.
+  }];
+  let arguments = (ins Graph_Tensor:$input, I64Attr:$axis,
+                       DefaultValuedAttr<BoolAttr, "false">:$empty_rows_zero);
+  let builders = [
+    OpBuilder<(ins "::mlir::Value":$input, "::mlir::IntegerAttr":$axis), [{
+      build($_builder, $_state, input, axis, ::mlir::BoolAttr());
+    }]>
+  ];
 }
 def Graph_LogSoftmaxOp : Graph_AxisOp<"log_softmax",
     [DeclareOpInterfaceMethods<Graph_DecomposeOpInterface>]> {

@@ -40,8 +40,20 @@ double lineMax(const double *p, int64_t len, int64_t st) {
 
 template <>
 LogicalResult dfa::ref::evalOp<SoftmaxOp>(SoftmaxOp op, Evaluator &ev) {
-  return alongAxis(op, op.getAxis(), ev, [](double *p, int64_t len, int64_t st) {
+  bool emptyRowsZero = op.getEmptyRowsZero();
+  return alongAxis(op, op.getAxis(), ev, [&](double *p, int64_t len, int64_t st) {
     double m = lineMax(p, len, st), sum = 0;
+    // torch's _safe_softmax: a row of -inf alone (not one with a NaN) is 0.
+    if (emptyRowsZero && m == -INFINITY) {
+      bool allMasked = true;
+      for (int64_t k = 0; k < len; ++k)
+        allMasked &= p[k * st] == -INFINITY;
+      if (allMasked) {
+        for (int64_t k = 0; k < len; ++k)
+          p[k * st] = 0;
+        return;
+      }
+    }
     for (int64_t k = 0; k < len; ++k)
       sum += (p[k * st] = std::exp(p[k * st] - m));
     for (int64_t k = 0; k < len; ++k)

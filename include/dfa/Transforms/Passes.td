@@ -81,7 +81,9 @@ def GraphRaisePass : Pass<"graph-raise", "::mlir::ModuleOp"> {
     product's operand broadcast by `graph.expand` along batch dims the
     other operand has (torch.export's `aten.matmul` of [B, M, K] by a
     [K, N] weight) is read unbroadcast: the product broadcasts it and
-    reads it once.
+    reads it once; and torch's `_safe_softmax` guard as core ATen writes
+    it (`where(not(reduce_max(not(S == -inf)) > 0), 0, softmax(S))`), left
+    after attention is raised, folds into the softmax's `empty_rows_zero`.
 
     ```mlir
     %kt = graph.transpose %k {perm = array<i64: 0, 1, 3, 2>} : ...
