@@ -17,6 +17,18 @@
 // RUN: dfa-run %t.fused.mlir --seed 3 --expect %t.ref/output_0.npy %t.ref/output_1.npy | FileCheck %s --check-prefix=SAME
 // SAME: output 0 'y': {{.*}} ok
 // SAME: output 1 'z': {{.*}} ok
+// The scale computed on [C], then viewed as [C, 1, 1], goes in too:
+// RUN: %with_test_targets dfa-opt %S/Inputs/fuse-params-view.mlir -graph-fuse="target=test-gpu" | FileCheck %s --check-prefix=VIEW
+// VIEW: graph.kernel {{.*}} kind "conv"
+// VIEW: graph.sqrt
+// VIEW: graph.div
+// VIEW: graph.reshape
+// VIEW: graph.mul
+// VIEW-NOT: graph.kernel
+// RUN: %with_test_targets dfa-opt %S/Inputs/fuse-params-view.mlir -graph-fuse="target=test-gpu" -o %t.view.mlir
+// RUN: dfa-run %S/Inputs/fuse-params-view.mlir --seed 3 --outputs %t.viewref > /dev/null
+// RUN: dfa-run %t.view.mlir --seed 3 --expect %t.viewref/output_0.npy | FileCheck %s --check-prefix=VIEWSAME
+// VIEWSAME: output 0 {{.*}} ok
 
 // CHECK-LABEL: func.func @main
 // Parameters' kernels first: the shared gain's arithmetic, and the doubled

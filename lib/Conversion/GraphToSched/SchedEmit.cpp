@@ -398,26 +398,37 @@ int64_t Lowering::streamRowsOf(KernelOp k, llvm::SmallBitVector &whole) {
         if (p == d)
           viewed = int64_t(i);
     } else if (auto rs = dyn_cast<ReshapeOp>(op)) {
-      // A reshape keeps the order of the elements, so the rows arrive in
-      // the same slices, one after another, wherever a dim of the result
-      // has the same elements after it: merged with the dims before it (a
-      // [B, S, D] activation viewed as [B*S, D] for a linear layer, as
-      // torch.export writes it) or split off them again. Of several such
-      // dims (a size-1 dim beside it), the one of more than one row.
+      // The same elements before the stream dim and the same size (the
+      // head split [B, S, H*d] to [B, S, H, d]). Or, when the dims up to
+      // the stream dim are the order its rows arrive in (their product is
+      // its rows), a dim of the result with the same elements after it:
+      // the reshape keeps the order of the elements, so the rows arrive in
+      // the same slices, merged with the dims before them (a [B, S, D]
+      // activation viewed as [B*S, D] for a linear layer, as torch.export
+      // writes it) or split off them again. Dims that are not in arrival
+      // order (heads moved before the tokens by a transpose) are not
+      // merged into the stream.
       auto in = cast<RankedTensorType>(rs.getInput().getType()).getShape();
       auto out = cast<RankedTensorType>(rs.getType()).getShape();
-      auto after = [](ArrayRef<int64_t> shape, int64_t i) {
+      auto product = [](ArrayRef<int64_t> dims) {
         int64_t n = 1;
-        for (int64_t x : shape.drop_front(i + 1))
+        for (int64_t x : dims)
           n *= x;
         return n;
       };
+      int64_t before = product(in.take_front(d));
       viewed = -1;
-      for (int64_t j = int64_t(out.size()) - 1; j >= 0; --j)
-        if (after(out, j) == after(in, d) && (*viewed < 0 || out[j] > 1))
+      for (int64_t j = 0; j < int64_t(out.size()); ++j)
+        if (product(out.take_front(j)) == before && out[j] == in[d]) {
           viewed = j;
-      if (*viewed >= 0 && out[*viewed] <= 1 && in[d] > 1)
-        viewed = -1;
+          break;
+        }
+      if (*viewed < 0 && before * in[d] == streamed.front().second.rows)
+        for (int64_t j = 0; j < int64_t(out.size()); ++j)
+          if (out[j] > 1 && product(out.drop_front(j + 1)) == product(in.drop_front(d + 1))) {
+            viewed = j;
+            break;
+          }
     } else if (auto e = dyn_cast<ExpandOp>(op)) {
       // A broadcast (GQA's repeat of the KV heads) keeps the stream dim
       // when it does not broadcast along it.
