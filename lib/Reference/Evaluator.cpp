@@ -330,6 +330,49 @@ Evaluator::evaluateOp(Operation *op, ArrayRef<Tensor> operands,
   return results;
 }
 
+void dfa::ref::foldConstantOps(Block &block, Block::iterator from, int64_t limitElements,
+                               DenseMap<Value, Value> *replaced) {
+  for (Operation &op : llvm::make_early_inc_range(llvm::make_range(from, block.end()))) {
+    if (isa<ConstantOp, WeightOp>(op) || op.getNumResults() == 0)
+      continue;
+    // A constant stored in a narrow type (int8, float8) widened to a float
+    // is a dequantization: kept, so that the product reading it reads the
+    // narrow weight (graph::dequantizedOperand), as a large weight does.
+    if (auto c = dyn_cast<CastOp>(op);
+        c && isNarrow(cast<ShapedType>(c.getInput().getType()).getElementType()) &&
+        isa<FloatType>(cast<ShapedType>(c.getResult().getType()).getElementType()))
+      continue;
+    SmallVector<Tensor> operands;
+    bool allConst = true;
+    for (Value v : op.getOperands()) {
+      auto c = v.getDefiningOp<ConstantOp>();
+      if (!c) {
+        allConst = false;
+        break;
+      }
+      operands.push_back(tensorFromAttr(c.getValue()));
+    }
+    if (!allConst || llvm::any_of(op.getResultTypes(), [&](Type t) {
+          return tensorElements(t) > limitElements;
+        }))
+      continue;
+    // Evaluation errors leave the op in place; the reference reports them
+    // again when the graph runs.
+    ScopedDiagnosticHandler silence(op.getContext(), [](Diagnostic &) { return success(); });
+    auto results = Evaluator::evaluateOp(&op, operands);
+    if (failed(results))
+      continue;
+    OpBuilder fb(&op);
+    for (auto [res, t] : llvm::zip(op.getResults(), *results)) {
+      Value c = fb.create<ConstantOp>(op.getLoc(), tensorToAttr(t, op.getContext()));
+      res.replaceAllUsesWith(c);
+      if (replaced)
+        (*replaced)[res] = c;
+    }
+    op.erase();
+  }
+}
+
 namespace {
 template <typename OpT>
 struct ReferenceModel

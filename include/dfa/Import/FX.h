@@ -26,6 +26,9 @@ struct FXImportOptions {
   /// Sizes of the graph's symbolic dims (torch.export Dims) by name
   /// (`--dim`); each must lie in the range the export recorded.
   std::map<std::string, int64_t> dims;
+  /// Ops whose operands are all constants are evaluated at import when
+  /// their results have at most this many elements (as the ONNX import's).
+  int64_t foldLimitElements = 1 << 16;
 };
 
 ImportResult importFX(llvm::StringRef path, mlir::MLIRContext &ctx,

@@ -124,6 +124,19 @@ Tensor tensorFromAttr(mlir::ElementsAttr attr);
 /// for the graph minifloats.
 mlir::ElementsAttr tensorToAttr(const Tensor &t, mlir::MLIRContext *ctx);
 
+/// Folds the ops of `block` from `from` on whose operands are all
+/// `graph.constant`s into constants, evaluated by the reference, in order
+/// (a folded result feeds the next): what an exporter's constant folding
+/// does, for the importers (an FX graph's index arithmetic and masks built
+/// from zeros and aranges, which would otherwise be kernels every step).
+/// An op with a result of more than `limitElements` elements, one whose
+/// evaluation fails, and a widening cast from a narrow type (a
+/// dequantization, kept so that a product reads the narrow weight) stay.
+/// `replaced`, when given, maps each folded result to its constant.
+void foldConstantOps(mlir::Block &block, mlir::Block::iterator from,
+                     int64_t limitElements,
+                     llvm::DenseMap<mlir::Value, mlir::Value> *replaced = nullptr);
+
 } // namespace dfa::ref
 
 #endif // DFA_REFERENCE_EVALUATOR_H

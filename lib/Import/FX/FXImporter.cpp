@@ -743,6 +743,10 @@ ImportResult FXImporter::run() {
                        b.getStringAttr(resultTypes.size() == 1
                                            ? std::string("output")
                                            : "output_" + std::to_string(i)));
+  // Computations on constants alone become constants, as the ONNX
+  // exporter and importer fold them (a shifted window's mask and index
+  // arithmetic built from zeros and aranges in forward()).
+  ref::foldConstantOps(*entry, entry->begin(), opts.foldLimitElements);
   // Drop what the lowering left unused (shape arithmetic constants).
   SmallVector<Operation *> ops;
   for (Operation &op : entry->without_terminator())

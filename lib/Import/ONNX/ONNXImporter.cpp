@@ -1021,49 +1021,7 @@ const ref::Tensor *Importer::runtimeTensor(Value v) const {
 
 void Importer::foldConstants(Block::iterator from,
                              DenseMap<Value, Value> &replaced) {
-  Block *block = b.getInsertionBlock();
-  for (Operation &op : llvm::make_early_inc_range(
-           llvm::make_range(from, block->end()))) {
-    if (isa<graph::ConstantOp, graph::WeightOp>(op) || op.getNumResults() == 0)
-      continue;
-    // A constant stored in a narrow type (int8, float8) widened to a float
-    // is a dequantization: kept, so that the product reading it reads the
-    // narrow weight (graph::dequantizedOperand), as a large weight does.
-    if (auto c = dyn_cast<graph::CastOp>(op);
-        c && graph::isNarrow(typeOf(c.getInput()).getElementType()) &&
-        isa<FloatType>(typeOf(c.getResult()).getElementType()))
-      continue;
-    SmallVector<ref::Tensor> operands;
-    bool allConst = true;
-    for (Value v : op.getOperands()) {
-      auto c = v.getDefiningOp<graph::ConstantOp>();
-      if (!c) {
-        allConst = false;
-        break;
-      }
-      operands.push_back(ref::tensorFromAttr(c.getValue()));
-    }
-    if (!allConst)
-      continue;
-    if (llvm::any_of(op.getResultTypes(), [&](Type t) {
-          return graph::tensorElements(t) > opts.foldLimitElements;
-        }))
-      continue;
-    // Evaluation errors leave the op in place; the reference reports them
-    // again when the graph runs.
-    ScopedDiagnosticHandler silence(&ctx, [](Diagnostic &) { return success(); });
-    auto results = ref::Evaluator::evaluateOp(&op, operands);
-    if (failed(results))
-      continue;
-    OpBuilder fb(&op);
-    for (auto [res, t] : llvm::zip(op.getResults(), *results)) {
-      Value c = fb.create<graph::ConstantOp>(op.getLoc(),
-                                             ref::tensorToAttr(t, &ctx));
-      res.replaceAllUsesWith(c);
-      replaced[res] = c;
-    }
-    op.erase();
-  }
+  ref::foldConstantOps(*b.getInsertionBlock(), from, opts.foldLimitElements, &replaced);
 }
 
 LogicalResult Importer::importNode(const onnx::NodeProto &node, size_t index) {
