@@ -548,13 +548,14 @@ struct Fuser {
       groupOf[def] = into;
       account(g, def);
       moved = true;
-      // Arithmetic and views pass on the elements they hold (the scale on
-      // [C] viewed as [C, 1, 1] is the arithmetic's to take too); data
-      // movement and growing ops pass on nothing.
+      // Arithmetic and views pass on the elements they hold, within what
+      // they were allowed (the scale on [C] viewed as [C, 1, 1] is the
+      // arithmetic's to take too); data movement and growing ops pass on
+      // nothing.
       if (arithmetic || (isView(def) && !grows(def) && limit >= 0)) {
         for (Value v : def->getOperands())
           if (Operation *in = v.getDefiningOp())
-            work.push_back({in, elements(def->getResult(0))});
+            work.push_back({in, std::min(limit, elements(def->getResult(0)))});
       } else if (Operation *in = def->getOperand(0).getDefiningOp()) {
         work.push_back({in, -1});
       }
