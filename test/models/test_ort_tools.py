@@ -248,7 +248,12 @@ def dynamic_quantizer(name, src, dst):
     """onnxruntime's dynamic quantization (int8 weights, activations
     quantized at run time), then a session's extended-level fusions."""
     from onnxruntime.quantization import QuantType, quantize_dynamic
-    quantize_dynamic(src, dst + ".dyn.onnx", weight_type=QuantType.QInt8)
+    # reduce_range: 7-bit weights, so that onnxruntime's u8 x s8 kernels on
+    # a host without VNNI (AVX2's vpmaddubsw sums pairs in int16, which
+    # saturates at 255 x 127 x 2) compute the exact products dfa does; with
+    # 8-bit weights its answer depends on the host's CPU (5e-2 apart on an
+    # AVX2-only AMD EPYC).
+    quantize_dynamic(src, dst + ".dyn.onnx", weight_type=QuantType.QInt8, reduce_range=True)
     session_extended(name, dst + ".dyn.onnx", dst)
 
 
