@@ -14,8 +14,9 @@
 // its description (design §6):
 //   inductor    (GPU, Spyre) Inductor-like: epilogues into GEMMs and convolutions,
 //               pointwise chains, reductions with pointwise prologues and
-//               epilogues, views anywhere. Spyre also refuses a fusion
-//               whose working set exceeds the usable LX of a core.
+//               epilogues, views anywhere. Spyre also refuses an op
+//               that adds to a group's working set past the usable LX
+//               of a core (writesInPlace: views and in-place ops add none).
 //   xla         (TPU) XLA-like: loop fusion, input fusion into a reduction (the
 //               reduction is the root), output fusion into a matmul.
 //   layer       (WSE) layer regions: one anchor (matmul, conv, attention) and
@@ -220,10 +221,44 @@ struct Fuser {
     return "";
   }
 
+  /// Whether `op`'s result takes over the buffer of one of its operands in
+  /// `g`'s working set. A view that keeps the minor dim (a reshape of the
+  /// major dims, an expand that adds size-1 dims) is its operand's buffer
+  /// read another way. A pointwise op writes over an intermediate of the
+  /// group that it alone reads, at least as large as the result (a batch
+  /// norm's sub, mul and add after a convolution write over the
+  /// convolution's output): torch-spyre's LX planner reuses a pointwise
+  /// op's input in place so (reference/hardware.md 5.6).
+  bool writesInPlace(Group &g, Operation *op) {
+    if (op->getNumResults() != 1)
+      return false;
+    if (isView(op) && !isBroadcast(op)) {
+      auto in = dyn_cast<RankedTensorType>(op->getOperand(0).getType());
+      auto out = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+      return in && out && in.getRank() > 0 && out.getRank() > 0 &&
+             in.getShape().back() == out.getShape().back();
+    }
+    if (classify(op) != OpClass::Pointwise)
+      return false;
+    // A group being started (not in `groups` yet) holds no intermediate.
+    if (groups.empty() || &g < &groups.front() || &g > &groups.back())
+      return false;
+    int64_t out = tensorBytes(op->getResult(0).getType());
+    unsigned self = unsigned(&g - groups.data());
+    return llvm::any_of(op->getOperands(), [&](Value v) {
+      Operation *def = v.getDefiningOp();
+      if (!def || !v.hasOneUse() || tensorBytes(v.getType()) < out)
+        return false;
+      auto it = groupOf.find(def);
+      return it != groupOf.end() && it->second == self;
+    });
+  }
+
   int64_t addedBytes(Group &g, Operation *op) {
     int64_t add = 0;
-    for (Value v : op->getResults())
-      add += tensorBytes(v.getType());
+    if (!writesInPlace(g, op))
+      for (Value v : op->getResults())
+        add += tensorBytes(v.getType());
     for (Value v : op->getOperands())
       if (!g.counted.contains(v) && !isInlineConstant(v.getDefiningOp()))
         add += tensorBytes(v.getType());
@@ -231,8 +266,9 @@ struct Fuser {
   }
 
   void account(Group &g, Operation *op) {
+    bool inPlace = writesInPlace(g, op);
     for (Value v : op->getResults())
-      if (g.counted.insert(v).second)
+      if (g.counted.insert(v).second && !inPlace)
         g.bytes += tensorBytes(v.getType());
     for (Value v : op->getOperands())
       if (!isInlineConstant(v.getDefiningOp()) && g.counted.insert(v).second)
@@ -455,9 +491,12 @@ struct Fuser {
     std::string why = refuse(g, op, c, via);
     if (!why.empty())
       return startGroup(op, c), absorbParamViews(op);
-    if (workingSetLimit) {
-      int64_t perUnit = ceilDiv(g.bytes + addedBytes(g, op),
-                                std::max<int64_t>(1, t.units.value));
+    // An op that adds nothing to the working set (a view, a pointwise op
+    // writing in place) joins even a kernel that does not fit alone (a
+    // convolution the schedule runs in chunks): it spills nothing more.
+    int64_t added = workingSetLimit ? addedBytes(g, op) : 0;
+    if (workingSetLimit && added > 0) {
+      int64_t perUnit = ceilDiv(g.bytes + added, std::max<int64_t>(1, t.units.value));
       if (perUnit > *workingSetLimit) {
         std::string reason = llvm::formatv(
             "working set {0} B per core exceeds the usable {1} of {2} B",

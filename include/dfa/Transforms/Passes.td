@@ -197,8 +197,9 @@ def GraphFusePass : Pass<"graph-fuse", "::mlir::ModuleOp"> {
     the WSE into layer regions (one anchor op each); the LPU into stream
     chains (a consumer joins its producer when it is the only reader); the
     CPU reference not at all. Where the description gives a per-core
-    working-set limit (Spyre `usable_lx_bytes_per_core`), a fusion whose
-    group would touch more bytes per core than that is refused, and the
+    working-set limit (Spyre `usable_lx_bytes_per_core`), an op that would
+    add bytes to a group past that many a core is refused (a view, and a
+    pointwise op writing over an intermediate it alone reads, add none), and the
     refusal is recorded with its reason in the module's
     `graph.fusions_refused`. Kernels are named after their anchor's source
     node.
