@@ -198,12 +198,14 @@ std::optional<AttentionMatch> matchAttention(MatMulOp output) {
   // (foldTorchSafeSoftmax) says the same.
   Operation *guardEq = nullptr;
   bool guarded = false;
-  auto torchGuard = [](WhereOp w) { return torchSafeSoftmaxGuard(w); };
-  if (auto w = probs.getDefiningOp<WhereOp>(); w && singleUse(probs) && !torchGuard(w).empty()) {
-    SmallVector<Operation *> ops = torchGuard(w);
-    m.chain.append(ops.begin(), ops.end());
-    guardEq = ops.back();
-    probs = w.getRhs();
+  auto guardOf = probs.getDefiningOp<WhereOp>();
+  SmallVector<Operation *> guardOps;
+  if (guardOf && singleUse(probs))
+    guardOps = torchSafeSoftmaxGuard(guardOf);
+  if (!guardOps.empty()) {
+    m.chain.append(guardOps.begin(), guardOps.end());
+    guardEq = guardOps.back();
+    probs = guardOf.getRhs();
   } else if (auto w = probs.getDefiningOp<WhereOp>(); w && singleUse(probs) && emptied(w)) {
     m.emptyOf = emptied(w);
     m.chain.push_back(w);

@@ -488,7 +488,9 @@ LogicalResult reshapeAs(FXNode &n, R &r) {
   return success();
 }
 
-/// _safe_softmax: a softmax whose rows that are all -inf give 0, not NaN.
+/// _safe_softmax: a softmax whose rows that are all -inf give 0, not NaN
+/// (a row with a NaN or +inf stays NaN, as torch's): the softmax's
+/// `empty_rows_zero`.
 LogicalResult safeSoftmax(FXNode &n, R &r) {
   auto x = n.tensor(0, "input");
   auto d = n.intArg(1, "dim", -1);
@@ -497,9 +499,8 @@ LogicalResult safeSoftmax(FXNode &n, R &r) {
   auto s = softmax(n, *x, *d, false);
   if (failed(s))
     return failure();
-  Type elt = n.type(*s).getElementType();
-  Value nan = n.b.create<IsNaNOp>(n.loc, n.type(*s).clone(n.b.getI1Type()), *s);
-  r = R::ofTensor(n.b.create<WhereOp>(n.loc, nan, n.scalar(elt, 0), *s));
+  s->getDefiningOp<SoftmaxOp>().setEmptyRowsZero(true);
+  r = R::ofTensor(*s);
   return success();
 }
 
