@@ -108,12 +108,18 @@ struct GraphShardPass : dfa::impl::GraphShardPassBase<GraphShardPass>,
       emitError(module.getLoc())
           << "already one chip's program of " << done.getInt()
           << " (graph.tensor_parallel): partitioned once, when it was compiled";
+      given.fail(Status::Usage);
       return signalPassFailure();
     }
     if (tensorParallel > 1) {
       int64_t collectives = 0, partitioned = 0;
-      if (failed(checkTensorParallel(module, *t)) ||
-          failed(partitionTensorParallel(module, *t, tensorParallel, remarks,
+      // A deployment the target cannot run is the user's request to change
+      // (exit 2), not a failure of the compiler.
+      if (failed(checkTensorParallel(module, *t))) {
+        given.fail(Status::Usage);
+        return signalPassFailure();
+      }
+      if (failed(partitionTensorParallel(module, *t, tensorParallel, remarks,
                                          collectives, partitioned)))
         return signalPassFailure();
       numCollectives += collectives;
