@@ -388,7 +388,7 @@ int runSchedule(sched::ProgramOp program, const RunOptions &opts,
   for (unsigned i = 0; i < program.getBlock().getTerminator()->getNumOperands(); ++i)
     outNames.push_back("output" + std::to_string(i));
   return simulateAndReport(program, t, args, outNames, opts, expected,
-                           scheduleJudge(opts, t, program), printer);
+                           scheduleJudge(opts, t, program, args), printer);
 }
 } // namespace
 

@@ -51,6 +51,42 @@ Operation *producerInSchedule(Value v) {
   return nullptr;
 }
 
+/// The rounding ops on each value's longest chain from the inputs, over
+/// the ops of `block`: a graph's, or a saved schedule's, through its
+/// copies and into its kernels' bodies (a kernel's outputs carry the
+/// deepest chain of its body; a buffer written by several kernels or
+/// copies, the deepest of them).
+void roundingDepth(Block &block, llvm::DenseMap<Value, int64_t> &depth) {
+  auto deepest = [&](ValueRange vs) {
+    int64_t d = 0;
+    for (Value v : vs)
+      d = std::max(d, depth.lookup(v));
+    return d;
+  };
+  auto raise = [&](Value v, int64_t d) { depth[v] = std::max(depth.lookup(v), d); };
+  for (Operation &op : block) {
+    if (auto dma = dyn_cast<sched::DmaOp>(op)) {
+      raise(dma.getDest(), depth.lookup(dma.getSource()));
+      continue;
+    }
+    if (auto c = dyn_cast<sched::ComputeOp>(op)) {
+      Block &body = c.getBody().front();
+      for (auto [arg, in] : llvm::zip(body.getArguments(), c.getInputs()))
+        depth[arg] = depth.lookup(in);
+      roundingDepth(body, depth);
+      for (auto [out, y] : llvm::zip(c.getOutputs(), body.getTerminator()->getOperands()))
+        raise(out, depth.lookup(y));
+      continue;
+    }
+    int64_t d = deepest(op.getOperands());
+    bool rounds = graph::numericsOf(&op) != graph::Numerics::Exact;
+    for (Value r : op.getResults()) {
+      auto type = dyn_cast<RankedTensorType>(r.getType());
+      depth[r] = d + (rounds && type && isa<FloatType>(type.getElementType()));
+    }
+  }
+}
+
 /// `got` against `want` by budget `b` (with the references when defined).
 Comparison judge(const ref::Tensor &got, const ref::Tensor &want,
                  const bisect::Budget &b, const std::string &profile,
@@ -103,18 +139,8 @@ OutputJudge dfa::driver::modelJudge(const RunOptions &opts,
     return j;
   bisect::Profile p = profileOf(opts);
   j.profile = p.name;
-  // The rounding ops on each value's longest chain from the inputs.
   llvm::DenseMap<Value, int64_t> depth;
-  for (Operation &op : main.getBody().front()) {
-    int64_t d = 0;
-    for (Value v : op.getOperands())
-      d = std::max(d, depth.lookup(v));
-    bool rounds = graph::numericsOf(&op) != graph::Numerics::Exact;
-    for (Value r : op.getResults()) {
-      auto type = dyn_cast<RankedTensorType>(r.getType());
-      depth[r] = d + (rounds && type && isa<FloatType>(type.getElementType()));
-    }
-  }
+  roundingDepth(main.getBody().front(), depth);
   Operation *ret = main.getBody().front().getTerminator();
   // The op whose rounding an output carries: back through the ops that
   // only move their one input's values (a view of a product's result, as
@@ -168,21 +194,41 @@ OutputJudge dfa::driver::modelJudge(const RunOptions &opts,
 
 OutputJudge dfa::driver::scheduleJudge(const RunOptions &opts,
                                        const target::Target &t,
-                                       sched::ProgramOp program) {
+                                       sched::ProgramOp program,
+                                       ArrayRef<ref::Tensor> args) {
   OutputJudge j;
   if (opts.explicitTolerance)
     return j;
   bisect::Profile p = profileOf(opts);
   j.profile = p.name;
+  // The schedule holds the whole program (its kernels' bodies are graph
+  // ops), so an output carries the roundings of its chain as a model's
+  // does (modelJudge), and the references run its kernels in the CPU
+  // reference's and the oracle's arithmetic.
+  llvm::DenseMap<Value, int64_t> depth;
+  roundingDepth(program.getBlock(), depth);
   for (Value v : program.getBlock().getTerminator()->getOperands())
   {
-    // The graph before the kernel is gone: its own op's rounding only.
     bisect::Budget b = budgetOf(t, producerInSchedule(v),
                                 cast<sched::BufferType>(v.getType()).getTensor(),
                                 p, /*accumulated=*/true);
-    b.referenceUlps = p.elementwiseUlps;
+    b.referenceUlps = p.elementwiseUlps * std::sqrt(double(depth.lookup(v)));
     j.budgets.push_back(b);
   }
+  j.ctx = program->getContext();
+  j.references = [&t, program, args](std::vector<ref::Tensor> &same,
+                                     std::vector<ref::Tensor> &oracle) {
+    for (auto [a, into] : {std::pair{sim::Options::Arithmetic::Reference, &same},
+                           std::pair{sim::Options::Arithmetic::Oracle, &oracle}}) {
+      sim::Options so;
+      so.arithmetic = a;
+      sim::Result r;
+      if (Status s = sim::simulate(program, t, args, so, r); s != Status::Ok)
+        return s;
+      into->assign(r.outputs.begin(), r.outputs.end());
+    }
+    return Status::Ok;
+  };
   return j;
 }
 

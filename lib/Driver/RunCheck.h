@@ -38,7 +38,8 @@ struct OutputJudge {
   std::vector<bisect::Budget> budgets;
   std::string profile;
   /// Runs the same-format CPU reference and the fp64 oracle, outputs in
-  /// order; unset where there is no graph to run (a saved schedule).
+  /// order (a saved schedule's: its kernels in the reference's and the
+  /// oracle's arithmetic, sim::Options::Arithmetic).
   std::function<Status(std::vector<ref::Tensor> &same,
                        std::vector<ref::Tensor> &oracle)>
       references;
@@ -53,10 +54,13 @@ OutputJudge modelJudge(const RunOptions &opts, const target::Target &t,
                        mlir::func::FuncOp main,
                        llvm::ArrayRef<ref::Tensor> args);
 
-/// The judge of a saved schedule's run: each output's budget from the
-/// graph op its kernel yields it from; no references.
+/// The judge of a saved schedule's run with arguments `args`: each
+/// output's budget from the graph op its kernel yields it from and the
+/// roundings on its chain through the kernels, as modelJudge's; `t`,
+/// `program` and `args` must outlive it.
 OutputJudge scheduleJudge(const RunOptions &opts, const target::Target &t,
-                          sched::ProgramOp program);
+                          sched::ProgramOp program,
+                          llvm::ArrayRef<ref::Tensor> args);
 
 /// Checks `results` against `expected` (same count) as `judge` says.
 std::vector<Comparison> checkOutputs(llvm::ArrayRef<ref::Tensor> results,

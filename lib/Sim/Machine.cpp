@@ -477,7 +477,10 @@ LogicalResult Executor::compute(sched::ComputeOp op) {
     args.push_back(load(**b));
   }
   ref::EvalOptions options;
-  if (std::optional<StringRef> acc = op.getAccumulator()) {
+  options.fp64Accumulate = options.ieeeMatmul =
+      arithmetic == Options::Arithmetic::Oracle;
+  if (std::optional<StringRef> acc = op.getAccumulator();
+      acc && arithmetic == Options::Arithmetic::Target) {
     std::optional<target::StorageFormat> f = t.floatFormat(*acc);
     if (!f)
       return op.emitOpError("accumulator '")

@@ -21,6 +21,7 @@
 #include "dfa/Target/Layout.h"
 
 #include "dfa/Reference/Tensor.h"
+#include "dfa/Sim/Sim.h"
 #include "dfa/Target/Target.h"
 
 #include "dialects/Sched/SchedOps.h"
@@ -107,7 +108,9 @@ private:
 
 class Executor {
 public:
-  Executor(const target::Target &t) : t(t) {}
+  Executor(const target::Target &t,
+           Options::Arithmetic arithmetic = Options::Arithmetic::Target)
+      : t(t), arithmetic(arithmetic) {}
 
   /// Runs `program` on `inputs`; fills `outputs`. Errors are emitted at the
   /// op that failed.
@@ -146,6 +149,7 @@ private:
   Lifetimes lifetimes(mlir::Block &body);
 
   const target::Target &t;
+  Options::Arithmetic arithmetic;
   Memories mem;
   llvm::DenseMap<mlir::Value, Buffer> buffers;
   /// Weights not read yet: they are read at their first use.

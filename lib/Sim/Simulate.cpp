@@ -22,7 +22,7 @@ Status dfa::sim::simulate(sched::ProgramOp program, const target::Target &t,
     return s;
   if (!options.values)
     return Status::Ok;
-  Executor ex(t);
+  Executor ex(t, options.arithmetic);
   FailureOr<double> need = ex.hostBytes(program);
   if (failed(need))
     return Status::RuntimeError;

@@ -31,6 +31,13 @@ namespace dfa::sim {
 struct Options {
   /// Run the values (needs the weights' data); else time only.
   bool values = true;
+  /// The kernels' arithmetic: the target's (its matrix accumulator), the
+  /// CPU reference's (f32 sums), or the oracle's (f64 sums, IEEE
+  /// products whatever the fp32-matmul mode). The last two are the
+  /// references dfa-run measures a saved schedule's carried rounding
+  /// with; the target's storage formats hold in all three.
+  enum class Arithmetic { Target, Reference, Oracle };
+  Arithmetic arithmetic = Arithmetic::Target;
   /// A DMA or kernel still running this long after its start trips the
   /// watchdog (seconds of simulated time).
   double watchdogSeconds = 10.0;
