@@ -369,12 +369,21 @@ KernelTime dfa::target::kernelTime(const Target &t, const Work &w) {
       steps = k;
       preload = 0;
     }
-    double folds = double(w.batch) * std::ceil(sr / r) * std::ceil(sc / c);
+    // A math type other than the operands' (--fp32-matmul) runs as
+    // several passes of the array, as many as its peak is below theirs:
+    // bf16x3 is three bf16 products (XLA's HIGH precision on a TPU).
+    double passes = 1;
+    if (!w.mathType.empty()) {
+      double rate = peakRate(t, true, w.mathType);
+      if (rate > 0)
+        passes = std::max(1.0, std::round(t.peak(w.dtype) / rate));
+    }
+    double folds = passes * double(w.batch) * std::ceil(sr / r) * std::ceil(sc / c);
     double perArray = std::ceil(folds / arrays);
     double cycles = t.systolicModel == "pipelined-ws"
                         ? perArray * std::max(r, m) + (r + c - 2)
                         : perArray * (preload + r + c + steps - 2) -
-                              std::ceil(double(w.batch) / arrays);
+                              std::ceil(passes * double(w.batch) / arrays);
     time.compute = cycles / std::max(1.0, t.clockHz.value);
     return time;
   }
