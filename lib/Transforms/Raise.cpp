@@ -592,6 +592,44 @@ void foldTorchSafeSoftmax(ModuleOp module) {
   }
 }
 
+/// Folds a zero pad of the spatial dims into the convolution that reads
+/// it: conv(pad(x)) is conv(x) with the pads added to its own, as
+/// onnxruntime's and TensorRT's pad fusions do. TF-style "same" padding
+/// written as F.pad before each convolution (a torch.export of Hugging
+/// Face's MobileNetV2, EfficientNets ported from TensorFlow) was a copy
+/// kernel each; the ONNX exporter's graph had them folded already. The
+/// pad stays for its other readers, and goes when none is left. Negative
+/// pads (crops) and non-constant modes stay as they are.
+void foldPadsIntoConvolutions(ModuleOp module) {
+  SmallVector<ConvOp> convs;
+  module.walk([&](ConvOp c) { convs.push_back(c); });
+  for (ConvOp conv : convs) {
+    auto pad = conv.getInput().getDefiningOp<PadOp>();
+    if (!pad || pad.getMode() != "constant" || !pad.getValue().isZero())
+      continue;
+    ArrayRef<int64_t> p = pad.getPads(), own = conv.getPads();
+    int64_t rank = cast<RankedTensorType>(pad.getType()).getRank(),
+            spatial = rank - 2;
+    if (spatial < 1 || int64_t(p.size()) != 2 * rank ||
+        int64_t(own.size()) != 2 * spatial)
+      continue;
+    // Nothing on the batch and channel dims, nothing negative.
+    if (p[0] || p[1] || p[rank] || p[rank + 1] ||
+        llvm::any_of(p, [](int64_t x) { return x < 0; }))
+      continue;
+    SmallVector<int64_t> pads(own);
+    for (int64_t d = 0; d < spatial; ++d) {
+      pads[d] += p[2 + d];
+      pads[spatial + d] += p[rank + 2 + d];
+    }
+    conv.getInputMutable().assign(pad.getInput());
+    conv.setPadsAttr(DenseI64ArrayAttr::get(conv.getContext(), pads));
+    conv->setLoc(FusedLoc::get(conv.getContext(), {conv.getLoc(), pad.getLoc()}));
+    if (pad->use_empty())
+      pad->erase();
+  }
+}
+
 struct GraphRaisePass : dfa::impl::GraphRaisePassBase<GraphRaisePass>,
                         TargetedPass {
   using GraphRaisePassBase::GraphRaisePassBase;
@@ -620,6 +658,7 @@ struct GraphRaisePass : dfa::impl::GraphRaisePassBase<GraphRaisePass>,
       }
     }
     foldTorchSafeSoftmax(module);
+    foldPadsIntoConvolutions(module);
   }
 
   void raise(AttentionMatch &m) {

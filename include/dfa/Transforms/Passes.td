@@ -83,7 +83,9 @@ def GraphRaisePass : Pass<"graph-raise", "::mlir::ModuleOp"> {
     [K, N] weight) is read unbroadcast: the product broadcasts it and
     reads it once; and torch's `_safe_softmax` guard as core ATen writes
     it (`where(not(reduce_max(not(S == -inf)) > 0), 0, softmax(S))`), left
-    after attention is raised, folds into the softmax's `empty_rows_zero`.
+    after attention is raised, folds into the softmax's `empty_rows_zero`;
+    and a zero `graph.pad` of a convolution's spatial dims (TF-style "same"
+    padding written as F.pad) folds into the convolution's own pads.
 
     ```mlir
     %kt = graph.transpose %k {perm = array<i64: 0, 1, 3, 2>} : ...
