@@ -157,6 +157,12 @@ LogicalResult Lowering::planKernels(ArrayRef<KernelOp> kernels,
                        used + need + std::max(working, act) > cap)) {
         ++chip;
         used = working = 0;
+        // A weight an earlier chip holds is placed again on this one when
+        // a kernel here reads it (a tied embedding and LM head): counted
+        // again.
+        seen.clear();
+        w = double(residentBytesOf(k, seen, graphBytes));
+        need = std::min(w + double(graphBytes), budget);
       }
       used += need;
       working = std::max(working, act);

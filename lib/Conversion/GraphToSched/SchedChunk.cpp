@@ -255,7 +255,7 @@ LogicalResult Lowering::emitChunked(KernelOp k, const KernelPlan &p,
         ins.push_back(whole[i]);
         continue;
       }
-      Home &src = homes[v];
+      Home &src = homeFor(v, p);
       auto ct = chunkType(cast<RankedTensorType>(v.getType()), dim, ext);
       TensorLayout layout = layoutOf(v, ct);
       SmallVector<Value> dmaDeps;

@@ -620,8 +620,34 @@ Value Lowering::dmaRegion(Location loc, Value src, Value dst,
 
 /// Places a weight or constant where its first consumer runs.
 LogicalResult Lowering::placeResident(Value v, const KernelPlan &p) {
-  if (homes.count(v))
+  auto it = homes.find(v);
+  if (it != homes.end()) {
+    if (!chipPartition() || it->second.chip == p.chip ||
+        residentOnChip.count({v, p.chip}))
+      return success();
+    FailureOr<Home> h = placeResidentHome(v, p);
+    if (failed(h))
+      return failure();
+    residentOnChip[{v, p.chip}] = *h;
     return success();
+  }
+  FailureOr<Home> h = placeResidentHome(v, p);
+  if (failed(h))
+    return failure();
+  homes[v] = *h;
+  return success();
+}
+
+Home &Lowering::homeFor(Value v, const KernelPlan &p) {
+  if (chipPartition()) {
+    auto it = residentOnChip.find({v, p.chip});
+    if (it != residentOnChip.end())
+      return it->second;
+  }
+  return homes[v];
+}
+
+FailureOr<Home> Lowering::placeResidentHome(Value v, const KernelPlan &p) {
   const target::MemoryLevel &level = weightStreaming || !home ? *outer : *home;
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPoint(weightsEnd);
@@ -648,8 +674,7 @@ LogicalResult Lowering::placeResident(Value v, const KernelPlan &p) {
         cast<ElementsAttr>(v.getDefiningOp<ConstantOp>().getValue()));
   }
   h->token = Value();
-  homes[v] = *h;
-  return success();
+  return h;
 }
 
 const target::MemoryLevel *Lowering::copyTarget(const Home &h,
@@ -679,7 +704,7 @@ FailureOr<Value>
 Lowering::operand(Location loc, Value v, const KernelPlan &p,
                   SmallVectorImpl<Value> &deps,
                   SmallVectorImpl<std::pair<Home, Value>> &temps, bool stage) {
-  Home &h = homes[v];
+  Home &h = homeFor(v, p);
   int64_t engine = kLoadEngine;
   const target::MemoryLevel *want = copyTarget(h, p, stage, engine);
   if (!want) {

@@ -94,6 +94,13 @@ struct Lowering {
   std::map<ArenaKey, int> arenaIndex;
   std::vector<std::pair<ArenaKey, Arena>> arenas;
   DenseMap<Value, Home> homes;
+  /// Chip partition: a weight or constant read on chips other than its
+  /// first reader's has a copy on each, placed at load (a tied embedding
+  /// and LM head), not copied over the links every step.
+  DenseMap<std::pair<Value, int64_t>, Home> residentOnChip;
+  /// The home a kernel planned as `p` reads `v` from: its chip's copy of
+  /// a resident, else homes[v].
+  Home &homeFor(Value v, const KernelPlan &p);
   DenseMap<Value, int64_t> endOf;                     // token -> end cycle
   std::map<int64_t, Timeline> unitsBusy;                        // per chip
   std::map<std::pair<int64_t, int64_t>, Intervals> enginesBusy; // chip, engine
@@ -295,8 +302,10 @@ struct Lowering {
   // Emission
   //===--------------------------------------------------------------------===//
 
-  /// Places a weight or constant where its first consumer runs.
+  /// Places a weight or constant where its first consumer runs (and, in a
+  /// chip partition, on each other chip that reads it: residentOnChip).
   LogicalResult placeResident(Value v, const KernelPlan &p);
+  FailureOr<Home> placeResidentHome(Value v, const KernelPlan &p);
 
   /// Where a kernel planned as `p` needs a copy of the value at `h` (the
   /// scratchpad when `stage`, its rectangle or its chip), with the engine
