@@ -420,7 +420,7 @@ struct ConvertGraphToSchedPass
     // diagnostics of an attempt that is retried are held back; when every
     // attempt fails, the first one's (the full budget's) are the answer.
     bool partition = t->caps.placement == target::Placement::ChipPartition;
-    const double shares[] = {1.0, 0.8, 0.6, 0.4};
+    const double shares[] = {1.0, 0.8, 0.6, 0.4, 0.2, 0.1, 0.0};
     Status s = Status::Ok, first = Status::Ok;
     std::vector<Diagnostic> firstHeld;
     for (auto [i, share] : llvm::enumerate(shares)) {
