@@ -7,7 +7,8 @@
 // Tensor parallelism for chip-partitioned targets: a layer whose weight
 // exceeds one chip's weight budget becomes pieces that each read a
 // contiguous slice of the weight (the weight's leading dim), joined by a
-// concatenation (output features cut) or a sum (contraction cut).
+// concatenation (output features cut), a sum (contraction cut) or, for an
+// embedding table's lookup, a select of each index's piece.
 //
 //===----------------------------------------------------------------------===//
 
@@ -145,12 +146,15 @@ struct GraphShardPass : dfa::impl::GraphShardPassBase<GraphShardPass>,
       return;
     SmallVector<Operation *> layers;
     module.walk([&](Operation *op) {
-      if (isa<MatMulOp, GemmOp, GroupedMatMulOp>(op) ||
+      if (isa<MatMulOp, GemmOp, GroupedMatMulOp, GatherOp>(op) ||
           (isa<ConvOp>(op) && cast<ConvOp>(op).getGroup() == 1))
         layers.push_back(op);
     });
     for (Operation *op : layers)
-      shard(*t, op, budget);
+      if (auto g = dyn_cast<GatherOp>(op))
+        shardGather(*t, g, budget);
+      else
+        shard(*t, op, budget);
     slices.clear();
   }
 
@@ -259,6 +263,14 @@ struct GraphShardPass : dfa::impl::GraphShardPassBase<GraphShardPass>,
       expertsView = tr;
       weightValue = tr.getInput();
     }
+    // A linear layer's [N, K] weight read transposed (torch's F.linear
+    // exported as a matmul; a tied LM head): cut along N.
+    TransposeOp linearView;
+    if (auto tr = weightValue.getDefiningOp<TransposeOp>();
+        tr && isa<MatMulOp>(op) && tr.getPerm() == ArrayRef<int64_t>{1, 0}) {
+      linearView = tr;
+      weightValue = tr.getInput();
+    }
     WeightOp w = sliceableWeight(weightValue);
     if (!w)
       return;
@@ -272,7 +284,8 @@ struct GraphShardPass : dfa::impl::GraphShardPassBase<GraphShardPass>,
     // Read through a transpose, a grouped product's experts are held twice
     // on a target that does not fold the transpose into the product (the
     // transposed copy is a kernel's result beside the weight).
-    double copies = expertsView && !foldsIntoProducts(t, expertsView) ? 2 : 1;
+    TransposeOp view = expertsView ? expertsView : linearView;
+    double copies = view && !foldsIntoProducts(t, view) ? 2 : 1;
     if (double(stored) * copies + others <= budget)
       return;
     int64_t pieces = piecesFor(t, w, (budget - others) / copies);
@@ -358,6 +371,23 @@ struct GraphShardPass : dfa::impl::GraphShardPassBase<GraphShardPass>,
         result0 = b.create<WhereOp>(loc, g.getType(), covered, part, result0);
       }
       result = result0;
+    } else if (auto mm = dyn_cast<MatMulOp>(op); mm && linearView) {
+      // [N, K] read transposed, cut along N: each piece makes its columns,
+      // then they are joined.
+      auto outType = cast<RankedTensorType>(mm.getType());
+      int64_t last = outType.getRank() - 1;
+      SmallVector<Value> parts;
+      for (auto [i, wi] : llvm::enumerate(pieceWeights)) {
+        auto piece = RankedTensorType::get({wType.getDimSize(1), sizes[i]},
+                                           wType.getElementType());
+        Value wt = b.create<TransposeOp>(linearView.getLoc(), piece, wi,
+                                         linearView.getPermAttr());
+        SmallVector<int64_t> shape(outType.getShape());
+        shape[last] = sizes[i];
+        parts.push_back(b.create<MatMulOp>(
+            loc, RankedTensorType::get(shape, outType.getElementType()), mm.getLhs(), wt));
+      }
+      result = b.create<ConcatOp>(loc, outType, parts, b.getI64IntegerAttr(last));
     } else if (auto mm = dyn_cast<MatMulOp>(op)) {
       // [K, N] cut along K: split the input, sum the partial products.
       Value x = mm.getLhs();
@@ -418,6 +448,15 @@ struct GraphShardPass : dfa::impl::GraphShardPassBase<GraphShardPass>,
       }
       result = b.create<ConcatOp>(loc, outType, parts, b.getI64IntegerAttr(1));
     }
+    replace(op, result, w, pieces, stored, budget);
+    if (view && view->use_empty())
+      view->erase();
+    dropIfUnused(w);
+  }
+
+  /// `op` (whose weight `w` was cut into `pieces`) replaced by `result`.
+  void replace(Operation *op, Value result, WeightOp w, int64_t pieces,
+               int64_t stored, double budget) {
     if (remarks)
       op->emitRemark() << "split across " << pieces << " chips: its weight '"
                        << w.getSymName() << "' (" << stored
@@ -425,15 +464,84 @@ struct GraphShardPass : dfa::impl::GraphShardPassBase<GraphShardPass>,
                        << " B one chip holds for weights";
     op->getResult(0).replaceAllUsesWith(result);
     op->erase();
-    if (expertsView && expertsView->use_empty())
-      expertsView->erase();
-    if (w->use_empty()) {
-      for (auto it = slices.begin(); it != slices.end();)
-        it = std::get<0>(it->first) == w.getOperation() ? slices.erase(it)
-                                                         : std::next(it);
-      w->erase();
-    }
     ++numSharded;
+  }
+
+  void dropIfUnused(WeightOp w) {
+    if (!w->use_empty())
+      return;
+    for (auto it = slices.begin(); it != slices.end();)
+      it = std::get<0>(it->first) == w.getOperation() ? slices.erase(it)
+                                                       : std::next(it);
+    w->erase();
+  }
+
+  /// An embedding table too large for one chip, cut into pieces of rows
+  /// (Megatron's vocabulary-parallel embedding). Each piece but the last
+  /// looks up the indices in its own rows (any other index reads its row
+  /// 0), and the last every other index, so an index outside the table
+  /// still fails the last lookup's range check; a chain of selects takes
+  /// each index's row from the piece that holds it (exact: no sum).
+  void shardGather(const target::Target &t, GatherOp g, double budget) {
+    WeightOp w = g.getAxis() == 0 ? sliceableWeight(g.getInput()) : WeightOp();
+    if (!w)
+      return;
+    int64_t stored = layoutOf(t, w).bytes;
+    if (double(stored) <= budget)
+      return;
+    int64_t pieces = piecesFor(t, w, budget);
+    if (pieces < 2)
+      return;
+    auto wType = cast<RankedTensorType>(w.getType());
+    int64_t rows = wType.getDimSize(0);
+    SmallVector<int64_t> sizes = evenSizes(rows, pieces);
+    SmallVector<Value> pieceWeights = weightSlices(w, sizes);
+    OpBuilder b(g);
+    Location loc = g.getLoc();
+    Value idx = g.getIndices();
+    auto it = cast<RankedTensorType>(idx.getType());
+    Type ie = it.getElementType();
+    auto bools = it.clone(b.getI1Type());
+    auto scalar = [&](int64_t x) -> Value {
+      return b.create<ConstantOp>(
+          loc, DenseElementsAttr::get(RankedTensorType::get({}, ie),
+                                      b.getIntegerAttr(ie, x)));
+    };
+    // Negative indices count from the end of the whole table.
+    Value negative = b.create<LessOp>(loc, bools, idx, scalar(0));
+    Value index = b.create<WhereOp>(
+        loc, it, negative, b.create<AddOp>(loc, it, idx, scalar(rows)), idx);
+    // A mask of the indices, shaped to select whole rows of the result.
+    auto outType = cast<RankedTensorType>(g.getType());
+    SmallVector<int64_t> maskShape(it.getShape());
+    maskShape.append(wType.getRank() - 1, 1);
+    auto rowMask = [&](Value m) -> Value {
+      return b.create<ReshapeOp>(loc, RankedTensorType::get(maskShape, b.getI1Type()), m);
+    };
+    SmallVector<std::pair<Value, Value>> owned; // (row mask, rows) per piece
+    int64_t first = 0;
+    for (int64_t i = 0; i + 1 < pieces; ++i) {
+      Value local = b.create<SubOp>(loc, it, index, scalar(first));
+      Value mine = b.create<AndOp>(
+          loc, bools, b.create<GreaterEqualOp>(loc, bools, local, scalar(0)),
+          b.create<LessOp>(loc, bools, local, scalar(sizes[i])));
+      Value safe = b.create<WhereOp>(loc, it, mine, local, scalar(0));
+      Value part = b.create<GatherOp>(loc, pieceWeights[i], safe, g.getAxisAttr());
+      owned.push_back({rowMask(mine), part});
+      first += sizes[i];
+    }
+    // The last piece: its own indices and the invalid ones (below 0 or
+    // past the table, which its lookup's range check reports).
+    Value others = b.create<AndOp>(
+        loc, bools, b.create<GreaterEqualOp>(loc, bools, index, scalar(0)),
+        b.create<LessOp>(loc, bools, index, scalar(first)));
+    Value local = b.create<WhereOp>(loc, it, others, scalar(0),
+                                    b.create<SubOp>(loc, it, index, scalar(first)));
+    Value result = b.create<GatherOp>(loc, pieceWeights.back(), local, g.getAxisAttr());
+    for (auto [mask, part] : llvm::reverse(owned))
+      result = b.create<WhereOp>(loc, outType, mask, part, result);
+    replace(g, result, w, pieces, stored, budget);
+    dropIfUnused(w);
   }
 };
 } // namespace

@@ -121,10 +121,13 @@ def GraphShardPass : Pass<"graph-shard", "::mlir::ModuleOp"> {
     activations) becomes as many pieces as it takes, each reading a
     contiguous slice of the weight (a `graph.weight` at a later offset of the
     same file, so no chip ever holds the whole weight). Where the slice cuts
-    the output features (a Gemm with `trans_b`, a convolution's filters) the
-    pieces' results are concatenated; where it cuts the contraction (a
-    matmul's [K, N] weight, a Gemm without `trans_b`) the input is split
-    along K and the partial products are summed. The lowering places the
+    the output features (a Gemm with `trans_b`, a matmul of a transposed
+    [N, K] weight, a convolution's filters) the pieces' results are
+    concatenated; where it cuts the contraction (a matmul's [K, N] weight, a
+    Gemm without `trans_b`) the input is split along K and the partial
+    products are summed. An embedding table's lookup (a gather of rows) is
+    cut by rows: each piece looks up the indices in its rows and a chain of
+    selects takes each index's row from its piece. The lowering places the
     pieces on successive chips, so the concatenation or the sums cross the
     chip-to-chip links. Other targets, weights that fit, and weights stored
     zstd-compressed (a frame is read whole) are left as they are.

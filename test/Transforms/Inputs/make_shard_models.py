@@ -61,3 +61,20 @@ save("shared", [helper.make_node("MatMul", ["x", "w"], ["y0"], name="first"),
      [vi("x", [4, 960])], vi("y", [4, 640]),
      {"w": rng.standard_normal((960, 640)) / 30},
      ints={"s0": [0], "s1": [480], "ax": [1]})
+# A tied embedding and LM head: a [V, D] = [1000, 320] table (1.2 MiB) that a
+# Gather looks up (vocabulary-parallel: each piece its rows) and a MatMul reads
+# transposed (cut along V, the head's columns). Token ids cover every piece,
+# one negative (counted from the end).
+g = helper.make_graph(
+    [helper.make_node("Gather", ["emb", "ids"], ["h"], name="embed", axis=0),
+     helper.make_node("Tanh", ["h"], ["t"], name="mix"),
+     helper.make_node("Transpose", ["emb"], ["embT"], name="tied", perm=[1, 0]),
+     helper.make_node("MatMul", ["t", "embT"], ["y"], name="head")],
+    "tied", [helper.make_tensor_value_info("ids", TensorProto.INT64, [2, 4])], [vi("y", [2, 4, 1000])],
+    [numpy_helper.from_array((rng.standard_normal((1000, 320)) / 10).astype(np.float32), "emb")])
+m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)])
+m.ir_version = 8
+with open(os.path.join(out, "tied.onnx"), "wb") as f:
+    f.write(m.SerializeToString())
+np.save(os.path.join(out, "ids.npy"), np.array([[0, 999, 250, 500], [-1, 749, 333, 1]], np.int64))
+np.save(os.path.join(out, "ids_bad.npy"), np.array([[0, 1000, 250, 500], [-1, 749, 333, 1]], np.int64))
