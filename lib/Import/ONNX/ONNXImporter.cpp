@@ -921,7 +921,18 @@ Value Importer::importInitializer(const onnx::TensorProto &init) {
         return b.create<graph::ConstantOp>(loc, values);
     }
   }
-  if (byReference && opts.noWeights)
+  // Without weights, an initializer small enough to be held inline is
+  // still read when its external file is there and holds it: the graph and
+  // what folds from it (BERT's token-type ids looked up in their table)
+  // are then the ones a run with the weights compiles, and so is the time.
+  bool readSmall = false;
+  if (external && opts.noWeights && bytes <= opts.inlineLimitBytes)
+    if (auto data = externalData(init, m.dir, bytes)) {
+      uint64_t size = 0;
+      readSmall = !llvm::sys::fs::file_size(data->first, size) &&
+                  uint64_t(data->second + bytes) <= size;
+    }
+  if (byReference && opts.noWeights && !readSmall)
     return b.create<graph::WeightOp>(loc, type, init.name(), "", 0);
   // Files pack the sub-byte types; a graph.weight is one element a byte, so
   // those are read and unpacked here instead.

@@ -121,6 +121,24 @@ def build(name, out):
         if name == "external_missing":
             os.remove(os.path.join(os.path.dirname(out), data))
         return None
+    if name in ("external_small", "external_small_missing"):
+        # Every initializer in the data file: a [4, 8] table (128 B) and the
+        # [1, 3] ids looked up in it (24 B), as BERT's token-type ids, then a
+        # large weight.
+        table = numpy_helper.from_array(rng.standard_normal((4, 8)).astype(np.float32), "table")
+        ids = numpy_helper.from_array(np.array([[0, 2, 1]], np.int64), "ids")
+        w = numpy_helper.from_array(rng.standard_normal((8, 512)).astype(np.float32), "w")
+        m = model([helper.make_node("Gather", ["table", "ids"], ["e"], name="lookup", axis=0),
+                   helper.make_node("Add", ["x", "e"], ["h"], name="add"),
+                   helper.make_node("MatMul", ["h", "w"], ["y"], name="mm")],
+                  [vi("x", F, [1, 3, 8])], [vi("y", F, [1, 3, 512])], [table, ids, w])
+        data = os.path.basename(out) + ".data"
+        onnx.external_data_helper.convert_model_to_external_data(
+            m, all_tensors_to_one_file=True, location=data, size_threshold=0)
+        onnx.save_model(m, out)
+        if name == "external_small_missing":
+            os.remove(os.path.join(os.path.dirname(out), data))
+        return None
     if name == "dynamic":
         return model([helper.make_node("Relu", ["x"], ["y"], name="relu")],
                      [vi("x", F, ["batch", 8])], [vi("y", F, ["batch", 8])])
