@@ -16,6 +16,7 @@
 #include "dfa/Reference/DataDependent.h"
 #include "dfa/Reference/Evaluator.h"
 
+#include "mlir/IR/Matchers.h"
 #include "llvm/Support/FormatVariadic.h"
 
 #include <cmath>
@@ -372,6 +373,20 @@ LogicalResult convertGather(NodeContext &c, Results &r) {
   auto axis = c.axis(c.intAttr("axis", 0), c.type(0).getRank());
   if (failed(axis))
     return failure();
+  // A constant scalar index into a dim of size 1 (torch's select of it, as
+  // the dynamo exporter writes Mamba's x[:, :, 0]) takes the whole input:
+  // a view, not a kernel of its own.
+  DenseIntElementsAttr index;
+  auto it = dyn_cast<RankedTensorType>(c.in(1).getType());
+  if (it && it.getRank() == 0 && c.type(0).getDimSize(*axis) == 1 &&
+      matchPattern(c.in(1), m_Constant(&index)) &&
+      llvm::is_contained({int64_t(0), int64_t(-1)},
+                         (*index.getValues<APInt>().begin()).getSExtValue())) {
+    SmallVector<int64_t> shape(c.type(0).getShape());
+    shape.erase(shape.begin() + *axis);
+    r.push_back(c.b.create<ReshapeOp>(c.loc, withShape(c.type(0), shape), c.in(0)));
+    return success();
+  }
   r.push_back(c.b.create<GatherOp>(c.loc, c.in(0), c.in(1),
                                    c.b.getI64IntegerAttr(*axis)));
   return success();

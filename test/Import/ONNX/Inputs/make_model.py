@@ -121,6 +121,19 @@ def build(name, out):
         if name == "external_missing":
             os.remove(os.path.join(os.path.dirname(out), data))
         return None
+    if name == "gather_select":
+        # torch's x[:, :, 0] of a [1, 4, 1] tensor as the dynamo exporter
+        # writes it (a Gather of a scalar index), then the same of index -1
+        # and of index 2 (out of range) and of a size-3 dim.
+        idx = {n: numpy_helper.from_array(np.array(v, np.int64), n)
+               for n, v in (("i0", 0), ("im1", -1), ("i2", 2), ("i1", 1))}
+        return model([helper.make_node("Gather", ["x", "i0"], ["a"], name="select0", axis=2),
+                      helper.make_node("Gather", ["x", "im1"], ["b"], name="select_last", axis=2),
+                      helper.make_node("Gather", ["x", "i2"], ["c"], name="select_bad", axis=2),
+                      helper.make_node("Gather", ["z", "i1"], ["d"], name="select_wide", axis=2)],
+                     [vi("x", F, [1, 4, 1]), vi("z", F, [1, 4, 3])],
+                     [vi("a", F, [1, 4]), vi("b", F, [1, 4]), vi("c", F, [1, 4]), vi("d", F, [1, 4])],
+                     list(idx.values()))
     if name in ("external_small", "external_small_missing"):
         # Every initializer in the data file: a [4, 8] table (128 B) and the
         # [1, 3] ids looked up in it (24 B), as BERT's token-type ids, then a
