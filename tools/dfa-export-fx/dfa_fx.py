@@ -339,13 +339,21 @@ def _user_frame(trace):
 
 
 def _weights(named, compress):
-    """The tensors table and the weight blobs, in the order given."""
+    """The tensors table and the weight blobs, in the order given. A tensor
+    held under several names (a tied embedding and LM head) is written once,
+    every name pointing at the same bytes."""
     tensors, blobs, offset = {}, [], 0
+    written = {}
     cctx = None
     if compress:
         import zstandard
         cctx = zstandard.ZstdCompressor(level=3)
     for name, t in named:
+        key = (t.data_ptr(), tuple(t.shape), tuple(t.stride()), t.dtype) \
+            if t.numel() and t.device.type != "meta" else None
+        if key is not None and key in written:
+            tensors[name] = dict(written[key])
+            continue
         if t.dtype in _COMPLEX:
             dt, t = _COMPLEX[t.dtype], torch.view_as_real(t.detach().resolve_conj())
         else:
@@ -358,6 +366,8 @@ def _weights(named, compress):
             data = cctx.compress(data)
             entry["stored_bytes"] = len(data)
         tensors[name] = entry
+        if key is not None:
+            written[key] = entry
         blobs.append(data)
         offset += len(data)
     return tensors, blobs

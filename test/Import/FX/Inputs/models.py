@@ -94,3 +94,20 @@ class Clamped(nn.Module):
 
 def clamped():
     return Clamped()
+
+
+class Tied(nn.Module):
+    """An embedding and an LM head sharing one [1000, 64] weight."""
+    def __init__(self):
+        super().__init__()
+        self.emb = nn.Embedding(1000, 64)
+        self.head = nn.Linear(64, 1000, bias=False)
+        self.head.weight = self.emb.weight
+
+    def forward(self, ids):
+        return self.head(torch.tanh(self.emb(ids)))
+
+
+def tied():
+    torch.manual_seed(0)
+    return Tied().eval()
