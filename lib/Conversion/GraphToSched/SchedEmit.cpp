@@ -1003,7 +1003,7 @@ LogicalResult Lowering::emitKernel(KernelOp k, const KernelPlan &p,
   timeKernel(k, p, compute, stage ? *scratch : outLevel);
 
   for (Value v : k.getInputs())
-    homes[v].readers.push_back(done);
+    homeFor(v, p).readers.push_back(done);
   for (auto &[tmp, unused] : temps) {
     tmp.readers.push_back(done);
     release(tmp);
