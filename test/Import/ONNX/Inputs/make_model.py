@@ -26,6 +26,17 @@ def vi(name, elem, shape):
     return helper.make_tensor_value_info(name, elem, shape)
 
 
+def save_external(m, out, missing=False):
+    """Saves `m` at `out` with every initializer in `out`.data; with
+    `missing`, the data file is removed again."""
+    data = os.path.basename(out) + ".data"
+    onnx.external_data_helper.convert_model_to_external_data(
+        m, all_tensors_to_one_file=True, location=data, size_threshold=0)
+    onnx.save_model(m, out)
+    if missing:
+        os.remove(os.path.join(os.path.dirname(out), data))
+
+
 def build(name, out):
     rng = np.random.default_rng(0)
     if name == "add":
@@ -114,12 +125,7 @@ def build(name, out):
         t = numpy_helper.from_array(w, "w")
         m = model([helper.make_node("MatMul", ["x", "w"], ["y"], name="mm")],
                   [vi("x", F, [2, 64])], [vi("y", F, [2, 32])], [t])
-        data = os.path.basename(out) + ".data"
-        onnx.external_data_helper.convert_model_to_external_data(
-            m, all_tensors_to_one_file=True, location=data, size_threshold=0)
-        onnx.save_model(m, out)
-        if name == "external_missing":
-            os.remove(os.path.join(os.path.dirname(out), data))
+        save_external(m, out, missing=name.endswith("_missing"))
         return None
     if name == "gather_select":
         # torch's x[:, :, 0] of a [1, 4, 1] tensor as the dynamo exporter
@@ -145,12 +151,7 @@ def build(name, out):
                    helper.make_node("Add", ["x", "e"], ["h"], name="add"),
                    helper.make_node("MatMul", ["h", "w"], ["y"], name="mm")],
                   [vi("x", F, [1, 3, 8])], [vi("y", F, [1, 3, 512])], [table, ids, w])
-        data = os.path.basename(out) + ".data"
-        onnx.external_data_helper.convert_model_to_external_data(
-            m, all_tensors_to_one_file=True, location=data, size_threshold=0)
-        onnx.save_model(m, out)
-        if name == "external_small_missing":
-            os.remove(os.path.join(os.path.dirname(out), data))
+        save_external(m, out, missing=name.endswith("_missing"))
         return None
     if name == "dynamic":
         return model([helper.make_node("Relu", ["x"], ["y"], name="relu")],
