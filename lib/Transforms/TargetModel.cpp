@@ -86,6 +86,16 @@ static bool swapsLastTwo(TransposeOp tr) {
   return true;
 }
 
+/// Whether reshape `r` keeps its last two dims and only merges or splits
+/// the batch dims before them ([B, H, K, N] -> [B*H, K, N]): a product
+/// reading through it reads the same matrices.
+static bool keepsLastTwo(ReshapeOp r) {
+  auto in = cast<RankedTensorType>(r.getInput().getType());
+  auto out = cast<RankedTensorType>(r.getType());
+  return in.getRank() >= 2 && out.getRank() >= 2 &&
+         in.getShape().take_back(2) == out.getShape().take_back(2);
+}
+
 static bool compileTimeConstant(Value v, int depth = 0);
 
 bool dfa::foldsIntoProducts(const target::Target &t, Operation *op) {
@@ -97,9 +107,17 @@ bool dfa::foldsIntoProducts(const target::Target &t, Operation *op) {
   if (!tr || tr->use_empty() || !swapsLastTwo(tr) ||
       !(t.caps.transposeFolding || compileTimeConstant(tr.getInput())))
     return false;
-  // One product reads it (as one or both operands): it is then a part of
-  // that product's kernel. Several would each need a copy.
+  // One product reads it (as one or both operands), perhaps through views
+  // of its batch dims (torch's k.transpose(-2, -1) then a view merging
+  // batch and heads before bmm): it is then a part of that product's
+  // kernel. Several would each need a copy.
   Value v = tr.getResult();
+  while (v.hasOneUse()) {
+    auto r = dyn_cast<ReshapeOp>(*v.getUsers().begin());
+    if (!r || !keepsLastTwo(r))
+      break;
+    v = r.getResult();
+  }
   Operation *reader = v.getUses().begin()->getOwner();
   return llvm::all_of(v.getUses(), [&](OpOperand &use) {
     return use.getOwner() == reader && isa<MatMulOp, GemmOp, GroupedMatMulOp>(reader) &&
@@ -293,9 +311,16 @@ bool dfa::sharesRhs(Operation *op) {
 
 /// The operand a product reads for `v`, and whether it is stored MN-major
 /// given that `v` would be: a transpose of the last two dims is read
-/// through.
+/// through, and so are the views of its batch dims between it and the
+/// product (foldsIntoProducts).
 static std::pair<Value, bool> readThrough(Value v, bool mnMajor) {
-  if (auto tr = v.getDefiningOp<TransposeOp>(); tr && swapsLastTwo(tr))
+  Value x = v;
+  while (auto r = x.getDefiningOp<ReshapeOp>()) {
+    if (!keepsLastTwo(r) || !r.getInput().hasOneUse())
+      break;
+    x = r.getInput();
+  }
+  if (auto tr = x.getDefiningOp<TransposeOp>(); tr && swapsLastTwo(tr))
     return {tr.getInput(), !mnMajor};
   return {v, mnMajor};
 }
