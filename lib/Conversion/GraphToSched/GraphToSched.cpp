@@ -29,6 +29,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Chunk.h"
 #include "SchedLowering.h"
 
 #include "dfa/Conversion/Passes.h"
@@ -89,6 +90,30 @@ SmallVector<int64_t> Lowering::inPlacePairs(KernelOp k, const KernelPlan &p) {
   return pairs;
 }
 
+std::optional<unsigned> Lowering::overwrittenInput(KernelOp k) {
+  KernelKind kind = k.getKindEnum();
+  if ((kind != KernelKind::Pointwise && kind != KernelKind::Reduction) ||
+      k.getOutputs().size() != 1)
+    return std::nullopt;
+  Value out = k.getOutputs()[0];
+  auto type = cast<RankedTensorType>(out.getType());
+  for (auto [i, v] : llvm::enumerate(k.getInputs())) {
+    // Its one reader is this kernel, which a kernel (not the caller, not a
+    // weight) wrote; a graph result stays where it was made.
+    if (v.getType() != type || !v.hasOneUse() || !v.getDefiningOp<KernelOp>() ||
+        layoutAttrOf(v) != layoutAttrOf(out))
+      continue;
+    bool rowLocal = true;
+    for (int64_t d = 0; rowLocal && d + 1 < type.getRank(); ++d) {
+      std::optional<KernelSplit> s = splitKernel(k, d);
+      rowLocal = s && s->dim(k.getBlock().getArgument(i)) == d;
+    }
+    if (rowLocal)
+      return unsigned(i);
+  }
+  return std::nullopt;
+}
+
 int64_t Lowering::residentBytesOf(KernelOp k, llvm::DenseSet<Value> &seen,
                                   int64_t &graphBytes) {
   int64_t n = 0;
@@ -140,8 +165,10 @@ LogicalResult Lowering::planKernels(ArrayRef<KernelOp> kernels,
       for (Value v : k.getInputs())
         if (!isResident(v))
           act += double(layoutOf(v).bytes);
-      for (Value v : k.getOutputs())
-        act += double(layoutOf(v).bytes);
+      // An output written over its input takes no memory of its own.
+      if (!overwrittenInput(k))
+        for (Value v : k.getOutputs())
+          act += double(layoutOf(v).bytes);
       if (w > budget)
         return k.emitError("does not fit: the weights of kernel '")
                << k.getSymName() << "' (" << int64_t(w)

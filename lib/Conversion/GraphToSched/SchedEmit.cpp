@@ -975,8 +975,25 @@ LogicalResult Lowering::emitKernel(KernelOp k, const KernelPlan &p,
   const target::MemoryLevel &outLevel = stage ? *scratch : *home;
   SmallVector<Value> outs;
   SmallVector<Home> outHomes;
+  // A pointwise or row-wise kernel writes over an input it alone reads,
+  // read where it lives (overwrittenInput): its buffer is the output's.
+  std::optional<unsigned> over = stage ? std::nullopt : overwrittenInput(k);
+  if (over) {
+    const Home &from = homes[k.getInputs()[*over]];
+    if (from.arena != arenaFor(outLevel, p.chip) || ins[*over] != from.buffer)
+      over.reset();
+  }
   for (auto [o, r] : llvm::enumerate(k.getOutputs())) {
     SmallVector<Value> reuse;
+    if (over) {
+      Home &from = homes[k.getInputs()[*over]];
+      Home h = from;
+      h.readers.clear();
+      from.arena = -1; // its memory is the output's now
+      outs.push_back(h.buffer);
+      outHomes.push_back(h);
+      continue;
+    }
     // The grown cache is where the cache was.
     const target::MemoryLevel *level = &outLevel;
     if (std::optional<int64_t> in = inPlaceOf(int64_t(o)))

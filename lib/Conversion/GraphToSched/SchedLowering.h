@@ -321,6 +321,13 @@ struct Lowering {
   /// runtime allocates the cache once and writes each step's keys and
   /// values after the ones it holds.
   SmallVector<int64_t> inPlacePairs(KernelOp k, const KernelPlan &p);
+  /// The input whose memory kernel `k`'s one output takes, writing over it
+  /// (the buffer sharing of XLA's buffer assignment, Inductor's in-place
+  /// buffers, a statically allocated SRAM's): a pointwise or row-wise
+  /// kernel (each row of the output computed from the same row of the
+  /// input alone: splitKernel along every dim but the minor one) is its
+  /// only reader, and the two are stored alike. None for any other.
+  std::optional<unsigned> overwrittenInput(KernelOp k);
 
   /// The buffer a kernel reads `v` from, copying it where the kernel needs
   /// it; `deps` gets what the read waits for.
