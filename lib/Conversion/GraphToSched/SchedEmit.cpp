@@ -24,6 +24,11 @@ int Lowering::arenaFor(const target::MemoryLevel &level, int64_t chip) {
   arenas.push_back(
       {key, Arena(int64_t(level.capacityBytes.value), alignment())});
   arenaIndex[key] = idx;
+  if (opts.record)
+    arenas.back().second.record(&(*opts.record)[{level.name, chip}]);
+  if (opts.plan)
+    if (auto it = opts.plan->find({level.name, chip}); it != opts.plan->end())
+      arenas.back().second.replay(&it->second);
   return idx;
 }
 

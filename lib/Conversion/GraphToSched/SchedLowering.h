@@ -44,6 +44,11 @@ struct ScheduleOptions {
   /// Under chip partition, the share of Target::chipWeightBudget a chip
   /// is filled to with weights (less when the activations did not fit).
   double weightShare = 1.0;
+  /// A first run that records its arenas' blocks and lifetimes here, with
+  /// no capacity, and leaves no program; a second that places the blocks
+  /// at the offsets planned from that (planOffsets).
+  ArenaLogs *record = nullptr;
+  const ArenaPlans *plan = nullptr;
   /// A fault to plant, one of knownFaults() (parseFault's syntax).
   std::string inject;
 };

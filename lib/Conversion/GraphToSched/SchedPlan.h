@@ -23,14 +23,53 @@
 #include <limits>
 #include <map>
 #include <optional>
+#include <string>
+#include <tuple>
 #include <vector>
 
 namespace dfa {
+
+/// The blocks one arena placed, in the order it placed them, with when
+/// each lived: the clock counts the arena's allocations and releases.
+struct ArenaLog {
+  struct Block {
+    int64_t size, ub, ue;
+    int64_t from, to = std::numeric_limits<int64_t>::max(); // [from, to)
+  };
+  std::vector<Block> blocks;
+  int64_t capacity = 0, align = 1; // the arena's
+};
+
+/// The recordings of a lowering's arenas, and the plans made from them,
+/// by (memory level, chip).
+using ArenaLogs = std::map<std::pair<std::string, int64_t>, ArenaLog>;
+using ArenaPlans = std::map<std::pair<std::string, int64_t>, std::vector<int64_t>>;
+
+/// Offsets for `log`'s blocks, in its order, that an offline planner with
+/// every lifetime known gives (XLA's GlobalDecreasingSizeBestFitHeap):
+/// largest first, each in the smallest gap between the blocks already
+/// placed whose lifetimes and units it shares, else above them. None when
+/// the plan passes `capacity`.
+std::optional<std::vector<int64_t>> planOffsets(const ArenaLog &log,
+                                                int64_t capacity,
+                                                int64_t align);
 
 class Arena {
 public:
   Arena(int64_t capacity, int64_t align)
       : capacity(capacity), align(std::max<int64_t>(1, align)) {}
+
+  /// Records every block in `log`, with no capacity: a first run whose
+  /// lifetimes an offline plan (planOffsets) places.
+  void record(ArenaLog *l) {
+    log = l;
+    log->capacity = capacity;
+    log->align = align;
+  }
+  /// Places the n-th block at `offsets[n]`, as planned from a recording of
+  /// the same lowering, when it misses every live block there (else, if
+  /// the lowering took another course, first fit).
+  void replay(const std::vector<int64_t> *offsets) { plan = offsets; }
 
   /// The offset of a new block of `size` bytes in each of units [ub, ue)
   /// (the same offset in every unit's memory, as SPMD code addresses it),
@@ -45,7 +84,18 @@ public:
     llvm::SmallVector<Lane *, 4> near = lanesOver(ub, ue);
     // The lowest offset that fits every lane sharing a unit: each lane
     // moves it up past its blocks until none does.
+    ++clock;
+    // The lowest offset that fits every lane sharing a unit: each lane
+    // moves it up past its blocks until none does. A planned offset is
+    // taken where it fits.
     int64_t at = 0;
+    if (plan && next < plan->size()) {
+      int64_t want = (*plan)[next++];
+      if (llvm::all_of(near, [&](Lane *lane) {
+            return lane->firstFit(want, size) == want;
+          }))
+        at = want;
+    }
     for (bool moved = true; moved;) {
       moved = false;
       for (Lane *lane : near) {
@@ -54,8 +104,12 @@ public:
         at = fit;
       }
     }
-    if (at + size > capacity)
+    if (log) {
+      open[{at, ub, ue}] = log->blocks.size();
+      log->blocks.push_back({size, ub, ue, clock});
+    } else if (at + size > capacity) {
       return std::nullopt;
+    }
     own.insert({at, at + size});
     high = std::max(high, at + size);
     for (Lane *lane : near)
@@ -67,6 +121,14 @@ public:
   /// wait for `tokens`.
   void release(int64_t offset, int64_t ub, int64_t ue,
                llvm::ArrayRef<mlir::Value> tokens) {
+    ++clock;
+    if (log) {
+      auto it = open.find({offset, ub, ue});
+      if (it != open.end()) {
+        log->blocks[it->second].to = clock;
+        open.erase(it);
+      }
+    }
     auto lane = lanes.find({ub, ue});
     if (lane != lanes.end())
       lane->second.release(offset, tokens);
@@ -183,6 +245,11 @@ private:
   }
 
   int64_t capacity, align, high = 0;
+  ArenaLog *log = nullptr;
+  std::map<std::tuple<int64_t, int64_t, int64_t>, size_t> open; // log's live
+  const std::vector<int64_t> *plan = nullptr;
+  size_t next = 0;
+  int64_t clock = 0;
   /// Lanes by unit range; no range is wider than `widest` units.
   std::map<std::pair<int64_t, int64_t>, Lane> lanes;
   int64_t widest = 0;
