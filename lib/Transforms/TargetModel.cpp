@@ -118,6 +118,8 @@ bool dfa::foldsIntoProducts(const target::Target &t, Operation *op) {
       break;
     v = r.getResult();
   }
+  if (v.use_empty()) // a view no op reads
+    return false;
   Operation *reader = v.getUses().begin()->getOwner();
   return llvm::all_of(v.getUses(), [&](OpOperand &use) {
     return use.getOwner() == reader && isa<MatMulOp, GemmOp, GroupedMatMulOp>(reader) &&

@@ -11,7 +11,8 @@
 // matmul whole: the kernel reads the 1-head cache once. So does a K^T
 // that a view of its batch dims reaches the product through (torch's
 // k.transpose(-2, -1) then a view merging batch and heads before bmm); a
-// view that changes the matrices themselves keeps the relayout.
+// view that changes the matrices themselves keeps the relayout, and one
+// that nothing reads folds into nothing.
 // RUN: %with_test_targets dfa-opt %s -graph-fuse="target=test-tpu-v5e" | FileCheck %s --check-prefix=TPU
 // RUN: %with_test_targets dfa-opt %s -graph-fuse="target=test-tpu-v5e" -graph-layout | FileCheck %s --check-prefix=LAYOUT
 // RUN: %with_test_targets dfa-opt %s -graph-fuse="target=test-spyre" | FileCheck %s --check-prefix=SPYRE
@@ -89,6 +90,9 @@ func.func @main(%q: tensor<2x4x1x8xf32> {graph.name = "q"}, %past: tensor<2x4x16
   %w2 = graph.reshape %w1 : (tensor<2x4x8x17xf32>) -> tensor<2x4x4x34xf32> loc("kt_split.view")
   %wq = graph.slice %q {starts = array<i64: 0, 0, 0, 0>, steps = array<i64: 1, 1, 1, 1>} : (tensor<2x4x1x8xf32>) -> tensor<2x4x1x4xf32> loc("q.half")
   %w3 = graph.matmul %wq, %w2 : (tensor<2x4x1x4xf32>, tensor<2x4x4x34xf32>) -> tensor<2x4x1x34xf32> loc("split")
+  // A view of K^T that nothing reads.
+  %d1 = graph.transpose %cache {perm = array<i64: 0, 1, 3, 2>} : (tensor<2x4x17x8xf32>) -> tensor<2x4x8x17xf32> loc("kt_dead")
+  %d2 = graph.reshape %d1 : (tensor<2x4x8x17xf32>) -> tensor<8x8x17xf32> loc("kt_dead.merge")
   return %sum, %sb, %ks2, %g5, %v3, %w3 : tensor<2x4x1x17xf32>, tensor<4x2x1x17xf32>, tensor<2x4x8x17xf32>, tensor<2x4x1x17xf32>,
          tensor<8x1x17xf32>, tensor<2x4x1x34xf32>
 }

@@ -458,9 +458,9 @@ struct ConvertGraphToSchedPass
     // first run records every buffer's lifetime, and the second places
     // them where planOffsets (largest first, best fit) says.
     bool partition = t->caps.placement == target::Placement::ChipPartition;
-    const double shares[] = {1.0, 0.8, 0.6, 0.4, 0.2, 0.1, 0.0};
+    static const double shares[] = {1.0, 0.8, 0.6, 0.4, 0.2, 0.1, 0.0};
     SmallVector<std::pair<double, bool>> attempts;
-    for (double share : partition ? ArrayRef<double>(shares) : ArrayRef<double>(1.0))
+    for (double share : ArrayRef<double>(shares).take_front(partition ? std::size(shares) : 1))
       for (bool planned : {false, true})
         attempts.push_back({share, planned});
     Status s = Status::Ok, first = Status::Ok;
@@ -478,9 +478,14 @@ struct ConvertGraphToSchedPass
         ArenaPlans plans;
         s = Status::Ok;
         if (planned) {
-          options.record = &logs;
-          s = Lowering(module, *t, options).run();
-          options.record = nullptr;
+          // The recording's own diagnostics are the next run's again.
+          {
+            ScopedDiagnosticHandler drop(&getContext(),
+                                         [](Diagnostic &) { return success(); });
+            options.record = &logs;
+            s = Lowering(module, *t, options).run();
+            options.record = nullptr;
+          }
           for (auto &[key, log] : logs) {
             std::optional<std::vector<int64_t>> p =
                 s == Status::Ok ? planOffsets(log, log.capacity, log.align)

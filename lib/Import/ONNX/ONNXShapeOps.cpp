@@ -373,19 +373,36 @@ LogicalResult convertGather(NodeContext &c, Results &r) {
   auto axis = c.axis(c.intAttr("axis", 0), c.type(0).getRank());
   if (failed(axis))
     return failure();
-  // A constant scalar index into a dim of size 1 (torch's select of it, as
-  // the dynamo exporter writes Mamba's x[:, :, 0]) takes the whole input:
-  // a view, not a kernel of its own.
+  // A constant scalar index in range (torch's select, x[:, :, k], as the
+  // dynamo exporter writes it: Mamba's scan reads its state so, step by
+  // step) is a slice and a reshape, as aten.select imports: a view that
+  // joins its producer's or its reader's kernel, not a kernel of its own.
+  // The whole input when the dim has size 1. An index out of range stays
+  // a gather, an error when it runs.
   DenseIntElementsAttr index;
   auto it = dyn_cast<RankedTensorType>(c.in(1).getType());
-  if (it && it.getRank() == 0 && c.type(0).getDimSize(*axis) == 1 &&
-      matchPattern(c.in(1), m_Constant(&index)) &&
-      llvm::is_contained({int64_t(0), int64_t(-1)},
-                         (*index.getValues<APInt>().begin()).getSExtValue())) {
-    SmallVector<int64_t> shape(c.type(0).getShape());
-    shape.erase(shape.begin() + *axis);
-    r.push_back(c.b.create<ReshapeOp>(c.loc, withShape(c.type(0), shape), c.in(0)));
-    return success();
+  RankedTensorType xt = c.type(0);
+  int64_t len = xt.getDimSize(*axis);
+  if (it && it.getRank() == 0 && !ShapedType::isDynamic(len) &&
+      matchPattern(c.in(1), m_Constant(&index))) {
+    int64_t k = (*index.getValues<APInt>().begin()).getSExtValue();
+    if (k < 0)
+      k += len;
+    if (k >= 0 && k < len) {
+      Value x = c.in(0);
+      SmallVector<int64_t> shape(xt.getShape());
+      if (len > 1) {
+        SmallVector<int64_t> starts(shape.size(), 0), steps(shape.size(), 1);
+        starts[*axis] = k;
+        shape[*axis] = 1;
+        x = c.b.create<SliceOp>(c.loc, withShape(xt, shape), x,
+                                c.b.getDenseI64ArrayAttr(starts),
+                                c.b.getDenseI64ArrayAttr(steps));
+      }
+      shape.erase(shape.begin() + *axis);
+      r.push_back(c.b.create<ReshapeOp>(c.loc, withShape(xt, shape), x));
+      return success();
+    }
   }
   r.push_back(c.b.create<GatherOp>(c.loc, c.in(0), c.in(1),
                                    c.b.getI64IntegerAttr(*axis)));

@@ -140,6 +140,12 @@ def build(name, out):
                      [vi("x", F, [1, 4, 1]), vi("z", F, [1, 4, 3])],
                      [vi("a", F, [1, 4]), vi("b", F, [1, 4]), vi("c", F, [1, 4]), vi("d", F, [1, 4])],
                      list(idx.values()))
+    if name == "gather_select_ok":
+        # The column of index 1 and of index -1 of a [1, 4, 3] tensor.
+        idx = [numpy_helper.from_array(np.array(v, np.int64), n) for n, v in (("i1", 1), ("im1", -1))]
+        return model([helper.make_node("Gather", ["z", "i1"], ["d"], name="select1", axis=2),
+                      helper.make_node("Gather", ["z", "im1"], ["e"], name="select_last", axis=2)],
+                     [vi("z", F, [1, 4, 3])], [vi("d", F, [1, 4]), vi("e", F, [1, 4])], idx)
     if name in ("external_small", "external_small_missing"):
         # Every initializer in the data file: a [4, 8] table (128 B) and the
         # [1, 3] ids looked up in it (24 B), as BERT's token-type ids, then a
