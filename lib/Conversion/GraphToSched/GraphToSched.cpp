@@ -165,8 +165,16 @@ LogicalResult Lowering::planKernels(ArrayRef<KernelOp> kernels,
       for (Value v : k.getInputs())
         if (!isResident(v))
           act += double(layoutOf(v).bytes);
-      // An output written over its input takes no memory of its own.
-      if (!overwrittenInput(k))
+      // An output written over its input takes no memory of its own, where
+      // the input is made on this chip (one made on another arrives as a
+      // copy, which emitKernel does not write over).
+      std::optional<unsigned> over = overwrittenInput(k);
+      if (over) {
+        auto it = plans.find(k.getInputs()[*over].getDefiningOp());
+        if (it == plans.end() || it->second.chip != chip)
+          over.reset();
+      }
+      if (!over)
         for (Value v : k.getOutputs())
           act += double(layoutOf(v).bytes);
       if (w > budget)
