@@ -494,15 +494,17 @@ struct ConvertGraphToSchedPass
             s = Lowering(module, *t, options).run();
             options.record = nullptr;
           }
+          // A recording that failed (not for memory: it has none) keeps
+          // its status.
           for (auto &[key, log] : logs) {
-            std::optional<std::vector<int64_t>> p =
-                s == Status::Ok ? planOffsets(log, log.capacity, log.align)
-                                : std::nullopt;
-            if (!p) {
-              s = Status::DoesNotFit;
+            if (s != Status::Ok)
               break;
-            }
-            plans[key] = std::move(*p);
+            std::optional<std::vector<int64_t>> p =
+                planOffsets(log, log.capacity, log.align);
+            if (!p)
+              s = Status::DoesNotFit;
+            else
+              plans[key] = std::move(*p);
           }
           options.plan = &plans;
         }
