@@ -82,8 +82,6 @@ public:
     Lane &own = lanes.try_emplace({ub, ue}, ub, ue).first->second;
     widest = std::max(widest, ue - ub);
     llvm::SmallVector<Lane *, 4> near = lanesOver(ub, ue);
-    // The lowest offset that fits every lane sharing a unit: each lane
-    // moves it up past its blocks until none does.
     ++clock;
     // The lowest offset that fits every lane sharing a unit: each lane
     // moves it up past its blocks until none does. A planned offset is
