@@ -487,6 +487,9 @@ struct Fuser {
       }
     if (!best)
       return startGroup(op, c), absorbParamViews(op);
+    if (!param)
+      if (auto older = yieldIndexGroup(op, c, *best))
+        std::tie(best, via) = *older;
     Group &g = groups[*best];
     std::string why = refuse(g, op, c, via);
     if (!why.empty())
@@ -522,6 +525,64 @@ struct Fuser {
     groupOf[op] = *best;
     ++made;
     absorbParamViews(op);
+  }
+
+  /// When the newest group `op` reads is one of index ops alone (a slice of
+  /// a product's output and its views, which the product refused as an
+  /// epilogue) that only `op` reads, and an older group `op` reads takes
+  /// them and `op` (every operand of theirs made in it or before it, so
+  /// the groups stay acyclic): moves them into that group and returns it.
+  /// `op` then joins the group it continues (a scan's state update, each
+  /// step's slice of the decay read where the product wrote it, as
+  /// Inductor indexes a buffer) rather than the slice's.
+  std::optional<std::pair<unsigned, Value>>
+  yieldIndexGroup(Operation *op, OpClass c, unsigned newest) {
+    Group &v = groups[newest];
+    if (policy == FusionPolicy::None || isView(op) || v.param || v.broadcast ||
+        v.sealed || v.ops.empty())
+      return std::nullopt;
+    auto indexOp = [](Operation *o) { return isView(o) || isa<SliceOp>(o); };
+    if (!llvm::all_of(v.ops, indexOp))
+      return std::nullopt;
+    for (Operation *o : v.ops)
+      for (Operation *u : o->getUsers())
+        if (u != op && groupOf.lookup(u) != newest)
+          return std::nullopt;
+    std::optional<unsigned> older;
+    Value via;
+    for (Value x : op->getOperands())
+      if (Operation *def = x.getDefiningOp()) {
+        auto it = groupOf.find(def);
+        if (it != groupOf.end() && it->second != newest && !groups[it->second].param &&
+            (!older || it->second > *older)) {
+          older = it->second;
+          via = x;
+        }
+      }
+    if (!older)
+      return std::nullopt;
+    Group &into = groups[*older];
+    for (Operation *o : v.ops) {
+      if (!refuse(into, o, classify(o), Value()).empty())
+        return std::nullopt;
+      for (Value x : o->getOperands())
+        if (Operation *def = x.getDefiningOp()) {
+          auto it = groupOf.find(def);
+          if (it != groupOf.end() && it->second != newest && it->second > *older)
+            return std::nullopt;
+        }
+    }
+    if (!refuse(into, op, c, via).empty())
+      return std::nullopt;
+    for (Operation *o : v.ops) {
+      groupOf[o] = *older;
+      account(into, o);
+      into.ops.push_back(o);
+    }
+    v.ops.clear();
+    llvm::sort(into.ops,
+               [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
+    return std::make_pair(*older, via);
   }
 
   /// Whether `op`'s result has more elements than its largest operand (a
