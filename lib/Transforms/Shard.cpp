@@ -14,6 +14,7 @@
 
 #include "Sharding.h"
 
+#include "dfa/Transforms/SplitDims.h"
 #include "dfa/Transforms/TargetModel.h"
 
 #include "dfa/Target/Cost.h"
@@ -26,6 +27,9 @@
 #include "dfa/Target/Target.h"
 
 #include "dfa/Support/MathExtras.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/IRMapping.h"
+#include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 #include <map>
@@ -156,6 +160,288 @@ struct GraphShardPass : dfa::impl::GraphShardPassBase<GraphShardPass>,
       else
         shard(*t, op, budget);
     slices.clear();
+    shardActivations(*t, module);
+  }
+
+  /// Chains of activations too large for one chip, each split into pieces
+  /// along a dim that every op of the chain keeps.
+  void shardActivations(const target::Target &t, ModuleOp module) {
+    double cap = t.activationLevel().capacityBytes.value;
+    if (cap <= 0)
+      return;
+    llvm::DenseSet<Operation *> tried;
+    while (true) {
+      Operation *seed = nullptr;
+      module.walk([&](Operation *op) {
+        if (seed || tried.contains(op) || op->getNumOperands() == 0 ||
+            isa<WeightOp, ConstantOp>(op))
+          return;
+        for (Value r : op->getResults())
+          if (largeActivation(t, r, cap))
+            seed = op;
+      });
+      if (!seed)
+        return;
+      tried.insert(seed);
+      splitChain(t, seed, cap, tried);
+    }
+  }
+
+  /// Whether `v` is an activation that one kernel cannot both read and
+  /// write beside the rest of a chip: its stored image (the target's
+  /// layout, padding included) passes a third of the chip's SRAM.
+  static bool largeActivation(const target::Target &t, Value v, double cap) {
+    auto type = dyn_cast<RankedTensorType>(v.getType());
+    return type && type.hasStaticShape() &&
+           double(layoutOf(t, v).bytes) > cap / 3;
+  }
+
+  /// The chain around `seed`'s large result: every op that makes or reads
+  /// a large activation, joined through large activations (the attention
+  /// scores' product, mask, softmax and the product that reads them). It
+  /// becomes pieces along the seed's outermost dim that the chain keeps
+  /// (the heads, else the query rows), each piece's largest activation at
+  /// most an eighth of the chip; the chain's inputs are sliced along the
+  /// dims the ops map the split to (or read whole), its outputs (small)
+  /// concatenated. The lowering places the pieces on chips as they fit.
+  /// Nothing changes when no dim splits the chain, when a large activation
+  /// is a graph input or result, or when the chain is not one block.
+  void splitChain(const target::Target &t, Operation *seed, double cap,
+                  llvm::DenseSet<Operation *> &tried) {
+    Block *block = seed->getBlock();
+    llvm::SetVector<Operation *> chain;
+    SmallVector<Value> work(seed->getResults());
+    llvm::DenseSet<Value> seen;
+    auto join = [&](Operation *op) {
+      if (!chain.insert(op))
+        return;
+      for (Value v : op->getResults())
+        if (largeActivation(t, v, cap))
+          work.push_back(v);
+      for (Value v : op->getOperands())
+        if (largeActivation(t, v, cap))
+          work.push_back(v);
+    };
+    constexpr size_t kMaxChain = 256;
+    while (!work.empty()) {
+      Value v = work.pop_back_val();
+      if (!seen.insert(v).second)
+        continue;
+      Operation *def = v.getDefiningOp();
+      if (!def || def->getNumOperands() == 0 || def->getBlock() != block ||
+          isa<WeightOp, ConstantOp>(def))
+        return;
+      join(def);
+      for (Operation *u : v.getUsers()) {
+        if (isa<func::ReturnOp>(u) || u->getBlock() != block)
+          return;
+        join(u);
+      }
+      if (chain.size() > kMaxChain)
+        return;
+    }
+    for (Operation *op : chain) {
+      tried.insert(op);
+      if (op->getNumResults() != 1 || op->getNumRegions() != 0)
+        return;
+    }
+    auto seedType = cast<RankedTensorType>(seed->getResult(0).getType());
+    int64_t rank = seedType.getRank();
+    // The outer dims, largest first, then the rows of the two minor ones.
+    SmallVector<int64_t> candidates;
+    for (int64_t d = 0; d + 2 < rank; ++d)
+      if (seedType.getDimSize(d) > 1)
+        candidates.push_back(d);
+    llvm::stable_sort(candidates, [&](int64_t a, int64_t b) {
+      return seedType.getDimSize(a) > seedType.getDimSize(b);
+    });
+    if (rank >= 2)
+      candidates.push_back(rank - 2);
+    // Of the dims that split the chain, the one whose pieces read the
+    // fewest bytes whole (each chip holding a piece holds those too: the
+    // heads read a mask broadcast over them whole, the query rows the keys
+    // and values).
+    std::optional<llvm::DenseMap<Value, int64_t>> best;
+    int64_t bestDim = -1;
+    double bestWhole = 0;
+    for (int64_t d : candidates) {
+      std::optional<llvm::DenseMap<Value, int64_t>> dims = chainDims(seed, d, chain);
+      if (!dims)
+        continue;
+      double whole = wholeBytes(t, chain, *dims);
+      if (!best || whole < bestWhole) {
+        best = std::move(dims);
+        bestDim = d;
+        bestWhole = whole;
+      }
+    }
+    if (best)
+      cutChain(t, seed, bestDim, chain, *best, cap);
+  }
+
+  /// The stored bytes of the inputs every piece of `chain` reads whole.
+  static double wholeBytes(const target::Target &t,
+                           const llvm::SetVector<Operation *> &chain,
+                           const llvm::DenseMap<Value, int64_t> &dimOf) {
+    llvm::DenseSet<Value> whole;
+    for (Operation *op : chain) {
+      SmallVector<int64_t, 4> dims = *splitOperandDims(op, dimOf.lookup(op->getResult(0)));
+      for (auto [x, od] : llvm::zip(op->getOperands(), dims))
+        if (od == kWholeOperand && !chain.contains(x.getDefiningOp()))
+          whole.insert(x);
+    }
+    double bytes = 0;
+    for (Value x : whole)
+      bytes += double(layoutOf(t, x).bytes);
+    return bytes;
+  }
+
+  /// The split dim of every result in `chain` when `seed`'s is `d`, or none
+  /// when an op cannot be split so or needs a chain value whole.
+  static std::optional<llvm::DenseMap<Value, int64_t>>
+  chainDims(Operation *seed, int64_t d, const llvm::SetVector<Operation *> &chain) {
+    llvm::DenseMap<Value, int64_t> dimOf;
+    dimOf[seed->getResult(0)] = d;
+    auto inChain = [&](Value v) {
+      Operation *def = v.getDefiningOp();
+      return def && chain.contains(def);
+    };
+    for (bool changed = true; changed;) {
+      changed = false;
+      for (Operation *op : chain) {
+        Value r = op->getResult(0);
+        int64_t rank = cast<RankedTensorType>(r.getType()).getRank();
+        if (!dimOf.count(r)) {
+          // From an operand already split: the result dim that maps to it.
+          for (int64_t rd = 0; rd < rank && !dimOf.count(r); ++rd) {
+            std::optional<SmallVector<int64_t, 4>> dims = splitOperandDims(op, rd);
+            if (!dims)
+              continue;
+            bool agrees = true, any = false;
+            for (auto [x, od] : llvm::zip(op->getOperands(), *dims)) {
+              auto it = dimOf.find(x);
+              if (it == dimOf.end())
+                continue;
+              any = true;
+              agrees &= it->second == od;
+            }
+            if (any && agrees) {
+              dimOf[r] = rd;
+              changed = true;
+            }
+          }
+          if (!dimOf.count(r))
+            continue;
+        }
+        std::optional<SmallVector<int64_t, 4>> dims = splitOperandDims(op, dimOf[r]);
+        if (!dims || dims->size() != op->getNumOperands())
+          return std::nullopt;
+        for (auto [x, od] : llvm::zip(op->getOperands(), *dims)) {
+          if (!inChain(x))
+            continue;
+          if (od == kWholeOperand)
+            return std::nullopt;
+          auto [it, inserted] = dimOf.try_emplace(x, od);
+          if (!inserted && it->second != od)
+            return std::nullopt;
+          changed |= inserted;
+        }
+      }
+    }
+    // Every result split, all along one extent.
+    int64_t extent = cast<RankedTensorType>(seed->getResult(0).getType()).getDimSize(d);
+    for (Operation *op : chain) {
+      auto it = dimOf.find(op->getResult(0));
+      if (it == dimOf.end() ||
+          cast<RankedTensorType>(it->first.getType()).getDimSize(it->second) != extent)
+        return std::nullopt;
+    }
+    return dimOf;
+  }
+
+  /// `chain` replaced by pieces of it along the dims `dimOf` gives.
+  void cutChain(const target::Target &t, Operation *seed, int64_t d,
+                const llvm::SetVector<Operation *> &chain,
+                const llvm::DenseMap<Value, int64_t> &dimOf, double cap) {
+    SmallVector<Operation *> ops(chain.begin(), chain.end());
+    llvm::sort(ops, [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
+    Operation *last = ops.back();
+    // The chain's outputs are read after it (the pieces stand at its end).
+    for (Operation *op : ops)
+      for (Operation *u : op->getResult(0).getUsers())
+        if (!chain.contains(u) && u->isBeforeInBlock(last))
+          return;
+    auto seedType = cast<RankedTensorType>(seed->getResult(0).getType());
+    int64_t extent = seedType.getDimSize(d);
+    double largest = 0;
+    for (Operation *op : ops)
+      largest = std::max(largest, double(layoutOf(t, op->getResult(0)).bytes));
+    int64_t pieces = std::min<int64_t>(extent, int64_t(std::ceil(largest / (cap / 8))));
+    if (pieces < 2)
+      return;
+    SmallVector<int64_t> sizes = evenSizes(extent, pieces);
+    auto piece = [](Type type, int64_t dim, int64_t size) {
+      auto rt = cast<RankedTensorType>(type);
+      SmallVector<int64_t> shape(rt.getShape());
+      shape[dim] = size;
+      return RankedTensorType::get(shape, rt.getElementType());
+    };
+    OpBuilder b(last->getContext());
+    b.setInsertionPointAfter(last);
+    SmallVector<IRMapping> maps(pieces);
+    int64_t offset = 0;
+    for (auto [i, size] : llvm::enumerate(sizes)) {
+      // An input sliced the same way twice is sliced once per piece.
+      llvm::DenseMap<std::pair<Value, int64_t>, Value> sliced;
+      for (Operation *op : ops) {
+        SmallVector<int64_t, 4> dims = *splitOperandDims(op, dimOf.lookup(op->getResult(0)));
+        SmallVector<std::pair<unsigned, Value>> inputs;
+        for (auto [j, x] : llvm::enumerate(op->getOperands())) {
+          if (chain.contains(x.getDefiningOp()) || dims[j] == kWholeOperand)
+            continue;
+          Value &s = sliced[{x, dims[j]}];
+          if (!s) {
+            auto xt = cast<RankedTensorType>(x.getType());
+            SmallVector<int64_t> starts(xt.getRank(), 0), steps(xt.getRank(), 1);
+            starts[dims[j]] = offset;
+            s = b.create<SliceOp>(op->getLoc(), piece(xt, dims[j], size), x,
+                                  b.getDenseI64ArrayAttr(starts),
+                                  b.getDenseI64ArrayAttr(steps));
+          }
+          inputs.push_back({unsigned(j), s});
+        }
+        Operation *copy = b.clone(*op, maps[i]);
+        for (auto [j, s] : inputs)
+          copy->setOperand(j, s);
+        Value r = op->getResult(0);
+        copy->getResult(0).setType(piece(r.getType(), dimOf.lookup(r), size));
+        maps[i].map(r, copy->getResult(0));
+      }
+      offset += size;
+    }
+    // Outputs read outside the chain: the pieces' parts, joined.
+    for (Operation *op : ops) {
+      Value r = op->getResult(0);
+      if (llvm::all_of(r.getUsers(), [&](Operation *u) { return chain.contains(u); }))
+        continue;
+      SmallVector<Value> parts;
+      for (IRMapping &m : maps)
+        parts.push_back(m.lookup(r));
+      Value joined = b.create<ConcatOp>(op->getLoc(), r.getType(), parts,
+                                        b.getI64IntegerAttr(dimOf.lookup(r)));
+      r.replaceUsesWithIf(joined, [&](OpOperand &use) {
+        return !chain.contains(use.getOwner());
+      });
+    }
+    if (remarks)
+      seed->emitRemark() << "split into " << pieces << " pieces along dim " << d
+                         << " with the " << ops.size()
+                         << " ops around it: its result (" << layoutOf(t, seed->getResult(0)).bytes
+                         << " B stored) passes a third of a chip's "
+                         << int64_t(cap) << " B SRAM";
+    for (Operation *op : llvm::reverse(ops))
+      op->erase();
+    ++numActivationSplits;
   }
 
   /// A tensor-parallel group needs chips that share nothing but links:

@@ -132,6 +132,17 @@ def GraphShardPass : Pass<"graph-shard", "::mlir::ModuleOp"> {
     chip-to-chip links. Other targets, weights that fit, and weights stored
     zstd-compressed (a frame is read whole) are left as they are.
 
+    On the same targets, an activation whose stored image passes a third of
+    a chip's SRAM (a long sequence's attention scores, [B, H, S, S]) cannot
+    be read and written by one kernel beside the rest of a chip: the chain
+    of ops joined through such activations (the scores' product, mask,
+    softmax and the product that reads them) becomes pieces along the
+    outermost dim every op of it keeps (the heads, else the query rows;
+    `splitOperandDims`, the rule the lowering's chunks use), each piece's
+    largest activation at most an eighth of the chip. The chain's inputs are
+    sliced, its outputs concatenated, and the lowering places the pieces on
+    chips as they fit. A large graph input or result is left as it is.
+
     With `tensor-parallel` N > 1 (a deployment's choice: `--tensor-parallel`
     of the tools), on a target whose kernels share the chip and that has
     chip-to-chip links, the module becomes the program each of N chips runs
@@ -178,6 +189,8 @@ def GraphShardPass : Pass<"graph-shard", "::mlir::ModuleOp"> {
   ];
   let statistics = [
     Statistic<"numSharded", "sharded", "Number of layers split across chips">,
+    Statistic<"numActivationSplits", "activation-splits",
+              "Number of chains of activations split into pieces">,
     Statistic<"numPartitioned", "partitioned",
               "Ops split among the chips of a tensor-parallel group">,
     Statistic<"numCollectives", "collectives",

@@ -1,0 +1,37 @@
+//===- SplitDims.h - how a split of an op's result splits its operands -*- C++ -*-===//
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+///
+/// One rule for every stage that cuts ops into pieces along a dim of their
+/// result: the lowering running a kernel as chunks (Chunk.cpp) and
+/// graph-shard splitting a chain of activations across chips. Each piece
+/// computes a contiguous range of the result's dim `d` from the same range
+/// of its operands' mapped dims (and whole operands elsewhere).
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef DFA_TRANSFORMS_SPLITDIMS_H
+#define DFA_TRANSFORMS_SPLITDIMS_H
+
+#include "mlir/IR/Operation.h"
+#include "llvm/ADT/SmallVector.h"
+
+#include <optional>
+
+namespace dfa {
+
+/// An operand every piece reads whole.
+constexpr int64_t kWholeOperand = -1;
+
+/// The dim of each operand of `op` that follows a split of its (first)
+/// result along `d` (kWholeOperand: read whole), or none when `op` cannot
+/// be split so (a softmax along `d`, a reduction over it, a reshape that
+/// merges `d` with its neighbours). A mapped dim has the extent of `d`.
+std::optional<llvm::SmallVector<int64_t, 4>> splitOperandDims(mlir::Operation *op,
+                                                              int64_t d);
+
+} // namespace dfa
+
+#endif // DFA_TRANSFORMS_SPLITDIMS_H

@@ -1,0 +1,67 @@
+// An activation whose stored image passes a third of an LPU chip's SRAM
+// (here the attention scores, 2 heads x 1024 x 1024 f32 stored 10 MiB, on
+// a chip set to 24 MiB) cannot be read and written by one kernel beside
+// the rest of the chip: graph-shard splits the chain of ops joined through
+// such activations (the scores' product, mask, softmax and the product
+// that reads them) into pieces, each piece's largest activation at most an
+// eighth of the chip, along the dim whose pieces read the fewest bytes
+// whole: here the query rows (each piece reads K^T and V whole, 3.3 MB,
+// and its rows of the mask; along the heads each would read the whole
+// 5.2 MB mask, broadcast over them). Without a mask the heads split it
+// (nothing read whole). The chain's inputs are sliced, its output is
+// concatenated, and the values are the unsplit schedule's: bit for bit
+// along the heads, within rounding along the rows (a product over 256
+// rows may sum its dot products in another order than one over 1024).
+// At the chip's real size, and on a target that does not partition chips,
+// nothing changes.
+// RUN: %with_test_targets dfa-compile %s --target test-lpu --set memory.SRAM.capacity_bytes=25165824 --emit decomposed --remarks -o - 2>&1 | FileCheck %s
+// RUN: %with_test_targets dfa-compile %S/Inputs/shard-activations-heads.mlir --target test-lpu --set memory.SRAM.capacity_bytes=25165824 --emit decomposed --remarks -o - 2>&1 | FileCheck %s --check-prefix=HEADS
+// RUN: %with_test_targets dfa-compile %s --target test-lpu --emit decomposed -o - | FileCheck %s --check-prefix=WHOLE
+// RUN: %with_test_targets dfa-compile %s --target test-tpu-v5e --set memory.HBM.capacity_bytes=25165824 --emit decomposed -o - | FileCheck %s --check-prefix=WHOLE
+// RUN: %with_test_targets dfa-run %s --target test-lpu --set memory.SRAM.capacity_bytes=25165824 --seed 3 --outputs %t.split > /dev/null
+// RUN: %with_test_targets dfa-run %s --target test-lpu --seed 3 --outputs %t.whole > /dev/null
+// RUN: %python -c "import numpy as np; np.testing.assert_allclose(np.load('%t.split/output_0.npy'), np.load('%t.whole/output_0.npy'), rtol=1e-5, atol=2e-6)"
+// RUN: %with_test_targets dfa-run %S/Inputs/shard-activations-heads.mlir --target test-lpu --set memory.SRAM.capacity_bytes=25165824 --seed 3 --outputs %t.hsplit > /dev/null
+// RUN: %with_test_targets dfa-run %S/Inputs/shard-activations-heads.mlir --target test-lpu --seed 3 --outputs %t.hwhole > /dev/null
+// RUN: %python -c "import numpy as np; np.testing.assert_array_equal(np.load('%t.hsplit/output_0.npy'), np.load('%t.hwhole/output_0.npy'))"
+
+// CHECK: 'scores': remark: split into 4 pieces along dim 2 with the 8 ops around it: its result (10485760 B stored) passes a third of a chip's 25165824 B SRAM
+// CHECK: %[[KT:.*]] = graph.transpose %arg1
+// CHECK: %[[Q0:.*]] = graph.slice %arg0 {starts = array<i64: 0, 0, 0, 0>{{.*}} -> tensor<1x2x256x64xf32>
+// CHECK: %[[S0:.*]] = graph.matmul %[[Q0]], %[[KT]] {{.*}} -> tensor<1x2x256x1024xf32>
+// CHECK: %[[M0:.*]] = graph.slice %arg3 {starts = array<i64: 0, 0, 0, 0>{{.*}} -> tensor<1x1x256x1024xf32>
+// CHECK: graph.add %[[S0]], %[[M0]]
+// CHECK: %[[P0:.*]] = graph.div
+// CHECK: %[[O0:.*]] = graph.matmul %[[P0]], %arg2
+// CHECK: graph.slice %arg0 {starts = array<i64: 0, 0, 256, 0>
+// CHECK: graph.slice %arg3 {starts = array<i64: 0, 0, 256, 0>
+// CHECK: graph.slice %arg0 {starts = array<i64: 0, 0, 512, 0>
+// CHECK: graph.slice %arg0 {starts = array<i64: 0, 0, 768, 0>
+// CHECK: graph.concat %[[O0]], %{{.*}}, %{{.*}}, %{{.*}} {axis = 2 : i64} : ({{.*}}) -> tensor<1x2x1024x64xf32>
+// CHECK-NOT: tensor<1x2x1024x1024xf32>
+
+// HEADS: 'scores': remark: split into 2 pieces along dim 1 with the 7 ops around it
+// HEADS: %[[KT:.*]] = graph.transpose %arg1
+// HEADS: %[[Q0:.*]] = graph.slice %arg0 {starts = array<i64: 0, 0, 0, 0>{{.*}} -> tensor<1x1x1024x64xf32>
+// HEADS: %[[K0:.*]] = graph.slice %[[KT]] {starts = array<i64: 0, 0, 0, 0>{{.*}} -> tensor<1x1x64x1024xf32>
+// HEADS: graph.matmul %[[Q0]], %[[K0]] {{.*}} -> tensor<1x1x1024x1024xf32>
+// HEADS: graph.slice %arg2 {starts = array<i64: 0, 0, 0, 0>{{.*}} -> tensor<1x1x1024x64xf32>
+// HEADS: graph.slice %arg0 {starts = array<i64: 0, 1, 0, 0>
+// HEADS: graph.concat {{.*}} {axis = 1 : i64} : (tensor<1x1x1024x64xf32>, tensor<1x1x1024x64xf32>) -> tensor<1x2x1024x64xf32>
+
+// WHOLE-NOT: graph.slice
+// WHOLE: graph.matmul {{.*}} -> tensor<1x2x1024x1024xf32>
+// WHOLE-NOT: graph.concat
+
+func.func @main(%q: tensor<1x2x1024x64xf32> {graph.name = "q"}, %k: tensor<1x2x1024x64xf32> {graph.name = "k"},
+                %v: tensor<1x2x1024x64xf32> {graph.name = "v"}, %mask: tensor<1x1x1024x1024xf32> {graph.name = "mask"})
+    -> tensor<1x1024x128xf32> {
+  %kt = graph.transpose %k {perm = array<i64: 0, 1, 3, 2>} : (tensor<1x2x1024x64xf32>) -> tensor<1x2x64x1024xf32> loc("kt")
+  %s = graph.matmul %q, %kt : (tensor<1x2x1024x64xf32>, tensor<1x2x64x1024xf32>) -> tensor<1x2x1024x1024xf32> loc("scores")
+  %m = graph.add %s, %mask : (tensor<1x2x1024x1024xf32>, tensor<1x1x1024x1024xf32>) -> tensor<1x2x1024x1024xf32> loc("masked")
+  %p = graph.softmax %m {axis = 3 : i64} : tensor<1x2x1024x1024xf32> loc("probs")
+  %o = graph.matmul %p, %v : (tensor<1x2x1024x1024xf32>, tensor<1x2x1024x64xf32>) -> tensor<1x2x1024x64xf32> loc("context")
+  %t = graph.transpose %o {perm = array<i64: 0, 2, 1, 3>} : (tensor<1x2x1024x64xf32>) -> tensor<1x1024x2x64xf32> loc("heads")
+  %r = graph.reshape %t : (tensor<1x1024x2x64xf32>) -> tensor<1x1024x128xf32> loc("merge")
+  return %r : tensor<1x1024x128xf32>
+}
