@@ -320,8 +320,11 @@ Status Lowering::run() {
   }
   DenseMap<Value, int64_t> lastUse;
   for (auto [i, k] : llvm::enumerate(kernels))
-    for (Value v : k.getInputs())
+    for (Value v : k.getInputs()) {
       lastUse[v] = i;
+      if (chipPartition())
+        lastReaderOnChip[{v, plans[k].chip}] = int64_t(i);
+    }
   auto ret = cast<func::ReturnOp>(fblock.getTerminator());
   for (Value v : ret.getOperands())
     lastUse[v] = int64_t(kernels.size()); // never freed

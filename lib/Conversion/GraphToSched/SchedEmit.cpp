@@ -10,6 +10,7 @@
 #include "llvm/Support/SaveAndRestore.h"
 
 #include <cmath>
+#include <numeric>
 
 using namespace mlir;
 using namespace dfa;
@@ -717,6 +718,24 @@ Lowering::operand(Location loc, Value v, const KernelPlan &p,
       deps.push_back(h.token);
     return h.buffer;
   }
+  // An activation from another chip: the copy an earlier kernel on this
+  // chip made, kept while a later one here reads it too.
+  std::pair<Value, int64_t> onChip{v, p.chip};
+  bool keep = false;
+  if (chipPartition() && !stage && !isResident(v)) {
+    bool last = lastReaderOnChip.lookup(onChip) <= emitting;
+    if (auto it = copiedToChip.find(onChip); it != copiedToChip.end()) {
+      if (it->second.token)
+        deps.push_back(it->second.token);
+      Value buffer = it->second.buffer;
+      if (last) {
+        temps.push_back({it->second, Value()});
+        copiedToChip.erase(it);
+      }
+      return buffer;
+    }
+    keep = !last;
+  }
   // An activation read from the outer memory (a graph input, or a value
   // spilled there) flows into a streaming kernel row by row, as one from
   // another rectangle does; a weight is placed whole (placeResident).
@@ -737,6 +756,10 @@ Lowering::operand(Location loc, Value v, const KernelPlan &p,
       llvm::none_of(v.getUsers(),
                     [](Operation *u) { return isa<func::ReturnOp>(u); })) {
     homes[v] = *copy;
+    return copy->buffer;
+  }
+  if (keep) {
+    copiedToChip[onChip] = *copy;
     return copy->buffer;
   }
   temps.push_back({*copy, Value()});
@@ -909,6 +932,7 @@ void Lowering::releaseDead(KernelOp k, const DenseMap<Value, int64_t> &lastUse,
 LogicalResult Lowering::emitKernel(KernelOp k, const KernelPlan &p,
                                    const DenseMap<Value, int64_t> &lastUse,
                                    int64_t index) {
+  emitting = index;
   Location loc = k.getLoc();
   llvm::SmallBitVector whole;
   kernelRows = streamRowsOf(k, whole);
@@ -948,14 +972,29 @@ LogicalResult Lowering::emitKernel(KernelOp k, const KernelPlan &p,
     if (opts.remarks)
       emitRemark(loc) << "kernel '" << k.getSymName() << "': " << reason;
   }
-  SmallVector<Value> deps, ins;
+  SmallVector<Value> deps;
+  SmallVector<Value> ins(k.getInputs().size());
   SmallVector<std::pair<Home, Value>> temps;
-  for (auto [i, v] : llvm::enumerate(k.getInputs())) {
+  // Under chip partition the operands arriving over the links are copied
+  // in the order their data is ready (a static scheduler orders a
+  // kernel's copies so; in operand order, a copy ready late can take the
+  // link before one ready early).
+  SmallVector<unsigned> order(k.getInputs().size());
+  std::iota(order.begin(), order.end(), 0u);
+  if (chipPartition() && isStatic) {
+    auto ready = [&](unsigned i) -> int64_t {
+      const Home &h = homeFor(k.getInputs()[i], p);
+      return h.token ? endOf.lookup(h.token) : 0;
+    };
+    llvm::stable_sort(order, [&](unsigned a, unsigned c) { return ready(a) < ready(c); });
+  }
+  for (unsigned i : order) {
+    Value v = k.getInputs()[i];
     if (inPlaceInput(int64_t(i))) {
       const Home &h = homes[v];
       if (h.token)
         deps.push_back(h.token);
-      ins.push_back(h.buffer);
+      ins[i] = h.buffer;
       continue;
     }
     size_t before = deps.size();
@@ -966,7 +1005,7 @@ LogicalResult Lowering::emitKernel(KernelOp k, const KernelPlan &p,
     FailureOr<Value> buf = operand(loc, v, p, deps, temps, stage);
     if (failed(buf))
       return failure();
-    ins.push_back(*buf);
+    ins[i] = *buf;
     // An input needed whole that arrives without a copy of its own: the
     // kernel waits for its producer's end, so it does not stream.
     if (wholeOperand)
@@ -1024,8 +1063,11 @@ LogicalResult Lowering::emitKernel(KernelOp k, const KernelPlan &p,
   Value done = compute.getDone();
   timeKernel(k, p, compute, stage ? *scratch : outLevel);
 
-  for (Value v : k.getInputs())
+  for (Value v : k.getInputs()) {
     homeFor(v, p).readers.push_back(done);
+    if (auto it = copiedToChip.find({v, p.chip}); it != copiedToChip.end())
+      it->second.readers.push_back(done);
+  }
   for (auto &[tmp, unused] : temps) {
     tmp.readers.push_back(done);
     release(tmp);

@@ -103,6 +103,13 @@ struct Lowering {
   /// first reader's has a copy on each, placed at load (a tied embedding
   /// and LM head), not copied over the links every step.
   DenseMap<std::pair<Value, int64_t>, Home> residentOnChip;
+  /// Chip partition: an activation copied over the links to a chip stays
+  /// there for the later kernels on that chip that read it (copied once a
+  /// chip, as a placement compiler routes it), freed after the last one
+  /// (lastReaderOnChip: that kernel's index).
+  DenseMap<std::pair<Value, int64_t>, Home> copiedToChip;
+  DenseMap<std::pair<Value, int64_t>, int64_t> lastReaderOnChip;
+  int64_t emitting = -1; // the index of the kernel being emitted
   /// The home a kernel planned as `p` reads `v` from: its chip's copy of
   /// a resident, else homes[v].
   Home &homeFor(Value v, const KernelPlan &p);
