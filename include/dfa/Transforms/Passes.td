@@ -136,12 +136,13 @@ def GraphShardPass : Pass<"graph-shard", "::mlir::ModuleOp"> {
     a chip's SRAM (a long sequence's attention scores, [B, H, S, S]) cannot
     be read and written by one kernel beside the rest of a chip: the chain
     of ops joined through such activations (the scores' product, mask,
-    softmax and the product that reads them) becomes pieces along the
-    outermost dim every op of it keeps (the heads, else the query rows;
-    `splitOperandDims`, the rule the lowering's chunks use), each piece's
-    largest activation at most an eighth of the chip. The chain's inputs are
-    sliced, its outputs concatenated, and the lowering places the pieces on
-    chips as they fit. A large graph input or result is left as it is.
+    softmax and the product that reads them) becomes pieces along a dim
+    every op of it keeps (the heads or the query rows, whichever leaves the
+    fewest bytes each piece reads whole; `splitOperandDims`, the rule the
+    lowering's chunks use), each piece's largest activation at most an
+    eighth of the chip. The chain's inputs are sliced, its outputs
+    concatenated, and the lowering places the pieces on chips as they fit.
+    A large graph input or result is left as it is.
 
     With `tensor-parallel` N > 1 (a deployment's choice: `--tensor-parallel`
     of the tools), on a target whose kernels share the chip and that has
