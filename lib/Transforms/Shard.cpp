@@ -275,8 +275,11 @@ struct GraphShardPass : dfa::impl::GraphShardPassBase<GraphShardPass>,
         bestWhole = whole;
       }
     }
-    if (best)
-      cutChain(t, seed, bestDim, chain, *best, cap);
+    // The chain's ops are erased when it is cut: their addresses may come
+    // back as the pieces' ops, which must not look tried.
+    if (best && cutChain(t, seed, bestDim, chain, *best, cap))
+      for (Operation *op : chain)
+        tried.erase(op);
   }
 
   /// The stored bytes of the inputs every piece of `chain` reads whole.
@@ -359,8 +362,9 @@ struct GraphShardPass : dfa::impl::GraphShardPassBase<GraphShardPass>,
     return dimOf;
   }
 
-  /// `chain` replaced by pieces of it along the dims `dimOf` gives.
-  void cutChain(const target::Target &t, Operation *seed, int64_t d,
+  /// `chain` replaced by pieces of it along the dims `dimOf` gives; false
+  /// when it stays (an output read before its end, one piece).
+  bool cutChain(const target::Target &t, Operation *seed, int64_t d,
                 const llvm::SetVector<Operation *> &chain,
                 const llvm::DenseMap<Value, int64_t> &dimOf, double cap) {
     SmallVector<Operation *> ops(chain.begin(), chain.end());
@@ -370,7 +374,7 @@ struct GraphShardPass : dfa::impl::GraphShardPassBase<GraphShardPass>,
     for (Operation *op : ops)
       for (Operation *u : op->getResult(0).getUsers())
         if (!chain.contains(u) && u->isBeforeInBlock(last))
-          return;
+          return false;
     auto seedType = cast<RankedTensorType>(seed->getResult(0).getType());
     int64_t extent = seedType.getDimSize(d);
     double largest = 0;
@@ -378,7 +382,7 @@ struct GraphShardPass : dfa::impl::GraphShardPassBase<GraphShardPass>,
       largest = std::max(largest, double(layoutOf(t, op->getResult(0)).bytes));
     int64_t pieces = std::min<int64_t>(extent, int64_t(std::ceil(largest / (cap / 8))));
     if (pieces < 2)
-      return;
+      return false;
     SmallVector<int64_t> sizes = evenSizes(extent, pieces);
     auto piece = [](Type type, int64_t dim, int64_t size) {
       auto rt = cast<RankedTensorType>(type);
@@ -442,6 +446,7 @@ struct GraphShardPass : dfa::impl::GraphShardPassBase<GraphShardPass>,
     for (Operation *op : llvm::reverse(ops))
       op->erase();
     ++numActivationSplits;
+    return true;
   }
 
   /// A tensor-parallel group needs chips that share nothing but links:

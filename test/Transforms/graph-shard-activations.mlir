@@ -16,6 +16,8 @@
 // nothing changes.
 // RUN: %with_test_targets dfa-compile %s --target test-lpu --set memory.SRAM.capacity_bytes=25165824 --emit decomposed --remarks -o - 2>&1 | FileCheck %s
 // RUN: %with_test_targets dfa-compile %S/Inputs/shard-activations-heads.mlir --target test-lpu --set memory.SRAM.capacity_bytes=25165824 --emit decomposed --remarks -o - 2>&1 | FileCheck %s --check-prefix=HEADS
+// RUN: %with_test_targets dfa-compile %S/Inputs/shard-activations-twice.mlir --target test-lpu --set memory.SRAM.capacity_bytes=25165824 --emit decomposed --remarks -o /dev/null 2>&1 | FileCheck %s --check-prefix=TWICE
+// RUN: %with_test_targets dfa-compile %S/Inputs/shard-activations-twice.mlir --target test-lpu --set memory.SRAM.capacity_bytes=25165824 -o /dev/null
 // RUN: %with_test_targets dfa-compile %s --target test-lpu --emit decomposed -o - | FileCheck %s --check-prefix=WHOLE
 // RUN: %with_test_targets dfa-compile %s --target test-tpu-v5e --set memory.HBM.capacity_bytes=25165824 --emit decomposed -o - | FileCheck %s --check-prefix=WHOLE
 // RUN: %with_test_targets dfa-run %s --target test-lpu --set memory.SRAM.capacity_bytes=25165824 --seed 3 --outputs %t.split > /dev/null
@@ -48,6 +50,12 @@
 // HEADS: graph.slice %arg2 {starts = array<i64: 0, 0, 0, 0>{{.*}} -> tensor<1x1x1024x64xf32>
 // HEADS: graph.slice %arg0 {starts = array<i64: 0, 1, 0, 0>
 // HEADS: graph.concat {{.*}} {axis = 1 : i64} : (tensor<1x1x1024x64xf32>, tensor<1x1x1024x64xf32>) -> tensor<1x2x1024x64xf32>
+
+// TWICE: 'scores0': remark: split into 2 pieces along dim 1
+// TWICE-COUNT-2: 'scores0': remark: split into 6 pieces along dim 2
+// TWICE: 'scores1': remark: split into 2 pieces along dim 1
+// TWICE-COUNT-2: 'scores1': remark: split into 6 pieces along dim 2
+// TWICE-NOT: split into
 
 // WHOLE-NOT: graph.slice
 // WHOLE: graph.matmul {{.*}} -> tensor<1x2x1024x1024xf32>
