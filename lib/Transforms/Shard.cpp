@@ -199,8 +199,9 @@ struct GraphShardPass : dfa::impl::GraphShardPassBase<GraphShardPass>,
   /// The chain around `seed`'s large result: every op that makes or reads
   /// a large activation, joined through large activations (the attention
   /// scores' product, mask, softmax and the product that reads them). It
-  /// becomes pieces along the seed's outermost dim that the chain keeps
-  /// (the heads, else the query rows), each piece's largest activation at
+  /// becomes pieces along a dim of the seed that the whole chain keeps (an
+  /// outer one such as the heads, or the query rows: the one whose pieces
+  /// read the fewest bytes whole), each piece's largest activation at
   /// most an eighth of the chip; the chain's inputs are sliced along the
   /// dims the ops map the split to (or read whole), its outputs (small)
   /// concatenated. The lowering places the pieces on chips as they fit.
@@ -384,12 +385,6 @@ struct GraphShardPass : dfa::impl::GraphShardPassBase<GraphShardPass>,
     if (pieces < 2)
       return false;
     SmallVector<int64_t> sizes = evenSizes(extent, pieces);
-    auto piece = [](Type type, int64_t dim, int64_t size) {
-      auto rt = cast<RankedTensorType>(type);
-      SmallVector<int64_t> shape(rt.getShape());
-      shape[dim] = size;
-      return RankedTensorType::get(shape, rt.getElementType());
-    };
     OpBuilder b(last->getContext());
     b.setInsertionPointAfter(last);
     SmallVector<IRMapping> maps(pieces);
@@ -408,7 +403,7 @@ struct GraphShardPass : dfa::impl::GraphShardPassBase<GraphShardPass>,
             auto xt = cast<RankedTensorType>(x.getType());
             SmallVector<int64_t> starts(xt.getRank(), 0), steps(xt.getRank(), 1);
             starts[dims[j]] = offset;
-            s = b.create<SliceOp>(op->getLoc(), piece(xt, dims[j], size), x,
+            s = b.create<SliceOp>(op->getLoc(), chunkType(xt, dims[j], size), x,
                                   b.getDenseI64ArrayAttr(starts),
                                   b.getDenseI64ArrayAttr(steps));
           }
@@ -418,7 +413,8 @@ struct GraphShardPass : dfa::impl::GraphShardPassBase<GraphShardPass>,
         for (auto [j, s] : inputs)
           copy->setOperand(j, s);
         Value r = op->getResult(0);
-        copy->getResult(0).setType(piece(r.getType(), dimOf.lookup(r), size));
+        copy->getResult(0).setType(
+            chunkType(cast<RankedTensorType>(r.getType()), dimOf.lookup(r), size));
         maps[i].map(r, copy->getResult(0));
       }
       offset += size;

@@ -153,3 +153,13 @@ std::optional<Dims> dfa::splitOperandDims(Operation *op, int64_t d) {
         return std::nullopt;
       });
 }
+
+RankedTensorType dfa::chunkType(RankedTensorType type, int64_t d,
+                                int64_t extent) {
+  if (d < 0)
+    return type;
+  SmallVector<int64_t> shape(type.getShape());
+  shape[d] = extent;
+  return RankedTensorType::get(shape, type.getElementType(),
+                               type.getEncoding());
+}

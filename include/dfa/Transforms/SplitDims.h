@@ -15,6 +15,7 @@
 #ifndef DFA_TRANSFORMS_SPLITDIMS_H
 #define DFA_TRANSFORMS_SPLITDIMS_H
 
+#include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Operation.h"
 #include "llvm/ADT/SmallVector.h"
 
@@ -31,6 +32,10 @@ constexpr int64_t kWholeOperand = -1;
 /// merges `d` with its neighbours). A mapped dim has the extent of `d`.
 std::optional<llvm::SmallVector<int64_t, 4>> splitOperandDims(mlir::Operation *op,
                                                               int64_t d);
+
+/// `type` with dim `d` (if >= 0) set to `extent`: the type of one piece.
+mlir::RankedTensorType chunkType(mlir::RankedTensorType type, int64_t d,
+                                 int64_t extent);
 
 } // namespace dfa
 

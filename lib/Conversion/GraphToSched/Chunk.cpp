@@ -14,16 +14,6 @@ using namespace mlir;
 using namespace dfa;
 using namespace dfa::graph;
 
-RankedTensorType dfa::chunkType(RankedTensorType type, int64_t d,
-                                int64_t extent) {
-  if (d < 0)
-    return type;
-  SmallVector<int64_t> shape(type.getShape());
-  shape[d] = extent;
-  return RankedTensorType::get(shape, type.getElementType(),
-                               type.getEncoding());
-}
-
 namespace {
 
 constexpr int64_t kWhole = kWholeOperand;

@@ -18,6 +18,7 @@
 #ifndef LIB_CONVERSION_GRAPHTOSCHED_CHUNK_H
 #define LIB_CONVERSION_GRAPHTOSCHED_CHUNK_H
 
+#include "dfa/Transforms/SplitDims.h"
 #include "dialects/Graph/GraphOps.h"
 
 #include "llvm/ADT/DenseMap.h"
@@ -38,10 +39,6 @@ struct KernelSplit {
 
 /// How kernel `k` (one output) splits along dim `d` of its output.
 std::optional<KernelSplit> splitKernel(graph::KernelOp k, int64_t d);
-
-/// `type` with dim `d` (if >= 0) set to `extent`.
-mlir::RankedTensorType chunkType(mlir::RankedTensorType type, int64_t d,
-                                 int64_t extent);
 
 } // namespace dfa
 
