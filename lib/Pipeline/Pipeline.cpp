@@ -10,6 +10,7 @@
 #include "dfa/Transforms/Passes.h"
 
 #include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
 
 using namespace mlir;
 using namespace dfa;
@@ -17,9 +18,9 @@ using namespace dfa;
 llvm::ArrayRef<llvm::StringRef> dfa::stagePasses(Stage s) {
   // The one table buildPipeline follows (a debug build checks each pass it
   // adds against it).
-  static const llvm::SmallVector<llvm::StringRef, 3> passes[kNumStages] = {
+  static const llvm::SmallVector<llvm::StringRef, 4> passes[kNumStages] = {
       {},
-      {"graph-raise", "graph-decompose", "graph-shard"},
+      {"cse", "graph-raise", "graph-decompose", "graph-shard"},
       {"graph-fuse"},
       {"graph-tile"},
       {"graph-layout"},
@@ -46,6 +47,11 @@ void dfa::buildPipeline(OpPassManager &pm, const PassTarget &target,
     case Stage::Graph:
       break;
     case Stage::Decomposed: {
+      // Importers write what the source repeats: FX gives each layer its
+      // own unsqueeze of the shared rotary cos and sin, ONNX exporters each
+      // layer its own scalar constants. Merging identical ops first leaves
+      // one kernel (and one live tensor) where the graph had one per layer.
+      pm.addPass(createCSEPass());
       pm.addPass(createGraphRaisePass(target, common(GraphRaisePassOptions())));
       GraphDecomposePassOptions decompose = common(GraphDecomposePassOptions());
       decompose.inject = options.inject;
