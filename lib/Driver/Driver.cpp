@@ -49,6 +49,18 @@ static std::string locationPrefix(Location loc) {
   return out;
 }
 
+/// "file:line:col: 'node': " for a diagnostic at `loc`, naming the source
+/// node unless `message` does (the importer's errors do; a run-time check
+/// of an op the node became does not); empty when there is neither.
+static std::string diagnosticPrefix(Location loc, llvm::StringRef message) {
+  std::string where = locationPrefix(loc);
+  if (auto name = dyn_cast<NameLoc>(loc))
+    if (std::string quoted = "'" + name.getName().str() + "'";
+        !message.contains(quoted))
+      where += (where.empty() ? "" : ": ") + quoted;
+  return where.empty() ? "" : where + ": ";
+}
+
 DiagnosticPrinter::DiagnosticPrinter(MLIRContext &ctx, llvm::StringRef tool)
     : ctx(ctx), tool(tool.str()) {
   id = ctx.getDiagEngine().registerHandler([this](Diagnostic &diag) {
@@ -60,17 +72,16 @@ DiagnosticPrinter::DiagnosticPrinter(MLIRContext &ctx, llvm::StringRef tool)
     default: break;
     }
     progress::clear();
-    std::string where = locationPrefix(diag.getLocation());
-    // Name the source node, unless the message does (the importer's
-    // errors do; a run-time check of an op the node became does not).
-    if (auto name = dyn_cast<NameLoc>(diag.getLocation()))
-      if (std::string quoted = "'" + name.getName().str() + "'";
-          !llvm::StringRef(diag.str()).contains(quoted))
-        where += (where.empty() ? "" : ": ") + quoted;
-    llvm::errs() << this->tool << ": " << (where.empty() ? "" : where + ": ")
-                 << kind << ": " << diag.str() << "\n";
-    for (Diagnostic &note : diag.getNotes())
-      llvm::errs() << this->tool << ": note: " << note.str() << "\n";
+    std::string message = diag.str();
+    llvm::errs() << this->tool << ": "
+                 << diagnosticPrefix(diag.getLocation(), message) << kind
+                 << ": " << message << "\n";
+    for (Diagnostic &note : diag.getNotes()) {
+      std::string text = note.str();
+      llvm::errs() << this->tool << ": "
+                   << diagnosticPrefix(note.getLocation(), text)
+                   << "note: " << text << "\n";
+    }
     return success();
   });
 }

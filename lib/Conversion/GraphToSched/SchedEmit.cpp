@@ -57,14 +57,34 @@ FailureOr<Home> Lowering::placeType(Location loc,
   int64_t u0 = perUnit ? ub : 0, u1 = perUnit ? ue : 1;
   std::optional<int64_t> off = arena(idx).allocate(size, u0, u1, deps);
   if (!off) {
-    emitError(loc) << "does not fit: " << level.name << " of " << t.name
-                   << (chips > 1 ? " (chip " + std::to_string(chip) + ")" : "")
-                   << " holds " << int64_t(level.capacityBytes.value) << " B; "
-                   << what << " (" << type << ", stored " << layout.name()
-                   << ") needs " << size << " B with "
-                   << arena(idx).liveBytes(u0, u1) << " B already live";
+    InFlightDiagnostic d =
+        emitError(loc) << "does not fit: " << level.name << " of " << t.name
+                       << (chips > 1 ? " (chip " + std::to_string(chip) + ")" : "")
+                       << " holds " << int64_t(level.capacityBytes.value) << " B; "
+                       << what << " (" << type << ", stored " << layout.name()
+                       << ") needs " << size << " B with "
+                       << arena(idx).liveBytes(u0, u1) << " B already live";
+    // The largest of what is live there, each where the graph made it.
+    SmallVector<const LiveBlock *> live;
+    for (auto &[key, block] : liveBlocks)
+      if (std::get<0>(key) == idx && std::get<2>(key) < u1 && u0 < block.unitEnd)
+        live.push_back(&block);
+    llvm::stable_sort(live, [](const LiveBlock *a, const LiveBlock *b) {
+      return a->bytes > b->bytes;
+    });
+    for (const LiveBlock *block : llvm::ArrayRef(live).take_front(3))
+      d.attachNote(block->loc)
+          << "live there: "
+          << (block->what == "this tensor" ? "its result" : block->what)
+          << " (" << block->type << ", " << block->bytes << " B)";
+    if (live.size() > 3)
+      d.attachNote(UnknownLoc::get(b.getContext()))
+          << live.size() - 3 << " smaller tensors live there too";
     return failure();
   }
+  liveBlocks.insert_or_assign(
+      std::tuple{idx, *off, u0},
+      LiveBlock{loc, what.str(), type, arena(idx).padded(size), u1});
   Home h;
   h.arena = idx;
   h.offset = *off;
@@ -102,6 +122,7 @@ void Lowering::release(Home &h) {
     tokens.push_back(h.token);
   arena(h.arena).release(h.offset, h.perUnit ? h.unitBegin : 0,
                          h.perUnit ? h.unitEnd : 1, tokens);
+  liveBlocks.erase({h.arena, h.offset, h.perUnit ? h.unitBegin : 0});
   h.arena = -1;
 }
 

@@ -98,6 +98,15 @@ struct Lowering {
   };
   std::map<ArenaKey, int> arenaIndex;
   std::vector<std::pair<ArenaKey, Arena>> arenas;
+  /// What each live block holds, by (arena, offset, first unit): the
+  /// "does not fit" error names the largest ones.
+  struct LiveBlock {
+    Location loc;
+    std::string what;
+    Type type;
+    int64_t bytes, unitEnd;
+  };
+  std::map<std::tuple<int, int64_t, int64_t>, LiveBlock> liveBlocks;
   DenseMap<Value, Home> homes;
   /// Chip partition: a weight or constant read on chips other than its
   /// first reader's has a copy on each, placed at load (a tied embedding
