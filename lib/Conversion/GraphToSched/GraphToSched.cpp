@@ -141,6 +141,43 @@ int64_t Lowering::residentBytesOf(KernelOp k, llvm::DenseSet<Value> &seen,
   return n;
 }
 
+/// Where a chip that fills at kernel `full` ends: at `full`, or at an
+/// earlier kernel of the chip (from `first`) where fewer bytes cross to
+/// the next one, as a partitioner cuts a layer pipeline at its narrow
+/// activations (a Swin block's residual, not its MLP's hidden layer four
+/// times wider). A cut gives up at most a tenth of the chip's weights
+/// (`usedBefore[j - first]` of `used`), so the chips stay nearly full.
+/// The bytes a cut sends are the activations made on the chip before it
+/// and read at or after it.
+size_t Lowering::bestCut(ArrayRef<KernelOp> kernels,
+                         const DenseMap<Operation *, size_t> &order,
+                         size_t first, size_t full,
+                         ArrayRef<double> usedBefore, double used) {
+  auto crossing = [&](size_t cut) {
+    double bytes = 0;
+    for (size_t j = first; j < cut; ++j)
+      for (Value v : KernelOp(kernels[j]).getOutputs())
+        if (llvm::any_of(v.getUsers(), [&](Operation *u) {
+              auto it = order.find(u);
+              return it != order.end() && it->second >= cut;
+            }))
+          bytes += double(layoutOf(v).bytes);
+    return bytes;
+  };
+  size_t best = full;
+  double bestBytes = crossing(full);
+  for (size_t cut = full; cut-- > first + 1;) {
+    if (usedBefore[cut - first] < 0.9 * used)
+      break;
+    double bytes = crossing(cut);
+    if (bytes < bestBytes) {
+      best = cut;
+      bestBytes = bytes;
+    }
+  }
+  return best;
+}
+
 /// Units and chip of every kernel; fails when the weights fit no chip.
 LogicalResult Lowering::planKernels(ArrayRef<KernelOp> kernels,
                                     DenseMap<Operation *, KernelPlan> &plans) {
@@ -158,7 +195,16 @@ LogicalResult Lowering::planKernels(ArrayRef<KernelOp> kernels,
     double used = 0, working = 0;
     bool occupied = false; // the current chip has a kernel
     llvm::DenseSet<Value> seen;
-    for (KernelOp k : kernels) {
+    // The current chip's kernels from `first`, and the weights placed on
+    // it before each: where a chip fills, its boundary may move back to
+    // the cut that sends the fewest bytes to the next chip (bestCut).
+    size_t first = 0;
+    SmallVector<double> usedBefore;
+    DenseMap<Operation *, size_t> order;
+    for (auto [i, k] : llvm::enumerate(kernels))
+      order[k] = i;
+    for (size_t i = 0; i < kernels.size(); ++i) {
+      KernelOp k = kernels[i];
       int64_t graphBytes = 0;
       double w = double(residentBytesOf(k, seen, graphBytes));
       double act = 0;
@@ -190,15 +236,30 @@ LogicalResult Lowering::planKernels(ArrayRef<KernelOp> kernels,
       // reads and writes live beside the weights.
       if (occupied && (used + need > packed ||
                        used + need + std::max(working, act) > cap)) {
+        size_t cut = bestCut(kernels, order, first, i, usedBefore, used);
+        for (size_t j = cut; j < i; ++j)
+          plans.erase(kernels[j]);
         ++chip;
         used = working = 0;
+        first = i = cut;
+        usedBefore.clear();
+        k = kernels[i];
         // A weight an earlier chip holds is placed again on this one when
         // a kernel here reads it (a tied embedding and LM head): counted
         // again.
         seen.clear();
         w = double(residentBytesOf(k, seen, graphBytes));
         need = std::min(w + double(graphBytes), budget);
+        // Its inputs are made on earlier chips and arrive as copies, which
+        // it does not write over.
+        act = 0;
+        for (Value v : k.getInputs())
+          if (!isResident(v))
+            act += double(layoutOf(v).bytes);
+        for (Value v : k.getOutputs())
+          act += double(layoutOf(v).bytes);
       }
+      usedBefore.push_back(used);
       used += need;
       working = std::max(working, act);
       occupied = true;

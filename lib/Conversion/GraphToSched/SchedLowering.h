@@ -316,6 +316,9 @@ struct Lowering {
                           int64_t &graphBytes);
 
   /// Units and chip of every kernel; fails when the weights fit no chip.
+  size_t bestCut(ArrayRef<KernelOp> kernels,
+                 const DenseMap<Operation *, size_t> &order, size_t first,
+                 size_t full, ArrayRef<double> usedBefore, double used);
   LogicalResult planKernels(ArrayRef<KernelOp> kernels,
                             DenseMap<Operation *, KernelPlan> &plans);
 
