@@ -142,20 +142,21 @@ int64_t Lowering::residentBytesOf(KernelOp k, llvm::DenseSet<Value> &seen,
 }
 
 /// Where a chip that fills at kernel `full` ends: at `full`, or at an
-/// earlier kernel of the chip (from `first`) where fewer bytes cross to
-/// the next one, as a partitioner cuts a layer pipeline at its narrow
-/// activations (a Swin block's residual, not its MLP's hidden layer four
-/// times wider). A cut gives up at most a tenth of the chip's weights
-/// (`usedBefore[j - first]` of `used`), so the chips stay nearly full.
-/// The bytes a cut sends are the activations made on the chip before it
-/// and read at or after it.
+/// earlier kernel of the chip where fewer bytes cross to the next one, as
+/// a partitioner cuts a layer pipeline at its narrow activations (a Swin
+/// block's residual, not its MLP's hidden layer four times wider). A cut
+/// gives up at most a tenth of the chip's weights, so the chips stay
+/// nearly full, and the kernels it moves must fit the next chip together
+/// with `full` (else they would sit on a chip of their own). The bytes a
+/// cut sends are the activations made on the chip before it and read at
+/// or after it.
 size_t Lowering::bestCut(ArrayRef<KernelOp> kernels,
                          const DenseMap<Operation *, size_t> &order,
-                         size_t first, size_t full,
-                         ArrayRef<double> usedBefore, double used) {
+                         const ChipFill &fill, size_t full, double need,
+                         double act, double packed, double cap) {
   auto crossing = [&](size_t cut) {
     double bytes = 0;
-    for (size_t j = first; j < cut; ++j)
+    for (size_t j = fill.first; j < cut; ++j)
       for (Value v : KernelOp(kernels[j]).getOutputs())
         if (llvm::any_of(v.getUsers(), [&](Operation *u) {
               auto it = order.find(u);
@@ -166,8 +167,13 @@ size_t Lowering::bestCut(ArrayRef<KernelOp> kernels,
   };
   size_t best = full;
   double bestBytes = crossing(full);
-  for (size_t cut = full; cut-- > first + 1;) {
-    if (usedBefore[cut - first] < 0.9 * used)
+  double movedAct = act;
+  for (size_t cut = full; cut-- > fill.first + 1;) {
+    size_t at = cut - fill.first;
+    double moved = fill.used - fill.usedBefore[at] + need;
+    movedAct = std::max(movedAct, fill.act[at]);
+    if (fill.usedBefore[at] < 0.9 * fill.used || moved > packed ||
+        moved + movedAct > cap)
       break;
     double bytes = crossing(cut);
     if (bytes < bestBytes) {
@@ -198,8 +204,7 @@ LogicalResult Lowering::planKernels(ArrayRef<KernelOp> kernels,
     // The current chip's kernels from `first`, and the weights placed on
     // it before each: where a chip fills, its boundary may move back to
     // the cut that sends the fewest bytes to the next chip (bestCut).
-    size_t first = 0;
-    SmallVector<double> usedBefore;
+    ChipFill fill;
     DenseMap<Operation *, size_t> order;
     for (auto [i, k] : llvm::enumerate(kernels))
       order[k] = i;
@@ -236,13 +241,14 @@ LogicalResult Lowering::planKernels(ArrayRef<KernelOp> kernels,
       // reads and writes live beside the weights.
       if (occupied && (used + need > packed ||
                        used + need + std::max(working, act) > cap)) {
-        size_t cut = bestCut(kernels, order, first, i, usedBefore, used);
+        fill.used = used;
+        size_t cut = bestCut(kernels, order, fill, i, need, act, packed, cap);
         for (size_t j = cut; j < i; ++j)
           plans.erase(kernels[j]);
         ++chip;
         used = working = 0;
-        first = i = cut;
-        usedBefore.clear();
+        fill = ChipFill();
+        fill.first = i = cut;
         k = kernels[i];
         // A weight an earlier chip holds is placed again on this one when
         // a kernel here reads it (a tied embedding and LM head): counted
@@ -259,7 +265,8 @@ LogicalResult Lowering::planKernels(ArrayRef<KernelOp> kernels,
         for (Value v : k.getOutputs())
           act += double(layoutOf(v).bytes);
       }
-      usedBefore.push_back(used);
+      fill.usedBefore.push_back(used);
+      fill.act.push_back(act);
       used += need;
       working = std::max(working, act);
       occupied = true;
@@ -437,8 +444,11 @@ Status Lowering::run() {
     emitWarning(module.getLoc())
         << "--inject " << opts.inject << ": nothing to plant it in on "
         << t.name
-        << (fault.name == "nan" ? " (no kernel computes '" + fault.node + "')"
-                                : std::string());
+        << (fault.name == "nan"
+                ? " (no kernel computes '" + fault.node +
+                      "'; cse merges a node identical to an earlier one "
+                      "into it)"
+                : std::string());
   SmallVector<Value> results;
   for (Value v : ret.getOperands())
     results.push_back(homes[v].buffer);

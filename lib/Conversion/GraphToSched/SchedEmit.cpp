@@ -76,7 +76,7 @@ FailureOr<Home> Lowering::placeType(Location loc,
       d.attachNote(block->loc)
           << "live there: "
           << (block->what == "this tensor" ? "its result" : block->what)
-          << " (" << block->type << ", " << block->bytes << " B)";
+          << " (" << block->type << ", " << block->bytes << " B stored)";
     if (live.size() > 3)
       d.attachNote(UnknownLoc::get(b.getContext()))
           << live.size() - 3 << " smaller tensors live there too";
@@ -795,6 +795,14 @@ FailureOr<Home> Lowering::copyOf(Location loc, Value v, Home &from,
       place(loc, level, v, p.chip, p.unitBegin, p.unitEnd, deps);
   if (failed(copy))
     return failure();
+  // Named, while it lives, at the node that made the value.
+  auto live = liveBlocks.find(
+      {copy->arena, copy->offset, copy->perUnit ? copy->unitBegin : 0});
+  if (live != liveBlocks.end()) {
+    live->second.loc = v.getLoc();
+    live->second.what = isa<BlockArgument>(v) ? "a copy of a graph input"
+                                              : "a copy of its result";
+  }
   if (from.token)
     deps.push_back(from.token);
   Value done = dma(loc, v, from.buffer, copy->buffer, deps, engine, p.chip);

@@ -316,9 +316,17 @@ struct Lowering {
                           int64_t &graphBytes);
 
   /// Units and chip of every kernel; fails when the weights fit no chip.
+  /// The chip planKernels fills: its kernels from `first`, the weights
+  /// placed before each and each one's working set, and its weights.
+  struct ChipFill {
+    size_t first = 0;
+    SmallVector<double> usedBefore, act;
+    double used = 0;
+  };
   size_t bestCut(ArrayRef<KernelOp> kernels,
-                 const DenseMap<Operation *, size_t> &order, size_t first,
-                 size_t full, ArrayRef<double> usedBefore, double used);
+                 const DenseMap<Operation *, size_t> &order,
+                 const ChipFill &fill, size_t full, double need, double act,
+                 double packed, double cap);
   LogicalResult planKernels(ArrayRef<KernelOp> kernels,
                             DenseMap<Operation *, KernelPlan> &plans);
 

@@ -22,8 +22,8 @@
 // RUN: %with_test_targets dfa-compile %s --target test-cpu --set memory.DDR.capacity_bytes=10239 -o /dev/null 2>/dev/null; test $? -eq 9
 // NOFIT: 'x3': error: does not fit: DDR of test-cpu holds 10239 B; this tensor ('tensor<1280xf32>', stored row-major) needs 5120 B with 5120 B already live
 // What is live there, largest first, each named by the node that made it:
-// NOFIT-NEXT: 'x2': note: live there: its result ('tensor<1024xf32>', 4096 B)
-// NOFIT-NEXT: 's': note: live there: its result ('tensor<256xf32>', 1024 B)
+// NOFIT-NEXT: 'x2': note: live there: its result ('tensor<1024xf32>', 4096 B stored)
+// NOFIT-NEXT: 's': note: live there: its result ('tensor<256xf32>', 1024 B stored)
 
 func.func @main(%x: tensor<512xf32> {graph.name = "x"}) -> tensor<1280xf32> {
   %x1 = graph.neg %x : tensor<512xf32> loc("x1")
