@@ -315,7 +315,6 @@ struct Lowering {
   int64_t residentBytesOf(KernelOp k, llvm::DenseSet<Value> &seen,
                           int64_t &graphBytes);
 
-  /// Units and chip of every kernel; fails when the weights fit no chip.
   /// The chip planKernels fills: its kernels from `first`, the weights
   /// placed before each and each one's working set, and its weights.
   struct ChipFill {
@@ -323,10 +322,12 @@ struct Lowering {
     SmallVector<double> usedBefore, act;
     double used = 0;
   };
+  /// Where a chip that fills at kernel `full` ends (GraphToSched.cpp).
   size_t bestCut(ArrayRef<KernelOp> kernels,
                  const DenseMap<Operation *, size_t> &order,
                  const ChipFill &fill, size_t full, double need, double act,
                  double packed, double cap);
+  /// Units and chip of every kernel; fails when the weights fit no chip.
   LogicalResult planKernels(ArrayRef<KernelOp> kernels,
                             DenseMap<Operation *, KernelPlan> &plans);
 
