@@ -208,17 +208,15 @@ LogicalResult Lowering::planKernels(ArrayRef<KernelOp> kernels,
     DenseMap<Operation *, size_t> order;
     for (auto [i, k] : llvm::enumerate(kernels))
       order[k] = i;
-    for (size_t i = 0; i < kernels.size(); ++i) {
-      KernelOp k = kernels[i];
-      int64_t graphBytes = 0;
-      double w = double(residentBytesOf(k, seen, graphBytes));
-      double act = 0;
+    // The activations a kernel reads and writes on the current chip. An
+    // output written over its input takes no memory of its own, where the
+    // input is made on this chip (one made on another arrives as a copy,
+    // which emitKernel does not write over).
+    auto workingSet = [&](KernelOp k) {
+      double bytes = 0;
       for (Value v : k.getInputs())
         if (!isResident(v))
-          act += double(layoutOf(v).bytes);
-      // An output written over its input takes no memory of its own, where
-      // the input is made on this chip (one made on another arrives as a
-      // copy, which emitKernel does not write over).
+          bytes += double(layoutOf(v).bytes);
       std::optional<unsigned> over = overwrittenInput(k);
       if (over) {
         auto it = plans.find(k.getInputs()[*over].getDefiningOp());
@@ -227,7 +225,14 @@ LogicalResult Lowering::planKernels(ArrayRef<KernelOp> kernels,
       }
       if (!over)
         for (Value v : k.getOutputs())
-          act += double(layoutOf(v).bytes);
+          bytes += double(layoutOf(v).bytes);
+      return bytes;
+    };
+    for (size_t i = 0; i < kernels.size(); ++i) {
+      KernelOp k = kernels[i];
+      int64_t graphBytes = 0;
+      double w = double(residentBytesOf(k, seen, graphBytes));
+      double act = workingSet(k);
       if (w > budget)
         return k.emitError("does not fit: the weights of kernel '")
                << k.getSymName() << "' (" << int64_t(w)
@@ -256,14 +261,7 @@ LogicalResult Lowering::planKernels(ArrayRef<KernelOp> kernels,
         seen.clear();
         w = double(residentBytesOf(k, seen, graphBytes));
         need = std::min(w + double(graphBytes), budget);
-        // Its inputs are made on earlier chips and arrive as copies, which
-        // it does not write over.
-        act = 0;
-        for (Value v : k.getInputs())
-          if (!isResident(v))
-            act += double(layoutOf(v).bytes);
-        for (Value v : k.getOutputs())
-          act += double(layoutOf(v).bytes);
+        act = workingSet(k);
       }
       fill.usedBefore.push_back(used);
       fill.act.push_back(act);
