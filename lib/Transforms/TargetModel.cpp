@@ -244,15 +244,20 @@ SmallVector<int64_t> dfa::refinedOrder(const target::Target &t, RankedTensorType
   // A minor dim narrower than the granule gives its place to the largest
   // dim when that stores at most half the bytes: for a weight or constant
   // (a [4096, 2] classifier weight) always; for a value a kernel writes
-  // only where its layout stores it 8 times over or more ([224, 224, 2]
-  // gather coordinates in 320-element vectors), not a head dim of 64 in a
-  // TPU's 128 lanes, which XLA pads (2x).
+  // always where moving the minor dim costs no relayout (the LPU, whose
+  // compiler chooses every layout and whose switch slices transpose in
+  // the stream: attention heads of 64 or 128 in 320-element vectors,
+  // stored five or 2.5 times over, are stored with the sequence minor);
+  // elsewhere only where its layout stores it 8 times over or more
+  // ([224, 224, 2] gather coordinates), not a head dim of 64 in a TPU's
+  // 128 lanes, which XLA pads (2x).
   int64_t largest = o.back();
   for (int64_t d : o)
     if (shape[d] > shape[largest])
       largest = d;
   TensorLayout current = layoutFor(t, type, o);
-  bool wasteful = resident || (shape[o.back()] > 1 && current.bytes >= 8 * current.logicalBytes());
+  bool wasteful = resident || !t.caps.relayoutMinorDim ||
+                  (shape[o.back()] > 1 && current.bytes >= 8 * current.logicalBytes());
   if (wasteful && largest != o.back()) {
     SmallVector<int64_t> swapped;
     for (int64_t d : o)
