@@ -506,6 +506,34 @@ void Lowering::finishStats(ArrayRef<KernelOp> kernels) {
 }
 
 namespace {
+/// Where every retry failed: the full budget's first error gets, as notes,
+/// the error of the retry that filled the chips least (and its notes) when
+/// that one fails at another node. Packed full, a 120 M Llama's chip 0 runs out
+/// beside seven layers' weights; spread out, its 196 MB logits (a graph
+/// result, which stays where it is made) fit no chip at all: the second is
+/// what the user has to change.
+static void noteLeastFilled(std::vector<Diagnostic> &firstHeld,
+                            std::vector<Diagnostic> &leastHeld, double share) {
+  auto firstError = [](std::vector<Diagnostic> &ds) -> Diagnostic * {
+    for (Diagnostic &d : ds)
+      if (d.getSeverity() == DiagnosticSeverity::Error)
+        return &d;
+    return nullptr;
+  };
+  Diagnostic *full = firstError(firstHeld), *least = firstError(leastHeld);
+  // The same node failing (on another chip) tells the user nothing new.
+  if (!full || !least || full->getLocation() == least->getLocation())
+    return;
+  std::string what = least->str();
+  llvm::StringRef rest = llvm::StringRef(what).drop_front(
+      llvm::StringRef(what).starts_with("does not fit: ") ? 14 : 0);
+  full->attachNote(least->getLocation())
+      << "spread over more chips (weights filled to " << int(share * 100)
+      << "% of the budget), it does not fit here instead: " << rest;
+  for (Diagnostic &n : least->getNotes())
+    full->attachNote(n.getLocation()) << n.str();
+}
+
 struct ConvertGraphToSchedPass
     : dfa::impl::ConvertGraphToSchedPassBase<ConvertGraphToSchedPass>,
       TargetedPass {
@@ -545,6 +573,12 @@ struct ConvertGraphToSchedPass
         attempts.push_back({share, planned});
     Status s = Status::Ok, first = Status::Ok;
     std::vector<Diagnostic> firstHeld;
+    // The diagnostics of the retry that filled the chips least and still
+    // did not fit (and its share): where it fails, the model does not fit
+    // however the weights are spread (a graph result larger than a chip),
+    // which the full budget's error may not show.
+    std::vector<Diagnostic> leastHeld;
+    double leastShare = 1.0;
     for (auto [i, attempt] : llvm::enumerate(attempts)) {
       auto [share, planned] = attempt;
       std::vector<Diagnostic> held;
@@ -590,6 +624,10 @@ struct ConvertGraphToSchedPass
         held.clear();
       }
       bool retry = s == Status::DoesNotFit && i + 1 < attempts.size();
+      if (i > 0 && s == Status::DoesNotFit && !held.empty()) {
+        leastHeld = std::move(held);
+        leastShare = share;
+      }
       if (retry)
         continue;
       if (s == Status::Ok || i == 0) {
@@ -606,6 +644,7 @@ struct ConvertGraphToSchedPass
                  "first fit left no hole for one";
       } else {
         s = first;
+        noteLeastFilled(firstHeld, leastHeld, leastShare);
         for (Diagnostic &d : firstHeld)
           getContext().getDiagEngine().emit(std::move(d));
       }
