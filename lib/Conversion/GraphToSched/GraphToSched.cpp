@@ -145,8 +145,10 @@ int64_t Lowering::residentBytesOf(KernelOp k, llvm::DenseSet<Value> &seen,
 /// earlier kernel of the chip where fewer bytes cross to the next one, as
 /// a partitioner cuts a layer pipeline at its narrow activations (a Swin
 /// block's residual, not its MLP's hidden layer four times wider). A cut
-/// gives up at most a tenth of the chip's weights, so the chips stay
-/// nearly full, and the kernels it moves must fit the next chip together
+/// gives up weights of at most a tenth of the chip's weight budget, so the
+/// chips stay nearly full (a chip that fills with activations, holding few
+/// weights, may still move back past a layer's), and the kernels it moves
+/// must fit the next chip together
 /// with `full` (else they would sit on a chip of their own). The bytes a
 /// cut sends are the activations made on the chip before it and read at
 /// or after it.
@@ -172,7 +174,7 @@ size_t Lowering::bestCut(ArrayRef<KernelOp> kernels,
     size_t at = cut - fill.first;
     double moved = fill.used - fill.usedBefore[at] + need;
     movedAct = std::max(movedAct, fill.act[at]);
-    if (fill.usedBefore[at] < 0.9 * fill.used || moved > packed ||
+    if (fill.usedBefore[at] < fill.used - 0.1 * packed || moved > packed ||
         moved + movedAct > cap)
       break;
     double bytes = crossing(cut);
