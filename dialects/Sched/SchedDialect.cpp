@@ -49,8 +49,18 @@ dfa::sched::BufferSite dfa::sched::siteOf(mlir::Value buffer) {
   BufferSite s;
   auto placed =
       llvm::dyn_cast_or_null<PlacedBufferOpInterface>(buffer.getDefiningOp());
-  if (!placed)
-    return s; // a program argument: chip-wide, chip 0
+  if (!placed) {
+    // A program input: chip-wide, on the chip input_chips names (else 0).
+    auto arg = llvm::dyn_cast<mlir::BlockArgument>(buffer);
+    auto program = arg ? llvm::dyn_cast_or_null<ProgramOp>(
+                             arg.getOwner()->getParentOp())
+                       : ProgramOp();
+    if (program)
+      if (std::optional<llvm::ArrayRef<int64_t>> chips = program.getInputChips();
+          chips && arg.getArgNumber() < chips->size())
+        s.chip = (*chips)[arg.getArgNumber()];
+    return s;
+  }
   if (std::optional<uint64_t> c = placed.getChip())
     s.chip = int64_t(*c);
   if (std::optional<uint64_t> u = placed.getUnit()) {

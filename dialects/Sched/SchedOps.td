@@ -80,12 +80,15 @@ def Sched_ProgramOp : Sched_Op<"program", [Symbol, IsolatedFromAbove,
     outermost memory; weights are `sched.weight` buffers, resident before
     the program starts; `sched.return` names the output buffers. Ops appear
     in issue order. `chips` is the number of chips a multi-chip program
-    spans (ops and buffers then name their `chip`); `stats` holds what the
-    compiler decided (kernels, fusions, padding, relayouts, spills, peak
-    memory per level).
+    spans (ops and buffers then name their `chip`); `input_chips`, one
+    entry per block argument, the chip each input arrives on (absent:
+    chip 0; a KV cache lives on the chip of the layer that reads it);
+    `stats` holds what the compiler decided (kernels, fusions, padding,
+    relayouts, spills, peak memory per level).
   }];
   let arguments = (ins SymbolNameAttr:$sym_name, Sched_TargetAttr:$target,
                        OptionalAttr<I64Attr>:$chips,
+                       OptionalAttr<DenseI64ArrayAttr>:$input_chips,
                        OptionalAttr<DictionaryAttr>:$stats);
   let regions = (region SizedRegion<1>:$body);
   let assemblyFormat = "$sym_name `target` $target attr-dict-with-keyword $body";

@@ -443,6 +443,17 @@ LogicalResult ProgramOp::verifyRegions() {
 
   // Capacity, and live ranges per (memory, chip) over bytes and units.
   int64_t chips = getChips() ? int64_t(*getChips()) : 1;
+  if (std::optional<ArrayRef<int64_t>> inputs = getInputChips()) {
+    if (int64_t(inputs->size()) != int64_t(block.getNumArguments()))
+      return emitOpError("input_chips names ")
+             << inputs->size() << " chips for " << block.getNumArguments()
+             << " inputs";
+    for (auto [n, c] : llvm::enumerate(*inputs))
+      if (c < 0 || c >= chips)
+        return emitOpError("input ")
+               << n << " arrives on chip " << c << ", which does not exist (program spans "
+               << chips << ")";
+  }
   std::map<std::pair<std::string, int64_t>, std::vector<Live>> groups;
   for (Operation &op : block) {
     std::optional<Placement> p = placementOf(&op);

@@ -371,12 +371,17 @@ Status Lowering::run() {
   b.setInsertionPoint(func);
   program =
       b.create<sched::ProgramOp>(func.getLoc(), func.getSymName(), targetAttr,
-                                 IntegerAttr(), DictionaryAttr());
+                                 IntegerAttr(), DenseI64ArrayAttr(),
+                                 DictionaryAttr());
   body = new Block();
   program.getBody().push_back(body);
   b.setInsertionPointToEnd(body);
   weightsEnd = b.create<sched::BarrierOp>(
       func.getLoc(), sched::TokenType::get(b.getContext()), ValueRange{});
+  // Under chip partition an input arrives on the chip of its first reader
+  // (a layer's KV cache lives where the layer runs, and grows there),
+  // where the partition counted it; other chips that read it copy it.
+  SmallVector<int64_t> inputChips;
   for (BlockArgument arg : fblock.getArguments()) {
     auto type = cast<RankedTensorType>(arg.getType());
     Value buf = body->addArgument(
@@ -384,8 +389,17 @@ Status Lowering::run() {
         arg.getLoc());
     Home h;
     h.buffer = buf;
+    if (chipPartition())
+      for (KernelOp k : kernels)
+        if (llvm::is_contained(k.getInputs(), Value(arg))) {
+          h.chip = plans[k].chip;
+          break;
+        }
+    inputChips.push_back(h.chip);
     homes[arg] = h;
   }
+  if (llvm::any_of(inputChips, [](int64_t c) { return c != 0; }))
+    program.setInputChipsAttr(b.getDenseI64ArrayAttr(inputChips));
   DenseMap<Value, int64_t> lastUse;
   for (auto [i, k] : llvm::enumerate(kernels))
     for (Value v : k.getInputs()) {

@@ -229,3 +229,19 @@ sched.program @body target <name = "gpu-h100", static_plan = false, units = 132,
     sched.yield %y : tensor<8xf32>
   }
 }
+
+// -----
+
+// expected-error @+1 {{'sched.program' op input_chips names 1 chips for 2 inputs}}
+sched.program @input_count target <name = "groq-tsp", static_plan = true, units = 6, levels = {SRAM = 4096 : i64}> attributes {chips = 2 : i64, input_chips = array<i64: 1>} {
+^bb0(%a: !sched.buffer<"SRAM", tensor<4xf32>>, %b: !sched.buffer<"SRAM", tensor<4xf32>>):
+  sched.return %a : !sched.buffer<"SRAM", tensor<4xf32>>
+}
+
+// -----
+
+// expected-error @+1 {{'sched.program' op input 0 arrives on chip 2, which does not exist (program spans 2)}}
+sched.program @input_chip target <name = "groq-tsp", static_plan = true, units = 6, levels = {SRAM = 4096 : i64}> attributes {chips = 2 : i64, input_chips = array<i64: 2>} {
+^bb0(%a: !sched.buffer<"SRAM", tensor<4xf32>>):
+  sched.return %a : !sched.buffer<"SRAM", tensor<4xf32>>
+}
