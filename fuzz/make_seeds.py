@@ -138,6 +138,20 @@ elif name == "sched-run":
         for s in glob.glob(os.path.join(d, "*.sched.mlir")):
             if os.path.getsize(s) < 256 * 1024:
                 keep(s, base + "." + os.path.basename(s))
+    # A program over several chips whose inputs arrive on different chips
+    # (input_chips): a decode step with a KV cache on 512 KiB LPU chips.
+    # Its weights stay in the build folder, where the schedule reads them.
+    os.makedirs(os.path.join(build, "fuzz"), exist_ok=True)
+    kv = os.path.join(build, "fuzz", "kv.onnx")
+    subprocess.run([sys.executable, os.path.join(root, "bench/make_transformer.py"), kv,
+                    "--layers", "2", "--d-model", "64", "--heads", "2", "--ffn", "128",
+                    "--kv-cache", "--random-weights", "1"], check=True, capture_output=True)
+    sched = os.path.join(work, "kv.sched.mlir")
+    if subprocess.run([compile_, kv, "--target", "groq-tsp", "--set",
+                       "memory.SRAM.capacity_bytes=524288", "--dim", "batch=1",
+                       "--dim", "seq=1", "--dim", "past=20", "-o", sched],
+                      capture_output=True).returncode == 0:
+        keep(sched, "kv.groq-tsp-512k.sched.mlir")
 else:
     sys.exit("make_seeds.py: unknown fuzzer '%s'" % name)
 print("make_seeds.py: %s: %d seeds in %s" % (name, len(os.listdir(out)), out))
