@@ -126,6 +126,16 @@ LogicalResult ComputeOp::verify() {
     if (v.getType() != cast<BufferType>(out.getType()).getTensor())
       return emitOpError("yields ") << v.getType() << " into "
                                     << out.getType();
+  // A kernel reads and writes its own chip's memory; what another chip
+  // holds arrives by a sched.dma first.
+  int64_t chip = getChip() ? int64_t(*getChip()) : 0;
+  for (auto [what, buffers] : {std::pair<StringRef, ValueRange>{"input", getInputs()},
+                               {"output", getOutputs()}})
+    for (auto [i, b] : llvm::enumerate(buffers))
+      if (int64_t at = siteOf(b).chip; at != chip)
+        return emitOpError(what) << " " << i << " is on chip " << at
+                                 << ", the kernel on chip " << chip
+                                 << " (another chip's buffer arrives by a sched.dma)";
   if (static_cast<int64_t>(getUnitBegin()) < 0 ||
       static_cast<int64_t>(getUnitEnd()) <= static_cast<int64_t>(getUnitBegin()))
     return emitOpError("unit range [") << getUnitBegin() << ", "

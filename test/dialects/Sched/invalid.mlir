@@ -245,3 +245,19 @@ sched.program @input_chip target <name = "groq-tsp", static_plan = true, units =
 ^bb0(%a: !sched.buffer<"SRAM", tensor<4xf32>>):
   sched.return %a : !sched.buffer<"SRAM", tensor<4xf32>>
 }
+
+// -----
+
+// A kernel reads its own chip's memory: an input that arrives on chip 1
+// is copied to chip 0 before a kernel there reads it.
+sched.program @input_elsewhere target <name = "groq-tsp", static_plan = true, units = 6, levels = {SRAM = 4096 : i64}> attributes {chips = 2 : i64, input_chips = array<i64: 1>} {
+^bb0(%in: !sched.buffer<"SRAM", tensor<8xf32>>):
+  %a = sched.alloc {offset = 0, size = 32, chip = 0} : !sched.buffer<"SRAM", tensor<8xf32>>
+  // expected-error @+1 {{'sched.compute' op input 0 is on chip 1, the kernel on chip 0 (another chip's buffer arrives by a sched.dma)}}
+  %t0 = sched.compute "relu" ins(%in : !sched.buffer<"SRAM", tensor<8xf32>>) outs(%a : !sched.buffer<"SRAM", tensor<8xf32>>) attributes {chip = 0, start = 0, cycles = 10} {
+  ^bb0(%x: tensor<8xf32>):
+    %y = graph.relu %x : tensor<8xf32>
+    sched.yield %y : tensor<8xf32>
+  }
+  sched.return %a : !sched.buffer<"SRAM", tensor<8xf32>>
+}
