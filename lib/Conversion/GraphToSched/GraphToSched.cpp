@@ -381,6 +381,12 @@ Status Lowering::run() {
   // Under chip partition an input arrives on the chip of its first reader
   // (a layer's KV cache lives where the layer runs, and grows there),
   // where the partition counted it; other chips that read it copy it.
+  DenseMap<Value, int64_t> firstReaderChip;
+  if (chipPartition())
+    for (KernelOp k : kernels)
+      for (Value v : k.getInputs())
+        if (isa<BlockArgument>(v))
+          firstReaderChip.try_emplace(v, plans[k].chip);
   SmallVector<int64_t> inputChips;
   for (BlockArgument arg : fblock.getArguments()) {
     auto type = cast<RankedTensorType>(arg.getType());
@@ -389,12 +395,7 @@ Status Lowering::run() {
         arg.getLoc());
     Home h;
     h.buffer = buf;
-    if (chipPartition())
-      for (KernelOp k : kernels)
-        if (llvm::is_contained(k.getInputs(), Value(arg))) {
-          h.chip = plans[k].chip;
-          break;
-        }
+    h.chip = firstReaderChip.lookup(arg);
     inputChips.push_back(h.chip);
     homes[arg] = h;
   }
@@ -541,8 +542,8 @@ static void noteLeastFilled(std::vector<Diagnostic> &firstHeld,
   if (!full || !least || full->getLocation() == least->getLocation())
     return;
   std::string what = least->str();
-  llvm::StringRef rest = llvm::StringRef(what).drop_front(
-      llvm::StringRef(what).starts_with("does not fit: ") ? 14 : 0);
+  llvm::StringRef rest(what);
+  rest.consume_front("does not fit: ");
   full->attachNote(least->getLocation())
       << "spread over more chips (weights filled to " << int(share * 100)
       << "% of the budget), it does not fit here instead: " << rest;
