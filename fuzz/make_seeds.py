@@ -152,6 +152,14 @@ elif name == "sched-run":
                        "--dim", "seq=1", "--dim", "past=20", "-o", sched],
                       capture_output=True).returncode == 0:
         keep(sched, "kv.groq-tsp-512k.sched.mlir")
+    # A result larger than a chip keeps, streamed to the host's memory (a
+    # buffer in the level "host").
+    host = os.path.join(work, "host-results.sched.mlir")
+    if subprocess.run([compile_, os.path.join(
+            root, "test/Conversion/GraphToSched/convert-graph-to-sched-host-results.mlir"),
+            "--target", "groq-tsp", "--set", "memory.SRAM.capacity_bytes=524288",
+            "-o", host], capture_output=True).returncode == 0:
+        keep(host, "host-results.groq-tsp-512k.sched.mlir")
 else:
     sys.exit("make_seeds.py: unknown fuzzer '%s'" % name)
 print("make_seeds.py: %s: %d seeds in %s" % (name, len(os.listdir(out)), out))

@@ -206,13 +206,16 @@ void Analyzer::finishRoofs(KernelRoof &k) {
       l.bandwidth = target::collectiveBandwidth(t);
     k.boundSeconds = std::max(k.boundSeconds, l.seconds());
   }
-  // Levels in the order of the description (outermost first).
+  // Levels in the order of the description (outermost first), the host's
+  // memory before them.
   llvm::stable_sort(k.levels, [&](const LevelTraffic &a, const LevelTraffic &b) {
     auto pos = [&](StringRef n) {
+      if (t.hostLevel() && t.hostLevel()->name == n)
+        return size_t(0);
       for (size_t i = 0; i < t.memory.size(); ++i)
         if (t.memory[i].name == n)
-          return i;
-      return t.memory.size();
+          return i + 1;
+      return t.memory.size() + 1;
     };
     return pos(a.level) < pos(b.level);
   });
@@ -366,6 +369,14 @@ Report Analyzer::run(const sim::Result *timing) {
       r.dtype = kv.first().str();
     }
   r.peak = target::peakRate(t, true, r.dtype.empty() ? "f32" : r.dtype);
+  // The host's memory is a roof where results stream to it.
+  if (const target::MemoryLevel *host = t.hostLevel())
+    if (llvm::any_of(kernels, [&](const KernelRoof &k) {
+          return llvm::any_of(k.levels, [&](const LevelTraffic &l) {
+            return l.level == host->name && l.bytes > 0;
+          });
+        }))
+      r.roofs.push_back({host->name, target::bandwidthOf(*host, 1)});
   for (const target::MemoryLevel &m : t.memory)
     if (m.bandwidthBytesPerS.value > 0)
       r.roofs.push_back(

@@ -679,6 +679,27 @@ std::optional<Target> dfa::target::parseTargetValue(llvm::StringRef file,
     readCapabilities(r, *root, t);
   if (r.ok)
     checkCapabilityKeys(r, *root, t);
+  // A device with no off-chip memory of its own (the LPU: on-chip SRAM
+  // alone) hands its results to the host as it makes them: the host's
+  // memory, reached over network.host, is where they land.
+  if (r.ok && t.host &&
+      llvm::none_of(t.memory, [](const MemoryLevel &m) { return m.kind == "dram"; })) {
+    if (t.level(kHostLevel))
+      r.fail("memory", "'" + std::string(kHostLevel) +
+                           "' names the host's memory on a device without "
+                           "DRAM: a level of the device needs another name");
+    MemoryLevel h;
+    h.name = kHostLevel;
+    h.kind = "host";
+    h.scope = "chip"; // each chip's own link (a card's PCIe)
+    h.managed = "software";
+    h.capacityBytes = {double(int64_t(1) << 48),
+                       "not bounded here: the host's memory is outside the "
+                       "description"};
+    h.bandwidthBytesPerS = t.host->bandwidthBytesPerS;
+    h.latencyNs = t.host->latencyNs;
+    t.hostMemory = h;
+  }
   if (!r.ok)
     return std::nullopt;
   return t;
@@ -733,6 +754,8 @@ const MemoryLevel *Target::level(llvm::StringRef name) const {
   for (const MemoryLevel &l : memory)
     if (l.name == name)
       return &l;
+  if (hostMemory && hostMemory->name == name)
+    return &*hostMemory;
   return nullptr;
 }
 

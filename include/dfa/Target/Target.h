@@ -32,6 +32,9 @@ struct Sourced {
   std::string source;
 };
 
+/// The name of the host's memory as a level (Target::hostMemory).
+inline constexpr const char *kHostLevel = "host";
+
 struct MemoryLevel {
   std::string name;
   std::string kind;    // dram, sram, cache, scratchpad, registers
@@ -238,6 +241,11 @@ struct Target {
   /// The link to the host (`network.host`): what a graph break's values
   /// cross; absent on a description that is the host (the reference).
   std::optional<Link> host;
+  /// The host's memory as a level (named kHostLevel, kind "host", at the
+  /// host link's bandwidth and latency, unbounded) on a device with a host
+  /// link and no DRAM of its own: where the graph results it makes land
+  /// (hostLevel). Not one of `memory`; level() finds it.
+  std::optional<MemoryLevel> hostMemory;
   llvm::json::Object layout;
   std::vector<std::string> nativeOps;
   /// Ops without a device kernel that run on the host (Spyre).
@@ -293,6 +301,13 @@ struct Target {
   /// The outermost memory: the first `dram` level, else the first
   /// chip-wide one, else the first.
   const MemoryLevel &outerLevel() const;
+  /// Where a graph result goes that the device's own memory cannot hold:
+  /// the host's (hostMemory), on a device with no DRAM (an LPU's prompt
+  /// logits, larger than a chip's SRAM, stream back over PCIe as they are
+  /// made). Null elsewhere: results stay in the outer memory.
+  const MemoryLevel *hostLevel() const {
+    return hostMemory ? &*hostMemory : nullptr;
+  }
   /// The per-unit software-managed scratchpad (TPU VMEM, Spyre LX, WSE PE
   /// SRAM), if the target has one.
   const MemoryLevel *scratchLevel() const;

@@ -90,6 +90,25 @@ SmallVector<int64_t> Lowering::inPlacePairs(KernelOp k, const KernelPlan &p) {
   return pairs;
 }
 
+bool Lowering::leavesForHost(KernelOp k, int64_t o) const {
+  if (!t.hostLevel())
+    return false;
+  // One that fits beside a chip's weights stays in its memory, as a
+  // result stays in a GPU's HBM for the caller.
+  Value r = k.getOutputs()[o];
+  if (double(layoutOf(r).bytes) <=
+      home->capacityBytes.value - t.chipWeightBudget())
+    return false;
+  if (llvm::none_of(r.getUsers(), [](Operation *u) { return isa<func::ReturnOp>(u); }) ||
+      llvm::any_of(r.getUsers(), [](Operation *u) { return isa<KernelOp>(u); }))
+    return false;
+  SmallVector<int64_t> appends = cacheAppends(k);
+  for (size_t j = 0; j < appends.size(); j += 2)
+    if (appends[j + 1] == o)
+      return false;
+  return true;
+}
+
 std::optional<unsigned> Lowering::overwrittenInput(KernelOp k) {
   KernelKind kind = k.getKindEnum();
   if ((kind != KernelKind::Pointwise && kind != KernelKind::Reduction) ||
@@ -126,11 +145,13 @@ int64_t Lowering::residentBytesOf(KernelOp k, llvm::DenseSet<Value> &seen,
     else if (isa<BlockArgument>(v)) // a graph input (a KV cache) lands here
       graphBytes += layoutOf(v).bytes;
   }
-  // Graph results are never freed: they stay where they are made. A
-  // cache appended to is the cache (its input) grown by this step's rows.
+  // Graph results are never freed: they stay where they are made (unless
+  // they leave for the host). A cache appended to is the cache (its
+  // input) grown by this step's rows.
   SmallVector<int64_t> appends = cacheAppends(k);
   for (auto [o, v] : llvm::enumerate(k.getOutputs())) {
-    if (llvm::none_of(v.getUsers(), [](Operation *u) { return isa<func::ReturnOp>(u); }))
+    if (llvm::none_of(v.getUsers(), [](Operation *u) { return isa<func::ReturnOp>(u); }) ||
+        leavesForHost(k, int64_t(o)))
       continue;
     int64_t bytes = layoutOf(v).bytes;
     for (size_t j = 0; j < appends.size(); j += 2)
@@ -213,7 +234,8 @@ LogicalResult Lowering::planKernels(ArrayRef<KernelOp> kernels,
     // The activations a kernel reads and writes on the current chip. An
     // output written over its input takes no memory of its own, where the
     // input is made on this chip (one made on another arrives as a copy,
-    // which emitKernel does not write over).
+    // which emitKernel does not write over); nor does one that streams to
+    // the host.
     auto workingSet = [&](KernelOp k) {
       double bytes = 0;
       for (Value v : k.getInputs())
@@ -226,8 +248,9 @@ LogicalResult Lowering::planKernels(ArrayRef<KernelOp> kernels,
           over.reset();
       }
       if (!over)
-        for (Value v : k.getOutputs())
-          bytes += double(layoutOf(v).bytes);
+        for (auto [o, v] : llvm::enumerate(k.getOutputs()))
+          if (!leavesForHost(k, int64_t(o)))
+            bytes += double(layoutOf(v).bytes);
       return bytes;
     };
     for (size_t i = 0; i < kernels.size(); ++i) {
@@ -364,6 +387,9 @@ Status Lowering::run() {
   for (const target::MemoryLevel &m : t.memory)
     levels.push_back(attrs.getNamedAttr(
         m.name, attrs.getI64IntegerAttr(int64_t(m.capacityBytes.value))));
+  if (const target::MemoryLevel *host = t.hostLevel())
+    levels.push_back(attrs.getNamedAttr(
+        host->name, attrs.getI64IntegerAttr(int64_t(host->capacityBytes.value))));
   int64_t units = chipPartition() ? kLpuUnits : int64_t(t.units.value);
   auto targetAttr =
       sched::TargetAttr::get(module.getContext(), t.name, isStatic, units,

@@ -235,7 +235,8 @@ LogicalResult Lowering::emitChunked(KernelOp k, const KernelPlan &p,
   }
   SmallVector<Value> outReuse;
   FailureOr<Home> result =
-      place(loc, *outer, out, p.chip, p.unitBegin, p.unitEnd, outReuse);
+      place(loc, resultLevel(k, 0), out, p.chip, p.unitBegin, p.unitEnd,
+            outReuse);
   if (failed(result))
     return failure();
 

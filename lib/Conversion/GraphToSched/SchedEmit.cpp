@@ -915,12 +915,23 @@ void Lowering::timeKernel(KernelOp k, const KernelPlan &p,
                              target::kernelOverheadSeconds(t, false, 1));
     return;
   }
-  double bytes = 0;
-  for (double moved : sched::movedBytes(compute))
-    bytes += moved;
+  // Bytes from and to the device's memory; a result written to the host
+  // streams over the host link as the kernel makes it, which bounds the
+  // kernel too.
+  double bytes = 0, hostBytes = 0;
+  SmallVector<Value> buffers(compute.getInputs());
+  buffers.append(compute.getOutputs().begin(), compute.getOutputs().end());
+  const target::MemoryLevel *host = t.hostLevel();
+  for (auto [v, moved] : llvm::zip(buffers, sched::movedBytes(compute)))
+    (host && cast<sched::BufferType>(v.getType()).getMemory() == host->name
+         ? hostBytes
+         : bytes) += moved;
   target::Work w =
       workOf(k, p, compute.getBody().front(), bytes, src, fraction);
   target::KernelTime time = target::kernelTime(t, w);
+  if (hostBytes > 0)
+    time.memory = std::max(
+        time.memory, target::transferSeconds(t, *target::hostPath(t), hostBytes));
   // The two bounds, for dfa-roofline and the validation of the cost model.
   compute->setAttr("compute_cycles",
                    b.getI64IntegerAttr(target::toCycles(t, time.compute)));
@@ -1051,6 +1062,8 @@ LogicalResult Lowering::emitKernel(KernelOp k, const KernelPlan &p,
   // A pointwise or row-wise kernel writes over an input it alone reads,
   // read where it lives (overwrittenInput): its buffer is the output's.
   std::optional<unsigned> over = stage ? std::nullopt : overwrittenInput(k);
+  if (over && leavesForHost(k, 0))
+    over.reset();
   if (over) {
     const Home &from = homes[k.getInputs()[*over]];
     if (from.arena != arenaFor(outLevel, p.chip) || ins[*over] != from.buffer)
@@ -1067,10 +1080,13 @@ LogicalResult Lowering::emitKernel(KernelOp k, const KernelPlan &p,
       outHomes.push_back(h);
       continue;
     }
-    // The grown cache is where the cache was.
+    // The grown cache is where the cache was; a result for the host goes
+    // there as it is made (unless staged: then it is copied there).
     const target::MemoryLevel *level = &outLevel;
     if (std::optional<int64_t> in = inPlaceOf(int64_t(o)))
       level = t.level(cast<sched::BufferType>(ins[*in].getType()).getMemory());
+    else if (!stage && leavesForHost(k, int64_t(o)))
+      level = t.hostLevel();
     FailureOr<Home> h =
         place(loc, *level, r, p.chip, p.unitBegin, p.unitEnd, reuse);
     if (failed(h))
@@ -1109,7 +1125,7 @@ LogicalResult Lowering::emitKernel(KernelOp k, const KernelPlan &p,
       continue;
     }
     FailureOr<Home> back =
-        copyOf(loc, r, h, *outer, p, kStoreEngine);
+        copyOf(loc, r, h, resultLevel(k, int64_t(o)), p, kStoreEngine);
     if (failed(back))
       return failure();
     release(h);

@@ -354,6 +354,22 @@ struct Lowering {
   /// runtime allocates the cache once and writes each step's keys and
   /// values after the ones it holds.
   SmallVector<int64_t> inPlacePairs(KernelOp k, const KernelPlan &p);
+  /// Whether kernel `k`'s output `o` is written to the host's memory
+  /// (Target::hostLevel): on a device with no DRAM, a graph result larger
+  /// than a chip keeps beside its weights (its SRAM less
+  /// Target::chipWeightBudget; a prompt's logits) that no kernel reads,
+  /// unless it is a KV cache grown by an append (cacheAppends: the runtime
+  /// keeps the cache on the device for the next step). The chip partition
+  /// does not count it on the chip, and the kernel streams it over the
+  /// host link as it makes it. A smaller result stays on the chip, as one
+  /// stays in a GPU's HBM for the caller.
+  bool leavesForHost(KernelOp k, int64_t o) const;
+  /// Where kernel `k`'s output `o` ends up once made: the host's memory
+  /// (leavesForHost), else the outer memory.
+  const target::MemoryLevel &resultLevel(KernelOp k, int64_t o) const {
+    return leavesForHost(k, o) ? *t.hostLevel() : *outer;
+  }
+
   /// The input whose memory kernel `k`'s one output takes, writing over it
   /// (the buffer sharing of XLA's buffer assignment, Inductor's in-place
   /// buffers, a statically allocated SRAM's): a pointwise or row-wise

@@ -20,7 +20,7 @@ func.func @main(%x: tensor<16x4096xf32> {graph.name = "x"}) -> tensor<16x8192xf3
   return %2 : tensor<16x8192xf32>
 }
 
-// LPU-LABEL: sched.program @main target <name = "test-lpu", static_plan = true, units = 6, levels = {SRAM = 230686720 : i64}> attributes {chips = 3 : i64
+// LPU-LABEL: sched.program @main target <name = "test-lpu", static_plan = true, units = 6, levels = {SRAM = 230686720 : i64, host = 281474976710656 : i64}> attributes {chips = 3 : i64
 // LPU-DAG: sched.weight "w0" {{.*}}chip = 0 : i64
 // LPU-DAG: sched.weight "w1" {{.*}}chip = 1 : i64
 // LPU-DAG: sched.weight "w2" {{.*}}chip = 2 : i64

@@ -526,3 +526,40 @@ TEST_CASE("a torus ring drives the links of one axis", "[target][cost][collectiv
   CHECK_FALSE(parseTarget("m.json", more, error));
   CHECK(error.find("collective_links") != std::string::npos);
 }
+
+TEST_CASE("a device without DRAM hands large results to the host's memory",
+          "[target][cost][host]") {
+  auto chip = [](const std::string &level, const std::string &kind) {
+    return "{\"schema\": \"dfa.target/1\", \"name\": \"m\", \"family\": \"cpu\", "
+           "\"clock_hz\": " + num(1e9) +
+           ", \"compute\": {\"unit_name\": \"core\", \"units\": " + num(4) +
+           ", \"peak_flops\": {\"f32\": " + num(8e12) + "}},"
+           " \"memory\": [{\"name\": \"" + level + "\", \"kind\": \"" + kind +
+           "\", \"scope\": \"chip\", \"managed\": \"software\", "
+           "\"capacity_bytes\": " + num(1e8) +
+           ", \"bandwidth_bytes_per_s\": " + num(1e13) + ", \"latency_ns\": " +
+           num(5) + "}], \"network\": {\"host\": {\"kind\": \"pcie\", "
+           "\"bandwidth_bytes_per_s\": " + num(3e10) + ", \"latency_ns\": " +
+           num(1000) + "}}, \"overheads\": {\"launch_ns\": " + num(0) +
+           ", \"dma_setup_ns\": " + num(0) + ", \"sync_ns\": " + num(0) + "}}";
+  };
+  Target sram = parsed("m.json", chip("SRAM", "sram"));
+  const MemoryLevel *host = sram.hostLevel();
+  REQUIRE(host);
+  CHECK(host->name == kHostLevel);
+  CHECK(sram.level(kHostLevel) == host);
+  CHECK(host->bandwidthBytesPerS.value == Approx(3e10));
+  CHECK(host->latencyNs.value == Approx(1000));
+  // Not one of the device's levels: the outer memory is still the SRAM.
+  CHECK(sram.memory.size() == 1);
+  CHECK(sram.outerLevel().name == "SRAM");
+  // A copy to it goes at the host link's pace.
+  TransferPath p = transferPath(sram, sram.memory[0], 1, *host, 1, false);
+  CHECK(p.bandwidth == Approx(3e10));
+  // A device with DRAM keeps its results there.
+  CHECK_FALSE(parsed("m.json", chip("DDR", "dram")).hostLevel());
+  // A level of the device may not take the host's name.
+  std::string error;
+  CHECK_FALSE(parseTarget("m.json", chip("host", "sram"), error));
+  CHECK(error.find("'host' names the host's memory") != std::string::npos);
+}

@@ -1,0 +1,39 @@
+// On a device with no DRAM (an LPU), a graph result larger than a chip
+// keeps beside its weights (its SRAM less Target::chipWeightBudget: 52,428
+// B of test-lpu-small's 512 KiB) streams to the host's memory as the kernel
+// makes it (Lowering::leavesForHost): its buffer is in the level "host",
+// the host link's bandwidth and latency (network.host), it takes no chip's
+// SRAM, and the kernel takes at least the link's time: 655,360 B at 31.5
+// GB/s plus 1 us is 19,625 cycles at 0.9 GHz. Before, the 640 KiB result
+// fit no chip (exit 9). A small result stays in SRAM, as a GPU's stays in
+// its HBM; values equal the CPU reference; dfa-roofline puts the kernel
+// on the host's roof.
+// RUN: rm -rf %t && mkdir -p %t
+// RUN: %with_test_targets dfa-compile %s --target test-lpu-small -o %t/s.sched.mlir
+// RUN: FileCheck %s < %t/s.sched.mlir
+// CHECK: levels = {SRAM = 524288 : i64, host = 281474976710656 : i64}> attributes {stats = {chips = 1 : i64
+// CHECK: %[[BIG:[0-9]+]] = sched.alloc {{.*}} : !sched.buffer<"host", tensor<2560x64xf32>>
+// CHECK-NEXT: sched.compute "tile" {{.*}} outs(%[[BIG]] : {{.*}} memory_cycles = 19625 : i64
+// CHECK: %[[SUM:[0-9]+]] = sched.alloc {{.*}} : !sched.buffer<"SRAM", tensor<1x64xf32>>
+// CHECK: sched.return %[[SUM]], %[[BIG]] :
+// RUN: dfa-run %s --seed 3 --outputs %t/ref > /dev/null
+// RUN: %with_test_targets dfa-run %t/s.sched.mlir --seed 3 --expect %t/ref/output_0.npy %t/ref/output_1.npy | FileCheck %s --check-prefix=SAME
+// SAME-COUNT-2: ok
+// RUN: %with_test_targets dfa-roofline %t/s.sched.mlir --target test-lpu-small | FileCheck %s --check-prefix=ROOF
+// ROOF: tile {{.*}} 655 kB host {{.*}} memory:host
+// A saved schedule whose program does not list the host's memory, or
+// lists it smaller than the result, is refused when read (exit 4).
+// RUN: sed 's/, host = 281474976710656 : i64//' %t/s.sched.mlir > %t/nohost.sched.mlir
+// RUN: not %with_test_targets dfa-run %t/nohost.sched.mlir 2>&1 | FileCheck %s --check-prefix=NOHOST
+// RUN: %with_test_targets dfa-run %t/nohost.sched.mlir 2>/dev/null; test $? -eq 4
+// NOHOST: error: 'sched.alloc' op memory 'host' is not a level of target 'test-lpu-small'
+// RUN: sed 's/host = 281474976710656 : i64/host = 100 : i64/' %t/s.sched.mlir > %t/small.sched.mlir
+// RUN: not %with_test_targets dfa-run %t/small.sched.mlir 2>&1 | FileCheck %s --check-prefix=SMALL
+// SMALL: error: 'sched.alloc' op bytes [0, 655360) exceed the 100-byte capacity of host
+
+func.func @main(%x: tensor<64x64xf32> {graph.name = "x"}) -> (tensor<1x64xf32>, tensor<2560x64xf32>) {
+  %a = graph.relu %x : tensor<64x64xf32> loc("a")
+  %big = graph.concat %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a {axis = 0 : i64} : (tensor<64x64xf32>, tensor<64x64xf32>, tensor<64x64xf32>, tensor<64x64xf32>, tensor<64x64xf32>, tensor<64x64xf32>, tensor<64x64xf32>, tensor<64x64xf32>, tensor<64x64xf32>, tensor<64x64xf32>, tensor<64x64xf32>, tensor<64x64xf32>, tensor<64x64xf32>, tensor<64x64xf32>, tensor<64x64xf32>, tensor<64x64xf32>, tensor<64x64xf32>, tensor<64x64xf32>, tensor<64x64xf32>, tensor<64x64xf32>, tensor<64x64xf32>, tensor<64x64xf32>, tensor<64x64xf32>, tensor<64x64xf32>, tensor<64x64xf32>, tensor<64x64xf32>, tensor<64x64xf32>, tensor<64x64xf32>, tensor<64x64xf32>, tensor<64x64xf32>, tensor<64x64xf32>, tensor<64x64xf32>, tensor<64x64xf32>, tensor<64x64xf32>, tensor<64x64xf32>, tensor<64x64xf32>, tensor<64x64xf32>, tensor<64x64xf32>, tensor<64x64xf32>, tensor<64x64xf32>) -> tensor<2560x64xf32> loc("tile")
+  %sum = graph.reduce_sum %a {axes = array<i64: 0>} : (tensor<64x64xf32>) -> tensor<1x64xf32> loc("sum")
+  return %sum, %big : tensor<1x64xf32>, tensor<2560x64xf32>
+}
