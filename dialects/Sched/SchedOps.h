@@ -60,6 +60,13 @@ bool isCacheAppend(ComputeOp op, int64_t in, int64_t out);
 /// roofline counts them.
 llvm::SmallVector<double> movedBytes(ComputeOp op);
 
+/// The bytes kernel `op` streams to the host's memory (the level named
+/// `hostLevel`, Target::hostMemory): its outputs there, as stored (the
+/// device's image crosses the link, padding included, as a copy moves
+/// it). The scheduler times the host link by it and the roofline counts
+/// it.
+double hostBytes(ComputeOp op, llvm::StringRef hostLevel);
+
 /// The collective a kernel runs (its body a graph all-reduce or
 /// all-gather, graph::collectiveOf) as the cost model's work; nullopt for
 /// any other kernel. The scheduler times it and the roofline places it on

@@ -180,6 +180,14 @@ bool dfa::sched::isCacheAppend(ComputeOp op, int64_t in, int64_t out) {
   return g && g->cache == body.getArgument(in);
 }
 
+double dfa::sched::hostBytes(ComputeOp op, llvm::StringRef hostLevel) {
+  double bytes = 0;
+  for (Value v : op.getOutputs())
+    if (cast<BufferType>(v.getType()).getMemory() == hostLevel)
+      bytes += double(storedLayout(v).bytes);
+  return bytes;
+}
+
 SmallVector<double> dfa::sched::movedBytes(ComputeOp op) {
   auto bytesOf = [](Value buffer) {
     return double(

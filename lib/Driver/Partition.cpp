@@ -277,6 +277,10 @@ Status SegmentRunner::deviceSegment(ModuleOp module, SegmentInfo &seg,
                 0, 0};
   SmallVector<ref::Tensor> results;
   bool onDevice = t && work;
+  // The results the schedule streamed to the host's memory (a device with
+  // no DRAM: Target::hostLevel): they are on the host already, their
+  // transfer in the segment's time.
+  SmallVector<bool> streamedToHost(seg.results.size(), false);
   if (onDevice && padded) {
     for (const SegmentInfo::Made &m : seg.made)
       if (m.bound > 0)
@@ -344,6 +348,14 @@ Status SegmentRunner::deviceSegment(ModuleOp module, SegmentInfo &seg,
     if (observe)
       if (Status st = observe(findProgram(timed), r, index, clock); st != Status::Ok)
         return st;
+    if (const target::MemoryLevel *host = t->hostLevel()) {
+      sched::ProgramOp program = findProgram(timed);
+      auto ret = cast<sched::ReturnOp>(program.getBlock().getTerminator());
+      for (auto [i, v] : llvm::enumerate(ret.getOutputs()))
+        if (i < streamedToHost.size())
+          streamedToHost[i] =
+              cast<sched::BufferType>(v.getType()).getMemory() == host->name;
+    }
     s.seconds = r.seconds;
     s.ops = int64_t(r.ops.size());
     // Its simulation on the run's clock.
@@ -385,9 +397,10 @@ Status SegmentRunner::deviceSegment(ModuleOp module, SegmentInfo &seg,
   step(s);
   if (out.keep && onDevice)
     out.segments.back().results.assign(results.begin(), results.end());
-  for (auto [name, value] : llvm::zip(seg.results, results)) {
+  for (auto [name, value, streamed] :
+       llvm::zip(seg.results, results, streamedToHost)) {
     rv.values[name] = value;
-    where[name] = {!onDevice, true}; // the reference is the host
+    where[name] = {!onDevice || streamed, true}; // the reference is the host
     if (onDevice)
       deviceCopies[name] = value;
   }

@@ -155,8 +155,15 @@ void Analyzer::addCompute(sched::ComputeOp c) {
   SmallVector<double> moved = sched::movedBytes(c);
   SmallVector<Value> buffers(c.getInputs());
   buffers.append(c.getOutputs().begin(), c.getOutputs().end());
+  // What streams to the host's memory counts as stored, as it is timed.
+  const target::MemoryLevel *host = t.hostLevel();
   for (auto [v, bytes] : llvm::zip(buffers, moved))
-    addBytes(k, cast<sched::BufferType>(v.getType()).getMemory(), bytes);
+    if (StringRef level = cast<sched::BufferType>(v.getType()).getMemory();
+        !host || level != host->name)
+      addBytes(k, level, bytes);
+  if (host)
+    if (double bytes = sched::hostBytes(c, host->name); bytes > 0)
+      addBytes(k, host->name, bytes);
   // A collective's roof is the chip-to-chip links: the bytes each chip
   // sends over them (finishRoofs gives the level its bandwidth).
   if (std::optional<target::Collective> work = sched::collectiveOf(c);

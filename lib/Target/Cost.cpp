@@ -425,6 +425,17 @@ TransferPath dfa::target::transferPath(const Target &t, const MemoryLevel &src,
                                        int64_t dstUnits, bool crossChip) {
   TransferPath p;
   p.dma = src.kind == "dram" || dst.kind == "dram";
+  // The host's memory is reached over the host link of the chip that
+  // copies (each chip has its own), whichever chip's buffer it is.
+  if (const MemoryLevel *host = t.hostLevel();
+      host && (&src == host || &dst == host)) {
+    p.kind = TransferPath::Memory;
+    p.sourceBound = &src == host;
+    p.level = host;
+    p.bandwidth = host->bandwidthBytesPerS.value;
+    p.latencyNs = host->latencyNs.value;
+    return p;
+  }
   if (crossChip && t.chipToChip) {
     p.kind = TransferPath::Link;
     p.bandwidth = t.chipToChip->bandwidthBytesPerS.value;

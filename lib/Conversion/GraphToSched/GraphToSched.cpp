@@ -35,6 +35,7 @@
 #include "dfa/Conversion/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringExtras.h"
 
 namespace dfa {
@@ -93,11 +94,15 @@ SmallVector<int64_t> Lowering::inPlacePairs(KernelOp k, const KernelPlan &p) {
 bool Lowering::leavesForHost(KernelOp k, int64_t o) const {
   if (!t.hostLevel())
     return false;
-  // One that fits beside a chip's weights stays in its memory, as a
-  // result stays in a GPU's HBM for the caller.
+  // One that fits a chip beside its kernel's operands stays in the chip's
+  // memory, as a result stays in a GPU's HBM for the caller.
   Value r = k.getOutputs()[o];
-  if (double(layoutOf(r).bytes) <=
-      home->capacityBytes.value - t.chipWeightBudget())
+  double need = double(layoutOf(r).bytes);
+  llvm::SmallPtrSet<Value, 8> operands;
+  for (Value v : k.getInputs())
+    if (operands.insert(v).second)
+      need += double(layoutOf(v).bytes);
+  if (need <= home->capacityBytes.value)
     return false;
   if (llvm::none_of(r.getUsers(), [](Operation *u) { return isa<func::ReturnOp>(u); }) ||
       llvm::any_of(r.getUsers(), [](Operation *u) { return isa<KernelOp>(u); }))

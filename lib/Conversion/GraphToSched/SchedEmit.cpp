@@ -544,7 +544,8 @@ int64_t Lowering::streamRowsOf(KernelOp k, llvm::SmallBitVector &whole) {
   return rows > 1 ? rows : 0;
 }
 
-void Lowering::timeCompute(sched::ComputeOp op, double seconds) {
+void Lowering::timeCompute(sched::ComputeOp op, double seconds,
+                           bool hostLink) {
   // Every op carries its estimated cycles (dfa-run times the schedule with
   // them); static targets also get a start cycle.
   int64_t cycles = target::toCycles(t, seconds);
@@ -556,7 +557,11 @@ void Lowering::timeCompute(sched::ComputeOp op, double seconds) {
   int64_t rows = op.getRows() ? int64_t(*op.getRows()) : 0;
   auto [ready, floor] = streamWindow(op.getDeps(), rows, cycles, op);
   int64_t start = std::max(ready, unitsBusy[chip].freeAt(ub, ue));
+  if (hostLink)
+    start = std::max(start, hostLinkFree.lookup(chip));
   int64_t end = std::max(start + cycles, floor);
+  if (hostLink)
+    hostLinkFree[chip] = end;
   op.setStartAttr(b.getI64IntegerAttr(start));
   unitsBusy[chip].occupy(ub, ue, end);
   endOf[op.getDone()] = end;
@@ -916,16 +921,17 @@ void Lowering::timeKernel(KernelOp k, const KernelPlan &p,
     return;
   }
   // Bytes from and to the device's memory; a result written to the host
-  // streams over the host link as the kernel makes it, which bounds the
+  // streams over the host link as the kernel makes it (as stored, padding
+  // included, as a copy moves it: sched::hostBytes), which bounds the
   // kernel too.
-  double bytes = 0, hostBytes = 0;
+  double bytes = 0;
   SmallVector<Value> buffers(compute.getInputs());
   buffers.append(compute.getOutputs().begin(), compute.getOutputs().end());
   const target::MemoryLevel *host = t.hostLevel();
   for (auto [v, moved] : llvm::zip(buffers, sched::movedBytes(compute)))
-    (host && cast<sched::BufferType>(v.getType()).getMemory() == host->name
-         ? hostBytes
-         : bytes) += moved;
+    if (!host || cast<sched::BufferType>(v.getType()).getMemory() != host->name)
+      bytes += moved;
+  double hostBytes = host ? sched::hostBytes(compute, host->name) : 0;
   target::Work w =
       workOf(k, p, compute.getBody().front(), bytes, src, fraction);
   target::KernelTime time = target::kernelTime(t, w);
@@ -939,7 +945,8 @@ void Lowering::timeKernel(KernelOp k, const KernelPlan &p,
                    b.getI64IntegerAttr(target::toCycles(t, time.memory)));
   timeCompute(compute,
               time.seconds() +
-                  target::kernelOverheadSeconds(t, layerPipeline(), w.units));
+                  target::kernelOverheadSeconds(t, layerPipeline(), w.units),
+              hostBytes > 0);
 }
 
 target::Work Lowering::workOf(KernelOp k, const KernelPlan &p, Block &body,

@@ -273,7 +273,11 @@ struct Lowering {
   /// Records the timing of a streamed op's token.
   void recordStream(Value token, int64_t rows, int64_t start, int64_t cycles);
 
-  void timeCompute(sched::ComputeOp op, double seconds);
+  /// Times `op` taking `seconds`; with `hostLink`, it streams a result to
+  /// the host over its chip's one host link, which it holds meanwhile (a
+  /// second such kernel on the chip waits for it: hostLinkFree).
+  void timeCompute(sched::ComputeOp op, double seconds, bool hostLink = false);
+  DenseMap<int64_t, int64_t> hostLinkFree; // chip -> cycle
 
   /// A copy of all of `v` from `src` to `dst`.
   Value dma(Location loc, Value v, Value src, Value dst, ArrayRef<Value> deps,
@@ -355,14 +359,15 @@ struct Lowering {
   /// values after the ones it holds.
   SmallVector<int64_t> inPlacePairs(KernelOp k, const KernelPlan &p);
   /// Whether kernel `k`'s output `o` is written to the host's memory
-  /// (Target::hostLevel): on a device with no DRAM, a graph result larger
-  /// than a chip keeps beside its weights (its SRAM less
-  /// Target::chipWeightBudget; a prompt's logits) that no kernel reads,
-  /// unless it is a KV cache grown by an append (cacheAppends: the runtime
-  /// keeps the cache on the device for the next step). The chip partition
-  /// does not count it on the chip, and the kernel streams it over the
-  /// host link as it makes it. A smaller result stays on the chip, as one
-  /// stays in a GPU's HBM for the caller.
+  /// (Target::hostLevel): on a device with no DRAM, a graph result that
+  /// does not fit a chip beside its kernel's operands (its stored bytes and
+  /// theirs, weights included, pass the SRAM: a long prompt's logits beside
+  /// the LM head) and that no kernel reads, unless it is a KV cache grown
+  /// by an append (cacheAppends: the runtime keeps the cache on the device
+  /// for the next step). The chip partition does not count it on the chip,
+  /// and the kernel streams it over its chip's host link as it makes it. A
+  /// result that fits stays on the chip, as one stays in a GPU's HBM for
+  /// the caller.
   bool leavesForHost(KernelOp k, int64_t o) const;
   /// Where kernel `k`'s output `o` ends up once made: the host's memory
   /// (leavesForHost), else the outer memory.

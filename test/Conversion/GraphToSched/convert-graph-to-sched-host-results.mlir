@@ -1,13 +1,13 @@
-// On a device with no DRAM (an LPU), a graph result larger than a chip
-// keeps beside its weights (its SRAM less Target::chipWeightBudget: 52,428
-// B of test-lpu-small's 512 KiB) streams to the host's memory as the kernel
-// makes it (Lowering::leavesForHost): its buffer is in the level "host",
-// the host link's bandwidth and latency (network.host), it takes no chip's
-// SRAM, and the kernel takes at least the link's time: 655,360 B at 31.5
-// GB/s plus 1 us is 19,625 cycles at 0.9 GHz. Before, the 640 KiB result
-// fit no chip (exit 9). A small result stays in SRAM, as a GPU's stays in
-// its HBM; values equal the CPU reference; dfa-roofline puts the kernel
-// on the host's roof.
+// On a device with no DRAM (an LPU), a graph result that does not fit a
+// chip beside its kernel's operands (here 640 KiB stored, beside a 80 KiB
+// input, on test-lpu-small's 512 KiB chips) streams to the host's memory
+// as the kernel makes it (Lowering::leavesForHost): its buffer is in the
+// level "host", the host link's bandwidth and latency (network.host), it
+// takes no chip's SRAM, and the kernel takes at least the link's time:
+// 655,360 B (as stored) at 31.5 GB/s plus 1 us is 19,625 cycles at 0.9
+// GHz. Before, the result fit no chip (exit 9). A result that fits stays
+// in SRAM, as a GPU's stays in its HBM; values equal the CPU reference;
+// dfa-roofline puts the kernel on the host's roof.
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: %with_test_targets dfa-compile %s --target test-lpu-small -o %t/s.sched.mlir
 // RUN: FileCheck %s < %t/s.sched.mlir
@@ -21,6 +21,15 @@
 // SAME-COUNT-2: ok
 // RUN: %with_test_targets dfa-roofline %t/s.sched.mlir --target test-lpu-small | FileCheck %s --check-prefix=ROOF
 // ROOF: tile {{.*}} 655 kB host {{.*}} memory:host
+// Two kernels on one chip (the VXM and the SXM) each stream a result over
+// the chip's one host link: the second starts when the first is done
+// (327,680 B and 1 us each: 10,479 cycles), not beside it.
+// RUN: %with_test_targets dfa-compile %S/Inputs/host-results-two.mlir --target test-lpu-small --set memory.SRAM.capacity_bytes=300000 -o %t/two.sched.mlir
+// RUN: FileCheck %s --check-prefix=TWO < %t/two.sched.mlir
+// TWO: sched.compute "sum" {{.*}}outs({{.*}}"host"{{.*}} cycles = 10479 : i64{{.*}} start = 0 : i64, unit_begin = 4
+// TWO: sched.compute "rows" {{.*}}outs({{.*}}"host"{{.*}} cycles = 10479 : i64{{.*}} start = 10479 : i64, unit_begin = 5
+// RUN: dfa-run %S/Inputs/host-results-two.mlir --seed 3 --outputs %t/ref2 > /dev/null
+// RUN: %with_test_targets dfa-run %t/two.sched.mlir --seed 3 --expect %t/ref2/output_0.npy %t/ref2/output_1.npy | FileCheck %s --check-prefix=SAME
 // A saved schedule whose program does not list the host's memory, or
 // lists it smaller than the result, is refused when read (exit 4).
 // RUN: sed 's/, host = 281474976710656 : i64//' %t/s.sched.mlir > %t/nohost.sched.mlir

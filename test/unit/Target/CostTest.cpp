@@ -553,9 +553,15 @@ TEST_CASE("a device without DRAM hands large results to the host's memory",
   // Not one of the device's levels: the outer memory is still the SRAM.
   CHECK(sram.memory.size() == 1);
   CHECK(sram.outerLevel().name == "SRAM");
-  // A copy to it goes at the host link's pace.
+  // A copy to or from it goes at the host link's pace, over the link of
+  // the chip that copies, whichever chip the buffer names.
   TransferPath p = transferPath(sram, sram.memory[0], 1, *host, 1, false);
   CHECK(p.bandwidth == Approx(3e10));
+  CHECK(p.level == host);
+  p = transferPath(sram, *host, 1, sram.memory[0], 1, /*crossChip=*/true);
+  CHECK(p.kind == TransferPath::Memory);
+  CHECK(p.bandwidth == Approx(3e10));
+  CHECK(p.latencyNs == Approx(1000));
   // A device with DRAM keeps its results there.
   CHECK_FALSE(parsed("m.json", chip("DDR", "dram")).hostLevel());
   // A level of the device may not take the host's name.
