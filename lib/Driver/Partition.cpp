@@ -400,8 +400,10 @@ Status SegmentRunner::deviceSegment(ModuleOp module, SegmentInfo &seg,
   for (auto [name, value, streamed] :
        llvm::zip(seg.results, results, streamedToHost)) {
     rv.values[name] = value;
-    where[name] = {!onDevice || streamed, true}; // the reference is the host
-    if (onDevice)
+    // The reference is the host; a result streamed to the host is there
+    // and not on the device (a later segment that reads it copies it in).
+    where[name] = {!onDevice || streamed, !streamed};
+    if (onDevice && !streamed)
       deviceCopies[name] = value;
   }
   return Status::Ok;

@@ -92,7 +92,8 @@ SmallVector<int64_t> Lowering::inPlacePairs(KernelOp k, const KernelPlan &p) {
 }
 
 bool Lowering::leavesForHost(KernelOp k, int64_t o) const {
-  if (!t.hostLevel())
+  // Activations in a chip-wide memory (an LPU's SRAM), sized against it.
+  if (!t.hostLevel() || home->scope != "chip")
     return false;
   // One that fits a chip beside its kernel's operands stays in the chip's
   // memory, as a result stays in a GPU's HBM for the caller.
