@@ -510,6 +510,12 @@ Report roofline::joinSegments(std::vector<SegmentReport> parts,
     if (r.roofs.empty()) {
       r.simulated = p.simulated;
       r.roofs = p.roofs;
+    } else {
+      // A roof only a later segment has (the host's memory, where that
+      // segment streams a result to it) goes before the others.
+      for (const LevelRoof &roof : llvm::reverse(p.roofs))
+        if (llvm::none_of(r.roofs, [&](const LevelRoof &x) { return x.name == roof.name; }))
+          r.roofs.insert(r.roofs.begin(), roof);
     }
     if (r.peak == 0 && p.dtype == r.dtype)
       r.peak = p.peak;
