@@ -160,6 +160,18 @@ elif name == "sched-run":
             "--target", "groq-tsp", "--set", "memory.SRAM.capacity_bytes=524288",
             "-o", host], capture_output=True).returncode == 0:
         keep(host, "host-results.groq-tsp-512k.sched.mlir")
+    # A result assembled in the host's memory from pieces on two chips
+    # (out_offsets): an LM head split across chips. Its weights stay in
+    # the build folder too.
+    shard = os.path.join(build, "fuzz", "shard")
+    subprocess.run([sys.executable, os.path.join(
+        root, "test/Transforms/Inputs/make_shard_models.py"), shard],
+        check=True, capture_output=True)
+    assembled = os.path.join(work, "assembled.sched.mlir")
+    if subprocess.run([compile_, os.path.join(shard, "head.onnx"), "--target", "groq-tsp",
+                       "--set", "memory.SRAM.capacity_bytes=524288", "-o", assembled],
+                      capture_output=True).returncode == 0:
+        keep(assembled, "assembled.groq-tsp-512k.sched.mlir")
 else:
     sys.exit("make_seeds.py: unknown fuzzer '%s'" % name)
 print("make_seeds.py: %s: %d seeds in %s" % (name, len(os.listdir(out)), out))

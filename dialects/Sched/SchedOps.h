@@ -41,7 +41,10 @@ BufferSite siteOf(mlir::Value buffer);
 /// How `buffer` is stored: its alloc's or weight's `layout` applied to the
 /// buffer's tensor, `elemBytes` per element (0: the type's own); dense
 /// row-major for a program argument or a buffer without one.
-target::Layout storedLayout(mlir::Value buffer, int64_t elemBytes = 0);
+/// With `region`, the same layout applied to that part of the buffer's
+/// tensor (a kernel writing a region of it).
+target::Layout storedLayout(mlir::Value buffer, int64_t elemBytes = 0,
+                            mlir::RankedTensorType region = {});
 
 /// The buffers `op` reads and writes (a copy's source and destination, a
 /// kernel's inputs and outputs; nothing for other ops).
@@ -52,8 +55,14 @@ void accesses(mlir::Operation *op, llvm::SmallVectorImpl<mlir::Value> &reads,
 /// is input `in`'s block argument: the shape `in_place` requires.
 bool isCacheAppend(ComputeOp op, int64_t in, int64_t out);
 
-/// The bytes a kernel moves: one entry per input, then one per output,
-/// each its buffer's tensor bytes, except for the pairs of `in_place`: the
+/// The tensor kernel `op` writes into output `out`: what its body yields,
+/// the whole buffer's tensor or, with `out_offsets`, a region of it.
+mlir::RankedTensorType writtenType(ComputeOp op, int64_t out);
+/// Whether `op` writes all of output `out` (not a region of it).
+bool writesWhole(ComputeOp op, int64_t out);
+
+/// The bytes a kernel moves: one entry per input, then one per output
+/// (the region it writes: writtenType), each its tensor bytes, except for the pairs of `in_place`: the
 /// output counts only the elements appended to the input, and the input
 /// nothing unless the body reads it (or the grown value) for more than
 /// the append. The scheduler times kernels by these bytes and the
@@ -61,7 +70,8 @@ bool isCacheAppend(ComputeOp op, int64_t in, int64_t out);
 llvm::SmallVector<double> movedBytes(ComputeOp op);
 
 /// The bytes kernel `op` streams to the host's memory (the level named
-/// `hostLevel`, Target::hostMemory): its outputs there, as stored (the
+/// `hostLevel`, Target::hostMemory): its outputs there (the regions it
+/// writes), as stored (the
 /// device's image crosses the link, padding included, as a copy moves
 /// it). The scheduler times the host link by it and the roofline counts
 /// it.

@@ -232,6 +232,15 @@ def Sched_ComputeOp : Sched_Op<"compute", [AttrSizedOperandSegments,
     serving runtime allocates the cache once, with room to grow), so the
     op writes only the appended ones and does not read the input for the
     concat (`sched::movedBytes`). Values do not depend on it.
+
+    `out_offsets`, when set, holds for each output (in order) one offset
+    per dim of its buffer: the tensor the body yields for it is a region of
+    the buffer, of the yielded tensor's shape, written at those offsets;
+    the rest of the buffer is left as other ops wrote it. The pieces of a
+    concatenation are so assembled where the result lives (each piece's
+    kernel writes its columns, on its own chip, into one buffer in the
+    host's memory) instead of being gathered. An output written whole has
+    zero offsets and yields the buffer's tensor.
   }];
   let arguments = (ins StrAttr:$kernel, Variadic<Sched_BufferType>:$inputs,
                        Variadic<Sched_BufferType>:$outputs,
@@ -242,7 +251,8 @@ def Sched_ComputeOp : Sched_Op<"compute", [AttrSizedOperandSegments,
                        OptionalAttr<I64Attr>:$start, OptionalAttr<I64Attr>:$cycles,
                        OptionalAttr<StrAttr>:$accumulator,
                        OptionalAttr<I64Attr>:$rows,
-                       OptionalAttr<DenseI64ArrayAttr>:$in_place);
+                       OptionalAttr<DenseI64ArrayAttr>:$in_place,
+                       OptionalAttr<DenseI64ArrayAttr>:$out_offsets);
   let results = (outs Sched_TokenType:$done);
   let regions = (region SizedRegion<1>:$body);
   let assemblyFormat = [{

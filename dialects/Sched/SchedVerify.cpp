@@ -122,17 +122,44 @@ LogicalResult ComputeOp::verify() {
     return emitOpError("body yields ") << yield.getValues().size()
                                        << " tensors for " << getOutputs().size()
                                        << " output buffers";
-  for (auto [v, out] : llvm::zip(yield.getValues(), getOutputs()))
-    if (v.getType() != cast<BufferType>(out.getType()).getTensor())
+  std::optional<ArrayRef<int64_t>> offsets = getOutOffsets();
+  if (offsets) {
+    size_t ranks = 0;
+    for (Value out : getOutputs())
+      ranks += size_t(cast<BufferType>(out.getType()).getTensor().getRank());
+    if (offsets->size() != ranks)
+      return emitOpError("out_offsets holds ")
+             << offsets->size() << " offsets for outputs of " << ranks
+             << " dims in all (one per dim of each output)";
+  }
+  size_t at = 0;
+  for (auto [i, v, out] : llvm::enumerate(yield.getValues(), getOutputs())) {
+    auto whole = cast<BufferType>(out.getType()).getTensor();
+    auto piece = dyn_cast<RankedTensorType>(v.getType());
+    bool region = offsets && piece && piece.getRank() == whole.getRank() &&
+                  piece.getElementType() == whole.getElementType();
+    if (!region && v.getType() != whole)
       return emitOpError("yields ") << v.getType() << " into "
                                     << out.getType();
+    if (!offsets)
+      continue;
+    for (int64_t d = 0; d < whole.getRank(); ++d, ++at) {
+      int64_t o = (*offsets)[at];
+      if (o < 0 || piece.isDynamicDim(d) || o + piece.getDimSize(d) > whole.getDimSize(d))
+        return emitOpError("output ")
+               << i << "'s region " << v.getType() << " at offset " << o
+               << " of dim " << d << " is outside " << out.getType();
+    }
+  }
   // A kernel reads and writes its own chip's memory; what another chip
-  // holds arrives by a sched.dma first.
+  // holds arrives by a sched.dma first. The host's memory is every chip's:
+  // each writes it over its own host link.
   int64_t chip = getChip() ? int64_t(*getChip()) : 0;
   for (auto [what, buffers] : {std::pair<StringRef, ValueRange>{"input", getInputs()},
                                {"output", getOutputs()}})
     for (auto [i, b] : llvm::enumerate(buffers))
-      if (int64_t at = siteOf(b).chip; at != chip)
+      if (int64_t at = siteOf(b).chip;
+          at != chip && cast<BufferType>(b.getType()).getMemory() != target::kHostLevel)
         return emitOpError(what) << " " << i << " is on chip " << at
                                  << ", the kernel on chip " << chip
                                  << " (another chip's buffer arrives by a sched.dma)";
@@ -154,6 +181,9 @@ LogicalResult ComputeOp::verify() {
       if (!ins.insert(in).second || !outs.insert(out).second)
         return emitOpError("in_place names input ")
                << in << " or output " << out << " twice";
+      if (!writesWhole(*this, out))
+        return emitOpError("in_place output ")
+               << out << " is written in part (out_offsets): a cache grows whole";
       if (!isCacheAppend(*this, in, out))
         return emitOpError("in_place output ")
                << out << " does not grow input " << in
@@ -180,11 +210,24 @@ bool dfa::sched::isCacheAppend(ComputeOp op, int64_t in, int64_t out) {
   return g && g->cache == body.getArgument(in);
 }
 
+RankedTensorType dfa::sched::writtenType(ComputeOp op, int64_t out) {
+  auto yield = dyn_cast<YieldOp>(op.getBody().front().getTerminator());
+  if (yield && out < int64_t(yield.getValues().size()))
+    if (auto t = dyn_cast<RankedTensorType>(yield.getValues()[out].getType()))
+      return t;
+  return cast<BufferType>(op.getOutputs()[out].getType()).getTensor();
+}
+
+bool dfa::sched::writesWhole(ComputeOp op, int64_t out) {
+  return writtenType(op, out) ==
+         cast<BufferType>(op.getOutputs()[out].getType()).getTensor();
+}
+
 double dfa::sched::hostBytes(ComputeOp op, llvm::StringRef hostLevel) {
   double bytes = 0;
-  for (Value v : op.getOutputs())
+  for (auto [o, v] : llvm::enumerate(op.getOutputs()))
     if (cast<BufferType>(v.getType()).getMemory() == hostLevel)
-      bytes += double(storedLayout(v).bytes);
+      bytes += double(storedLayout(v, 0, writtenType(op, int64_t(o))).bytes);
   return bytes;
 }
 
@@ -202,8 +245,9 @@ SmallVector<double> dfa::sched::movedBytes(ComputeOp op) {
                     (i < args.getNumArguments()
                          ? graph::readFraction(args.getArgument(i))
                          : 1.0));
-  for (Value v : op.getOutputs())
-    bytes.push_back(bytesOf(v));
+  // An output written in part (out_offsets) moves its region.
+  for (int64_t o = 0, n = int64_t(op.getOutputs().size()); o < n; ++o)
+    bytes.push_back(double(graph::tensorBytes(writtenType(op, o))));
   std::optional<ArrayRef<int64_t>> pairs = op.getInPlace();
   if (!pairs)
     return bytes;
@@ -508,31 +552,40 @@ LogicalResult ProgramOp::verifyRegions() {
     if (failed(checkOverlaps(key.first, lives)))
       return failure();
 
-  // Every read follows a write; in a static plan, one it waits for.
-  DenseMap<Value, Operation *> writer;
+  // Every read follows a write; in a static plan, one it waits for: the
+  // last op that wrote the whole buffer, and every one that wrote a region
+  // of it since (the pieces of a result assembled in place).
+  DenseMap<Value, SmallVector<Operation *, 1>> writers;
   for (BlockArgument arg : block.getArguments())
-    writer[arg] = nullptr;
+    writers[arg] = {};
   for (Operation &op : block)
     if (isa<WeightOp>(op) || (isa<AllocOp>(op) && cast<AllocOp>(op).getInit()))
-      writer[op.getResult(0)] = nullptr;
+      writers[op.getResult(0)] = {};
   bool isStatic = target.getStaticPlan();
   for (Operation &op : block) {
     SmallVector<Value> reads, writes;
     accesses(&op, reads, writes);
     for (Value r : reads) {
-      auto it = writer.find(r);
-      if (it == writer.end())
+      auto it = writers.find(r);
+      if (it == writers.end())
         return op.emitOpError("reads a buffer before anything writes it");
-      if (isStatic && it->second && !dependsOn(&op, it->second, index)) {
-        auto diag = op.emitOpError(
-            "scheduling conflict: reads a buffer without waiting for the op "
-            "that writes it");
-        diag.attachNote(it->second->getLoc()) << "the writer";
-        return diag;
-      }
+      for (Operation *w : it->second)
+        if (isStatic && !dependsOn(&op, w, index)) {
+          auto diag = op.emitOpError(
+              "scheduling conflict: reads a buffer without waiting for the op "
+              "that writes it");
+          diag.attachNote(w->getLoc()) << "the writer";
+          return diag;
+        }
     }
-    for (Value w : writes)
-      writer[w] = &op;
+    auto c = dyn_cast<ComputeOp>(op);
+    for (auto [o, w] : llvm::enumerate(writes)) {
+      if (c && !writesWhole(c, int64_t(o))) {
+        writers[w].push_back(&op);
+        continue;
+      }
+      writers[w] = {&op};
+    }
   }
 
   if (!isStatic)

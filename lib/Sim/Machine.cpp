@@ -419,6 +419,17 @@ void Executor::store(const Buffer &b, const ref::Tensor &in, bool zeroPads) {
   mem.write(b.at, 0, image.get(), b.layout.bytes);
 }
 
+void Executor::storeRegion(const Buffer &b, const ref::Tensor &in,
+                           ArrayRef<int64_t> offsets) {
+  ref::Tensor t = toDeviceFormat(this->t, in);
+  target::Layout piece = target::Layout::rowMajor(t.shape(), b.layout.elemBytes);
+  SmallVector<int64_t> zero(offsets.size(), 0);
+  forEachRun(b.layout, offsets, piece, zero, t.shape(),
+             [&](int64_t, int64_t at, int64_t from, int64_t n) {
+               mem.write(b.at, at, t.bytes() + from, n);
+             });
+}
+
 ref::Tensor Executor::load(const Buffer &b) {
   ref::Tensor t = ref::Tensor::uninitialized(b.dtype, b.layout.shape);
   target::Layout host = hostLayout(b.layout);
@@ -493,11 +504,18 @@ LogicalResult Executor::compute(sched::ComputeOp op) {
       ev.runBlock(op.getBody().front(), args);
   if (failed(results))
     return op.emitOpError("kernel '") << op.getKernel() << "' failed";
+  std::optional<ArrayRef<int64_t>> offsets = op.getOutOffsets();
+  size_t at = 0;
   for (auto [out, value] : llvm::zip(op.getOutputs(), *results)) {
     FailureOr<Buffer *> b = describe(out);
     if (failed(b))
       return failure();
-    store(**b, value, /*zeroPads=*/false);
+    size_t rank = (*b)->layout.shape.size();
+    if (offsets && !(value.shape() == ArrayRef<int64_t>((*b)->layout.shape)))
+      storeRegion(**b, value, offsets->slice(at, rank));
+    else
+      store(**b, value, /*zeroPads=*/false);
+    at += rank;
   }
   return success();
 }

@@ -134,6 +134,10 @@ private:
   /// `zeroPads`, the image's padding is zeroed first, as a host runtime
   /// does when it lays a tensor out.
   void store(const Buffer &b, const ref::Tensor &t, bool zeroPads);
+  /// Writes `t` into the region of `b` at `offsets` (a kernel's out_offsets);
+  /// the rest of `b`, pads included, keeps what it holds.
+  void storeRegion(const Buffer &b, const ref::Tensor &t,
+                   llvm::ArrayRef<int64_t> offsets);
   ref::Tensor load(const Buffer &b);
   mlir::LogicalResult dma(sched::DmaOp op);
   mlir::LogicalResult compute(sched::ComputeOp op);

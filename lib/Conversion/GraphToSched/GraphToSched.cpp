@@ -115,6 +115,134 @@ bool Lowering::leavesForHost(KernelOp k, int64_t o) const {
   return true;
 }
 
+/// The dims of `shape` other than those of size 1.
+static SmallVector<int64_t> nonUnitDims(ArrayRef<int64_t> shape) {
+  SmallVector<int64_t> dims;
+  for (int64_t d : shape)
+    if (d != 1)
+      dims.push_back(d);
+  return dims;
+}
+
+std::optional<Lowering::ConcatResult> Lowering::concatResult(KernelOp k,
+                                                             int64_t o) const {
+  Value y = cast<YieldOp>(k.getBlock().getTerminator()).getValues()[o];
+  auto type = cast<RankedTensorType>(y.getType());
+  if (!y.hasOneUse() || !type.hasStaticShape())
+    return std::nullopt;
+  ConcatResult c;
+  Value v = y;
+  while (auto view = v.getDefiningOp<ReshapeOp>()) {
+    c.views.push_back(view);
+    v = view.getInput();
+    if (!v.hasOneUse())
+      return std::nullopt;
+  }
+  c.cat = v.getDefiningOp<ConcatOp>();
+  if (!c.cat)
+    return std::nullopt;
+  // Reshapes that only add or drop dims of size 1: the concat's axis is
+  // the output dim at the same place among the dims larger than 1.
+  auto catType = cast<RankedTensorType>(c.cat.getType());
+  int64_t axis = int64_t(c.cat.getAxis());
+  if (nonUnitDims(catType.getShape()) != nonUnitDims(type.getShape()) ||
+      axis < 0 || axis >= catType.getRank() || catType.getDimSize(axis) == 1)
+    return std::nullopt;
+  int64_t nth = llvm::count_if(catType.getShape().take_front(axis),
+                               [](int64_t d) { return d != 1; });
+  for (int64_t d = 0; d < type.getRank(); ++d)
+    if (type.getDimSize(d) != 1 && nth-- == 0) {
+      c.axis = d;
+      return c;
+    }
+  return std::nullopt;
+}
+
+std::pair<SmallVector<int64_t>, RankedTensorType>
+Lowering::regionOf(KernelOp k, int64_t o, const ConcatResult &c, size_t from,
+                   size_t to) const {
+  auto type = cast<RankedTensorType>(k.getOutputs()[o].getType());
+  SmallVector<int64_t> offsets(type.getRank(), 0), shape(type.getShape());
+  ConcatOp cat = c.cat;
+  int64_t catAxis = int64_t(cat.getAxis());
+  shape[c.axis] = 0;
+  for (auto [j, in] : llvm::enumerate(cat.getInputs())) {
+    int64_t size = cast<RankedTensorType>(in.getType()).getDimSize(catAxis);
+    if (j < from)
+      offsets[c.axis] += size;
+    else if (j < to)
+      shape[c.axis] += size;
+  }
+  return {offsets, type.clone(shape)};
+}
+
+void Lowering::findAssemblies(ArrayRef<KernelOp> kernels) {
+  if (!t.hostLevel() || home->scope != "chip" || staging)
+    return;
+  for (KernelOp k : kernels) {
+    for (int64_t o = 0, n = int64_t(k.getOutputs().size()); o < n; ++o) {
+      std::optional<ConcatResult> c = concatResult(k, o);
+      if (!c || !leavesForHost(k, o))
+        continue;
+      // The kernel's own operands (not pieces) must be one run: the region
+      // its compute writes.
+      SmallVector<std::pair<Value, size_t>> found;
+      int64_t runs = 0;
+      bool own = false;
+      for (auto [j, in] : llvm::enumerate(c->cat.getInputs())) {
+        auto arg = dyn_cast<BlockArgument>(in);
+        Value v = arg && arg.getOwner() == &k.getBlock()
+                      ? k.getInputs()[arg.getArgNumber()]
+                      : Value();
+        auto maker = v ? v.getDefiningOp<KernelOp>() : KernelOp();
+        bool piece = maker && maker != k && in.hasOneUse() && v.hasOneUse() &&
+                     maker.getKindEnum() != KernelKind::Collective;
+        if (piece)
+          found.push_back({v, j});
+        else if (!own)
+          ++runs;
+        own = !piece;
+      }
+      // Nothing of its own to write: the kernel must be the concat alone.
+      bool alone = runs == 0 && n == 1 && found.size() == k.getInputs().size();
+      if (found.empty() || runs > 1 || (runs == 0 && !alone))
+        continue;
+      for (auto [v, j] : found) {
+        auto [offsets, region] = regionOf(k, o, *c, j, j + 1);
+        pieces[v] = Piece{k.getOutputs()[o], offsets, region};
+      }
+    }
+  }
+}
+
+std::optional<std::pair<SmallVector<int64_t>, RankedTensorType>>
+Lowering::ownRegion(KernelOp k, int64_t o) const {
+  std::optional<ConcatResult> c = concatResult(k, o);
+  if (!c)
+    return std::nullopt;
+  // findAssemblies made the own operands one run.
+  size_t from = 0, to = 0;
+  bool seen = false;
+  for (auto [j, in] : llvm::enumerate(c->cat.getInputs())) {
+    auto arg = dyn_cast<BlockArgument>(in);
+    if (arg && arg.getOwner() == &k.getBlock() &&
+        assembledInput(k, arg.getArgNumber()))
+      continue;
+    if (!seen)
+      from = j;
+    seen = true;
+    to = j + 1;
+  }
+  if (!seen)
+    return std::nullopt;
+  return regionOf(k, o, *c, from, to);
+}
+
+bool Lowering::assembledInput(KernelOp k, unsigned i) const {
+  auto it = pieces.find(k.getInputs()[i]);
+  return it != pieces.end() && llvm::is_contained(k.getOutputs(), it->second.result);
+}
+
 std::optional<unsigned> Lowering::overwrittenInput(KernelOp k) {
   KernelKind kind = k.getKindEnum();
   if ((kind != KernelKind::Pointwise && kind != KernelKind::Reduction) ||
@@ -187,7 +315,7 @@ size_t Lowering::bestCut(ArrayRef<KernelOp> kernels,
     double bytes = 0;
     for (size_t j = fill.first; j < cut; ++j)
       for (Value v : KernelOp(kernels[j]).getOutputs())
-        if (llvm::any_of(v.getUsers(), [&](Operation *u) {
+        if (!pieces.count(v) && llvm::any_of(v.getUsers(), [&](Operation *u) {
               auto it = order.find(u);
               return it != order.end() && it->second >= cut;
             }))
@@ -244,8 +372,8 @@ LogicalResult Lowering::planKernels(ArrayRef<KernelOp> kernels,
     // the host.
     auto workingSet = [&](KernelOp k) {
       double bytes = 0;
-      for (Value v : k.getInputs())
-        if (!isResident(v))
+      for (auto [i, v] : llvm::enumerate(k.getInputs()))
+        if (!isResident(v) && !assembledInput(k, unsigned(i)))
           bytes += double(layoutOf(v).bytes);
       std::optional<unsigned> over = overwrittenInput(k);
       if (over) {
@@ -255,7 +383,7 @@ LogicalResult Lowering::planKernels(ArrayRef<KernelOp> kernels,
       }
       if (!over)
         for (auto [o, v] : llvm::enumerate(k.getOutputs()))
-          if (!leavesForHost(k, int64_t(o)))
+          if (!leavesForHost(k, int64_t(o)) && !pieces.count(v))
             bytes += double(layoutOf(v).bytes);
       return bytes;
     };
@@ -383,6 +511,7 @@ Status Lowering::run() {
     if (missing(k.getInputs(), "input") || missing(k.getOutputs(), "output"))
       return Status::InvalidModel;
   }
+  findAssemblies(kernels);
   DenseMap<Operation *, KernelPlan> plans;
   if (failed(planKernels(kernels, plans)))
     return Status::DoesNotFit;

@@ -7,6 +7,7 @@
 #include "SchedLowering.h"
 
 #include "mlir/IR/IRMapping.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Support/SaveAndRestore.h"
 
 #include <cmath>
@@ -859,11 +860,17 @@ sched::ComputeOp Lowering::buildCompute(KernelOp k, const KernelPlan &p,
   sortDeps(deps);
   SmallVector<Value> waits(deps.begin(), deps.end());
   plantDependencyFault(waits);
+  // The pieces written where this kernel's result is are not read.
+  SmallVector<Value> read;
+  for (auto [i, v] : llvm::enumerate(ins))
+    if (!assembledInput(k, unsigned(i)))
+      read.push_back(v);
   auto compute = b.create<sched::ComputeOp>(
-      loc, sched::TokenType::get(b.getContext()), k.getSymNameAttr(), ins, outs,
+      loc, sched::TokenType::get(b.getContext()), k.getSymNameAttr(), read, outs,
       waits, b.getI64IntegerAttr(p.unitBegin), b.getI64IntegerAttr(p.unitEnd),
       chips > 1 ? b.getI64IntegerAttr(p.chip) : IntegerAttr(), IntegerAttr(),
-      IntegerAttr(), StringAttr(), IntegerAttr(), DenseI64ArrayAttr());
+      IntegerAttr(), StringAttr(), IntegerAttr(), DenseI64ArrayAttr(),
+      DenseI64ArrayAttr());
   compute->setAttr("kind", k.getKindAttr());
   if (kernelRows > 1 && !split)
     compute.setRowsAttr(b.getI64IntegerAttr(kernelRows));
@@ -889,18 +896,69 @@ sched::ComputeOp Lowering::buildCompute(KernelOp k, const KernelPlan &p,
   Block *cb = new Block();
   compute.getBody().push_back(cb);
   IRMapping map;
+  auto assembled = [&](Value v) {
+    auto arg = dyn_cast<BlockArgument>(v);
+    return arg && arg.getOwner() == &k.getBlock() &&
+           assembledInput(k, arg.getArgNumber());
+  };
   for (BlockArgument arg : k.getBlock().getArguments())
-    map.map(arg, cb->addArgument(typeOf(arg), arg.getLoc()));
+    if (!assembled(arg))
+      map.map(arg, cb->addArgument(typeOf(arg), arg.getLoc()));
+  // An output whose concat's pieces are assembled where it is: the body
+  // writes the concat's own operands, the region of the output they are
+  // (the concat and the views after it are not built).
+  auto yield = cast<YieldOp>(k.getBlock().getTerminator());
+  DenseMap<int64_t, ConcatResult> assembledOutputs;
+  llvm::SmallPtrSet<Operation *, 4> skipped;
+  for (int64_t o = 0, n = int64_t(yield.getValues().size()); o < n; ++o)
+    if (std::optional<ConcatResult> c = concatResult(k, o);
+        c && llvm::any_of(c->cat.getInputs(), assembled)) {
+      skipped.insert(c->cat);
+      for (ReshapeOp v : c->views)
+        skipped.insert(v);
+      assembledOutputs[o] = *c;
+    }
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToEnd(cb);
   for (Operation &op : k.getBlock().without_terminator()) {
+    if (skipped.contains(&op))
+      continue;
     Operation *c = b.clone(op, map);
     for (auto [orig, copy] : llvm::zip(op.getResults(), c->getResults()))
       copy.setType(typeOf(orig));
   }
+  // A value as the region type `type` (only dims of size 1 differ).
+  auto as = [&](Value v, RankedTensorType type) -> Value {
+    if (v.getType() == type)
+      return v;
+    return b.create<ReshapeOp>(loc, type, v);
+  };
   SmallVector<Value> yielded;
-  for (Value v : cast<YieldOp>(k.getBlock().getTerminator()).getValues())
-    yielded.push_back(map.lookup(v));
+  for (auto [o, v] : llvm::enumerate(yield.getValues())) {
+    auto it = assembledOutputs.find(int64_t(o));
+    if (it == assembledOutputs.end()) {
+      Value y = map.lookup(v);
+      auto piece = pieces.find(k.getOutputs()[o]);
+      yielded.push_back(piece == pieces.end() ? y : as(y, piece->second.region));
+      continue;
+    }
+    ConcatOp cat = it->second.cat;
+    SmallVector<Value> own;
+    for (Value in : cat.getInputs())
+      if (!assembled(in))
+        own.push_back(map.lookup(in));
+    RankedTensorType region = ownRegion(k, int64_t(o))->second;
+    Value joined = own.front();
+    if (own.size() > 1) {
+      auto type = cast<RankedTensorType>(cat.getType());
+      SmallVector<int64_t> shape(type.getShape());
+      shape[cat.getAxis()] = 0;
+      for (Value x : own)
+        shape[cat.getAxis()] += cast<RankedTensorType>(x.getType()).getDimSize(cat.getAxis());
+      joined = b.create<ConcatOp>(cat.getLoc(), type.clone(shape), own, cat.getAxisAttr());
+    }
+    yielded.push_back(as(joined, region));
+  }
   b.create<sched::YieldOp>(loc, yielded);
   plantBodyFault(*cb);
   return compute;
@@ -1037,6 +1095,9 @@ LogicalResult Lowering::emitKernel(KernelOp k, const KernelPlan &p,
   }
   for (unsigned i : order) {
     Value v = k.getInputs()[i];
+    // A piece its maker wrote where this kernel's result is: not read.
+    if (assembledInput(k, i))
+      continue;
     if (inPlaceInput(int64_t(i))) {
       const Home &h = homes[v];
       if (h.token)
@@ -1069,15 +1130,77 @@ LogicalResult Lowering::emitKernel(KernelOp k, const KernelPlan &p,
   // A pointwise or row-wise kernel writes over an input it alone reads,
   // read where it lives (overwrittenInput): its buffer is the output's.
   std::optional<unsigned> over = stage ? std::nullopt : overwrittenInput(k);
-  if (over && leavesForHost(k, 0))
+  if (over && (leavesForHost(k, 0) || pieces.count(k.getOutputs()[0])))
     over.reset();
   if (over) {
     const Home &from = homes[k.getInputs()[*over]];
     if (from.arena != arenaFor(outLevel, p.chip) || ins[*over] != from.buffer)
       over.reset();
   }
+  // A result assembled where it lives: each piece's kernel writes its
+  // region, the first placing the buffer (in the host's memory, which every
+  // chip reaches over its own host link); the concat's kernel writes what
+  // is left, or nothing.
+  SmallVector<int64_t> offsets;
+  bool regions = false;
+  auto assembly = [&](Value r) -> Assembly * {
+    auto piece = pieces.find(r);
+    Value whole = piece != pieces.end() ? piece->second.result : r;
+    auto it = assemblies.find(whole);
+    return it == assemblies.end() ? nullptr : &it->second;
+  };
+  for (auto [o, r] : llvm::enumerate(k.getOutputs())) {
+    auto piece = pieces.find(r);
+    bool made = llvm::any_of(llvm::seq(k.getInputs().size()), [&](size_t i) {
+      return assembledInput(k, unsigned(i)) &&
+             pieces.lookup(k.getInputs()[i]).result == r;
+    });
+    if (piece == pieces.end() && !made) {
+      offsets.append(cast<RankedTensorType>(r.getType()).getRank(), 0);
+      continue;
+    }
+    Value whole = piece != pieces.end() ? piece->second.result : r;
+    if (!assemblies.count(whole)) {
+      SmallVector<Value> reuse;
+      FailureOr<Home> h = place(loc, *t.hostLevel(), whole, p.chip, p.unitBegin,
+                                p.unitEnd, reuse);
+      if (failed(h))
+        return failure();
+      deps.append(reuse.begin(), reuse.end());
+      assemblies[whole].home = *h;
+    }
+    if (piece != pieces.end()) {
+      llvm::append_range(offsets, piece->second.offsets);
+      regions = true;
+      continue;
+    }
+    // The concat's own operands: the region after the pieces before them
+    // (none: the kernel is the concat alone, and builds no compute).
+    if (auto own = ownRegion(k, int64_t(o)))
+      llvm::append_range(offsets, own->first);
+    regions = true;
+  }
+  // All of the result is pieces (the concat's kernel is the concat alone):
+  // it is there once every piece is.
+  if (regions && llvm::all_of(llvm::seq(k.getInputs().size()), [&](size_t i) {
+        return assembledInput(k, unsigned(i));
+      })) {
+    Value r = k.getOutputs()[0];
+    Home h = assemblies[r].home;
+    h.token = lastWriter(assemblies[r]);
+    homes[r] = h;
+    releaseDead(k, lastUse, index);
+    return success();
+  }
   for (auto [o, r] : llvm::enumerate(k.getOutputs())) {
     SmallVector<Value> reuse;
+    if (Assembly *a = regions ? assembly(r) : nullptr) {
+      Home h = a->home;
+      h.arena = -1; // the result's, released never (a graph result)
+      outs.push_back(h.buffer);
+      outHomes.push_back(h);
+      continue;
+    }
     if (over) {
       Home &from = homes[k.getInputs()[*over]];
       Home h = from;
@@ -1103,6 +1226,8 @@ LogicalResult Lowering::emitKernel(KernelOp k, const KernelPlan &p,
     outHomes.push_back(*h);
   }
   auto compute = buildCompute(k, p, ins, outs, deps);
+  if (regions)
+    compute.setOutOffsets(offsets);
   // A fault planted in the body may have changed the append (nan@NODE on
   // the concat, swap-strides on the cache): such a pair is a plain output,
   // the whole cache read and written.
@@ -1127,6 +1252,14 @@ LogicalResult Lowering::emitKernel(KernelOp k, const KernelPlan &p,
   // Results: copied home when staged.
   for (auto [o, r, h] : llvm::enumerate(k.getOutputs(), outHomes)) {
     h.token = done;
+    if (Assembly *a = regions ? assembly(r) : nullptr) {
+      // A piece is where its result is; the result, once its pieces are.
+      a->writers.push_back(done);
+      if (!pieces.count(r))
+        h.token = lastWriter(*a);
+      homes[r] = h;
+      continue;
+    }
     if (!stage || inPlaceOf(int64_t(o))) {
       homes[r] = h;
       continue;

@@ -369,6 +369,69 @@ struct Lowering {
   /// result that fits stays on the chip, as one stays in a GPU's HBM for
   /// the caller.
   bool leavesForHost(KernelOp k, int64_t o) const;
+  /// A kernel output written straight into a region of a graph result
+  /// that leaves for the host (findAssemblies): one piece of the result's
+  /// concatenation (a column block of an LM head split across chips),
+  /// never a buffer of its own. `offsets`: where it lands, one per dim.
+  struct Piece {
+    Value result;
+    SmallVector<int64_t> offsets;
+    /// The piece's shape at the result's rank (the kernel reshapes what
+    /// it makes to it: only dims of size 1 differ).
+    RankedTensorType region;
+  };
+  /// Kernel `k`'s output `o` as a concatenation: the `graph.concat` it
+  /// yields, through `views` (reshapes that only add or drop dims of size
+  /// 1, each read by the next alone; the last yielded), and the output dim
+  /// its axis is.
+  struct ConcatResult {
+    ConcatOp cat;
+    SmallVector<ReshapeOp> views;
+    int64_t axis = 0;
+  };
+  std::optional<ConcatResult> concatResult(KernelOp k, int64_t o) const;
+  /// The offsets and shape, in output `o` of `k`, of operands [from, to)
+  /// of its concatenation `c`.
+  std::pair<SmallVector<int64_t>, RankedTensorType>
+  regionOf(KernelOp k, int64_t o, const ConcatResult &c, size_t from,
+           size_t to) const;
+  DenseMap<Value, Piece> pieces;
+  /// Finds the pieces: a graph result that leaves for the host
+  /// (leavesForHost) and that its kernel yields as a `graph.concat` has its
+  /// operands assembled where it lives, each written by the kernel that
+  /// makes it over its own chip's host link (a shard's product beside its
+  /// weights fits where the gathered result would not). An operand is
+  /// such a piece when it arrives whole from another kernel and nothing
+  /// else reads it; the concat's other operands, one contiguous run, are
+  /// what its own kernel writes. The chip partition counts no piece on a
+  /// chip, and the concat's kernel reads none.
+  void findAssemblies(ArrayRef<KernelOp> kernels);
+  /// The region of `k`'s output `o` that its concat's own operands (those
+  /// not assembled pieces) are; nullopt where the output is no such
+  /// concat.
+  std::optional<std::pair<SmallVector<int64_t>, RankedTensorType>>
+  ownRegion(KernelOp k, int64_t o) const;
+  /// Whether input `i` of `k` is a piece written into one of `k`'s outputs
+  /// where it lives: `k` does not read it.
+  bool assembledInput(KernelOp k, unsigned i) const;
+  /// A result being assembled: its buffer (placed by its first writer) and
+  /// the ops that wrote a region of it so far.
+  struct Assembly {
+    Home home;
+    SmallVector<Value> writers;
+  };
+  DenseMap<Value, Assembly> assemblies;
+  /// The writer of `a` that ends last (the first such in program order):
+  /// the result's token. Nothing in the program reads such a result (it
+  /// leaves for the host), so no barrier joins the writers.
+  Value lastWriter(const Assembly &a) {
+    Value last;
+    for (Value w : a.writers)
+      if (!last || endOf.lookup(w) > endOf.lookup(last))
+        last = w;
+    return last;
+  }
+
   /// Where kernel `k`'s output `o` ends up once made: the host's memory
   /// (leavesForHost), else the outer memory.
   const target::MemoryLevel &resultLevel(KernelOp k, int64_t o) const {

@@ -78,3 +78,17 @@ with open(os.path.join(out, "tied.onnx"), "wb") as f:
     f.write(m.SerializeToString())
 np.save(os.path.join(out, "ids.npy"), np.array([[0, 999, 250, 500], [-1, 749, 333, 1]], np.int64))
 np.save(os.path.join(out, "ids_bad.npy"), np.array([[0, 1000, 250, 500], [-1, 749, 333, 1]], np.int64))
+# An LM head whose logits do not fit a chip: [128, 320] rows times a [384,
+# 320] weight read transposed (480 KiB, cut along its 384 columns into two
+# pieces of 240 KiB). Each piece's product (160 KiB as stored) beside its
+# piece of the weight and the rows passes a chip: the pieces are assembled
+# in the host's memory where the logits go.
+g = helper.make_graph(
+    [helper.make_node("Transpose", ["w"], ["wT"], name="view", perm=[1, 0]),
+     helper.make_node("MatMul", ["x", "wT"], ["y"], name="head")],
+    "head", [vi("x", [128, 320])], [vi("y", [128, 384])],
+    [numpy_helper.from_array((rng.standard_normal((384, 320)) / 18).astype(np.float32), "w")])
+m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)])
+m.ir_version = 8
+with open(os.path.join(out, "head.onnx"), "wb") as f:
+    f.write(m.SerializeToString())

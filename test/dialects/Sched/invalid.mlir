@@ -261,3 +261,102 @@ sched.program @input_elsewhere target <name = "groq-tsp", static_plan = true, un
   }
   sched.return %a : !sched.buffer<"SRAM", tensor<8xf32>>
 }
+
+// -----
+
+// out_offsets: one offset per dim of each output.
+sched.program @regions target <name = "test-lpu", static_plan = false, units = 6, levels = {SRAM = 100000 : i64, host = 100000 : i64}> {
+^bb0(%in: !sched.buffer<"SRAM", tensor<2x4xf32>>):
+  %a = sched.alloc {offset = 0, size = 64} : !sched.buffer<"host", tensor<2x8xf32>>
+  // expected-error @+1 {{'sched.compute' op out_offsets holds 1 offsets for outputs of 2 dims in all (one per dim of each output)}}
+  %t = sched.compute "piece" ins(%in : !sched.buffer<"SRAM", tensor<2x4xf32>>) outs(%a : !sched.buffer<"host", tensor<2x8xf32>>) attributes {out_offsets = array<i64: 4>} {
+  ^bb0(%x: tensor<2x4xf32>):
+    %y = graph.relu %x : tensor<2x4xf32>
+    sched.yield %y : tensor<2x4xf32>
+  }
+}
+
+// -----
+
+// A region that passes its buffer's end.
+sched.program @regions target <name = "test-lpu", static_plan = false, units = 6, levels = {SRAM = 100000 : i64, host = 100000 : i64}> {
+^bb0(%in: !sched.buffer<"SRAM", tensor<2x4xf32>>):
+  %a = sched.alloc {offset = 0, size = 64} : !sched.buffer<"host", tensor<2x8xf32>>
+  // expected-error @+1 {{'sched.compute' op output 0's region 'tensor<2x4xf32>' at offset 5 of dim 1 is outside '!sched.buffer<"host", tensor<2x8xf32>>'}}
+  %t = sched.compute "piece" ins(%in : !sched.buffer<"SRAM", tensor<2x4xf32>>) outs(%a : !sched.buffer<"host", tensor<2x8xf32>>) attributes {out_offsets = array<i64: 0, 5>} {
+  ^bb0(%x: tensor<2x4xf32>):
+    %y = graph.relu %x : tensor<2x4xf32>
+    sched.yield %y : tensor<2x4xf32>
+  }
+}
+
+// -----
+
+// A part of the buffer without out_offsets: the body must yield it whole.
+sched.program @regions target <name = "test-lpu", static_plan = false, units = 6, levels = {SRAM = 100000 : i64, host = 100000 : i64}> {
+^bb0(%in: !sched.buffer<"SRAM", tensor<2x4xf32>>):
+  %a = sched.alloc {offset = 0, size = 64} : !sched.buffer<"host", tensor<2x8xf32>>
+  // expected-error @+1 {{'sched.compute' op yields 'tensor<2x4xf32>' into '!sched.buffer<"host", tensor<2x8xf32>>'}}
+  %t = sched.compute "piece" ins(%in : !sched.buffer<"SRAM", tensor<2x4xf32>>) outs(%a : !sched.buffer<"host", tensor<2x8xf32>>) {
+  ^bb0(%x: tensor<2x4xf32>):
+    %y = graph.relu %x : tensor<2x4xf32>
+    sched.yield %y : tensor<2x4xf32>
+  }
+}
+
+// -----
+
+// A cache grown in place is written whole.
+sched.program @regions target <name = "gpu-h100", static_plan = false, units = 132, levels = {HBM = 100000 : i64}> {
+^bb0(%in: !sched.buffer<"HBM", tensor<4xf32>>):
+  %a = sched.alloc {offset = 0, size = 64} : !sched.buffer<"HBM", tensor<16xf32>>
+  // expected-error @+1 {{'sched.compute' op in_place output 0 is written in part (out_offsets): a cache grows whole}}
+  %t = sched.compute "append" ins(%in : !sched.buffer<"HBM", tensor<4xf32>>) outs(%a : !sched.buffer<"HBM", tensor<16xf32>>) attributes {in_place = array<i64: 0, 0>, out_offsets = array<i64: 8>} {
+  ^bb0(%x: tensor<4xf32>):
+    %y = graph.concat %x, %x {axis = 0 : i64} : (tensor<4xf32>, tensor<4xf32>) -> tensor<8xf32>
+    sched.yield %y : tensor<8xf32>
+  }
+}
+
+// -----
+
+// Another chip's memory is read through a copy; the host's is every chip's.
+sched.program @regions target <name = "test-lpu", static_plan = false, units = 6, levels = {SRAM = 100000 : i64, host = 100000 : i64}> attributes {chips = 2 : i64} {
+^bb0(%in: !sched.buffer<"SRAM", tensor<2x4xf32>>):
+  %a = sched.alloc {offset = 0, size = 64} : !sched.buffer<"host", tensor<2x8xf32>>
+  %b = sched.alloc {offset = 0, size = 32, chip = 1} : !sched.buffer<"SRAM", tensor<2x4xf32>>
+  %t0 = sched.compute "piece" ins(%in : !sched.buffer<"SRAM", tensor<2x4xf32>>) outs(%a : !sched.buffer<"host", tensor<2x8xf32>>) attributes {out_offsets = array<i64: 0, 0>} {
+  ^bb0(%x: tensor<2x4xf32>):
+    %y = graph.relu %x : tensor<2x4xf32>
+    sched.yield %y : tensor<2x4xf32>
+  }
+  // expected-error @+1 {{'sched.compute' op output 0 is on chip 1, the kernel on chip 0 (another chip's buffer arrives by a sched.dma)}}
+  %t1 = sched.compute "other" ins(%in : !sched.buffer<"SRAM", tensor<2x4xf32>>) outs(%b : !sched.buffer<"SRAM", tensor<2x4xf32>>) {
+  ^bb0(%x: tensor<2x4xf32>):
+    %y = graph.relu %x : tensor<2x4xf32>
+    sched.yield %y : tensor<2x4xf32>
+  }
+}
+
+// -----
+
+// A result assembled from regions is read once every piece is written: a
+// reader waits for each writer since the last whole write.
+sched.program @regions target <name = "test-lpu", static_plan = true, units = 6, levels = {SRAM = 100000 : i64, host = 100000 : i64}> attributes {chips = 2 : i64} {
+^bb0(%in: !sched.buffer<"SRAM", tensor<2x4xf32>>):
+  %a = sched.alloc {offset = 0, size = 64} : !sched.buffer<"host", tensor<2x8xf32>>
+  %b = sched.alloc {offset = 0, size = 64} : !sched.buffer<"SRAM", tensor<2x8xf32>>
+  // expected-note @+1 {{the writer}}
+  %t0 = sched.compute "left" ins(%in : !sched.buffer<"SRAM", tensor<2x4xf32>>) outs(%a : !sched.buffer<"host", tensor<2x8xf32>>) attributes {out_offsets = array<i64: 0, 0>, start = 0, cycles = 10} {
+  ^bb0(%x: tensor<2x4xf32>):
+    %y = graph.relu %x : tensor<2x4xf32>
+    sched.yield %y : tensor<2x4xf32>
+  }
+  %t1 = sched.compute "right" ins(%in : !sched.buffer<"SRAM", tensor<2x4xf32>>) outs(%a : !sched.buffer<"host", tensor<2x8xf32>>) attributes {out_offsets = array<i64: 0, 4>, start = 0, cycles = 10, unit_begin = 1, unit_end = 2} {
+  ^bb0(%x: tensor<2x4xf32>):
+    %y = graph.relu %x : tensor<2x4xf32>
+    sched.yield %y : tensor<2x4xf32>
+  }
+  // expected-error @+1 {{'sched.dma' op scheduling conflict: reads a buffer without waiting for the op that writes it}}
+  %t2 = sched.dma %a to %b after(%t1) {src_offsets = array<i64: 0, 0>, dst_offsets = array<i64: 0, 0>, sizes = array<i64: 2, 8>, start = 10, cycles = 8} : !sched.buffer<"host", tensor<2x8xf32>> -> !sched.buffer<"SRAM", tensor<2x8xf32>>
+}

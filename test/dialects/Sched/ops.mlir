@@ -51,3 +51,27 @@ sched.program @append target <name = "gpu-h100", static_plan = false, units = 13
   }
   sched.return %a : !sched.buffer<"HBM", tensor<5x2xf32>>
 }
+
+// A result assembled where it lives: two kernels, on two chips, each write
+// a region of one buffer in the host's memory (out_offsets).
+// CHECK-LABEL: sched.program @assembled
+// CHECK: sched.compute "left" {{.*}} attributes {chip = 0 : i64, out_offsets = array<i64: 0, 0>}
+// CHECK: ^bb0(%{{.*}}: tensor<2x4xf32>):
+// CHECK: sched.compute "right" {{.*}} attributes {chip = 1 : i64, out_offsets = array<i64: 0, 4>}
+sched.program @assembled target <name = "test-lpu", static_plan = false, units = 6, levels = {SRAM = 100000 : i64, host = 100000 : i64}> attributes {chips = 2 : i64} {
+^bb0(%in: !sched.buffer<"SRAM", tensor<2x4xf32>>):
+  %a = sched.alloc {offset = 0, size = 64} : !sched.buffer<"host", tensor<2x8xf32>>
+  %b = sched.alloc {offset = 0, size = 32, chip = 1} : !sched.buffer<"SRAM", tensor<2x4xf32>>
+  %t0 = sched.compute "left" ins(%in : !sched.buffer<"SRAM", tensor<2x4xf32>>) outs(%a : !sched.buffer<"host", tensor<2x8xf32>>) attributes {chip = 0, out_offsets = array<i64: 0, 0>} {
+  ^bb0(%x: tensor<2x4xf32>):
+    %y = graph.relu %x : tensor<2x4xf32>
+    sched.yield %y : tensor<2x4xf32>
+  }
+  %t1 = sched.dma %in to %b {src_offsets = array<i64: 0, 0>, dst_offsets = array<i64: 0, 0>, sizes = array<i64: 2, 4>, chip = 0} : !sched.buffer<"SRAM", tensor<2x4xf32>> -> !sched.buffer<"SRAM", tensor<2x4xf32>>
+  %t2 = sched.compute "right" ins(%b : !sched.buffer<"SRAM", tensor<2x4xf32>>) outs(%a : !sched.buffer<"host", tensor<2x8xf32>>) after(%t1) attributes {chip = 1, out_offsets = array<i64: 0, 4>} {
+  ^bb0(%x: tensor<2x4xf32>):
+    %y = graph.neg %x : tensor<2x4xf32>
+    sched.yield %y : tensor<2x4xf32>
+  }
+  sched.return %a : !sched.buffer<"host", tensor<2x8xf32>>
+}
