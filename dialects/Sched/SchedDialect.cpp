@@ -72,10 +72,8 @@ dfa::sched::BufferSite dfa::sched::siteOf(mlir::Value buffer) {
 }
 
 dfa::target::Layout dfa::sched::storedLayout(mlir::Value buffer,
-                                             int64_t elemBytes,
-                                             mlir::RankedTensorType region) {
-  mlir::RankedTensorType t =
-      region ? region : llvm::cast<BufferType>(buffer.getType()).getTensor();
+                                             int64_t elemBytes) {
+  mlir::RankedTensorType t = llvm::cast<BufferType>(buffer.getType()).getTensor();
   unsigned bits = 0; // packed sub-byte elements, when derived from the type
   if (elemBytes <= 0) {
     elemBytes = graph::elementBytes(t.getElementType());

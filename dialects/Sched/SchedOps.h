@@ -41,10 +41,7 @@ BufferSite siteOf(mlir::Value buffer);
 /// How `buffer` is stored: its alloc's or weight's `layout` applied to the
 /// buffer's tensor, `elemBytes` per element (0: the type's own); dense
 /// row-major for a program argument or a buffer without one.
-/// With `region`, the same layout applied to that part of the buffer's
-/// tensor (a kernel writing a region of it).
-target::Layout storedLayout(mlir::Value buffer, int64_t elemBytes = 0,
-                            mlir::RankedTensorType region = {});
+target::Layout storedLayout(mlir::Value buffer, int64_t elemBytes = 0);
 
 /// The buffers `op` reads and writes (a copy's source and destination, a
 /// kernel's inputs and outputs; nothing for other ops).
@@ -70,12 +67,22 @@ bool writesWhole(ComputeOp op, int64_t out);
 llvm::SmallVector<double> movedBytes(ComputeOp op);
 
 /// The bytes kernel `op` streams to the host's memory (the level named
-/// `hostLevel`, Target::hostMemory): its outputs there (the regions it
-/// writes), as stored (the
+/// `hostLevel`, Target::hostMemory): its outputs there (of a region it
+/// writes, the region's share of the elements), as stored (the
 /// device's image crosses the link, padding included, as a copy moves
 /// it). The scheduler times the host link by it and the roofline counts
 /// it.
 double hostBytes(ComputeOp op, llvm::StringRef hostLevel);
+
+/// The bytes a kernel moves in each memory level it touches, in the order
+/// its buffers first name them: `movedBytes` of the buffers in each level,
+/// except the host's memory (the level named `hostLevel`, empty: none),
+/// which counts `hostBytes` (and is left out when that is 0: a kernel
+/// only reading from it). The scheduler times a kernel by these (the
+/// host's at the host link) and the roofline places them on each level's
+/// roof.
+llvm::SmallVector<std::pair<llvm::StringRef, double>>
+levelBytes(ComputeOp op, llvm::StringRef hostLevel);
 
 /// The collective a kernel runs (its body a graph all-reduce or
 /// all-gather, graph::collectiveOf) as the cost model's work; nullopt for

@@ -225,10 +225,43 @@ bool dfa::sched::writesWhole(ComputeOp op, int64_t out) {
 
 double dfa::sched::hostBytes(ComputeOp op, llvm::StringRef hostLevel) {
   double bytes = 0;
-  for (auto [o, v] : llvm::enumerate(op.getOutputs()))
-    if (cast<BufferType>(v.getType()).getMemory() == hostLevel)
-      bytes += double(storedLayout(v, 0, writtenType(op, int64_t(o))).bytes);
+  for (auto [o, v] : llvm::enumerate(op.getOutputs())) {
+    if (cast<BufferType>(v.getType()).getMemory() != hostLevel)
+      continue;
+    // A region counts its share of the stored image (the pieces of a
+    // result add up to all of it, padding included).
+    double share = 1;
+    auto whole = cast<BufferType>(v.getType()).getTensor();
+    if (int64_t n = whole.getNumElements(); n > 0)
+      share = double(writtenType(op, int64_t(o)).getNumElements()) / double(n);
+    bytes += share * double(storedLayout(v).bytes);
+  }
   return bytes;
+}
+
+SmallVector<std::pair<StringRef, double>>
+dfa::sched::levelBytes(ComputeOp op, StringRef hostLevel) {
+  SmallVector<std::pair<StringRef, double>> levels;
+  auto add = [&](StringRef level, double bytes) {
+    auto it = llvm::find_if(levels, [&](auto &l) { return l.first == level; });
+    if (it == levels.end())
+      levels.push_back({level, bytes});
+    else
+      it->second += bytes;
+  };
+  SmallVector<Value> buffers(op.getInputs());
+  buffers.append(op.getOutputs().begin(), op.getOutputs().end());
+  bool host = false;
+  for (auto [v, moved] : llvm::zip(buffers, movedBytes(op))) {
+    StringRef level = cast<BufferType>(v.getType()).getMemory();
+    if (!hostLevel.empty() && level == hostLevel)
+      host = true;
+    else
+      add(level, moved);
+  }
+  if (double bytes = host ? hostBytes(op, hostLevel) : 0; bytes > 0)
+    add(hostLevel, bytes);
+  return levels;
 }
 
 SmallVector<double> dfa::sched::movedBytes(ComputeOp op) {

@@ -152,18 +152,11 @@ void Analyzer::addCompute(sched::ComputeOp c) {
   if (k.computeOps == 0)
     if (auto pad = c->getAttrOfType<IntegerAttr>("pad_flops"))
       k.padFlops = double(pad.getInt());
-  SmallVector<double> moved = sched::movedBytes(c);
-  SmallVector<Value> buffers(c.getInputs());
-  buffers.append(c.getOutputs().begin(), c.getOutputs().end());
   // What streams to the host's memory counts as stored, as it is timed.
   const target::MemoryLevel *host = t.hostLevel();
-  for (auto [v, bytes] : llvm::zip(buffers, moved))
-    if (StringRef level = cast<sched::BufferType>(v.getType()).getMemory();
-        !host || level != host->name)
-      addBytes(k, level, bytes);
-  if (host)
-    if (double bytes = sched::hostBytes(c, host->name); bytes > 0)
-      addBytes(k, host->name, bytes);
+  for (auto [level, bytes] :
+       sched::levelBytes(c, host ? StringRef(host->name) : StringRef()))
+    addBytes(k, level, bytes);
   // A collective's roof is the chip-to-chip links: the bytes each chip
   // sends over them (finishRoofs gives the level its bandwidth).
   if (std::optional<target::Collective> work = sched::collectiveOf(c);

@@ -982,14 +982,11 @@ void Lowering::timeKernel(KernelOp k, const KernelPlan &p,
   // streams over the host link as the kernel makes it (as stored, padding
   // included, as a copy moves it: sched::hostBytes), which bounds the
   // kernel too.
-  double bytes = 0;
-  SmallVector<Value> buffers(compute.getInputs());
-  buffers.append(compute.getOutputs().begin(), compute.getOutputs().end());
+  double bytes = 0, hostBytes = 0;
   const target::MemoryLevel *host = t.hostLevel();
-  for (auto [v, moved] : llvm::zip(buffers, sched::movedBytes(compute)))
-    if (!host || cast<sched::BufferType>(v.getType()).getMemory() != host->name)
-      bytes += moved;
-  double hostBytes = host ? sched::hostBytes(compute, host->name) : 0;
+  for (auto [level, moved] :
+       sched::levelBytes(compute, host ? StringRef(host->name) : StringRef()))
+    (host && level == host->name ? hostBytes : bytes) += moved;
   target::Work w =
       workOf(k, p, compute.getBody().front(), bytes, src, fraction);
   target::KernelTime time = target::kernelTime(t, w);
@@ -1180,11 +1177,10 @@ LogicalResult Lowering::emitKernel(KernelOp k, const KernelPlan &p,
       llvm::append_range(offsets, own->first);
     regions = true;
   }
-  // All of the result is pieces (the concat's kernel is the concat alone):
-  // it is there once every piece is.
-  if (regions && llvm::all_of(llvm::seq(k.getInputs().size()), [&](size_t i) {
-        return assembledInput(k, unsigned(i));
-      })) {
+  // All of the result is pieces (the concat's kernel is the concat alone,
+  // findAssemblies' `alone`): it is there once every piece is.
+  if (regions && k.getOutputs().size() == 1 && !pieces.count(k.getOutputs()[0]) &&
+      !ownRegion(k, 0)) {
     Value r = k.getOutputs()[0];
     Home h = assemblies[r].home;
     h.token = lastWriter(assemblies[r]);
@@ -1231,10 +1227,18 @@ LogicalResult Lowering::emitKernel(KernelOp k, const KernelPlan &p,
   // A fault planted in the body may have changed the append (nan@NODE on
   // the concat, swap-strides on the cache): such a pair is a plain output,
   // the whole cache read and written.
+  // The compute's inputs leave out the pieces assembled where its result
+  // is: an input's index there counts only the others before it.
+  auto computeInput = [&](int64_t i) {
+    return i - int64_t(llvm::count_if(llvm::seq(i), [&](int64_t j) {
+             return assembledInput(k, unsigned(j));
+           }));
+  };
   SmallVector<int64_t> kept;
   for (size_t j = 0; j < inPlace.size(); j += 2)
-    if (sched::isCacheAppend(compute, inPlace[j], inPlace[j + 1]))
-      kept.append({inPlace[j], inPlace[j + 1]});
+    if (int64_t in = computeInput(inPlace[j]);
+        sched::isCacheAppend(compute, in, inPlace[j + 1]))
+      kept.append({in, inPlace[j + 1]});
   if (!kept.empty())
     compute.setInPlace(kept);
   Value done = compute.getDone();
