@@ -805,6 +805,29 @@ struct GraphShardPass : dfa::impl::GraphShardPassBase<GraphShardPass>,
     auto rowMask = [&](Value m) -> Value {
       return b.create<ReshapeOp>(loc, RankedTensorType::get(maskShape, b.getI1Type()), m);
     };
+    // Each piece but the last looks up its ids; the last, its own and the
+    // invalid ones (below 0 or past the table, which its lookup's range
+    // check reports); a chain of selects takes each id's row from its
+    // piece (the ids' pieces are disjoint: the order changes no value).
+    // Where every piece's rows fit one chip beside the last piece of the
+    // table, the lookups run on their chips at once and the selects where
+    // the last one is. Where they do not (a long prompt's rows), each
+    // select follows its piece's lookup and fuses with it on that chip,
+    // which takes the rows so far and passes them on: one activation a
+    // hop.
+    double rowsBytes = double(layoutOf(t, g.getResult()).bytes);
+    double lastPiece = double(layoutOf(t, pieceWeights.back()).bytes);
+    bool chain = lastPiece + double(pieces) * rowsBytes >
+                 t.activationLevel().capacityBytes.value;
+    auto lookupLast = [&](int64_t first) {
+      Value others = b.create<AndOp>(
+          loc, bools, b.create<GreaterEqualOp>(loc, bools, index, scalar(0)),
+          b.create<LessOp>(loc, bools, index, scalar(first)));
+      Value local = b.create<WhereOp>(loc, it, others, scalar(0),
+                                      b.create<SubOp>(loc, it, index, scalar(first)));
+      return b.create<GatherOp>(loc, pieceWeights.back(), local, g.getAxisAttr());
+    };
+    Value result = chain ? lookupLast(rows - sizes.back()) : Value();
     SmallVector<std::pair<Value, Value>> owned; // (row mask, rows) per piece
     int64_t first = 0;
     for (int64_t i = 0; i + 1 < pieces; ++i) {
@@ -812,21 +835,22 @@ struct GraphShardPass : dfa::impl::GraphShardPassBase<GraphShardPass>,
       Value mine = b.create<AndOp>(
           loc, bools, b.create<GreaterEqualOp>(loc, bools, local, scalar(0)),
           b.create<LessOp>(loc, bools, local, scalar(sizes[i])));
+      // (In a chain the row mask comes first: the lookup is then the
+      // select's newest producer, which the select joins.)
+      Value mask = chain ? rowMask(mine) : Value();
       Value safe = b.create<WhereOp>(loc, it, mine, local, scalar(0));
       Value part = b.create<GatherOp>(loc, pieceWeights[i], safe, g.getAxisAttr());
-      owned.push_back({rowMask(mine), part});
+      if (chain)
+        result = b.create<WhereOp>(loc, outType, mask, part, result);
+      else
+        owned.push_back({rowMask(mine), part});
       first += sizes[i];
     }
-    // The last piece: its own indices and the invalid ones (below 0 or
-    // past the table, which its lookup's range check reports).
-    Value others = b.create<AndOp>(
-        loc, bools, b.create<GreaterEqualOp>(loc, bools, index, scalar(0)),
-        b.create<LessOp>(loc, bools, index, scalar(first)));
-    Value local = b.create<WhereOp>(loc, it, others, scalar(0),
-                                    b.create<SubOp>(loc, it, index, scalar(first)));
-    Value result = b.create<GatherOp>(loc, pieceWeights.back(), local, g.getAxisAttr());
-    for (auto [mask, part] : llvm::reverse(owned))
-      result = b.create<WhereOp>(loc, outType, mask, part, result);
+    if (!chain) {
+      result = lookupLast(first);
+      for (auto [mask, part] : llvm::reverse(owned))
+        result = b.create<WhereOp>(loc, outType, mask, part, result);
+    }
     replace(g, result, w, pieces, stored, budget);
     dropIfUnused(w);
   }

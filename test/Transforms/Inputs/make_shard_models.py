@@ -92,3 +92,19 @@ m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)])
 m.ir_version = 8
 with open(os.path.join(out, "head.onnx"), "wb") as f:
     f.write(m.SerializeToString())
+# An embedding lookup of 72 ids in a [738, 320] table (945 KB as stored:
+# three pieces of 246 rows, 315 KB each): the three pieces' rows (92 KB
+# each) do not fit the last piece's chip beside its piece of the table, so
+# each piece selects its ids into the rows so far on its own chip (a chain).
+g = helper.make_graph(
+    [helper.make_node("Gather", ["emb", "ids"], ["h"], name="embed", axis=0),
+     helper.make_node("Tanh", ["h"], ["y"], name="mix")],
+    "lookup", [helper.make_tensor_value_info("ids", TensorProto.INT64, [1, 72])],
+    [vi("y", [1, 72, 320])],
+    [numpy_helper.from_array((rng.standard_normal((738, 320)) / 10).astype(np.float32), "emb")])
+m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)])
+m.ir_version = 8
+with open(os.path.join(out, "lookup.onnx"), "wb") as f:
+    f.write(m.SerializeToString())
+np.save(os.path.join(out, "lookup_ids.npy"),
+        np.array([[(i * 97 + 13) % 738 for i in range(71)] + [-1]], np.int64))
