@@ -22,7 +22,9 @@
 //   layer       (WSE) layer regions: one anchor (matmul, conv, attention) and
 //               what follows it until the next anchor.
 //   stream      (LPU) stream chains: a consumer joins its producer when it is the
-//               producer's only reader; at most one MXM op per chain.
+//               producer's only reader; at most one MXM op per chain. A
+//               pointwise op that would take the chain's working set past
+//               one chip's SRAM (weights included) starts a chain of its own.
 //   none        (CPU) one op per kernel (the reference).
 //
 // Under every policy but none, a broadcast (an expand that grows its input)
@@ -144,6 +146,11 @@ struct Fuser {
   FusionPolicy policy;
   const target::Target &t;
   std::optional<double> workingSetLimit; // bytes per unit
+  /// The units a kernel's working set spreads over (a Spyre kernel's cores;
+  /// 1 for an LPU chip's SRAM, which one kernel holds whole).
+  int64_t limitUnits = 1;
+  /// What the limit is, for the refusal's reason.
+  std::string limitName;
   std::vector<Group> groups;
   llvm::DenseMap<Operation *, unsigned> groupOf;
   struct Refusal {
@@ -254,9 +261,16 @@ struct Fuser {
     });
   }
 
+  /// Whether `op`'s result takes no memory of its own: it writes in place,
+  /// or it is a transpose the target folds into the product that reads it
+  /// (an LPU's MXM installs a weight transposed).
+  bool addsNoResult(Group &g, Operation *op) {
+    return writesInPlace(g, op) || (isa<TransposeOp>(op) && foldsIntoProducts(t, op));
+  }
+
   int64_t addedBytes(Group &g, Operation *op) {
     int64_t add = 0;
-    if (!writesInPlace(g, op))
+    if (!addsNoResult(g, op))
       for (Value v : op->getResults())
         add += tensorBytes(v.getType());
     for (Value v : op->getOperands())
@@ -266,7 +280,7 @@ struct Fuser {
   }
 
   void account(Group &g, Operation *op) {
-    bool inPlace = writesInPlace(g, op);
+    bool inPlace = addsNoResult(g, op);
     for (Value v : op->getResults())
       if (g.counted.insert(v).second && !inPlace)
         g.bytes += tensorBytes(v.getType());
@@ -497,13 +511,23 @@ struct Fuser {
     // An op that adds nothing to the working set (a view, a pointwise op
     // writing in place) joins even a kernel that does not fit alone (a
     // convolution the schedule runs in chunks): it spills nothing more.
-    int64_t added = workingSetLimit ? addedBytes(g, op) : 0;
-    if (workingSetLimit && added > 0) {
-      int64_t perUnit = ceilDiv(g.bytes + added, std::max<int64_t>(1, t.units.value));
+    // Under a chip's limit only an epilogue is refused (a pointwise op that
+    // brings another activation beside a product and its weights: a
+    // SwiGLU's gate at a long prompt); a product that does not fit alone
+    // is the chip partition's to report.
+    bool limited = workingSetLimit && (limitUnits > 1 || c == OpClass::Pointwise);
+    int64_t added = limited ? addedBytes(g, op) : 0;
+    if (limited && added > 0) {
+      int64_t perUnit = ceilDiv(g.bytes + added, std::max<int64_t>(1, limitUnits));
       if (perUnit > *workingSetLimit) {
-        std::string reason = llvm::formatv(
-            "working set {0} B per core exceeds the usable {1} of {2} B",
-            perUnit, scratchName(), int64_t(*workingSetLimit));
+        std::string reason =
+            limitUnits > 1
+                ? std::string(llvm::formatv(
+                      "working set {0} B per core exceeds the usable {1} of {2} B",
+                      perUnit, scratchName(), int64_t(*workingSetLimit)))
+                : std::string(llvm::formatv(
+                      "working set {0} B exceeds the {1} of one chip ({2} B)",
+                      perUnit, limitName, int64_t(*workingSetLimit)));
         refused.push_back({op->getName().getStringRef().str(),
                            kernelName(g), reason, op->getLoc()});
         if (remarks)
@@ -807,8 +831,17 @@ struct GraphFusePass : dfa::impl::GraphFusePassBase<GraphFusePass>, TargetedPass
       return signalPassFailure();
     std::vector<sched::CompileStats::Refusal> refusals;
     module.walk([&](func::FuncOp func) {
-      Fuser f{t->caps.fusion, *t, std::nullopt, {}, llvm::DenseMap<Operation *, unsigned>(), {}, 0};
+      Fuser f{t->caps.fusion, *t, std::nullopt, 1, {}, {}, llvm::DenseMap<Operation *, unsigned>(), {}, 0};
       f.workingSetLimit = t->limit("usable_lx_bytes_per_core");
+      f.limitUnits = std::max<int64_t>(1, int64_t(t->units.value));
+      // A chip partition's kernel holds its weights and activations in one
+      // chip's memory: a stream chain stops where it would pass it (the
+      // LPU compiler does not build a chain that cannot fit a chip).
+      if (!f.workingSetLimit && t->caps.placement == target::Placement::ChipPartition) {
+        f.workingSetLimit = t->activationLevel().capacityBytes.value;
+        f.limitUnits = 1;
+        f.limitName = t->activationLevel().name;
+      }
       Block &block = func.getBody().front();
       if (t->caps.fusion != FusionPolicy::None)
         cloneSharedDequantizations(block, *t);

@@ -108,3 +108,24 @@ with open(os.path.join(out, "lookup.onnx"), "wb") as f:
     f.write(m.SerializeToString())
 np.save(os.path.join(out, "lookup_ids.npy"),
         np.array([[(i * 97 + 13) % 738 for i in range(71)] + [-1]], np.int64))
+# A SwiGLU MLP over 32 rows of 320 with [320, 320] weights (400 KiB each, a
+# chip's weight budget apiece): the up projection's kernel fits its chip
+# (its weight, the rows and its product: 480 KiB), but not with the gate's
+# activation beside it as well (520 KiB): stream fusion leaves the multiply
+# a kernel of its own.
+save("swiglu", [helper.make_node("MatMul", ["x", "wg"], ["g"], name="gate"),
+                helper.make_node("Sigmoid", ["g"], ["s"], name="sig"),
+                helper.make_node("Mul", ["g", "s"], ["a"], name="silu"),
+                helper.make_node("MatMul", ["x", "wu"], ["u"], name="up"),
+                helper.make_node("Mul", ["a", "u"], ["h"], name="glu"),
+                helper.make_node("MatMul", ["h", "wd"], ["y"], name="down")],
+     [vi("x", [32, 320])], vi("y", [32, 320]),
+     {"wg": rng.standard_normal((320, 320)) / 18, "wu": rng.standard_normal((320, 320)) / 18,
+      "wd": rng.standard_normal((320, 320)) / 18})
+# A linear layer as torch exports F.linear: a [320, 320] weight read through
+# a Transpose (folded into the product by the MXM), then a bias added.
+save("linear", [helper.make_node("Transpose", ["w"], ["wT"], name="view", perm=[1, 0]),
+                helper.make_node("MatMul", ["x", "wT"], ["p"], name="proj"),
+                helper.make_node("Add", ["p", "b"], ["y"], name="bias")],
+     [vi("x", [32, 320])], vi("y", [32, 320]),
+     {"w": rng.standard_normal((320, 320)) / 18, "b": rng.standard_normal(320)})
