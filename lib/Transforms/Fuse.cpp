@@ -151,6 +151,9 @@ struct Fuser {
   int64_t limitUnits = 1;
   /// What the limit is, for the refusal's reason.
   std::string limitName;
+  /// The limit is one chip's memory (a chip partition's), which a kernel
+  /// holds with its weights: counted as the lowering places a kernel.
+  bool chipLimit = false;
   std::vector<Group> groups;
   llvm::DenseMap<Operation *, unsigned> groupOf;
   struct Refusal {
@@ -265,14 +268,25 @@ struct Fuser {
   /// or it is a transpose the target folds into the product that reads it
   /// (an LPU's MXM installs a weight transposed).
   bool addsNoResult(Group &g, Operation *op) {
-    return writesInPlace(g, op) || (isa<TransposeOp>(op) && foldsIntoProducts(t, op));
+    return writesInPlace(g, op) ||
+           (chipLimit && isa<TransposeOp>(op) && foldsIntoProducts(t, op));
+  }
+
+  /// Under a chip's limit, a graph result takes no room of its own: the
+  /// lowering streams one that does not fit to the host's memory as it is
+  /// made (Lowering::leavesForHost).
+  bool takesNoRoom(Value v) const {
+    return chipLimit && llvm::any_of(v.getUsers(), [](Operation *u) {
+             return isa<func::ReturnOp>(u);
+           });
   }
 
   int64_t addedBytes(Group &g, Operation *op) {
     int64_t add = 0;
     if (!addsNoResult(g, op))
       for (Value v : op->getResults())
-        add += tensorBytes(v.getType());
+        if (!takesNoRoom(v))
+          add += tensorBytes(v.getType());
     for (Value v : op->getOperands())
       if (!g.counted.contains(v) && !isInlineConstant(v.getDefiningOp()))
         add += tensorBytes(v.getType());
@@ -282,7 +296,7 @@ struct Fuser {
   void account(Group &g, Operation *op) {
     bool inPlace = addsNoResult(g, op);
     for (Value v : op->getResults())
-      if (g.counted.insert(v).second && !inPlace)
+      if (g.counted.insert(v).second && !inPlace && !takesNoRoom(v))
         g.bytes += tensorBytes(v.getType());
     for (Value v : op->getOperands())
       if (!isInlineConstant(v.getDefiningOp()) && g.counted.insert(v).second)
@@ -511,23 +525,27 @@ struct Fuser {
     // An op that adds nothing to the working set (a view, a pointwise op
     // writing in place) joins even a kernel that does not fit alone (a
     // convolution the schedule runs in chunks): it spills nothing more.
-    // Under a chip's limit only an epilogue is refused (a pointwise op that
-    // brings another activation beside a product and its weights: a
-    // SwiGLU's gate at a long prompt); a product that does not fit alone
-    // is the chip partition's to report.
-    bool limited = workingSetLimit && (limitUnits > 1 || c == OpClass::Pointwise);
+    // Under a chip's limit, the pointwise op that takes the chain past the
+    // chip starts a chain of its own (a SwiGLU's multiply by the gate
+    // beside the up projection's weight at a long prompt); a chain already
+    // past it gains nothing by stopping, and a product or a concatenation
+    // is left to the chip partition (which may stream a result, or
+    // assemble a concatenation's pieces, in the host's memory).
+    bool limited = workingSetLimit && (!chipLimit || c == OpClass::Pointwise);
     int64_t added = limited ? addedBytes(g, op) : 0;
     if (limited && added > 0) {
-      int64_t perUnit = ceilDiv(g.bytes + added, std::max<int64_t>(1, limitUnits));
-      if (perUnit > *workingSetLimit) {
+      int64_t units = std::max<int64_t>(1, limitUnits);
+      int64_t perUnit = ceilDiv(g.bytes + added, units);
+      bool crosses = !chipLimit || double(ceilDiv(g.bytes, units)) <= *workingSetLimit;
+      if (perUnit > *workingSetLimit && crosses) {
         std::string reason =
-            limitUnits > 1
+            chipLimit
                 ? std::string(llvm::formatv(
-                      "working set {0} B per core exceeds the usable {1} of {2} B",
-                      perUnit, scratchName(), int64_t(*workingSetLimit)))
-                : std::string(llvm::formatv(
                       "working set {0} B exceeds the {1} of one chip ({2} B)",
-                      perUnit, limitName, int64_t(*workingSetLimit)));
+                      perUnit, limitName, int64_t(*workingSetLimit)))
+                : std::string(llvm::formatv(
+                      "working set {0} B per core exceeds the usable {1} of {2} B",
+                      perUnit, scratchName(), int64_t(*workingSetLimit)));
         refused.push_back({op->getName().getStringRef().str(),
                            kernelName(g), reason, op->getLoc()});
         if (remarks)
@@ -831,7 +849,7 @@ struct GraphFusePass : dfa::impl::GraphFusePassBase<GraphFusePass>, TargetedPass
       return signalPassFailure();
     std::vector<sched::CompileStats::Refusal> refusals;
     module.walk([&](func::FuncOp func) {
-      Fuser f{t->caps.fusion, *t, std::nullopt, 1, {}, {}, llvm::DenseMap<Operation *, unsigned>(), {}, 0};
+      Fuser f{t->caps.fusion, *t, std::nullopt, 1, {}, false, {}, llvm::DenseMap<Operation *, unsigned>(), {}, 0};
       f.workingSetLimit = t->limit("usable_lx_bytes_per_core");
       f.limitUnits = std::max<int64_t>(1, int64_t(t->units.value));
       // A chip partition's kernel holds its weights and activations in one
@@ -841,6 +859,7 @@ struct GraphFusePass : dfa::impl::GraphFusePassBase<GraphFusePass>, TargetedPass
         f.workingSetLimit = t->activationLevel().capacityBytes.value;
         f.limitUnits = 1;
         f.limitName = t->activationLevel().name;
+        f.chipLimit = true;
       }
       Block &block = func.getBody().front();
       if (t->caps.fusion != FusionPolicy::None)
