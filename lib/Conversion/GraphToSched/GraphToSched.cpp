@@ -224,9 +224,7 @@ Lowering::ownRegion(KernelOp k, int64_t o) const {
   size_t from = 0, to = 0;
   bool seen = false;
   for (auto [j, in] : llvm::enumerate(c->cat.getInputs())) {
-    auto arg = dyn_cast<BlockArgument>(in);
-    if (arg && arg.getOwner() == &k.getBlock() &&
-        assembledInput(k, arg.getArgNumber()))
+    if (assembledOperand(k, in))
       continue;
     if (!seen)
       from = j;
@@ -236,6 +234,12 @@ Lowering::ownRegion(KernelOp k, int64_t o) const {
   if (!seen)
     return std::nullopt;
   return regionOf(k, o, *c, from, to);
+}
+
+bool Lowering::assembledOperand(KernelOp k, Value v) const {
+  auto arg = dyn_cast<BlockArgument>(v);
+  return arg && arg.getOwner() == &k.getBlock() &&
+         assembledInput(k, arg.getArgNumber());
 }
 
 bool Lowering::assembledInput(KernelOp k, unsigned i) const {

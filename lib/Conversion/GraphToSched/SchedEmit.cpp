@@ -896,11 +896,7 @@ sched::ComputeOp Lowering::buildCompute(KernelOp k, const KernelPlan &p,
   Block *cb = new Block();
   compute.getBody().push_back(cb);
   IRMapping map;
-  auto assembled = [&](Value v) {
-    auto arg = dyn_cast<BlockArgument>(v);
-    return arg && arg.getOwner() == &k.getBlock() &&
-           assembledInput(k, arg.getArgNumber());
-  };
+  auto assembled = [&](Value v) { return assembledOperand(k, v); };
   for (BlockArgument arg : k.getBlock().getArguments())
     if (!assembled(arg))
       map.map(arg, cb->addArgument(typeOf(arg), arg.getLoc()));

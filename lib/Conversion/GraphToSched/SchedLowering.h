@@ -414,6 +414,8 @@ struct Lowering {
   /// Whether input `i` of `k` is a piece written into one of `k`'s outputs
   /// where it lives: `k` does not read it.
   bool assembledInput(KernelOp k, unsigned i) const;
+  /// The same for `v`, a value of `k`'s body: one of its block arguments.
+  bool assembledOperand(KernelOp k, Value v) const;
   /// A result being assembled: its buffer (placed by its first writer) and
   /// the ops that wrote a region of it so far.
   struct Assembly {
