@@ -192,8 +192,15 @@ struct GraphShardPass : dfa::impl::GraphShardPassBase<GraphShardPass>,
   /// layout, padding included) passes a third of the chip's SRAM.
   static bool largeActivation(const target::Target &t, Value v, double cap) {
     auto type = dyn_cast<RankedTensorType>(v.getType());
-    return type && type.hasStaticShape() &&
+    return type && type.hasStaticShape() && !weightView(t, v) &&
            double(layoutOf(t, v).bytes) > cap / 3;
+  }
+
+  /// A weight read through a transpose its product folds (a linear
+  /// layer's [N, K] matrix): the weight, not an activation of the chain.
+  static bool weightView(const target::Target &t, Value v) {
+    auto tr = v.getDefiningOp<TransposeOp>();
+    return tr && tr.getInput().getDefiningOp<WeightOp>() && foldsIntoProducts(t, tr);
   }
 
   /// The chain around `seed`'s large result: every op that makes or reads
@@ -246,24 +253,34 @@ struct GraphShardPass : dfa::impl::GraphShardPassBase<GraphShardPass>,
       if (op->getNumResults() != 1 || op->getNumRegions() != 0)
         return;
     }
+    // The chain's ops are erased when it is cut: their addresses may come
+    // back as the pieces' ops, which must not look tried.
+    if (cutChain(t, seed, chain, cap, /*except=*/-1))
+      for (Operation *op : chain)
+        tried.erase(op);
+  }
+
+  /// The dim of `seed` to cut `chain` along, and every result's dim for
+  /// it; none when no dim splits the chain. The outer dims (largest
+  /// first) and the rows of the two minor ones are tried: of those that
+  /// split the chain, the one whose pieces read the fewest bytes whole
+  /// (each chip holding a piece holds those too: the heads read a mask
+  /// broadcast over them whole, the query rows the keys and values).
+  static std::optional<std::pair<int64_t, llvm::DenseMap<Value, int64_t>>>
+  chooseDim(const target::Target &t, Operation *seed,
+            const llvm::SetVector<Operation *> &chain, int64_t except) {
     auto seedType = cast<RankedTensorType>(seed->getResult(0).getType());
     int64_t rank = seedType.getRank();
-    // The outer dims, largest first, then the rows of the two minor ones.
     SmallVector<int64_t> candidates;
     for (int64_t d = 0; d + 2 < rank; ++d)
-      if (seedType.getDimSize(d) > 1)
+      if (seedType.getDimSize(d) > 1 && d != except)
         candidates.push_back(d);
     llvm::stable_sort(candidates, [&](int64_t a, int64_t b) {
       return seedType.getDimSize(a) > seedType.getDimSize(b);
     });
-    if (rank >= 2)
+    if (rank >= 2 && rank - 2 != except)
       candidates.push_back(rank - 2);
-    // Of the dims that split the chain, the one whose pieces read the
-    // fewest bytes whole (each chip holding a piece holds those too: the
-    // heads read a mask broadcast over them whole, the query rows the keys
-    // and values).
-    std::optional<llvm::DenseMap<Value, int64_t>> best;
-    int64_t bestDim = -1;
+    std::optional<std::pair<int64_t, llvm::DenseMap<Value, int64_t>>> best;
     double bestWhole = 0;
     for (int64_t d : candidates) {
       std::optional<llvm::DenseMap<Value, int64_t>> dims = chainDims(seed, d, chain);
@@ -271,16 +288,21 @@ struct GraphShardPass : dfa::impl::GraphShardPassBase<GraphShardPass>,
         continue;
       double whole = wholeBytes(t, chain, *dims);
       if (!best || whole < bestWhole) {
-        best = std::move(dims);
-        bestDim = d;
+        best = {d, std::move(*dims)};
         bestWhole = whole;
       }
     }
-    // The chain's ops are erased when it is cut: their addresses may come
-    // back as the pieces' ops, which must not look tried.
-    if (best && cutChain(t, seed, bestDim, chain, *best, cap))
-      for (Operation *op : chain)
-        tried.erase(op);
+    return best;
+  }
+
+  /// The pieces that bring `chain`'s largest result (stored) to an eighth
+  /// of the chip's `cap`.
+  static int64_t piecesNeeded(const target::Target &t,
+                              const llvm::SetVector<Operation *> &chain, double cap) {
+    double largest = 0;
+    for (Operation *op : chain)
+      largest = std::max(largest, double(layoutOf(t, op->getResult(0)).bytes));
+    return int64_t(std::ceil(largest / (cap / 8)));
   }
 
   /// The stored bytes of the inputs every piece of `chain` reads whole.
@@ -363,11 +385,19 @@ struct GraphShardPass : dfa::impl::GraphShardPassBase<GraphShardPass>,
     return dimOf;
   }
 
-  /// `chain` replaced by pieces of it along the dims `dimOf` gives; false
-  /// when it stays (an output read before its end, one piece).
-  bool cutChain(const target::Target &t, Operation *seed, int64_t d,
-                const llvm::SetVector<Operation *> &chain,
-                const llvm::DenseMap<Value, int64_t> &dimOf, double cap) {
+  /// `chain` replaced by pieces of it along the dim chooseDim gives (not
+  /// `except`); false when it stays (no dim splits it, an output read
+  /// before its end, one piece). Where that dim is too short for pieces of
+  /// an eighth of the chip (a long prompt's scores cut by heads: 32 pieces
+  /// of 68 MB at 4,096 tokens), each piece is cut again along another.
+  bool cutChain(const target::Target &t, Operation *seed,
+                const llvm::SetVector<Operation *> &chain, double cap,
+                int64_t except) {
+    auto chosen = chooseDim(t, seed, chain, except);
+    if (!chosen)
+      return false;
+    int64_t d = chosen->first;
+    const llvm::DenseMap<Value, int64_t> &dimOf = chosen->second;
     SmallVector<Operation *> ops(chain.begin(), chain.end());
     llvm::sort(ops, [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
     Operation *last = ops.back();
@@ -378,10 +408,8 @@ struct GraphShardPass : dfa::impl::GraphShardPassBase<GraphShardPass>,
           return false;
     auto seedType = cast<RankedTensorType>(seed->getResult(0).getType());
     int64_t extent = seedType.getDimSize(d);
-    double largest = 0;
-    for (Operation *op : ops)
-      largest = std::max(largest, double(layoutOf(t, op->getResult(0)).bytes));
-    int64_t pieces = std::min<int64_t>(extent, int64_t(std::ceil(largest / (cap / 8))));
+    int64_t needed = piecesNeeded(t, chain, cap);
+    int64_t pieces = std::min<int64_t>(extent, needed);
     if (pieces < 2)
       return false;
     SmallVector<int64_t> sizes = evenSizes(extent, pieces);
@@ -396,7 +424,18 @@ struct GraphShardPass : dfa::impl::GraphShardPassBase<GraphShardPass>,
         SmallVector<int64_t, 4> dims = *splitOperandDims(op, dimOf.lookup(op->getResult(0)));
         SmallVector<std::pair<unsigned, Value>> inputs;
         for (auto [j, x] : llvm::enumerate(op->getOperands())) {
-          if (chain.contains(x.getDefiningOp()) || dims[j] == kWholeOperand)
+          if (chain.contains(x.getDefiningOp()))
+            continue;
+          // A weight's view is each piece's own, so each product folds it
+          // (one read by every piece would be a transposed copy).
+          if (dims[j] == kWholeOperand && weightView(t, x)) {
+            Value &v = sliced[{x, kWholeOperand}];
+            if (!v)
+              v = b.clone(*x.getDefiningOp())->getResult(0);
+            inputs.push_back({unsigned(j), v});
+            continue;
+          }
+          if (dims[j] == kWholeOperand)
             continue;
           Value &s = sliced[{x, dims[j]}];
           if (!s) {
@@ -433,15 +472,39 @@ struct GraphShardPass : dfa::impl::GraphShardPassBase<GraphShardPass>,
         return !chain.contains(use.getOwner());
       });
     }
-    if (remarks)
-      seed->emitRemark() << "split into " << pieces << " pieces along dim " << d
-                         << " with the " << ops.size()
-                         << " ops around it: its result (" << layoutOf(t, seed->getResult(0)).bytes
-                         << " B stored) passes a third of a chip's "
-                         << int64_t(cap) << " B SRAM";
+    if (remarks) {
+      InFlightDiagnostic r = seed->emitRemark();
+      r << "split into " << pieces << " pieces along dim " << d << " with the "
+        << ops.size() << " ops around it: its result ("
+        << layoutOf(t, seed->getResult(0)).bytes << " B stored) passes ";
+      if (except < 0)
+        r << "a third of a chip's " << int64_t(cap) << " B SRAM";
+      else
+        r << "an eighth of a chip's " << int64_t(cap)
+          << " B SRAM (a piece of a cut along dim " << except << ")";
+    }
+    llvm::SetVector<Operation *> views;
+    for (Operation *op : ops)
+      for (Value x : op->getOperands())
+        if (weightView(t, x))
+          views.insert(x.getDefiningOp());
+    // Each piece's ops, in the chain's order, and its seed.
+    SmallVector<std::pair<Operation *, llvm::SetVector<Operation *>>> parts;
+    if (pieces < needed)
+      for (IRMapping &m : maps) {
+        llvm::SetVector<Operation *> part;
+        for (Operation *op : ops)
+          part.insert(m.lookup(op->getResult(0)).getDefiningOp());
+        parts.push_back({m.lookup(seed->getResult(0)).getDefiningOp(), std::move(part)});
+      }
     for (Operation *op : llvm::reverse(ops))
       op->erase();
+    for (Operation *view : views)
+      if (view->use_empty())
+        view->erase();
     ++numActivationSplits;
+    for (auto &[pieceSeed, part] : parts)
+      cutChain(t, pieceSeed, part, cap, d);
     return true;
   }
 

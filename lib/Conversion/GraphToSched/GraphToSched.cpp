@@ -391,11 +391,116 @@ LogicalResult Lowering::planKernels(ArrayRef<KernelOp> kernels,
             bytes += double(layoutOf(v).bytes);
       return bytes;
     };
+    // With countLive: the activations on the current chip when kernel
+    // `i` runs that it does not read itself (its working set counts
+    // those): made or copied there by its kernels from `fill.first` and
+    // read at or after `i`.
+    auto liveBefore = [&](size_t i) {
+      if (!opts.countLive)
+        return 0.0;
+      KernelOp k = kernels[i];
+      llvm::DenseSet<Value> counted(k.getInputs().begin(), k.getInputs().end());
+      double bytes = 0;
+      auto count = [&](Value v) {
+        if (isResident(v) || isa<BlockArgument>(v) || pieces.count(v) ||
+            !counted.insert(v).second)
+          return;
+        if (llvm::any_of(v.getUsers(), [&](Operation *u) {
+              auto it = order.find(u);
+              return it != order.end() && it->second >= i;
+            }))
+          bytes += double(layoutOf(v).bytes);
+      };
+      for (size_t j = fill.first; j < i; ++j) {
+        KernelOp kj = kernels[j];
+        auto it = plans.find(kj);
+        if (it != plans.end() && it->second.chip != chip)
+          continue; // it runs on an earlier chip that holds its weights
+        for (Value v : kj.getInputs())
+          count(v);
+        for (auto [o, v] : llvm::enumerate(kj.getOutputs()))
+          if (!leavesForHost(kj, int64_t(o)))
+            count(v);
+      }
+      return bytes;
+    };
+    auto unitsOf = [&](KernelOp k, int64_t onChip) {
+      KernelPlan p;
+      p.chip = onChip;
+      KernelKind kind = k.getKindEnum();
+      if (isMatrixKind(kind)) {
+        p.unitBegin = 0;
+        p.unitEnd = std::clamp<int64_t>(int64_t(k.getMxmPlanes().value_or(1)), 1, kVXM);
+      } else if (kind == KernelKind::Data || kind == KernelKind::Relayout) {
+        p.unitBegin = kSXM;
+        p.unitEnd = kSXM + 1;
+      } else {
+        p.unitBegin = kVXM;
+        p.unitEnd = kVXM + 1;
+      }
+      return p;
+    };
+    // The chip each weight or constant was first placed on, and each
+    // chip's weights and largest working set (the current one's are
+    // `used` and `working`).
+    DenseMap<Value, int64_t> residentChip;
+    llvm::DenseSet<Operation *> wentBack;
+    SmallVector<double> chipUsed, chipWorking;
+    // The earlier chip that holds every weight `k` reads, where `k`
+    // (a graph-shard piece of a chain cut into rows, a tied LM head) runs
+    // beside them when its working set fits there and its weights
+    // outweigh it: the smaller side moves, so the pieces of one layer
+    // stream through the chips that hold its weights (a pipeline over
+    // chips) instead of each piece placing them again, while a kernel
+    // reading a small table (rotary angles) stays with its activations.
+    auto earlierHome = [&](KernelOp k, double act) -> std::optional<int64_t> {
+      std::optional<int64_t> at;
+      double weights = 0;
+      for (Value v : k.getInputs()) {
+        if (isa<BlockArgument>(v))
+          return std::nullopt;
+        if (!isResident(v))
+          continue;
+        auto it = residentChip.find(v);
+        if (it == residentChip.end() || it->second >= chip || (at && *at != it->second))
+          return std::nullopt;
+        at = it->second;
+        weights += double(layoutOf(v).bytes);
+      }
+      // A kernel reading only what kernels that went back made (a piece's
+      // activation after its product) follows them.
+      if (!at)
+        for (Value v : k.getInputs()) {
+          auto it = plans.find(v.getDefiningOp());
+          if (it == plans.end() || !wentBack.contains(v.getDefiningOp()) ||
+              (at && *at != it->second.chip))
+            return std::nullopt;
+          at = it->second.chip;
+        }
+      else if (weights <= act)
+        return std::nullopt;
+      for (Value v : k.getOutputs())
+        if (llvm::any_of(v.getUsers(), [](Operation *u) { return isa<func::ReturnOp>(u); }))
+          return std::nullopt;
+      if (!at || chipUsed[*at] + std::max(chipWorking[*at], act) > cap)
+        return std::nullopt;
+      return at;
+    };
     for (size_t i = 0; i < kernels.size(); ++i) {
       KernelOp k = kernels[i];
+      double own = workingSet(k);
+      if (std::optional<int64_t> back =
+              opts.backToWeights ? earlierHome(k, own) : std::nullopt) {
+        fill.usedBefore.push_back(used);
+        fill.act.push_back(0);
+        chipWorking[*back] = std::max(chipWorking[*back], own);
+        plans[k] = unitsOf(k, *back);
+        wentBack.insert(k);
+        continue;
+      }
+      double act = own + liveBefore(i);
       int64_t graphBytes = 0;
       double w = double(residentBytesOf(k, seen, graphBytes));
-      double act = workingSet(k);
       if (w > budget)
         return k.emitError("does not fit: the weights of kernel '")
                << k.getSymName() << "' (" << int64_t(w)
@@ -413,6 +518,19 @@ LogicalResult Lowering::planKernels(ArrayRef<KernelOp> kernels,
         size_t cut = bestCut(kernels, order, fill, i, need, act, packed, cap);
         for (size_t j = cut; j < i; ++j)
           plans.erase(kernels[j]);
+        // (A weight first placed by a kernel moved to the next chip is
+        // placed there.)
+        for (auto it = residentChip.begin(); it != residentChip.end();) {
+          auto next = std::next(it);
+          if (it->second == chip && llvm::none_of(it->first.getUsers(), [&](Operation *u) {
+                auto o = order.find(u);
+                return o != order.end() && o->second < cut && plans.count(u);
+              }))
+            residentChip.erase(it);
+          it = next;
+        }
+        chipUsed.push_back(used);
+        chipWorking.push_back(working);
         ++chip;
         used = working = 0;
         fill = ChipFill();
@@ -424,27 +542,17 @@ LogicalResult Lowering::planKernels(ArrayRef<KernelOp> kernels,
         seen.clear();
         w = double(residentBytesOf(k, seen, graphBytes));
         need = std::min(w + double(graphBytes), budget);
-        act = workingSet(k);
+        act = workingSet(k) + liveBefore(i);
       }
       fill.usedBefore.push_back(used);
       fill.act.push_back(act);
       used += need;
       working = std::max(working, act);
       occupied = true;
-      KernelPlan p;
-      p.chip = chip;
-      KernelKind kind = k.getKindEnum();
-      if (isMatrixKind(kind)) {
-        p.unitBegin = 0;
-        p.unitEnd = std::clamp<int64_t>(int64_t(k.getMxmPlanes().value_or(1)), 1, kVXM);
-      } else if (kind == KernelKind::Data || kind == KernelKind::Relayout) {
-        p.unitBegin = kSXM;
-        p.unitEnd = kSXM + 1;
-      } else {
-        p.unitBegin = kVXM;
-        p.unitEnd = kVXM + 1;
-      }
-      plans[k] = p;
+      for (Value v : k.getInputs())
+        if (isResident(v))
+          residentChip.try_emplace(v, chip);
+      plans[k] = unitsOf(k, chip);
     }
     chips = chip + 1;
     double chipsMax = t.limit("chips_max").value_or(1e9);
@@ -749,10 +857,21 @@ struct ConvertGraphToSchedPass
     // them where planOffsets (largest first, best fit) says.
     bool partition = t->caps.placement == target::Placement::ChipPartition;
     static const double shares[] = {1.0, 0.8, 0.6, 0.4, 0.2, 0.1, 0.0};
-    SmallVector<std::pair<double, bool>> attempts;
-    for (double share : ArrayRef<double>(shares).take_front(partition ? std::size(shares) : 1))
-      for (bool planned : {false, true})
-        attempts.push_back({share, planned});
+    // Under chip partition each share is then tried with the chips filled
+    // counting the activations that stay live on each (countLive), before
+    // the weights are spread thinner: two Llama-7B-shaped layers at 512
+    // tokens then fit 5 groq-tsp chips at the full budget, where 80% of it
+    // took 8. Last, where none of those fit, each share again with every
+    // kernel on the chip the partition is at (backToWeights off: no kernel
+    // back beside its weights on an earlier chip, where the partition does
+    // not count the activations live).
+    SmallVector<std::tuple<double, bool, bool, bool>> attempts;
+    for (bool back : {true, false})
+      for (double share : ArrayRef<double>(shares).take_front(partition ? std::size(shares) : 1))
+        for (bool live : {false, true})
+          for (bool planned : {false, true})
+            if (partition || (!live && back))
+              attempts.push_back({share, planned, live, back});
     Status s = Status::Ok, first = Status::Ok;
     std::vector<Diagnostic> firstHeld;
     // The diagnostics of the retry that filled the chips least and still
@@ -762,7 +881,7 @@ struct ConvertGraphToSchedPass
     std::vector<Diagnostic> leastHeld;
     double leastShare = 1.0;
     for (auto [i, attempt] : llvm::enumerate(attempts)) {
-      auto [share, planned] = attempt;
+      auto [share, planned, live, back] = attempt;
       std::vector<Diagnostic> held;
       {
         ScopedDiagnosticHandler hold(&getContext(), [&](Diagnostic &d) {
@@ -770,6 +889,8 @@ struct ConvertGraphToSchedPass
           return success();
         });
         options.weightShare = share;
+        options.countLive = live;
+        options.backToWeights = back;
         ArenaLogs logs;
         ArenaPlans plans;
         s = Status::Ok;
@@ -806,7 +927,9 @@ struct ConvertGraphToSchedPass
         held.clear();
       }
       bool retry = s == Status::DoesNotFit && i + 1 < attempts.size();
-      if (i > 0 && s == Status::DoesNotFit && !held.empty()) {
+      // (The notes come from the tries that count one kernel's working
+      // set: the least filled of those is what the user has to change.)
+      if (i > 0 && !live && back && s == Status::DoesNotFit && !held.empty()) {
         leastHeld = std::move(held);
         leastShare = share;
       }
@@ -820,6 +943,16 @@ struct ConvertGraphToSchedPass
               << "chips filled with weights to " << int(share * 100)
               << "% of the " << int64_t(t->chipWeightBudget())
               << " B budget: at 100% the activations did not fit beside them";
+        if (!back && remarks)
+          emitRemark(module.getLoc())
+              << "every kernel placed on the chip the partition was at: "
+                 "back beside their weights on earlier chips, they did not "
+                 "fit";
+        if (live && remarks)
+          emitRemark(module.getLoc())
+              << "chips filled counting the activations live on each: "
+                 "counting one kernel's working set at a time, they did "
+                 "not fit";
         if (planned && remarks)
           emitRemark(module.getLoc())
               << "buffers placed by an offline plan of their lifetimes: "

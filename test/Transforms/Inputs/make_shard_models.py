@@ -15,9 +15,9 @@ os.makedirs(out, exist_ok=True)
 rng = np.random.default_rng(7)
 
 
-def save(name, nodes, inputs, output, inits, ints=None):
+def save(name, nodes, inputs, output, inits, ints=None, dtype=np.float32):
     g = helper.make_graph(nodes, name, inputs, [output],
-                          [numpy_helper.from_array(a.astype(np.float32), n)
+                          [numpy_helper.from_array(a.astype(dtype), n)
                            for n, a in inits.items()] +
                           [numpy_helper.from_array(np.array(v, np.int64), n)
                            for n, v in (ints or {}).items()])
@@ -129,3 +129,24 @@ save("linear", [helper.make_node("Transpose", ["w"], ["wT"], name="view", perm=[
                 helper.make_node("Add", ["p", "b"], ["y"], name="bias")],
      [vi("x", [32, 320])], vi("y", [32, 320]),
      {"w": rng.standard_normal((320, 320)) / 18, "b": rng.standard_normal(320)})
+
+
+def vi16(name, shape):
+    return helper.make_tensor_value_info(name, TensorProto.FLOAT16, shape)
+
+
+# An MLP as torch exports F.linear, in f16: 256 rows of 320 through [640,
+# 320] and [320, 640] weights read transposed (400 KiB each: each fits a
+# chip), with a 320 KiB hidden activation (past a third of the chip):
+# graph-shard cuts the chain along its rows, each piece folding its own
+# view of the weights into its products.
+save("mlp_rows",
+     [helper.make_node("Transpose", ["w1"], ["w1T"], name="view1", perm=[1, 0]),
+      helper.make_node("MatMul", ["x", "w1T"], ["h"], name="fc1"),
+      helper.make_node("Sigmoid", ["h"], ["s"], name="sig"),
+      helper.make_node("Mul", ["h", "s"], ["a"], name="silu"),
+      helper.make_node("Transpose", ["w2"], ["w2T"], name="view2", perm=[1, 0]),
+      helper.make_node("MatMul", ["a", "w2T"], ["y"], name="fc2")],
+     [vi16("x", [256, 320])], vi16("y", [256, 320]),
+     {"w1": rng.standard_normal((640, 320)) / 18, "w2": rng.standard_normal((320, 640)) / 25},
+     dtype=np.float16)
