@@ -284,7 +284,7 @@ struct GraphShardPass : dfa::impl::GraphShardPassBase<GraphShardPass>,
     double bestWhole = 0;
     for (int64_t d : candidates) {
       std::optional<llvm::DenseMap<Value, int64_t>> dims = chainDims(seed, d, chain);
-      if (!dims)
+      if (!dims || slicesWeightView(t, chain, *dims))
         continue;
       double whole = wholeBytes(t, chain, *dims);
       if (!best || whole < bestWhole) {
@@ -293,6 +293,20 @@ struct GraphShardPass : dfa::impl::GraphShardPassBase<GraphShardPass>,
       }
     }
     return best;
+  }
+
+  /// Whether a piece of `chain` cut so would slice a weight's view (which
+  /// its product then could not fold: a transposed copy of the weight).
+  static bool slicesWeightView(const target::Target &t,
+                               const llvm::SetVector<Operation *> &chain,
+                               const llvm::DenseMap<Value, int64_t> &dimOf) {
+    for (Operation *op : chain) {
+      SmallVector<int64_t, 4> dims = *splitOperandDims(op, dimOf.lookup(op->getResult(0)));
+      for (auto [x, od] : llvm::zip(op->getOperands(), dims))
+        if (od != kWholeOperand && weightView(t, x))
+          return true;
+    }
+    return false;
   }
 
   /// The pieces that bring `chain`'s largest result (stored) to an eighth
@@ -488,15 +502,26 @@ struct GraphShardPass : dfa::impl::GraphShardPassBase<GraphShardPass>,
       for (Value x : op->getOperands())
         if (weightView(t, x))
           views.insert(x.getDefiningOp());
-    // Each piece's ops, in the chain's order, and its seed.
+    // Each piece's ops, in the chain's order, and its seed, where a piece
+    // is still too large: its largest activation, read and written, and
+    // the inputs every piece reads whole pass half the chip (a
+    // 4,096-token prompt's head: 68 MB of f32 scores read and written by
+    // its softmax beside a 34 MB causal mask).
     SmallVector<std::pair<Operation *, llvm::SetVector<Operation *>>> parts;
-    if (pieces < needed)
-      for (IRMapping &m : maps) {
-        llvm::SetVector<Operation *> part;
-        for (Operation *op : ops)
-          part.insert(m.lookup(op->getResult(0)).getDefiningOp());
-        parts.push_back({m.lookup(seed->getResult(0)).getDefiningOp(), std::move(part)});
+    double whole = wholeBytes(t, chain, dimOf);
+    for (IRMapping &m : maps) {
+      if (pieces >= needed)
+        break;
+      llvm::SetVector<Operation *> part;
+      double largest = 0;
+      for (Operation *op : ops) {
+        Value r = m.lookup(op->getResult(0));
+        part.insert(r.getDefiningOp());
+        largest = std::max(largest, double(layoutOf(t, r).bytes));
       }
+      if (2 * largest + whole > cap / 2)
+        parts.push_back({m.lookup(seed->getResult(0)).getDefiningOp(), std::move(part)});
+    }
     for (Operation *op : llvm::reverse(ops))
       op->erase();
     for (Operation *view : views)
@@ -839,7 +864,13 @@ struct GraphShardPass : dfa::impl::GraphShardPassBase<GraphShardPass>,
     int64_t stored = layoutOf(t, w).bytes;
     if (double(stored) <= budget)
       return;
-    int64_t pieces = piecesFor(t, w, budget);
+    // Each piece's lookup makes a row for every index (68 MB at 8,192
+    // tokens of a 4096-wide f16 table), and in a chain (below) its select
+    // reads the rows so far and writes them with its own: the pieces are
+    // sized to fit beside two such sets of rows.
+    double rowsBytes = double(layoutOf(t, g.getResult()).bytes);
+    double cap = t.activationLevel().capacityBytes.value;
+    int64_t pieces = piecesFor(t, w, std::min(budget, cap - 2 * rowsBytes));
     if (pieces < 2)
       return;
     auto wType = cast<RankedTensorType>(w.getType());
@@ -878,10 +909,8 @@ struct GraphShardPass : dfa::impl::GraphShardPassBase<GraphShardPass>,
     // select follows its piece's lookup and fuses with it on that chip,
     // which takes the rows so far and passes them on: one activation a
     // hop.
-    double rowsBytes = double(layoutOf(t, g.getResult()).bytes);
     double lastPiece = double(layoutOf(t, pieceWeights.back()).bytes);
-    bool chain = lastPiece + double(pieces) * rowsBytes >
-                 t.activationLevel().capacityBytes.value;
+    bool chain = lastPiece + double(pieces) * rowsBytes > cap;
     auto lookupLast = [&](int64_t first) {
       Value others = b.create<AndOp>(
           loc, bools, b.create<GreaterEqualOp>(loc, bools, index, scalar(0)),

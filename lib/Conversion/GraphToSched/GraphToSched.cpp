@@ -391,39 +391,6 @@ LogicalResult Lowering::planKernels(ArrayRef<KernelOp> kernels,
             bytes += double(layoutOf(v).bytes);
       return bytes;
     };
-    // With countLive: the activations on the current chip when kernel
-    // `i` runs that it does not read itself (its working set counts
-    // those): made or copied there by its kernels from `fill.first` and
-    // read at or after `i`.
-    auto liveBefore = [&](size_t i) {
-      if (!opts.countLive)
-        return 0.0;
-      KernelOp k = kernels[i];
-      llvm::DenseSet<Value> counted(k.getInputs().begin(), k.getInputs().end());
-      double bytes = 0;
-      auto count = [&](Value v) {
-        if (isResident(v) || isa<BlockArgument>(v) || pieces.count(v) ||
-            !counted.insert(v).second)
-          return;
-        if (llvm::any_of(v.getUsers(), [&](Operation *u) {
-              auto it = order.find(u);
-              return it != order.end() && it->second >= i;
-            }))
-          bytes += double(layoutOf(v).bytes);
-      };
-      for (size_t j = fill.first; j < i; ++j) {
-        KernelOp kj = kernels[j];
-        auto it = plans.find(kj);
-        if (it != plans.end() && it->second.chip != chip)
-          continue; // it runs on an earlier chip that holds its weights
-        for (Value v : kj.getInputs())
-          count(v);
-        for (auto [o, v] : llvm::enumerate(kj.getOutputs()))
-          if (!leavesForHost(kj, int64_t(o)))
-            count(v);
-      }
-      return bytes;
-    };
     auto unitsOf = [&](KernelOp k, int64_t onChip) {
       KernelPlan p;
       p.chip = onChip;
@@ -453,9 +420,11 @@ LogicalResult Lowering::planKernels(ArrayRef<KernelOp> kernels,
     // stream through the chips that hold its weights (a pipeline over
     // chips) instead of each piece placing them again, while a kernel
     // reading a small table (rotary angles) stays with its activations.
-    auto earlierHome = [&](KernelOp k, double act) -> std::optional<int64_t> {
+    auto earlierHome = [&](KernelOp k, double act)
+        -> std::optional<std::pair<int64_t, double>> {
       std::optional<int64_t> at;
       double weights = 0;
+      bool resident = false;
       for (Value v : k.getInputs()) {
         if (isa<BlockArgument>(v))
           return std::nullopt;
@@ -465,11 +434,15 @@ LogicalResult Lowering::planKernels(ArrayRef<KernelOp> kernels,
         if (it == residentChip.end() || it->second >= chip || (at && *at != it->second))
           return std::nullopt;
         at = it->second;
-        weights += double(layoutOf(v).bytes);
+        resident = true;
+        // (A constant, which the compiler may place on every chip that
+        // reads it, such as a causal mask, does not draw its readers.)
+        if (v.getDefiningOp<WeightOp>())
+          weights += double(layoutOf(v).bytes);
       }
       // A kernel reading only what kernels that went back made (a piece's
-      // activation after its product) follows them.
-      if (!at)
+      // activation after its product, an LM head's softmax) follows them.
+      if (!resident)
         for (Value v : k.getInputs()) {
           auto it = plans.find(v.getDefiningOp());
           if (it == plans.end() || !wentBack.contains(v.getDefiningOp()) ||
@@ -479,26 +452,34 @@ LogicalResult Lowering::planKernels(ArrayRef<KernelOp> kernels,
         }
       else if (weights <= act)
         return std::nullopt;
-      for (Value v : k.getOutputs())
-        if (llvm::any_of(v.getUsers(), [](Operation *u) { return isa<func::ReturnOp>(u); }))
-          return std::nullopt;
-      if (!at || chipUsed[*at] + std::max(chipWorking[*at], act) > cap)
+      // A graph result it makes stays on that chip (a cache it appends to
+      // is the partition's to place).
+      if (!cacheAppends(k).empty())
         return std::nullopt;
-      return at;
+      double results = 0;
+      for (auto [o, v] : llvm::enumerate(k.getOutputs()))
+        if (llvm::any_of(v.getUsers(), [](Operation *u) { return isa<func::ReturnOp>(u); }) &&
+            !leavesForHost(k, int64_t(o)))
+          results += double(layoutOf(v).bytes);
+      if (!at || chipUsed[*at] + results + std::max(chipWorking[*at], act) > cap)
+        return std::nullopt;
+      return std::make_pair(*at, results);
     };
     for (size_t i = 0; i < kernels.size(); ++i) {
       KernelOp k = kernels[i];
-      double own = workingSet(k);
-      if (std::optional<int64_t> back =
-              opts.backToWeights ? earlierHome(k, own) : std::nullopt) {
+      double act = workingSet(k);
+      if (auto back = opts.backToWeights ? earlierHome(k, act) : std::nullopt) {
+        auto [at, results] = *back;
         fill.usedBefore.push_back(used);
         fill.act.push_back(0);
-        chipWorking[*back] = std::max(chipWorking[*back], own);
-        plans[k] = unitsOf(k, *back);
+        chipUsed[at] += results;
+        chipWorking[at] = std::max(chipWorking[at], act);
+        plans[k] = unitsOf(k, at);
         wentBack.insert(k);
+        if (opts.wentBack)
+          *opts.wentBack = true;
         continue;
       }
-      double act = own + liveBefore(i);
       int64_t graphBytes = 0;
       double w = double(residentBytesOf(k, seen, graphBytes));
       if (w > budget)
@@ -542,7 +523,7 @@ LogicalResult Lowering::planKernels(ArrayRef<KernelOp> kernels,
         seen.clear();
         w = double(residentBytesOf(k, seen, graphBytes));
         need = std::min(w + double(graphBytes), budget);
-        act = workingSet(k) + liveBefore(i);
+        act = workingSet(k);
       }
       fill.usedBefore.push_back(used);
       fill.act.push_back(act);
@@ -857,21 +838,16 @@ struct ConvertGraphToSchedPass
     // them where planOffsets (largest first, best fit) says.
     bool partition = t->caps.placement == target::Placement::ChipPartition;
     static const double shares[] = {1.0, 0.8, 0.6, 0.4, 0.2, 0.1, 0.0};
-    // Under chip partition each share is then tried with the chips filled
-    // counting the activations that stay live on each (countLive), before
-    // the weights are spread thinner: two Llama-7B-shaped layers at 512
-    // tokens then fit 5 groq-tsp chips at the full budget, where 80% of it
-    // took 8. Last, where none of those fit, each share again with every
-    // kernel on the chip the partition is at (backToWeights off: no kernel
-    // back beside its weights on an earlier chip, where the partition does
-    // not count the activations live).
-    SmallVector<std::tuple<double, bool, bool, bool>> attempts;
+    // Last, under chip partition, where none of those fit, each share
+    // again with every kernel on the chip the partition is at
+    // (backToWeights off: no kernel back beside its weights on an earlier
+    // chip, where the partition does not count the activations live).
+    SmallVector<std::tuple<double, bool, bool>> attempts;
     for (bool back : {true, false})
       for (double share : ArrayRef<double>(shares).take_front(partition ? std::size(shares) : 1))
-        for (bool live : {false, true})
-          for (bool planned : {false, true})
-            if (partition || (!live && back))
-              attempts.push_back({share, planned, live, back});
+        for (bool planned : {false, true})
+          if (partition || back)
+            attempts.push_back({share, planned, back});
     Status s = Status::Ok, first = Status::Ok;
     std::vector<Diagnostic> firstHeld;
     // The diagnostics of the retry that filled the chips least and still
@@ -880,8 +856,11 @@ struct ConvertGraphToSchedPass
     // which the full budget's error may not show.
     std::vector<Diagnostic> leastHeld;
     double leastShare = 1.0;
+    // Whether any try sent a kernel back to its weights' chip: if none
+    // did, the tries without going back would place the same.
+    bool wentBack = false;
     for (auto [i, attempt] : llvm::enumerate(attempts)) {
-      auto [share, planned, live, back] = attempt;
+      auto [share, planned, back] = attempt;
       std::vector<Diagnostic> held;
       {
         ScopedDiagnosticHandler hold(&getContext(), [&](Diagnostic &d) {
@@ -889,8 +868,8 @@ struct ConvertGraphToSchedPass
           return success();
         });
         options.weightShare = share;
-        options.countLive = live;
         options.backToWeights = back;
+        options.wentBack = &wentBack;
         ArenaLogs logs;
         ArenaPlans plans;
         s = Status::Ok;
@@ -926,10 +905,11 @@ struct ConvertGraphToSchedPass
         firstHeld = std::move(held);
         held.clear();
       }
-      bool retry = s == Status::DoesNotFit && i + 1 < attempts.size();
+      bool retry = s == Status::DoesNotFit && i + 1 < attempts.size() &&
+                   (std::get<2>(attempts[i + 1]) || wentBack);
       // (The notes come from the tries that count one kernel's working
       // set: the least filled of those is what the user has to change.)
-      if (i > 0 && !live && back && s == Status::DoesNotFit && !held.empty()) {
+      if (i > 0 && back && s == Status::DoesNotFit && !held.empty()) {
         leastHeld = std::move(held);
         leastShare = share;
       }
@@ -948,11 +928,6 @@ struct ConvertGraphToSchedPass
               << "every kernel placed on the chip the partition was at: "
                  "back beside their weights on earlier chips, they did not "
                  "fit";
-        if (live && remarks)
-          emitRemark(module.getLoc())
-              << "chips filled counting the activations live on each: "
-                 "counting one kernel's working set at a time, they did "
-                 "not fit";
         if (planned && remarks)
           emitRemark(module.getLoc())
               << "buffers placed by an offline plan of their lifetimes: "

@@ -44,18 +44,13 @@ struct ScheduleOptions {
   /// Under chip partition, the share of Target::chipWeightBudget a chip
   /// is filled to with weights (less when the activations did not fit).
   double weightShare = 1.0;
-  /// Under chip partition, whether a chip is also full when the
-  /// activations still live on it (made or copied there before a kernel,
-  /// read at or after it) and the kernel's working set pass its SRAM
-  /// beside the weights. A later try, where counting one kernel's working
-  /// set at a time left too many live (a long prompt's causal mask beside
-  /// an embedding's piece; an attention's query-row pieces whose outputs
-  /// wait for their concat).
-  bool countLive = false;
   /// Under chip partition, whether a kernel whose weights an earlier chip
   /// holds runs there (Lowering::planKernels); a last try places every
   /// kernel on the chip the partition is at.
   bool backToWeights = true;
+  /// Set when a kernel went back to its weights' chip (else a try without
+  /// going back would place the same).
+  bool *wentBack = nullptr;
   /// A first run that records its arenas' blocks and lifetimes here, with
   /// no capacity, and leaves no program; a second that places the blocks
   /// at the offsets planned from that (planOffsets).
