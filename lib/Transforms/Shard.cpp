@@ -278,18 +278,25 @@ struct GraphShardPass : dfa::impl::GraphShardPassBase<GraphShardPass>,
     llvm::stable_sort(candidates, [&](int64_t a, int64_t b) {
       return seedType.getDimSize(a) > seedType.getDimSize(b);
     });
-    if (rank >= 2 && rank - 2 != except)
+    if (rank >= 2 && rank - 2 != except && seedType.getDimSize(rank - 2) > 1)
       candidates.push_back(rank - 2);
+    // A dim that slices a weight's view comes after every other (each
+    // piece then transposes its slice of the weight: a copy its product
+    // does not fold).
     std::optional<std::pair<int64_t, llvm::DenseMap<Value, int64_t>>> best;
     double bestWhole = 0;
+    bool bestSlicesView = false;
     for (int64_t d : candidates) {
       std::optional<llvm::DenseMap<Value, int64_t>> dims = chainDims(seed, d, chain);
-      if (!dims || slicesWeightView(t, chain, *dims))
+      if (!dims)
         continue;
       double whole = wholeBytes(t, chain, *dims);
-      if (!best || whole < bestWhole) {
+      bool slicesView = slicesWeightView(t, chain, *dims);
+      if (!best || slicesView < bestSlicesView ||
+          (slicesView == bestSlicesView && whole < bestWhole)) {
         best = {d, std::move(*dims)};
         bestWhole = whole;
+        bestSlicesView = slicesView;
       }
     }
     return best;
@@ -452,6 +459,20 @@ struct GraphShardPass : dfa::impl::GraphShardPassBase<GraphShardPass>,
           if (dims[j] == kWholeOperand)
             continue;
           Value &s = sliced[{x, dims[j]}];
+          // A weight's view, cut: the weight's slice, transposed.
+          if (auto tr = x.getDefiningOp<TransposeOp>(); !s && tr && weightView(t, x)) {
+            Value w = tr.getInput();
+            auto wt = cast<RankedTensorType>(w.getType());
+            int64_t wd = tr.getPerm()[dims[j]];
+            SmallVector<int64_t> starts(wt.getRank(), 0), steps(wt.getRank(), 1);
+            starts[wd] = offset;
+            Value piece = b.create<SliceOp>(op->getLoc(), chunkType(wt, wd, size), w,
+                                            b.getDenseI64ArrayAttr(starts),
+                                            b.getDenseI64ArrayAttr(steps));
+            s = b.create<TransposeOp>(
+                tr.getLoc(), chunkType(cast<RankedTensorType>(x.getType()), dims[j], size),
+                piece, tr.getPermAttr());
+          }
           if (!s) {
             auto xt = cast<RankedTensorType>(x.getType());
             SmallVector<int64_t> starts(xt.getRank(), 0), steps(xt.getRank(), 1);
@@ -864,13 +885,7 @@ struct GraphShardPass : dfa::impl::GraphShardPassBase<GraphShardPass>,
     int64_t stored = layoutOf(t, w).bytes;
     if (double(stored) <= budget)
       return;
-    // Each piece's lookup makes a row for every index (68 MB at 8,192
-    // tokens of a 4096-wide f16 table), and in a chain (below) its select
-    // reads the rows so far and writes them with its own: the pieces are
-    // sized to fit beside two such sets of rows.
-    double rowsBytes = double(layoutOf(t, g.getResult()).bytes);
-    double cap = t.activationLevel().capacityBytes.value;
-    int64_t pieces = piecesFor(t, w, std::min(budget, cap - 2 * rowsBytes));
+    int64_t pieces = piecesFor(t, w, budget);
     if (pieces < 2)
       return;
     auto wType = cast<RankedTensorType>(w.getType());
@@ -909,8 +924,10 @@ struct GraphShardPass : dfa::impl::GraphShardPassBase<GraphShardPass>,
     // select follows its piece's lookup and fuses with it on that chip,
     // which takes the rows so far and passes them on: one activation a
     // hop.
+    double rowsBytes = double(layoutOf(t, g.getResult()).bytes);
     double lastPiece = double(layoutOf(t, pieceWeights.back()).bytes);
-    bool chain = lastPiece + double(pieces) * rowsBytes > cap;
+    bool chain = lastPiece + double(pieces) * rowsBytes >
+                 t.activationLevel().capacityBytes.value;
     auto lookupLast = [&](int64_t first) {
       Value others = b.create<AndOp>(
           loc, bools, b.create<GreaterEqualOp>(loc, bools, index, scalar(0)),

@@ -140,9 +140,15 @@ def GraphShardPass : Pass<"graph-shard", "::mlir::ModuleOp"> {
     every op of it keeps (the heads or the query rows, whichever leaves the
     fewest bytes each piece reads whole; `splitOperandDims`, the rule the
     lowering's chunks use), each piece's largest activation at most an
-    eighth of the chip. The chain's inputs are sliced, its outputs
-    concatenated, and the lowering places the pieces on chips as they fit.
-    A large graph input or result is left as it is.
+    eighth of the chip; where that dim is too short for such pieces and a
+    piece, read and written beside what every piece reads whole, passes
+    half the chip (a long prompt's head), each piece is cut again along
+    another dim. A weight read through a transpose its product folds (a
+    linear layer's [N, K] matrix) is the weight, not an activation of the
+    chain: each piece takes its own view of it, and no dim that would
+    slice such a view is cut along. The chain's inputs are sliced, its
+    outputs concatenated, and the lowering places the pieces on chips as
+    they fit. A large graph input or result is left as it is.
 
     With `tensor-parallel` N > 1 (a deployment's choice: `--tensor-parallel`
     of the tools), on a target whose kernels share the chip and that has

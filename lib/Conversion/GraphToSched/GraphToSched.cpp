@@ -374,7 +374,7 @@ LogicalResult Lowering::planKernels(ArrayRef<KernelOp> kernels,
     // input is made on this chip (one made on another arrives as a copy,
     // which emitKernel does not write over); nor does one that streams to
     // the host.
-    auto workingSet = [&](KernelOp k) {
+    auto workingSetOn = [&](KernelOp k, int64_t onChip) {
       double bytes = 0;
       for (auto [i, v] : llvm::enumerate(k.getInputs()))
         if (!isResident(v) && !assembledInput(k, unsigned(i)))
@@ -382,7 +382,7 @@ LogicalResult Lowering::planKernels(ArrayRef<KernelOp> kernels,
       std::optional<unsigned> over = overwrittenInput(k);
       if (over) {
         auto it = plans.find(k.getInputs()[*over].getDefiningOp());
-        if (it == plans.end() || it->second.chip != chip)
+        if (it == plans.end() || it->second.chip != onChip)
           over.reset();
       }
       if (!over)
@@ -391,6 +391,7 @@ LogicalResult Lowering::planKernels(ArrayRef<KernelOp> kernels,
             bytes += double(layoutOf(v).bytes);
       return bytes;
     };
+    auto workingSet = [&](KernelOp k) { return workingSetOn(k, chip); };
     auto unitsOf = [&](KernelOp k, int64_t onChip) {
       KernelPlan p;
       p.chip = onChip;
@@ -420,7 +421,7 @@ LogicalResult Lowering::planKernels(ArrayRef<KernelOp> kernels,
     // stream through the chips that hold its weights (a pipeline over
     // chips) instead of each piece placing them again, while a kernel
     // reading a small table (rotary angles) stays with its activations.
-    auto earlierHome = [&](KernelOp k, double act)
+    auto earlierHome = [&](KernelOp k)
         -> std::optional<std::pair<int64_t, double>> {
       std::optional<int64_t> at;
       double weights = 0;
@@ -446,11 +447,16 @@ LogicalResult Lowering::planKernels(ArrayRef<KernelOp> kernels,
         for (Value v : k.getInputs()) {
           auto it = plans.find(v.getDefiningOp());
           if (it == plans.end() || !wentBack.contains(v.getDefiningOp()) ||
-              (at && *at != it->second.chip))
+              it->second.chip >= chip || (at && *at != it->second.chip))
             return std::nullopt;
           at = it->second.chip;
         }
-      else if (weights <= act)
+      if (!at)
+        return std::nullopt;
+      // Its working set there: an input made on another chip arrives as a
+      // copy, which its output does not overwrite.
+      double act = workingSetOn(k, *at);
+      if (resident && weights <= act)
         return std::nullopt;
       // A graph result it makes stays on that chip (a cache it appends to
       // is the partition's to place).
@@ -461,25 +467,25 @@ LogicalResult Lowering::planKernels(ArrayRef<KernelOp> kernels,
         if (llvm::any_of(v.getUsers(), [](Operation *u) { return isa<func::ReturnOp>(u); }) &&
             !leavesForHost(k, int64_t(o)))
           results += double(layoutOf(v).bytes);
-      if (!at || chipUsed[*at] + results + std::max(chipWorking[*at], act) > cap)
+      if (chipUsed[*at] + results + std::max(chipWorking[*at], act) > cap)
         return std::nullopt;
+      chipWorking[*at] = std::max(chipWorking[*at], act);
       return std::make_pair(*at, results);
     };
     for (size_t i = 0; i < kernels.size(); ++i) {
       KernelOp k = kernels[i];
-      double act = workingSet(k);
-      if (auto back = opts.backToWeights ? earlierHome(k, act) : std::nullopt) {
+      if (auto back = opts.backToWeights ? earlierHome(k) : std::nullopt) {
         auto [at, results] = *back;
         fill.usedBefore.push_back(used);
         fill.act.push_back(0);
         chipUsed[at] += results;
-        chipWorking[at] = std::max(chipWorking[at], act);
         plans[k] = unitsOf(k, at);
         wentBack.insert(k);
         if (opts.wentBack)
           *opts.wentBack = true;
         continue;
       }
+      double act = workingSet(k);
       int64_t graphBytes = 0;
       double w = double(residentBytesOf(k, seen, graphBytes));
       if (w > budget)
@@ -497,8 +503,10 @@ LogicalResult Lowering::planKernels(ArrayRef<KernelOp> kernels,
                        used + need + std::max(working, act) > cap)) {
         fill.used = used;
         size_t cut = bestCut(kernels, order, fill, i, need, act, packed, cap);
-        for (size_t j = cut; j < i; ++j)
+        for (size_t j = cut; j < i; ++j) {
           plans.erase(kernels[j]);
+          wentBack.erase(kernels[j]);
+        }
         // (A weight first placed by a kernel moved to the next chip is
         // placed there.)
         for (auto it = residentChip.begin(); it != residentChip.end();) {
@@ -838,13 +846,15 @@ struct ConvertGraphToSchedPass
     // them where planOffsets (largest first, best fit) says.
     bool partition = t->caps.placement == target::Placement::ChipPartition;
     static const double shares[] = {1.0, 0.8, 0.6, 0.4, 0.2, 0.1, 0.0};
-    // Last, under chip partition, where none of those fit, each share
-    // again with every kernel on the chip the partition is at
-    // (backToWeights off: no kernel back beside its weights on an earlier
-    // chip, where the partition does not count the activations live).
+    // Under chip partition each share is then tried again with every
+    // kernel on the chip the partition is at (backToWeights off: no kernel
+    // back beside its weights on an earlier chip, where the partition does
+    // not count the activations that stay live), before the weights are
+    // spread thinner; only where some try sent a kernel back (else it
+    // would place the same).
     SmallVector<std::tuple<double, bool, bool>> attempts;
-    for (bool back : {true, false})
-      for (double share : ArrayRef<double>(shares).take_front(partition ? std::size(shares) : 1))
+    for (double share : ArrayRef<double>(shares).take_front(partition ? std::size(shares) : 1))
+      for (bool back : {true, false})
         for (bool planned : {false, true})
           if (partition || back)
             attempts.push_back({share, planned, back});
@@ -859,8 +869,11 @@ struct ConvertGraphToSchedPass
     // Whether any try sent a kernel back to its weights' chip: if none
     // did, the tries without going back would place the same.
     bool wentBack = false;
-    for (auto [i, attempt] : llvm::enumerate(attempts)) {
-      auto [share, planned, back] = attempt;
+    auto runs = [&](size_t j) { return std::get<2>(attempts[j]) || wentBack; };
+    for (size_t i = 0; i < attempts.size(); ++i) {
+      if (!runs(i))
+        continue;
+      auto [share, planned, back] = attempts[i];
       std::vector<Diagnostic> held;
       {
         ScopedDiagnosticHandler hold(&getContext(), [&](Diagnostic &d) {
@@ -905,8 +918,8 @@ struct ConvertGraphToSchedPass
         firstHeld = std::move(held);
         held.clear();
       }
-      bool retry = s == Status::DoesNotFit && i + 1 < attempts.size() &&
-                   (std::get<2>(attempts[i + 1]) || wentBack);
+      bool retry = s == Status::DoesNotFit &&
+                   llvm::any_of(llvm::seq(i + 1, attempts.size()), runs);
       // (The notes come from the tries that count one kernel's working
       // set: the least filled of those is what the user has to change.)
       if (i > 0 && back && s == Status::DoesNotFit && !held.empty()) {

@@ -150,15 +150,18 @@ save("mlp_rows",
      [vi16("x", [256, 320])], vi16("y", [256, 320]),
      {"w1": rng.standard_normal((640, 320)) / 18, "w2": rng.standard_normal((320, 640)) / 25},
      dtype=np.float16)
-
-
-# The same table looked up by 150 ids (a longer prompt): the rows (192 KB)
-# no longer fit beside a third of the table (315 KB) on one chip, so the
-# pieces are sized to fit beside two sets of rows (a select reads the rows so
-# far and writes them with its own): seven pieces of 106 rows or fewer.
-long_rng = np.random.default_rng(11)
-save("lookup_long", [helper.make_node("Gather", ["emb", "ids"], ["y"], name="embed", axis=0)],
-     [helper.make_tensor_value_info("ids", TensorProto.INT64, [1, 150])], vi("y", [1, 150, 320]),
-     {"emb": long_rng.standard_normal((738, 320)) / 10})
-np.save(os.path.join(out, "lookup_long_ids.npy"),
-        np.array([[(i * 331 + 5) % 738 for i in range(149)] + [-738]], np.int64))
+# A product of two weights' views (torch's F.linear on both sides), its
+# [512, 320] result (320 KiB) past a third of the chip: the cut along its
+# rows slices the left view, so each piece transposes its own slice of
+# that weight (refused for a while when no dim could be cut without
+# slicing a view).
+save("views_cut",
+     [helper.make_node("Transpose", ["wa"], ["waT"], name="va", perm=[1, 0]),
+      helper.make_node("Transpose", ["wb"], ["wbT"], name="vb", perm=[1, 0]),
+      helper.make_node("MatMul", ["waT", "wbT"], ["p"], name="pp"),
+      helper.make_node("Add", ["p", "x"], ["q"], name="addx"),
+      helper.make_node("Softmax", ["q"], ["s"], name="sm", axis=-1),
+      helper.make_node("ReduceSum", ["s", "ax"], ["y"], name="red", keepdims=0)],
+     [vi16("x", [320])], vi16("y", [512]),
+     {"wa": rng.standard_normal((64, 512)) / 8, "wb": rng.standard_normal((320, 64)) / 8},
+     ints={"ax": [1]}, dtype=np.float16)
