@@ -920,8 +920,8 @@ struct ConvertGraphToSchedPass
       }
       bool retry = s == Status::DoesNotFit &&
                    llvm::any_of(llvm::seq(i + 1, attempts.size()), runs);
-      // (The notes come from the tries that count one kernel's working
-      // set: the least filled of those is what the user has to change.)
+      // (The notes come from the tries that go back to weights; one
+      // without going back, at the same share, would only repeat them.)
       if (i > 0 && back && s == Status::DoesNotFit && !held.empty()) {
         leastHeld = std::move(held);
         leastShare = share;
