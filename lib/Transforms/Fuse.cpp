@@ -264,39 +264,56 @@ struct Fuser {
     });
   }
 
-  /// Whether `op`'s result takes no memory of its own: it writes in place,
-  /// or it is a transpose the target folds into the product that reads it
-  /// (an LPU's MXM installs a weight transposed).
-  bool addsNoResult(Group &g, Operation *op) {
-    return writesInPlace(g, op) ||
-           (chipLimit && isa<TransposeOp>(op) && foldsIntoProducts(t, op));
-  }
-
-  /// Under a chip's limit, a graph result takes no room of its own: the
-  /// lowering streams one that does not fit to the host's memory as it is
-  /// made (Lowering::leavesForHost).
-  bool takesNoRoom(Value v) const {
-    return chipLimit && llvm::any_of(v.getUsers(), [](Operation *u) {
-             return isa<func::ReturnOp>(u);
-           });
-  }
-
   int64_t addedBytes(Group &g, Operation *op) {
     int64_t add = 0;
-    if (!addsNoResult(g, op))
+    if (!writesInPlace(g, op))
       for (Value v : op->getResults())
-        if (!takesNoRoom(v))
-          add += tensorBytes(v.getType());
+        add += tensorBytes(v.getType());
     for (Value v : op->getOperands())
       if (!g.counted.contains(v) && !isInlineConstant(v.getDefiningOp()))
         add += tensorBytes(v.getType());
     return add;
   }
 
+  /// The bytes one chip holds for `g`'s kernel, with `op` joined when it is
+  /// given, as the chip partition places a kernel (Lowering::planKernels):
+  /// what it reads from outside (its weights and input activations) and
+  /// the results read outside it. A chain's intermediates pass through the
+  /// chip's streams and take no memory (a weight's transpose that the MXM
+  /// folds, a SwiGLU's gate); a graph result takes no room either, as the
+  /// lowering streams one that does not fit to the host's memory as it is
+  /// made (Lowering::leavesForHost).
+  int64_t chipBytes(const Group &g, Operation *op) const {
+    SmallVector<Operation *> ops(g.ops);
+    if (op)
+      ops.push_back(op);
+    llvm::SmallPtrSet<Operation *, 16> inside(ops.begin(), ops.end());
+    llvm::DenseSet<Value> inputs;
+    int64_t n = 0;
+    for (Operation *o : ops) {
+      for (Value v : o->getOperands()) {
+        Operation *def = v.getDefiningOp();
+        if ((!def || !inside.contains(def)) && !isInlineConstant(def) &&
+            inputs.insert(v).second)
+          n += tensorBytes(v.getType());
+      }
+      for (Value v : o->getResults()) {
+        bool result = false, outside = false;
+        for (Operation *u : v.getUsers()) {
+          result |= isa<func::ReturnOp>(u);
+          outside |= !inside.contains(u);
+        }
+        if (outside && !result)
+          n += tensorBytes(v.getType());
+      }
+    }
+    return n;
+  }
+
   void account(Group &g, Operation *op) {
-    bool inPlace = addsNoResult(g, op);
+    bool inPlace = writesInPlace(g, op);
     for (Value v : op->getResults())
-      if (g.counted.insert(v).second && !inPlace && !takesNoRoom(v))
+      if (g.counted.insert(v).second && !inPlace)
         g.bytes += tensorBytes(v.getType());
     for (Value v : op->getOperands())
       if (!isInlineConstant(v.getDefiningOp()) && g.counted.insert(v).second)
@@ -525,18 +542,24 @@ struct Fuser {
     // An op that adds nothing to the working set (a view, a pointwise op
     // writing in place) joins even a kernel that does not fit alone (a
     // convolution the schedule runs in chunks): it spills nothing more.
-    // Under a chip's limit, the pointwise op that takes the chain past the
-    // chip starts a chain of its own (a SwiGLU's multiply by the gate
-    // beside the up projection's weight at a long prompt); a chain already
-    // past it gains nothing by stopping, and a product or a concatenation
-    // is left to the chip partition (which may stream a result, or
-    // assemble a concatenation's pieces, in the host's memory).
-    bool limited = workingSetLimit && (!chipLimit || c == OpClass::Pointwise);
-    int64_t added = limited ? addedBytes(g, op) : 0;
-    if (limited && added > 0) {
+    // Under a chip's limit (counted as the chip holds the kernel,
+    // chipBytes), the pointwise op or product that takes the chain past
+    // the chip starts a chain of its own (a SwiGLU's multiply by the gate
+    // beside the up projection's weight at a long prompt, the down
+    // projection after it); a chain already past it gains nothing by
+    // stopping, and a concatenation is left to the chip partition (which
+    // may assemble its pieces in the host's memory).
+    bool limited = workingSetLimit &&
+                   (!chipLimit || c == OpClass::Pointwise || c == OpClass::Matmul);
+    int64_t before = 0, after = 0;
+    if (limited) {
+      before = chipLimit ? chipBytes(g, nullptr) : g.bytes;
+      after = chipLimit ? chipBytes(g, op) : g.bytes + addedBytes(g, op);
+    }
+    if (after > before) {
       int64_t units = std::max<int64_t>(1, limitUnits);
-      int64_t perUnit = ceilDiv(g.bytes + added, units);
-      bool crosses = !chipLimit || double(ceilDiv(g.bytes, units)) <= *workingSetLimit;
+      int64_t perUnit = ceilDiv(after, units);
+      bool crosses = !chipLimit || double(ceilDiv(before, units)) <= *workingSetLimit;
       if (perUnit > *workingSetLimit && crosses) {
         std::string reason =
             chipLimit

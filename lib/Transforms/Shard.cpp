@@ -192,8 +192,16 @@ struct GraphShardPass : dfa::impl::GraphShardPassBase<GraphShardPass>,
   /// layout, padding included) passes a third of the chip's SRAM.
   static bool largeActivation(const target::Target &t, Value v, double cap) {
     auto type = dyn_cast<RankedTensorType>(v.getType());
-    return type && type.hasStaticShape() && !weightView(t, v) &&
+    return type && type.hasStaticShape() && !isWeight(t, v) &&
            double(layoutOf(t, v).bytes) > cap / 3;
+  }
+
+  /// A weight, or a weight read through a view its product folds: what a
+  /// chain's pieces read (whole, or each its slice) where the weight is
+  /// placed, not an activation of the chain (an ONNX MLP's [K, N] matrix,
+  /// torch's [N, K] one through its transpose).
+  static bool isWeight(const target::Target &t, Value v) {
+    return v.getDefiningOp<WeightOp>() || weightView(t, v);
   }
 
   /// A weight read through a transpose its product folds (a linear
@@ -280,37 +288,38 @@ struct GraphShardPass : dfa::impl::GraphShardPassBase<GraphShardPass>,
     });
     if (rank >= 2 && rank - 2 != except && seedType.getDimSize(rank - 2) > 1)
       candidates.push_back(rank - 2);
-    // A dim that slices a weight's view comes after every other (each
-    // piece then transposes its slice of the weight: a copy its product
-    // does not fold).
+    // A dim that slices a weight or its view comes after every other (each
+    // piece then copies its slice of the weight, a view's transposed,
+    // which its product does not fold, where read whole the pieces run
+    // beside the one weight).
     std::optional<std::pair<int64_t, llvm::DenseMap<Value, int64_t>>> best;
     double bestWhole = 0;
-    bool bestSlicesView = false;
+    bool bestSlices = false;
     for (int64_t d : candidates) {
       std::optional<llvm::DenseMap<Value, int64_t>> dims = chainDims(seed, d, chain);
       if (!dims)
         continue;
       double whole = wholeBytes(t, chain, *dims);
-      bool slicesView = slicesWeightView(t, chain, *dims);
-      if (!best || slicesView < bestSlicesView ||
-          (slicesView == bestSlicesView && whole < bestWhole)) {
+      bool slices = slicesWeight(t, chain, *dims);
+      if (!best || slices < bestSlices || (slices == bestSlices && whole < bestWhole)) {
         best = {d, std::move(*dims)};
         bestWhole = whole;
-        bestSlicesView = slicesView;
+        bestSlices = slices;
       }
     }
     return best;
   }
 
-  /// Whether a piece of `chain` cut so would slice a weight's view (which
-  /// its product then could not fold: a transposed copy of the weight).
-  static bool slicesWeightView(const target::Target &t,
+  /// Whether a piece of `chain` cut so would slice a weight or its view (a
+  /// copy of the weight's part on the piece's chip; of a view, transposed,
+  /// which its product then could not fold).
+  static bool slicesWeight(const target::Target &t,
                                const llvm::SetVector<Operation *> &chain,
                                const llvm::DenseMap<Value, int64_t> &dimOf) {
     for (Operation *op : chain) {
       SmallVector<int64_t, 4> dims = *splitOperandDims(op, dimOf.lookup(op->getResult(0)));
       for (auto [x, od] : llvm::zip(op->getOperands(), dims))
-        if (od != kWholeOperand && weightView(t, x))
+        if (od != kWholeOperand && isWeight(t, x))
           return true;
     }
     return false;

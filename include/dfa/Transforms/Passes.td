@@ -143,10 +143,10 @@ def GraphShardPass : Pass<"graph-shard", "::mlir::ModuleOp"> {
     eighth of the chip; where that dim is too short for such pieces and a
     piece, read and written beside what every piece reads whole, passes
     half the chip (a long prompt's head), each piece is cut again along
-    another dim. A weight read through a transpose its product folds (a
-    linear layer's [N, K] matrix) is the weight, not an activation of the
-    chain: each piece takes its own view of it, and no dim that would
-    slice such a view is cut along. The chain's inputs are sliced, its
+    another dim. A weight, or one read through a transpose its product folds (a
+    linear layer's [N, K] matrix), is the weight, not an activation of the
+    chain: each piece reads it whole, taking its own view of it, and a dim
+    that would slice a weight or such a view comes after every other. The chain's inputs are sliced, its
     outputs concatenated, and the lowering places the pieces on chips as
     they fit. A large graph input or result is left as it is.
 
@@ -224,7 +224,11 @@ def GraphFusePass : Pass<"graph-fuse", "::mlir::ModuleOp"> {
     CPU reference not at all. Where the description gives a per-core
     working-set limit (Spyre `usable_lx_bytes_per_core`), an op that would
     add bytes to a group past that many a core is refused (a view, and a
-    pointwise op writing over an intermediate it alone reads, add none), and the
+    pointwise op writing over an intermediate it alone reads, add none). On
+    a chip-partition target (LPU) a pointwise op or a product that would
+    take a chain past one chip's memory is refused, the chain counted as
+    the partition places a kernel: its weights and input activations and
+    the results read outside it (its intermediates stream through). A
     refusal is recorded with its reason in the module's
     `graph.fusions_refused`. Kernels are named after their anchor's source
     node.

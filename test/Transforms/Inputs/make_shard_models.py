@@ -122,6 +122,20 @@ save("swiglu", [helper.make_node("MatMul", ["x", "wg"], ["g"], name="gate"),
      [vi("x", [32, 320])], vi("y", [32, 320]),
      {"wg": rng.standard_normal((320, 320)) / 18, "wu": rng.standard_normal((320, 320)) / 18,
       "wd": rng.standard_normal((320, 320)) / 18})
+# The SwiGLU MLP with a residual after it: the down projection's output is
+# read again (not a graph result streamed to the host), so the product
+# joining the multiply would hold both its activations, its weight and its
+# output (532,480 B, past the chip): it starts a kernel of its own.
+save("swiglu_res", [helper.make_node("MatMul", ["x", "wg"], ["g"], name="gate"),
+                    helper.make_node("Sigmoid", ["g"], ["s"], name="sig"),
+                    helper.make_node("Mul", ["g", "s"], ["a"], name="silu"),
+                    helper.make_node("MatMul", ["x", "wu"], ["u"], name="up"),
+                    helper.make_node("Mul", ["a", "u"], ["h"], name="glu"),
+                    helper.make_node("MatMul", ["h", "wd"], ["d"], name="down"),
+                    helper.make_node("Add", ["d", "x"], ["y"], name="residual")],
+     [vi("x", [32, 320])], vi("y", [32, 320]),
+     {"wg": rng.standard_normal((320, 320)) / 18, "wu": rng.standard_normal((320, 320)) / 18,
+      "wd": rng.standard_normal((320, 320)) / 18})
 # A linear layer as torch exports F.linear: a [320, 320] weight read through
 # a Transpose (folded into the product by the MXM), then a bias added.
 save("linear", [helper.make_node("Transpose", ["w"], ["wT"], name="view", perm=[1, 0]),
@@ -149,6 +163,17 @@ save("mlp_rows",
       helper.make_node("MatMul", ["a", "w2T"], ["y"], name="fc2")],
      [vi16("x", [256, 320])], vi16("y", [256, 320]),
      {"w1": rng.standard_normal((640, 320)) / 18, "w2": rng.standard_normal((320, 640)) / 25},
+     dtype=np.float16)
+# The same MLP as an ONNX exporter writes it: [K, N] weights read as they
+# are (no transpose). graph-shard cuts its rows all the same, each piece
+# reading the whole weights where they are placed.
+save("mlp_kn",
+     [helper.make_node("MatMul", ["x", "w1"], ["h"], name="fc1"),
+      helper.make_node("Sigmoid", ["h"], ["s"], name="sig"),
+      helper.make_node("Mul", ["h", "s"], ["a"], name="silu"),
+      helper.make_node("MatMul", ["a", "w2"], ["y"], name="fc2")],
+     [vi16("x", [256, 320])], vi16("y", [256, 320]),
+     {"w1": rng.standard_normal((320, 640)) / 18, "w2": rng.standard_normal((640, 320)) / 25},
      dtype=np.float16)
 # A product of two weights' views (torch's F.linear on both sides), its
 # [512, 320] result (320 KiB) past a third of the chip: the cut along its
