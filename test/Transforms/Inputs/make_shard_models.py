@@ -113,29 +113,27 @@ np.save(os.path.join(out, "lookup_ids.npy"),
 # (its weight, the rows and its product: 480 KiB), but not with the gate's
 # activation beside it as well (520 KiB): stream fusion leaves the multiply
 # a kernel of its own.
-save("swiglu", [helper.make_node("MatMul", ["x", "wg"], ["g"], name="gate"),
-                helper.make_node("Sigmoid", ["g"], ["s"], name="sig"),
-                helper.make_node("Mul", ["g", "s"], ["a"], name="silu"),
-                helper.make_node("MatMul", ["x", "wu"], ["u"], name="up"),
-                helper.make_node("Mul", ["a", "u"], ["h"], name="glu"),
-                helper.make_node("MatMul", ["h", "wd"], ["y"], name="down")],
-     [vi("x", [32, 320])], vi("y", [32, 320]),
-     {"wg": rng.standard_normal((320, 320)) / 18, "wu": rng.standard_normal((320, 320)) / 18,
-      "wd": rng.standard_normal((320, 320)) / 18})
+def swiglu_nodes(out):
+    return [helper.make_node("MatMul", ["x", "wg"], ["g"], name="gate"),
+            helper.make_node("Sigmoid", ["g"], ["s"], name="sig"),
+            helper.make_node("Mul", ["g", "s"], ["a"], name="silu"),
+            helper.make_node("MatMul", ["x", "wu"], ["u"], name="up"),
+            helper.make_node("Mul", ["a", "u"], ["h"], name="glu"),
+            helper.make_node("MatMul", ["h", "wd"], [out], name="down")]
+
+
+def swiglu_weights():
+    return {"wg": rng.standard_normal((320, 320)) / 18, "wu": rng.standard_normal((320, 320)) / 18,
+            "wd": rng.standard_normal((320, 320)) / 18}
+
+
+save("swiglu", swiglu_nodes("y"), [vi("x", [32, 320])], vi("y", [32, 320]), swiglu_weights())
 # The SwiGLU MLP with a residual after it: the down projection's output is
 # read again (not a graph result streamed to the host), so the product
 # joining the multiply would hold both its activations, its weight and its
 # output (532,480 B, past the chip): it starts a kernel of its own.
-save("swiglu_res", [helper.make_node("MatMul", ["x", "wg"], ["g"], name="gate"),
-                    helper.make_node("Sigmoid", ["g"], ["s"], name="sig"),
-                    helper.make_node("Mul", ["g", "s"], ["a"], name="silu"),
-                    helper.make_node("MatMul", ["x", "wu"], ["u"], name="up"),
-                    helper.make_node("Mul", ["a", "u"], ["h"], name="glu"),
-                    helper.make_node("MatMul", ["h", "wd"], ["d"], name="down"),
-                    helper.make_node("Add", ["d", "x"], ["y"], name="residual")],
-     [vi("x", [32, 320])], vi("y", [32, 320]),
-     {"wg": rng.standard_normal((320, 320)) / 18, "wu": rng.standard_normal((320, 320)) / 18,
-      "wd": rng.standard_normal((320, 320)) / 18})
+save("swiglu_res", swiglu_nodes("d") + [helper.make_node("Add", ["d", "x"], ["y"], name="residual")],
+     [vi("x", [32, 320])], vi("y", [32, 320]), swiglu_weights())
 # A linear layer as torch exports F.linear: a [320, 320] weight read through
 # a Transpose (folded into the product by the MXM), then a bias added.
 save("linear", [helper.make_node("Transpose", ["w"], ["wT"], name="view", perm=[1, 0]),
