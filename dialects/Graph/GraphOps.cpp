@@ -41,6 +41,25 @@ LogicalResult WeightOp::verify() {
     return emitOpError("weight needs a name");
   if (getZstdBytes() && static_cast<int64_t>(*getZstdBytes()) <= 0)
     return emitOpError("zstd frame size must be positive");
+  return verifyRowPitch(*this, cast<RankedTensorType>(getType()), getRowPitch(),
+                        bool(getZstdBytes()));
+}
+
+LogicalResult dfa::graph::verifyRowPitch(Operation *op, RankedTensorType type,
+                                         std::optional<uint64_t> rowPitch, bool zstd) {
+  if (!rowPitch)
+    return success();
+  auto pitch = static_cast<int64_t>(*rowPitch);
+  Type elem = type.getElementType();
+  unsigned bits = elem.isIntOrFloat() ? elem.getIntOrFloatBitWidth() : 0;
+  if (zstd)
+    return op->emitOpError("a window of rows (row_pitch) cannot be a zstd frame");
+  if (type.getRank() < 1 || !type.hasStaticShape() || bits == 0 || bits % 8 != 0)
+    return op->emitOpError("row_pitch needs a static shape of whole-byte elements");
+  int64_t row = type.getShape().back() * int64_t(bits / 8);
+  if (pitch < row)
+    return op->emitOpError("row_pitch ") << pitch << " is shorter than a row of " << row
+                                         << " bytes";
   return success();
 }
 

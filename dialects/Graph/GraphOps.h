@@ -43,6 +43,12 @@ mlir::Type arithmeticType(mlir::Block &body, mlir::Type fallback);
 /// A type products read quantized: an integer of 2 to 8 bits, an 8-bit float.
 bool isNarrow(mlir::Type t);
 
+/// Checks a weight's `row_pitch` (graph.weight and sched.weight: a window
+/// of columns of a wider matrix in the file): whole-byte elements, a static
+/// shape, no zstd frame, and rows no closer than a row's bytes.
+mlir::LogicalResult verifyRowPitch(mlir::Operation *op, mlir::RankedTensorType type,
+                                   std::optional<uint64_t> rowPitch, bool zstd);
+
 /// A product's operand dequantized from a narrow type (ONNX's
 /// DequantizeLinear as the importer spells it, cast(x) [- zero point] *
 /// scale, then views, transposes or a float cast), each value of the chain

@@ -59,28 +59,33 @@ def Graph_WeightOp : Graph_Op<"weight"> {
   let description = [{
     A weight is bytes in a file: raw little-endian elements of the result
     type, `offset` bytes into `file`, or, when `zstd_bytes` is set, one zstd
-    frame of that many bytes there that decompresses to them. Nothing is
-    read at compile time. A weight with an empty `file` has no data
-    (`--no-weights`): the graph can be compiled and profiled, not
-    evaluated.
+    frame of that many bytes there that decompresses to them. With
+    `row_pitch` the weight is a window of columns of a wider matrix stored
+    there: each row (the last dim's elements) starts `row_pitch` bytes
+    after the previous one (graph-shard's column pieces of a [K, N]
+    weight). Nothing is read at compile time. A weight with an empty
+    `file` has no data (`--no-weights`): the graph can be compiled and
+    profiled, not evaluated.
 
     ```mlir
     %w = graph.weight "fc.weight" at "model.onnx"[1024] : tensor<512x256xf32>
     %v = graph.weight "fc.bias" at "m.weights.bin"[96] zstd 211 : tensor<512xf32>
+    %c = graph.weight "fc.weight.cols" at "model.onnx"[1536] pitch 1024 : tensor<512x128xf32>
     ```
   }];
   let arguments = (ins StrAttr:$sym_name, StrAttr:$file, I64Attr:$offset,
-                       OptionalAttr<I64Attr>:$zstd_bytes);
+                       OptionalAttr<I64Attr>:$zstd_bytes,
+                       OptionalAttr<I64Attr>:$row_pitch);
   let results = (outs Graph_Tensor:$output);
   let assemblyFormat = [{
-    $sym_name `at` $file `[` $offset `]` (`zstd` $zstd_bytes^)? attr-dict `:` type($output)
+    $sym_name `at` $file `[` $offset `]` (`pitch` $row_pitch^)? (`zstd` $zstd_bytes^)? attr-dict `:` type($output)
   }];
   let builders = [
     OpBuilder<(ins "::mlir::Type":$type, "::llvm::StringRef":$name,
                    "::llvm::StringRef":$file, "int64_t":$offset), [{
       build($_builder, $_state, type, $_builder.getStringAttr(name),
             $_builder.getStringAttr(file), $_builder.getI64IntegerAttr(offset),
-            ::mlir::IntegerAttr());
+            ::mlir::IntegerAttr(), ::mlir::IntegerAttr());
     }]>,
   ];
   let hasVerifier = 1;

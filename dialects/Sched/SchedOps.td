@@ -160,8 +160,8 @@ def Sched_WeightOp : Sched_Op<"weight", [Sched_PlacedBufferOpInterface]> {
   let description = [{
     Placed like `sched.alloc` (`offset`, `size`, optional `unit`,
     `unit_end`, `chip`); its contents are the bytes of `file` at
-    `file_offset` (one zstd frame of `zstd_bytes` when set), as for
-    `graph.weight`. An empty `file` means the model was compiled without
+    `file_offset` (one zstd frame of `zstd_bytes` when set; rows
+    `row_pitch` bytes apart when set), as for `graph.weight`. An empty `file` means the model was compiled without
     weights.
   }];
   let arguments = (ins StrAttr:$sym_name, StrAttr:$file, I64Attr:$file_offset,
@@ -169,10 +169,11 @@ def Sched_WeightOp : Sched_Op<"weight", [Sched_PlacedBufferOpInterface]> {
                        I64Attr:$offset, I64Attr:$size,
                        OptionalAttr<I64Attr>:$unit, OptionalAttr<I64Attr>:$unit_end,
                        OptionalAttr<I64Attr>:$chip,
-                       OptionalAttr<Graph_LayoutAttr>:$layout);
+                       OptionalAttr<Graph_LayoutAttr>:$layout,
+                       OptionalAttr<I64Attr>:$row_pitch);
   let results = (outs Sched_BufferType:$buffer);
   let assemblyFormat = [{
-    $sym_name `at` $file `[` $file_offset `]` (`zstd` $zstd_bytes^)? attr-dict `:` qualified(type($buffer))
+    $sym_name `at` $file `[` $file_offset `]` (`pitch` $row_pitch^)? (`zstd` $zstd_bytes^)? attr-dict `:` qualified(type($buffer))
   }];
   let hasVerifier = 1;
 }

@@ -59,6 +59,9 @@ static LogicalResult verifyPlacement(PlacedBufferOpInterface op) {
 }
 
 LogicalResult WeightOp::verify() {
+  if (failed(graph::verifyRowPitch(*this, getType().getTensor(), getRowPitch(),
+                                    bool(getZstdBytes()))))
+    return failure();
   return verifyPlacement(cast<PlacedBufferOpInterface>(getOperation()));
 }
 

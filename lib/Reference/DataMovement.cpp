@@ -6,8 +6,10 @@
 
 #include "Kernels.h"
 
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 
+#include <cstdint>
 #include <cstring>
 
 #include <zstd.h>
@@ -61,12 +63,37 @@ LogicalResult dfa::ref::evalOp<ConstantOp>(ConstantOp op, Evaluator &ev) {
 }
 
 bool dfa::ref::readWeight(llvm::StringRef file, uint64_t offset,
-                          std::optional<uint64_t> zstdBytes, Tensor &t,
+                          std::optional<uint64_t> zstdBytes,
+                          std::optional<uint64_t> rowPitch, Tensor &t,
                           std::string &error) {
-  size_t want = zstdBytes ? *zstdBytes : t.byteSize();
+  // A window of columns: its rows span (rows - 1) pitches and one row.
+  uint64_t rowBytes = t.shape().empty() ? t.byteSize()
+                                        : uint64_t(t.shape().back()) * dtypeSize(t.dtype());
+  uint64_t rows = rowBytes ? t.byteSize() / rowBytes : 0;
+  bool window = rowPitch && *rowPitch != rowBytes && rows > 0;
+  if (window && (zstdBytes || *rowPitch < rowBytes ||
+                 (rows > 1 && *rowPitch > (UINT64_MAX - rowBytes) / (rows - 1)))) {
+    error = "row pitch " + std::to_string(*rowPitch) + " does not fit rows of " +
+            std::to_string(rowBytes) + " bytes" + (zstdBytes ? " in a zstd frame" : "");
+    return false;
+  }
+  size_t want = zstdBytes ? *zstdBytes
+                : window  ? (rows - 1) * *rowPitch + rowBytes
+                          : t.byteSize();
   // A private (copy-on-write) mapping where LLVM maps the slice: the
   // weight's pages come straight from the page cache, read once by the
   // kernel that uses them, and a writer gets its own copy.
+  // The file's size first: a mapping past its end would fault when read.
+  uint64_t size = 0;
+  if (std::error_code ec = llvm::sys::fs::file_size(file, size)) {
+    error = "cannot read '" + file.str() + "': " + ec.message();
+    return false;
+  }
+  if (offset > size || want > size - offset) {
+    error = "needs " + std::to_string(want) + " bytes at offset " + std::to_string(offset) +
+            " of '" + file.str() + "', file is too short";
+    return false;
+  }
   auto buf = llvm::WritableMemoryBuffer::getFileSlice(file, want, offset,
                                                       /*IsVolatile=*/false);
   if (!buf) {
@@ -78,6 +105,12 @@ bool dfa::ref::readWeight(llvm::StringRef file, uint64_t offset,
             std::to_string(offset) + " of '" + file.str() +
             "', file is too short";
     return false;
+  }
+  if (window) {
+    const char *start = (*buf)->getBufferStart();
+    for (uint64_t r = 0; r < rows; ++r)
+      std::memcpy(t.bytes() + r * rowBytes, start + r * *rowPitch, rowBytes);
+    return true;
   }
   if (!zstdBytes) {
     uint8_t *start = reinterpret_cast<uint8_t *>((*buf)->getBufferStart());
@@ -115,7 +148,8 @@ LogicalResult dfa::ref::evalOp<WeightOp>(WeightOp op, Evaluator &ev) {
            << op.getSymName()
            << "' has no data (the model was imported without weights)";
   std::string err;
-  if (!readWeight(op.getFile(), op.getOffset(), op.getZstdBytes(), t, err))
+  if (!readWeight(op.getFile(), op.getOffset(), op.getZstdBytes(), op.getRowPitch(), t,
+                  err))
     return op.emitOpError("weight '") << op.getSymName() << "': " << err;
   if (ev.options().keepWeights)
     ev.keepWeight(op, t);

@@ -534,7 +534,7 @@ LogicalResult Executor::materialize(Value buffer) {
       ref::Tensor::uninitialized((*b)->dtype, (*b)->layout.shape);
   std::string err;
   if (!ref::readWeight(w.getFile(), w.getFileOffset(), w.getZstdBytes(),
-                       value, err))
+                       w.getRowPitch(), value, err))
     return w.emitOpError(err);
   store(**b, value, /*zeroPads=*/true);
   return success();

@@ -80,7 +80,25 @@ struct Group {
   /// Computed from weights and constants alone (Fuser::isParam): no op
   /// that reads an activation joins it, and its kernel comes first.
   bool param = false;
+  /// Ops taken out of the group so far (moved to another, or all of them
+  /// when it is merged): with the count of ops, what says whether `chip`
+  /// still counts these ops.
+  int64_t removals = 0;
+  /// Fuser::chipCount's count of the group, kept as ops join it: what it
+  /// reads from outside, the results read outside it, and their bytes, as
+  /// of `ops` ops and `removals` removals.
+  struct ChipCount {
+    size_t ops = 0;
+    int64_t removals = -1;
+    llvm::DenseSet<Value> inputs, exported;
+    int64_t bytes = 0;
+  } chip;
 };
+
+/// Whether `v` is a result of the graph.
+bool isGraphResult(Value v) {
+  return llvm::any_of(v.getUsers(), [](Operation *u) { return isa<func::ReturnOp>(u); });
+}
 
 /// Constants this small are cloned into each kernel that reads them.
 bool isInlineConstant(Operation *op) {
@@ -275,39 +293,78 @@ struct Fuser {
     return add;
   }
 
-  /// The bytes one chip holds for `g`'s kernel, with `op` joined when it is
-  /// given, as the chip partition places a kernel (Lowering::planKernels):
-  /// what it reads from outside (its weights and input activations) and
-  /// the results read outside it. A chain's intermediates pass through the
-  /// chip's streams and take no memory (a weight's transpose that the MXM
-  /// folds, a SwiGLU's gate); a graph result takes no room either, as the
-  /// lowering streams one that does not fit to the host's memory as it is
-  /// made (Lowering::leavesForHost).
-  int64_t chipBytes(const Group &g, Operation *op) const {
-    SmallVector<Operation *> ops(g.ops);
-    if (op)
-      ops.push_back(op);
-    llvm::SmallPtrSet<Operation *, 16> inside(ops.begin(), ops.end());
-    llvm::DenseSet<Value> inputs;
-    int64_t n = 0;
-    for (Operation *o : ops) {
+  /// The bytes one chip holds for `g`'s kernel as the chip partition
+  /// places a kernel (Lowering::planKernels): what it reads from outside
+  /// (its weights and input activations) and the results read outside it.
+  /// A chain's intermediates pass through the chip's streams and take no
+  /// memory (a weight's transpose that the MXM folds, a SwiGLU's gate); a
+  /// graph result takes no room either, as the lowering streams one that
+  /// does not fit to the host's memory as it is made
+  /// (Lowering::leavesForHost). Kept in `g.chip` as ops join (chipJoin),
+  /// counted again where the group changed otherwise.
+  Group::ChipCount &chipCount(Group &g) {
+    Group::ChipCount &c = g.chip;
+    if (c.ops == g.ops.size() && c.removals == g.removals)
+      return c;
+    c = Group::ChipCount();
+    llvm::SmallPtrSet<Operation *, 16> inside(g.ops.begin(), g.ops.end());
+    for (Operation *o : g.ops) {
       for (Value v : o->getOperands()) {
         Operation *def = v.getDefiningOp();
         if ((!def || !inside.contains(def)) && !isInlineConstant(def) &&
-            inputs.insert(v).second)
-          n += tensorBytes(v.getType());
+            c.inputs.insert(v).second)
+          c.bytes += tensorBytes(v.getType());
       }
-      for (Value v : o->getResults()) {
-        bool result = false, outside = false;
-        for (Operation *u : v.getUsers()) {
-          result |= isa<func::ReturnOp>(u);
-          outside |= !inside.contains(u);
+      for (Value v : o->getResults())
+        if (!isGraphResult(v) &&
+            llvm::any_of(v.getUsers(), [&](Operation *u) { return !inside.contains(u); }) &&
+            c.exported.insert(v).second)
+          c.bytes += tensorBytes(v.getType());
+    }
+    c.ops = g.ops.size();
+    c.removals = g.removals;
+    return c;
+  }
+
+  /// What `op` joining `g` (group `gi`) changes in its chipCount; with
+  /// `apply` (just before `op` joins), the count takes it.
+  int64_t chipJoin(Group &g, unsigned gi, Operation *op, bool apply) {
+    Group::ChipCount &c = chipCount(g);
+    auto in = [&](Operation *o) {
+      auto it = o ? groupOf.find(o) : groupOf.end();
+      return o == op || (it != groupOf.end() && it->second == gi);
+    };
+    int64_t delta = 0;
+    llvm::SmallPtrSet<Value, 4> seen;
+    for (Value v : op->getOperands()) {
+      if (!seen.insert(v).second)
+        continue;
+      Operation *def = v.getDefiningOp();
+      if (!in(def)) {
+        if (!isInlineConstant(def) && !c.inputs.contains(v)) {
+          delta += tensorBytes(v.getType());
+          if (apply)
+            c.inputs.insert(v);
         }
-        if (outside && !result)
-          n += tensorBytes(v.getType());
+      } else if (c.exported.contains(v) && llvm::all_of(v.getUsers(), in)) {
+        // `op` read the last of it outside: now an intermediate.
+        delta -= tensorBytes(v.getType());
+        if (apply)
+          c.exported.erase(v);
       }
     }
-    return n;
+    for (Value v : op->getResults())
+      if (!isGraphResult(v) && !v.use_empty()) {
+        delta += tensorBytes(v.getType());
+        if (apply)
+          c.exported.insert(v);
+      }
+    if (apply) {
+      c.bytes += delta;
+      c.ops = g.ops.size() + 1; // `op` about to join
+      c.removals = g.removals;
+    }
+    return delta;
   }
 
   void account(Group &g, Operation *op) {
@@ -357,6 +414,7 @@ struct Fuser {
     for (Operation *view : chain) {
       Group &from = groups[groupOf[view]];
       llvm::erase(from.ops, view);
+      ++from.removals;
       g.ops.insert(g.ops.begin(), view);
       groupOf[view] = groups.size() - 1;
       account(g, view);
@@ -423,6 +481,7 @@ struct Fuser {
         work.append(o->getOperands().begin(), o->getOperands().end());
       }
       from.ops.clear();
+      ++from.removals;
       moved = true;
     }
     // Groups taken through others come before them in the block.
@@ -467,6 +526,7 @@ struct Fuser {
         if (it == groupOf.end() || it->second == into)
           continue;
         llvm::erase(groups[it->second].ops, o);
+        ++groups[it->second].removals;
         g.ops.insert(llvm::find(g.ops, op), o);
         groupOf[o] = into;
         account(g, o);
@@ -543,18 +603,21 @@ struct Fuser {
     // writing in place) joins even a kernel that does not fit alone (a
     // convolution the schedule runs in chunks): it spills nothing more.
     // Under a chip's limit (counted as the chip holds the kernel,
-    // chipBytes), the pointwise op or product that takes the chain past
+    // chipCount), the pointwise op or product that takes the chain past
     // the chip starts a chain of its own (a SwiGLU's multiply by the gate
     // beside the up projection's weight at a long prompt, the down
-    // projection after it); a chain already past it gains nothing by
-    // stopping, and a concatenation is left to the chip partition (which
-    // may assemble its pieces in the host's memory).
+    // projection after it); a chain already past the chip gains nothing by
+    // stopping. A concatenation is left to the chip partition, which may
+    // assemble its pieces where it lives, each piece's kernel writing its
+    // part (refusing one that joins an LM head's last column piece cost a
+    // Llama-3-8B-wide prefill 5.6 -> 10.2 ms).
     bool limited = workingSetLimit &&
                    (!chipLimit || c == OpClass::Pointwise || c == OpClass::Matmul);
     int64_t before = 0, after = 0;
     if (limited) {
-      before = chipLimit ? chipBytes(g, nullptr) : g.bytes;
-      after = chipLimit ? chipBytes(g, op) : g.bytes + addedBytes(g, op);
+      before = chipLimit ? chipCount(g).bytes : g.bytes;
+      after = chipLimit ? before + chipJoin(g, *best, op, /*apply=*/false)
+                        : g.bytes + addedBytes(g, op);
     }
     if (after > before) {
       int64_t units = std::max<int64_t>(1, limitUnits);
@@ -585,6 +648,8 @@ struct Fuser {
     if (int(c) > int(g.kind) || g.kind == OpClass::Data)
       if (c != OpClass::Data)
         g.kind = c;
+    if (chipLimit)
+      chipJoin(g, *best, op, /*apply=*/true);
     g.ops.push_back(op);
     account(g, op);
     groupOf[op] = *best;
@@ -645,6 +710,7 @@ struct Fuser {
       into.ops.push_back(o);
     }
     v.ops.clear();
+    ++v.removals;
     llvm::sort(into.ops,
                [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
     return std::make_pair(*older, via);
@@ -709,6 +775,7 @@ struct Fuser {
           }))
         continue;
       llvm::erase(groups[it->second].ops, def);
+      ++groups[it->second].removals;
       g.ops.push_back(def);
       groupOf[def] = into;
       account(g, def);
@@ -777,6 +844,7 @@ struct Fuser {
           account(into, op);
         }
         groups[i].ops.clear();
+        ++groups[i].removals;
       }
       llvm::sort(into.ops, [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
       order.push_back(cycle.front());

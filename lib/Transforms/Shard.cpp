@@ -588,58 +588,81 @@ struct GraphShardPass : dfa::impl::GraphShardPassBase<GraphShardPass>,
     return success();
   }
 
-  /// Row slices made so far: (weight, first row, rows) -> the slice. A
-  /// weight that several layers read (tied, reused) is sliced once per
-  /// row range, not once per layer.
-  std::map<std::tuple<Operation *, int64_t, int64_t>, Value> slices;
+  /// Slices made so far: (weight, dim, first index, count) -> the slice.
+  /// A weight that several layers read (tied, reused) is sliced once per
+  /// range, not once per layer.
+  std::map<std::tuple<Operation *, int64_t, int64_t, int64_t>, Value> slices;
 
-  /// The weight's row slices of `sizes` rows each: weights at later
-  /// offsets of the same file, standing where the weight stood.
-  SmallVector<Value> weightSlices(WeightOp w, ArrayRef<int64_t> sizes) {
+  /// The weight's slices along `dim` (its first or its last) of `sizes`
+  /// each: weights at later offsets of the same file, standing where the
+  /// weight stood. A slice of the last dim is a window of columns, each of
+  /// its rows `row_pitch` bytes after the previous one (a [K, N] product
+  /// weight cut along N, each piece reading its columns where they are
+  /// stored).
+  SmallVector<Value> weightSlices(WeightOp w, ArrayRef<int64_t> sizes, int64_t dim = 0) {
     auto type = cast<RankedTensorType>(w.getType());
-    int64_t rowBytes = bytesOf(type) / type.getDimSize(0);
+    int64_t last = type.getRank() - 1;
+    int64_t elem = graph::elementBytes(type.getElementType());
+    // The bytes from one row (the last dim) to the next in the file, and
+    // from one index of `dim` to the next.
+    int64_t pitch = w.getRowPitch() ? int64_t(*w.getRowPitch()) : type.getShape().back() * elem;
+    int64_t step = dim == last ? elem : pitch * (type.getNumElements() / type.getShape().back()) /
+                                            type.getDimSize(0);
+    bool window = dim == last || w.getRowPitch();
     bool firstCut = llvm::none_of(slices, [&](const auto &entry) {
       return std::get<0>(entry.first) == w.getOperation();
     });
     OpBuilder b(w);
     b.setInsertionPointAfter(w);
     SmallVector<Value> out;
-    int64_t row = 0;
-    for (auto [i, rows] : llvm::enumerate(sizes)) {
-      Value &slice = slices[{w.getOperation(), row, rows}];
+    int64_t at = 0;
+    for (auto [i, n] : llvm::enumerate(sizes)) {
+      Value &slice = slices[{w.getOperation(), dim, at, n}];
       if (!slice) {
         SmallVector<int64_t> shape(type.getShape());
-        shape[0] = rows;
-        // Another cut of the same weight names its slices by their rows.
+        shape[dim] = n;
+        // Another cut of the same weight names its slices by their range.
+        const char *what = dim == last && dim > 0 ? ".cols" : ".rows";
         std::string name =
             firstCut ? (w.getSymName() + ".shard" + std::to_string(i)).str()
-                     : (w.getSymName() + ".rows" + std::to_string(row) + "+" +
-                        std::to_string(rows)).str();
-        slice = b.create<WeightOp>(
-            w.getLoc(), RankedTensorType::get(shape, type.getElementType()),
-            name, w.getFile(),
-            w.getFile().empty() ? 0 : w.getOffset() + row * rowBytes);
+                     : (w.getSymName() + what + std::to_string(at) + "+" +
+                        std::to_string(n)).str();
+        bool data = !w.getFile().empty();
+        auto piece = b.create<WeightOp>(
+            w.getLoc(), RankedTensorType::get(shape, type.getElementType()), name,
+            w.getFile(), data ? w.getOffset() + at * step : 0);
+        if (data && window)
+          piece.setRowPitchAttr(b.getI64IntegerAttr(pitch));
+        slice = piece;
       }
       out.push_back(slice);
-      row += rows;
+      at += n;
     }
     return out;
   }
 
-  /// The fewest row pieces of weight `w` whose stored images (in the
-  /// target's layout, padding included: what the lowering places) each fit
-  /// the budget; 0 when even single rows do not.
-  static int64_t piecesFor(const target::Target &t, WeightOp w, double budget) {
+  /// The fewest pieces along `dim` of weight `w` whose stored images (in
+  /// the target's layout, padding included: what the lowering places) each
+  /// fit the budget; 0 when even single rows (or columns) do not. With
+  /// `beside` (the bytes of the activations a piece of `n` reads and
+  /// writes), the fewest from there, up to 16 times as many, with which
+  /// each piece's product also fits the chip's `cap` beside its weight (a
+  /// qkv projection's columns, whose output the chip holds beside them);
+  /// where none do, the fewest for the weights alone.
+  static int64_t piecesFor(const target::Target &t, WeightOp w, double budget,
+                           int64_t dim = 0,
+                           llvm::function_ref<double(int64_t)> beside = nullptr,
+                           double cap = 0) {
     auto type = cast<RankedTensorType>(w.getType());
     // A piece is a weight of its own shape: it takes the order the
     // lowering will give it, the whole weight's feature-map order refined
     // for its shape.
     SmallVector<int64_t> features = featureMapOrder(t, w);
-    int64_t rows = type.getDimSize(0);
+    int64_t rows = type.getDimSize(dim);
     auto fits = [&](int64_t pieces) {
       for (int64_t n : evenSizes(rows, pieces)) {
         SmallVector<int64_t> shape(type.getShape());
-        shape[0] = n;
+        shape[dim] = n;
         auto piece = RankedTensorType::get(shape, type.getElementType());
         if (double(layoutFor(t, piece, refinedOrder(t, piece, features, true)).bytes) > budget)
           return false;
@@ -651,7 +674,24 @@ struct GraphShardPass : dfa::impl::GraphShardPassBase<GraphShardPass>,
     // The fewest pieces that fit: fits() holds from some count up to rows.
     int64_t stored = layoutFor(t, type, dimOrder(t, w)).bytes;
     int64_t lo = std::clamp<int64_t>(int64_t(std::ceil(double(stored) / budget)), 1, rows);
-    return firstTrue(lo, rows, fits);
+    int64_t fewest = firstTrue(lo, rows, fits);
+    if (!beside)
+      return fewest;
+    auto fitsBeside = [&](int64_t pieces) {
+      for (int64_t n : evenSizes(rows, pieces)) {
+        SmallVector<int64_t> shape(type.getShape());
+        shape[dim] = n;
+        auto piece = RankedTensorType::get(shape, type.getElementType());
+        if (double(layoutFor(t, piece, refinedOrder(t, piece, features, true)).bytes) +
+                beside(n) > cap)
+          return false;
+      }
+      return true;
+    };
+    for (int64_t p = fewest; p <= std::min(rows, 16 * fewest); ++p)
+      if (fitsBeside(p))
+        return p;
+    return fewest;
   }
 
   void shard(const target::Target &t, Operation *op, double budget) {
@@ -693,7 +733,44 @@ struct GraphShardPass : dfa::impl::GraphShardPassBase<GraphShardPass>,
     double copies = view && !foldsIntoProducts(t, view) ? 2 : 1;
     if (double(stored) * copies + others <= budget)
       return;
-    int64_t pieces = piecesFor(t, w, (budget - others) / copies);
+    // A product's [K, N] weight (read as stored) that widens its input
+    // (N > K: a qkv, up or gate projection) is cut along N, as Megatron's
+    // column-parallel layers are: each piece reads the whole input and
+    // makes its columns, where one cut along K would make a partial of the
+    // whole wider output, summed after. One that narrows it (a down
+    // projection) is cut along K.
+    bool columns = isa<MatMulOp>(op) && !view && wType.getRank() == 2 &&
+                   wType.getDimSize(1) > wType.getDimSize(0) &&
+                   wType.getElementType().getIntOrFloatBitWidth() % 8 == 0;
+    int64_t cutDim = columns ? 1 : 0;
+    // A product's piece holds its input and output activations beside its
+    // weight: the whole input and its columns of the output cut along N,
+    // its slice of the input and a partial of the whole output cut along K
+    // (Lowering::planKernels places them so).
+    std::function<double(int64_t)> beside;
+    auto mm = dyn_cast<MatMulOp>(op);
+    auto x = mm ? dyn_cast<RankedTensorType>(mm.getLhs().getType()) : nullptr;
+    auto y = mm ? dyn_cast<RankedTensorType>(mm.getType()) : nullptr;
+    if (x && y && x.hasStaticShape() && y.hasStaticShape() && wType.getRank() == 2) {
+      bool alongN = columns || linearView;
+      // A graph result streams to the host's memory as it is made.
+      bool result = llvm::any_of(mm->getUsers(),
+                                 [](Operation *u) { return isa<func::ReturnOp>(u); });
+      beside = [&t, x, y, alongN, result](int64_t n) {
+        auto with = [&](RankedTensorType type, bool cut) {
+          SmallVector<int64_t> shape(type.getShape());
+          if (cut)
+            shape.back() = n;
+          auto u = RankedTensorType::get(shape, type.getElementType());
+          return double(layoutFor(t, u, refinedOrder(t, u, {}, false)).bytes);
+        };
+        return with(x, !alongN) + (result ? 0.0 : with(y, alongN));
+      };
+    }
+    int64_t pieces = piecesFor(
+        t, w, (budget - others) / copies, cutDim,
+        beside ? llvm::function_ref<double(int64_t)>(beside) : nullptr,
+        t.activationLevel().capacityBytes.value - others);
     if (pieces < 2)
       return;
     // A matmul's weight is [K, N] and broadcasts only as a plain matrix.
@@ -701,8 +778,8 @@ struct GraphShardPass : dfa::impl::GraphShardPassBase<GraphShardPass>,
       if (wType.getRank() != 2 ||
           cast<RankedTensorType>(mm.getLhs().getType()).getRank() < 2)
         return;
-    SmallVector<int64_t> sizes = evenSizes(wType.getDimSize(0), pieces);
-    SmallVector<Value> pieceWeights = weightSlices(w, sizes);
+    SmallVector<int64_t> sizes = evenSizes(wType.getDimSize(cutDim), pieces);
+    SmallVector<Value> pieceWeights = weightSlices(w, sizes, cutDim);
     OpBuilder b(op);
     Location loc = op->getLoc();
     Value result;
@@ -776,17 +853,19 @@ struct GraphShardPass : dfa::impl::GraphShardPassBase<GraphShardPass>,
         result0 = b.create<WhereOp>(loc, g.getType(), covered, part, result0);
       }
       result = result0;
-    } else if (auto mm = dyn_cast<MatMulOp>(op); mm && linearView) {
-      // [N, K] read transposed, cut along N: each piece makes its columns,
-      // then they are joined.
+    } else if (auto mm = dyn_cast<MatMulOp>(op); mm && (linearView || columns)) {
+      // Cut along N ([N, K] read transposed, or [K, N]'s column windows):
+      // each piece makes its columns, then they are joined.
       auto outType = cast<RankedTensorType>(mm.getType());
       int64_t last = outType.getRank() - 1;
       SmallVector<Value> parts;
       for (auto [i, wi] : llvm::enumerate(pieceWeights)) {
-        auto piece = RankedTensorType::get({wType.getDimSize(1), sizes[i]},
-                                           wType.getElementType());
-        Value wt = b.create<TransposeOp>(linearView.getLoc(), piece, wi,
-                                         linearView.getPermAttr());
+        Value wt = wi;
+        if (linearView)
+          wt = b.create<TransposeOp>(
+              linearView.getLoc(),
+              RankedTensorType::get({wType.getDimSize(1), sizes[i]}, wType.getElementType()),
+              wi, linearView.getPermAttr());
         SmallVector<int64_t> shape(outType.getShape());
         shape[last] = sizes[i];
         parts.push_back(b.create<MatMulOp>(

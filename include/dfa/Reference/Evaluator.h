@@ -103,11 +103,14 @@ private:
 };
 
 /// Reads a weight's bytes (zstd-compressed when `zstdBytes` is given) at
-/// `offset` of `file` into `t`, which has the weight's type and shape. An
-/// uncompressed weight may instead become a copy-on-write mapping of the
-/// file (t's storage is replaced): no copy, and no bytes until touched.
+/// `offset` of `file` into `t`, which has the weight's type and shape; with
+/// `rowPitch`, each row (the last dim) starts that many bytes after the
+/// previous one (a window of columns). An uncompressed, packed weight may
+/// instead become a copy-on-write mapping of the file (t's storage is
+/// replaced): no copy, and no bytes until touched.
 bool readWeight(llvm::StringRef file, uint64_t offset,
-                std::optional<uint64_t> zstdBytes, Tensor &t,
+                std::optional<uint64_t> zstdBytes,
+                std::optional<uint64_t> rowPitch, Tensor &t,
                 std::string &error);
 
 /// Attaches the reference implementation to every graph op.

@@ -698,7 +698,7 @@ FailureOr<Home> Lowering::placeResidentHome(Value v, const KernelPlan &p) {
         w.getLoc(), alloc.getType(), w.getSymNameAttr(), w.getFileAttr(),
         w.getOffsetAttr(), w.getZstdBytesAttr(), alloc.getOffsetAttr(),
         alloc.getSizeAttr(), alloc.getUnitAttr(), alloc.getUnitEndAttr(),
-        alloc.getChipAttr(), alloc.getLayoutAttr());
+        alloc.getChipAttr(), alloc.getLayoutAttr(), w.getRowPitchAttr());
     alloc.replaceAllUsesWith(op.getBuffer());
     alloc.erase();
     h->buffer = op.getBuffer();

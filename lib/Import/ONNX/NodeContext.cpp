@@ -143,7 +143,10 @@ FailureOr<ref::Tensor> NodeContext::weightInput(size_t i, llvm::StringRef what,
   std::optional<uint64_t> zstd;
   if (w.getZstdBytes())
     zstd = uint64_t(*w.getZstdBytes());
-  if (!ref::readWeight(w.getFile(), uint64_t(w.getOffset()), zstd, t, err)) {
+  std::optional<uint64_t> pitch;
+  if (w.getRowPitch())
+    pitch = uint64_t(*w.getRowPitch());
+  if (!ref::readWeight(w.getFile(), uint64_t(w.getOffset()), zstd, pitch, t, err)) {
     status = Status::IOError;
     emitError(loc) << "'" << node.op_type() << "' node '"
                    << mlir::cast<NameLoc>(loc).getName().str() << "': " << err;

@@ -134,6 +134,12 @@ save("swiglu", swiglu_nodes("y"), [vi("x", [32, 320])], vi("y", [32, 320]), swig
 # output (532,480 B, past the chip): it starts a kernel of its own.
 save("swiglu_res", swiglu_nodes("d") + [helper.make_node("Add", ["d", "x"], ["y"], name="residual")],
      [vi("x", [32, 320])], vi("y", [32, 320]), swiglu_weights())
+# A product that widens its input, [320, 960] f32 (1.2 MB, past a chip's
+# weight budget) read as stored: graph-shard cuts it along N, each piece a
+# window of 320 columns whose rows stand 3,840 B apart in the file.
+save("wide", [helper.make_node("MatMul", ["x", "w"], ["y"], name="widen")],
+     [vi("x", [32, 320])], vi("y", [32, 960]),
+     {"w": rng.standard_normal((320, 960)) / 18})
 # A linear layer as torch exports F.linear: a [320, 320] weight read through
 # a Transpose (folded into the product by the MXM), then a bias added.
 save("linear", [helper.make_node("Transpose", ["w"], ["wT"], name="view", perm=[1, 0]),

@@ -136,6 +136,30 @@ func.func @weight_offset() {
 
 // -----
 
+func.func @weight_pitch_short() {
+  // expected-error @+1 {{'graph.weight' op row_pitch 12 is shorter than a row of 16 bytes}}
+  %0 = graph.weight "w" at "f.bin"[0] pitch 12 : tensor<2x4xf32>
+  return
+}
+
+// -----
+
+func.func @weight_pitch_zstd() {
+  // expected-error @+1 {{'graph.weight' op a window of rows (row_pitch) cannot be a zstd frame}}
+  %0 = graph.weight "w" at "f.bin"[0] pitch 32 zstd 10 : tensor<2x4xf32>
+  return
+}
+
+// -----
+
+func.func @weight_pitch_subbyte() {
+  // expected-error @+1 {{'graph.weight' op row_pitch needs a static shape of whole-byte elements}}
+  %0 = graph.weight "w" at "f.bin"[0] pitch 32 : tensor<2x4xi4>
+  return
+}
+
+// -----
+
 func.func @dynamic(%x: tensor<?xf32>) {
   // expected-error @+1 {{'graph.relu' op operand #0 must be statically shaped tensor of any type values}}
   %0 = graph.relu %x : tensor<?xf32>

@@ -28,6 +28,9 @@ func.func @sources() -> (tensor<2xf32>, tensor<64x64xf16>) {
   %0 = graph.constant dense<[1.0, 2.0]> : tensor<2xf32>
   // CHECK: graph.weight "fc.weight" at "model.onnx"[128] : tensor<64x64xf16>
   %1 = graph.weight "fc.weight" at "model.onnx"[128] : tensor<64x64xf16>
+  // A window of columns: rows 256 B apart.
+  // CHECK: graph.weight "fc.weight.cols" at "model.onnx"[192] pitch 256 : tensor<64x32xf16>
+  %cols = graph.weight "fc.weight.cols" at "model.onnx"[192] pitch 256 : tensor<64x32xf16>
   return %0, %1 : tensor<2xf32>, tensor<64x64xf16>
 }
 

@@ -360,3 +360,10 @@ sched.program @regions target <name = "test-lpu", static_plan = true, units = 6,
   // expected-error @+1 {{'sched.dma' op scheduling conflict: reads a buffer without waiting for the op that writes it}}
   %t2 = sched.dma %a to %b after(%t1) {src_offsets = array<i64: 0, 0>, dst_offsets = array<i64: 0, 0>, sizes = array<i64: 2, 8>, start = 10, cycles = 8} : !sched.buffer<"host", tensor<2x8xf32>> -> !sched.buffer<"SRAM", tensor<2x8xf32>>
 }
+
+// -----
+
+sched.program @weight_pitch target <name = "spyre", static_plan = false, units = 32, levels = {LX = 1024 : i64}> {
+  // expected-error @+1 {{'sched.weight' op row_pitch 8 is shorter than a row of 16 bytes}}
+  %w = sched.weight "w" at "f.bin"[0] pitch 8 {offset = 0, size = 32} : !sched.buffer<"LX", tensor<2x4xf32>>
+}
