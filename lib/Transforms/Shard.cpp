@@ -641,6 +641,19 @@ struct GraphShardPass : dfa::impl::GraphShardPassBase<GraphShardPass>,
     return out;
   }
 
+  /// The stored bytes (in the target's layout, padding included) of a
+  /// piece of weight `w` with `n` of its `dim`: a weight of its own shape,
+  /// in the order the lowering will give it (the whole weight's
+  /// feature-map order refined for its shape).
+  static double pieceBytes(const target::Target &t, WeightOp w, int64_t dim, int64_t n) {
+    auto type = cast<RankedTensorType>(w.getType());
+    SmallVector<int64_t> shape(type.getShape());
+    shape[dim] = n;
+    auto piece = RankedTensorType::get(shape, type.getElementType());
+    return double(
+        layoutFor(t, piece, refinedOrder(t, piece, featureMapOrder(t, w), true)).bytes);
+  }
+
   /// The fewest pieces along `dim` of weight `w` whose stored images (in
   /// the target's layout, padding included: what the lowering places) each
   /// fit the budget; 0 when even single rows (or columns) do not. With
@@ -654,19 +667,11 @@ struct GraphShardPass : dfa::impl::GraphShardPassBase<GraphShardPass>,
                            llvm::function_ref<double(int64_t)> beside = nullptr,
                            double cap = 0) {
     auto type = cast<RankedTensorType>(w.getType());
-    // A piece is a weight of its own shape: it takes the order the
-    // lowering will give it, the whole weight's feature-map order refined
-    // for its shape.
-    SmallVector<int64_t> features = featureMapOrder(t, w);
     int64_t rows = type.getDimSize(dim);
     auto fits = [&](int64_t pieces) {
-      for (int64_t n : evenSizes(rows, pieces)) {
-        SmallVector<int64_t> shape(type.getShape());
-        shape[dim] = n;
-        auto piece = RankedTensorType::get(shape, type.getElementType());
-        if (double(layoutFor(t, piece, refinedOrder(t, piece, features, true)).bytes) > budget)
+      for (int64_t n : evenSizes(rows, pieces))
+        if (pieceBytes(t, w, dim, n) > budget)
           return false;
-      }
       return true;
     };
     if (budget <= 0 || !fits(rows))
@@ -678,14 +683,9 @@ struct GraphShardPass : dfa::impl::GraphShardPassBase<GraphShardPass>,
     if (!beside)
       return fewest;
     auto fitsBeside = [&](int64_t pieces) {
-      for (int64_t n : evenSizes(rows, pieces)) {
-        SmallVector<int64_t> shape(type.getShape());
-        shape[dim] = n;
-        auto piece = RankedTensorType::get(shape, type.getElementType());
-        if (double(layoutFor(t, piece, refinedOrder(t, piece, features, true)).bytes) +
-                beside(n) > cap)
+      for (int64_t n : evenSizes(rows, pieces))
+        if (pieceBytes(t, w, dim, n) + beside(n) > cap)
           return false;
-      }
       return true;
     };
     for (int64_t p = fewest; p <= std::min(rows, 16 * fewest); ++p)
@@ -733,30 +733,27 @@ struct GraphShardPass : dfa::impl::GraphShardPassBase<GraphShardPass>,
     double copies = view && !foldsIntoProducts(t, view) ? 2 : 1;
     if (double(stored) * copies + others <= budget)
       return;
-    // A product's [K, N] weight (read as stored) that widens its input
-    // (N > K: a qkv, up or gate projection) is cut along N, as Megatron's
-    // column-parallel layers are: each piece reads the whole input and
-    // makes its columns, where one cut along K would make a partial of the
-    // whole wider output, summed after. One that narrows it (a down
-    // projection) is cut along K.
-    bool columns = isa<MatMulOp>(op) && !view && wType.getRank() == 2 &&
-                   wType.getDimSize(1) > wType.getDimSize(0) &&
-                   wType.getElementType().getIntOrFloatBitWidth() % 8 == 0;
-    int64_t cutDim = columns ? 1 : 0;
     // A product's piece holds its input and output activations beside its
     // weight: the whole input and its columns of the output cut along N,
     // its slice of the input and a partial of the whole output cut along K
-    // (Lowering::planKernels places them so).
-    std::function<double(int64_t)> beside;
+    // (Lowering::planKernels places them so). None for other layers.
     auto mm = dyn_cast<MatMulOp>(op);
     auto x = mm ? dyn_cast<RankedTensorType>(mm.getLhs().getType()) : nullptr;
     auto y = mm ? dyn_cast<RankedTensorType>(mm.getType()) : nullptr;
-    if (x && y && x.hasStaticShape() && y.hasStaticShape() && wType.getRank() == 2) {
-      bool alongN = columns || linearView;
-      // A graph result streams to the host's memory as it is made.
-      bool result = llvm::any_of(mm->getUsers(),
-                                 [](Operation *u) { return isa<func::ReturnOp>(u); });
-      beside = [&t, x, y, alongN, result](int64_t n) {
+    // Only for a weight this product alone reads: a weight that several
+    // read (tied, shared) is cut the same for each of them, by its size
+    // alone, so that its pieces are placed once.
+    bool alone = w->hasOneUse() && (!view || view->hasOneUse());
+    bool shaped = alone && x && y && x.hasStaticShape() && y.hasStaticShape() &&
+                  wType.getRank() == 2;
+    // A graph result streams to the host's memory as it is made.
+    bool graphResult = mm && llvm::any_of(mm->getUsers(), [](Operation *u) {
+                         return isa<func::ReturnOp>(u);
+                       });
+    auto besideFor = [&](bool alongN) -> std::function<double(int64_t)> {
+      if (!shaped)
+        return nullptr;
+      return [&t, x, y, alongN, graphResult](int64_t n) {
         auto with = [&](RankedTensorType type, bool cut) {
           SmallVector<int64_t> shape(type.getShape());
           if (cut)
@@ -764,13 +761,43 @@ struct GraphShardPass : dfa::impl::GraphShardPassBase<GraphShardPass>,
           auto u = RankedTensorType::get(shape, type.getElementType());
           return double(layoutFor(t, u, refinedOrder(t, u, {}, false)).bytes);
         };
-        return with(x, !alongN) + (result ? 0.0 : with(y, alongN));
+        return with(x, !alongN) + (graphResult ? 0.0 : with(y, alongN));
       };
+    };
+    // The pieces along `dim` and the most bytes one of them holds.
+    double cap = t.activationLevel().capacityBytes.value - others;
+    auto plan = [&](int64_t dim, bool alongN) {
+      std::function<double(int64_t)> beside = besideFor(alongN);
+      int64_t n = piecesFor(t, w, (budget - others) / copies, dim,
+                            beside ? llvm::function_ref<double(int64_t)>(beside) : nullptr,
+                            cap);
+      double most = 0;
+      if (n > 0)
+        for (int64_t size : evenSizes(wType.getDimSize(dim), n))
+          most = std::max(most, pieceBytes(t, w, dim, size) + (beside ? beside(size) : 0.0));
+      return std::make_pair(n, most);
+    };
+    auto [pieces, most] = plan(0, bool(linearView));
+    // A product's [K, N] weight (read as stored) that widens its input
+    // (N > K: a qkv, up or gate projection) is cut along N, as Megatron's
+    // column-parallel layers are, where that takes no more pieces and no
+    // piece holds more (a window of columns pads its rows to the target's
+    // vectors: a [320, 480] piece is stored as [320, 640] on an LPU): each
+    // piece reads the whole input and makes its columns, where one cut
+    // along K makes a partial of the whole wider output, summed after. One
+    // that narrows it (a down projection) is cut along K.
+    int64_t cutDim = 0;
+    bool columns = false;
+    if (mm && alone && !view && wType.getRank() == 2 &&
+        wType.getDimSize(1) > wType.getDimSize(0) &&
+        wType.getElementType().getIntOrFloatBitWidth() % 8 == 0) {
+      auto [alongN, mostAlongN] = plan(1, true);
+      if (alongN >= 2 && (pieces < 2 || (alongN <= pieces && mostAlongN <= most))) {
+        columns = true;
+        cutDim = 1;
+        pieces = alongN;
+      }
     }
-    int64_t pieces = piecesFor(
-        t, w, (budget - others) / copies, cutDim,
-        beside ? llvm::function_ref<double(int64_t)>(beside) : nullptr,
-        t.activationLevel().capacityBytes.value - others);
     if (pieces < 2)
       return;
     // A matmul's weight is [K, N] and broadcasts only as a plain matrix.

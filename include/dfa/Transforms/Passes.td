@@ -126,10 +126,11 @@ def GraphShardPass : Pass<"graph-shard", "::mlir::ModuleOp"> {
     concatenated; where it cuts the contraction (a matmul's [K, N] weight, a
     Gemm without `trans_b`) the input is split along K and the partial
     products are summed. A matmul's [K, N] weight that widens its input
-    (N > K) is cut along N instead, each piece a window of its columns (a
-    `graph.weight` with `row_pitch`), the results concatenated. A
-    product's pieces are as many as also fit its activations beside each
-    weight piece on a chip, where that takes at most 16 times as many. An embedding table's lookup (a gather of rows) is
+    (N > K) and that it alone reads is cut along N instead where that takes
+    no more pieces and no piece holds more, each piece a window of its
+    columns (a `graph.weight` with `row_pitch`), the results concatenated.
+    Such a product's pieces are as many as also fit its activations beside
+    each weight piece on a chip, where that takes at most 16 times as many. An embedding table's lookup (a gather of rows) is
     cut by rows: each piece looks up the indices in its rows and a chain of
     selects takes each index's row from its piece. The lowering places the
     pieces on successive chips, so the concatenation or the sums cross the
