@@ -80,9 +80,6 @@ bool dfa::ref::readWeight(llvm::StringRef file, uint64_t offset,
   size_t want = zstdBytes ? *zstdBytes
                 : window  ? (rows - 1) * *rowPitch + rowBytes
                           : t.byteSize();
-  // A private (copy-on-write) mapping where LLVM maps the slice: the
-  // weight's pages come straight from the page cache, read once by the
-  // kernel that uses them, and a writer gets its own copy.
   // The file's size first: a mapping past its end would fault when read.
   uint64_t size = 0;
   if (std::error_code ec = llvm::sys::fs::file_size(file, size)) {
@@ -94,6 +91,9 @@ bool dfa::ref::readWeight(llvm::StringRef file, uint64_t offset,
             " of '" + file.str() + "', file is too short";
     return false;
   }
+  // A private (copy-on-write) mapping where LLVM maps the slice: the
+  // weight's pages come straight from the page cache, read once by the
+  // kernel that uses them, and a writer gets its own copy.
   auto buf = llvm::WritableMemoryBuffer::getFileSlice(file, want, offset,
                                                       /*IsVolatile=*/false);
   if (!buf) {
