@@ -607,12 +607,16 @@ struct Fuser {
     // the chip starts a chain of its own (a SwiGLU's multiply by the gate
     // beside the up projection's weight at a long prompt, the down
     // projection after it); a chain already past the chip gains nothing by
-    // stopping. A concatenation is left to the chip partition, which may
+    // stopping. So does a data op that writes more than it reads out (a
+    // GQA repeat of the keys and values, eight times their bytes, beside
+    // a 70B layer's qkv weight): views, splits and transposes add nothing
+    // and join. A concatenation is left to the chip partition, which may
     // assemble its pieces where it lives, each piece's kernel writing its
     // part (refusing one that joins an LM head's last column piece cost a
     // Llama-3-8B-wide prefill 5.6 -> 10.2 ms).
     bool limited = workingSetLimit &&
-                   (!chipLimit || c == OpClass::Pointwise || c == OpClass::Matmul);
+                   (!chipLimit || c == OpClass::Pointwise || c == OpClass::Matmul ||
+                    (c == OpClass::Data && !isa<ConcatOp>(op)));
     int64_t before = 0, after = 0;
     if (limited) {
       before = chipLimit ? chipCount(g).bytes : g.bytes;

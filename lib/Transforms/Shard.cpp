@@ -8,7 +8,10 @@
 // exceeds one chip's weight budget becomes pieces that each read a
 // contiguous slice of the weight (the weight's leading dim), joined by a
 // concatenation (output features cut), a sum (contraction cut) or, for an
-// embedding table's lookup, a select of each index's piece.
+// embedding table's lookup, a select of each index's piece. A product cut
+// along K whose input joins column pieces through pointwise ops reads its
+// parts where they are made instead (Megatron's column- then row-parallel
+// pair).
 //
 //===----------------------------------------------------------------------===//
 
@@ -83,6 +86,168 @@ SmallVector<Value> splitAlong(OpBuilder &b, Location loc, Value x,
   auto split = b.create<SplitOp>(loc, types, x, b.getI64IntegerAttr(axis),
                                  b.getDenseI64ArrayAttr(sizes));
   return SmallVector<Value>(split.getResults());
+}
+
+/// The input of the reshape that makes `v` where it keeps the last dim
+/// and `axis` is that dim (torch.export's flattening of a linear layer's
+/// leading dims around its product); null otherwise.
+Value lastDimReshape(Value v, int64_t axis) {
+  auto r = v.getDefiningOp<ReshapeOp>();
+  if (!r)
+    return nullptr;
+  auto in = cast<RankedTensorType>(r.getInput().getType());
+  auto out = cast<RankedTensorType>(r.getType());
+  if (axis != out.getRank() - 1 || in.getRank() < 1 || !in.hasStaticShape() ||
+      in.getShape().back() != out.getShape().back())
+    return nullptr;
+  return r.getInput();
+}
+
+/// The sizes of the parts that the concatenations a joined input is made
+/// from share, and how many such concatenations it reads.
+struct Joined {
+  SmallVector<int64_t> sizes;
+  int64_t concats = 0;
+};
+
+/// The concatenations along `axis` that `x` is made from through pointwise
+/// ops and reshapes that keep the last dim (a SwiGLU's product of its
+/// gate's and its up projection's column pieces), and the sizes of their
+/// parts, which all of them share; none where some operand on the way
+/// holds the whole axis and is neither. A product cut along K that reads
+/// `x` can read its part of it, made from the parts, instead of a whole
+/// joined tensor split again.
+std::optional<Joined> joinedParts(Value x, int64_t axis) {
+  Joined j;
+  llvm::DenseSet<Value> seen;
+  SmallVector<std::pair<Value, int64_t>> work{{x, axis}};
+  while (!work.empty()) {
+    auto [v, d] = work.pop_back_val();
+    if (!seen.insert(v).second)
+      continue;
+    auto type = dyn_cast<RankedTensorType>(v.getType());
+    if (!type || !type.hasStaticShape() || seen.size() > 64)
+      return std::nullopt;
+    if (auto c = v.getDefiningOp<ConcatOp>()) {
+      SmallVector<int64_t> sizes;
+      for (Value p : c.getInputs())
+        sizes.push_back(cast<RankedTensorType>(p.getType()).getDimSize(d));
+      if (int64_t(c.getAxis()) != d || (j.concats && sizes != j.sizes))
+        return std::nullopt;
+      j.sizes = std::move(sizes);
+      ++j.concats;
+      continue;
+    }
+    if (Value in = lastDimReshape(v, d)) {
+      work.push_back({in, cast<RankedTensorType>(in.getType()).getRank() - 1});
+      continue;
+    }
+    Operation *def = v.getDefiningOp();
+    if (!def || def->getNumResults() != 1 || def->getNumRegions() != 0 ||
+        classify(def) != OpClass::Pointwise)
+      return std::nullopt;
+    std::optional<SmallVector<int64_t, 4>> dims = splitOperandDims(def, d);
+    if (!dims || dims->size() != def->getNumOperands())
+      return std::nullopt;
+    for (auto [o, od] : llvm::zip(def->getOperands(), *dims))
+      if (od != kWholeOperand)
+        work.push_back({o, od});
+  }
+  if (!j.concats)
+    return std::nullopt;
+  return j;
+}
+
+/// The part [offset, offset + size) along `axis` of `v` made without the
+/// whole of it: a concatenation's part itself (or a slice of it), the
+/// reshape of its input's part, or a pointwise op applied to its operands'
+/// parts (built before `b`'s insertion point when `b` is
+/// given; only checked otherwise). Null where some value on the way is not
+/// a concatenation of such parts or a pointwise op of them.
+Value partOf(OpBuilder *b, Value v, int64_t axis, int64_t offset, int64_t size,
+             llvm::DenseMap<std::tuple<Value, int64_t, int64_t, int64_t>, Value> &made,
+             int depth = 0) {
+  auto type = dyn_cast<RankedTensorType>(v.getType());
+  if (!type || !type.hasStaticShape() || depth > 64)
+    return nullptr;
+  if (Value known = made.lookup({v, axis, offset, size}))
+    return known;
+  Value part;
+  if (auto c = v.getDefiningOp<ConcatOp>()) {
+    if (int64_t(c.getAxis()) != axis)
+      return nullptr;
+    // The part that holds the range: itself, or a slice of it.
+    int64_t at = 0;
+    for (Value p : c.getInputs()) {
+      auto pt = cast<RankedTensorType>(p.getType());
+      int64_t n = pt.getDimSize(axis);
+      if (at <= offset && offset + size <= at + n) {
+        if (n == size || !b) {
+          part = p;
+        } else {
+          SmallVector<int64_t> starts(pt.getRank(), 0), steps(pt.getRank(), 1);
+          starts[axis] = offset - at;
+          part = b->create<SliceOp>(c.getLoc(), chunkType(pt, axis, size), p,
+                                    b->getDenseI64ArrayAttr(starts),
+                                    b->getDenseI64ArrayAttr(steps));
+        }
+        break;
+      }
+      at += n;
+    }
+  } else if (Value in = lastDimReshape(v, axis)) {
+    auto inType = cast<RankedTensorType>(in.getType());
+    Value p = partOf(b, in, inType.getRank() - 1, offset, size, made, depth + 1);
+    if (!p || !b)
+      return p;
+    part = b->create<ReshapeOp>(v.getLoc(), chunkType(type, axis, size), p);
+  } else if (Operation *def = v.getDefiningOp();
+             def && def->getNumResults() == 1 && def->getNumRegions() == 0 &&
+             classify(def) == OpClass::Pointwise) {
+    std::optional<SmallVector<int64_t, 4>> dims = splitOperandDims(def, axis);
+    if (!dims || dims->size() != def->getNumOperands())
+      return nullptr;
+    SmallVector<Value> operands;
+    for (auto [x, d] : llvm::zip(def->getOperands(), *dims)) {
+      if (d == kWholeOperand) {
+        operands.push_back(x);
+        continue;
+      }
+      Value p = partOf(b, x, d, offset, size, made, depth + 1);
+      if (!p)
+        return nullptr;
+      operands.push_back(p);
+    }
+    if (!b)
+      return v; // (any non-null: the parts exist)
+    Operation *copy = b->clone(*def);
+    copy->setOperands(operands);
+    copy->getResult(0).setType(chunkType(type, axis, size));
+    part = copy->getResult(0);
+  }
+  if (part && b)
+    made[{v, axis, offset, size}] = part;
+  return part;
+}
+
+/// Erases `v`'s op where nothing reads it any more, and so on up through
+/// the pointwise ops and concatenations it read (the joined input a cut
+/// along K now reads as its parts).
+void eraseUnread(Value v) {
+  SmallVector<Operation *> work;
+  if (Operation *def = v.getDefiningOp())
+    work.push_back(def);
+  while (!work.empty()) {
+    Operation *op = work.pop_back_val();
+    if (!op->use_empty() || op->getNumResults() != 1 ||
+        !(isa<ConcatOp, ReshapeOp>(op) || classify(op) == OpClass::Pointwise))
+      continue;
+    SmallVector<Value> operands(op->getOperands());
+    op->erase();
+    for (Value x : operands)
+      if (Operation *def = x.getDefiningOp(); def && !llvm::is_contained(work, def))
+        work.push_back(def);
+  }
 }
 
 /// The sum of the partial products, pairwise (a tree, so no chip's
@@ -731,8 +896,7 @@ struct GraphShardPass : dfa::impl::GraphShardPassBase<GraphShardPass>,
     // transposed copy is a kernel's result beside the weight).
     TransposeOp view = expertsView ? expertsView : linearView;
     double copies = view && !foldsIntoProducts(t, view) ? 2 : 1;
-    if (double(stored) * copies + others <= budget)
-      return;
+    bool over = double(stored) * copies + others > budget;
     // A product's piece holds its input and output activations beside its
     // weight: the whole input and its columns of the output cut along N,
     // its slice of the input and a partial of the whole output cut along K
@@ -766,16 +930,42 @@ struct GraphShardPass : dfa::impl::GraphShardPassBase<GraphShardPass>,
     };
     // The pieces along `dim` and the most bytes one of them holds.
     double cap = t.activationLevel().capacityBytes.value - others;
+    // A weight within the budget is cut too where the product's input and
+    // output do not fit beside it (a 70B layer's 168 MB qkv weight at a
+    // 2,048-token prompt: 34 MB in, 42 MB out); the chip partition would
+    // find no chip for the product's kernel. Not where one of them is a
+    // large activation: its chain is cut into rows (shardActivations),
+    // whose pieces stream through the chip that holds the whole weight.
+    // (A graph input is the caller's buffer, outside the chip's arena, as
+    // a graph result streams to the host: neither counts.)
+    if (!over) {
+      if (!shaped)
+        return;
+      auto storedOf = [&](Value v) {
+        return double(layoutFor(t, cast<RankedTensorType>(v.getType()),
+                                refinedOrder(t, cast<RankedTensorType>(v.getType()), {}, false))
+                          .bytes);
+      };
+      double in = isa<BlockArgument>(mm.getLhs()) ? 0.0 : storedOf(mm.getLhs());
+      double out = graphResult ? 0.0 : storedOf(mm.getResult());
+      double chip = t.activationLevel().capacityBytes.value;
+      if (double(stored) * copies + in + out <= cap ||
+          largeActivation(t, mm.getLhs(), chip) || largeActivation(t, mm.getResult(), chip))
+        return;
+    }
+    auto mostOf = [&](int64_t dim, bool alongN, int64_t n) {
+      std::function<double(int64_t)> beside = besideFor(alongN);
+      double most = 0;
+      for (int64_t size : evenSizes(wType.getDimSize(dim), n))
+        most = std::max(most, pieceBytes(t, w, dim, size) + (beside ? beside(size) : 0.0));
+      return most;
+    };
     auto plan = [&](int64_t dim, bool alongN) {
       std::function<double(int64_t)> beside = besideFor(alongN);
       int64_t n = piecesFor(t, w, (budget - others) / copies, dim,
                             beside ? llvm::function_ref<double(int64_t)>(beside) : nullptr,
                             cap);
-      double most = 0;
-      if (n > 0)
-        for (int64_t size : evenSizes(wType.getDimSize(dim), n))
-          most = std::max(most, pieceBytes(t, w, dim, size) + (beside ? beside(size) : 0.0));
-      return std::make_pair(n, most);
+      return std::make_pair(n, n > 0 ? mostOf(dim, alongN, n) : 0.0);
     };
     auto [pieces, most] = plan(0, bool(linearView));
     // A product's [K, N] weight (read as stored) that widens its input
@@ -785,19 +975,73 @@ struct GraphShardPass : dfa::impl::GraphShardPassBase<GraphShardPass>,
     // vectors: a [320, 480] piece is stored as [320, 640] on an LPU): each
     // piece reads the whole input and makes its columns, where one cut
     // along K makes a partial of the whole wider output, summed after. One
-    // that narrows it (a down projection) is cut along K.
+    // that narrows it (a down projection) is cut along K. Where the fewest
+    // column pieces hold more than the row pieces (their input whole
+    // beside each), more column pieces, up to as many as the rows', may
+    // not (a 70B MLP's up projection at 2,048 tokens: 3 column pieces at
+    // the chip's edge or 5 row pieces each making a 117 MB partial, where
+    // 4 column pieces hold 180 MB).
     int64_t cutDim = 0;
     bool columns = false;
     if (mm && alone && !view && wType.getRank() == 2 &&
         wType.getDimSize(1) > wType.getDimSize(0) &&
         wType.getElementType().getIntOrFloatBitWidth() % 8 == 0) {
       auto [alongN, mostAlongN] = plan(1, true);
+      for (int64_t n = alongN + 1; alongN >= 2 && n <= pieces && mostAlongN > most; ++n) {
+        alongN = n;
+        mostAlongN = mostOf(1, true, n);
+      }
       if (alongN >= 2 && (pieces < 2 || (alongN <= pieces && mostAlongN <= most))) {
         columns = true;
         cutDim = 1;
         pieces = alongN;
       }
     }
+    // A product cut along K whose input joins column pieces through
+    // pointwise ops (a SwiGLU's down projection after its gate and up
+    // projections, each cut along N) is cut where they were, where each
+    // piece of its weight fits: each chip then reads its part of the
+    // input where it is made, as Megatron pairs a column-parallel layer
+    // with a row-parallel one, and the whole input is never joined (at a
+    // long prompt it did not fit beside a piece of the weight).
+    // Each part is cut again into as few pieces as fit the weight budget
+    // and the chip beside the piece's activations (its part of each
+    // joined input, and two partials of the whole output: the sum so far,
+    // which a piece's kernel adds its own to).
+    // A linear layer's [N, K] weight read transposed is cut so along its
+    // K, each piece a window of its columns (row_pitch), transposed.
+    std::optional<SmallVector<int64_t>> joined;
+    int64_t kDim = linearView ? 1 : 0;
+    bool kViewOk = !linearView || (copies == 1 && wType.getRank() == 2 &&
+                                   wType.getElementType().getIntOrFloatBitWidth() % 8 == 0);
+    if (mm && !columns && !expertsView && kViewOk && pieces >= 2)
+      if (std::optional<Joined> j = joinedParts(mm.getLhs(), x.getRank() - 1);
+          j && j->sizes.size() >= 2) {
+        auto bytesWith = [&](RankedTensorType type, int64_t n) {
+          SmallVector<int64_t> shape(type.getShape());
+          shape.back() = n;
+          auto u = RankedTensorType::get(shape, type.getElementType());
+          return double(layoutFor(t, u, refinedOrder(t, u, {}, false)).bytes);
+        };
+        bool sized = x.hasStaticShape() && y && y.hasStaticShape();
+        double out = sized && !graphResult ? bytesWith(y, y.getShape().back()) : 0.0;
+        for (int64_t m = 1; m <= 8 && !joined && sized; ++m) {
+          SmallVector<int64_t> sizes;
+          for (int64_t n : j->sizes)
+            llvm::append_range(sizes, evenSizes(n, std::min(n, m)));
+          bool fit = llvm::all_of(sizes, [&](int64_t n) {
+            double bytes = pieceBytes(t, w, kDim, n);
+            return bytes <= (budget - others) / copies &&
+                   bytes + double(j->concats) * bytesWith(x, n) + 2 * out <= cap;
+          });
+          if (fit)
+            joined = std::move(sizes);
+        }
+        if (joined) {
+          pieces = int64_t(joined->size());
+          cutDim = kDim;
+        }
+      }
     if (pieces < 2)
       return;
     // A matmul's weight is [K, N] and broadcasts only as a plain matrix.
@@ -805,7 +1049,8 @@ struct GraphShardPass : dfa::impl::GraphShardPassBase<GraphShardPass>,
       if (wType.getRank() != 2 ||
           cast<RankedTensorType>(mm.getLhs().getType()).getRank() < 2)
         return;
-    SmallVector<int64_t> sizes = evenSizes(wType.getDimSize(cutDim), pieces);
+    SmallVector<int64_t> sizes =
+        joined ? *joined : evenSizes(wType.getDimSize(cutDim), pieces);
     SmallVector<Value> pieceWeights = weightSlices(w, sizes, cutDim);
     OpBuilder b(op);
     Location loc = op->getLoc();
@@ -880,7 +1125,7 @@ struct GraphShardPass : dfa::impl::GraphShardPassBase<GraphShardPass>,
         result0 = b.create<WhereOp>(loc, g.getType(), covered, part, result0);
       }
       result = result0;
-    } else if (auto mm = dyn_cast<MatMulOp>(op); mm && (linearView || columns)) {
+    } else if (auto mm = dyn_cast<MatMulOp>(op); mm && !joined && (linearView || columns)) {
       // Cut along N ([N, K] read transposed, or [K, N]'s column windows):
       // each piece makes its columns, then they are joined.
       auto outType = cast<RankedTensorType>(mm.getType());
@@ -901,12 +1146,38 @@ struct GraphShardPass : dfa::impl::GraphShardPassBase<GraphShardPass>,
       result = b.create<ConcatOp>(loc, outType, parts, b.getI64IntegerAttr(last));
     } else if (auto mm = dyn_cast<MatMulOp>(op)) {
       // [K, N] cut along K: split the input, sum the partial products.
+      // An input joined from parts of these sizes (`joined`) is read as
+      // its parts, each made where its piece runs: its pointwise ops
+      // built just before its product, so that stream fusion puts them in
+      // the product's kernel on the piece's chip.
       Value x = mm.getLhs();
       int64_t axis = cast<RankedTensorType>(x.getType()).getRank() - 1;
-      SmallVector<Value> xs = splitAlong(b, loc, x, axis, sizes);
+      llvm::DenseMap<std::tuple<Value, int64_t, int64_t, int64_t>, Value> made;
+      bool fromParts = false;
+      if (joined) {
+        int64_t at = 0;
+        fromParts = llvm::all_of(sizes, [&](int64_t n) {
+          bool ok = bool(partOf(nullptr, x, axis, at, n, made));
+          at += n;
+          return ok;
+        });
+      }
+      SmallVector<Value> xs;
+      if (!fromParts)
+        xs = splitAlong(b, loc, x, axis, sizes);
       SmallVector<Value> parts;
-      for (auto [xi, wi] : llvm::zip(xs, pieceWeights))
-        parts.push_back(b.create<MatMulOp>(loc, mm.getType(), xi, wi));
+      int64_t at = 0;
+      for (auto [i, wi] : llvm::enumerate(pieceWeights)) {
+        Value xi = fromParts ? partOf(&b, x, axis, at, sizes[i], made) : xs[i];
+        at += sizes[i];
+        Value wt = wi;
+        if (linearView)
+          wt = b.create<TransposeOp>(
+              linearView.getLoc(),
+              RankedTensorType::get({sizes[i], wType.getDimSize(0)}, wType.getElementType()),
+              wi, linearView.getPermAttr());
+        parts.push_back(b.create<MatMulOp>(loc, mm.getType(), xi, wt));
+      }
       result = sumTree(b, loc, parts);
     } else if (auto g = dyn_cast<GemmOp>(op)) {
       auto outType = cast<RankedTensorType>(g.getType());
@@ -959,20 +1230,31 @@ struct GraphShardPass : dfa::impl::GraphShardPassBase<GraphShardPass>,
       }
       result = b.create<ConcatOp>(loc, outType, parts, b.getI64IntegerAttr(1));
     }
-    replace(op, result, w, pieces, stored, budget);
+    Value input = joined ? cast<MatMulOp>(op).getLhs() : Value();
+    replace(op, result, w, pieces, stored, budget,
+            over ? 0.0 : t.activationLevel().capacityBytes.value);
+    if (input)
+      eraseUnread(input);
     if (view && view->use_empty())
       view->erase();
     dropIfUnused(w);
   }
 
-  /// `op` (whose weight `w` was cut into `pieces`) replaced by `result`.
+  /// `op` (whose weight `w` was cut into `pieces`) replaced by `result`;
+  /// `crowded` the chip's SRAM where the weight was within the budget but
+  /// not beside the product's activations (0 otherwise).
   void replace(Operation *op, Value result, WeightOp w, int64_t pieces,
-               int64_t stored, double budget) {
-    if (remarks)
-      op->emitRemark() << "split across " << pieces << " chips: its weight '"
-                       << w.getSymName() << "' (" << stored
-                       << " B stored) exceeds the " << int64_t(budget)
-                       << " B one chip holds for weights";
+               int64_t stored, double budget, double crowded = 0) {
+    if (remarks) {
+      InFlightDiagnostic r = op->emitRemark();
+      r << "split across " << pieces << " chips: its weight '" << w.getSymName()
+        << "' (" << stored << " B stored) ";
+      if (crowded > 0)
+        r << "and its input and output do not fit one chip's " << int64_t(crowded)
+          << " B SRAM together";
+      else
+        r << "exceeds the " << int64_t(budget) << " B one chip holds for weights";
+    }
     op->getResult(0).replaceAllUsesWith(result);
     op->erase();
     ++numSharded;

@@ -130,7 +130,16 @@ def GraphShardPass : Pass<"graph-shard", "::mlir::ModuleOp"> {
     no more pieces and no piece holds more, each piece a window of its
     columns (a `graph.weight` with `row_pitch`), the results concatenated.
     Such a product's pieces are as many as also fit its activations beside
-    each weight piece on a chip, where that takes at most 16 times as many. An embedding table's lookup (a gather of rows) is
+    each weight piece on a chip, where that takes at most 16 times as many.
+    A matmul cut along K whose input is made from concatenations of column
+    pieces through pointwise ops alone (a SwiGLU's down projection after
+    its gate and up projections) is cut where they were (each part again
+    into as few pieces as fit): each piece applies the pointwise ops to its
+    parts and makes its partial, so the joined input is never made
+    (Megatron's column- then row-parallel pair). A weight within the
+    budget is cut too where its product's input and output do not fit one
+    chip beside it and neither passes a third of the chip (such a chain is
+    cut into rows instead, below). An embedding table's lookup (a gather of rows) is
     cut by rows: each piece looks up the indices in its rows and a chain of
     selects takes each index's row from its piece. The lowering places the
     pieces on successive chips, so the concatenation or the sums cross the

@@ -194,3 +194,54 @@ save("views_cut",
      [vi16("x", [320])], vi16("y", [512]),
      {"wa": rng.standard_normal((64, 512)) / 8, "wb": rng.standard_normal((320, 64)) / 8},
      ints={"ax": [1]}, dtype=np.float16)
+# A SwiGLU MLP as an ONNX exporter writes it, widening 320 to 960: the gate
+# and up projections' [320, 960] f32 weights (1.2 MB each, past a chip's
+# weight budget) are cut along N into three windows of 320 columns, and the
+# down projection's [960, 320] weight along K where they were: each piece
+# multiplies its part of the gate by its part of the up projection and
+# makes a partial of the output from it (Megatron's column- then
+# row-parallel pair), with no joined [8, 960] activation anywhere.
+save("swiglu_cols", swiglu_nodes("y"), [vi("x", [8, 320])], vi("y", [8, 320]),
+     {"wg": rng.standard_normal((320, 960)) / 18, "wu": rng.standard_normal((320, 960)) / 18,
+      "wd": rng.standard_normal((960, 320)) / 30})
+# An f16 MLP whose first weight, [320, 640] (400 KiB), is within a chip's
+# weight budget but not beside its 128 rows in and its 160 KiB product out
+# (560 KiB in all), none of them past a third of the chip (no chain is cut
+# into rows): graph-shard cuts the weight along N all the same.
+save("mlp_crowded",
+     [helper.make_node("MatMul", ["x", "w1"], ["h"], name="fc1"),
+      helper.make_node("Relu", ["h"], ["a"], name="relu"),
+      helper.make_node("MatMul", ["a", "w2"], ["y"], name="fc2")],
+     [vi16("x", [128, 320])], vi16("y", [128, 320]),
+     {"w1": rng.standard_normal((320, 640)) / 18, "w2": rng.standard_normal((640, 320)) / 25},
+     dtype=np.float16)
+# A product whose result is repeated four times along a new dim (GQA's
+# repeat of its key and value heads) before a pointwise op: the product's
+# kernel holds a [320, 320] f32 weight (400 KiB) and 40 KiB in and out; the
+# repeat would add 160 KiB, past the chip, and starts a kernel of its own.
+save("repeat",
+     [helper.make_node("MatMul", ["x", "w"], ["p"], name="proj"),
+      helper.make_node("Unsqueeze", ["p", "ax"], ["p1"], name="heads"),
+      helper.make_node("Expand", ["p1", "shape"], ["r"], name="repeat"),
+      helper.make_node("Add", ["r", "z"], ["y"], name="mix")],
+     [vi("x", [32, 320]), vi("z", [32, 4, 320])], vi("y", [32, 4, 320]),
+     {"w": rng.standard_normal((320, 320)) / 18}, ints={"ax": [1], "shape": [32, 4, 320]})
+# The same SwiGLU as torch exports F.linear: [960, 320] gate and up weights
+# and a [320, 960] down weight, each read through a Transpose. The gate and
+# up projections are cut along their 960 output rows; the down
+# projection's weight is cut along its 960 columns where they were (each
+# piece a window of 320 columns, 3,840 B a row apart in the file, read
+# transposed), so again no [8, 960] activation is joined.
+save("swiglu_linear",
+     [helper.make_node("Transpose", ["wg"], ["wgT"], name="vg", perm=[1, 0]),
+      helper.make_node("MatMul", ["x", "wgT"], ["g"], name="gate"),
+      helper.make_node("Sigmoid", ["g"], ["s"], name="sig"),
+      helper.make_node("Mul", ["g", "s"], ["a"], name="silu"),
+      helper.make_node("Transpose", ["wu"], ["wuT"], name="vu", perm=[1, 0]),
+      helper.make_node("MatMul", ["x", "wuT"], ["u"], name="up"),
+      helper.make_node("Mul", ["a", "u"], ["h"], name="glu"),
+      helper.make_node("Transpose", ["wd"], ["wdT"], name="vd", perm=[1, 0]),
+      helper.make_node("MatMul", ["h", "wdT"], ["y"], name="down")],
+     [vi("x", [8, 320])], vi("y", [8, 320]),
+     {"wg": rng.standard_normal((960, 320)) / 18, "wu": rng.standard_normal((960, 320)) / 18,
+      "wd": rng.standard_normal((320, 960)) / 30})
