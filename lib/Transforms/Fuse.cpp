@@ -108,6 +108,32 @@ bool isInlineConstant(Operation *op) {
 
 bool isView(Operation *op) { return isa<ReshapeOp, ExpandOp>(op); }
 
+/// Whether what data op `op` makes is stored whole past the ops that may
+/// stream it in its kernel: through views, transposes and other data ops,
+/// it reaches a product, a convolution, a concatenation or the graph's
+/// results (a GQA repeat of the keys read by the attention's product),
+/// not only pointwise ops and reductions (a repeat that a multiply and a
+/// sum consume as it is made, never written).
+bool storedWhole(Operation *op) {
+  SmallVector<Operation *> work{op};
+  llvm::SmallPtrSet<Operation *, 16> seen;
+  while (!work.empty()) {
+    Operation *o = work.pop_back_val();
+    if (!seen.insert(o).second || seen.size() > 64)
+      return true;
+    for (Operation *u : o->getUsers()) {
+      OpClass c = classify(u);
+      if (isa<func::ReturnOp, ConcatOp>(u))
+        return true;
+      if (c == OpClass::Data)
+        work.push_back(u);
+      else if (c != OpClass::Pointwise && c != OpClass::Reduction)
+        return true;
+    }
+  }
+  return false;
+}
+
 /// An expand that grows its input: GQA's repeat of the key and value heads
 /// over the query heads they serve, a bias broadcast over a batch.
 bool isBroadcast(Operation *op) {
@@ -607,16 +633,18 @@ struct Fuser {
     // the chip starts a chain of its own (a SwiGLU's multiply by the gate
     // beside the up projection's weight at a long prompt, the down
     // projection after it); a chain already past the chip gains nothing by
-    // stopping. So does a data op that writes more than it reads out (a
-    // GQA repeat of the keys and values, eight times their bytes, beside
-    // a 70B layer's qkv weight): views, splits and transposes add nothing
-    // and join. A concatenation is left to the chip partition, which may
+    // stopping. So does a data op that writes more than it reads out and
+    // whose result is stored whole (storedWhole: a GQA repeat of the keys
+    // and values, eight times their bytes, read by the attention's
+    // products, beside a 70B layer's qkv weight; a repeat that a multiply
+    // and a sum consume as it is made joins): views, splits and
+    // transposes add nothing and join. A concatenation is left to the chip partition, which may
     // assemble its pieces where it lives, each piece's kernel writing its
     // part (refusing one that joins an LM head's last column piece cost a
     // Llama-3-8B-wide prefill 5.6 -> 10.2 ms).
     bool limited = workingSetLimit &&
                    (!chipLimit || c == OpClass::Pointwise || c == OpClass::Matmul ||
-                    (c == OpClass::Data && !isa<ConcatOp>(op)));
+                    (c == OpClass::Data && !isa<ConcatOp>(op) && storedWhole(op)));
     int64_t before = 0, after = 0;
     if (limited) {
       before = chipLimit ? chipCount(g).bytes : g.bytes;

@@ -250,6 +250,45 @@ void eraseUnread(Value v) {
   }
 }
 
+/// Whether `v` reaches the graph's results through pointwise ops alone,
+/// each the one reader of what it reads and reading nothing else but
+/// weights and constants (a product's epilogue streaming its activation to
+/// the host's memory as it is made; a residual's other operand would be
+/// held beside it).
+bool streamsToResult(Value v) {
+  for (int depth = 0; depth < 16; ++depth) {
+    if (!v.hasOneUse())
+      return false;
+    Operation *u = *v.getUsers().begin();
+    if (isa<func::ReturnOp>(u))
+      return true;
+    if (u->getNumResults() != 1 || classify(u) != OpClass::Pointwise ||
+        llvm::any_of(u->getOperands(), [&](Value o) {
+          return o != v && !isa_and_nonnull<WeightOp, ConstantOp>(o.getDefiningOp());
+        }))
+      return false;
+    v = u->getResult(0);
+  }
+  return false;
+}
+
+/// Whether `v` is made from graph inputs, weights and constants through
+/// pointwise ops alone, each read once (a product's prologue reading the
+/// caller's buffer as it goes).
+bool streamsFromInputs(Value v, int depth = 0) {
+  if (isa<BlockArgument>(v))
+    return true;
+  Operation *def = v.getDefiningOp();
+  if (!def || depth > 16)
+    return false;
+  if (isa<WeightOp, ConstantOp>(def))
+    return true;
+  if (def->getNumResults() != 1 || classify(def) != OpClass::Pointwise || !v.hasOneUse())
+    return false;
+  return llvm::all_of(def->getOperands(),
+                      [&](Value o) { return streamsFromInputs(o, depth + 1); });
+}
+
 /// The sum of the partial products, pairwise (a tree, so no chip's
 /// partial waits behind all the others').
 Value sumTree(OpBuilder &b, Location loc, SmallVector<Value> parts) {
@@ -936,8 +975,10 @@ struct GraphShardPass : dfa::impl::GraphShardPassBase<GraphShardPass>,
     // find no chip for the product's kernel. Not where one of them is a
     // large activation: its chain is cut into rows (shardActivations),
     // whose pieces stream through the chip that holds the whole weight.
-    // (A graph input is the caller's buffer, outside the chip's arena, as
-    // a graph result streams to the host: neither counts.)
+    // (A graph input is the caller's buffer, outside the chip's arena, and
+    // a graph result streams to the host: neither counts, nor does an
+    // activation that pointwise ops fused with the product make from graph
+    // inputs or take to a graph result.)
     if (!over) {
       if (!shaped)
         return;
@@ -946,8 +987,8 @@ struct GraphShardPass : dfa::impl::GraphShardPassBase<GraphShardPass>,
                                 refinedOrder(t, cast<RankedTensorType>(v.getType()), {}, false))
                           .bytes);
       };
-      double in = isa<BlockArgument>(mm.getLhs()) ? 0.0 : storedOf(mm.getLhs());
-      double out = graphResult ? 0.0 : storedOf(mm.getResult());
+      double in = streamsFromInputs(mm.getLhs()) ? 0.0 : storedOf(mm.getLhs());
+      double out = streamsToResult(mm.getResult()) ? 0.0 : storedOf(mm.getResult());
       double chip = t.activationLevel().capacityBytes.value;
       if (double(stored) * copies + in + out <= cap ||
           largeActivation(t, mm.getLhs(), chip) || largeActivation(t, mm.getResult(), chip))

@@ -215,17 +215,19 @@ save("mlp_crowded",
      [vi16("x", [128, 320])], vi16("y", [128, 320]),
      {"w1": rng.standard_normal((320, 640)) / 18, "w2": rng.standard_normal((640, 320)) / 25},
      dtype=np.float16)
-# A product whose result is repeated four times along a new dim (GQA's
-# repeat of its key and value heads) before a pointwise op: the product's
-# kernel holds a [320, 320] f32 weight (400 KiB) and 40 KiB in and out; the
-# repeat would add 160 KiB, past the chip, and starts a kernel of its own.
+# A product whose result is repeated over 64 heads (4 x 64 x 320 f32, 320
+# KiB: beside its 400 KiB weight, past a chip) that a multiply and a sum
+# over the heads consume as it is made: the repeat is never stored, so it
+# joins the product's kernel (graph-fuse refuses a growing data op only
+# where its result is stored whole, for a product or the graph's result).
 save("repeat",
      [helper.make_node("MatMul", ["x", "w"], ["p"], name="proj"),
       helper.make_node("Unsqueeze", ["p", "ax"], ["p1"], name="heads"),
       helper.make_node("Expand", ["p1", "shape"], ["r"], name="repeat"),
-      helper.make_node("Add", ["r", "z"], ["y"], name="mix")],
-     [vi("x", [32, 320]), vi("z", [32, 4, 320])], vi("y", [32, 4, 320]),
-     {"w": rng.standard_normal((320, 320)) / 18}, ints={"ax": [1], "shape": [32, 4, 320]})
+      helper.make_node("Mul", ["r", "z"], ["m"], name="scale"),
+      helper.make_node("ReduceSum", ["m", "ax"], ["y"], name="sum", keepdims=0)],
+     [vi("x", [4, 320]), vi("z", [4, 64, 320])], vi("y", [4, 320]),
+     {"w": rng.standard_normal((320, 320)) / 18}, ints={"ax": [1], "shape": [4, 64, 320]})
 # The same SwiGLU as torch exports F.linear: [960, 320] gate and up weights
 # and a [320, 960] down weight, each read through a Transpose. The gate and
 # up projections are cut along their 960 output rows; the down
