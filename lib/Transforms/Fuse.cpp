@@ -122,9 +122,9 @@ bool storedWhole(Operation *op) {
     if (!seen.insert(o).second || seen.size() > 64)
       return true;
     for (Operation *u : o->getUsers()) {
-      OpClass c = classify(u);
       if (isa<func::ReturnOp, ConcatOp>(u))
         return true;
+      OpClass c = classify(u);
       if (c == OpClass::Data)
         work.push_back(u);
       else if (c != OpClass::Pointwise && c != OpClass::Reduction)

@@ -61,10 +61,6 @@ WeightOp sliceableWeight(Value v) {
   return w;
 }
 
-int64_t bytesOf(RankedTensorType t) {
-  return t.getNumElements() * graph::elementBytes(t.getElementType());
-}
-
 /// The sizes of `pieces` near-equal parts of `n` (the first ones larger).
 SmallVector<int64_t> evenSizes(int64_t n, int64_t pieces) {
   SmallVector<int64_t> sizes;
@@ -287,6 +283,18 @@ bool streamsFromInputs(Value v, int depth = 0) {
     return false;
   return llvm::all_of(def->getOperands(),
                       [&](Value o) { return streamsFromInputs(o, depth + 1); });
+}
+
+/// The stored bytes (the target's layout, padding included) of an
+/// activation of `type`, with `last` as its last dim where given: what a
+/// piece of a product holds of its input or output.
+double activationBytes(const target::Target &t, RankedTensorType type,
+                       std::optional<int64_t> last = std::nullopt) {
+  SmallVector<int64_t> shape(type.getShape());
+  if (last)
+    shape.back() = *last;
+  auto u = RankedTensorType::get(shape, type.getElementType());
+  return double(layoutFor(t, u, refinedOrder(t, u, {}, false)).bytes);
 }
 
 /// The sum of the partial products, pairwise (a tree, so no chip's
@@ -957,14 +965,9 @@ struct GraphShardPass : dfa::impl::GraphShardPassBase<GraphShardPass>,
       if (!shaped)
         return nullptr;
       return [&t, x, y, alongN, graphResult](int64_t n) {
-        auto with = [&](RankedTensorType type, bool cut) {
-          SmallVector<int64_t> shape(type.getShape());
-          if (cut)
-            shape.back() = n;
-          auto u = RankedTensorType::get(shape, type.getElementType());
-          return double(layoutFor(t, u, refinedOrder(t, u, {}, false)).bytes);
-        };
-        return with(x, !alongN) + (graphResult ? 0.0 : with(y, alongN));
+        auto cut = [&](bool here) { return here ? std::optional<int64_t>(n) : std::nullopt; };
+        return activationBytes(t, x, cut(!alongN)) +
+               (graphResult ? 0.0 : activationBytes(t, y, cut(alongN)));
       };
     };
     // The pieces along `dim` and the most bytes one of them holds.
@@ -982,13 +985,8 @@ struct GraphShardPass : dfa::impl::GraphShardPassBase<GraphShardPass>,
     if (!over) {
       if (!shaped)
         return;
-      auto storedOf = [&](Value v) {
-        return double(layoutFor(t, cast<RankedTensorType>(v.getType()),
-                                refinedOrder(t, cast<RankedTensorType>(v.getType()), {}, false))
-                          .bytes);
-      };
-      double in = streamsFromInputs(mm.getLhs()) ? 0.0 : storedOf(mm.getLhs());
-      double out = streamsToResult(mm.getResult()) ? 0.0 : storedOf(mm.getResult());
+      double in = streamsFromInputs(mm.getLhs()) ? 0.0 : activationBytes(t, x);
+      double out = streamsToResult(mm.getResult()) ? 0.0 : activationBytes(t, y);
       double chip = t.activationLevel().capacityBytes.value;
       if (double(stored) * copies + in + out <= cap ||
           largeActivation(t, mm.getLhs(), chip) || largeActivation(t, mm.getResult(), chip))
@@ -1058,14 +1056,8 @@ struct GraphShardPass : dfa::impl::GraphShardPassBase<GraphShardPass>,
     if (mm && !columns && !expertsView && kViewOk && pieces >= 2)
       if (std::optional<Joined> j = joinedParts(mm.getLhs(), x.getRank() - 1);
           j && j->sizes.size() >= 2) {
-        auto bytesWith = [&](RankedTensorType type, int64_t n) {
-          SmallVector<int64_t> shape(type.getShape());
-          shape.back() = n;
-          auto u = RankedTensorType::get(shape, type.getElementType());
-          return double(layoutFor(t, u, refinedOrder(t, u, {}, false)).bytes);
-        };
         bool sized = x.hasStaticShape() && y && y.hasStaticShape();
-        double out = sized && !graphResult ? bytesWith(y, y.getShape().back()) : 0.0;
+        double out = sized && !graphResult ? activationBytes(t, y) : 0.0;
         for (int64_t m = 1; m <= 8 && !joined && sized; ++m) {
           SmallVector<int64_t> sizes;
           for (int64_t n : j->sizes)
@@ -1073,7 +1065,7 @@ struct GraphShardPass : dfa::impl::GraphShardPassBase<GraphShardPass>,
           bool fit = llvm::all_of(sizes, [&](int64_t n) {
             double bytes = pieceBytes(t, w, kDim, n);
             return bytes <= (budget - others) / copies &&
-                   bytes + double(j->concats) * bytesWith(x, n) + 2 * out <= cap;
+                   bytes + double(j->concats) * activationBytes(t, x, n) + 2 * out <= cap;
           });
           if (fit)
             joined = std::move(sizes);
