@@ -299,14 +299,24 @@ def Graph_WhereOp : Graph_Op<"where", [InferTypeOpAdaptor]> {
 // Contractions
 //===----------------------------------------------------------------------===//
 
-def Graph_MatMulOp : Graph_Op<"matmul", [InferTypeOpAdaptor]> {
+def Graph_MatMulOp : Graph_Op<"matmul", [InferTypeOpAdaptorWithIsCompatible]> {
   let summary = "numpy matmul: batched, broadcasting batch dimensions";
+  let description = [{
+    The result has the operands' element type, or a wider float type: a
+    product that keeps its accumulator's precision (graph-shard's partial
+    products of a product cut along K, summed in the target's accumulator
+    format before one rounding to the product's type).
+  }];
   let arguments = (ins Graph_Tensor:$lhs, Graph_Tensor:$rhs);
   let results = (outs Graph_Tensor:$output);
 }
 
-def Graph_GemmOp : Graph_Op<"gemm", [InferTypeOpAdaptor]> {
+def Graph_GemmOp : Graph_Op<"gemm", [InferTypeOpAdaptorWithIsCompatible]> {
   let summary = "alpha * op(a) * op(b) + beta * c";
+  let description = [{
+    The result has `a`'s element type, or a wider float type, as
+    `graph.matmul`'s may.
+  }];
   let arguments = (ins Graph_Tensor:$a, Graph_Tensor:$b, Optional<Graph_Tensor>:$c,
                        DefaultValuedAttr<F64Attr, "1.0">:$alpha,
                        DefaultValuedAttr<F64Attr, "1.0">:$beta,

@@ -148,6 +148,30 @@ LogicalResult ConstantOp::inferReturnTypes(MLIRContext *, std::optional<Location
 // Contractions
 //===----------------------------------------------------------------------===//
 
+/// A product's result as inferred, or one wider float type than that:
+/// a product that keeps its accumulator's precision.
+static bool productResultCompatible(TypeRange inferred, TypeRange actual) {
+  if (inferred == actual)
+    return true;
+  if (inferred.size() != 1 || actual.size() != 1)
+    return false;
+  auto i = dyn_cast<RankedTensorType>(inferred[0]);
+  auto a = dyn_cast<RankedTensorType>(actual[0]);
+  if (!i || !a || i.getShape() != a.getShape() || i.getEncoding() != a.getEncoding())
+    return false;
+  auto fi = dyn_cast<FloatType>(i.getElementType());
+  auto fa = dyn_cast<FloatType>(a.getElementType());
+  return fi && fa && fa.getWidth() > fi.getWidth();
+}
+
+bool MatMulOp::isCompatibleReturnTypes(TypeRange l, TypeRange r) {
+  return productResultCompatible(l, r);
+}
+
+bool GemmOp::isCompatibleReturnTypes(TypeRange l, TypeRange r) {
+  return productResultCompatible(l, r);
+}
+
 LogicalResult MatMulOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
                                          Adaptor adaptor,
                                          SmallVectorImpl<Type> &results) {

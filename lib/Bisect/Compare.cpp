@@ -43,15 +43,47 @@ int64_t lastDim(Value v) {
   return t && t.getRank() > 0 ? std::max<int64_t>(1, t.getShape().back()) : 1;
 }
 
+/// The contracting length of the products `op` sums, where it is a sum
+/// of products all the way down (through at most `depth` more adds); 0
+/// where anything else is added.
+int64_t productsSummed(Operation *op, ProducerFn producerOf, int depth) {
+  int64_t total = 0;
+  for (Value v : op->getOperands()) {
+    Operation *p = producerOf ? producerOf(v) : v.getDefiningOp();
+    if (!p)
+      return 0;
+    int64_t k = 0;
+    if (isa<graph::AddOp>(p)) {
+      if (depth > 0)
+        k = productsSummed(p, producerOf, depth - 1);
+    } else if (graph::numericsOf(p) != graph::Numerics::Accumulated ||
+               classOf(p, k) != OpClass::Reduction) {
+      k = 0;
+    }
+    if (k <= 0)
+      return 0;
+    total += k;
+  }
+  return total;
+}
+
 } // namespace
 
-OpClass dfa::bisect::classOf(Operation *op, int64_t &k) {
+OpClass dfa::bisect::classOf(Operation *op, int64_t &k, ProducerFn producerOf) {
   k = 1;
   if (op->getNumResults() == 0)
     return OpClass::Movement;
   auto type = dyn_cast<RankedTensorType>(op->getResult(0).getType());
   if (type && !graph::isFloatElement(type.getElementType()))
     return OpClass::Exact;
+  // A sum of products reduces over all their contracting lengths: a
+  // product cut along K with its partials summed (graph-shard's tree of
+  // adds, 2^8 pieces deep at most), or a model's x W + h U.
+  if (isa<graph::AddOp>(op))
+    if (int64_t summed = productsSummed(op, producerOf, 8); summed > 0) {
+      k = summed;
+      return OpClass::Reduction;
+    }
   // The graph dialect's one table of op classes says how the op rounds;
   // the length it reduces over follows from its structure.
   switch (graph::numericsOf(op)) {

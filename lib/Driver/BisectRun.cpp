@@ -89,10 +89,11 @@ bisect::Format dfa::driver::storedFormat(const target::Target &t, Type elt) {
 bisect::Budget dfa::driver::budgetOf(const target::Target &t,
                                      Operation *producer, Type type,
                                      const bisect::Profile &p,
-                                     bool accumulated) {
+                                     bool accumulated,
+                                     bisect::ProducerFn producerOf) {
   int64_t k = 1;
-  bisect::OpClass cls =
-      producer ? bisect::classOf(producer, k) : bisect::OpClass::Movement;
+  bisect::OpClass cls = producer ? bisect::classOf(producer, k, producerOf)
+                                 : bisect::OpClass::Movement;
   bisect::Format stored =
       storedFormat(t, cast<RankedTensorType>(type).getElementType());
   bisect::Format acc;

@@ -82,7 +82,8 @@ bisect::Format storedFormat(const target::Target &t, mlir::Type elt);
 /// and dfa-run's --expect both judge by it.
 bisect::Budget budgetOf(const target::Target &t, mlir::Operation *producer,
                         mlir::Type type, const bisect::Profile &p,
-                        bool accumulated);
+                        bool accumulated,
+                        bisect::ProducerFn producerOf = nullptr);
 
 /// Compares `got` with `want` (and the oracle) for the value `producer`
 /// makes (null: a graph input).

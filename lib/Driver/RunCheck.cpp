@@ -51,40 +51,65 @@ Operation *producerInSchedule(Value v) {
   return nullptr;
 }
 
-/// The rounding ops on each value's longest chain from the inputs, over
-/// the ops of `block`: a graph's, or a saved schedule's, through its
-/// copies and into its kernels' bodies (a kernel's outputs carry the
-/// deepest chain of its body; a buffer written by several kernels or
-/// copies, the deepest of them).
-void roundingDepth(Block &block, llvm::DenseMap<Value, int64_t> &depth) {
+/// The rounding each value carries from the inputs, as the variance of a
+/// random walk (probabilistic error analysis: independent roundings add
+/// up as sqrt(sum u_i^2), Higham & Mary 2019, not as the worst case's
+/// sum): over the chain that carries the most, the sum of the squared
+/// relative spacings (2^-mantissa bits) of the formats its rounding ops
+/// store in. A chain through f16 then cast to f32 carries f16's
+/// roundings, which counting them in f32's ulps would miss (a product
+/// cut along K whose partials are summed in f16). Over the ops of
+/// `block`: a graph's, or a saved schedule's, through its copies and into
+/// its kernels' bodies (a kernel's outputs carry the deepest chain of
+/// its body; a buffer written by several kernels or copies, the deepest
+/// of them).
+void roundingVariance(const target::Target &t, Block &block,
+                      llvm::DenseMap<Value, double> &variance) {
   auto deepest = [&](ValueRange vs) {
-    int64_t d = 0;
+    double d = 0;
     for (Value v : vs)
-      d = std::max(d, depth.lookup(v));
+      d = std::max(d, variance.lookup(v));
     return d;
   };
-  auto raise = [&](Value v, int64_t d) { depth[v] = std::max(depth.lookup(v), d); };
+  auto raise = [&](Value v, double d) {
+    variance[v] = std::max(variance.lookup(v), d);
+  };
   for (Operation &op : block) {
     if (auto dma = dyn_cast<sched::DmaOp>(op)) {
-      raise(dma.getDest(), depth.lookup(dma.getSource()));
+      raise(dma.getDest(), variance.lookup(dma.getSource()));
       continue;
     }
     if (auto c = dyn_cast<sched::ComputeOp>(op)) {
       Block &body = c.getBody().front();
       for (auto [arg, in] : llvm::zip(body.getArguments(), c.getInputs()))
-        depth[arg] = depth.lookup(in);
-      roundingDepth(body, depth);
+        variance[arg] = variance.lookup(in);
+      roundingVariance(t, body, variance);
       for (auto [out, y] : llvm::zip(c.getOutputs(), body.getTerminator()->getOperands()))
-        raise(out, depth.lookup(y));
+        raise(out, variance.lookup(y));
       continue;
     }
-    int64_t d = deepest(op.getOperands());
+    double d = deepest(op.getOperands());
     bool rounds = graph::numericsOf(&op) != graph::Numerics::Exact;
     for (Value r : op.getResults()) {
       auto type = dyn_cast<RankedTensorType>(r.getType());
-      depth[r] = d + (rounds && type && isa<FloatType>(type.getElementType()));
+      double u = 0;
+      if (rounds && type && isa<FloatType>(type.getElementType()))
+        u = std::ldexp(1.0, -storedFormat(t, type.getElementType()).mantissaBits);
+      variance[r] = d + u * u;
     }
   }
+}
+
+/// The ulps of `type`'s stored format that a value carrying `variance`
+/// (roundingVariance) is admitted: the profile's elementwise ulps per
+/// unit of its spacing.
+double referenceUlpsOf(const target::Target &t, Type type, double variance,
+                       const bisect::Profile &p) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  if (!tensor || !isa<FloatType>(tensor.getElementType()))
+    return 0;
+  double u = std::ldexp(1.0, -storedFormat(t, tensor.getElementType()).mantissaBits);
+  return p.elementwiseUlps * std::sqrt(variance) / u;
 }
 
 /// `got` against `want` by budget `b` (with the references when defined).
@@ -139,8 +164,8 @@ OutputJudge dfa::driver::modelJudge(const RunOptions &opts,
     return j;
   bisect::Profile p = profileOf(opts);
   j.profile = p.name;
-  llvm::DenseMap<Value, int64_t> depth;
-  roundingDepth(main.getBody().front(), depth);
+  llvm::DenseMap<Value, double> variance;
+  roundingVariance(t, main.getBody().front(), variance);
   Operation *ret = main.getBody().front().getTerminator();
   // The op whose rounding an output carries: back through the ops that
   // only move their one input's values (a view of a product's result, as
@@ -157,10 +182,7 @@ OutputJudge dfa::driver::modelJudge(const RunOptions &opts,
   for (Value v : ret->getOperands()) {
     bisect::Budget b = budgetOf(t, rounding(v), v.getType(), p,
                                 /*accumulated=*/true);
-    // Independent roundings along a chain add up as a random walk
-    // (probabilistic error analysis: sqrt(n) u, Higham & Mary 2019),
-    // not as the worst case's n u.
-    b.referenceUlps = p.elementwiseUlps * std::sqrt(double(depth.lookup(v)));
+    b.referenceUlps = referenceUlpsOf(t, v.getType(), variance.lookup(v), p);
     j.budgets.push_back(b);
   }
   j.ctx = main->getContext();
@@ -205,14 +227,25 @@ OutputJudge dfa::driver::scheduleJudge(const RunOptions &opts,
   // ops), so an output carries the roundings of its chain as a model's
   // does (modelJudge), and the references run its kernels in the CPU
   // reference's and the oracle's arithmetic.
-  llvm::DenseMap<Value, int64_t> depth;
-  roundingDepth(program.getBlock(), depth);
-  for (Value v : program.getBlock().getTerminator()->getOperands())
-  {
-    bisect::Budget b = budgetOf(t, producerInSchedule(v),
-                                cast<sched::BufferType>(v.getType()).getTensor(),
-                                p, /*accumulated=*/true);
-    b.referenceUlps = p.elementwiseUlps * std::sqrt(double(depth.lookup(v)));
+  llvm::DenseMap<Value, double> variance;
+  roundingVariance(t, program.getBlock(), variance);
+  // A value a kernel's body reads as an argument was made by the kernel
+  // that wrote its buffer (the partials of a product cut along K, made
+  // on other chips, summed here).
+  auto producerOf = [](Value v) -> Operation * {
+    if (Operation *op = v.getDefiningOp())
+      return op;
+    auto arg = cast<BlockArgument>(v);
+    auto c = dyn_cast<sched::ComputeOp>(arg.getOwner()->getParentOp());
+    if (!c || arg.getArgNumber() >= c.getInputs().size())
+      return nullptr;
+    return producerInSchedule(c.getInputs()[arg.getArgNumber()]);
+  };
+  for (Value v : program.getBlock().getTerminator()->getOperands()) {
+    Type tensor = cast<sched::BufferType>(v.getType()).getTensor();
+    bisect::Budget b = budgetOf(t, producerInSchedule(v), tensor, p,
+                                /*accumulated=*/true, producerOf);
+    b.referenceUlps = referenceUlpsOf(t, tensor, variance.lookup(v), p);
     j.budgets.push_back(b);
   }
   j.ctx = program->getContext();

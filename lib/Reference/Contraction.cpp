@@ -231,7 +231,7 @@ Tensor gemmOp(const EvalOptions &o, GemmOp op, const Tensor &a, const Tensor &b,
   int64_t M = outShape[0], N = outShape[1];
   int64_t K = a.shape()[op.getTransA() ? 0 : 1];
   Operand<T> va(a), vb(b);
-  Result<T> res(a.dtype(), outShape);
+  Result<T> res(dtypeOfValue(op.getOutput()), outShape);
   T *out = res.data();
   contract(o, M, N, K, va.data(), a.shape()[1], op.getTransA(), vb.data(),
            b.shape()[1], op.getTransB(), out, N, fp32MatmulOf(op));

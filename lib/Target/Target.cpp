@@ -577,6 +577,10 @@ std::optional<Target> dfa::target::parseTargetValue(llvm::StringRef file,
     std::string acc = r.string(*c, "accumulator", "compute.accumulator", false);
     if (!acc.empty())
       t.accumulator = acc;
+    static const llvm::StringRef kPartialSums[] = {"activation", "accumulator"};
+    t.partialSumsInAccumulator =
+        r.string(*c, "partial_sums", "compute.partial_sums", false, kPartialSums) ==
+        "accumulator";
   }
 
   const json::Array *mem = root->getArray("memory");

@@ -297,6 +297,27 @@ double activationBytes(const target::Target &t, RankedTensorType type,
   return double(layoutFor(t, u, refinedOrder(t, u, {}, false)).bytes);
 }
 
+/// The type of a partial product of a product of `type` cut along K: the
+/// target's accumulator format where its description keeps partial sums
+/// in it (`compute.partial_sums`) and it is wider than the product's (the
+/// partials are summed as the unsplit product accumulates and rounded
+/// once to its type after, so the cut adds only the accumulator's
+/// reassociation), else the product's own (Megatron's all-reduce in the
+/// activation type: each partial and each sum rounded).
+RankedTensorType partialType(const target::Target &t, RankedTensorType type) {
+  auto elt = dyn_cast<FloatType>(type.getElementType());
+  std::optional<target::StorageFormat> acc = t.floatFormat(t.accumulator);
+  if (!t.partialSumsInAccumulator || !elt || !acc || acc->mantissaBits <= int(elt.getFPMantissaWidth()) - 1)
+    return type;
+  Builder b(type.getContext());
+  for (FloatType wider : {b.getF32Type(), b.getF64Type()})
+    if (wider.getWidth() > elt.getWidth() &&
+        int(wider.getFPMantissaWidth()) - 1 >= acc->mantissaBits &&
+        int(wider.getWidth() - wider.getFPMantissaWidth()) >= acc->exponentBits)
+      return RankedTensorType::get(type.getShape(), wider);
+  return type;
+}
+
 /// The sum of the partial products, pairwise (a tree, so no chip's
 /// partial waits behind all the others').
 Value sumTree(OpBuilder &b, Location loc, SmallVector<Value> parts) {
@@ -946,7 +967,8 @@ struct GraphShardPass : dfa::impl::GraphShardPassBase<GraphShardPass>,
     bool over = double(stored) * copies + others > budget;
     // A product's piece holds its input and output activations beside its
     // weight: the whole input and its columns of the output cut along N,
-    // its slice of the input and a partial of the whole output cut along K
+    // its slice of the input and a partial of the whole output, in the
+    // accumulator's format (partialType), cut along K
     // (Lowering::planKernels places them so). None for other layers.
     auto mm = dyn_cast<MatMulOp>(op);
     auto x = mm ? dyn_cast<RankedTensorType>(mm.getLhs().getType()) : nullptr;
@@ -967,7 +989,9 @@ struct GraphShardPass : dfa::impl::GraphShardPassBase<GraphShardPass>,
       return [&t, x, y, alongN, graphResult](int64_t n) {
         auto cut = [&](bool here) { return here ? std::optional<int64_t>(n) : std::nullopt; };
         return activationBytes(t, x, cut(!alongN)) +
-               (graphResult ? 0.0 : activationBytes(t, y, cut(alongN)));
+               (graphResult ? 0.0
+                            : activationBytes(t, alongN ? y : partialType(t, y),
+                                              cut(alongN)));
       };
     };
     // The pieces along `dim` and the most bytes one of them holds.
@@ -1057,7 +1081,7 @@ struct GraphShardPass : dfa::impl::GraphShardPassBase<GraphShardPass>,
       if (std::optional<Joined> j = joinedParts(mm.getLhs(), x.getRank() - 1);
           j && j->sizes.size() >= 2) {
         bool sized = x.hasStaticShape() && y && y.hasStaticShape();
-        double out = sized && !graphResult ? activationBytes(t, y) : 0.0;
+        double out = sized && !graphResult ? activationBytes(t, partialType(t, y)) : 0.0;
         for (int64_t m = 1; m <= 8 && !joined && sized; ++m) {
           SmallVector<int64_t> sizes;
           for (int64_t n : j->sizes)
@@ -1185,6 +1209,7 @@ struct GraphShardPass : dfa::impl::GraphShardPassBase<GraphShardPass>,
       // the product's kernel on the piece's chip.
       Value x = mm.getLhs();
       int64_t axis = cast<RankedTensorType>(x.getType()).getRank() - 1;
+      RankedTensorType partial = partialType(t, cast<RankedTensorType>(mm.getType()));
       llvm::DenseMap<std::tuple<Value, int64_t, int64_t, int64_t>, Value> made;
       bool fromParts = false;
       if (joined) {
@@ -1209,9 +1234,11 @@ struct GraphShardPass : dfa::impl::GraphShardPassBase<GraphShardPass>,
               linearView.getLoc(),
               RankedTensorType::get({sizes[i], wType.getDimSize(0)}, wType.getElementType()),
               wi, linearView.getPermAttr());
-        parts.push_back(b.create<MatMulOp>(loc, mm.getType(), xi, wt));
+        parts.push_back(b.create<MatMulOp>(loc, partial, xi, wt));
       }
       result = sumTree(b, loc, parts);
+      if (partial != mm.getType())
+        result = b.create<CastOp>(loc, mm.getType(), result);
     } else if (auto g = dyn_cast<GemmOp>(op)) {
       auto outType = cast<RankedTensorType>(g.getType());
       if (g.getTransB()) {
@@ -1237,13 +1264,16 @@ struct GraphShardPass : dfa::impl::GraphShardPassBase<GraphShardPass>,
         // [K, N] cut along K: split A along K; C is added once.
         int64_t axis = g.getTransA() ? 0 : 1;
         SmallVector<Value> as = splitAlong(b, loc, g.getA(), axis, sizes);
+        RankedTensorType partial = partialType(t, outType);
         SmallVector<Value> parts;
         for (auto [i, ai] : llvm::enumerate(as))
           parts.push_back(b.create<GemmOp>(
-              loc, outType, ai, pieceWeights[i], i == 0 ? g.getC() : Value(),
+              loc, partial, ai, pieceWeights[i], i == 0 ? g.getC() : Value(),
               g.getAlphaAttr(), g.getBetaAttr(), g.getTransAAttr(),
               g.getTransBAttr()));
         result = sumTree(b, loc, parts);
+        if (partial != outType)
+          result = b.create<CastOp>(loc, outType, result);
       }
     } else {
       // Filters [F, C, ...] cut along F: each piece makes its channels.

@@ -34,6 +34,7 @@
 #include "dfa/Reference/Tensor.h"
 
 #include "mlir/IR/Operation.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 
 #include <array>
 #include <optional>
@@ -55,8 +56,15 @@ enum class OpClass {
 };
 llvm::StringRef className(OpClass c);
 
+/// The op that makes a value, where it is not the value's defining op (a
+/// kernel body's argument: the kernel that wrote the buffer it reads).
+using ProducerFn = llvm::function_ref<mlir::Operation *(mlir::Value)>;
+
 /// The class of a graph op, and the length K it reduces over (1 if none).
-OpClass classOf(mlir::Operation *op, int64_t &reductionLength);
+/// A sum of products (their producers found by `producerOf`, else their
+/// defining ops) is a reduction over all their K.
+OpClass classOf(mlir::Operation *op, int64_t &reductionLength,
+                ProducerFn producerOf = nullptr);
 
 /// Budgets of one profile: `strict` for CI, `lenient` for bring-up.
 struct Profile {
@@ -93,8 +101,9 @@ struct Budget {
   double referenceMultiple = 2;
   /// ULPs of the stored format admitted for the reference's own rounding
   /// when it is another implementation's values (dfa-run's --expect: the
-  /// profile's elementwise ulps times sqrt(n) for the n rounding ops on
-  /// the output's longest chain, which the device need not round alike);
+  /// profile's elementwise ulps times sqrt(sum u_i^2) / u for the
+  /// rounding ops on the output's chain, each u_i the relative spacing of
+  /// the format it stores in, which the device need not round alike);
   /// 0 in dfa-bisect, whose reference rounds as the device does.
   double referenceUlps = 0;
 };

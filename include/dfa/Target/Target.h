@@ -228,6 +228,15 @@ struct Target {
   /// description gives one.
   std::optional<Sourced> matrixEfficiency;
   std::string accumulator = "f32";
+  /// The format of the partial products of a product split across chips
+  /// along K (graph-shard), summed over the chip-to-chip links
+  /// (`compute.partial_sums`): false ("activation", the default) in the
+  /// product's own type, as Megatron-style tensor parallelism all-reduces
+  /// in bf16/f16 (each partial and each sum rounded where the unsplit
+  /// product rounds once); true ("accumulator") in `accumulator`'s format
+  /// where wider, rounded once after (the unsplit product's values, twice
+  /// the bytes over the links).
+  bool partialSumsInAccumulator = false;
   /// The tiles of the "tiled" matrix model.
   std::optional<CtaTiles> ctaTiles;
   /// How systolic matrix units are timed (`compute.systolic_model`):

@@ -125,7 +125,9 @@ def GraphShardPass : Pass<"graph-shard", "::mlir::ModuleOp"> {
     [N, K] weight, a convolution's filters) the pieces' results are
     concatenated; where it cuts the contraction (a matmul's [K, N] weight, a
     Gemm without `trans_b`) the input is split along K and the partial
-    products are summed. A matmul's [K, N] weight that widens its input
+    products are summed, in the product's type or, where the description's
+    `compute.partial_sums` is `accumulator`, in its accumulator's format
+    and rounded once after. A matmul's [K, N] weight that widens its input
     (N > K) and that it alone reads is cut along N instead where that takes
     no more pieces and no piece holds more, each piece a window of its
     columns (a `graph.weight` with `row_pitch`), the results concatenated.

@@ -66,6 +66,11 @@ TEST_CASE("dfa-bisect's tolerance class follows the table", "[dialect][opclass]"
       %4 = graph.transpose %a {perm = array<i64: 1, 0>} : (tensor<4x32xf32>) -> tensor<32x4xf32>
       %5 = graph.relu %a : tensor<4x32xf32>
       %6 = graph.less %a, %a : (tensor<4x32xf32>, tensor<4x32xf32>) -> tensor<4x32xi1>
+      %7 = graph.matmul %a, %b : (tensor<4x32xf32>, tensor<32x8xf32>) -> tensor<4x8xf32>
+      %8 = graph.add %0, %7 : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+      %9 = graph.add %8, %0 : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+      %10 = graph.relu %0 : tensor<4x8xf32>
+      %11 = graph.add %9, %10 : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
       return
     })mlir", &ctx);
   REQUIRE(m);
@@ -77,6 +82,14 @@ TEST_CASE("dfa-bisect's tolerance class follows the table", "[dialect][opclass]"
       {dfa::bisect::OpClass::Movement, 1},
       {dfa::bisect::OpClass::Elementwise, 1},
       {dfa::bisect::OpClass::Exact, 1},          // a bool result
+      {dfa::bisect::OpClass::Reduction, 32},
+      // A sum of products (a product cut along K, its partials summed)
+      // reduces over all their K, through a tree of adds ...
+      {dfa::bisect::OpClass::Reduction, 64},
+      {dfa::bisect::OpClass::Reduction, 96},
+      {dfa::bisect::OpClass::Elementwise, 1},
+      // ... but not where anything else is added.
+      {dfa::bisect::OpClass::Elementwise, 1},
   };
   auto fn = *m->getOps<func::FuncOp>().begin();
   size_t i = 0;
