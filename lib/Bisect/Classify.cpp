@@ -173,7 +173,8 @@ Classification dfa::bisect::classify(const Findings &f) {
   // Errors of the order of the values themselves, on more than a few
   // elements: rounding does not do that.
   // Accumulating in f32 removes it: precision, however large.
-  bool precision = f.f32AccumulatorFixes.value_or(false);
+  bool precision = f.f32AccumulatorFixes.value_or(false) ||
+                   f.partialSumsFixes.value_or(false);
   bool gross = !precision &&
                double(at.metrics.grossErrors) > 0.01 * double(at.metrics.elements);
   bool logic = (at.pattern.structural() && !precision) ||
@@ -230,6 +231,12 @@ Classification dfa::bisect::classify(const Findings &f) {
         "computes " + node + " wrong" +
         (f.pass.empty() ? "" : " (after pass " + f.pass + ")"));
     say("the stage before it computes the right answer");
+    if (f.partialSumsFixes.value_or(false))
+      say("with graph-shard's partial sums kept in the accumulator's format "
+          "(--set compute.partial_sums=accumulator) the error goes away: the "
+          "partials of a product split across chips along K are rounded and "
+          "summed in its type, as Megatron's all-reduce does, where the "
+          "unsplit product rounds once (precision, not a wrong answer)");
     c.runnerUp = c.layer == 3 ? 2 : c.layer - 1;
     c.runnerUpWhyNot = "the previous stage's IR runs right";
     return c;
@@ -311,6 +318,19 @@ Classification dfa::bisect::classify(const Findings &f) {
           "the accumulation precision");
     } else {
       say("accumulating in f32 does not remove it");
+    }
+  }
+  if (f.partialSumsFixes) {
+    if (*f.partialSumsFixes) {
+      c.confidence = 0.9;
+      say("with graph-shard's partial sums kept in the accumulator's format "
+          "(--set compute.partial_sums=accumulator) the error goes away: the "
+          "partials of a product split across chips along K are rounded and "
+          "summed in its type, as Megatron's all-reduce does, where the "
+          "unsplit product rounds once");
+    } else {
+      say("keeping graph-shard's partial sums in the accumulator's format "
+          "does not remove it");
     }
   }
   c.runnerUp = 4;

@@ -259,6 +259,7 @@ void dfa::bisect::writeJson(const Findings &f, const Classification &c,
         j.attribute(k, v ? llvm::json::Value(*v) : llvm::json::Value(nullptr));
       };
       opt("f32_accumulator_fixes", f.f32AccumulatorFixes);
+      opt("partial_sums_fixes", f.partialSumsFixes);
       j.attribute("swapped_operand", f.swappedOperand
                                          ? llvm::json::Value(*f.swappedOperand)
                                          : llvm::json::Value(nullptr));

@@ -29,6 +29,7 @@
 #include "dfa/Support/Limits.h"
 #include "dfa/Transforms/Faults.h"
 
+#include "dialects/Graph/GraphOps.h"
 #include "dialects/Sched/SchedOps.h"
 
 #include "llvm/Support/Path.h"
@@ -340,6 +341,40 @@ std::optional<bool> f32AccumulatorProbe(BisectEnv &env, ModuleOp compiled,
   return !anyFailed(compareOutputs(env, main, names, e.outputs, want, oracle));
 }
 
+/// Whether the error goes away with graph-shard's partial sums in the
+/// accumulator's format: `graph` compiled again so and run; none where
+/// the target keeps them so already or no product's partials change.
+std::optional<bool> partialSumsProbe(const BisectEnv &env, ModuleOp graph,
+                                     ArrayRef<ref::Tensor> args,
+                                     func::FuncOp main,
+                                     llvm::ArrayRef<std::string> names,
+                                     ArrayRef<ref::Tensor> want,
+                                     ArrayRef<ref::Tensor> oracle) {
+  // Only a target that splits weights across chips (graph-shard).
+  if (env.target.partialSumsInAccumulator || env.target.chipWeightBudget() <= 0)
+    return std::nullopt;
+  BisectEnv wide = env;
+  wide.target.partialSumsInAccumulator = true;
+  Execution e = execute(wide, graph, env.stopStage, args, env.stopPasses);
+  if (!e.module)
+    return std::nullopt;
+  // A product whose result is wider than its operands: a partial kept in
+  // the accumulator (the schedule's kernels hold the graph's ops).
+  bool widened = false;
+  e.module->walk([&](Operation *op) {
+    if (!isa<graph::MatMulOp, graph::GemmOp>(op))
+      return;
+    auto in = dyn_cast<RankedTensorType>(op->getOperand(0).getType());
+    auto out = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+    widened |= in && out && in.getElementType() != out.getElementType();
+  });
+  if (!widened)
+    return std::nullopt;
+  if (!e.failure.empty())
+    return false;
+  return !anyFailed(compareOutputs(wide, main, names, e.outputs, want, oracle));
+}
+
 /// The signature of a failure: its code, and the structure of the first
 /// wrong output when it has one (numeric patterns vary as a graph shrinks).
 Signature signatureOf(const Findings &f, const Classification &c) {
@@ -465,6 +500,11 @@ std::optional<int> bisectGraph(Bisector &b, const std::vector<std::string> &name
     f.f32AccumulatorFixes = f32AccumulatorProbe(env, *device.module, b.argsStored,
                                                 b.main, names, b.sameOut,
                                                 b.oracleOut);
+  // Or graph-shard's partial sums, rounded in the product's type.
+  if (f.failure.empty() && anyFailed(f.outputs) &&
+      !f.f32AccumulatorFixes.value_or(false))
+    f.partialSumsFixes = partialSumsProbe(env, b.graph, b.argsStored, b.main,
+                                          names, b.sameOut, b.oracleOut);
 
   // 3-4. Where, unless only the verdict was asked for.
   if (failing && !opts.check) {

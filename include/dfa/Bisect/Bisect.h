@@ -91,6 +91,11 @@ struct Findings {
   /// the reference's outputs against --expect or --test-data; a second
   /// run of the schedule.
   std::optional<bool> f32AccumulatorFixes;
+  /// The model compiled again with graph-shard's partial sums in the
+  /// accumulator's format (compute.partial_sums "accumulator"): whether
+  /// that removes the error (none where the target keeps them so already
+  /// or no product is split along K).
+  std::optional<bool> partialSumsFixes;
   /// The node's wrong result is the reference's on this operand read with
   /// its two minor strides swapped.
   std::optional<int> swappedOperand;
