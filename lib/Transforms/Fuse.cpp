@@ -134,6 +134,18 @@ bool storedWhole(Operation *op) {
   return false;
 }
 
+/// Whether concatenation `op` is a graph result that leaves for the host
+/// (through reshapes, each read by the next alone): the lowering assembles
+/// it where it lives, each piece's kernel writing its part
+/// (Lowering::findAssemblies), so the kernel that joins it holds none of
+/// the other pieces.
+bool assembledConcat(Operation *op) {
+  Value v = op->getResult(0);
+  while (v.hasOneUse() && isa<ReshapeOp>(*v.getUsers().begin()))
+    v = v.getUsers().begin()->getResult(0);
+  return isGraphResult(v);
+}
+
 /// An expand that grows its input: GQA's repeat of the key and value heads
 /// over the query heads they serve, a bias broadcast over a batch.
 bool isBroadcast(Operation *op) {
@@ -319,10 +331,19 @@ struct Fuser {
     return add;
   }
 
+  /// `v`'s bytes as the chip stores it: the layout graph-layout gives it
+  /// (layoutOf, padding included), as Lowering::planKernels counts them.
+  int64_t storedBytes(Value v) {
+    auto type = dyn_cast<RankedTensorType>(v.getType());
+    if (!type || !type.hasStaticShape())
+      return tensorBytes(v.getType());
+    return layoutOf(t, v).bytes;
+  }
+
   /// The bytes one chip holds for `g`'s kernel as the chip partition
   /// places a kernel (Lowering::planKernels): what it reads from outside
-  /// (its weights and input activations) and the results read outside it.
-  /// A chain's intermediates pass through the chip's streams and take no
+  /// (its weights and input activations) and the results read outside it,
+  /// each as stored (storedBytes). A chain's intermediates pass through the chip's streams and take no
   /// memory (a weight's transpose that the MXM folds, a SwiGLU's gate); a
   /// graph result takes no room either, as the lowering streams one that
   /// does not fit to the host's memory as it is made
@@ -339,13 +360,13 @@ struct Fuser {
         Operation *def = v.getDefiningOp();
         if ((!def || !inside.contains(def)) && !isInlineConstant(def) &&
             c.inputs.insert(v).second)
-          c.bytes += tensorBytes(v.getType());
+          c.bytes += storedBytes(v);
       }
       for (Value v : o->getResults())
         if (!isGraphResult(v) &&
             llvm::any_of(v.getUsers(), [&](Operation *u) { return !inside.contains(u); }) &&
             c.exported.insert(v).second)
-          c.bytes += tensorBytes(v.getType());
+          c.bytes += storedBytes(v);
     }
     c.ops = g.ops.size();
     c.removals = g.removals;
@@ -368,20 +389,20 @@ struct Fuser {
       Operation *def = v.getDefiningOp();
       if (!in(def)) {
         if (!isInlineConstant(def) && !c.inputs.contains(v)) {
-          delta += tensorBytes(v.getType());
+          delta += storedBytes(v);
           if (apply)
             c.inputs.insert(v);
         }
       } else if (c.exported.contains(v) && llvm::all_of(v.getUsers(), in)) {
         // `op` read the last of it outside: now an intermediate.
-        delta -= tensorBytes(v.getType());
+        delta -= storedBytes(v);
         if (apply)
           c.exported.erase(v);
       }
     }
     for (Value v : op->getResults())
       if (!isGraphResult(v) && !v.use_empty()) {
-        delta += tensorBytes(v.getType());
+        delta += storedBytes(v);
         if (apply)
           c.exported.insert(v);
       }
@@ -638,13 +659,20 @@ struct Fuser {
     // and values, eight times their bytes, read by the attention's
     // products, beside a 70B layer's qkv weight; a repeat that a multiply
     // and a sum consume as it is made joins): views, splits and
-    // transposes add nothing and join. A concatenation is left to the chip partition, which may
-    // assemble its pieces where it lives, each piece's kernel writing its
-    // part (refusing one that joins an LM head's last column piece cost a
-    // Llama-3-8B-wide prefill 5.6 -> 10.2 ms).
+    // transposes add nothing and join. A concatenation that leaves for the
+    // host is left to the chip partition, which assembles its pieces where
+    // it lives, each piece's kernel writing its part (refusing one that
+    // joins an LM head's last column piece cost a Llama-3-8B-wide prefill
+    // 5.6 -> 10.2 ms); one that its kernel reads on (a qkv product's column
+    // pieces joined, then split into q, k and v) holds every piece on the
+    // last one's chip, and starts a kernel of its own where that passes
+    // the chip. Counted as stored (padding included: a [16, 320] f32
+    // piece's heads, [5, 16, 64], are stored five times over in
+    // 320-element vectors), as the partition counts them.
     bool limited = workingSetLimit &&
                    (!chipLimit || c == OpClass::Pointwise || c == OpClass::Matmul ||
-                    (c == OpClass::Data && !isa<ConcatOp>(op) && storedWhole(op)));
+                    (c == OpClass::Data &&
+                     (isa<ConcatOp>(op) ? !assembledConcat(op) : storedWhole(op))));
     int64_t before = 0, after = 0;
     if (limited) {
       before = chipLimit ? chipCount(g).bytes : g.bytes;

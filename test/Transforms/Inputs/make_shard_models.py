@@ -248,7 +248,7 @@ save("swiglu_linear",
      {"wg": rng.standard_normal((960, 320)) / 18, "wu": rng.standard_normal((960, 320)) / 18,
       "wd": rng.standard_normal((320, 960)) / 30})
 # Products cut along K whose partials round where the unsplit product
-# rounds once: an f16 product ([320, 1300], 832 KB, past a chip) whose
+# rounds once: an f16 product ([1300, 320], 832 KB, past a chip) whose
 # result a Cast widens to f32 for a second product (so f16's roundings of
 # the partials and of their sums reach an f32 result), and an f64 product
 # ([640, 320], 1.6 MB) whose partials cancel. dfa-run's --expect judges
@@ -258,9 +258,9 @@ g = helper.make_graph(
     [helper.make_node("MatMul", ["x", "wg"], ["h"], name="gate"),
      helper.make_node("Cast", ["h"], ["h32"], name="widen", to=TensorProto.FLOAT),
      helper.make_node("MatMul", ["h32", "wd"], ["y"], name="down")],
-    "kcut_cast", [vi16("x", [8, 320])], [vi("y", [8, 320])],
-    [numpy_helper.from_array((rng.standard_normal((320, 1300)) / 18).astype(np.float16), "wg"),
-     numpy_helper.from_array((rng.standard_normal((1300, 320)) / 36).astype(np.float32), "wd")])
+    "kcut_cast", [vi16("x", [8, 1300])], [vi("y", [8, 320])],
+    [numpy_helper.from_array((rng.standard_normal((1300, 320)) / 36).astype(np.float16), "wg"),
+     numpy_helper.from_array((rng.standard_normal((320, 320)) / 18).astype(np.float32), "wd")])
 m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)])
 m.ir_version = 8
 with open(os.path.join(out, "kcut_cast.onnx"), "wb") as f:
@@ -269,3 +269,18 @@ save("kcut_f64", [helper.make_node("MatMul", ["x", "w"], ["y"], name="proj")],
      [helper.make_tensor_value_info("x", TensorProto.DOUBLE, [8, 640])],
      helper.make_tensor_value_info("y", TensorProto.DOUBLE, [8, 320]),
      {"w": rng.standard_normal((640, 320)) / 25}, dtype=np.float64)
+# A SwiGLU whose gate and up weights ([320, 1300] f16, 832 KB each) widen
+# their input: cut along N into three column windows of 433-434 (each
+# stored padded to 640 columns, more bytes a piece than a cut along K's
+# 107-row pieces), the down projection ([1300, 320]) along K where they
+# were, so the 1300-wide hidden layer is never joined.
+save("swiglu_pad",
+     [helper.make_node("MatMul", ["x", "wg"], ["g"], name="gate"),
+      helper.make_node("Sigmoid", ["g"], ["s"], name="sig"),
+      helper.make_node("Mul", ["g", "s"], ["a"], name="silu"),
+      helper.make_node("MatMul", ["x", "wu"], ["u"], name="up"),
+      helper.make_node("Mul", ["a", "u"], ["h"], name="glu"),
+      helper.make_node("MatMul", ["h", "wd"], ["y"], name="down")],
+     [vi16("x", [8, 320])], helper.make_tensor_value_info("y", TensorProto.FLOAT16, [8, 320]),
+     {"wg": rng.standard_normal((320, 1300)) / 18, "wu": rng.standard_normal((320, 1300)) / 18,
+      "wd": rng.standard_normal((1300, 320)) / 36}, dtype=np.float16)
