@@ -38,6 +38,17 @@ const char *dfa::bisect::layerName(int layer) {
 
 namespace {
 
+/// What the partial-sums probe found (Findings::partialSumsFixes). The
+/// key is set in the description; --set changes it only where the
+/// description names it (as the shipped LPU descriptions do).
+constexpr const char *kPartialSumsFix =
+    "with graph-shard's partial sums kept in the accumulator's format "
+    "(\"partial_sums\": \"accumulator\" in the description's compute; "
+    "--set compute.partial_sums=accumulator where it names the key) the "
+    "error goes away: the partials of a product split across chips along K "
+    "are rounded and summed in its type, as Megatron's all-reduce does, "
+    "where the unsplit product rounds once";
+
 /// The taxonomy layer a stage's faults belong to.
 int stageLayer(llvm::StringRef name) {
   switch (stageNamed(name).value_or(Stage::Sched)) {
@@ -232,11 +243,7 @@ Classification dfa::bisect::classify(const Findings &f) {
         (f.pass.empty() ? "" : " (after pass " + f.pass + ")"));
     say("the stage before it computes the right answer");
     if (f.partialSumsFixes.value_or(false))
-      say("with graph-shard's partial sums kept in the accumulator's format "
-          "(--set compute.partial_sums=accumulator) the error goes away: the "
-          "partials of a product split across chips along K are rounded and "
-          "summed in its type, as Megatron's all-reduce does, where the "
-          "unsplit product rounds once (precision, not a wrong answer)");
+      say(std::string(kPartialSumsFix) + " (precision, not a wrong answer)");
     c.runnerUp = c.layer == 3 ? 2 : c.layer - 1;
     c.runnerUpWhyNot = "the previous stage's IR runs right";
     return c;
@@ -323,11 +330,7 @@ Classification dfa::bisect::classify(const Findings &f) {
   if (f.partialSumsFixes) {
     if (*f.partialSumsFixes) {
       c.confidence = 0.9;
-      say("with graph-shard's partial sums kept in the accumulator's format "
-          "(--set compute.partial_sums=accumulator) the error goes away: the "
-          "partials of a product split across chips along K are rounded and "
-          "summed in its type, as Megatron's all-reduce does, where the "
-          "unsplit product rounds once");
+      say(kPartialSumsFix);
     } else {
       say("keeping graph-shard's partial sums in the accumulator's format "
           "does not remove it");

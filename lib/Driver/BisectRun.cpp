@@ -227,7 +227,36 @@ bisect::Comparison dfa::driver::compareValue(
     bool accumulated) {
   bisect::Comparison c;
   c.name = name.str();
-  bisect::Budget b = budgetOf(env.target, producer, type, env.profile, accumulated);
+  // A value an op that only moves values makes from one operand (a
+  // widening cast, a view) carries the rounding of the op before it, and
+  // is held to that op's budget in its format: an f16 product's result
+  // cast to f32 is off by its f16 ulps, not by f32's.
+  auto movesOnly = [](Operation *op) {
+    if (graph::numericsOf(op) == graph::Numerics::Exact)
+      return true;
+    // A cast to a float format that holds every value of its input's.
+    if (!isa<graph::CastOp>(op))
+      return false;
+    auto from = dyn_cast<FloatType>(getElementTypeOrSelf(op->getOperand(0).getType()));
+    auto to = dyn_cast<FloatType>(getElementTypeOrSelf(op->getResult(0).getType()));
+    return from && to && to.getFPMantissaWidth() >= from.getFPMantissaWidth() &&
+           to.getWidth() - to.getFPMantissaWidth() >= from.getWidth() - from.getFPMantissaWidth();
+  };
+  Operation *rounding = producer;
+  Type roundedType = type;
+  while (rounding && rounding->getNumOperands() == 1 && rounding->getNumResults() == 1 &&
+         movesOnly(rounding) && rounding->getOperand(0).getDefiningOp() &&
+         isa<RankedTensorType>(rounding->getOperand(0).getType())) {
+    roundedType = rounding->getOperand(0).getType();
+    rounding = rounding->getOperand(0).getDefiningOp();
+  }
+  bisect::Budget b = budgetOf(env.target, rounding, type, env.profile, accumulated);
+  if (rounding != producer) {
+    bisect::Format f =
+        storedFormat(env.target, cast<RankedTensorType>(roundedType).getElementType());
+    if (f.mantissaBits < b.stored.mantissaBits)
+      b.stored = f;
+  }
   c.cls = b.cls;
   c.op = producer ? producer->getName().getStringRef().str() : "input";
   auto tt = cast<RankedTensorType>(type);

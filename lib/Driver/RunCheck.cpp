@@ -17,6 +17,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <cmath>
+#include <limits>
 
 using namespace mlir;
 using namespace dfa;
@@ -51,28 +52,65 @@ Operation *producerInSchedule(Value v) {
   return nullptr;
 }
 
-/// The rounding each value carries from the inputs, as the variance of a
+/// The rounding a value carries from the inputs, as the variance of a
 /// random walk (probabilistic error analysis: independent roundings add
 /// up as sqrt(sum u_i^2), Higham & Mary 2019, not as the worst case's
 /// sum): over the chain that carries the most, the sum of the squared
 /// relative spacings (2^-mantissa bits) of the formats its rounding ops
 /// store in. A chain through f16 then cast to f32 carries f16's
 /// roundings, which counting them in f32's ulps would miss (a product
-/// cut along K whose partials are summed in f16). Over the ops of
-/// `block`: a graph's, or a saved schedule's, through its copies and into
-/// its kernels' bodies (a kernel's outputs carry the deepest chain of
-/// its body; a buffer written by several kernels or copies, the deepest
-/// of them).
-void roundingVariance(const target::Target &t, Block &block,
-                      llvm::DenseMap<Value, double> &variance) {
+/// cut along K whose partials are summed in f16). A reduction over k that
+/// accumulates in f64 (or wider) passes its accumulation on to its
+/// readers as well, c sqrt(k) of the format's unit, as the reduction's own
+/// budget admits it: a bias or an activation after an f64 product carries
+/// the product's reassociation (a split along K sums it in another
+/// order), which the oracle, itself in f64, cannot measure; in a narrower
+/// format the oracle measures it (checkOutputs). `own`: what the value
+/// itself is admitted (its own accumulation is its budget's); `carried`:
+/// what its readers inherit.
+struct Carried {
+  double own = 0, carried = 0;
+};
+
+/// The accumulation a reduction passes on (Carried), as a variance.
+double accumulationVariance(const target::Target &t, Operation *op,
+                            const bisect::Profile &p) {
+  int64_t k = 1;
+  bisect::OpClass cls = bisect::classOf(op, k);
+  if ((cls != bisect::OpClass::Reduction && cls != bisect::OpClass::Composite) || k <= 1)
+    return 0;
+  int bits = 0;
+  for (Value x : op->getOperands())
+    if (auto type = dyn_cast<RankedTensorType>(x.getType());
+        type && isa<FloatType>(type.getElementType()))
+      bits = std::max(bits, storedFormat(t, type.getElementType()).mantissaBits);
+  if (std::optional<target::StorageFormat> a =
+          t.floatFormat(t.accumulator.empty() ? "f32" : t.accumulator))
+    bits = std::max(bits, a->mantissaBits);
+  // The oracle's own format: what it cannot resolve.
+  if (bits < std::numeric_limits<double>::digits - 1)
+    return 0;
+  double r = p.reductionC / std::max(p.elementwiseUlps, 1e-9) * std::sqrt(double(k)) *
+             std::ldexp(1.0, -(bits + 1));
+  return r * r;
+}
+
+/// Carried roundings (above) over the ops of `block`: a graph's, or a
+/// saved schedule's, through its copies and into its kernels' bodies (a
+/// kernel's outputs carry the deepest chain of its body; a buffer written
+/// by several kernels or copies, the deepest of them).
+void roundingVariance(const target::Target &t, const bisect::Profile &p, Block &block,
+                      llvm::DenseMap<Value, Carried> &variance) {
   auto deepest = [&](ValueRange vs) {
     double d = 0;
     for (Value v : vs)
-      d = std::max(d, variance.lookup(v));
+      d = std::max(d, variance.lookup(v).carried);
     return d;
   };
-  auto raise = [&](Value v, double d) {
-    variance[v] = std::max(variance.lookup(v), d);
+  auto raise = [&](Value v, Carried c) {
+    Carried &to = variance[v];
+    to.own = std::max(to.own, c.own);
+    to.carried = std::max(to.carried, c.carried);
   };
   for (Operation &op : block) {
     if (auto dma = dyn_cast<sched::DmaOp>(op)) {
@@ -83,19 +121,31 @@ void roundingVariance(const target::Target &t, Block &block,
       Block &body = c.getBody().front();
       for (auto [arg, in] : llvm::zip(body.getArguments(), c.getInputs()))
         variance[arg] = variance.lookup(in);
-      roundingVariance(t, body, variance);
+      roundingVariance(t, p, body, variance);
       for (auto [out, y] : llvm::zip(c.getOutputs(), body.getTerminator()->getOperands()))
         raise(out, variance.lookup(y));
       continue;
     }
+    // An op that only moves values (a view, a widening cast) passes on
+    // what its operands carry, as it is.
+    if (graph::numericsOf(&op) == graph::Numerics::Exact) {
+      Carried c;
+      for (Value x : op.getOperands()) {
+        c.own = std::max(c.own, variance.lookup(x).own);
+        c.carried = std::max(c.carried, variance.lookup(x).carried);
+      }
+      for (Value r : op.getResults())
+        variance[r] = c;
+      continue;
+    }
     double d = deepest(op.getOperands());
-    bool rounds = graph::numericsOf(&op) != graph::Numerics::Exact;
+    double accumulation = op.getNumResults() ? accumulationVariance(t, &op, p) : 0;
     for (Value r : op.getResults()) {
       auto type = dyn_cast<RankedTensorType>(r.getType());
       double u = 0;
-      if (rounds && type && isa<FloatType>(type.getElementType()))
+      if (type && isa<FloatType>(type.getElementType()))
         u = std::ldexp(1.0, -storedFormat(t, type.getElementType()).mantissaBits);
-      variance[r] = d + u * u;
+      variance[r] = {d + u * u, d + u * u + accumulation};
     }
   }
 }
@@ -164,8 +214,8 @@ OutputJudge dfa::driver::modelJudge(const RunOptions &opts,
     return j;
   bisect::Profile p = profileOf(opts);
   j.profile = p.name;
-  llvm::DenseMap<Value, double> variance;
-  roundingVariance(t, main.getBody().front(), variance);
+  llvm::DenseMap<Value, Carried> variance;
+  roundingVariance(t, p, main.getBody().front(), variance);
   Operation *ret = main.getBody().front().getTerminator();
   // The op whose rounding an output carries: back through the ops that
   // only move their one input's values (a view of a product's result, as
@@ -182,7 +232,7 @@ OutputJudge dfa::driver::modelJudge(const RunOptions &opts,
   for (Value v : ret->getOperands()) {
     bisect::Budget b = budgetOf(t, rounding(v), v.getType(), p,
                                 /*accumulated=*/true);
-    b.referenceUlps = referenceUlpsOf(t, v.getType(), variance.lookup(v), p);
+    b.referenceUlps = referenceUlpsOf(t, v.getType(), variance.lookup(v).own, p);
     j.budgets.push_back(b);
   }
   j.ctx = main->getContext();
@@ -227,8 +277,8 @@ OutputJudge dfa::driver::scheduleJudge(const RunOptions &opts,
   // ops), so an output carries the roundings of its chain as a model's
   // does (modelJudge), and the references run its kernels in the CPU
   // reference's and the oracle's arithmetic.
-  llvm::DenseMap<Value, double> variance;
-  roundingVariance(t, program.getBlock(), variance);
+  llvm::DenseMap<Value, Carried> variance;
+  roundingVariance(t, p, program.getBlock(), variance);
   // A value a kernel's body reads as an argument was made by the kernel
   // that wrote its buffer (the partials of a product cut along K, made
   // on other chips, summed here).
@@ -245,7 +295,7 @@ OutputJudge dfa::driver::scheduleJudge(const RunOptions &opts,
     Type tensor = cast<sched::BufferType>(v.getType()).getTensor();
     bisect::Budget b = budgetOf(t, producerInSchedule(v), tensor, p,
                                 /*accumulated=*/true, producerOf);
-    b.referenceUlps = referenceUlpsOf(t, tensor, variance.lookup(v), p);
+    b.referenceUlps = referenceUlpsOf(t, tensor, variance.lookup(v).own, p);
     j.budgets.push_back(b);
   }
   j.ctx = program->getContext();

@@ -269,6 +269,22 @@ save("kcut_f64", [helper.make_node("MatMul", ["x", "w"], ["y"], name="proj")],
      [helper.make_tensor_value_info("x", TensorProto.DOUBLE, [8, 640])],
      helper.make_tensor_value_info("y", TensorProto.DOUBLE, [8, 320]),
      {"w": rng.standard_normal((640, 320)) / 25}, dtype=np.float64)
+# An f64 product cut along K with a bias and a ReLU after it (the oracle,
+# itself f64, cannot measure the partials' reassociation that the ReLU
+# carries), and an f16 product cut along K whose result is the graph's,
+# cast to f32 (the cast rounds nothing: the value carries the product's
+# f16 rounding).
+save("kcut_f64_act", [helper.make_node("MatMul", ["x", "w"], ["h"], name="proj"),
+                      helper.make_node("Add", ["h", "b"], ["hb"], name="bias"),
+                      helper.make_node("Relu", ["hb"], ["y"], name="act")],
+     [helper.make_tensor_value_info("x", TensorProto.DOUBLE, [8, 700])],
+     helper.make_tensor_value_info("y", TensorProto.DOUBLE, [8, 320]),
+     {"w": rng.standard_normal((700, 320)) / 26, "b": rng.standard_normal(320)},
+     dtype=np.float64)
+save("kcut_widen", [helper.make_node("MatMul", ["x", "w"], ["h"], name="gate"),
+                    helper.make_node("Cast", ["h"], ["y"], name="widen", to=TensorProto.FLOAT)],
+     [vi16("x", [8, 2000])], vi("y", [8, 320]),
+     {"w": rng.standard_normal((2000, 320)) / 45}, dtype=np.float16)
 # A SwiGLU whose gate and up weights ([320, 1300] f16, 832 KB each) widen
 # their input: cut along N into three column windows of 433-434 (each
 # stored padded to 640 columns, more bytes a piece than a cut along K's

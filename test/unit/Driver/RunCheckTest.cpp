@@ -61,6 +61,33 @@ TEST_CASE("the expected side's chain counts each rounding in its own format",
   CHECK(widened[0].stored.name == "f32");
 }
 
+TEST_CASE("an f64 product passes its accumulation on to its readers",
+          "[driver][runcheck]") {
+  // The oracle is f64 too and cannot measure the product's reassociation
+  // (a split along K), so the relu after it carries c sqrt(K) units of
+  // f64 (lenient: c = 8... as the profile says) besides the two roundings;
+  // the product itself is judged by its own reduction budget.
+  std::vector<bisect::Budget> f64 = budgetsOf(R"mlir(
+    func.func @main(%a: tensor<4x64xf64>, %b: tensor<64x8xf64>) -> (tensor<4x8xf64>, tensor<4x8xf64>) {
+      %0 = graph.matmul %a, %b : (tensor<4x64xf64>, tensor<64x8xf64>) -> tensor<4x8xf64>
+      %1 = graph.relu %0 : tensor<4x8xf64>
+      return %0, %1 : tensor<4x8xf64>, tensor<4x8xf64>
+    })mlir");
+  REQUIRE(f64.size() == 2);
+  bisect::Profile p = bisect::lenientProfile();
+  double r = p.reductionC / p.elementwiseUlps * std::sqrt(64.0) * 0.5;
+  CHECK(f64[0].referenceUlps == Approx(p.elementwiseUlps * std::sqrt(1.0)));
+  CHECK(f64[1].referenceUlps == Approx(p.elementwiseUlps * std::sqrt(2.0 + r * r)));
+  // In f32 the oracle measures it: nothing is carried analytically.
+  std::vector<bisect::Budget> f32 = budgetsOf(R"mlir(
+    func.func @main(%a: tensor<4x64xf32>, %b: tensor<64x8xf32>) -> tensor<4x8xf32> {
+      %0 = graph.matmul %a, %b : (tensor<4x64xf32>, tensor<64x8xf32>) -> tensor<4x8xf32>
+      %1 = graph.relu %0 : tensor<4x8xf32>
+      return %1 : tensor<4x8xf32>
+    })mlir");
+  CHECK(f32[0].referenceUlps == Approx(p.elementwiseUlps * std::sqrt(2.0)));
+}
+
 TEST_CASE("a sum of products is judged as the reduction over all their K",
           "[driver][runcheck]") {
   std::vector<bisect::Budget> b = budgetsOf(R"mlir(
