@@ -969,15 +969,10 @@ struct GraphShardPass : dfa::impl::GraphShardPassBase<GraphShardPass>,
     // weight: the whole input and its columns of the output cut along N,
     // its slice of the input and a partial of the whole output, in the
     // accumulator's format (partialType), cut along K
-    // (Lowering::planKernels places them so). A Gemm's too, where it reads
-    // its input as stored (no trans_a). None for other layers.
+    // (Lowering::planKernels places them so). None for other layers.
     auto mm = dyn_cast<MatMulOp>(op);
-    auto gemm = dyn_cast<GemmOp>(op);
-    Value lhs = mm ? mm.getLhs() : gemm && !gemm.getTransA() ? gemm.getA() : Value();
-    auto x = lhs ? dyn_cast<RankedTensorType>(lhs.getType()) : nullptr;
-    auto y = lhs ? dyn_cast<RankedTensorType>(op->getResult(0).getType()) : nullptr;
-    // A weight whose leading dim is N: read transposed ([N, K]).
-    bool leadingN = bool(linearView) || (gemm && gemm.getTransB());
+    auto x = mm ? dyn_cast<RankedTensorType>(mm.getLhs().getType()) : nullptr;
+    auto y = mm ? dyn_cast<RankedTensorType>(mm.getType()) : nullptr;
     // Only for a weight this product alone reads: a weight that several
     // read (tied, shared) is cut the same for each of them, by its size
     // alone, so that its pieces are placed once.
@@ -985,7 +980,7 @@ struct GraphShardPass : dfa::impl::GraphShardPassBase<GraphShardPass>,
     bool shaped = alone && x && y && x.hasStaticShape() && y.hasStaticShape() &&
                   wType.getRank() == 2;
     // A graph result streams to the host's memory as it is made.
-    bool graphResult = lhs && llvm::any_of(op->getUsers(), [](Operation *u) {
+    bool graphResult = mm && llvm::any_of(mm->getUsers(), [](Operation *u) {
                          return isa<func::ReturnOp>(u);
                        });
     auto besideFor = [&](bool alongN) -> std::function<double(int64_t)> {
@@ -1014,11 +1009,11 @@ struct GraphShardPass : dfa::impl::GraphShardPassBase<GraphShardPass>,
     if (!over) {
       if (!shaped)
         return;
-      double in = streamsFromInputs(lhs) ? 0.0 : activationBytes(t, x);
-      double out = streamsToResult(op->getResult(0)) ? 0.0 : activationBytes(t, y);
+      double in = streamsFromInputs(mm.getLhs()) ? 0.0 : activationBytes(t, x);
+      double out = streamsToResult(mm.getResult()) ? 0.0 : activationBytes(t, y);
       double chip = t.activationLevel().capacityBytes.value;
       if (double(stored) * copies + in + out <= cap ||
-          largeActivation(t, lhs, chip) || largeActivation(t, op->getResult(0), chip))
+          largeActivation(t, mm.getLhs(), chip) || largeActivation(t, mm.getResult(), chip))
         return;
     }
     auto mostOf = [&](int64_t dim, bool alongN, int64_t n) {
@@ -1035,7 +1030,7 @@ struct GraphShardPass : dfa::impl::GraphShardPassBase<GraphShardPass>,
                             cap);
       return std::make_pair(n, n > 0 ? mostOf(dim, alongN, n) : 0.0);
     };
-    auto [pieces, most] = plan(0, leadingN);
+    auto [pieces, most] = plan(0, bool(linearView));
     // A product's [K, N] weight (read as stored) that widens its input
     // (N > K: a qkv, up or gate projection) is cut along N, as Megatron's
     // column-parallel layers are, where that takes no more pieces, even

@@ -131,9 +131,8 @@ def GraphShardPass : Pass<"graph-shard", "::mlir::ModuleOp"> {
     (N > K) and that it alone reads is cut along N instead where that takes
     no more pieces (even where its windows, padded, hold more), each piece a window of its
     columns (a `graph.weight` with `row_pitch`), the results concatenated.
-    A matmul's pieces, and a Gemm's that reads its input as stored, are as
-    many as also fit its activations beside each weight piece on a chip,
-    where that takes at most 16 times as many.
+    Such a product's pieces are as many as also fit its activations beside
+    each weight piece on a chip, where that takes at most 16 times as many.
     A matmul cut along K whose input is made from concatenations of column
     pieces through pointwise ops alone (a SwiGLU's down projection after
     its gate and up projections) is cut where they were (each part again

@@ -285,14 +285,6 @@ save("kcut_widen", [helper.make_node("MatMul", ["x", "w"], ["h"], name="gate"),
                     helper.make_node("Cast", ["h"], ["y"], name="widen", to=TensorProto.FLOAT)],
      [vi16("x", [8, 2000])], vi("y", [8, 320]),
      {"w": rng.standard_normal((2000, 320)) / 45}, dtype=np.float16)
-# An f16 Gemm cut along K ([1300, 320], 832 KB) with a [32, 320] C, then a
-# Tanh: its pieces are sized with their activations beside them, as a
-# MatMul's are, so accumulator partials (twice the bytes) still fit.
-save("gemm_rows", [helper.make_node("Gemm", ["x", "w", "c"], ["h"], name="fc"),
-                   helper.make_node("Tanh", ["h"], ["y"], name="act")],
-     [vi16("x", [32, 1300])], helper.make_tensor_value_info("y", TensorProto.FLOAT16, [32, 320]),
-     {"w": rng.standard_normal((1300, 320)) / 36, "c": rng.standard_normal((32, 320))},
-     dtype=np.float16)
 # A SwiGLU whose gate and up weights ([320, 1300] f16, 832 KB each) widen
 # their input: cut along N into three column windows of 433-434 (each
 # stored padded to 640 columns, more bytes a piece than a cut along K's
