@@ -1033,14 +1033,15 @@ struct GraphShardPass : dfa::impl::GraphShardPassBase<GraphShardPass>,
     auto [pieces, most] = plan(0, bool(linearView));
     // A product's [K, N] weight (read as stored) that widens its input
     // (N > K: a qkv, up or gate projection) is cut along N, as Megatron's
-    // column-parallel layers are, where that takes no more pieces, even
-    // where a piece holds more (a window of columns pads its rows to the
-    // target's vectors: a [320, 480] piece is stored as [320, 640] on an
-    // LPU): each piece reads the whole input and makes its columns, where
-    // one cut along K makes a partial of the whole wider output, summed
-    // over the links after, which costs more than the padding (a SwiGLU's
-    // [320, 1300] gate and up projections on test-lpu-small, 10.8 ->
-    // 4.5 us with the down projection paired). One
+    // column-parallel layers are, where that takes no more pieces and no
+    // piece holds more (a window of columns pads its rows to the target's
+    // vectors: a [320, 480] piece is stored as [320, 640] on an LPU), or
+    // more but its columns are never joined (below): each piece reads the
+    // whole input and makes its columns, where one cut along K makes a
+    // partial of the whole wider output, summed over the links after,
+    // which costs more than the padding (a SwiGLU's [320, 1300] gate and
+    // up projections on test-lpu-small, 10.8 -> 4.5 us with the down
+    // projection paired). One
     // that narrows it (a down projection) is cut along K. Where the fewest
     // column pieces hold more than the row pieces (their input whole
     // beside each), more column pieces, up to as many as the rows', may
@@ -1057,7 +1058,18 @@ struct GraphShardPass : dfa::impl::GraphShardPassBase<GraphShardPass>,
         alongN = n;
         mostAlongN = mostOf(1, true, n);
       }
-      if (alongN >= 2 && (pieces < 2 || alongN <= pieces)) {
+      // Pieces that hold more (padded windows) are taken only where the
+      // columns are never joined again: the product's result read by
+      // pointwise ops alone (a SwiGLU's gate and up projections, which
+      // the down projection's pieces then read where they are made), not
+      // a qkv product's, which is joined to be split into q, k and v (on
+      // a small chip the joined heads then pass it: a d=320 f16 decoder
+      // 12.0 -> 17.1 us).
+      bool neverJoined = !mm->use_empty() && llvm::all_of(mm->getUsers(), [](Operation *u) {
+        return classify(u) == OpClass::Pointwise;
+      });
+      if (alongN >= 2 &&
+          (pieces < 2 || (alongN <= pieces && (mostAlongN <= most || neverJoined)))) {
         columns = true;
         cutDim = 1;
         pieces = alongN;

@@ -129,7 +129,8 @@ def GraphShardPass : Pass<"graph-shard", "::mlir::ModuleOp"> {
     `compute.partial_sums` is `accumulator`, in its accumulator's format
     and rounded once after. A matmul's [K, N] weight that widens its input
     (N > K) and that it alone reads is cut along N instead where that takes
-    no more pieces (even where its windows, padded, hold more), each piece a window of its
+    no more pieces and no piece holds more (or more, padded, where its
+    result is read by pointwise ops alone), each piece a window of its
     columns (a `graph.weight` with `row_pitch`), the results concatenated.
     Such a product's pieces are as many as also fit its activations beside
     each weight piece on a chip, where that takes at most 16 times as many.
