@@ -343,8 +343,9 @@ struct Fuser {
   /// The bytes one chip holds for `g`'s kernel as the chip partition
   /// places a kernel (Lowering::planKernels): what it reads from outside
   /// (its weights and input activations) and the results read outside it,
-  /// each as stored (storedBytes). A chain's intermediates pass through the chip's streams and take no
-  /// memory (a weight's transpose that the MXM folds, a SwiGLU's gate); a
+  /// each as stored (storedBytes). A chain's intermediates pass through
+  /// the chip's streams and take no memory (a weight's transpose that the
+  /// MXM folds, a SwiGLU's gate); a
   /// graph result takes no room either, as the lowering streams one that
   /// does not fit to the host's memory as it is made
   /// (Lowering::leavesForHost). Kept in `g.chip` as ops join (chipJoin),

@@ -307,7 +307,8 @@ double activationBytes(const target::Target &t, RankedTensorType type,
 RankedTensorType partialType(const target::Target &t, RankedTensorType type) {
   auto elt = dyn_cast<FloatType>(type.getElementType());
   std::optional<target::StorageFormat> acc = t.floatFormat(t.accumulator);
-  if (!t.partialSumsInAccumulator || !elt || !acc || acc->mantissaBits <= int(elt.getFPMantissaWidth()) - 1)
+  if (!t.partialSumsInAccumulator || !elt || !acc ||
+      acc->mantissaBits <= int(elt.getFPMantissaWidth()) - 1)
     return type;
   Builder b(type.getContext());
   for (FloatType wider : {b.getF32Type(), b.getF64Type()})
