@@ -36,6 +36,7 @@
 #include "llvm/ADT/TypeSwitch.h"
 
 #include <map>
+#include <numeric>
 #include <tuple>
 
 namespace dfa {
@@ -227,16 +228,22 @@ Value partOf(OpBuilder *b, Value v, int64_t axis, int64_t offset, int64_t size,
 }
 
 /// Erases `v`'s op where nothing reads it any more, and so on up through
-/// the pointwise ops and concatenations it read (the joined input a cut
-/// along K now reads as its parts).
-void eraseUnread(Value v) {
+/// the pointwise ops, views and concatenations it read (the joined input a
+/// cut along K now reads as its parts; a broadcast each piece of a chain
+/// now makes of its own window).
+/// Several values at once: one may be made from another (a broadcast's
+/// transposed view and the view itself), whose op is then gone by the time
+/// a later call would look at it.
+void eraseUnread(ArrayRef<Value> values) {
   SmallVector<Operation *> work;
-  if (Operation *def = v.getDefiningOp())
-    work.push_back(def);
+  for (Value v : values)
+    if (Operation *def = v.getDefiningOp(); def && !llvm::is_contained(work, def))
+      work.push_back(def);
   while (!work.empty()) {
     Operation *op = work.pop_back_val();
     if (!op->use_empty() || op->getNumResults() != 1 ||
-        !(isa<ConcatOp, ReshapeOp>(op) || classify(op) == OpClass::Pointwise))
+        !(isa<ConcatOp, ReshapeOp, TransposeOp, ExpandOp>(op) ||
+          classify(op) == OpClass::Pointwise))
       continue;
     SmallVector<Value> operands(op->getOperands());
     op->erase();
@@ -244,6 +251,69 @@ void eraseUnread(Value v) {
       if (Operation *def = x.getDefiningOp(); def && !llvm::is_contained(work, def))
         work.push_back(def);
   }
+}
+
+/// The window `w` of `x`: a slice, or `x` where the window is all of it.
+Value sliceWindow(OpBuilder &b, Location loc, Value x, const Window &w) {
+  auto type = cast<RankedTensorType>(x.getType());
+  if (ArrayRef<int64_t>(w.size) == type.getShape())
+    return x;
+  SmallVector<int64_t> steps(type.getRank(), 1);
+  return b.create<SliceOp>(loc, windowType(type, w), x, b.getDenseI64ArrayAttr(w.start),
+                           b.getDenseI64ArrayAttr(steps));
+}
+
+/// The window `w` of `x`, taken before the views and the broadcast that
+/// make `x` where it is a broadcast seen through reshapes and transposes
+/// (GQA's keys repeated over the query heads they serve): each piece of a
+/// chain then broadcasts its window of the smaller tensor, which the
+/// product reading it takes into its kernel (graph-fuse), where a slice of
+/// the whole repeated tensor had it written out (8x its size under GQA's
+/// 8 query heads a key head). Null where no broadcast is reached or a view
+/// does not map the window. Without a builder, only whether it would be
+/// made (`x` where it would).
+Value windowBeforeBroadcast(OpBuilder *b, Value x, const Window &w, int depth = 0) {
+  Operation *def = x.getDefiningOp();
+  auto type = cast<RankedTensorType>(x.getType());
+  if (!def || depth > 8)
+    return nullptr;
+  if (auto tr = dyn_cast<TransposeOp>(def)) {
+    ArrayRef<int64_t> perm = tr.getPerm();
+    Window iw;
+    iw.start.resize(perm.size());
+    iw.size.resize(perm.size());
+    for (auto [d, p] : llvm::enumerate(perm))
+      iw.start[p] = w.start[d], iw.size[p] = w.size[d];
+    Value in = windowBeforeBroadcast(b, tr.getInput(), iw, depth + 1);
+    if (!in || !b)
+      return in ? x : nullptr;
+    return b->create<TransposeOp>(tr.getLoc(), windowType(type, w), in, tr.getPermAttr());
+  }
+  if (auto r = dyn_cast<ReshapeOp>(def)) {
+    auto inType = cast<RankedTensorType>(r.getInput().getType());
+    std::optional<Window> iw = reshapeWindow(inType.getShape(), type.getShape(), w);
+    Value in = iw ? windowBeforeBroadcast(b, r.getInput(), *iw, depth + 1) : nullptr;
+    if (!in || !b)
+      return in ? x : nullptr;
+    return b->create<ReshapeOp>(r.getLoc(), windowType(type, w), in);
+  }
+  auto e = dyn_cast<ExpandOp>(def);
+  auto inType = e ? cast<RankedTensorType>(e.getInput().getType()) : nullptr;
+  if (!e || inType.getNumElements() >= type.getNumElements())
+    return nullptr;
+  // The input's window: the same where it has the dim, its one index where
+  // it is broadcast.
+  Window iw;
+  int64_t lead = type.getRank() - inType.getRank();
+  for (int64_t d = 0; d < inType.getRank(); ++d) {
+    bool same = inType.getDimSize(d) == type.getDimSize(d + lead);
+    iw.start.push_back(same ? w.start[d + lead] : 0);
+    iw.size.push_back(same ? w.size[d + lead] : 1);
+  }
+  if (!b)
+    return x;
+  Value in = sliceWindow(*b, e.getLoc(), e.getInput(), iw);
+  return b->create<ExpandOp>(e.getLoc(), windowType(type, w), in);
 }
 
 /// Whether `v` reaches the graph's results through pointwise ops alone,
@@ -266,6 +336,17 @@ bool streamsToResult(Value v) {
     v = u->getResult(0);
   }
   return false;
+}
+
+/// Whether `op` is the graph's return, or a pointwise op every path from
+/// which goes to it through pointwise ops (whatever else they read).
+bool toResult(Operation *op, int depth = 0) {
+  if (isa<func::ReturnOp>(op))
+    return true;
+  if (depth > 16 || op->getNumResults() != 1 || classify(op) != OpClass::Pointwise ||
+      op->use_empty())
+    return false;
+  return llvm::all_of(op->getUsers(), [&](Operation *u) { return toResult(u, depth + 1); });
 }
 
 /// Whether `v` is made from graph inputs, weights and constants through
@@ -490,9 +571,29 @@ struct GraphShardPass : dfa::impl::GraphShardPassBase<GraphShardPass>,
       if (chain.size() > kMaxChain)
         return;
     }
+    // One result an op (a split's results keep one dim each: its first's).
     for (Operation *op : chain) {
       tried.insert(op);
-      if (op->getNumResults() != 1 || op->getNumRegions() != 0)
+      if ((op->getNumResults() != 1 && !isa<SplitOp>(op)) || op->getNumRegions() != 0)
+        return;
+    }
+    // A chain that splits its large activations into parts, each read
+    // once (a product's result split into q, k and v), is one kernel that
+    // streams them: it is cut only where that kernel cannot hold, beside
+    // the weights it reads, what it reads and writes (a 70B-shaped qkv
+    // product at 4,096 tokens: a 168 MB weight, 68 MB in, 84 MB out).
+    // Without a weight, or within the chip, the kernel fuses what reads the
+    // parts (a toy's row sums of q, k and v: 97.7 us whole on a 4.5 MiB
+    // chip, 438 us cut into rows over two chips). One that reads a large
+    // activation twice (a SwiGLU's gate) holds it, and is cut.
+    if (llvm::any_of(chain, [](Operation *op) { return isa<SplitOp>(op); })) {
+      bool once = llvm::all_of(chain, [&](Operation *op) {
+        return llvm::all_of(op->getResults(), [&](Value r) {
+          return !largeActivation(t, r, cap) || r.hasOneUse();
+        });
+      });
+      auto [weights, held] = heldBytes(t, chain);
+      if (once && (weights <= 0 || held <= cap))
         return;
     }
     // The chain's ops are erased when it is cut: their addresses may come
@@ -500,6 +601,33 @@ struct GraphShardPass : dfa::impl::GraphShardPassBase<GraphShardPass>,
     if (cutChain(t, seed, chain, cap, /*except=*/-1))
       for (Operation *op : chain)
         tried.erase(op);
+  }
+
+  /// The stored bytes of the weights one kernel made of `chain` reads, and
+  /// of all it holds: those weights, its inputs but graph inputs, and its
+  /// outputs but those that go to the graph's results through pointwise
+  /// ops (each output counted as written, though a reader may fuse it).
+  static std::pair<double, double> heldBytes(const target::Target &t,
+                                             const llvm::SetVector<Operation *> &chain) {
+    llvm::SetVector<Value> held;
+    for (Operation *op : chain) {
+      for (Value x : op->getOperands())
+        if (!chain.contains(x.getDefiningOp()) && !isa<BlockArgument>(x))
+          held.insert(weightView(t, x) ? x.getDefiningOp()->getOperand(0) : x);
+      for (Value r : op->getResults())
+        if (llvm::any_of(r.getUsers(), [&](Operation *u) {
+              return !chain.contains(u) && !toResult(u);
+            }))
+          held.insert(r);
+    }
+    double weights = 0, bytes = 0;
+    for (Value v : held) {
+      double b = double(layoutOf(t, v).bytes);
+      bytes += b;
+      if (v.getDefiningOp<WeightOp>())
+        weights += b;
+    }
+    return {weights, bytes};
   }
 
   /// The dim of `seed` to cut `chain` along, and every result's dim for
@@ -565,7 +693,8 @@ struct GraphShardPass : dfa::impl::GraphShardPassBase<GraphShardPass>,
                               const llvm::SetVector<Operation *> &chain, double cap) {
     double largest = 0;
     for (Operation *op : chain)
-      largest = std::max(largest, double(layoutOf(t, op->getResult(0)).bytes));
+      for (Value r : op->getResults())
+        largest = std::max(largest, double(layoutOf(t, r).bytes));
     return int64_t(std::ceil(largest / (cap / 8)));
   }
 
@@ -586,7 +715,8 @@ struct GraphShardPass : dfa::impl::GraphShardPassBase<GraphShardPass>,
     return bytes;
   }
 
-  /// The split dim of every result in `chain` when `seed`'s is `d`, or none
+  /// The split dim of every op in `chain` (keyed by its first result:
+  /// a split's results keep the same dims) when `seed`'s is `d`, or none
   /// when an op cannot be split so or needs a chain value whole.
   static std::optional<llvm::DenseMap<Value, int64_t>>
   chainDims(Operation *seed, int64_t d, const llvm::SetVector<Operation *> &chain) {
@@ -596,6 +726,7 @@ struct GraphShardPass : dfa::impl::GraphShardPassBase<GraphShardPass>,
       Operation *def = v.getDefiningOp();
       return def && chain.contains(def);
     };
+    auto key = [&](Value v) { return inChain(v) ? v.getDefiningOp()->getResult(0) : v; };
     for (bool changed = true; changed;) {
       changed = false;
       for (Operation *op : chain) {
@@ -609,7 +740,7 @@ struct GraphShardPass : dfa::impl::GraphShardPassBase<GraphShardPass>,
               continue;
             bool agrees = true, any = false;
             for (auto [x, od] : llvm::zip(op->getOperands(), *dims)) {
-              auto it = dimOf.find(x);
+              auto it = dimOf.find(key(x));
               if (it == dimOf.end())
                 continue;
               any = true;
@@ -631,7 +762,7 @@ struct GraphShardPass : dfa::impl::GraphShardPassBase<GraphShardPass>,
             continue;
           if (od == kWholeOperand)
             return std::nullopt;
-          auto [it, inserted] = dimOf.try_emplace(x, od);
+          auto [it, inserted] = dimOf.try_emplace(key(x), od);
           if (!inserted && it->second != od)
             return std::nullopt;
           changed |= inserted;
@@ -667,7 +798,7 @@ struct GraphShardPass : dfa::impl::GraphShardPassBase<GraphShardPass>,
     Operation *last = ops.back();
     // The chain's outputs are read after it (the pieces stand at its end).
     for (Operation *op : ops)
-      for (Operation *u : op->getResult(0).getUsers())
+      for (Operation *u : op->getUsers())
         if (!chain.contains(u) && u->isBeforeInBlock(last))
           return false;
     auto seedType = cast<RankedTensorType>(seed->getResult(0).getType());
@@ -677,9 +808,21 @@ struct GraphShardPass : dfa::impl::GraphShardPassBase<GraphShardPass>,
     if (pieces < 2)
       return false;
     SmallVector<int64_t> sizes = evenSizes(extent, pieces);
+    // Where a piece would take a window across two of a broadcast's
+    // repeats (GQA's 64 query heads over 8 key heads, in 21 pieces of 4
+    // and 3 heads), the pieces are aligned to the repeats instead, none
+    // larger: each then broadcasts its window of the unrepeated tensor.
+    SmallVector<std::pair<Value, int64_t>> repeated = broadcastInputs(t, ops, chain, dimOf);
+    if (!windowsAll(repeated, sizes))
+      if (std::optional<SmallVector<int64_t>> aligned = alignedSizes(repeated, sizes))
+        sizes = std::move(*aligned);
+    pieces = int64_t(sizes.size());
     OpBuilder b(last->getContext());
     b.setInsertionPointAfter(last);
     SmallVector<IRMapping> maps(pieces);
+    llvm::SetVector<Value> broadcasts; // inputs each piece broadcasts its own window of
+    // Whether every piece's window of an input along a dim is a broadcast's.
+    llvm::DenseMap<std::pair<Value, int64_t>, bool> windowed;
     int64_t offset = 0;
     for (auto [i, size] : llvm::enumerate(sizes)) {
       // An input sliced the same way twice is sliced once per piece.
@@ -718,38 +861,49 @@ struct GraphShardPass : dfa::impl::GraphShardPassBase<GraphShardPass>,
           }
           if (!s) {
             auto xt = cast<RankedTensorType>(x.getType());
-            SmallVector<int64_t> starts(xt.getRank(), 0), steps(xt.getRank(), 1);
-            starts[dims[j]] = offset;
-            s = b.create<SliceOp>(op->getLoc(), chunkType(xt, dims[j], size), x,
-                                  b.getDenseI64ArrayAttr(starts),
-                                  b.getDenseI64ArrayAttr(steps));
+            Window w{SmallVector<int64_t>(xt.getRank(), 0), SmallVector<int64_t>(xt.getShape())};
+            w.start[dims[j]] = offset;
+            w.size[dims[j]] = size;
+            // A broadcast's window is its input's, broadcast by the piece,
+            // where every piece's is (a piece across two key heads' repeats
+            // would slice the whole repeat, which then stays beside the
+            // others' windows: 40 heads over 8 in pieces of 3 and 4).
+            auto [it, first] = windowed.try_emplace({x, dims[j]}, false);
+            if (first)
+              it->second = windowsAll({{x, dims[j]}}, sizes);
+            s = it->second ? windowBeforeBroadcast(&b, x, w) : Value();
+            if (s)
+              broadcasts.insert(x);
+            else
+              s = sliceWindow(b, op->getLoc(), x, w);
           }
           inputs.push_back({unsigned(j), s});
         }
         Operation *copy = b.clone(*op, maps[i]);
         for (auto [j, s] : inputs)
           copy->setOperand(j, s);
-        Value r = op->getResult(0);
-        copy->getResult(0).setType(
-            chunkType(cast<RankedTensorType>(r.getType()), dimOf.lookup(r), size));
-        maps[i].map(r, copy->getResult(0));
+        int64_t rd = dimOf.lookup(op->getResult(0));
+        for (auto [r, c] : llvm::zip(op->getResults(), copy->getResults())) {
+          c.setType(chunkType(cast<RankedTensorType>(r.getType()), rd, size));
+          maps[i].map(r, c);
+        }
       }
       offset += size;
     }
     // Outputs read outside the chain: the pieces' parts, joined.
-    for (Operation *op : ops) {
-      Value r = op->getResult(0);
-      if (llvm::all_of(r.getUsers(), [&](Operation *u) { return chain.contains(u); }))
-        continue;
-      SmallVector<Value> parts;
-      for (IRMapping &m : maps)
-        parts.push_back(m.lookup(r));
-      Value joined = b.create<ConcatOp>(op->getLoc(), r.getType(), parts,
-                                        b.getI64IntegerAttr(dimOf.lookup(r)));
-      r.replaceUsesWithIf(joined, [&](OpOperand &use) {
-        return !chain.contains(use.getOwner());
-      });
-    }
+    for (Operation *op : ops)
+      for (Value r : op->getResults()) {
+        if (llvm::all_of(r.getUsers(), [&](Operation *u) { return chain.contains(u); }))
+          continue;
+        SmallVector<Value> parts;
+        for (IRMapping &m : maps)
+          parts.push_back(m.lookup(r));
+        Value joined = b.create<ConcatOp>(op->getLoc(), r.getType(), parts,
+                                          b.getI64IntegerAttr(dimOf.lookup(op->getResult(0))));
+        r.replaceUsesWithIf(joined, [&](OpOperand &use) {
+          return !chain.contains(use.getOwner());
+        });
+      }
     if (remarks) {
       InFlightDiagnostic r = seed->emitRemark();
       r << "split into " << pieces << " pieces along dim " << d << " with the "
@@ -779,9 +933,9 @@ struct GraphShardPass : dfa::impl::GraphShardPassBase<GraphShardPass>,
       llvm::SetVector<Operation *> part;
       double largest = 0;
       for (Operation *op : ops) {
-        Value r = m.lookup(op->getResult(0));
-        part.insert(r.getDefiningOp());
-        largest = std::max(largest, double(layoutOf(t, r).bytes));
+        part.insert(m.lookup(op->getResult(0)).getDefiningOp());
+        for (Value r : op->getResults())
+          largest = std::max(largest, double(layoutOf(t, m.lookup(r)).bytes));
       }
       if (2 * largest + whole > cap / 2)
         parts.push_back({m.lookup(seed->getResult(0)).getDefiningOp(), std::move(part)});
@@ -791,10 +945,77 @@ struct GraphShardPass : dfa::impl::GraphShardPassBase<GraphShardPass>,
     for (Operation *view : views)
       if (view->use_empty())
         view->erase();
+    eraseUnread(broadcasts.getArrayRef());
     ++numActivationSplits;
     for (auto &[pieceSeed, part] : parts)
       cutChain(t, pieceSeed, part, cap, d);
     return true;
+  }
+
+  /// The inputs of `ops` (of `chain`, cut along `dimOf`) that are
+  /// broadcasts seen through views, each with the dim its pieces slice.
+  static SmallVector<std::pair<Value, int64_t>>
+  broadcastInputs(const target::Target &t, ArrayRef<Operation *> ops,
+                  const llvm::SetVector<Operation *> &chain,
+                  const llvm::DenseMap<Value, int64_t> &dimOf) {
+    llvm::SetVector<std::pair<Value, int64_t>> found;
+    for (Operation *op : ops) {
+      SmallVector<int64_t, 4> dims = *splitOperandDims(op, dimOf.lookup(op->getResult(0)));
+      for (auto [x, d] : llvm::zip(op->getOperands(), dims)) {
+        if (d == kWholeOperand || chain.contains(x.getDefiningOp()) || isWeight(t, x))
+          continue;
+        auto type = cast<RankedTensorType>(x.getType());
+        Window one{SmallVector<int64_t>(type.getRank(), 0), SmallVector<int64_t>(type.getShape())};
+        one.size[d] = 1;
+        if (windowBeforeBroadcast(nullptr, x, one))
+          found.insert({x, d});
+      }
+    }
+    return found.takeVector();
+  }
+
+  /// Whether each piece of `sizes` takes its window of every input of
+  /// `inputs` before its broadcast.
+  static bool windowsAll(ArrayRef<std::pair<Value, int64_t>> inputs, ArrayRef<int64_t> sizes) {
+    for (auto [x, d] : inputs) {
+      auto type = cast<RankedTensorType>(x.getType());
+      Window w{SmallVector<int64_t>(type.getRank(), 0), SmallVector<int64_t>(type.getShape())};
+      for (int64_t n : sizes) {
+        w.size[d] = n;
+        if (!windowBeforeBroadcast(nullptr, x, w))
+          return false;
+        w.start[d] += n;
+      }
+    }
+    return true;
+  }
+
+  /// Pieces none larger than the largest of `sizes`, each whole groups of
+  /// g or within one, for the smallest g dividing the extent for which
+  /// every piece windows every input (GQA's repeat of each key head over
+  /// the query heads it serves); none where no g does.
+  static std::optional<SmallVector<int64_t>>
+  alignedSizes(ArrayRef<std::pair<Value, int64_t>> inputs, ArrayRef<int64_t> sizes) {
+    if (inputs.empty())
+      return std::nullopt;
+    int64_t extent = std::accumulate(sizes.begin(), sizes.end(), int64_t(0));
+    int64_t most = *llvm::max_element(sizes);
+    for (int64_t g = 2; g < extent && g <= 4096; ++g) {
+      if (extent % g)
+        continue;
+      int64_t groups = extent / g;
+      SmallVector<int64_t> aligned;
+      if (g <= most) {
+        for (int64_t n : evenSizes(groups, ceilDiv(groups, most / g)))
+          aligned.push_back(n * g);
+      } else {
+        for (int64_t i = 0; i < groups; ++i)
+          llvm::append_range(aligned, evenSizes(g, ceilDiv(g, most)));
+      }
+      if (aligned.size() >= 2 && windowsAll(inputs, aligned))
+        return aligned;
+    }
+    return std::nullopt;
   }
 
   /// A tensor-parallel group needs chips that share nothing but links:

@@ -89,6 +89,13 @@ std::optional<Dims> dfa::splitOperandDims(Operation *op, int64_t d) {
       .Case([&](TransposeOp tr) -> std::optional<Dims> {
         return Dims{tr.getPerm()[d]};
       })
+      .Case([&](SplitOp s) -> std::optional<Dims> {
+        // Every result keeps each dim but the split's: along another, each
+        // piece splits its chunk of the input the same way.
+        if (int64_t(s.getAxis()) == d)
+          return std::nullopt;
+        return Dims{d};
+      })
       .Case([&](ExpandOp e) -> std::optional<Dims> {
         // A broadcast dim stays whole in the input and grows to the chunk.
         return Dims{broadcastDim(e.getInput(), d, R, size)};
@@ -162,4 +169,67 @@ RankedTensorType dfa::chunkType(RankedTensorType type, int64_t d,
   shape[d] = extent;
   return RankedTensorType::get(shape, type.getElementType(),
                                type.getEncoding());
+}
+
+RankedTensorType dfa::windowType(RankedTensorType type, const Window &w) {
+  return RankedTensorType::get(w.size, type.getElementType(), type.getEncoding());
+}
+
+std::optional<Window> dfa::reshapeWindow(ArrayRef<int64_t> in, ArrayRef<int64_t> out,
+                                         const Window &w) {
+  Window iw;
+  size_t i = 0, j = 0;
+  while (i < in.size() || j < out.size()) {
+    size_t i0 = i, j0 = j;
+    int64_t pi = i < in.size() ? in[i++] : 1, pj = j < out.size() ? out[j++] : 1;
+    while (pi != pj) {
+      if (pi < pj && i < in.size())
+        pi *= in[i++];
+      else if (pj < pi && j < out.size())
+        pj *= out[j++];
+      else
+        return std::nullopt;
+    }
+    // The output window's interval of the group (row-major), if it is
+    // one: whole below one dim, a range of it, one index above.
+    int64_t first = 0, count = 1, stride = 1;
+    bool whole = true;
+    for (size_t k = j; k-- > j0;) {
+      first += w.start[k] * stride;
+      stride *= out[k];
+      if (!whole) {
+        if (w.size[k] != 1)
+          return std::nullopt;
+        continue;
+      }
+      count *= w.size[k];
+      whole = w.size[k] == out[k];
+    }
+    // The same interval of the input dims, if it is one window of them.
+    if (i == i0) { // size-1 dims the input does not have
+      if (count != 1)
+        return std::nullopt;
+      continue;
+    }
+    SmallVector<int64_t> start(i - i0), size(i - i0);
+    int64_t inner = 1;
+    size_t m = i;
+    while (m-- > i0) {
+      if (first % inner == 0 && count % inner == 0 &&
+          (first / inner) % in[m] + count / inner <= in[m])
+        break;
+      inner *= in[m];
+    }
+    if (m < i0 || m >= i)
+      return std::nullopt;
+    int64_t below = 1;
+    for (size_t n = i; n-- > i0;) {
+      start[n - i0] = (first / below) % in[n];
+      size[n - i0] = n > m ? in[n] : n == m ? count / below : 1;
+      below *= in[n];
+    }
+    llvm::append_range(iw.start, start);
+    llvm::append_range(iw.size, size);
+  }
+  return iw;
 }

@@ -1271,6 +1271,20 @@ LogicalResult Lowering::emitKernel(KernelOp k, const KernelPlan &p,
     release(h);
     homes[r] = *back;
   }
+  // A result only another chip reads goes there now (sentAhead).
+  for (Value r : k.getOutputs()) {
+    auto ahead = sentAhead.find(r);
+    Home &from = homes[r];
+    if (ahead == sentAhead.end() || from.chip != p.chip || from.arena < 0 ||
+        (regions && assembly(r)))
+      continue;
+    llvm::SaveAndRestore<StringAttr> reader(currentKernel, ahead->second.second);
+    FailureOr<Home> there = copyOf(loc, r, from, *home, ahead->second.first, kLinkEngine);
+    if (failed(there))
+      return failure();
+    release(from);
+    homes[r] = *there;
+  }
   releaseDead(k, lastUse, index);
   return success();
 }

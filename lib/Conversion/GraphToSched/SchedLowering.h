@@ -125,6 +125,15 @@ struct Lowering {
   /// (lastReaderOnChip: that kernel's index).
   DenseMap<std::pair<Value, int64_t>, Home> copiedToChip;
   DenseMap<std::pair<Value, int64_t>, int64_t> lastReaderOnChip;
+  /// Chip partition: an activation that no kernel on its own chip reads,
+  /// and kernels on one other chip do, goes there as it is made (the plan
+  /// of its first reader there) where the next kernel on its chip, before
+  /// that reader, reads a weight its maker reads: its chip keeps it no
+  /// longer than the copy takes (the row pieces of a product beside a
+  /// large weight each leave it, where held until their joining kernel
+  /// ran they filled the chip).
+  /// The copy is that reader's, as it was when the reader made it.
+  DenseMap<Value, std::pair<KernelPlan, StringAttr>> sentAhead;
   int64_t emitting = -1; // the index of the kernel being emitted
   /// The home a kernel planned as `p` reads `v` from: its chip's copy of
   /// a resident, else homes[v].

@@ -300,3 +300,16 @@ save("swiglu_pad",
      [vi16("x", [8, 320])], helper.make_tensor_value_info("y", TensorProto.FLOAT16, [8, 320]),
      {"wg": rng.standard_normal((320, 1300)) / 18, "wu": rng.standard_normal((320, 1300)) / 18,
       "wd": rng.standard_normal((1300, 320)) / 36}, dtype=np.float16)
+# A qkv-like product whose result is split into two parts: its weight
+# ([320, 640] f16, 400 KiB) fits a chip, but not beside its input (made on
+# the chip), its 205 KB result and the parts read on: the product and the
+# split are cut into rows together, each piece splitting its own rows.
+save("qkv_rows",
+     [helper.make_node("Tanh", ["x"], ["h"], name="norm"),
+      helper.make_node("MatMul", ["h", "w"], ["y"], name="qkv"),
+      helper.make_node("Split", ["y", "sizes"], ["q", "k"], name="heads", axis=1),
+      helper.make_node("Mul", ["q", "k"], ["m"], name="mix"),
+      helper.make_node("MatMul", ["m", "wo"], ["o"], name="out")],
+     [vi16("x", [160, 320])], vi16("o", [160, 8]),
+     {"w": rng.standard_normal((320, 640)) / 18, "wo": rng.standard_normal((320, 8)) / 18},
+     ints={"sizes": [320, 320]}, dtype=np.float16)
