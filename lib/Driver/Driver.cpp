@@ -324,9 +324,16 @@ std::string dfa::driver::incomparable(const ref::Tensor &actual,
   if (actual.shape() != expected.shape())
     return "shape " + ref::shapeString(actual.shape()) + ", expected " +
            ref::shapeString(expected.shape());
-  if (actual.dtype() != expected.dtype())
-    return "element type " + ref::dtypeName(actual.dtype()).str() +
-           ", expected " + ref::dtypeName(expected.dtype()).str();
+  if (actual.dtype() != expected.dtype()) {
+    std::string s = "element type " + ref::dtypeName(actual.dtype()).str() + ", expected " +
+                    ref::dtypeName(expected.dtype()).str();
+    // A float32 file stands for a narrower float only where it holds that
+    // type's values exactly (as --outputs writes them).
+    if (expected.dtype() == ref::DType::F32 &&
+        (actual.dtype() == ref::DType::BF16 || ref::isMinifloat(actual.dtype())))
+      s += " (not every value is a " + ref::dtypeName(actual.dtype()).str() + ")";
+    return s;
+  }
   return "";
 }
 

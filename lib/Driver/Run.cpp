@@ -119,14 +119,28 @@ ref::Tensor randomTensor(RankedTensorType type, std::mt19937_64 &rng) {
   return t;
 }
 
-/// numpy has no bfloat16, so ONNX test data stores bfloat16 tensors as
-/// uint16 bit patterns: read such a tensor as bfloat16 where one is wanted.
-void adoptBF16Bits(ref::Tensor &t, std::optional<ref::DType> want) {
+/// numpy has no bfloat16 or float8: ONNX test data stores bfloat16 tensors
+/// as uint16 bit patterns, and --outputs writes both widened to float32,
+/// exactly. Where such a type is wanted, a tensor in either form is read
+/// as it (a float32 one only where it holds that type's values exactly:
+/// others stay float32, and the comparison names the type).
+void adoptNumpyForm(ref::Tensor &t, std::optional<ref::DType> want) {
   if (want == ref::DType::BF16 && t.dtype() == ref::DType::U16) {
     ref::Tensor b(ref::DType::BF16, t.shape());
     std::memcpy(b.bytes(), t.bytes(), t.byteSize());
     t = b;
+    return;
   }
+  if (!want || t.dtype() != ref::DType::F32 ||
+      !(*want == ref::DType::BF16 || ref::isMinifloat(*want)))
+    return;
+  std::vector<float> wide = t.toFloats();
+  ref::Tensor narrow = ref::Tensor::fromFloats(*want, t.shape(), wide);
+  std::vector<float> back = narrow.toFloats();
+  for (size_t i = 0; i < wide.size(); ++i)
+    if (!(back[i] == wide[i] || (std::isnan(back[i]) && std::isnan(wide[i]))))
+      return;
+  t = narrow;
 }
 
 /// Refuses work that would need more than --max-memory.
@@ -202,7 +216,7 @@ int report(llvm::ArrayRef<ref::Tensor> results,
   if (!expected.empty()) {
     std::vector<ref::Tensor> want;
     for (size_t i = 0; i < results.size(); ++i) {
-      adoptBF16Bits(expected[i].tensor, results[i].dtype());
+      adoptNumpyForm(expected[i].tensor, results[i].dtype());
       want.push_back(expected[i].tensor);
     }
     checks = checkOutputs(results, want, opts, judge);
@@ -372,7 +386,7 @@ int runSchedule(sched::ProgramOp program, const RunOptions &opts,
       continue;
     }
     ref::Tensor &given = inputs[arg.getArgNumber()].tensor;
-    adoptBF16Bits(given, ref::dtypeOf(type.getElementType()));
+    adoptNumpyForm(given, ref::dtypeOf(type.getElementType()));
     if (*ref::dtypeOf(type.getElementType()) != given.dtype() ||
         given.shape() != type.getShape()) {
       std::string want;
@@ -503,7 +517,7 @@ Status dfa::driver::prepareModelRun(const RunOptions &opts,
       bytes += ref::staticTensorBytes(rt);
       auto it = byName.find(name);
       if (it != byName.end()) {
-        adoptBF16Bits(it->second, ref::dtypeOf(rt.getElementType()));
+        adoptNumpyForm(it->second, ref::dtypeOf(rt.getElementType()));
         continue;
       }
       if (!inputs.empty()) {
@@ -568,7 +582,7 @@ Status dfa::driver::prepareModelRun(const RunOptions &opts,
       return Status::BadInput;
     }
     auto dt = ref::dtypeOf(type.getElementType());
-    adoptBF16Bits(it->second, dt);
+    adoptNumpyForm(it->second, dt);
     if (!dt || *dt != it->second.dtype() ||
         it->second.shape() != type.getShape()) {
       std::string expect;
