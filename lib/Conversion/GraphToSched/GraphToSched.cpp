@@ -98,15 +98,15 @@ bool Lowering::leavesForHost(KernelOp k, int64_t o) const {
   // One that fits a chip beside its kernel's operands stays in the chip's
   // memory, as a result stays in a GPU's HBM for the caller.
   Value r = k.getOutputs()[o];
+  if (llvm::none_of(r.getUsers(), [](Operation *u) { return isa<func::ReturnOp>(u); }) ||
+      llvm::any_of(r.getUsers(), [](Operation *u) { return isa<KernelOp>(u); }))
+    return false;
   double need = double(layoutOf(r).bytes);
   llvm::SmallPtrSet<Value, 8> operands;
   for (Value v : k.getInputs())
     if (operands.insert(v).second)
       need += double(layoutOf(v).bytes);
-  if (need <= home->capacityBytes.value)
-    return false;
-  if (llvm::none_of(r.getUsers(), [](Operation *u) { return isa<func::ReturnOp>(u); }) ||
-      llvm::any_of(r.getUsers(), [](Operation *u) { return isa<KernelOp>(u); }))
+  if (need <= home->capacityBytes.value && !partsFasterToHost(k, o))
     return false;
   SmallVector<int64_t> appends = cacheAppends(k);
   for (size_t j = 0; j < appends.size(); j += 2)
@@ -122,6 +122,52 @@ static SmallVector<int64_t> nonUnitDims(ArrayRef<int64_t> shape) {
     if (d != 1)
       dims.push_back(d);
   return dims;
+}
+
+bool Lowering::partsFasterToHost(KernelOp k, int64_t o) const {
+  std::optional<ConcatResult> c = concatResult(k, o);
+  std::optional<target::TransferPath> toHost = target::hostPath(t);
+  if (!c || !toHost)
+    return false;
+  target::TransferPath link = target::transferPath(t, *home, 1, *home, 1, /*crossChip=*/true);
+  // Gathered, the parts queue on the joining chip's link; to the host,
+  // each goes from its own chip. The parts counted are those made from a
+  // weight of their own, one no other part's kernel or `k` reads (a
+  // weight's pieces, each on its chip; the partition has not placed them
+  // yet): row pieces beside one weight share its chip, and their results
+  // stay there (a Gemm MLP's 16-row pieces on test-lpu-small, 30.1 us,
+  // 35.0 when each wrote its rows to the host).
+  llvm::DenseMap<Value, int> readers;
+  auto weightsOf = [](KernelOp maker) {
+    SmallVector<Value> ws;
+    for (Value w : maker.getInputs())
+      if (w.getDefiningOp<WeightOp>() && !llvm::is_contained(ws, w))
+        ws.push_back(w);
+    return ws;
+  };
+  SmallVector<std::pair<Value, KernelOp>> parts;
+  for (Value in : c->cat.getInputs()) {
+    auto arg = dyn_cast<BlockArgument>(in);
+    Value v = arg && arg.getOwner() == &k.getBlock() ? k.getInputs()[arg.getArgNumber()]
+                                                     : Value();
+    auto maker = v ? v.getDefiningOp<KernelOp>() : KernelOp();
+    if (!maker || maker == k || maker.getKindEnum() == KernelKind::Collective)
+      continue;
+    parts.push_back({v, maker});
+    for (Value w : weightsOf(maker))
+      ++readers[w];
+  }
+  for (Value w : weightsOf(k))
+    ++readers[w];
+  double gather = 0, host = 0;
+  for (auto [v, maker] : parts) {
+    if (llvm::none_of(weightsOf(maker), [&](Value w) { return readers[w] == 1; }))
+      continue;
+    double bytes = double(layoutOf(v).bytes);
+    gather += target::transferSeconds(t, link, bytes);
+    host = std::max(host, target::transferSeconds(t, *toHost, bytes));
+  }
+  return gather > 0 && host < gather;
 }
 
 std::optional<Lowering::ConcatResult> Lowering::concatResult(KernelOp k,
