@@ -1286,9 +1286,15 @@ struct GraphShardPass : dfa::impl::GraphShardPassBase<GraphShardPass>,
       // the down projection's pieces then read where they are made), not
       // a qkv product's, which is joined to be split into q, k and v (on
       // a small chip the joined heads then pass it: a d=320 f16 decoder
-      // 12.0 -> 17.1 us).
+      // 12.0 -> 17.1 us). Nor is a graph result's, which each piece writes
+      // to the host where gathering would queue on one chip's link
+      // (Lowering::partsFasterToHost), where a cut along K passes a
+      // partial of the whole result from chip to chip: an LM head stored
+      // [4096, 128256] (torch's linear as ONNX exports it) at batch 8 on
+      // groq-tsp took 485 us so, the same head stored [128256, 4096] and
+      // read transposed, cut along its rows, 17.1 us.
       bool neverJoined = !mm->use_empty() && llvm::all_of(mm->getUsers(), [](Operation *u) {
-        return classify(u) == OpClass::Pointwise;
+        return classify(u) == OpClass::Pointwise || isa<func::ReturnOp>(u);
       });
       if (alongN >= 2 &&
           (pieces < 2 || (alongN <= pieces && (mostAlongN <= most || neverJoined)))) {

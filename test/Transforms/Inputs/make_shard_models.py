@@ -313,3 +313,10 @@ save("qkv_rows",
      [vi16("x", [160, 320])], vi16("o", [160, 8]),
      {"w": rng.standard_normal((320, 640)) / 18, "wo": rng.standard_normal((320, 8)) / 18},
      ints={"sizes": [320, 320]}, dtype=np.float16)
+# A head whose [320, 1300] f16 weight (832 KB) widens its input into the
+# graph's result: cut along N (each piece's padded 640-column window holds
+# more than a cut along K's pieces), each piece's columns going to the
+# host, with no partial sums to round.
+save("head_cols", [helper.make_node("MatMul", ["x", "w"], ["y"], name="head")],
+     [vi16("x", [4, 320])], helper.make_tensor_value_info("y", TensorProto.FLOAT16, [4, 1300]),
+     {"w": rng.standard_normal((320, 1300)) / 18}, dtype=np.float16)
