@@ -131,12 +131,16 @@ bool Lowering::partsFasterToHost(KernelOp k, int64_t o) const {
     return false;
   target::TransferPath link = target::transferPath(t, *home, 1, *home, 1, /*crossChip=*/true);
   // Gathered, the parts queue on the joining chip's link; to the host,
-  // each goes from its own chip. The parts counted are those made from a
-  // weight of their own, one no other part's kernel or `k` reads (a
-  // weight's pieces, each on its chip; the partition has not placed them
-  // yet): row pieces beside one weight share its chip, and their results
-  // stay there (a Gemm MLP's 16-row pieces on test-lpu-small, 30.1 us,
-  // 35.0 when each wrote its rows to the host).
+  // each goes from its own chip. The partition has not placed them yet:
+  // the parts counted are those made from a weight of their own (one no
+  // other part's kernel or `k` reads) that takes more than half a chip's
+  // weight budget, so no two share a chip (a weight's pieces). Row pieces
+  // beside one weight share its chip, and their results stay there (a
+  // Gemm MLP's 16-row pieces on test-lpu-small 30.1 us, 35.0 when each
+  // wrote its rows to the host); so do small heads joined into a result
+  // (six [512, 512] f32 heads on groq-tsp, all on one chip: 5.9x slower
+  // through the host). A part is read once, as findAssemblies writes it
+  // where the result is only so.
   llvm::DenseMap<Value, int> readers;
   auto weightsOf = [](KernelOp maker) {
     SmallVector<Value> ws;
@@ -151,7 +155,8 @@ bool Lowering::partsFasterToHost(KernelOp k, int64_t o) const {
     Value v = arg && arg.getOwner() == &k.getBlock() ? k.getInputs()[arg.getArgNumber()]
                                                      : Value();
     auto maker = v ? v.getDefiningOp<KernelOp>() : KernelOp();
-    if (!maker || maker == k || maker.getKindEnum() == KernelKind::Collective)
+    if (!maker || maker == k || maker.getKindEnum() == KernelKind::Collective ||
+        !in.hasOneUse() || !v.hasOneUse())
       continue;
     parts.push_back({v, maker});
     for (Value w : weightsOf(maker))
@@ -159,9 +164,14 @@ bool Lowering::partsFasterToHost(KernelOp k, int64_t o) const {
   }
   for (Value w : weightsOf(k))
     ++readers[w];
+  double half = t.chipWeightBudget() / 2;
   double gather = 0, host = 0;
   for (auto [v, maker] : parts) {
-    if (llvm::none_of(weightsOf(maker), [&](Value w) { return readers[w] == 1; }))
+    double own = 0;
+    for (Value w : weightsOf(maker))
+      if (readers[w] == 1)
+        own += double(layoutOf(w).bytes);
+    if (own <= half)
       continue;
     double bytes = double(layoutOf(v).bytes);
     gather += target::transferSeconds(t, link, bytes);

@@ -386,9 +386,11 @@ struct Lowering {
   /// the caller.
   bool leavesForHost(KernelOp k, int64_t o) const;
   /// Whether output `o` of `k`, a graph result joined from parts other
-  /// kernels make from weights of their own (the pieces of a product cut
-  /// across chips: an LM head), reaches the host sooner from each part's
-  /// chip than gathered on one chip over its link (a 128,256-wide f16 LM head at batch 64 on
+  /// kernels make from weights of their own, each past half a chip's
+  /// weight budget (the pieces of a product cut across chips: an LM head;
+  /// decided before the partition, so only parts no two of which share a
+  /// chip count), reaches the host sooner from each part's chip than
+  /// gathered on one chip over its link (a 128,256-wide f16 LM head at batch 64 on
   /// groq-tsp: 1.23 ms gathered, 144 us to the host; a small classifier's
   /// parts stay gathered): then it leaves for the host as a result larger
   /// than a chip does.
