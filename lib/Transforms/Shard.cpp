@@ -817,12 +817,18 @@ struct GraphShardPass : dfa::impl::GraphShardPassBase<GraphShardPass>,
       if (std::optional<SmallVector<int64_t>> aligned = alignedSizes(repeated, sizes))
         sizes = std::move(*aligned);
     pieces = int64_t(sizes.size());
+    // A broadcast's window is its input's, broadcast by the piece, where
+    // every piece's is (a piece across two key heads' repeats would slice
+    // the whole repeat, which then stays beside the others' windows: 40
+    // heads over 8 in pieces of 3 and 4).
+    llvm::DenseSet<std::pair<Value, int64_t>> windowed;
+    for (std::pair<Value, int64_t> input : repeated)
+      if (windowsAll(input, sizes))
+        windowed.insert(input);
     OpBuilder b(last->getContext());
     b.setInsertionPointAfter(last);
     SmallVector<IRMapping> maps(pieces);
     llvm::SetVector<Value> broadcasts; // inputs each piece broadcasts its own window of
-    // Whether every piece's window of an input along a dim is a broadcast's.
-    llvm::DenseMap<std::pair<Value, int64_t>, bool> windowed;
     int64_t offset = 0;
     for (auto [i, size] : llvm::enumerate(sizes)) {
       // An input sliced the same way twice is sliced once per piece.
@@ -864,14 +870,7 @@ struct GraphShardPass : dfa::impl::GraphShardPassBase<GraphShardPass>,
             Window w{SmallVector<int64_t>(xt.getRank(), 0), SmallVector<int64_t>(xt.getShape())};
             w.start[dims[j]] = offset;
             w.size[dims[j]] = size;
-            // A broadcast's window is its input's, broadcast by the piece,
-            // where every piece's is (a piece across two key heads' repeats
-            // would slice the whole repeat, which then stays beside the
-            // others' windows: 40 heads over 8 in pieces of 3 and 4).
-            auto [it, first] = windowed.try_emplace({x, dims[j]}, false);
-            if (first)
-              it->second = windowsAll({{x, dims[j]}}, sizes);
-            s = it->second ? windowBeforeBroadcast(&b, x, w) : Value();
+            s = windowed.contains({x, dims[j]}) ? windowBeforeBroadcast(&b, x, w) : Value();
             if (s)
               broadcasts.insert(x);
             else

@@ -124,6 +124,17 @@ static SmallVector<int64_t> nonUnitDims(ArrayRef<int64_t> shape) {
   return dims;
 }
 
+Value Lowering::pieceOperand(KernelOp k, Value in) const {
+  auto arg = dyn_cast<BlockArgument>(in);
+  Value v = arg && arg.getOwner() == &k.getBlock() ? k.getInputs()[arg.getArgNumber()]
+                                                   : Value();
+  auto maker = v ? v.getDefiningOp<KernelOp>() : KernelOp();
+  if (!maker || maker == k || !in.hasOneUse() || !v.hasOneUse() ||
+      maker.getKindEnum() == KernelKind::Collective)
+    return nullptr;
+  return v;
+}
+
 bool Lowering::partsFasterToHost(KernelOp k, int64_t o) const {
   std::optional<ConcatResult> c = concatResult(k, o);
   std::optional<target::TransferPath> toHost = target::hostPath(t);
@@ -139,8 +150,8 @@ bool Lowering::partsFasterToHost(KernelOp k, int64_t o) const {
   // Gemm MLP's 16-row pieces on test-lpu-small 30.1 us, 35.0 when each
   // wrote its rows to the host); so do small heads joined into a result
   // (six [512, 512] f32 heads on groq-tsp, all on one chip: 5.9x slower
-  // through the host). A part is read once, as findAssemblies writes it
-  // where the result is only so.
+  // through the host). A part is a pieceOperand, as findAssemblies
+  // writes only those where the result is.
   llvm::DenseMap<Value, int> readers;
   auto weightsOf = [](KernelOp maker) {
     SmallVector<Value> ws;
@@ -151,13 +162,10 @@ bool Lowering::partsFasterToHost(KernelOp k, int64_t o) const {
   };
   SmallVector<std::pair<Value, KernelOp>> parts;
   for (Value in : c->cat.getInputs()) {
-    auto arg = dyn_cast<BlockArgument>(in);
-    Value v = arg && arg.getOwner() == &k.getBlock() ? k.getInputs()[arg.getArgNumber()]
-                                                     : Value();
-    auto maker = v ? v.getDefiningOp<KernelOp>() : KernelOp();
-    if (!maker || maker == k || maker.getKindEnum() == KernelKind::Collective ||
-        !in.hasOneUse() || !v.hasOneUse())
+    Value v = pieceOperand(k, in);
+    if (!v)
       continue;
+    auto maker = v.getDefiningOp<KernelOp>();
     parts.push_back({v, maker});
     for (Value w : weightsOf(maker))
       ++readers[w];
@@ -246,13 +254,8 @@ void Lowering::findAssemblies(ArrayRef<KernelOp> kernels) {
       int64_t runs = 0;
       bool own = false;
       for (auto [j, in] : llvm::enumerate(c->cat.getInputs())) {
-        auto arg = dyn_cast<BlockArgument>(in);
-        Value v = arg && arg.getOwner() == &k.getBlock()
-                      ? k.getInputs()[arg.getArgNumber()]
-                      : Value();
-        auto maker = v ? v.getDefiningOp<KernelOp>() : KernelOp();
-        bool piece = maker && maker != k && in.hasOneUse() && v.hasOneUse() &&
-                     maker.getKindEnum() != KernelKind::Collective;
+        Value v = pieceOperand(k, in);
+        bool piece = bool(v);
         if (piece)
           found.push_back({v, j});
         else if (!own)

@@ -395,6 +395,10 @@ struct Lowering {
   /// parts stay gathered): then it leaves for the host as a result larger
   /// than a chip does.
   bool partsFasterToHost(KernelOp k, int64_t o) const;
+  /// The input of `k` that the concat operand `in` of its body reads,
+  /// where another kernel (not a collective) makes it for this concat
+  /// alone: a piece that can be written where the result is; else null.
+  Value pieceOperand(KernelOp k, Value in) const;
   /// A kernel output written straight into a region of a graph result
   /// that leaves for the host (findAssemblies): one piece of the result's
   /// concatenation (a column block of an LM head split across chips),
